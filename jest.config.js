@@ -1,0 +1,33 @@
+// One Jest run for every workspace: tests run from TypeScript sources (swc transpiles,
+// `tsc -b` type-checks separately in `npm test`).
+const workspaces = {
+  runtime: 'services/runtime',
+  identity: 'services/identity',
+  tools: 'services/tools',
+  telephony: 'services/telephony',
+  billing: 'services/billing',
+  'platform-users': 'services/platform-users',
+  gateway: 'gateway',
+  platform: 'platform',
+};
+
+const moduleNameMapper = {
+  '^@voice/proto/(.*)$': '<rootDir>/proto/gen/$1_pb.ts',
+  // Relative imports carry the .js extension NodeNext needs; the sources are .ts.
+  '^(\\.{1,2}/.*)\\.js$': '$1',
+};
+for (const [name, dir] of Object.entries(workspaces)) {
+  moduleNameMapper[`^@voice/${name}$`] = `<rootDir>/${dir}/src/index.ts`;
+  moduleNameMapper[`^@voice/${name}/(.*)$`] = `<rootDir>/${dir}/src/$1.ts`;
+}
+
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/services', '<rootDir>/gateway', '<rootDir>/platform', '<rootDir>/test'],
+  testMatch: ['**/test/**/*.test.ts'],
+  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }] },
+  moduleNameMapper,
+  testTimeout: 30000,
+  // Services and SQLite files are cheap, but two cores are all CI has.
+  maxWorkers: 2,
+};

@@ -1,0 +1,97 @@
+// The HTTP/2 server every service runs: Connect, gRPC and gRPC-Web on one port, the health
+// service, the signed-caller check, and a shutdown that does not hang on idle sessions.
+import http2 from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import { Code, ConnectError, type ConnectRouter, type Interceptor } from '@connectrpc/connect';
+import { connectNodeAdapter } from '@connectrpc/connect-node';
+import { Health } from '@voice/proto/grpc/health/v1/health';
+import { callerHeader, callerKey, requestIdHeader, type CallerSigner } from './caller.js';
+import { HealthRegistry, registerHealth, ServingStatus } from './health.js';
+import type { Logger } from './logger.js';
+
+export interface ConnectServerOptions {
+  name: string;
+  host: string;
+  port: number;
+  signer: CallerSigner;
+  logger: Logger;
+  /** Registers the service's own Connect services; health is added here. */
+  routes: (router: ConnectRouter) => void;
+  /** Fully-qualified names of the services routes() registers, reported as SERVING. */
+  serviceNames: string[];
+}
+
+export interface RunningServer {
+  port: number;
+  url: string;
+  health: HealthRegistry;
+  close(): Promise<void>;
+}
+
+/** Rejects calls without a valid signed caller, except health checks (probes carry none). */
+function callerInterceptor(signer: CallerSigner, logger: Logger): Interceptor {
+  return (next) => async (request) => {
+    if (request.service.typeName === Health.typeName) return next(request);
+    const caller = signer.verify(request.header.get(callerHeader));
+    if (!caller) throw new ConnectError('the call carries no valid signed caller', Code.Unauthenticated);
+    request.contextValues.set(callerKey, caller);
+    try {
+      return await next(request);
+    } catch (error) {
+      const connectError = ConnectError.from(error);
+      if (connectError.code === Code.Internal || connectError.code === Code.Unknown) {
+        logger.error('call failed', {
+          method: `${request.service.typeName}/${request.method.name}`,
+          request_id: request.header.get(requestIdHeader) ?? caller.requestId,
+          error: connectError.cause ?? error,
+        });
+        throw new ConnectError('internal error', Code.Internal);
+      }
+      throw connectError;
+    }
+  };
+}
+
+export async function startConnectServer(options: ConnectServerOptions): Promise<RunningServer> {
+  const health = new HealthRegistry();
+  const handler = connectNodeAdapter({
+    interceptors: [callerInterceptor(options.signer, options.logger)],
+    routes: (router) => {
+      options.routes(router);
+      registerHealth(router, health);
+    },
+  });
+  const server = http2.createServer(handler);
+  const sessions = new Set<http2.ServerHttp2Session>();
+  server.on('session', (session) => {
+    sessions.add(session);
+    session.once('close', () => sessions.delete(session));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  health.set('', ServingStatus.SERVING);
+  for (const name of options.serviceNames) health.set(name, ServingStatus.SERVING);
+  const port = (server.address() as AddressInfo).port;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  options.logger.info('listening', { port, host: options.host });
+
+  return {
+    port,
+    url: `http://${host}:${port}`,
+    health,
+    close: async () => {
+      for (const name of ['', ...options.serviceNames]) health.set(name, ServingStatus.NOT_SERVING);
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Let in-flight streams finish; idle sessions would otherwise keep close() waiting forever.
+      for (const session of sessions) session.close();
+      const forced = setTimeout(() => sessions.forEach((session) => session.destroy()), 5000);
+      await closed;
+      clearTimeout(forced);
+    },
+  };
+}

@@ -1,0 +1,65 @@
+// Errors a service raises: a public reason (the envelope code), the Connect code that gRPC
+// callers see, field violations for the 400 details, and a cause that only the logs see.
+import { Code, ConnectError } from '@connectrpc/connect';
+import { ErrorDetailSchema } from '@voice/proto/voice/common/v1/error';
+
+export const errorReasons = [
+  'invalid_request',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'revision_conflict',
+  'rate_limited',
+  'internal_error',
+  'telephony_configuration_error',
+  'telephony_unavailable',
+  'destination_forbidden',
+] as const;
+export type ErrorReason = (typeof errorReasons)[number];
+
+const connectCodeOf: Record<ErrorReason, Code> = {
+  invalid_request: Code.InvalidArgument,
+  unauthorized: Code.Unauthenticated,
+  forbidden: Code.PermissionDenied,
+  not_found: Code.NotFound,
+  conflict: Code.FailedPrecondition,
+  revision_conflict: Code.Aborted,
+  rate_limited: Code.ResourceExhausted,
+  internal_error: Code.Internal,
+  telephony_configuration_error: Code.FailedPrecondition,
+  telephony_unavailable: Code.Unavailable,
+  destination_forbidden: Code.PermissionDenied,
+};
+
+export interface FieldIssue {
+  field: string;
+  issue: string;
+}
+
+export function serviceError(
+  reason: ErrorReason,
+  message: string,
+  options: { fields?: FieldIssue[]; cause?: unknown } = {},
+): ConnectError {
+  return new ConnectError(
+    message,
+    connectCodeOf[reason],
+    undefined,
+    [{ desc: ErrorDetailSchema, value: { reason, fieldViolations: options.fields ?? [] } }],
+    options.cause,
+  );
+}
+
+export const invalidRequest = (fields: FieldIssue[]): ConnectError =>
+  serviceError('invalid_request', fields.map((f) => `${f.field}: ${f.issue}`).join('; '), { fields });
+
+export const notFound = (what: string): ConnectError => serviceError('not_found', `${what} not found`);
+
+/** The reason and field violations a ConnectError carries, if a service attached them. */
+export function errorDetailOf(error: ConnectError): { reason?: ErrorReason; fields: FieldIssue[] } {
+  const [detail] = error.findDetails(ErrorDetailSchema);
+  if (!detail) return { fields: [] };
+  const reason = (errorReasons as readonly string[]).includes(detail.reason) ? (detail.reason as ErrorReason) : undefined;
+  return { reason, fields: detail.fieldViolations.map(({ field, issue }) => ({ field, issue })) };
+}

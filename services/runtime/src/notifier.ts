@@ -1,0 +1,58 @@
+// Broadcast notices between parts of the platform (for example "these credentials are
+// revoked"): every subscriber in every process gets each notice. Not durable; durable
+// business events use the event stream.
+import { connect, type NatsConnection } from 'nats';
+
+export type NoticeHandler = (payload: Uint8Array) => void | Promise<void>;
+
+export interface Notifier {
+  /** Resolves once the notice has reached every local subscriber and, with NATS, the server. */
+  publish(subject: string, payload: Uint8Array): Promise<void>;
+  subscribe(subject: string, handler: NoticeHandler): () => void;
+  close(): Promise<void>;
+}
+
+export class InProcessNotifier implements Notifier {
+  private readonly handlers = new Map<string, Set<NoticeHandler>>();
+
+  async publish(subject: string, payload: Uint8Array): Promise<void> {
+    await Promise.all([...(this.handlers.get(subject) ?? [])].map((handler) => handler(payload)));
+  }
+
+  subscribe(subject: string, handler: NoticeHandler): () => void {
+    const set = this.handlers.get(subject) ?? new Set();
+    set.add(handler);
+    this.handlers.set(subject, set);
+    return () => set.delete(handler);
+  }
+
+  async close(): Promise<void> {
+    this.handlers.clear();
+  }
+}
+
+export class NatsNotifier implements Notifier {
+  private constructor(private readonly connection: NatsConnection) {}
+
+  static async connect(url: string, name: string): Promise<NatsNotifier> {
+    return new NatsNotifier(await connect({ servers: url, name }));
+  }
+
+  async publish(subject: string, payload: Uint8Array): Promise<void> {
+    this.connection.publish(subject, payload);
+    await this.connection.flush();
+  }
+
+  subscribe(subject: string, handler: NoticeHandler): () => void {
+    const subscription = this.connection.subscribe(subject, {
+      callback: (error, message) => {
+        if (!error) void handler(message.data);
+      },
+    });
+    return () => subscription.unsubscribe();
+  }
+
+  async close(): Promise<void> {
+    await this.connection.drain();
+  }
+}

@@ -1,0 +1,71 @@
+// Where secrets sit inside a tool's config, and the three things done to them: sealed at rest,
+// masked on every way out, opened only to run the tool. The mask sent back keeps a stored secret.
+import type { JsonObject, JsonValue } from '@bufbuild/protobuf';
+import { SecretBox, type FieldIssue } from '@voice/runtime';
+import { secretMask, type ToolType } from './schema.js';
+
+type Path = string[];
+
+const isObject = (value: JsonValue | undefined): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Every value of a map-valued key is a secret (header values). */
+const mapValues = (config: JsonObject, key: string): Path[] => {
+  const map = config[key];
+  return isObject(map) ? Object.keys(map).map((name) => [key, name]) : [];
+};
+
+const secretPathsByType: Record<ToolType, (config: JsonObject) => Path[]> = {
+  api: (config) => mapValues(config, 'headers'),
+  mcp: (config) => ('auth_value_encrypted' in config ? [['auth_value_encrypted']] : []),
+  builtin: (config) => mapValues(config, 'sip_headers'),
+};
+
+export const secretPaths = (type: ToolType, config: JsonObject): Path[] => secretPathsByType[type](config);
+
+function read(config: JsonObject, path: Path): JsonValue | undefined {
+  let node: JsonValue | undefined = config;
+  for (const key of path) node = isObject(node) ? node[key] : undefined;
+  return node;
+}
+
+/** A copy of config with the value at each path replaced by what `change` returns. */
+function mapSecrets(type: ToolType, config: JsonObject, change: (value: string, path: Path) => string): JsonObject {
+  const copy = structuredClone(config);
+  for (const path of secretPaths(type, config)) {
+    const parent = read(copy, path.slice(0, -1)) as JsonObject;
+    const key = path[path.length - 1]!;
+    parent[key] = change(parent[key] as string, path);
+  }
+  return copy;
+}
+
+export class ToolSecrets {
+  constructor(private readonly box: SecretBox) {}
+
+  /**
+   * Seals every secret of a validated config. A mask keeps the secret stored at the same
+   * place in `stored`; a mask where nothing is stored is reported as a field issue.
+   */
+  seal(type: ToolType, config: JsonObject, stored: JsonObject | undefined): { config: JsonObject; issues: FieldIssue[] } {
+    const issues: FieldIssue[] = [];
+    const sealed = mapSecrets(type, config, (value, path) => {
+      if (value !== secretMask) return this.box.seal(value);
+      const previous = stored ? read(stored, path) : undefined;
+      if (SecretBox.isSealed(previous)) return previous;
+      issues.push({ field: ['config', ...path].join('.'), issue: 'is the mask, but no secret is stored there' });
+      return value;
+    });
+    return { config: sealed, issues };
+  }
+
+  /** The config as every response shows it. */
+  mask(type: ToolType, stored: JsonObject): JsonObject {
+    return mapSecrets(type, stored, () => secretMask);
+  }
+
+  /** The config with plaintext secrets, only for running the tool inside this service. */
+  open(type: ToolType, stored: JsonObject): JsonObject {
+    return mapSecrets(type, stored, (value) => (SecretBox.isSealed(value) ? this.box.open(value) : value));
+  }
+}

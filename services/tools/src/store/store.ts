@@ -1,0 +1,64 @@
+// The tools service's persistence, in its own words; SQLite and MongoDB adapters implement it
+// and one contract suite (test/store.contract.ts) holds them to the same behaviour.
+import type { JsonObject } from '@bufbuild/protobuf';
+import type { Page } from '@voice/runtime';
+import type { ToolType } from '../domain/schema.js';
+
+export interface ToolRecord {
+  id: string;
+  workspaceId: string;
+  name: string;
+  description: string;
+  type: ToolType;
+  /** Validated config with every secret sealed. */
+  config: JsonObject;
+  isActive: boolean;
+  revision: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ToolChanges {
+  name?: string;
+  description?: string;
+  config?: JsonObject;
+  isActive?: boolean;
+}
+
+export interface ToolFilter {
+  type?: ToolType;
+  isActive?: boolean;
+}
+
+/** A create made under an Idempotency-Key: the first outcome is kept for 24 hours. */
+export interface IdempotencyClaim {
+  key: string;
+  /** Hash of the request body; the same key with another body is a conflict. */
+  fingerprint: string;
+  now: string;
+  /** Claims created before this instant have expired and are replaced. */
+  expiredBefore: string;
+}
+
+export type CreateOutcome =
+  | { kind: 'created'; tool: ToolRecord }
+  | { kind: 'name_taken' }
+  | { kind: 'replayed'; tool: ToolRecord }
+  | { kind: 'key_reused' };
+
+export type UpdateOutcome =
+  | { kind: 'updated'; tool: ToolRecord }
+  | { kind: 'not_found' }
+  | { kind: 'revision_conflict' }
+  | { kind: 'name_taken' };
+
+export interface ToolStore {
+  create(tool: ToolRecord, claim?: IdempotencyClaim): Promise<CreateOutcome>;
+  get(workspaceId: string, id: string): Promise<ToolRecord | undefined>;
+  /** Newest first. */
+  list(workspaceId: string, filter: ToolFilter, page: Page): Promise<{ tools: ToolRecord[]; total: number }>;
+  /** Applies the changes only if the stored revision is still `expectedRevision`, and bumps it. */
+  update(workspaceId: string, id: string, expectedRevision: number, changes: ToolChanges, now: string): Promise<UpdateOutcome>;
+  delete(workspaceId: string, id: string): Promise<boolean>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,29 @@
+// What one test run of a tool produced; the service turns it into TestToolResponse.
+import type { JsonObject, JsonValue } from '@bufbuild/protobuf';
+
+export interface McpServerToolInfo {
+  name: string;
+  description: string;
+  inputSchema: JsonObject;
+}
+
+export type TestOutcome =
+  | { kind: 'http'; status: number; body: JsonValue; mapped: JsonObject; durationMs: number }
+  | { kind: 'mcp'; tools: McpServerToolInfo[]; durationMs: number }
+  | { kind: 'failure'; code: 'timeout' | 'unreachable' | 'invalid_response'; message: string; durationMs: number };
+
+/** The destination is not allowed by the egress policy; nothing was sent to it. */
+export class EgressRefused extends Error {
+  constructor(readonly host: string, readonly address: string) {
+    super(`destination ${host} (${address}) is not allowed`);
+    this.name = 'EgressRefused';
+  }
+}
+
+/** The arguments given for a test run do not fit the tool's parameters. */
+export class ToolArgumentError extends Error {
+  constructor(readonly issues: { field: string; issue: string }[]) {
+    super(issues.map((i) => `${i.field}: ${i.issue}`).join('; '));
+    this.name = 'ToolArgumentError';
+  }
+}

@@ -14,3 +14,8 @@ export * from './sqlite.js';
 export * from './mongo.js';
 export * from './time.js';
 export * from './service-config.js';
+export * from './validation.js';
+export * from './idempotency.js';
+export * from './process.js';
+export * from './subjects.js';
+export * from './health-only-service.js';

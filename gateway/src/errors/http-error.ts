@@ -1,0 +1,21 @@
+// The one error type gateway code throws; the error handler turns it into the envelope.
+import type { ErrorReason, FieldIssue } from '@voice/runtime';
+import { statusOfReason } from './status-table.js';
+
+export class HttpError extends Error {
+  constructor(
+    readonly code: ErrorReason,
+    message: string,
+    readonly options: { status?: number; details?: FieldIssue[]; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+
+  get status(): number {
+    return this.options.status ?? statusOfReason[this.code];
+  }
+}
+
+export const badRequest = (details: FieldIssue[]): HttpError =>
+  new HttpError('invalid_request', details.map((d) => `${d.field}: ${d.issue}`).join('; '), { details });

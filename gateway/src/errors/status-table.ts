@@ -1,0 +1,48 @@
+// The one table that decides HTTP statuses: public error reasons to statuses, and Connect
+// codes (from services that attached no reason) to reasons.
+import { Code } from '@connectrpc/connect';
+import type { ErrorReason } from '@voice/runtime';
+
+export const statusOfReason: Readonly<Record<ErrorReason, number>> = {
+  invalid_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  revision_conflict: 409,
+  rate_limited: 429,
+  internal_error: 500,
+  telephony_configuration_error: 409,
+  destination_forbidden: 403,
+  telephony_unavailable: 503,
+};
+
+interface Mapping {
+  reason: ErrorReason;
+  status: number;
+  /** Safe to show; replaces the service's message for reasons that must not leak detail. */
+  message?: string;
+}
+
+const unavailable: Mapping = { reason: 'internal_error', status: 503, message: 'a platform service is temporarily unavailable; retry shortly' };
+const internal: Mapping = { reason: 'internal_error', status: 500, message: 'internal error' };
+
+export const mappingOfCode: Readonly<Record<Code, Mapping>> = {
+  [Code.Canceled]: unavailable,
+  [Code.Unknown]: internal,
+  [Code.InvalidArgument]: { reason: 'invalid_request', status: 400 },
+  [Code.DeadlineExceeded]: unavailable,
+  [Code.NotFound]: { reason: 'not_found', status: 404 },
+  [Code.AlreadyExists]: { reason: 'conflict', status: 409 },
+  [Code.PermissionDenied]: { reason: 'forbidden', status: 403 },
+  [Code.ResourceExhausted]: { reason: 'rate_limited', status: 429 },
+  [Code.FailedPrecondition]: { reason: 'conflict', status: 409 },
+  [Code.Aborted]: { reason: 'conflict', status: 409 },
+  [Code.OutOfRange]: { reason: 'invalid_request', status: 400 },
+  [Code.Unimplemented]: internal,
+  [Code.Internal]: internal,
+  [Code.Unavailable]: unavailable,
+  [Code.DataLoss]: internal,
+  // A service refusing the gateway's signed caller is a platform fault, never the client's.
+  [Code.Unauthenticated]: internal,
+};

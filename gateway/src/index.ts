@@ -1,0 +1,4 @@
+export { startGateway, type StartedGateway, type GatewayOptions } from './main.js';
+export { readGatewayConfig, type GatewayConfig } from './config.js';
+export { buildGatewayApp, buildRestRouter, type GatewayDeps } from './app.js';
+export { requireFeature } from './middleware/require-feature.js';

@@ -1,0 +1,85 @@
+// Starts the gateway: config, service clients, revocation notices, HTTP server; drains on SIGTERM.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fromBinary } from '@bufbuild/protobuf';
+import {
+  CallerSigner,
+  closeOnSignal,
+  createLogger,
+  credentialsRevokedSubject,
+  failStart,
+  InProcessNotifier,
+  NatsNotifier,
+  type Env,
+  type Logger,
+  type Notifier,
+} from '@voice/runtime';
+import { CredentialsRevokedSchema } from '@voice/proto/voice/identity/v1/identity';
+import { buildGatewayApp } from './app.js';
+import { CredentialCache } from './auth/credential-cache.js';
+import { createServiceClients } from './clients.js';
+import { readGatewayConfig } from './config.js';
+
+export interface StartedGateway {
+  port: number;
+  url: string;
+  close(): Promise<void>;
+}
+
+export interface GatewayOptions {
+  logger?: Logger;
+  /** The process's notifier in the single-process mode; otherwise one is opened from NATS_URL. */
+  notifier?: Notifier;
+}
+
+/** Requests still running at shutdown get this long to finish. */
+const drainMs = 10_000;
+
+export async function startGateway(env: Env, options: GatewayOptions = {}): Promise<StartedGateway> {
+  const config = readGatewayConfig(env);
+  const logger = options.logger ?? createLogger({ service: 'gateway', level: config.common.logLevel });
+  const ownNotifier = options.notifier === undefined;
+  const notifier =
+    options.notifier ?? (config.common.natsUrl ? await NatsNotifier.connect(config.common.natsUrl, 'gateway') : new InProcessNotifier());
+  const cache = new CredentialCache();
+  const unsubscribe = notifier.subscribe(credentialsRevokedSubject, (payload) => {
+    cache.invalidate(fromBinary(CredentialsRevokedSchema, payload));
+  });
+  const clients = createServiceClients(config.services);
+  let boundUrl = '';
+  const app = buildGatewayApp({
+    config,
+    clients,
+    signer: new CallerSigner(config.common.internalSecret),
+    cache,
+    logger,
+    publicUrl: () => config.publicUrl ?? boundUrl,
+  });
+  const server: Server = createServer({ keepAliveTimeout: 65_000 }, app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  boundUrl = `http://127.0.0.1:${port}`;
+  logger.info('listening', { port, host: config.host });
+
+  return {
+    port,
+    url: boundUrl,
+    close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const forced = setTimeout(() => server.closeAllConnections(), drainMs);
+      await closed;
+      clearTimeout(forced);
+      unsubscribe();
+      clients.close();
+      if (ownNotifier) await notifier.close();
+    },
+  };
+}
+
+if (require.main === module) {
+  startGateway(process.env).then((gateway) => closeOnSignal(gateway, createLogger({ service: 'gateway', level: 'info' })), failStart);
+}

@@ -1,0 +1,18 @@
+// One structured log line per request, with its request id, status and duration.
+import type { RequestHandler } from 'express';
+import type { Logger } from '@voice/runtime';
+
+export const accessLog = (logger: Logger): RequestHandler => (req, res, next) => {
+  const started = process.hrtime.bigint();
+  res.once('finish', () => {
+    logger.info('request', {
+      request_id: res.locals.requestId,
+      method: req.method,
+      path: req.originalUrl.split('?')[0],
+      status: res.statusCode,
+      duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
+      workspace_id: (res.locals.auth as { workspace?: { id: string } } | undefined)?.workspace?.id,
+    });
+  });
+  next();
+};

@@ -1,0 +1,70 @@
+// Bearer authentication through the identity service (answers cached, see CredentialCache).
+import type { RequestHandler } from 'express';
+import { Code, ConnectError } from '@connectrpc/connect';
+import { callHeaders, toIso, type CallerSigner } from '@voice/runtime';
+import type { AuthenticateResponse } from '@voice/proto/voice/identity/v1/identity';
+import type { AuthContext } from '../auth/auth-context.js';
+import type { CredentialCache } from '../auth/credential-cache.js';
+import type { ServiceClients } from '../clients.js';
+import { HttpError } from '../errors/http-error.js';
+
+const bearer = /^Bearer +([\x21-\x7e]{1,512}) *$/i;
+
+function toAuthContext(answer: AuthenticateResponse): AuthContext {
+  const workspace = answer.workspace!;
+  return {
+    principal: { type: answer.principal?.type === 'user' ? 'user' : 'service_account', id: answer.principal?.id ?? '', name: answer.principal?.name ?? '' },
+    workspace: {
+      id: workspace.id,
+      name: workspace.name,
+      plan: workspace.plan,
+      features: [...workspace.features],
+      white_label: workspace.whiteLabel,
+      status: workspace.status,
+      created_at: toIso(workspace.createdAt),
+    },
+    scopes: answer.unrestricted ? null : [...answer.scopes],
+    credentialId: answer.credentialId,
+  };
+}
+
+export function authenticate(options: {
+  clients: ServiceClients;
+  signer: CallerSigner;
+  cache: CredentialCache;
+  /** Where the protected-resource metadata lives, named in WWW-Authenticate. */
+  resourceMetadataUrl: string;
+}): RequestHandler {
+  const challenge = (error?: string) =>
+    `Bearer realm="voice", ${error ? `error="${error}", ` : ''}resource_metadata="${options.resourceMetadataUrl}"`;
+  const unauthorized = (message: string, error?: string) =>
+    new HttpError('unauthorized', message, { headers: { 'WWW-Authenticate': challenge(error) } });
+
+  return (req, res, next) => {
+    const header = req.get('authorization');
+    if (!header) return next(unauthorized('send Authorization: Bearer <credential>'));
+    const credential = bearer.exec(header)?.[1];
+    if (!credential) return next(unauthorized('the Authorization header must be "Bearer <credential>"', 'invalid_request'));
+    const requestId = String(res.locals.requestId);
+    options.cache
+      .resolve(credential, async () => {
+        const answer = await options.clients.identity.authenticate(
+          { credential },
+          { headers: callHeaders(options.signer, { workspaceId: '', principal: { type: 'internal', id: 'gateway', name: 'gateway' }, scopes: null, requestId }) },
+        );
+        return { auth: toAuthContext(answer), ttlSeconds: answer.cacheTtlSeconds };
+      })
+      .then(
+        (auth) => {
+          res.locals.auth = auth;
+          next();
+        },
+        (error: unknown) => {
+          if (error instanceof ConnectError && error.code === Code.Unauthenticated) {
+            return next(unauthorized('the credential is missing, invalid, expired or revoked', 'invalid_token'));
+          }
+          next(error);
+        },
+      );
+  };
+}

@@ -1,0 +1,29 @@
+// JSON bodies: at most 1 MiB, Content-Type application/json, and an object at the top.
+import express, { type RequestHandler } from 'express';
+import { HttpError } from '../errors/http-error.js';
+
+const parseJson = express.json({ limit: '1mb', strict: true, type: () => true });
+
+const hasBody = (headers: Record<string, string | string[] | undefined>): boolean =>
+  headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0');
+
+export const jsonBody = (): RequestHandler[] => [
+  (req, _res, next) => {
+    if (!hasBody(req.headers)) {
+      req.body = {};
+      return next();
+    }
+    if (!req.is('application/json')) {
+      return next(new HttpError('invalid_request', 'the request body must be JSON with Content-Type: application/json'));
+    }
+    next();
+  },
+  (req, res, next) => (req.body === undefined ? parseJson(req, res, next) : next()),
+  (req, _res, next) => {
+    const body: unknown = req.body;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      return next(new HttpError('invalid_request', 'the request body must be a JSON object', { details: [{ field: 'body', issue: 'must be a JSON object' }] }));
+    }
+    next();
+  },
+];

@@ -1,0 +1,54 @@
+// Public JSON shapes: snake_case, RFC 3339 times, nothing internal.
+import { toJson } from '@bufbuild/protobuf';
+import { ValueSchema } from '@bufbuild/protobuf/wkt';
+import { toIso } from '@voice/runtime';
+import type { ApiKey } from '@voice/proto/voice/identity/v1/identity';
+import type { TestToolResponse, Tool } from '@voice/proto/voice/tools/v1/tools';
+
+export const presentTool = (tool: Tool) => ({
+  id: tool.id,
+  name: tool.name,
+  description: tool.description,
+  type: tool.type,
+  config: tool.config ?? {},
+  is_active: tool.isActive,
+  revision: tool.revision,
+  created_at: toIso(tool.createdAt),
+  updated_at: toIso(tool.updatedAt),
+});
+
+export function presentTestResult(result: TestToolResponse) {
+  const outcome = result.result;
+  switch (outcome.case) {
+    case 'http':
+      return {
+        status: outcome.value.status,
+        body: outcome.value.body ? toJson(ValueSchema, outcome.value.body) : null,
+        mapped: outcome.value.mapped ?? {},
+        duration_ms: result.durationMs,
+      };
+    case 'mcp':
+      return {
+        tools: outcome.value.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema ?? {} })),
+        duration_ms: result.durationMs,
+      };
+    case 'failure':
+      return { status: null, body: null, error: { code: outcome.value.code, message: outcome.value.message }, duration_ms: result.durationMs };
+    default:
+      throw new Error('test result without outcome');
+  }
+}
+
+export const presentApiKey = (key: ApiKey) => ({
+  id: key.id,
+  name: key.name,
+  scopes: key.unrestricted ? null : key.scopes,
+  key_hint: key.keyHint,
+  created_at: toIso(key.createdAt),
+  last_used_at: toIso(key.lastUsedAt),
+});
+
+export const listOf = <T>(data: T[], page: { limit: number; offset: number }, total: number) => ({
+  data,
+  meta: { pagination: { limit: page.limit, offset: page.offset, total } },
+});

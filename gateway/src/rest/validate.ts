@@ -1,0 +1,31 @@
+// Request validation for REST handlers: the schema decides, a 400 names every bad field.
+import type { z } from 'zod';
+import { isValidIdempotencyKey, parsePage, validate, type Page } from '@voice/runtime';
+import type { Request } from 'express';
+import { badRequest } from '../errors/http-error.js';
+
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  const result = validate(schema, body);
+  if (!result.ok) throw badRequest(result.issues);
+  return result.value;
+}
+
+export function parseQuery<S extends z.ZodType>(schema: S, req: Request): z.output<S> {
+  const result = validate(schema, req.query);
+  if (!result.ok) throw badRequest(result.issues);
+  return result.value;
+}
+
+export function pageOf(query: { limit?: unknown; offset?: unknown }): Page {
+  const parsed = parsePage(query);
+  if (!parsed.ok) throw badRequest([{ field: parsed.field, issue: parsed.issue }]);
+  return parsed.page;
+}
+
+/** The Idempotency-Key header, validated; empty when absent. */
+export function idempotencyKeyOf(req: Request): string {
+  const key = req.get('idempotency-key');
+  if (key === undefined) return '';
+  if (!isValidIdempotencyKey(key)) throw badRequest([{ field: 'Idempotency-Key', issue: 'must be 1 to 255 printable characters' }]);
+  return key;
+}

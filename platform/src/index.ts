@@ -1,0 +1,1 @@
+export { startPlatform, type RunningPlatform, type PlatformOptions } from './platform.js';

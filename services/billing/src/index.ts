@@ -1,0 +1,1 @@
+export { startBillingService } from './main.js';

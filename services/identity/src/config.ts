@@ -1,0 +1,24 @@
+// Every setting of the identity service, read and validated once at start.
+import { ConfigError, readCommonConfig, readOptionalString, readPort, readString, type CommonConfig, type Env } from '@voice/runtime';
+import { isValidRootKey } from './keys.js';
+
+export interface IdentityConfig {
+  common: CommonConfig;
+  host: string;
+  port: number;
+  /** Registered as the root key on first start; generated and printed once when unset. */
+  rootApiKey: string | undefined;
+}
+
+export function readIdentityConfig(env: Env): IdentityConfig {
+  const rootApiKey = readOptionalString(env, 'VOICE_ROOT_API_KEY');
+  if (rootApiKey !== undefined && !isValidRootKey(rootApiKey)) {
+    throw new ConfigError('VOICE_ROOT_API_KEY', 'must start with svc_ and have at least 32 letters, digits, "_" or "-" after it');
+  }
+  return {
+    common: readCommonConfig(env),
+    host: readString(env, 'VOICE_IDENTITY_HOST', '127.0.0.1'),
+    port: readPort(env, 'VOICE_IDENTITY_PORT', 50051),
+    rootApiKey,
+  };
+}

@@ -1,0 +1,68 @@
+// Starts the identity service: config, store, root bootstrap, Connect server; stops on SIGTERM.
+import {
+  CallerSigner,
+  closeOnSignal,
+  createLogger,
+  failStart,
+  InProcessNotifier,
+  NatsNotifier,
+  startConnectServer,
+  type Env,
+  type Logger,
+  type Notifier,
+  type RunningServer,
+} from '@voice/runtime';
+import { bootstrapRoot } from './bootstrap.js';
+import { readIdentityConfig } from './config.js';
+import { identityRoutes, identityServiceNames } from './routes.js';
+import { openIdentityStore } from './store/open.js';
+
+export interface StartedIdentity {
+  server: RunningServer;
+  close(): Promise<void>;
+}
+
+export interface IdentityOptions {
+  logger?: Logger;
+  /** The process's notifier in the single-process mode; otherwise one is opened from NATS_URL. */
+  notifier?: Notifier;
+  announce?: (line: string) => void;
+}
+
+export async function startIdentityService(env: Env, options: IdentityOptions = {}): Promise<StartedIdentity> {
+  const config = readIdentityConfig(env);
+  const logger = options.logger ?? createLogger({ service: 'identity', level: config.common.logLevel });
+  const ownNotifier = options.notifier === undefined;
+  const notifier =
+    options.notifier ?? (config.common.natsUrl ? await NatsNotifier.connect(config.common.natsUrl, 'identity') : new InProcessNotifier());
+  const store = await openIdentityStore(config.common);
+  await bootstrapRoot(store, {
+    rootApiKey: config.rootApiKey,
+    logger,
+    announce: options.announce ?? ((line) => process.stdout.write(`${line}\n`)),
+  });
+  const server = await startConnectServer({
+    name: 'identity',
+    host: config.host,
+    port: config.port,
+    signer: new CallerSigner(config.common.internalSecret),
+    logger,
+    serviceNames: identityServiceNames,
+    routes: identityRoutes({ store, notifier }),
+  });
+  return {
+    server,
+    close: async () => {
+      await server.close();
+      await store.close();
+      if (ownNotifier) await notifier.close();
+    },
+  };
+}
+
+if (require.main === module) {
+  startIdentityService(process.env).then(
+    (service) => closeOnSignal(service, createLogger({ service: 'identity', level: 'info' })),
+    failStart,
+  );
+}

@@ -1,0 +1,1 @@
+export { startPlatformUsersService } from './main.js';

@@ -1,0 +1,23 @@
+// Idempotency-Key rules shared by every endpoint that honours the header (API.md 1).
+import { sha256Hex } from './crypto.js';
+
+export const idempotencyWindowMs = 24 * 60 * 60 * 1000;
+
+export const isValidIdempotencyKey = (key: string): boolean => key.length >= 1 && key.length <= 255 && !/[\u0000-\u001f\u007f]/.test(key);
+
+/** JSON with object keys sorted, so equal requests hash equally whatever their key order. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export const requestFingerprint = (request: unknown): string => sha256Hex(canonicalJson(request));
+
+/** Claims made before the returned instant have expired. */
+export const idempotencyExpiry = (now: Date): string => new Date(now.getTime() - idempotencyWindowMs).toISOString();

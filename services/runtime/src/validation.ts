@@ -1,0 +1,26 @@
+// Turns schema failures into the field violations of a 400: one {field, issue} per problem,
+// fields named by their JSON path in the public request.
+import type { z } from 'zod';
+import type { FieldIssue } from './errors.js';
+
+export function fieldIssues(error: z.ZodError, prefix: (string | number)[] = []): FieldIssue[] {
+  return error.issues.flatMap((issue) => {
+    const path = [...prefix, ...issue.path].map(String);
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ field: [...path, key].join('.'), issue: 'is not a known field' }));
+    }
+    const field = path.length > 0 ? path.join('.') : 'body';
+    if (issue.code === 'invalid_type' && issue.input === undefined) return [{ field, issue: 'is required' }];
+    return [{ field, issue: issue.message }];
+  });
+}
+
+/** Parses with the schema or returns the field issues. */
+export function validate<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  prefix: (string | number)[] = [],
+): { ok: true; value: z.output<S> } | { ok: false; issues: FieldIssue[] } {
+  const result = schema.safeParse(value);
+  return result.success ? { ok: true, value: result.data } : { ok: false, issues: fieldIssues(result.error, prefix) };
+}

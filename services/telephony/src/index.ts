@@ -1,0 +1,1 @@
+export { startTelephonyService } from './main.js';

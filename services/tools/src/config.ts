@@ -1,0 +1,22 @@
+// Every setting of the tools service, read and validated once at start.
+import { readBool, readCommonConfig, readEncryptionKey, readPort, readString, type CommonConfig, type Env } from '@voice/runtime';
+
+export interface ToolsConfig {
+  common: CommonConfig;
+  host: string;
+  port: number;
+  encryptionKey: Buffer;
+  /** Let tool tests reach private, loopback and link-local addresses (tests and closed networks only). */
+  egressAllowPrivate: boolean;
+}
+
+export function readToolsConfig(env: Env): ToolsConfig {
+  const common = readCommonConfig(env);
+  return {
+    common,
+    host: readString(env, 'VOICE_TOOLS_HOST', '127.0.0.1'),
+    port: readPort(env, 'VOICE_TOOLS_PORT', 50052),
+    encryptionKey: readEncryptionKey(env, common),
+    egressAllowPrivate: readBool(env, 'VOICE_EGRESS_ALLOW_PRIVATE', false),
+  };
+}

@@ -1,0 +1,45 @@
+// Starts the tools service: config, store, Connect server; stops cleanly on SIGTERM.
+import { CallerSigner, closeOnSignal, createLogger, failStart, SecretBox, startConnectServer, type Env, type Logger, type RunningServer } from '@voice/runtime';
+import { readToolsConfig } from './config.js';
+import { ToolSecrets } from './domain/secrets.js';
+import { toolsRoutes, toolsServiceNames } from './routes.js';
+import { createToolRunner } from './runner.js';
+import { openToolStore } from './store/open.js';
+
+export interface StartedService {
+  server: RunningServer;
+  close(): Promise<void>;
+}
+
+export async function startToolsService(env: Env, logger?: Logger): Promise<StartedService> {
+  const config = readToolsConfig(env);
+  const log = logger ?? createLogger({ service: 'tools', level: config.common.logLevel });
+  const store = await openToolStore(config.common);
+  const server = await startConnectServer({
+    name: 'tools',
+    host: config.host,
+    port: config.port,
+    signer: new CallerSigner(config.common.internalSecret),
+    logger: log,
+    serviceNames: toolsServiceNames,
+    routes: toolsRoutes({
+      store,
+      secrets: new ToolSecrets(new SecretBox(config.encryptionKey)),
+      runner: createToolRunner({ allowPrivate: config.egressAllowPrivate }),
+    }),
+  });
+  return {
+    server,
+    close: async () => {
+      await server.close();
+      await store.close();
+    },
+  };
+}
+
+if (require.main === module) {
+  startToolsService(process.env).then(
+    (service) => closeOnSignal(service, createLogger({ service: 'tools', level: 'info' })),
+    failStart,
+  );
+}

@@ -1,0 +1,178 @@
+// ToolStore on MongoDB: the service's own database, a unique (workspace, name) index,
+// revision-checked findOneAndUpdate, and a transaction where a tool and its idempotency
+// claim must agree (MongoDB transactions need a replica set, as production runs).
+import type { JsonObject } from '@bufbuild/protobuf';
+import type { ClientSession, Collection } from 'mongodb';
+import { connectMongo, isDuplicateKey, type MongoHandle, type Page } from '@voice/runtime';
+import type { ToolType } from '../domain/schema.js';
+import type { CreateOutcome, IdempotencyClaim, ToolChanges, ToolFilter, ToolRecord, ToolStore, UpdateOutcome } from './store.js';
+
+interface ToolDocument {
+  _id: string;
+  workspace_id: string;
+  name: string;
+  description: string;
+  type: string;
+  /** Kept as JSON text: config keys may hold characters MongoDB treats specially ("." and "$"). */
+  config: string;
+  is_active: boolean;
+  revision: number;
+  created_at: string;
+  updated_at: string;
+}
+
+interface ClaimDocument {
+  _id: string;
+  fingerprint: string;
+  tool: string;
+  created_at: string;
+}
+
+const toDocument = (tool: ToolRecord): ToolDocument => ({
+  _id: tool.id,
+  workspace_id: tool.workspaceId,
+  name: tool.name,
+  description: tool.description,
+  type: tool.type,
+  config: JSON.stringify(tool.config),
+  is_active: tool.isActive,
+  revision: tool.revision,
+  created_at: tool.createdAt,
+  updated_at: tool.updatedAt,
+});
+
+const fromDocument = (doc: ToolDocument): ToolRecord => ({
+  id: doc._id,
+  workspaceId: doc.workspace_id,
+  name: doc.name,
+  description: doc.description,
+  type: doc.type as ToolType,
+  config: JSON.parse(doc.config) as JsonObject,
+  isActive: doc.is_active,
+  revision: doc.revision,
+  createdAt: doc.created_at,
+  updatedAt: doc.updated_at,
+});
+
+const claimId = (workspaceId: string, key: string): string => `${workspaceId}:${key}`;
+
+/** Aborts a transaction with an outcome that is not an error to the caller. */
+class Settled extends Error {
+  constructor(readonly outcome: CreateOutcome) {
+    super(outcome.kind);
+  }
+}
+
+export class MongoToolStore implements ToolStore {
+  private constructor(
+    private readonly handle: MongoHandle,
+    private readonly tools: Collection<ToolDocument>,
+    private readonly claims: Collection<ClaimDocument>,
+  ) {}
+
+  static async connect(uri: string, databaseName: string): Promise<MongoToolStore> {
+    const handle = await connectMongo(uri, databaseName);
+    const tools = handle.db.collection<ToolDocument>('tools');
+    const claims = handle.db.collection<ClaimDocument>('idempotency_claims');
+    await tools.createIndex({ workspace_id: 1, name: 1 }, { unique: true, name: 'unique_name_per_workspace' });
+    await tools.createIndex({ workspace_id: 1, created_at: -1, _id: -1 }, { name: 'newest_first' });
+    return new MongoToolStore(handle, tools, claims);
+  }
+
+  async create(tool: ToolRecord, claim?: IdempotencyClaim): Promise<CreateOutcome> {
+    if (!claim) {
+      try {
+        await this.tools.insertOne(toDocument(tool));
+        return { kind: 'created', tool };
+      } catch (error) {
+        if (isDuplicateKey(error)) return { kind: 'name_taken' };
+        throw error;
+      }
+    }
+    const session = this.handle.client.startSession();
+    try {
+      await session.withTransaction(async () => {
+        const id = claimId(tool.workspaceId, claim.key);
+        const replay = await this.replayOf(tool.workspaceId, claim, session);
+        if (replay) throw new Settled(replay);
+        try {
+          await this.tools.insertOne(toDocument(tool), { session });
+        } catch (error) {
+          if (isDuplicateKey(error)) throw new Settled({ kind: 'name_taken' });
+          throw error;
+        }
+        await this.claims.replaceOne(
+          { _id: id },
+          { fingerprint: claim.fingerprint, tool: JSON.stringify(tool), created_at: claim.now },
+          { upsert: true, session },
+        );
+      });
+      return { kind: 'created', tool };
+    } catch (error) {
+      if (!(error instanceof Settled)) throw error;
+      // A concurrent request with the same key may have committed the same name first.
+      if (error.outcome.kind === 'name_taken') return (await this.replayOf(tool.workspaceId, claim)) ?? error.outcome;
+      return error.outcome;
+    } finally {
+      await session.endSession();
+    }
+  }
+
+  private async replayOf(workspaceId: string, claim: IdempotencyClaim, session?: ClientSession): Promise<CreateOutcome | undefined> {
+    const existing = await this.claims.findOne({ _id: claimId(workspaceId, claim.key) }, { session });
+    if (!existing || existing.created_at < claim.expiredBefore) return undefined;
+    return existing.fingerprint === claim.fingerprint
+      ? { kind: 'replayed', tool: JSON.parse(existing.tool) as ToolRecord }
+      : { kind: 'key_reused' };
+  }
+
+  async get(workspaceId: string, id: string): Promise<ToolRecord | undefined> {
+    const doc = await this.tools.findOne({ _id: id, workspace_id: workspaceId });
+    return doc ? fromDocument(doc) : undefined;
+  }
+
+  async list(workspaceId: string, filter: ToolFilter, page: Page): Promise<{ tools: ToolRecord[]; total: number }> {
+    const query: Partial<ToolDocument> = { workspace_id: workspaceId };
+    if (filter.type !== undefined) query.type = filter.type;
+    if (filter.isActive !== undefined) query.is_active = filter.isActive;
+    const [total, docs] = await Promise.all([
+      this.tools.countDocuments(query),
+      this.tools.find(query).sort({ created_at: -1, _id: -1 }).skip(page.offset).limit(page.limit).toArray(),
+    ]);
+    return { tools: docs.map(fromDocument), total };
+  }
+
+  async update(workspaceId: string, id: string, expectedRevision: number, changes: ToolChanges, now: string): Promise<UpdateOutcome> {
+    const set: Partial<ToolDocument> = { updated_at: now };
+    if (changes.name !== undefined) set.name = changes.name;
+    if (changes.description !== undefined) set.description = changes.description;
+    if (changes.config !== undefined) set.config = JSON.stringify(changes.config);
+    if (changes.isActive !== undefined) set.is_active = changes.isActive;
+    try {
+      const updated = await this.tools.findOneAndUpdate(
+        { _id: id, workspace_id: workspaceId, revision: expectedRevision },
+        { $set: set, $inc: { revision: 1 } },
+        { returnDocument: 'after' },
+      );
+      if (updated) return { kind: 'updated', tool: fromDocument(updated) };
+    } catch (error) {
+      if (isDuplicateKey(error)) return { kind: 'name_taken' };
+      throw error;
+    }
+    const exists = await this.tools.countDocuments({ _id: id, workspace_id: workspaceId }, { limit: 1 });
+    return exists ? { kind: 'revision_conflict' } : { kind: 'not_found' };
+  }
+
+  async delete(workspaceId: string, id: string): Promise<boolean> {
+    return (await this.tools.deleteOne({ _id: id, workspace_id: workspaceId })).deletedCount === 1;
+  }
+
+  /** Tests only: removes the whole database this store owns. */
+  async dropDatabase(): Promise<void> {
+    await this.handle.db.dropDatabase();
+  }
+
+  async close(): Promise<void> {
+    await this.handle.close();
+  }
+}

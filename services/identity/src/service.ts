@@ -8,6 +8,7 @@ import {
   credentialsRevokedSubject,
   hasScope,
   invalidRequest,
+  monotonicClock,
   isPlan,
   isUuid,
   newId,
@@ -45,7 +46,7 @@ export class IdentityServiceImpl implements ServiceImpl<typeof IdentityService> 
   private readonly now: () => Date;
 
   constructor(private readonly deps: IdentityDeps) {
-    this.now = deps.now ?? (() => new Date());
+    this.now = deps.now ?? monotonicClock();
   }
 
   async authenticate(request: { credential: string }, context: HandlerContext) {

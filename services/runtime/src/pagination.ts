@@ -13,7 +13,7 @@ export type PageParseResult = { ok: true; page: Page } | { ok: false; field: 'li
 const integerPattern = /^(0|[1-9]\d*)$/;
 
 function parseInteger(value: unknown): number | undefined {
-  if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
   if (typeof value === 'string' && integerPattern.test(value) && value.length <= 15) return Number(value);
   return undefined;
 }

@@ -7,6 +7,7 @@ import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import {
   idempotencyExpiry,
   invalidRequest,
+  monotonicClock,
   isUuid,
   newId,
   normalisePage,
@@ -46,7 +47,7 @@ export class ToolsServiceImpl implements ServiceImpl<typeof ToolsService> {
   private readonly now: () => Date;
 
   constructor(private readonly deps: ToolsDeps) {
-    this.now = deps.now ?? (() => new Date());
+    this.now = deps.now ?? monotonicClock();
   }
 
   async createTool(request: CreateToolRequest, context: HandlerContext) {

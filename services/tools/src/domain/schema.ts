@@ -15,21 +15,31 @@ const placeholder = /\{([a-zA-Z_][a-zA-Z0-9_]{0,63})\}/g;
 const timeoutMs = z.int().min(1).max(120_000);
 const description = z.string().max(1000);
 
-/** http(s) URL; `{name}` placeholders (api path parameters) are allowed in the path. */
-const httpUrl = z
-  .string()
-  .max(2048)
-  .refine((value) => {
-    try {
-      const url = new URL(value.replace(placeholder, 'x'));
-      return (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === '';
-    } catch {
-      return false;
-    }
-  }, 'must be an http or https URL without credentials');
+/** http(s) URL without credentials; `withPlaceholders` allows `{name}` (api path parameters). */
+const httpUrl = (withPlaceholders: boolean) =>
+  z
+    .string()
+    .max(2048)
+    .refine((value) => {
+      if (!withPlaceholders && /[{}]/.test(value)) return false;
+      try {
+        const url = new URL(withPlaceholders ? value.replace(placeholder, 'x') : value);
+        return (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === '';
+      } catch {
+        return false;
+      }
+    }, 'must be an http or https URL without credentials');
+
+/** A value that can travel in an HTTP header: no CR, LF or other control characters. */
+const headerValue = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .regex(/^[\t\x20-\x7e\u0080-\uffff]+$/, 'must not contain control characters');
 
 const headers = z
-  .record(z.string().regex(headerName, 'must be a valid HTTP header name'), z.string().min(1).max(4096))
+  .record(z.string().regex(headerName, 'must be a valid HTTP header name'), headerValue(4096))
   .refine((value) => Object.keys(value).length <= 50, 'at most 50 headers');
 
 export const parameterSources = ['model', 'context'] as const;
@@ -47,7 +57,7 @@ const apiParameter = z.strictObject({
 export const apiConfigSchema = z
   .strictObject({
     method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).default('POST'),
-    url: httpUrl,
+    url: httpUrl(true),
     headers: headers.optional(),
     parameters: z.array(apiParameter).max(50).optional(),
     static_values: z.record(z.string(), z.json()).optional(),
@@ -83,10 +93,10 @@ const toolOption = z.strictObject({
 
 export const mcpConfigSchema = z
   .strictObject({
-    url: httpUrl,
+    url: httpUrl(false),
     auth_type: z.enum(['none', 'bearer', 'header']).default('none'),
     auth_header_name: z.string().regex(headerName, 'must be a valid HTTP header name').optional(),
-    auth_value_encrypted: z.string().min(1).max(4096).optional(),
+    auth_value_encrypted: headerValue(4096).optional(),
     allowed_tools: z.array(z.string().regex(/^[a-zA-Z0-9_.\-/]{1,128}$/)).max(200).optional(),
     tool_options: z.record(z.string().regex(/^[a-zA-Z0-9_.\-/]{1,128}$/), toolOption).optional(),
     timeout_ms: timeoutMs.optional(),
@@ -121,7 +131,7 @@ const transferDestination = z
   .max(256)
   .refine((value) => e164.test(value) || /^sips?:[^\s@]+@[^\s@]+$/.test(value), 'must be an E.164 number or a sip: URI');
 const sipHeaders = z
-  .record(z.string().regex(/^X-[A-Za-z0-9-]{1,64}$/, 'must be a custom X- header'), z.string().min(1).max(1024))
+  .record(z.string().regex(/^X-[A-Za-z0-9-]{1,64}$/, 'must be a custom X- header'), headerValue(1024))
   .refine((value) => Object.keys(value).length <= 20, 'at most 20 headers');
 const builtinBase = { description: description.optional() };
 

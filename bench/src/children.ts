@@ -1,0 +1,94 @@
+// Starts each server under test as its own child process, waits for its ready line, and kills
+// every child it started: on stop(), on the bench's exit, and on SIGINT/SIGTERM.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+export interface ChildServer {
+  name: string;
+  pid: number;
+  url: string;
+  /** SIGTERM, then SIGKILL after graceMs; resolves once the process is gone with its exit code. */
+  stop(graceMs?: number): Promise<number | null>;
+}
+
+export interface SpawnOptions {
+  name: string;
+  script: string;
+  env: NodeJS.ProcessEnv;
+  /** Node flags for the child, e.g. --cpu-prof. */
+  nodeArgs?: string[];
+  /** Returns the server's URL from one of its stdout lines once it listens. */
+  readyUrl: (line: string) => string | undefined;
+  startTimeoutMs?: number;
+}
+
+const running = new Set<ChildProcess>();
+
+function killAllNow(): void {
+  for (const child of running) child.kill('SIGKILL');
+  running.clear();
+}
+
+process.once('exit', killAllNow);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    killAllNow();
+    process.exit(130);
+  });
+}
+
+const exited = (child: ChildProcess): Promise<number | null> =>
+  child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve(child.exitCode)
+    : new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+
+export async function spawnServer(options: SpawnOptions): Promise<ChildServer> {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.script], {
+    env: options.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  const stderr: string[] = [];
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr.push(chunk);
+    process.stderr.write(`[${options.name}] ${chunk}`);
+  });
+
+  const url = await new Promise<string>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    const timer = setTimeout(() => fail(new Error(`${options.name} did not start within ${options.startTimeoutMs ?? 30_000} ms`)), options.startTimeoutMs ?? 30_000);
+    const onExit = (code: number | null) => fail(new Error(`${options.name} exited with ${code} before it was ready: ${stderr.join('').trim()}`));
+    function fail(error: Error): void {
+      clearTimeout(timer);
+      child.off('exit', onExit);
+      child.kill('SIGKILL');
+      reject(error);
+    }
+    child.once('exit', onExit);
+    lines.on('line', (line) => {
+      const found = options.readyUrl(line);
+      if (found === undefined) return;
+      clearTimeout(timer);
+      child.off('exit', onExit);
+      resolve(found);
+    });
+  });
+  // Keep draining stdout so a chatty child never blocks on a full pipe.
+  child.stdout!.resume();
+
+  return {
+    name: options.name,
+    pid: child.pid!,
+    url,
+    stop: async (graceMs = 15_000) => {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      const gone = exited(child);
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      const code = await gone;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}

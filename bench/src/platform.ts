@@ -1,0 +1,60 @@
+// Runs `node platform/dist/src/main.js` as a child with its own temp DATA_DIR, a generated root key,
+// quiet logs and rate limits high enough that the bench is never limited.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnServer, type ChildServer } from './children.js';
+
+export interface PlatformUnderTest {
+  server: ChildServer;
+  apiKey: string;
+  dataDir: string;
+  /** Stops the platform (gracefully, so a --cpu-prof profile gets written) and removes its data. */
+  stop(): Promise<number | null>;
+}
+
+/** The platform's own "platform ready" log line carries its URL. */
+function readyUrlOfPlatform(line: string): string | undefined {
+  try {
+    const parsed = JSON.parse(line) as { msg?: unknown; url?: unknown };
+    return parsed.msg === 'platform ready' && typeof parsed.url === 'string' ? parsed.url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function startPlatformChild(repoRoot: string, nodeArgs: string[] = []): Promise<PlatformUnderTest> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'voice-bench-'));
+  const apiKey = `svc_${randomBytes(32).toString('base64url')}`;
+  try {
+    const server = await spawnServer({
+      name: 'platform',
+      script: join(repoRoot, 'platform', 'dist', 'src', 'main.js'),
+      nodeArgs,
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        VOICE_ROOT_API_KEY: apiKey,
+        LOG_LEVEL: 'warn',
+        VOICE_RATE_LIMITS: 'starter=100000000,pro=100000000,enterprise=100000000',
+      },
+      readyUrl: readyUrlOfPlatform,
+    });
+    return {
+      server,
+      apiKey,
+      dataDir,
+      stop: async () => {
+        const code = await server.stop();
+        rmSync(dataDir, { recursive: true, force: true });
+        return code;
+      },
+    };
+  } catch (error) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}

@@ -1,0 +1,48 @@
+// What each load-generator connection sends: a fixed GET, or a closed-loop PATCH on a tool the
+// connection owns alone, always carrying the revision its previous answer returned.
+import type autocannon from 'autocannon';
+import type { ToolFixture } from './fixtures.js';
+
+/** Builds the request of the connection with this index (0 .. connections-1). */
+export type Scenario = (connection: number) => autocannon.Request;
+
+export function getToolScenario(apiKey: string, toolIds: string[]): Scenario {
+  if (toolIds.length === 0) throw new Error('no tool to GET');
+  return (connection) => ({
+    method: 'GET',
+    path: `/api/v1/tools/${toolIds[connection % toolIds.length]!}`,
+    headers: { Authorization: `Bearer ${apiKey}` },
+  });
+}
+
+const staleRevision = /at revision (\d+)/;
+
+/**
+ * Every PATCH needs the tool's current revision, so each connection owns one tool and waits for
+ * its answer (pipelining 1) before it sends the next PATCH with the returned revision: no 409 is
+ * expected, and any non-2xx is a real failure. A 409 still resynchronises the connection so one
+ * lost answer does not turn the rest of the run into conflicts.
+ */
+export function patchToolScenario(apiKey: string, tools: ToolFixture[]): Scenario {
+  return (connection) => {
+    const tool = tools[connection];
+    if (!tool) throw new Error(`connection ${connection} owns no tool (only ${tools.length} created)`);
+    return {
+      method: 'PATCH',
+      path: `/api/v1/tools/${tool.id}`,
+      headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+      setupRequest: (request) => ({
+        ...request,
+        body: JSON.stringify({ description: `bench revision ${tool.revision + 1}`, expected_revision: tool.revision }),
+      }),
+      onResponse: (status, body) => {
+        if (status === 200) {
+          tool.revision = (JSON.parse(body) as { data: { revision: number } }).data.revision;
+        } else if (status === 409) {
+          const current = staleRevision.exec(body)?.[1];
+          if (current !== undefined) tool.revision = Number(current);
+        }
+      },
+    };
+  };
+}

@@ -1,0 +1,176 @@
+// One outbound HTTP(S) request of a tool test run, with the egress guard checked on every hop.
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import { guardedLookup, literalAddress, type EgressPolicy } from './egress.js';
+import { EgressRefused, type TestOutcome } from './outcome.js';
+
+export type RequestFailureCode = Extract<TestOutcome, { kind: 'failure' }>['code'];
+
+/** The request did not produce a usable response; `code` says why, in TestOutcome's terms. */
+export class RequestFailed extends Error {
+  constructor(readonly code: RequestFailureCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'RequestFailed';
+  }
+}
+
+export interface GuardedRequestOptions {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** For the whole request, redirects and reading the body included. */
+  timeoutMs: number;
+  policy: EgressPolicy;
+  /** 'manual' hands a redirect response back as it is instead of following it. */
+  redirect?: 'follow' | 'manual';
+  maxRedirects?: number;
+  maxBodyBytes?: number;
+  /** Aborting it stops the request; the promise then rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+export interface GuardedResponse {
+  status: number;
+  /** Lower-case names; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  body: string;
+  truncated: boolean;
+  /** The URL that answered, after any redirects. */
+  url: string;
+}
+
+interface Hop {
+  method: string;
+  url: URL;
+  headers: Record<string, string>;
+  body: string | undefined;
+}
+
+const redirectStatuses = new Set([301, 302, 303, 307, 308]);
+
+export async function guardedRequest(options: GuardedRequestOptions): Promise<GuardedResponse> {
+  const maxRedirects = options.maxRedirects ?? 5;
+  const deadline = new AbortController();
+  const timer = setTimeout(
+    () => deadline.abort(new RequestFailed('timeout', `no complete response within ${options.timeoutMs} ms`)),
+    options.timeoutMs,
+  );
+  const signal = options.signal ? AbortSignal.any([deadline.signal, options.signal]) : deadline.signal;
+  try {
+    let hop: Hop = { method: options.method.toUpperCase(), url: parseUrl(options.url), headers: options.headers, body: options.body };
+    for (let followed = 0; ; followed++) {
+      const response = await send(hop, options.policy, options.maxBodyBytes ?? 65_536, signal);
+      const location = response.headers['location'];
+      if (options.redirect === 'manual' || !redirectStatuses.has(response.status) || location === undefined) return response;
+      if (followed >= maxRedirects) throw new RequestFailed('invalid_response', `more than ${maxRedirects} redirects`);
+      hop = nextHop(hop, response.status, location);
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function parseUrl(text: string): URL {
+  const url = new URL(text);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`only http and https URLs are supported, not ${url.protocol}`);
+  return url;
+}
+
+function nextHop(previous: Hop, status: number, location: string): Hop {
+  let url: URL;
+  try {
+    url = new URL(location, previous.url);
+  } catch {
+    throw new RequestFailed('invalid_response', `redirect to an invalid URL: ${location}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new RequestFailed('invalid_response', `redirect to a ${url.protocol} URL is not followed`);
+  }
+  const toGet = status === 303 || ((status === 301 || status === 302) && previous.method === 'POST');
+  // Caller headers may carry credentials meant only for the origin they were configured for.
+  let headers = url.origin === previous.url.origin ? previous.headers : {};
+  if (toGet) {
+    headers = Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'content-type'));
+  }
+  return { method: toGet ? 'GET' : previous.method, url, headers, body: toGet ? undefined : previous.body };
+}
+
+/** One request/response exchange; the destination is checked before a single byte is sent. */
+function send(hop: Hop, policy: EgressPolicy, maxBodyBytes: number, signal: AbortSignal): Promise<GuardedResponse> {
+  signal.throwIfAborted();
+  // Node connects to an IP-literal host without calling `lookup`, so literals are checked here.
+  const literal = literalAddress(hop.url.hostname);
+  if (literal !== undefined && !policy.isAllowed(literal)) throw new EgressRefused(hop.url.hostname, literal);
+
+  return new Promise<GuardedResponse>((resolve, reject) => {
+    let settled = false;
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener('abort', onAbort);
+      outcome();
+    };
+    const fail = (error: unknown) =>
+      settle(() => {
+        request.destroy();
+        reject(classify(error, signal));
+      });
+    const onAbort = () => fail(signal.reason);
+
+    const headers: Record<string, string> = { ...hop.headers };
+    if (hop.body !== undefined) headers['content-length'] = String(Buffer.byteLength(hop.body));
+    const transport = hop.url.protocol === 'https:' ? https : http;
+    // agent: false — a pooled socket could have been opened by unguarded code to another address.
+    const request = transport.request(hop.url, { method: hop.method, headers, agent: false, lookup: guardedLookup(policy) });
+    signal.addEventListener('abort', onAbort, { once: true });
+    request.on('error', fail);
+    request.on('response', (response) => {
+      if (redirectStatuses.has(response.statusCode ?? 0) && response.headers.location !== undefined) {
+        response.destroy();
+        settle(() => resolve(toResponse(hop.url, response, '', false)));
+        return;
+      }
+      readBody(response, maxBodyBytes, (error, body, truncated) => {
+        if (error) return fail(error);
+        settle(() => resolve(toResponse(hop.url, response, body, truncated)));
+      });
+    });
+    request.end(hop.body);
+  });
+}
+
+function readBody(response: IncomingMessage, maxBytes: number, done: (error: Error | null, body: string, truncated: boolean) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const text = () => Buffer.concat(chunks).toString('utf8');
+  response.on('data', (chunk: Buffer) => {
+    if (size + chunk.length <= maxBytes) {
+      chunks.push(chunk);
+      size += chunk.length;
+      return;
+    }
+    chunks.push(chunk.subarray(0, maxBytes - size));
+    size = maxBytes;
+    // The rest is not wanted, so it is not downloaded either.
+    response.destroy();
+    done(null, text(), true);
+  });
+  response.on('error', (error) => done(error, '', false));
+  response.on('end', () => done(null, text(), false));
+}
+
+function toResponse(url: URL, response: IncomingMessage, body: string, truncated: boolean): GuardedResponse {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return { status: response.statusCode ?? 0, headers, body, truncated, url: url.href };
+}
+
+function classify(error: unknown, signal: AbortSignal): unknown {
+  if (signal.aborted) return signal.reason;
+  if (error instanceof EgressRefused || error instanceof RequestFailed) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new RequestFailed('unreachable', `could not reach the server: ${message}`, { cause: error });
+}

@@ -38,3 +38,8 @@ export async function readToolBody(baseUrl: string, apiKey: string, id: string):
   if (status !== 200) throw new Error(`GET /api/v1/tools/${id} answered ${status}: ${JSON.stringify(json)}`);
   return json;
 }
+
+/** Re-reads each tool's revision in place (a PATCH cut off by the end of a run may still have landed). */
+export async function refreshRevisions(baseUrl: string, apiKey: string, tools: ToolFixture[]): Promise<void> {
+  for (const tool of tools) tool.revision = toolOf(await readToolBody(baseUrl, apiKey, tool.id)).revision;
+}

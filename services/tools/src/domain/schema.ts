@@ -9,8 +9,12 @@ export const secretMask = '\u2022\u2022\u2022';
 
 export const toolNamePattern = /^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/;
 const identifier = /^[a-zA-Z_][a-zA-Z0-9_]{0,63}$/;
+/** Parameter names may carry hyphens, since header parameters are named like headers. */
+const parameterName = /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/;
 const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}$/;
-const placeholder = /\{([a-zA-Z_][a-zA-Z0-9_]{0,63})\}/g;
+/** `{name}` in an api tool's url, replaced by the path parameter of that name. */
+export const pathPlaceholder = /\{([a-zA-Z_][a-zA-Z0-9_-]{0,63})\}/g;
+const placeholder = pathPlaceholder;
 
 const timeoutMs = z.int().min(1).max(120_000);
 const description = z.string().max(1000);
@@ -46,7 +50,7 @@ export const parameterSources = ['model', 'context'] as const;
 export const parameterLocations = ['body', 'query', 'path', 'header'] as const;
 
 const apiParameter = z.strictObject({
-  name: z.string().regex(identifier, 'must be a letter or underscore followed by letters, digits or underscores'),
+  name: z.string().regex(parameterName, 'must be a letter or underscore followed by letters, digits, underscores or hyphens'),
   type: z.enum(['string', 'number', 'integer', 'boolean', 'object', 'array']),
   description: description.optional(),
   required: z.boolean().default(false),

@@ -2,7 +2,7 @@
 import { validateHeaderValue } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { JsonObject, JsonValue } from '@bufbuild/protobuf';
-import type { ApiToolConfig } from '../domain/schema.js';
+import { pathPlaceholder, type ApiToolConfig } from '../domain/schema.js';
 import type { EgressPolicy } from './egress.js';
 import { guardedRequest, RequestFailed } from './http-client.js';
 import { ToolArgumentError, type TestOutcome } from './outcome.js';
@@ -88,7 +88,7 @@ function buildRequest(config: ApiToolConfig, args: JsonObject): BuiltRequest {
   const pathNames = new Set(parameters.filter((parameter) => parameter.location === 'path').map((parameter) => parameter.name));
 
   // One pass, so a substituted value is never itself searched for placeholders.
-  const rawUrl = config.url.replace(/\{([a-zA-Z_][a-zA-Z0-9_]*)\}/g, (placeholder, name: string) => {
+  const rawUrl = config.url.replace(pathPlaceholder, (placeholder, name: string) => {
     if (!pathNames.has(name)) return placeholder;
     const value = args[name];
     return value === undefined ? '' : encodeURIComponent(text(value));

@@ -7,6 +7,8 @@ export interface ChildServer {
   name: string;
   pid: number;
   url: string;
+  /** Undefined while the child runs; how it ended otherwise (e.g. "signal SIGKILL"). */
+  exit(): string | undefined;
   /** SIGTERM, then SIGKILL after graceMs; resolves once the process is gone with its exit code. */
   stop(graceMs?: number): Promise<number | null>;
 }
@@ -81,6 +83,8 @@ export async function spawnServer(options: SpawnOptions): Promise<ChildServer> {
     name: options.name,
     pid: child.pid!,
     url,
+    exit: () =>
+      child.exitCode !== null ? `exit code ${child.exitCode}` : child.signalCode !== null ? `signal ${child.signalCode}` : undefined,
     stop: async (graceMs = 15_000) => {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       const gone = exited(child);

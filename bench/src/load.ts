@@ -12,6 +12,8 @@ export interface LoadSettings {
 export interface LoadResult {
   /** Mean of autocannon's per-second samples. */
   requestsPerSecond: number;
+  /** Spread of the per-second samples (a noisy machine or a stalling server shows here). */
+  perSecond: { min: number; max: number; stddev: number };
   totalRequests: number;
   ok2xx: number;
   non2xx: number;
@@ -38,6 +40,7 @@ export async function runLoad(settings: LoadSettings): Promise<LoadResult> {
   const result = await instance;
   return {
     requestsPerSecond: result.requests.average,
+    perSecond: { min: result.requests.min, max: result.requests.max, stddev: result.requests.stddev },
     totalRequests: result.requests.total,
     ok2xx: result['2xx'],
     non2xx: result.non2xx,

@@ -1,25 +1,31 @@
 // `npm run bench`: measures the four paths one after another, each server in its own child process,
 // prints ratios and PASS/MISS per target, writes bench/results/*.json; exits non-zero only if broken.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { join } from 'node:path';
-import { spawnServer, type ChildServer } from './children.js';
+import { startBaseline, type Baseline } from './bench-servers.js';
+import type { ChildServer } from './children.js';
 import { readBenchConfig, type BenchConfig } from './config.js';
 import { createTools, readToolBody, refreshRevisions, type ToolFixture } from './fixtures.js';
-import { runLoad, warmUp, type LoadResult } from './load.js';
+import { startCpuMeter } from './cpu.js';
+import { runLoad, warmUp } from './load.js';
 import { describeMachine } from './machine.js';
 import { RssSampler } from './memory.js';
 import { startPlatformChild } from './platform.js';
-import { computeRatios, evaluateTargets, findFailures, formatReport, pathLabels, writeReport, type BenchReport, type PathKey } from './report.js';
+import { computeRatios, evaluateTargets, findFailures, formatReport, pathLabels, writeReport, type BenchReport, type PathKey, type PathResult } from './report.js';
 import { getToolScenario, patchToolScenario, type Scenario } from './scenarios.js';
-import { readyUrlOfBenchServer } from './servers/ready.js';
 
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
 /** Lets requests cut off by the end of a run finish on the server before anything is read back. */
 const settleMs = 500;
 
-async function measure(config: BenchConfig, key: PathKey, url: string, scenario: Scenario, beforeRun?: () => Promise<void>): Promise<LoadResult> {
-  const settings = { url, connections: config.connections, scenario };
+async function measure(
+  config: BenchConfig,
+  key: PathKey,
+  server: ChildServer,
+  scenario: Scenario,
+  beforeRun?: () => Promise<void>,
+): Promise<PathResult> {
+  const settings = { url: server.url, connections: config.connections, scenario };
   log(`${pathLabels[key]}: ${config.warmupSeconds} s warm-up`);
   await beforeRun?.();
   const warm = await warmUp({ ...settings, durationSeconds: config.warmupSeconds });
@@ -29,21 +35,23 @@ async function measure(config: BenchConfig, key: PathKey, url: string, scenario:
   await sleep(settleMs);
   await beforeRun?.();
   log(`${pathLabels[key]}: ${config.durationSeconds} s measured`);
-  const result = await runLoad({ ...settings, durationSeconds: config.durationSeconds });
+  const stopCpuMeter = startCpuMeter(server.pid);
+  const load = await runLoad({ ...settings, durationSeconds: config.durationSeconds });
+  const died = server.exit();
+  if (died !== undefined) throw new Error(`${server.name} died during the measured run (${died})`);
+  const result = { ...load, cpu: stopCpuMeter() };
   await sleep(settleMs);
-  log(`${pathLabels[key]}: ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.latencyMs.p99} ms, non-2xx ${result.non2xx}`);
+  log(
+    `${pathLabels[key]}: ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.latencyMs.p99} ms, non-2xx ${result.non2xx}, ` +
+      `CPU server ${Math.round(result.cpu.serverPercent)}% / load generator ${Math.round(result.cpu.loadGeneratorPercent)}%`,
+  );
   return result;
 }
 
-async function measureBenchServer(config: BenchConfig, key: PathKey, script: string, body: unknown, scenario: Scenario): Promise<LoadResult> {
-  const server: ChildServer = await spawnServer({
-    name: key,
-    script: join(__dirname, 'servers', script),
-    env: { ...process.env, BENCH_RESPONSE_BODY: JSON.stringify(body) },
-    readyUrl: readyUrlOfBenchServer,
-  });
+async function measureBaseline(config: BenchConfig, baseline: Baseline, body: unknown, scenario: Scenario): Promise<PathResult> {
+  const server = await startBaseline(baseline, body);
   try {
-    return await measure(config, key, server.url, scenario);
+    return await measure(config, baseline, server, scenario);
   } finally {
     await server.stop();
   }
@@ -63,15 +71,15 @@ async function main(): Promise<number> {
     const getScenario = getToolScenario(platform.apiKey, tools.map((tool) => tool.id));
 
     // The platform idles (no load) while the two baselines run.
-    const bareHttp = await measureBenchServer(config, 'bareHttp', 'bare-http.js', body, getScenario);
-    const expressConnect = await measureBenchServer(config, 'expressConnect', 'express-connect.js', body, getScenario);
+    const bareHttp = await measureBaseline(config, 'bareHttp', body, getScenario);
+    const expressConnect = await measureBaseline(config, 'expressConnect', body, getScenario);
 
     const sampler = new RssSampler(platform.server.pid);
     sampler.start();
-    const platformGet = await measure(config, 'platformGet', url, getScenario);
+    const platformGet = await measure(config, 'platformGet', platform.server, getScenario);
     const refresh = () => refreshRevisions(url, platform.apiKey, tools);
     let before = 0;
-    const platformPatch = await measure(config, 'platformPatch', url, patchToolScenario(platform.apiKey, tools), async () => {
+    const platformPatch = await measure(config, 'platformPatch', platform.server, patchToolScenario(platform.apiKey, tools), async () => {
       await refresh();
       before = totalRevision(tools);
     });
@@ -79,7 +87,7 @@ async function main(): Promise<number> {
     const patchIntegrity = { ok2xx: platformPatch.ok2xx, revisionsApplied: totalRevision(tools) - before };
     const platformMemory = sampler.stop();
 
-    const results: Record<PathKey, LoadResult> = { bareHttp, expressConnect, platformGet, platformPatch };
+    const results: Record<PathKey, PathResult> = { bareHttp, expressConnect, platformGet, platformPatch };
     const ratios = computeRatios(results);
     const report: BenchReport = {
       startedAt,
@@ -96,8 +104,10 @@ async function main(): Promise<number> {
     log(`results written to ${writeReport(config.resultsDir, report)}`);
     return report.failures.length > 0 ? 1 : 0;
   } finally {
+    const died = platform.server.exit();
     const code = await platform.stop();
-    if (code !== 0) log(`warning: the platform exited with ${code}`);
+    if (died !== undefined) log(`the platform had already ended (${died})`);
+    else if (code !== 0) log(`warning: the platform exited with ${code} on SIGTERM`);
   }
 }
 

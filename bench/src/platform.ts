@@ -27,6 +27,9 @@ function readyUrlOfPlatform(line: string): string | undefined {
 export async function startPlatformChild(repoRoot: string, nodeArgs: string[] = []): Promise<PlatformUnderTest> {
   const dataDir = mkdtempSync(join(tmpdir(), 'voice-bench-'));
   const apiKey = `svc_${randomBytes(32).toString('base64url')}`;
+  const removeData = () => rmSync(dataDir, { recursive: true, force: true });
+  // Also when the bench is interrupted: the children module kills the platform on exit, this removes its data.
+  process.once('exit', removeData);
   try {
     const server = await spawnServer({
       name: 'platform',
@@ -49,12 +52,12 @@ export async function startPlatformChild(repoRoot: string, nodeArgs: string[] = 
       dataDir,
       stop: async () => {
         const code = await server.stop();
-        rmSync(dataDir, { recursive: true, force: true });
+        removeData();
         return code;
       },
     };
   } catch (error) {
-    rmSync(dataDir, { recursive: true, force: true });
+    removeData();
     throw error;
   }
 }

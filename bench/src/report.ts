@@ -1,6 +1,7 @@
 // Turns the measured runs into ratios and PASS/MISS verdicts, prints them, and writes them as JSON.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { CpuUsage } from './cpu.js';
 import type { LoadResult } from './load.js';
 import type { MemoryReading } from './memory.js';
 
@@ -12,6 +13,9 @@ export const pathLabels: Record<PathKey, string> = {
   platformGet: 'GET /api/v1/tools/{id} (full platform)',
   platformPatch: 'PATCH /api/v1/tools/{id} (full platform)',
 };
+
+/** One measured path: the load result and how busy the server and the load generator were. */
+export type PathResult = LoadResult & { cpu: CpuUsage };
 
 export interface Target {
   name: string;
@@ -25,7 +29,7 @@ export interface BenchReport {
   startedAt: string;
   machine: { nproc: number; node: string; platform: string; cpuModel: string };
   settings: { connections: number; durationSeconds: number; warmupSeconds: number };
-  results: Record<PathKey, LoadResult>;
+  results: Record<PathKey, PathResult>;
   ratios: Record<string, number>;
   platformMemory: MemoryReading;
   patchIntegrity: { ok2xx: number; revisionsApplied: number };
@@ -81,13 +85,16 @@ export function formatReport(report: BenchReport): string {
   const { machine, settings } = report;
   lines.push('', `Machine: ${machine.nproc} cores (${machine.cpuModel}), Node ${machine.node}, ${machine.platform}`);
   lines.push(`Load: autocannon, ${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s measured per path`, '');
-  lines.push(`${'path'.padEnd(44)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'non-2xx'.padStart(8)} ${'errors'.padStart(7)}`);
+  lines.push(
+    `${'path'.padEnd(44)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'non-2xx'.padStart(8)} ${'errors'.padStart(7)} ${'srv CPU'.padStart(8)} ${'gen CPU'.padStart(8)}`,
+  );
   for (const key of Object.keys(pathLabels) as PathKey[]) {
     const r = report.results[key];
     lines.push(
-      `${pathLabels[key].padEnd(44)} ${fmt(r.requestsPerSecond).padStart(9)} ${fmt(r.latencyMs.p50).padStart(7)} ${fmt(r.latencyMs.p99).padStart(7)} ${fmt(r.non2xx).padStart(8)} ${fmt(r.errors).padStart(7)}`,
+      `${pathLabels[key].padEnd(44)} ${fmt(r.requestsPerSecond).padStart(9)} ${fmt(r.latencyMs.p50).padStart(7)} ${fmt(r.latencyMs.p99).padStart(7)} ${fmt(r.non2xx).padStart(8)} ${fmt(r.errors).padStart(7)} ${`${fmt(r.cpu.serverPercent)}%`.padStart(8)} ${`${fmt(r.cpu.loadGeneratorPercent)}%`.padStart(8)}`,
     );
   }
+  lines.push('(srv CPU / gen CPU: % of one core used by the server process / by the load generator during the measured run)');
   lines.push('', 'Ratios (req/s):');
   for (const [name, value] of Object.entries(report.ratios)) lines.push(`  ${name.padEnd(30)} ${fmt(value, 3)}`);
   const memory = report.platformMemory;

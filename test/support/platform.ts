@@ -13,6 +13,8 @@ import { ApiClient } from './api-client.js';
 
 export interface TestPlatform {
   running: RunningPlatform;
+  /** The environment the platform was started with (shared secrets included). */
+  env: Record<string, string>;
   api: ApiClient;
   rootKey: string;
   rootWorkspaceId: string;
@@ -31,10 +33,8 @@ export async function startTestPlatform(env: Record<string, string> = {}, dataDi
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'voice-e2e-'));
   const rootKey = env.VOICE_ROOT_API_KEY ?? newRootKey();
   const internalSecret = env.VOICE_INTERNAL_SECRET ?? randomBytes(32).toString('hex');
-  const running = await startPlatform(
-    { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'silent', ...env, VOICE_ROOT_API_KEY: rootKey, VOICE_INTERNAL_SECRET: internalSecret },
-    { announce: () => {} },
-  );
+  const platformEnv = { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'silent', ...env, VOICE_ROOT_API_KEY: rootKey, VOICE_INTERNAL_SECRET: internalSecret };
+  const running = await startPlatform(platformEnv, { announce: () => {} });
   const api = new ApiClient(running.url);
   const me = await api.get('/me', rootKey);
   const rootWorkspaceId = (me.body as { data: { workspace: { id: string } } }).data.workspace.id;
@@ -53,6 +53,7 @@ export async function startTestPlatform(env: Record<string, string> = {}, dataDi
 
   return {
     running,
+    env: platformEnv,
     api,
     rootKey,
     rootWorkspaceId,

@@ -1,4 +1,4 @@
-// The line a bench server child prints on stdout once it listens, and its parser for the parent.
+// The handshake between the bench and its baseline server children: the body they answer with and the ready line they print.
 export interface ReadyLine {
   ready: true;
   url: string;

@@ -31,7 +31,10 @@ export class CredentialCache {
         if (this.epoch === startedIn && ttlSeconds > 0) this.store(key, { auth, expiresAt: this.clock() + ttlSeconds * 1000 });
         return auth;
       })
-      .finally(() => this.inFlight.delete(key));
+      .finally(() => {
+        // Only its own entry: after an invalidate() a newer load may be in flight for the key.
+        if (this.inFlight.get(key) === fill) this.inFlight.delete(key);
+      });
     this.inFlight.set(key, fill);
     return fill;
   }

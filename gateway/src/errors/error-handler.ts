@@ -4,7 +4,7 @@ import type { ErrorRequestHandler, Response } from 'express';
 import { ConnectError } from '@connectrpc/connect';
 import { errorDetailOf, type ErrorReason, type FieldIssue, type Logger } from '@voice/runtime';
 import { HttpError } from './http-error.js';
-import { mappingOfCode, statusOfReason } from './status-table.js';
+import { effectiveCode, mappingOfCode, statusOfReason } from './status-table.js';
 
 interface Envelope {
   status: number;
@@ -28,7 +28,7 @@ function fromConnect(error: ConnectError): Envelope {
     const headers = status === 503 ? { 'Retry-After': '1' } : undefined;
     return { status, code: detail.reason, message: error.rawMessage, details: detail.fields, headers };
   }
-  const mapping = mappingOfCode[error.code];
+  const mapping = mappingOfCode[effectiveCode(error)];
   return {
     status: mapping.status,
     code: mapping.reason,

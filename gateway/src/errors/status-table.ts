@@ -1,6 +1,6 @@
 // The one table that decides HTTP statuses: public error reasons to statuses, and Connect
 // codes (from services that attached no reason) to reasons.
-import { Code } from '@connectrpc/connect';
+import { Code, type ConnectError } from '@connectrpc/connect';
 import type { ErrorReason } from '@voice/runtime';
 
 export const statusOfReason: Readonly<Record<ErrorReason, number>> = {
@@ -46,3 +46,12 @@ export const mappingOfCode: Readonly<Record<Code, Mapping>> = {
   // A service refusing the gateway's signed caller is a platform fault, never the client's.
   [Code.Unauthenticated]: internal,
 };
+
+/** Socket-level failures reaching a service; connect-node reports them as Internal. */
+const transportFailures = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
+
+/** The code to map: a service that could not be reached is unavailable, whatever the client library says. */
+export function effectiveCode(error: ConnectError): Code {
+  const cause = error.cause as { code?: unknown } | undefined;
+  return typeof cause?.code === 'string' && transportFailures.has(cause.code) ? Code.Unavailable : error.code;
+}

@@ -46,7 +46,14 @@ export class NatsNotifier implements Notifier {
   subscribe(subject: string, handler: NoticeHandler): () => void {
     const subscription = this.connection.subscribe(subject, {
       callback: (error, message) => {
-        if (!error) void handler(message.data);
+        if (error) return;
+        // A handler's failure must not reach the client: a throw here closes the connection's
+        // reader (no further notices), and a rejection would be unhandled.
+        try {
+          void Promise.resolve(handler(message.data)).catch(() => undefined);
+        } catch {
+          // Handlers report their own failures; the subscription carries on.
+        }
       },
     });
     return () => subscription.unsubscribe();

@@ -1,0 +1,161 @@
+// The platform as an operator runs it: first start and restarts, configuration errors, health
+// and readiness, the fair-use rate limit, and a clean stop on SIGTERM.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startGateway } from '@voice/gateway';
+import { startPlatform } from '@voice/platform';
+import { ApiClient, expectError } from './support/api-client.js';
+import { newRootKey, startTestPlatform } from './support/platform.js';
+
+const freshDir = () => mkdtempSync(join(tmpdir(), 'voice-life-'));
+
+describe('root bootstrap', () => {
+  test('a generated root key is announced once, works, and a restart creates no second one', async () => {
+    const dir = freshDir();
+    const lines: string[] = [];
+    const env = { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'silent' };
+    const first = await startPlatform(env, { announce: (line) => lines.push(line) });
+    expect(lines).toHaveLength(1);
+    const key = /svc_[0-9A-Za-z]{43}/.exec(lines[0]!)![0];
+    expect((await new ApiClient(first.url).get('/me', key)).body.data.scopes).toBeNull();
+    await first.close();
+
+    const second = await startPlatform(env, { announce: (line) => lines.push(line) });
+    expect(lines).toHaveLength(1);
+    const api = new ApiClient(second.url);
+    expect((await api.get('/me', key)).status).toBe(200);
+    const keys = (await api.get('/api-keys', key)).body.data;
+    expect(keys.filter((k: { scopes: unknown }) => k.scopes === null)).toHaveLength(1);
+    await second.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('VOICE_ROOT_API_KEY is registered as the root key, and kept across restarts', async () => {
+    const dir = freshDir();
+    const rootKey = newRootKey();
+    const first = await startTestPlatform({ VOICE_ROOT_API_KEY: rootKey }, dir);
+    const workspaceId = first.rootWorkspaceId;
+    await first.close();
+    const second = await startTestPlatform({ VOICE_ROOT_API_KEY: rootKey }, dir);
+    expect(second.rootWorkspaceId).toBe(workspaceId);
+    await second.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('configuration is checked at start and a bad value names the variable', () => {
+  test.each([
+    [{ VOICE_ROOT_API_KEY: 'svc_short' }, 'VOICE_ROOT_API_KEY'],
+    [{ VOICE_ROOT_API_KEY: 'sk_0123456789012345678901234567890123456789' }, 'VOICE_ROOT_API_KEY'],
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ VOICE_EGRESS_ALLOW_PRIVATE: 'maybe' }, 'VOICE_EGRESS_ALLOW_PRIVATE'],
+    [{ VOICE_RATE_LIMITS: 'starter=ten' }, 'VOICE_RATE_LIMITS'],
+    [{ VOICE_PUBLIC_URL: 'not a url' }, 'VOICE_PUBLIC_URL'],
+    [{ VOICE_INTERNAL_SECRET: 'tooshort' }, 'VOICE_INTERNAL_SECRET'],
+    [{ MONGODB_URI: 'http://localhost' }, 'MONGODB_URI'],
+  ])('%j', async (env, variable) => {
+    const dir = freshDir();
+    await expect(startPlatform({ PORT: '0', DATA_DIR: dir, LOG_LEVEL: 'silent', ...env }, { announce: () => {} })).rejects.toThrow(variable);
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('health and limits', () => {
+  test('/healthz and /readyz are public and 200 when every service answers', async () => {
+    const platform = await startTestPlatform();
+    const healthz = await platform.api.get('/healthz');
+    expect(healthz.status).toBe(200);
+    const readyz = await platform.api.get('/readyz');
+    expect(readyz.status).toBe(200);
+    expect(readyz.body).toEqual({
+      status: 'ready',
+      services: { identity: 'serving', tools: 'serving', telephony: 'serving', billing: 'serving', platformUsers: 'serving' },
+    });
+    await platform.close();
+  });
+
+  test('a service that does not answer: /readyz is 503 naming it, its routes are 503 with Retry-After', async () => {
+    const platform = await startTestPlatform();
+    const { services } = platform.running;
+    const gateway = await startGateway({
+      ...platform.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      VOICE_IDENTITY_URL: services.identity,
+      VOICE_TOOLS_URL: 'http://127.0.0.1:9',
+      VOICE_TELEPHONY_URL: services.telephony,
+      VOICE_BILLING_URL: services.billing,
+      VOICE_PLATFORM_USERS_URL: services.platformUsers,
+    });
+    try {
+      const api = new ApiClient(gateway.url);
+      const readyz = await api.get('/readyz');
+      expect(readyz.status).toBe(503);
+      expect(readyz.body.services).toEqual({ identity: 'serving', tools: 'unreachable', telephony: 'serving', billing: 'serving', platformUsers: 'serving' });
+      const tools = await api.get('/tools', platform.rootKey);
+      expectError(tools, 503, 'internal_error');
+      expect(tools.headers.get('retry-after')).toBe('1');
+      expect(tools.text).not.toContain('127.0.0.1:9');
+      expect((await api.get('/me', platform.rootKey)).status).toBe(200);
+    } finally {
+      await gateway.close();
+      await platform.close();
+    }
+  });
+
+  test('the fair-use limit is per account: 429 rate_limited with Retry-After, other accounts unaffected', async () => {
+    const platform = await startTestPlatform({ VOICE_RATE_LIMITS: 'starter=5,pro=5,enterprise=5' });
+    const a = await platform.workspace();
+    const b = await platform.workspace();
+    const remaining: number[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      const response = await platform.api.get('/tools', a.key);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('ratelimit-limit')).toBe('5');
+      remaining.push(Number(response.headers.get('ratelimit-remaining')));
+    }
+    expect(remaining).toEqual([4, 3, 2, 1, 0]);
+    const limited = await platform.api.get('/tools', a.key);
+    expectError(limited, 429, 'rate_limited');
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(limited.headers.get('ratelimit-remaining')).toBe('0');
+    expect((await platform.api.get('/tools', b.key)).status).toBe(200);
+    await platform.close();
+  });
+});
+
+describe('npm start', () => {
+  test('the built platform starts, serves, and exits 0 on SIGTERM', async () => {
+    const dir = freshDir();
+    const child = spawn(process.execPath, [join(__dirname, '..', 'platform', 'dist', 'src', 'main.js')], {
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`platform did not start:\n${output}`)), 20_000);
+      child.stdout.on('data', () => {
+        const ready = /"msg":"platform ready".*?"url":"([^"]+)"/.exec(output);
+        if (ready) {
+          clearTimeout(timer);
+          resolve(ready[1]!);
+        }
+      });
+    });
+    const key = /Root API key \(shown once, store it now\): (svc_\w+)/.exec(output)![1]!;
+    expect((await new ApiClient(url).get('/me', key)).status).toBe(200);
+    const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exit).toBe(0);
+    expect(output).toContain('"msg":"shutting down"');
+    rmSync(dir, { recursive: true, force: true });
+  }, 30_000);
+});

@@ -3,12 +3,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { Code, ConnectError } from '@connectrpc/connect';
+import { Code, ConnectError, createClient } from '@connectrpc/connect';
+import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';
+import { Health } from '@voice/proto/grpc/health/v1/health';
 import { ErrorDetailSchema } from '@voice/proto/voice/common/v1/error';
 import { createLogger, errorReasons, invalidRequest, serviceError, type ErrorReason } from '@voice/runtime';
 import { errorHandler } from '../src/errors/error-handler.js';
 import { HttpError } from '../src/errors/http-error.js';
-import { mappingOfCode, statusOfReason } from '../src/errors/status-table.js';
+import { effectiveCode, mappingOfCode, statusOfReason } from '../src/errors/status-table.js';
 import { requestId } from '../src/middleware/request-id.js';
 
 /** API.md's status for each public error reason. */
@@ -55,6 +57,23 @@ describe('mappingOfCode', () => {
       const { reason, status } = mappingOfCode[code];
       if (status !== 503) expect(status).toBe(statusOfReason[reason]);
     }
+  });
+});
+
+const socketError = (code: string): Error => Object.assign(new Error(`connect ${code} 10.0.0.7:7101`), { code });
+
+describe('effectiveCode', () => {
+  test.each(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE'])(
+    'a %s cause makes the error Unavailable',
+    (code) => {
+      expect(effectiveCode(new ConnectError('failed', Code.Internal, undefined, undefined, socketError(code)))).toBe(Code.Unavailable);
+    },
+  );
+
+  test('any other error keeps its code', () => {
+    expect(effectiveCode(new ConnectError('failed', Code.Internal))).toBe(Code.Internal);
+    expect(effectiveCode(new ConnectError('failed', Code.Internal, undefined, undefined, socketError('SQLITE_BUSY')))).toBe(Code.Internal);
+    expect(effectiveCode(new ConnectError('failed', Code.NotFound, undefined, undefined, 'ECONNREFUSED'))).toBe(Code.NotFound);
   });
 });
 
@@ -196,6 +215,35 @@ describe('errorHandler', () => {
       expect(answer.body).toEqual({ error: { code: 'internal_error', message: 'a platform service is temporarily unavailable; retry shortly' } });
       expect(answer.text).not.toContain('10.0.0.7');
       expect(logLines).toHaveLength(1);
+    });
+
+    test('Internal caused by a refused connection is 503 too', async () => {
+      const answer = await answerTo(new ConnectError('connect ECONNREFUSED', Code.Internal, undefined, undefined, socketError('ECONNREFUSED')));
+      expect(answer.status).toBe(503);
+      expect(answer.headers.get('retry-after')).toBe('1');
+      expect(answer.body.error.code).toBe('internal_error');
+    });
+
+    test('a real call to a service that is not listening answers 503', async () => {
+      // A port that was just free: nothing listens there now.
+      const probe = createServer();
+      await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+      const deadUrl = `http://127.0.0.1:${(probe.address() as AddressInfo).port}`;
+      await new Promise<void>((resolve) => probe.close(() => resolve()));
+      const sessions = new Http2SessionManager(deadUrl);
+      try {
+        const client = createClient(Health, createConnectTransport({ baseUrl: deadUrl, httpVersion: '2', sessionManager: sessions }));
+        const failure = await client.check({ service: '' }).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        expect(failure).toBeInstanceOf(ConnectError);
+        const answer = await answerTo(failure);
+        expect(answer.status).toBe(503);
+        expect(answer.headers.get('retry-after')).toBe('1');
+      } finally {
+        sessions.abort();
+      }
     });
 
     test.each([Code.DeadlineExceeded, Code.Canceled])('code %i is 503 as well', async (code) => {

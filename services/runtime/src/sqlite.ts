@@ -25,3 +25,16 @@ export function openSqlite(file: string, migrations: readonly string[]): SqliteD
 /** True when a SQLite error is a UNIQUE constraint violation. */
 export const isUniqueViolation = (error: unknown): boolean =>
   typeof error === 'object' && error !== null && (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
+
+/** Prepares each distinct SQL text once; preparing costs more than running a point query. */
+export function statementCache(db: SqliteDatabase): (sql: string) => Database.Statement {
+  const statements = new Map<string, Database.Statement>();
+  return (sql) => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
+}

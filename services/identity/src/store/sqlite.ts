@@ -1,5 +1,6 @@
 // IdentityStore on embedded SQLite.
-import { openSqlite, type Page, type SqliteDatabase } from '@voice/runtime';
+import type Database from 'better-sqlite3';
+import { openSqlite, statementCache, type Page, type SqliteDatabase } from '@voice/runtime';
 import type { ApiKeyRecord, IdentityStore, WorkspaceRecord } from './store.js';
 
 const migrations = [
@@ -74,14 +75,16 @@ const keyFromRow = (row: ApiKeyRow): ApiKeyRecord => ({
 
 export class SqliteIdentityStore implements IdentityStore {
   private readonly db: SqliteDatabase;
+  private readonly sql: (text: string) => Database.Statement;
 
   constructor(file: string) {
     this.db = openSqlite(file, migrations);
+    this.sql = statementCache(this.db);
   }
 
   async bootstrapRoot(workspace: WorkspaceRecord, key: ApiKeyRecord): Promise<'created' | 'exists'> {
     return this.db.transaction(() => {
-      if (this.db.prepare('SELECT 1 FROM workspaces WHERE parent_workspace_id IS NULL').get()) return 'exists' as const;
+      if (this.sql('SELECT 1 FROM workspaces WHERE parent_workspace_id IS NULL').get()) return 'exists' as const;
       this.insertWorkspace(workspace);
       this.insertKey(key);
       return 'created' as const;
@@ -89,7 +92,7 @@ export class SqliteIdentityStore implements IdentityStore {
   }
 
   async rootWorkspace(): Promise<WorkspaceRecord | undefined> {
-    const row = this.db.prepare('SELECT * FROM workspaces WHERE parent_workspace_id IS NULL').get() as WorkspaceRow | undefined;
+    const row = this.sql('SELECT * FROM workspaces WHERE parent_workspace_id IS NULL').get() as WorkspaceRow | undefined;
     return row ? workspaceFromRow(row) : undefined;
   }
 
@@ -98,7 +101,7 @@ export class SqliteIdentityStore implements IdentityStore {
   }
 
   async getWorkspace(id: string): Promise<WorkspaceRecord | undefined> {
-    const row = this.db.prepare('SELECT * FROM workspaces WHERE id = ?').get(id) as WorkspaceRow | undefined;
+    const row = this.sql('SELECT * FROM workspaces WHERE id = ?').get(id) as WorkspaceRow | undefined;
     return row ? workspaceFromRow(row) : undefined;
   }
 
@@ -107,17 +110,15 @@ export class SqliteIdentityStore implements IdentityStore {
   }
 
   async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
-    const row = this.db.prepare('SELECT * FROM api_keys WHERE key_hash = ?').get(keyHash) as ApiKeyRow | undefined;
+    const row = this.sql('SELECT * FROM api_keys WHERE key_hash = ?').get(keyHash) as ApiKeyRow | undefined;
     return row ? keyFromRow(row) : undefined;
   }
 
   async listApiKeys(workspaceId: string, page: Page): Promise<{ keys: ApiKeyRecord[]; total: number }> {
     return this.db.transaction(() => {
-      const { total } = this.db
-        .prepare("SELECT COUNT(*) AS total FROM api_keys WHERE workspace_id = ? AND status = 'active'")
+      const { total } = this.sql("SELECT COUNT(*) AS total FROM api_keys WHERE workspace_id = ? AND status = 'active'")
         .get(workspaceId) as { total: number };
-      const rows = this.db
-        .prepare("SELECT * FROM api_keys WHERE workspace_id = ? AND status = 'active' ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?")
+      const rows = this.sql("SELECT * FROM api_keys WHERE workspace_id = ? AND status = 'active' ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?")
         .all(workspaceId, page.limit, page.offset) as ApiKeyRow[];
       return { keys: rows.map(keyFromRow), total };
     })();
@@ -125,13 +126,13 @@ export class SqliteIdentityStore implements IdentityStore {
 
   async revokeApiKey(workspaceId: string, id: string): Promise<boolean> {
     return (
-      this.db.prepare("UPDATE api_keys SET status = 'revoked' WHERE id = ? AND workspace_id = ? AND status = 'active'").run(id, workspaceId)
+      this.sql("UPDATE api_keys SET status = 'revoked' WHERE id = ? AND workspace_id = ? AND status = 'active'").run(id, workspaceId)
         .changes === 1
     );
   }
 
   async touchApiKey(id: string, at: string): Promise<void> {
-    this.db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(at, id);
+    this.sql('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(at, id);
   }
 
   async close(): Promise<void> {
@@ -139,14 +140,12 @@ export class SqliteIdentityStore implements IdentityStore {
   }
 
   private insertWorkspace(workspace: WorkspaceRecord): void {
-    this.db
-      .prepare('INSERT INTO workspaces (id, name, plan, status, parent_workspace_id, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+    this.sql('INSERT INTO workspaces (id, name, plan, status, parent_workspace_id, created_at) VALUES (?, ?, ?, ?, ?, ?)')
       .run(workspace.id, workspace.name, workspace.plan, workspace.status, workspace.parentWorkspaceId, workspace.createdAt);
   }
 
   private insertKey(key: ApiKeyRecord): void {
-    this.db
-      .prepare(
+    this.sql(
         `INSERT INTO api_keys (id, workspace_id, name, principal_id, key_hash, key_hint, scopes, status, created_at, last_used_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )

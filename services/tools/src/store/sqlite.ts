@@ -1,7 +1,8 @@
 // ToolStore on embedded SQLite: one row per tool, revision-checked updates, idempotency
 // claims written in the same transaction as the tool they created.
 import type { JsonObject } from '@bufbuild/protobuf';
-import { isUniqueViolation, openSqlite, type Page, type SqliteDatabase } from '@voice/runtime';
+import type Database from 'better-sqlite3';
+import { isUniqueViolation, openSqlite, statementCache, type Page, type SqliteDatabase } from '@voice/runtime';
 import type { ToolType } from '../domain/schema.js';
 import type { CreateOutcome, IdempotencyClaim, ToolChanges, ToolFilter, ToolRecord, ToolStore, UpdateOutcome } from './store.js';
 
@@ -58,16 +59,17 @@ const fromRow = (row: ToolRow): ToolRecord => ({
 
 export class SqliteToolStore implements ToolStore {
   private readonly db: SqliteDatabase;
+  private readonly sql: (text: string) => Database.Statement;
 
   constructor(file: string) {
     this.db = openSqlite(file, migrations);
+    this.sql = statementCache(this.db);
   }
 
   async create(tool: ToolRecord, claim?: IdempotencyClaim): Promise<CreateOutcome> {
     return this.db.transaction((): CreateOutcome => {
       if (claim) {
-        const existing = this.db
-          .prepare('SELECT fingerprint, tool, created_at FROM idempotency_claims WHERE workspace_id = ? AND key = ?')
+        const existing = this.sql('SELECT fingerprint, tool, created_at FROM idempotency_claims WHERE workspace_id = ? AND key = ?')
           .get(tool.workspaceId, claim.key) as { fingerprint: string; tool: string; created_at: string } | undefined;
         if (existing && existing.created_at >= claim.expiredBefore) {
           if (existing.fingerprint !== claim.fingerprint) return { kind: 'key_reused' };
@@ -75,8 +77,7 @@ export class SqliteToolStore implements ToolStore {
         }
       }
       try {
-        this.db
-          .prepare(
+        this.sql(
             `INSERT INTO tools (id, workspace_id, name, description, type, config, is_active, revision, created_at, updated_at)
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           )
@@ -87,8 +88,7 @@ export class SqliteToolStore implements ToolStore {
         throw error;
       }
       if (claim) {
-        this.db
-          .prepare(
+        this.sql(
             `INSERT INTO idempotency_claims (workspace_id, key, fingerprint, tool, created_at) VALUES (?, ?, ?, ?, ?)
              ON CONFLICT (workspace_id, key) DO UPDATE SET fingerprint = excluded.fingerprint, tool = excluded.tool, created_at = excluded.created_at`,
           )
@@ -99,7 +99,7 @@ export class SqliteToolStore implements ToolStore {
   }
 
   async get(workspaceId: string, id: string): Promise<ToolRecord | undefined> {
-    const row = this.db.prepare('SELECT * FROM tools WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as ToolRow | undefined;
+    const row = this.sql('SELECT * FROM tools WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as ToolRow | undefined;
     return row ? fromRow(row) : undefined;
   }
 
@@ -110,9 +110,8 @@ export class SqliteToolStore implements ToolStore {
     const where = conditions.join(' AND ');
     const params = { workspaceId, type: filter.type, isActive: filter.isActive ? 1 : 0, limit: page.limit, offset: page.offset };
     return this.db.transaction(() => {
-      const { total } = this.db.prepare(`SELECT COUNT(*) AS total FROM tools WHERE ${where}`).get(params) as { total: number };
-      const rows = this.db
-        .prepare(`SELECT * FROM tools WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`)
+      const { total } = this.sql(`SELECT COUNT(*) AS total FROM tools WHERE ${where}`).get(params) as { total: number };
+      const rows = this.sql(`SELECT * FROM tools WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`)
         .all(params) as ToolRow[];
       return { tools: rows.map(fromRow), total };
     })();
@@ -127,8 +126,7 @@ export class SqliteToolStore implements ToolStore {
       if (changes.isActive !== undefined) assignments.push('is_active = @isActive');
       let changed: number;
       try {
-        changed = this.db
-          .prepare(`UPDATE tools SET ${assignments.join(', ')} WHERE id = @id AND workspace_id = @workspaceId AND revision = @expectedRevision`)
+        changed = this.sql(`UPDATE tools SET ${assignments.join(', ')} WHERE id = @id AND workspace_id = @workspaceId AND revision = @expectedRevision`)
           .run({
             id,
             workspaceId,
@@ -143,14 +141,14 @@ export class SqliteToolStore implements ToolStore {
         if (isUniqueViolation(error)) return { kind: 'name_taken' };
         throw error;
       }
-      const row = this.db.prepare('SELECT * FROM tools WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as ToolRow | undefined;
+      const row = this.sql('SELECT * FROM tools WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as ToolRow | undefined;
       if (!row) return { kind: 'not_found' };
       return changed === 1 ? { kind: 'updated', tool: fromRow(row) } : { kind: 'revision_conflict' };
     }).immediate();
   }
 
   async delete(workspaceId: string, id: string): Promise<boolean> {
-    return this.db.prepare('DELETE FROM tools WHERE id = ? AND workspace_id = ?').run(id, workspaceId).changes === 1;
+    return this.sql('DELETE FROM tools WHERE id = ? AND workspace_id = ?').run(id, workspaceId).changes === 1;
   }
 
   async close(): Promise<void> {

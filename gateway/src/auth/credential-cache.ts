@@ -21,8 +21,12 @@ export class CredentialCache {
   async resolve(credential: string, load: () => Promise<{ auth: AuthContext; ttlSeconds: number }>): Promise<AuthContext> {
     const key = sha256Hex(credential);
     const hit = this.entries.get(key);
-    if (hit && hit.expiresAt > this.clock()) return hit.auth;
     if (hit) this.entries.delete(key);
+    if (hit && hit.expiresAt > this.clock()) {
+      // Re-inserting keeps the map in least-recently-used order for eviction.
+      this.entries.set(key, hit);
+      return hit.auth;
+    }
     const pending = this.inFlight.get(key);
     if (pending) return pending;
     const startedIn = this.epoch;
@@ -54,6 +58,7 @@ export class CredentialCache {
   }
 
   private store(key: string, entry: Entry): void {
+    this.entries.delete(key);
     if (this.entries.size >= this.maxEntries) {
       const oldest = this.entries.keys().next();
       if (!oldest.done) this.entries.delete(oldest.value);

@@ -2,7 +2,8 @@
 import express, { type RequestHandler } from 'express';
 import { HttpError } from '../errors/http-error.js';
 
-const parseJson = express.json({ limit: '1mb', strict: true, type: () => true });
+// Not strict: scalars parse, so the object check below can name the problem precisely.
+const parseJson = express.json({ limit: '1mb', strict: false, type: () => true });
 
 const hasBody = (headers: Record<string, string | string[] | undefined>): boolean =>
   headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0');

@@ -86,6 +86,7 @@ export async function startConnectServer(options: ConnectServerOptions): Promise
     health,
     close: async () => {
       for (const name of ['', ...options.serviceNames]) health.set(name, ServingStatus.NOT_SERVING);
+      health.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Let in-flight streams finish; idle sessions would otherwise keep close() waiting forever.
       for (const session of sessions) session.close();

@@ -14,6 +14,17 @@ export { ServingStatus };
 export class HealthRegistry {
   private readonly statuses = new Map<string, ServingStatus>();
   private readonly watchers = new Set<() => void>();
+  private closed = false;
+
+  /** Ends every Watch stream (after it has sent the last status), so shutdown need not wait for clients. */
+  close(): void {
+    this.closed = true;
+    for (const notify of this.watchers) notify();
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
 
   set(service: string, status: ServingStatus): void {
     this.statuses.set(service, status);
@@ -30,6 +41,7 @@ export class HealthRegistry {
 
   /** Resolves on the next status change, or when the signal aborts. */
   changed(signal: AbortSignal): Promise<void> {
+    if (signal.aborted || this.closed) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         this.watchers.delete(done);
@@ -62,6 +74,7 @@ export function registerHealth(router: ConnectRouter, registry: HealthRegistry):
           last = status;
           yield response(status);
         }
+        if (registry.isClosed) return;
         await registry.changed(context.signal);
       }
     },

@@ -205,20 +205,15 @@ describe('RunningServer.close', () => {
     }
   });
 
-  test('a Watch the client never cancels holds close() only until sessions are destroyed (5 s)', async () => {
+  test('a Watch the client never cancels ends after NOT_SERVING, so close() does not wait for the client', async () => {
     const started = await start(signer, []);
     try {
       const stream = started.health.watch({ service: '' })[Symbol.asyncIterator]();
       expect((await stream.next()).value?.status).toBe(ServingStatus.SERVING);
-      const startedAt = Date.now();
       const closing = started.server.close();
       expect((await stream.next()).value?.status).toBe(ServingStatus.NOT_SERVING);
+      expect((await stream.next()).done).toBe(true);
       await closing;
-      const took = Date.now() - startedAt;
-      expect(took).toBeGreaterThanOrEqual(4500);
-      expect(took).toBeLessThan(8000);
-      // The destroyed session ends the client's stream with an error, not a hang.
-      await expect(stream.next()).rejects.toBeInstanceOf(ConnectError);
     } finally {
       started.sessions.abort();
     }

@@ -1,6 +1,6 @@
 // What the gateway knows about the caller of a request once authenticated.
 import type { Response } from 'express';
-import type { Caller, GrantedScopes } from '@voice/runtime';
+import type { GrantedScopes } from '@voice/runtime';
 
 export interface WorkspaceView {
   id: string;
@@ -23,10 +23,4 @@ export function authOf(res: Response): AuthContext {
   const auth = res.locals.auth as AuthContext | undefined;
   if (!auth) throw new Error('route registered without authentication');
   return auth;
-}
-
-/** The signed caller downstream services trust for this request. */
-export function callerOf(res: Response): Caller {
-  const auth = authOf(res);
-  return { workspaceId: auth.workspace.id, principal: auth.principal, scopes: auth.scopes, requestId: String(res.locals.requestId) };
 }

@@ -1,8 +1,8 @@
 // What REST route modules need, and the signed call options for a request's caller.
 import type { Response } from 'express';
-import { callHeaders, type CallerSigner } from '@voice/runtime';
-import { callerOf } from '../auth/auth-context.js';
+import type { CallerSigner } from '@voice/runtime';
 import type { CredentialCache } from '../auth/credential-cache.js';
+import { callOptionsFor } from '../auth/signed-caller.js';
 import type { ServiceClients } from '../clients.js';
 
 export interface RestDeps {
@@ -11,4 +11,4 @@ export interface RestDeps {
   cache: CredentialCache;
 }
 
-export const callOptions = (deps: RestDeps, res: Response) => ({ headers: callHeaders(deps.signer, callerOf(res)) });
+export const callOptions = (deps: RestDeps, res: Response) => callOptionsFor(res, deps.signer);

@@ -16,32 +16,53 @@ export interface Principal {
   name: string;
 }
 
-export interface Caller {
+/** Who makes a call: what the signature covers. */
+export interface CallerIdentity {
   /** Empty for internal calls made outside any workspace (the gateway authenticating a credential). */
   workspaceId: string;
   principal: Principal;
   scopes: GrantedScopes;
+}
+
+export interface Caller extends CallerIdentity {
+  /** Travels beside the signature (x-request-id), for logs only. */
   requestId: string;
 }
 
 /** Signed callers are accepted this long after signing; it bounds replay of a captured header. */
-const maxAgeSeconds = 120;
+export const callerMaxAgeSeconds = 120;
 
-interface SignedPayload extends Caller {
+interface SignedPayload extends CallerIdentity {
   iat: number;
 }
 
 export class CallerSigner {
-  constructor(private readonly secret: Buffer) {}
+  /** Tokens already verified, so a repeated token costs a lookup instead of a MAC and a parse. */
+  private readonly verified = new Map<string, SignedPayload>();
 
-  sign(caller: Caller, now = Date.now()): string {
-    const payload: SignedPayload = { ...caller, iat: Math.floor(now / 1000) };
+  constructor(private readonly secret: Buffer, private readonly maxVerified = 10_000) {}
+
+  sign(identity: CallerIdentity, now = Date.now()): string {
+    const payload: SignedPayload = {
+      workspaceId: identity.workspaceId,
+      principal: identity.principal,
+      scopes: identity.scopes,
+      iat: Math.floor(now / 1000),
+    };
     const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
     return `${body}.${this.mac(body)}`;
   }
 
-  verify(token: string | null, now = Date.now()): Caller | undefined {
+  verify(token: string | null, requestId: string, now = Date.now()): Caller | undefined {
     if (!token) return undefined;
+    const payload = this.verified.get(token) ?? this.check(token);
+    if (!payload) return undefined;
+    const age = Math.floor(now / 1000) - payload.iat;
+    if (!(age >= -callerMaxAgeSeconds && age <= callerMaxAgeSeconds)) return undefined;
+    return { workspaceId: payload.workspaceId, principal: payload.principal, scopes: payload.scopes, requestId };
+  }
+
+  private check(token: string): SignedPayload | undefined {
     const dot = token.indexOf('.');
     if (dot <= 0) return undefined;
     const body = token.slice(0, dot);
@@ -52,10 +73,10 @@ export class CallerSigner {
     } catch {
       return undefined;
     }
-    const age = Math.floor(now / 1000) - payload.iat;
-    if (!(age >= -maxAgeSeconds && age <= maxAgeSeconds)) return undefined;
-    const { iat: _signedAt, ...caller } = payload;
-    return caller;
+    if (typeof payload.iat !== 'number') return undefined;
+    if (this.verified.size >= this.maxVerified) this.verified.clear();
+    this.verified.set(token, payload);
+    return payload;
   }
 
   private mac(body: string): string {

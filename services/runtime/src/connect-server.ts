@@ -32,7 +32,7 @@ export interface RunningServer {
 function callerInterceptor(signer: CallerSigner, logger: Logger): Interceptor {
   return (next) => async (request) => {
     if (request.service.typeName === Health.typeName) return next(request);
-    const caller = signer.verify(request.header.get(callerHeader));
+    const caller = signer.verify(request.header.get(callerHeader), request.header.get(requestIdHeader) ?? '');
     if (!caller) throw new ConnectError('the call carries no valid signed caller', Code.Unauthenticated);
     request.contextValues.set(callerKey, caller);
     try {
@@ -42,7 +42,7 @@ function callerInterceptor(signer: CallerSigner, logger: Logger): Interceptor {
       if (connectError.code === Code.Internal || connectError.code === Code.Unknown) {
         logger.error('call failed', {
           method: `${request.service.typeName}/${request.method.name}`,
-          request_id: request.header.get(requestIdHeader) ?? caller.requestId,
+          request_id: caller.requestId,
           error: connectError.cause ?? error,
         });
         throw new ConnectError('internal error', Code.Internal);

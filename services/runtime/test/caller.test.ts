@@ -15,64 +15,77 @@ describe('CallerSigner', () => {
 
   test('a signed caller verifies back to itself', () => {
     const token = signer.sign(caller, now);
-    expect(signer.verify(token, now)).toEqual(caller);
+    expect(signer.verify(token, 'req-123', now)).toEqual(caller);
   });
 
   test('unrestricted scopes and internal principals survive the trip', () => {
     const internal: Caller = { workspaceId: '', principal: { type: 'internal', id: 'gateway', name: 'gateway' }, scopes: null, requestId: 'r' };
-    expect(signer.verify(signer.sign(internal, now), now)).toEqual(internal);
+    expect(signer.verify(signer.sign(internal, now), 'r', now)).toEqual(internal);
   });
 
   test('the signing time is not part of the verified caller', () => {
-    expect(signer.verify(signer.sign(caller, now), now)).not.toHaveProperty('iat');
+    expect(signer.verify(signer.sign(caller, now), 'req-123', now)).not.toHaveProperty('iat');
   });
 
   test('a changed body fails', () => {
     const token = signer.sign(caller, now);
     const [, mac] = token.split('.');
     const forged = Buffer.from(JSON.stringify({ ...caller, workspaceId: 'another-workspace', iat: Math.floor(now / 1000) })).toString('base64url');
-    expect(signer.verify(`${forged}.${mac}`, now)).toBeUndefined();
+    expect(signer.verify(`${forged}.${mac}`, 'req-123', now)).toBeUndefined();
     const body = token.slice(0, token.indexOf('.'));
     const flipped = (body[0] === 'A' ? 'B' : 'A') + body.slice(1);
-    expect(signer.verify(`${flipped}.${mac}`, now)).toBeUndefined();
+    expect(signer.verify(`${flipped}.${mac}`, 'req-123', now)).toBeUndefined();
   });
 
   test('a changed MAC fails', () => {
     const token = signer.sign(caller, now);
     const last = token.at(-1) === 'A' ? 'B' : 'A';
-    expect(signer.verify(token.slice(0, -1) + last, now)).toBeUndefined();
-    expect(signer.verify(token.slice(0, -1), now)).toBeUndefined();
-    expect(signer.verify(token + 'A', now)).toBeUndefined();
+    expect(signer.verify(token.slice(0, -1) + last, 'req-123', now)).toBeUndefined();
+    expect(signer.verify(token.slice(0, -1), 'req-123', now)).toBeUndefined();
+    expect(signer.verify(token + 'A', 'req-123', now)).toBeUndefined();
   });
 
   test('a caller signed with another secret fails', () => {
     const other = new CallerSigner(randomBytes(32));
-    expect(signer.verify(other.sign(caller, now), now)).toBeUndefined();
+    expect(signer.verify(other.sign(caller, now), 'req-123', now)).toBeUndefined();
   });
 
   test('up to 120 s old or ahead is accepted, beyond that refused', () => {
     const token = signer.sign(caller, now);
-    expect(signer.verify(token, now + 120_000)).toEqual(caller);
-    expect(signer.verify(token, now + 121_000)).toBeUndefined();
-    expect(signer.verify(token, now - 120_000)).toEqual(caller);
-    expect(signer.verify(token, now - 121_000)).toBeUndefined();
-    expect(signer.verify(token, now + 3_600_000)).toBeUndefined();
+    expect(signer.verify(token, 'req-123', now + 120_000)).toEqual(caller);
+    expect(signer.verify(token, 'req-123', now + 121_000)).toBeUndefined();
+    expect(signer.verify(token, 'req-123', now - 120_000)).toEqual(caller);
+    expect(signer.verify(token, 'req-123', now - 121_000)).toBeUndefined();
+    expect(signer.verify(token, 'req-123', now + 3_600_000)).toBeUndefined();
   });
 
   test('a validly signed payload without a signing time is refused', () => {
     const secret = randomBytes(32);
     const body = Buffer.from(JSON.stringify(caller)).toString('base64url');
     const mac = createHmac('sha256', secret).update(body).digest('base64url');
-    expect(new CallerSigner(secret).verify(`${body}.${mac}`, now)).toBeUndefined();
+    expect(new CallerSigner(secret).verify(`${body}.${mac}`, 'req-123', now)).toBeUndefined();
   });
 
   test('uses the current time by default', () => {
-    expect(signer.verify(signer.sign(caller))).toEqual(caller);
-    expect(signer.verify(signer.sign(caller, Date.now() - 10 * 60_000))).toBeUndefined();
+    expect(signer.verify(signer.sign(caller), 'req-123')).toEqual(caller);
+    expect(signer.verify(signer.sign(caller, Date.now() - 10 * 60_000), 'req-123')).toBeUndefined();
+  });
+
+  test('the request id travels beside the signature: one token serves many requests', () => {
+    const token = signer.sign(caller, now);
+    const another: Caller = { ...caller, requestId: 'another' };
+    expect(signer.sign(another, now)).toBe(token);
+    expect(signer.verify(token, 'req-999', now)).toEqual({ ...caller, requestId: 'req-999' });
+  });
+
+  test('a token verified once is still refused once it is too old', () => {
+    const token = signer.sign(caller, now);
+    expect(signer.verify(token, 'req-123', now)).toEqual(caller);
+    expect(signer.verify(token, 'req-123', now + 121_000)).toBeUndefined();
   });
 
   test.each([null, '', '.', 'no-dot', '.mac-only', 'body.', 'a.b.c', '!!!.???', 'ünï.cødé'])('garbage %j is refused', (token) => {
-    expect(signer.verify(token, now)).toBeUndefined();
+    expect(signer.verify(token, 'req-123', now)).toBeUndefined();
   });
 });
 
@@ -84,6 +97,6 @@ describe('callHeaders', () => {
     expect(callerHeader).toBe('x-voice-caller');
     expect(requestIdHeader).toBe('x-request-id');
     expect(headers[requestIdHeader]).toBe('req-123');
-    expect(signer.verify(headers[callerHeader]!)).toEqual(caller);
+    expect(signer.verify(headers[callerHeader]!, headers[requestIdHeader]!)).toEqual(caller);
   });
 });

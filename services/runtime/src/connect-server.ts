@@ -29,7 +29,7 @@ export interface RunningServer {
 }
 
 /** Rejects calls without a valid signed caller, except health checks (probes carry none). */
-function callerInterceptor(signer: CallerSigner, logger: Logger): Interceptor {
+export function callerInterceptor(signer: CallerSigner, logger: Logger): Interceptor {
   return (next) => async (request) => {
     if (request.service.typeName === Health.typeName) return next(request);
     const caller = signer.verify(request.header.get(callerHeader), request.header.get(requestIdHeader) ?? '');

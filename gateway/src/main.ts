@@ -8,8 +8,7 @@ import {
   createLogger,
   credentialsRevokedSubject,
   failStart,
-  InProcessNotifier,
-  NatsNotifier,
+  openNotifier,
   type Env,
   type Logger,
   type Notifier,
@@ -40,7 +39,7 @@ export async function startGateway(env: Env, options: GatewayOptions = {}): Prom
   const logger = options.logger ?? createLogger({ service: 'gateway', level: config.common.logLevel });
   const ownNotifier = options.notifier === undefined;
   const notifier =
-    options.notifier ?? (config.common.natsUrl ? await NatsNotifier.connect(config.common.natsUrl, 'gateway') : new InProcessNotifier());
+    options.notifier ?? (await openNotifier(config.common.natsUrl, 'gateway'));
   const cache = new CredentialCache();
   const unsubscribe = notifier.subscribe(credentialsRevokedSubject, (payload) => {
     cache.invalidate(fromBinary(CredentialsRevokedSchema, payload));

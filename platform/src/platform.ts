@@ -1,6 +1,6 @@
 // The whole platform in one process: every service on its own loopback port, called by the
 // gateway over real HTTP/2, sharing one in-process notifier; data under DATA_DIR.
-import { createLogger, InProcessNotifier, NatsNotifier, readCommonConfig, type Env, type Logger, type Notifier } from '@voice/runtime';
+import { createLogger, openNotifier, readCommonConfig, type Env, type Logger, type Notifier } from '@voice/runtime';
 import { startBillingService } from '@voice/billing';
 import { startGateway } from '@voice/gateway';
 import { startIdentityService } from '@voice/identity';
@@ -36,7 +36,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
   const serviceEnv = loopbackDefaults(env);
   const common = readCommonConfig(serviceEnv);
   const loggerFor = options.logger ?? ((service: string) => createLogger({ service, level: common.logLevel }));
-  const notifier: Notifier = common.natsUrl ? await NatsNotifier.connect(common.natsUrl, 'platform') : new InProcessNotifier();
+  const notifier: Notifier = await openNotifier(common.natsUrl, 'platform');
   const started: { close(): Promise<void> }[] = [];
   try {
     const identity = await startIdentityService(serviceEnv, { logger: loggerFor('identity'), notifier, announce: options.announce });

@@ -4,8 +4,7 @@ import {
   closeOnSignal,
   createLogger,
   failStart,
-  InProcessNotifier,
-  NatsNotifier,
+  openNotifier,
   startConnectServer,
   type Env,
   type Logger,
@@ -34,7 +33,7 @@ export async function startIdentityService(env: Env, options: IdentityOptions = 
   const logger = options.logger ?? createLogger({ service: 'identity', level: config.common.logLevel });
   const ownNotifier = options.notifier === undefined;
   const notifier =
-    options.notifier ?? (config.common.natsUrl ? await NatsNotifier.connect(config.common.natsUrl, 'identity') : new InProcessNotifier());
+    options.notifier ?? (await openNotifier(config.common.natsUrl, 'identity'));
   const store = await openIdentityStore(config.common);
   await bootstrapRoot(store, {
     rootApiKey: config.rootApiKey,

@@ -1,6 +1,6 @@
 // Broadcast notices between parts of the platform (for example "these credentials are
-// revoked"): every subscriber in every process gets each notice. Not durable; durable
-// business events use the event stream.
+// revoked"): every subscriber in every process gets each notice. Not durable: a process that is
+// down misses them, which suits cache invalidation and nothing that must never be lost.
 import { connect, type NatsConnection } from 'nats';
 
 export type NoticeHandler = (payload: Uint8Array) => void | Promise<void>;
@@ -62,4 +62,9 @@ export class NatsNotifier implements Notifier {
   async close(): Promise<void> {
     await this.connection.drain();
   }
+}
+
+/** The notifier configuration asks for: NATS when NATS_URL is set, else in-process. */
+export async function openNotifier(natsUrl: string | undefined, name: string): Promise<Notifier> {
+  return natsUrl ? NatsNotifier.connect(natsUrl, name) : new InProcessNotifier();
 }

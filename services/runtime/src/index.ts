@@ -19,3 +19,5 @@ export * from './idempotency.js';
 export * from './process.js';
 export * from './subjects.js';
 export * from './health-only-service.js';
+export * from './egress/egress.js';
+export * from './egress/http-client.js';

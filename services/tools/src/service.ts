@@ -30,7 +30,8 @@ import type { ToolSecrets } from './domain/secrets.js';
 import { presentTool } from './presenter.js';
 import type { ToolRunner } from './runner.js';
 import type { ToolChanges, ToolRecord, ToolStore } from './store/store.js';
-import { EgressRefused, ToolArgumentError, type TestOutcome } from './testing/outcome.js';
+import { EgressRefused } from '@voice/runtime';
+import { ToolArgumentError, type TestOutcome } from './testing/outcome.js';
 
 export interface ToolsDeps {
   store: ToolStore;

@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import type { JsonObject } from '@bufbuild/protobuf';
 import { apiConfigSchema } from '../src/domain/schema.js';
 import { runApiTool } from '../src/testing/api-runner.js';
-import { egressPolicy } from '../src/testing/egress.js';
-import { guardedRequest, RequestFailed } from '../src/testing/http-client.js';
-import { EgressRefused, ToolArgumentError, type TestOutcome } from '../src/testing/outcome.js';
+import { egressPolicy } from '@voice/runtime';
+import { EgressRefused, guardedRequest, RequestFailed } from '@voice/runtime';
+import { ToolArgumentError, type TestOutcome } from '../src/testing/outcome.js';
 
 interface Received {
   method: string;

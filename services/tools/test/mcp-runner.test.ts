@@ -8,9 +8,10 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { mcpConfigSchema } from '../src/domain/schema.js';
-import { egressPolicy } from '../src/testing/egress.js';
+import { egressPolicy } from '@voice/runtime';
 import { listMcpServerTools } from '../src/testing/mcp-runner.js';
-import { EgressRefused, type TestOutcome } from '../src/testing/outcome.js';
+import { EgressRefused } from '@voice/runtime';
+import type { TestOutcome } from '../src/testing/outcome.js';
 
 interface McpLoopback {
   url: string;

@@ -3,8 +3,7 @@ import { validateHeaderValue } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { JsonObject, JsonValue } from '@bufbuild/protobuf';
 import { pathPlaceholder, type ApiToolConfig } from '../domain/schema.js';
-import type { EgressPolicy } from './egress.js';
-import { guardedRequest, RequestFailed } from './http-client.js';
+import { guardedRequest, RequestFailed, type EgressPolicy } from '@voice/runtime';
 import { ToolArgumentError, type TestOutcome } from './outcome.js';
 
 type Parameter = NonNullable<ApiToolConfig['parameters']>[number];

@@ -6,9 +6,8 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpToolConfig } from '../domain/schema.js';
-import type { EgressPolicy } from './egress.js';
-import { guardedRequest, RequestFailed, type RequestFailureCode } from './http-client.js';
-import { EgressRefused, type McpServerToolInfo, type TestOutcome } from './outcome.js';
+import { EgressRefused, guardedRequest, RequestFailed, type EgressPolicy, type RequestFailureCode } from '@voice/runtime';
+import type { McpServerToolInfo, TestOutcome } from './outcome.js';
 
 const defaultTimeoutMs = 10_000;
 const maxResponseBytes = 4 * 1024 * 1024;

@@ -1,5 +1,6 @@
 // What one test run of a tool produced; the service turns it into TestToolResponse.
 import type { JsonObject, JsonValue } from '@bufbuild/protobuf';
+import type { RequestFailureCode } from '@voice/runtime';
 
 export interface McpServerToolInfo {
   name: string;
@@ -10,15 +11,8 @@ export interface McpServerToolInfo {
 export type TestOutcome =
   | { kind: 'http'; status: number; body: JsonValue; mapped: JsonObject; durationMs: number }
   | { kind: 'mcp'; tools: McpServerToolInfo[]; durationMs: number }
-  | { kind: 'failure'; code: 'timeout' | 'unreachable' | 'invalid_response'; message: string; durationMs: number };
+  | { kind: 'failure'; code: RequestFailureCode; message: string; durationMs: number };
 
-/** The destination is not allowed by the egress policy; nothing was sent to it. */
-export class EgressRefused extends Error {
-  constructor(readonly host: string, readonly address: string) {
-    super(`destination ${host} (${address}) is not allowed`);
-    this.name = 'EgressRefused';
-  }
-}
 
 /** The arguments given for a test run do not fit the tool's parameters. */
 export class ToolArgumentError extends Error {

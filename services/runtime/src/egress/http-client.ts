@@ -1,12 +1,11 @@
 // One outbound HTTP(S) request of a tool test run, with the egress guard checked on every hop.
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import { guardedLookup, literalAddress, type EgressPolicy } from './egress.js';
-import { EgressRefused, type TestOutcome } from './outcome.js';
+import { EgressRefused, guardedLookup, literalAddress, type EgressPolicy } from './egress.js';
 
-export type RequestFailureCode = Extract<TestOutcome, { kind: 'failure' }>['code'];
+export type RequestFailureCode = 'timeout' | 'unreachable' | 'invalid_response';
 
-/** The request did not produce a usable response; `code` says why, in TestOutcome's terms. */
+/** The request did not produce a usable response; `code` says why. */
 export class RequestFailed extends Error {
   constructor(readonly code: RequestFailureCode, message: string, options?: { cause?: unknown }) {
     super(message, options);

@@ -3,9 +3,7 @@
 import dns from 'node:dns';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { egressPolicy, guardedLookup, type EgressPolicy } from '../src/testing/egress.js';
-import { guardedRequest } from '../src/testing/http-client.js';
-import { EgressRefused } from '../src/testing/outcome.js';
+import { EgressRefused, egressPolicy, guardedLookup, guardedRequest, type EgressPolicy } from '@voice/runtime';
 
 interface Loopback {
   port: number;

@@ -1,7 +1,14 @@
 // The egress guard: which IP addresses a tool test run may connect to, checked after DNS resolution.
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
-import { EgressRefused } from './outcome.js';
+
+/** The destination is not allowed by the egress policy; nothing was sent to it. */
+export class EgressRefused extends Error {
+  constructor(readonly host: string, readonly address: string) {
+    super(`destination ${host} (${address}) is not allowed`);
+    this.name = 'EgressRefused';
+  }
+}
 
 export interface EgressPolicy {
   isAllowed(address: string): boolean;

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file voice/common/v1/error.proto.
  */
 export const file_voice_common_v1_error: GenFile = /*@__PURE__*/
-  fileDesc("Cht2b2ljZS9jb21tb24vdjEvZXJyb3IucHJvdG8SD3ZvaWNlLmNvbW1vbi52MSJYCgtFcnJvckRldGFpbBIOCgZyZWFzb24YASABKAkSOQoQZmllbGRfdmlvbGF0aW9ucxgCIAMoCzIfLnZvaWNlLmNvbW1vbi52MS5GaWVsZFZpb2xhdGlvbiIuCg5GaWVsZFZpb2xhdGlvbhINCgVmaWVsZBgBIAEoCRINCgVpc3N1ZRgCIAEoCWIGcHJvdG8z");
+  fileDesc("Cht2b2ljZS9jb21tb24vdjEvZXJyb3IucHJvdG8SD3ZvaWNlLmNvbW1vbi52MSJtCgtFcnJvckRldGFpbBIOCgZyZWFzb24YASABKAkSOQoQZmllbGRfdmlvbGF0aW9ucxgCIAMoCzIfLnZvaWNlLmNvbW1vbi52MS5GaWVsZFZpb2xhdGlvbhITCgtvYXV0aF9lcnJvchgDIAEoCSIuCg5GaWVsZFZpb2xhdGlvbhINCgVmaWVsZBgBIAEoCRINCgVpc3N1ZRgCIAEoCWIGcHJvdG8z");
 
 /**
  * Attached to every ConnectError a service raises, so the gateway can choose the exact
@@ -30,6 +30,13 @@ export type ErrorDetail = Message<"voice.common.v1.ErrorDetail"> & {
    * @generated from field: repeated voice.common.v1.FieldViolation field_violations = 2;
    */
   fieldViolations: FieldViolation[];
+
+  /**
+   * For OAuth endpoints: the RFC 6749 / RFC 7591 / RFC 8707 error code (invalid_grant, ...).
+   *
+   * @generated from field: string oauth_error = 3;
+   */
+  oauthError: string;
 };
 
 /**

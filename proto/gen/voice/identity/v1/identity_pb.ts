@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file voice/identity/v1/identity.proto.
  */
 export const file_voice_identity_v1_identity: GenFile = /*@__PURE__*/
-  fileDesc("CiB2b2ljZS9pZGVudGl0eS92MS9pZGVudGl0eS5wcm90bxIRdm9pY2UuaWRlbnRpdHkudjEitwEKCVdvcmtzcGFjZRIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEgwKBHBsYW4YAyABKAkSEAoIZmVhdHVyZXMYBCADKAkSEwoLd2hpdGVfbGFiZWwYBSABKAgSDgoGc3RhdHVzGAYgASgJEi4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhsKE3BhcmVudF93b3Jrc3BhY2VfaWQYCCABKAkiMwoJUHJpbmNpcGFsEgwKBHR5cGUYASABKAkSCgoCaWQYAiABKAkSDAoEbmFtZRgDIAEoCSIpChNBdXRoZW50aWNhdGVSZXF1ZXN0EhIKCmNyZWRlbnRpYWwYASABKAki0AEKFEF1dGhlbnRpY2F0ZVJlc3BvbnNlEi8KCXByaW5jaXBhbBgBIAEoCzIcLnZvaWNlLmlkZW50aXR5LnYxLlByaW5jaXBhbBIvCgl3b3Jrc3BhY2UYAiABKAsyHC52b2ljZS5pZGVudGl0eS52MS5Xb3Jrc3BhY2USFAoMdW5yZXN0cmljdGVkGAMgASgIEg4KBnNjb3BlcxgEIAMoCRIVCg1jcmVkZW50aWFsX2lkGAUgASgJEhkKEWNhY2hlX3R0bF9zZWNvbmRzGAYgASgFIiEKE0dldFdvcmtzcGFjZVJlcXVlc3QSCgoCaWQYASABKAkiRwoUR2V0V29ya3NwYWNlUmVzcG9uc2USLwoJd29ya3NwYWNlGAEgASgLMhwudm9pY2UuaWRlbnRpdHkudjEuV29ya3NwYWNlIlEKFkNyZWF0ZVdvcmtzcGFjZVJlcXVlc3QSDAoEbmFtZRgBIAEoCRIMCgRwbGFuGAIgASgJEhsKE3BhcmVudF93b3Jrc3BhY2VfaWQYAyABKAkiSgoXQ3JlYXRlV29ya3NwYWNlUmVzcG9uc2USLwoJd29ya3NwYWNlGAEgASgLMhwudm9pY2UuaWRlbnRpdHkudjEuV29ya3NwYWNlIrwBCgZBcGlLZXkSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIOCgZzY29wZXMYAyADKAkSFAoMdW5yZXN0cmljdGVkGAQgASgIEhAKCGtleV9oaW50GAUgASgJEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKDGxhc3RfdXNlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiMwoTQ3JlYXRlQXBpS2V5UmVxdWVzdBIMCgRuYW1lGAEgASgJEg4KBnNjb3BlcxgCIAMoCSJPChRDcmVhdGVBcGlLZXlSZXNwb25zZRIqCgdhcGlfa2V5GAEgASgLMhkudm9pY2UuaWRlbnRpdHkudjEuQXBpS2V5EgsKA2tleRgCIAEoCSIzChJMaXN0QXBpS2V5c1JlcXVlc3QSDQoFbGltaXQYASABKAUSDgoGb2Zmc2V0GAIgASgFIlEKE0xpc3RBcGlLZXlzUmVzcG9uc2USKwoIYXBpX2tleXMYASADKAsyGS52b2ljZS5pZGVudGl0eS52MS5BcGlLZXkSDQoFdG90YWwYAiABKAUiIQoTUmV2b2tlQXBpS2V5UmVxdWVzdBIKCgJpZBgBIAEoCSIWChRSZXZva2VBcGlLZXlSZXNwb25zZSJCChJDcmVkZW50aWFsc1Jldm9rZWQSFgoOY3JlZGVudGlhbF9pZHMYASADKAkSFAoMd29ya3NwYWNlX2lkGAIgASgJMt0ECg9JZGVudGl0eVNlcnZpY2USXwoMQXV0aGVudGljYXRlEiYudm9pY2UuaWRlbnRpdHkudjEuQXV0aGVudGljYXRlUmVxdWVzdBonLnZvaWNlLmlkZW50aXR5LnYxLkF1dGhlbnRpY2F0ZVJlc3BvbnNlEl8KDEdldFdvcmtzcGFjZRImLnZvaWNlLmlkZW50aXR5LnYxLkdldFdvcmtzcGFjZVJlcXVlc3QaJy52b2ljZS5pZGVudGl0eS52MS5HZXRXb3Jrc3BhY2VSZXNwb25zZRJoCg9DcmVhdGVXb3Jrc3BhY2USKS52b2ljZS5pZGVudGl0eS52MS5DcmVhdGVXb3Jrc3BhY2VSZXF1ZXN0Gioudm9pY2UuaWRlbnRpdHkudjEuQ3JlYXRlV29ya3NwYWNlUmVzcG9uc2USXwoMQ3JlYXRlQXBpS2V5EiYudm9pY2UuaWRlbnRpdHkudjEuQ3JlYXRlQXBpS2V5UmVxdWVzdBonLnZvaWNlLmlkZW50aXR5LnYxLkNyZWF0ZUFwaUtleVJlc3BvbnNlElwKC0xpc3RBcGlLZXlzEiUudm9pY2UuaWRlbnRpdHkudjEuTGlzdEFwaUtleXNSZXF1ZXN0GiYudm9pY2UuaWRlbnRpdHkudjEuTGlzdEFwaUtleXNSZXNwb25zZRJfCgxSZXZva2VBcGlLZXkSJi52b2ljZS5pZGVudGl0eS52MS5SZXZva2VBcGlLZXlSZXF1ZXN0Gicudm9pY2UuaWRlbnRpdHkudjEuUmV2b2tlQXBpS2V5UmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("CiB2b2ljZS9pZGVudGl0eS92MS9pZGVudGl0eS5wcm90bxIRdm9pY2UuaWRlbnRpdHkudjEitwEKCVdvcmtzcGFjZRIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEgwKBHBsYW4YAyABKAkSEAoIZmVhdHVyZXMYBCADKAkSEwoLd2hpdGVfbGFiZWwYBSABKAgSDgoGc3RhdHVzGAYgASgJEi4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhsKE3BhcmVudF93b3Jrc3BhY2VfaWQYCCABKAkiMwoJUHJpbmNpcGFsEgwKBHR5cGUYASABKAkSCgoCaWQYAiABKAkSDAoEbmFtZRgDIAEoCSIpChNBdXRoZW50aWNhdGVSZXF1ZXN0EhIKCmNyZWRlbnRpYWwYASABKAki0AEKFEF1dGhlbnRpY2F0ZVJlc3BvbnNlEi8KCXByaW5jaXBhbBgBIAEoCzIcLnZvaWNlLmlkZW50aXR5LnYxLlByaW5jaXBhbBIvCgl3b3Jrc3BhY2UYAiABKAsyHC52b2ljZS5pZGVudGl0eS52MS5Xb3Jrc3BhY2USFAoMdW5yZXN0cmljdGVkGAMgASgIEg4KBnNjb3BlcxgEIAMoCRIVCg1jcmVkZW50aWFsX2lkGAUgASgJEhkKEWNhY2hlX3R0bF9zZWNvbmRzGAYgASgFIiEKE0dldFdvcmtzcGFjZVJlcXVlc3QSCgoCaWQYASABKAkiRwoUR2V0V29ya3NwYWNlUmVzcG9uc2USLwoJd29ya3NwYWNlGAEgASgLMhwudm9pY2UuaWRlbnRpdHkudjEuV29ya3NwYWNlIlEKFkNyZWF0ZVdvcmtzcGFjZVJlcXVlc3QSDAoEbmFtZRgBIAEoCRIMCgRwbGFuGAIgASgJEhsKE3BhcmVudF93b3Jrc3BhY2VfaWQYAyABKAkiSgoXQ3JlYXRlV29ya3NwYWNlUmVzcG9uc2USLwoJd29ya3NwYWNlGAEgASgLMhwudm9pY2UuaWRlbnRpdHkudjEuV29ya3NwYWNlIrwBCgZBcGlLZXkSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIOCgZzY29wZXMYAyADKAkSFAoMdW5yZXN0cmljdGVkGAQgASgIEhAKCGtleV9oaW50GAUgASgJEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKDGxhc3RfdXNlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiMwoTQ3JlYXRlQXBpS2V5UmVxdWVzdBIMCgRuYW1lGAEgASgJEg4KBnNjb3BlcxgCIAMoCSJPChRDcmVhdGVBcGlLZXlSZXNwb25zZRIqCgdhcGlfa2V5GAEgASgLMhkudm9pY2UuaWRlbnRpdHkudjEuQXBpS2V5EgsKA2tleRgCIAEoCSIzChJMaXN0QXBpS2V5c1JlcXVlc3QSDQoFbGltaXQYASABKAUSDgoGb2Zmc2V0GAIgASgFIlEKE0xpc3RBcGlLZXlzUmVzcG9uc2USKwoIYXBpX2tleXMYASADKAsyGS52b2ljZS5pZGVudGl0eS52MS5BcGlLZXkSDQoFdG90YWwYAiABKAUiIQoTUmV2b2tlQXBpS2V5UmVxdWVzdBIKCgJpZBgBIAEoCSIWChRSZXZva2VBcGlLZXlSZXNwb25zZSJCChJDcmVkZW50aWFsc1Jldm9rZWQSFgoOY3JlZGVudGlhbF9pZHMYASADKAkSFAoMd29ya3NwYWNlX2lkGAIgASgJIoQBCgZNZW1iZXISDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIMCgRuYW1lGAMgASgJEgwKBHJvbGUYBCABKAkSDgoGc3RhdHVzGAUgASgJEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIjMKEkxpc3RNZW1iZXJzUmVxdWVzdBINCgVsaW1pdBgBIAEoBRIOCgZvZmZzZXQYAiABKAUiUAoTTGlzdE1lbWJlcnNSZXNwb25zZRIqCgdtZW1iZXJzGAEgAygLMhkudm9pY2UuaWRlbnRpdHkudjEuTWVtYmVyEg0KBXRvdGFsGAIgASgFIk8KEEFkZE1lbWJlclJlcXVlc3QSDQoFZW1haWwYASABKAkSDAoEcm9sZRgCIAEoCRIQCghwYXNzd29yZBgDIAEoCRIMCgRuYW1lGAQgASgJIj4KEUFkZE1lbWJlclJlc3BvbnNlEikKBm1lbWJlchgBIAEoCzIZLnZvaWNlLmlkZW50aXR5LnYxLk1lbWJlciJiChNVcGRhdGVNZW1iZXJSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSEQoEcm9sZRgCIAEoCUgAiAEBEhMKBnN0YXR1cxgDIAEoCUgBiAEBQgcKBV9yb2xlQgkKB19zdGF0dXMiQQoUVXBkYXRlTWVtYmVyUmVzcG9uc2USKQoGbWVtYmVyGAEgASgLMhkudm9pY2UuaWRlbnRpdHkudjEuTWVtYmVyIiYKE1JlbW92ZU1lbWJlclJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCSIWChRSZW1vdmVNZW1iZXJSZXNwb25zZSJBChlTZXRXb3Jrc3BhY2VTdGF0dXNSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRIOCgZzdGF0dXMYAiABKAkiTQoaU2V0V29ya3NwYWNlU3RhdHVzUmVzcG9uc2USLwoJd29ya3NwYWNlGAEgASgLMhwudm9pY2UuaWRlbnRpdHkudjEuV29ya3NwYWNlIjgKFVZlcmlmeVBhc3N3b3JkUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCSJICgpNZW1iZXJzaGlwEhQKDHdvcmtzcGFjZV9pZBgBIAEoCRIWCg53b3Jrc3BhY2VfbmFtZRgCIAEoCRIMCgRyb2xlGAMgASgJInoKFlZlcmlmeVBhc3N3b3JkUmVzcG9uc2USDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIMCgRuYW1lGAMgASgJEjIKC21lbWJlcnNoaXBzGAQgAygLMh0udm9pY2UuaWRlbnRpdHkudjEuTWVtYmVyc2hpcCL0AQoLT0F1dGhDbGllbnQSEQoJY2xpZW50X2lkGAEgASgJEhMKC2NsaWVudF9uYW1lGAIgASgJEhUKDXJlZGlyZWN0X3VyaXMYAyADKAkSDgoGc2NvcGVzGAQgAygJEhMKC2dyYW50X3R5cGVzGAUgAygJEiIKGnRva2VuX2VuZHBvaW50X2F1dGhfbWV0aG9kGAYgASgJEi4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhkKEW1ldGFkYXRhX2RvY3VtZW50GAggASgIEhIKCmNsaWVudF91cmkYCSABKAkitwEKFVJlZ2lzdGVyQ2xpZW50UmVxdWVzdBITCgtjbGllbnRfbmFtZRgBIAEoCRIVCg1yZWRpcmVjdF91cmlzGAIgAygJEhMKC2dyYW50X3R5cGVzGAMgAygJEhYKDnJlc3BvbnNlX3R5cGVzGAQgAygJEiIKGnRva2VuX2VuZHBvaW50X2F1dGhfbWV0aG9kGAUgASgJEg0KBXNjb3BlGAYgASgJEhIKCmNsaWVudF91cmkYByABKAkiXwoWUmVnaXN0ZXJDbGllbnRSZXNwb25zZRIuCgZjbGllbnQYASABKAsyHi52b2ljZS5pZGVudGl0eS52MS5PQXV0aENsaWVudBIVCg1jbGllbnRfc2VjcmV0GAIgASgJIqgBCiBDaGVja0F1dGhvcml6YXRpb25SZXF1ZXN0UmVxdWVzdBIRCgljbGllbnRfaWQYASABKAkSFAoMcmVkaXJlY3RfdXJpGAIgASgJEhUKDXJlc3BvbnNlX3R5cGUYAyABKAkSFgoOY29kZV9jaGFsbGVuZ2UYBCABKAkSHQoVY29kZV9jaGFsbGVuZ2VfbWV0aG9kGAUgASgJEg0KBXNjb3BlGAYgASgJIoEBCiFDaGVja0F1dGhvcml6YXRpb25SZXF1ZXN0UmVzcG9uc2USLgoGY2xpZW50GAEgASgLMh4udm9pY2UuaWRlbnRpdHkudjEuT0F1dGhDbGllbnQSDgoGc2NvcGVzGAIgAygJEhwKFHJlZGlyZWN0X3VyaV90cnVzdGVkGAMgASgIIqkBCh1Jc3N1ZUF1dGhvcml6YXRpb25Db2RlUmVxdWVzdBIRCgljbGllbnRfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRIUCgx3b3Jrc3BhY2VfaWQYAyABKAkSFAoMcmVkaXJlY3RfdXJpGAQgASgJEg4KBnNjb3BlcxgFIAMoCRIWCg5jb2RlX2NoYWxsZW5nZRgGIAEoCRIQCghyZXNvdXJjZRgHIAEoCSIuCh5Jc3N1ZUF1dGhvcml6YXRpb25Db2RlUmVzcG9uc2USDAoEY29kZRgBIAEoCSKZAQogRXhjaGFuZ2VBdXRob3JpemF0aW9uQ29kZVJlcXVlc3QSEQoJY2xpZW50X2lkGAEgASgJEhUKDWNsaWVudF9zZWNyZXQYAiABKAkSDAoEY29kZRgDIAEoCRIUCgxyZWRpcmVjdF91cmkYBCABKAkSFQoNY29kZV92ZXJpZmllchgFIAEoCRIQCghyZXNvdXJjZRgGIAEoCSJrChlSZWZyZXNoQWNjZXNzVG9rZW5SZXF1ZXN0EhEKCWNsaWVudF9pZBgBIAEoCRIVCg1jbGllbnRfc2VjcmV0GAIgASgJEhUKDXJlZnJlc2hfdG9rZW4YAyABKAkSDQoFc2NvcGUYBCABKAkicwoMSXNzdWVkVG9rZW5zEhQKDGFjY2Vzc190b2tlbhgBIAEoCRISCgp0b2tlbl90eXBlGAIgASgJEhIKCmV4cGlyZXNfaW4YAyABKAUSFQoNcmVmcmVzaF90b2tlbhgEIAEoCRIOCgZzY29wZXMYBSADKAkiVAohRXhjaGFuZ2VBdXRob3JpemF0aW9uQ29kZVJlc3BvbnNlEi8KBnRva2VucxgBIAEoCzIfLnZvaWNlLmlkZW50aXR5LnYxLklzc3VlZFRva2VucyJNChpSZWZyZXNoQWNjZXNzVG9rZW5SZXNwb25zZRIvCgZ0b2tlbnMYASABKAsyHy52b2ljZS5pZGVudGl0eS52MS5Jc3N1ZWRUb2tlbnMiTQoSUmV2b2tlVG9rZW5SZXF1ZXN0Eg0KBXRva2VuGAEgASgJEhEKCWNsaWVudF9pZBgCIAEoCRIVCg1jbGllbnRfc2VjcmV0GAMgASgJIhUKE1Jldm9rZVRva2VuUmVzcG9uc2Uy+A4KD0lkZW50aXR5U2VydmljZRJfCgxBdXRoZW50aWNhdGUSJi52b2ljZS5pZGVudGl0eS52MS5BdXRoZW50aWNhdGVSZXF1ZXN0Gicudm9pY2UuaWRlbnRpdHkudjEuQXV0aGVudGljYXRlUmVzcG9uc2USXwoMR2V0V29ya3NwYWNlEiYudm9pY2UuaWRlbnRpdHkudjEuR2V0V29ya3NwYWNlUmVxdWVzdBonLnZvaWNlLmlkZW50aXR5LnYxLkdldFdvcmtzcGFjZVJlc3BvbnNlEmgKD0NyZWF0ZVdvcmtzcGFjZRIpLnZvaWNlLmlkZW50aXR5LnYxLkNyZWF0ZVdvcmtzcGFjZVJlcXVlc3QaKi52b2ljZS5pZGVudGl0eS52MS5DcmVhdGVXb3Jrc3BhY2VSZXNwb25zZRJfCgxDcmVhdGVBcGlLZXkSJi52b2ljZS5pZGVudGl0eS52MS5DcmVhdGVBcGlLZXlSZXF1ZXN0Gicudm9pY2UuaWRlbnRpdHkudjEuQ3JlYXRlQXBpS2V5UmVzcG9uc2USXAoLTGlzdEFwaUtleXMSJS52b2ljZS5pZGVudGl0eS52MS5MaXN0QXBpS2V5c1JlcXVlc3QaJi52b2ljZS5pZGVudGl0eS52MS5MaXN0QXBpS2V5c1Jlc3BvbnNlEl8KDFJldm9rZUFwaUtleRImLnZvaWNlLmlkZW50aXR5LnYxLlJldm9rZUFwaUtleVJlcXVlc3QaJy52b2ljZS5pZGVudGl0eS52MS5SZXZva2VBcGlLZXlSZXNwb25zZRJcCgtMaXN0TWVtYmVycxIlLnZvaWNlLmlkZW50aXR5LnYxLkxpc3RNZW1iZXJzUmVxdWVzdBomLnZvaWNlLmlkZW50aXR5LnYxLkxpc3RNZW1iZXJzUmVzcG9uc2USVgoJQWRkTWVtYmVyEiMudm9pY2UuaWRlbnRpdHkudjEuQWRkTWVtYmVyUmVxdWVzdBokLnZvaWNlLmlkZW50aXR5LnYxLkFkZE1lbWJlclJlc3BvbnNlEl8KDFVwZGF0ZU1lbWJlchImLnZvaWNlLmlkZW50aXR5LnYxLlVwZGF0ZU1lbWJlclJlcXVlc3QaJy52b2ljZS5pZGVudGl0eS52MS5VcGRhdGVNZW1iZXJSZXNwb25zZRJfCgxSZW1vdmVNZW1iZXISJi52b2ljZS5pZGVudGl0eS52MS5SZW1vdmVNZW1iZXJSZXF1ZXN0Gicudm9pY2UuaWRlbnRpdHkudjEuUmVtb3ZlTWVtYmVyUmVzcG9uc2UScQoSU2V0V29ya3NwYWNlU3RhdHVzEiwudm9pY2UuaWRlbnRpdHkudjEuU2V0V29ya3NwYWNlU3RhdHVzUmVxdWVzdBotLnZvaWNlLmlkZW50aXR5LnYxLlNldFdvcmtzcGFjZVN0YXR1c1Jlc3BvbnNlEmUKDlZlcmlmeVBhc3N3b3JkEigudm9pY2UuaWRlbnRpdHkudjEuVmVyaWZ5UGFzc3dvcmRSZXF1ZXN0Gikudm9pY2UuaWRlbnRpdHkudjEuVmVyaWZ5UGFzc3dvcmRSZXNwb25zZRJlCg5SZWdpc3RlckNsaWVudBIoLnZvaWNlLmlkZW50aXR5LnYxLlJlZ2lzdGVyQ2xpZW50UmVxdWVzdBopLnZvaWNlLmlkZW50aXR5LnYxLlJlZ2lzdGVyQ2xpZW50UmVzcG9uc2UShgEKGUNoZWNrQXV0aG9yaXphdGlvblJlcXVlc3QSMy52b2ljZS5pZGVudGl0eS52MS5DaGVja0F1dGhvcml6YXRpb25SZXF1ZXN0UmVxdWVzdBo0LnZvaWNlLmlkZW50aXR5LnYxLkNoZWNrQXV0aG9yaXphdGlvblJlcXVlc3RSZXNwb25zZRJ9ChZJc3N1ZUF1dGhvcml6YXRpb25Db2RlEjAudm9pY2UuaWRlbnRpdHkudjEuSXNzdWVBdXRob3JpemF0aW9uQ29kZVJlcXVlc3QaMS52b2ljZS5pZGVudGl0eS52MS5Jc3N1ZUF1dGhvcml6YXRpb25Db2RlUmVzcG9uc2UShgEKGUV4Y2hhbmdlQXV0aG9yaXphdGlvbkNvZGUSMy52b2ljZS5pZGVudGl0eS52MS5FeGNoYW5nZUF1dGhvcml6YXRpb25Db2RlUmVxdWVzdBo0LnZvaWNlLmlkZW50aXR5LnYxLkV4Y2hhbmdlQXV0aG9yaXphdGlvbkNvZGVSZXNwb25zZRJxChJSZWZyZXNoQWNjZXNzVG9rZW4SLC52b2ljZS5pZGVudGl0eS52MS5SZWZyZXNoQWNjZXNzVG9rZW5SZXF1ZXN0Gi0udm9pY2UuaWRlbnRpdHkudjEuUmVmcmVzaEFjY2Vzc1Rva2VuUmVzcG9uc2USXAoLUmV2b2tlVG9rZW4SJS52b2ljZS5pZGVudGl0eS52MS5SZXZva2VUb2tlblJlcXVlc3QaJi52b2ljZS5pZGVudGl0eS52MS5SZXZva2VUb2tlblJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * @generated from message voice.identity.v1.Workspace
@@ -437,6 +437,813 @@ export const CredentialsRevokedSchema: GenMessage<CredentialsRevoked> = /*@__PUR
   messageDesc(file_voice_identity_v1_identity, 15);
 
 /**
+ * @generated from message voice.identity.v1.Member
+ */
+export type Member = Message<"voice.identity.v1.Member"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string email = 2;
+   */
+  email: string;
+
+  /**
+   * @generated from field: string name = 3;
+   */
+  name: string;
+
+  /**
+   * owner, admin or member.
+   *
+   * @generated from field: string role = 4;
+   */
+  role: string;
+
+  /**
+   * active or suspended.
+   *
+   * @generated from field: string status = 5;
+   */
+  status: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 6;
+   */
+  createdAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message voice.identity.v1.Member.
+ * Use `create(MemberSchema)` to create a new message.
+ */
+export const MemberSchema: GenMessage<Member> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 16);
+
+/**
+ * @generated from message voice.identity.v1.ListMembersRequest
+ */
+export type ListMembersRequest = Message<"voice.identity.v1.ListMembersRequest"> & {
+  /**
+   * @generated from field: int32 limit = 1;
+   */
+  limit: number;
+
+  /**
+   * @generated from field: int32 offset = 2;
+   */
+  offset: number;
+};
+
+/**
+ * Describes the message voice.identity.v1.ListMembersRequest.
+ * Use `create(ListMembersRequestSchema)` to create a new message.
+ */
+export const ListMembersRequestSchema: GenMessage<ListMembersRequest> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 17);
+
+/**
+ * @generated from message voice.identity.v1.ListMembersResponse
+ */
+export type ListMembersResponse = Message<"voice.identity.v1.ListMembersResponse"> & {
+  /**
+   * @generated from field: repeated voice.identity.v1.Member members = 1;
+   */
+  members: Member[];
+
+  /**
+   * @generated from field: int32 total = 2;
+   */
+  total: number;
+};
+
+/**
+ * Describes the message voice.identity.v1.ListMembersResponse.
+ * Use `create(ListMembersResponseSchema)` to create a new message.
+ */
+export const ListMembersResponseSchema: GenMessage<ListMembersResponse> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 18);
+
+/**
+ * @generated from message voice.identity.v1.AddMemberRequest
+ */
+export type AddMemberRequest = Message<"voice.identity.v1.AddMemberRequest"> & {
+  /**
+   * @generated from field: string email = 1;
+   */
+  email: string;
+
+  /**
+   * @generated from field: string role = 2;
+   */
+  role: string;
+
+  /**
+   * Creates the user with this password when no user has the e-mail; ignored otherwise.
+   *
+   * @generated from field: string password = 3;
+   */
+  password: string;
+
+  /**
+   * @generated from field: string name = 4;
+   */
+  name: string;
+};
+
+/**
+ * Describes the message voice.identity.v1.AddMemberRequest.
+ * Use `create(AddMemberRequestSchema)` to create a new message.
+ */
+export const AddMemberRequestSchema: GenMessage<AddMemberRequest> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 19);
+
+/**
+ * @generated from message voice.identity.v1.AddMemberResponse
+ */
+export type AddMemberResponse = Message<"voice.identity.v1.AddMemberResponse"> & {
+  /**
+   * @generated from field: voice.identity.v1.Member member = 1;
+   */
+  member?: Member | undefined;
+};
+
+/**
+ * Describes the message voice.identity.v1.AddMemberResponse.
+ * Use `create(AddMemberResponseSchema)` to create a new message.
+ */
+export const AddMemberResponseSchema: GenMessage<AddMemberResponse> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 20);
+
+/**
+ * @generated from message voice.identity.v1.UpdateMemberRequest
+ */
+export type UpdateMemberRequest = Message<"voice.identity.v1.UpdateMemberRequest"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: optional string role = 2;
+   */
+  role?: string | undefined;
+
+  /**
+   * @generated from field: optional string status = 3;
+   */
+  status?: string | undefined;
+};
+
+/**
+ * Describes the message voice.identity.v1.UpdateMemberRequest.
+ * Use `create(UpdateMemberRequestSchema)` to create a new message.
+ */
+export const UpdateMemberRequestSchema: GenMessage<UpdateMemberRequest> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 21);
+
+/**
+ * @generated from message voice.identity.v1.UpdateMemberResponse
+ */
+export type UpdateMemberResponse = Message<"voice.identity.v1.UpdateMemberResponse"> & {
+  /**
+   * @generated from field: voice.identity.v1.Member member = 1;
+   */
+  member?: Member | undefined;
+};
+
+/**
+ * Describes the message voice.identity.v1.UpdateMemberResponse.
+ * Use `create(UpdateMemberResponseSchema)` to create a new message.
+ */
+export const UpdateMemberResponseSchema: GenMessage<UpdateMemberResponse> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 22);
+
+/**
+ * @generated from message voice.identity.v1.RemoveMemberRequest
+ */
+export type RemoveMemberRequest = Message<"voice.identity.v1.RemoveMemberRequest"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+};
+
+/**
+ * Describes the message voice.identity.v1.RemoveMemberRequest.
+ * Use `create(RemoveMemberRequestSchema)` to create a new message.
+ */
+export const RemoveMemberRequestSchema: GenMessage<RemoveMemberRequest> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 23);
+
+/**
+ * @generated from message voice.identity.v1.RemoveMemberResponse
+ */
+export type RemoveMemberResponse = Message<"voice.identity.v1.RemoveMemberResponse"> & {
+};
+
+/**
+ * Describes the message voice.identity.v1.RemoveMemberResponse.
+ * Use `create(RemoveMemberResponseSchema)` to create a new message.
+ */
+export const RemoveMemberResponseSchema: GenMessage<RemoveMemberResponse> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 24);
+
+/**
+ * @generated from message voice.identity.v1.SetWorkspaceStatusRequest
+ */
+export type SetWorkspaceStatusRequest = Message<"voice.identity.v1.SetWorkspaceStatusRequest"> & {
+  /**
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * active or suspended.
+   *
+   * @generated from field: string status = 2;
+   */
+  status: string;
+};
+
+/**
+ * Describes the message voice.identity.v1.SetWorkspaceStatusRequest.
+ * Use `create(SetWorkspaceStatusRequestSchema)` to create a new message.
+ */
+export const SetWorkspaceStatusRequestSchema: GenMessage<SetWorkspaceStatusRequest> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 25);
+
+/**
+ * @generated from message voice.identity.v1.SetWorkspaceStatusResponse
+ */
+export type SetWorkspaceStatusResponse = Message<"voice.identity.v1.SetWorkspaceStatusResponse"> & {
+  /**
+   * @generated from field: voice.identity.v1.Workspace workspace = 1;
+   */
+  workspace?: Workspace | undefined;
+};
+
+/**
+ * Describes the message voice.identity.v1.SetWorkspaceStatusResponse.
+ * Use `create(SetWorkspaceStatusResponseSchema)` to create a new message.
+ */
+export const SetWorkspaceStatusResponseSchema: GenMessage<SetWorkspaceStatusResponse> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 26);
+
+/**
+ * @generated from message voice.identity.v1.VerifyPasswordRequest
+ */
+export type VerifyPasswordRequest = Message<"voice.identity.v1.VerifyPasswordRequest"> & {
+  /**
+   * @generated from field: string email = 1;
+   */
+  email: string;
+
+  /**
+   * @generated from field: string password = 2;
+   */
+  password: string;
+};
+
+/**
+ * Describes the message voice.identity.v1.VerifyPasswordRequest.
+ * Use `create(VerifyPasswordRequestSchema)` to create a new message.
+ */
+export const VerifyPasswordRequestSchema: GenMessage<VerifyPasswordRequest> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 27);
+
+/**
+ * @generated from message voice.identity.v1.Membership
+ */
+export type Membership = Message<"voice.identity.v1.Membership"> & {
+  /**
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * @generated from field: string workspace_name = 2;
+   */
+  workspaceName: string;
+
+  /**
+   * @generated from field: string role = 3;
+   */
+  role: string;
+};
+
+/**
+ * Describes the message voice.identity.v1.Membership.
+ * Use `create(MembershipSchema)` to create a new message.
+ */
+export const MembershipSchema: GenMessage<Membership> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 28);
+
+/**
+ * @generated from message voice.identity.v1.VerifyPasswordResponse
+ */
+export type VerifyPasswordResponse = Message<"voice.identity.v1.VerifyPasswordResponse"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string email = 2;
+   */
+  email: string;
+
+  /**
+   * @generated from field: string name = 3;
+   */
+  name: string;
+
+  /**
+   * Active memberships in active workspaces.
+   *
+   * @generated from field: repeated voice.identity.v1.Membership memberships = 4;
+   */
+  memberships: Membership[];
+};
+
+/**
+ * Describes the message voice.identity.v1.VerifyPasswordResponse.
+ * Use `create(VerifyPasswordResponseSchema)` to create a new message.
+ */
+export const VerifyPasswordResponseSchema: GenMessage<VerifyPasswordResponse> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 29);
+
+/**
+ * @generated from message voice.identity.v1.OAuthClient
+ */
+export type OAuthClient = Message<"voice.identity.v1.OAuthClient"> & {
+  /**
+   * @generated from field: string client_id = 1;
+   */
+  clientId: string;
+
+  /**
+   * @generated from field: string client_name = 2;
+   */
+  clientName: string;
+
+  /**
+   * @generated from field: repeated string redirect_uris = 3;
+   */
+  redirectUris: string[];
+
+  /**
+   * Scopes the client may request.
+   *
+   * @generated from field: repeated string scopes = 4;
+   */
+  scopes: string[];
+
+  /**
+   * @generated from field: repeated string grant_types = 5;
+   */
+  grantTypes: string[];
+
+  /**
+   * none, client_secret_basic or client_secret_post.
+   *
+   * @generated from field: string token_endpoint_auth_method = 6;
+   */
+  tokenEndpointAuthMethod: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 7;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * True when client_id is the URL of a Client ID Metadata Document.
+   *
+   * @generated from field: bool metadata_document = 8;
+   */
+  metadataDocument: boolean;
+
+  /**
+   * @generated from field: string client_uri = 9;
+   */
+  clientUri: string;
+};
+
+/**
+ * Describes the message voice.identity.v1.OAuthClient.
+ * Use `create(OAuthClientSchema)` to create a new message.
+ */
+export const OAuthClientSchema: GenMessage<OAuthClient> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 30);
+
+/**
+ * RFC 7591 client metadata, as received.
+ *
+ * @generated from message voice.identity.v1.RegisterClientRequest
+ */
+export type RegisterClientRequest = Message<"voice.identity.v1.RegisterClientRequest"> & {
+  /**
+   * @generated from field: string client_name = 1;
+   */
+  clientName: string;
+
+  /**
+   * @generated from field: repeated string redirect_uris = 2;
+   */
+  redirectUris: string[];
+
+  /**
+   * @generated from field: repeated string grant_types = 3;
+   */
+  grantTypes: string[];
+
+  /**
+   * @generated from field: repeated string response_types = 4;
+   */
+  responseTypes: string[];
+
+  /**
+   * @generated from field: string token_endpoint_auth_method = 5;
+   */
+  tokenEndpointAuthMethod: string;
+
+  /**
+   * Space-separated, as in RFC 7591; empty means every canonical scope.
+   *
+   * @generated from field: string scope = 6;
+   */
+  scope: string;
+
+  /**
+   * @generated from field: string client_uri = 7;
+   */
+  clientUri: string;
+};
+
+/**
+ * Describes the message voice.identity.v1.RegisterClientRequest.
+ * Use `create(RegisterClientRequestSchema)` to create a new message.
+ */
+export const RegisterClientRequestSchema: GenMessage<RegisterClientRequest> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 31);
+
+/**
+ * @generated from message voice.identity.v1.RegisterClientResponse
+ */
+export type RegisterClientResponse = Message<"voice.identity.v1.RegisterClientResponse"> & {
+  /**
+   * @generated from field: voice.identity.v1.OAuthClient client = 1;
+   */
+  client?: OAuthClient | undefined;
+
+  /**
+   * Only for confidential clients; shown this once, stored as a hash.
+   *
+   * @generated from field: string client_secret = 2;
+   */
+  clientSecret: string;
+};
+
+/**
+ * Describes the message voice.identity.v1.RegisterClientResponse.
+ * Use `create(RegisterClientResponseSchema)` to create a new message.
+ */
+export const RegisterClientResponseSchema: GenMessage<RegisterClientResponse> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 32);
+
+/**
+ * @generated from message voice.identity.v1.CheckAuthorizationRequestRequest
+ */
+export type CheckAuthorizationRequestRequest = Message<"voice.identity.v1.CheckAuthorizationRequestRequest"> & {
+  /**
+   * @generated from field: string client_id = 1;
+   */
+  clientId: string;
+
+  /**
+   * @generated from field: string redirect_uri = 2;
+   */
+  redirectUri: string;
+
+  /**
+   * @generated from field: string response_type = 3;
+   */
+  responseType: string;
+
+  /**
+   * @generated from field: string code_challenge = 4;
+   */
+  codeChallenge: string;
+
+  /**
+   * @generated from field: string code_challenge_method = 5;
+   */
+  codeChallengeMethod: string;
+
+  /**
+   * Space-separated; empty means the client's registered scopes.
+   *
+   * @generated from field: string scope = 6;
+   */
+  scope: string;
+};
+
+/**
+ * Describes the message voice.identity.v1.CheckAuthorizationRequestRequest.
+ * Use `create(CheckAuthorizationRequestRequestSchema)` to create a new message.
+ */
+export const CheckAuthorizationRequestRequestSchema: GenMessage<CheckAuthorizationRequestRequest> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 33);
+
+/**
+ * @generated from message voice.identity.v1.CheckAuthorizationRequestResponse
+ */
+export type CheckAuthorizationRequestResponse = Message<"voice.identity.v1.CheckAuthorizationRequestResponse"> & {
+  /**
+   * @generated from field: voice.identity.v1.OAuthClient client = 1;
+   */
+  client?: OAuthClient | undefined;
+
+  /**
+   * The canonical scopes the request asks for.
+   *
+   * @generated from field: repeated string scopes = 2;
+   */
+  scopes: string[];
+
+  /**
+   * True when the error (if any) may be reported to redirect_uri; false means show it on the page.
+   *
+   * @generated from field: bool redirect_uri_trusted = 3;
+   */
+  redirectUriTrusted: boolean;
+};
+
+/**
+ * Describes the message voice.identity.v1.CheckAuthorizationRequestResponse.
+ * Use `create(CheckAuthorizationRequestResponseSchema)` to create a new message.
+ */
+export const CheckAuthorizationRequestResponseSchema: GenMessage<CheckAuthorizationRequestResponse> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 34);
+
+/**
+ * @generated from message voice.identity.v1.IssueAuthorizationCodeRequest
+ */
+export type IssueAuthorizationCodeRequest = Message<"voice.identity.v1.IssueAuthorizationCodeRequest"> & {
+  /**
+   * @generated from field: string client_id = 1;
+   */
+  clientId: string;
+
+  /**
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string workspace_id = 3;
+   */
+  workspaceId: string;
+
+  /**
+   * @generated from field: string redirect_uri = 4;
+   */
+  redirectUri: string;
+
+  /**
+   * @generated from field: repeated string scopes = 5;
+   */
+  scopes: string[];
+
+  /**
+   * @generated from field: string code_challenge = 6;
+   */
+  codeChallenge: string;
+
+  /**
+   * RFC 8707 resource the tokens are bound to (checked by the gateway against its own resources).
+   *
+   * @generated from field: string resource = 7;
+   */
+  resource: string;
+};
+
+/**
+ * Describes the message voice.identity.v1.IssueAuthorizationCodeRequest.
+ * Use `create(IssueAuthorizationCodeRequestSchema)` to create a new message.
+ */
+export const IssueAuthorizationCodeRequestSchema: GenMessage<IssueAuthorizationCodeRequest> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 35);
+
+/**
+ * @generated from message voice.identity.v1.IssueAuthorizationCodeResponse
+ */
+export type IssueAuthorizationCodeResponse = Message<"voice.identity.v1.IssueAuthorizationCodeResponse"> & {
+  /**
+   * @generated from field: string code = 1;
+   */
+  code: string;
+};
+
+/**
+ * Describes the message voice.identity.v1.IssueAuthorizationCodeResponse.
+ * Use `create(IssueAuthorizationCodeResponseSchema)` to create a new message.
+ */
+export const IssueAuthorizationCodeResponseSchema: GenMessage<IssueAuthorizationCodeResponse> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 36);
+
+/**
+ * @generated from message voice.identity.v1.ExchangeAuthorizationCodeRequest
+ */
+export type ExchangeAuthorizationCodeRequest = Message<"voice.identity.v1.ExchangeAuthorizationCodeRequest"> & {
+  /**
+   * @generated from field: string client_id = 1;
+   */
+  clientId: string;
+
+  /**
+   * @generated from field: string client_secret = 2;
+   */
+  clientSecret: string;
+
+  /**
+   * @generated from field: string code = 3;
+   */
+  code: string;
+
+  /**
+   * @generated from field: string redirect_uri = 4;
+   */
+  redirectUri: string;
+
+  /**
+   * @generated from field: string code_verifier = 5;
+   */
+  codeVerifier: string;
+
+  /**
+   * @generated from field: string resource = 6;
+   */
+  resource: string;
+};
+
+/**
+ * Describes the message voice.identity.v1.ExchangeAuthorizationCodeRequest.
+ * Use `create(ExchangeAuthorizationCodeRequestSchema)` to create a new message.
+ */
+export const ExchangeAuthorizationCodeRequestSchema: GenMessage<ExchangeAuthorizationCodeRequest> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 37);
+
+/**
+ * @generated from message voice.identity.v1.RefreshAccessTokenRequest
+ */
+export type RefreshAccessTokenRequest = Message<"voice.identity.v1.RefreshAccessTokenRequest"> & {
+  /**
+   * @generated from field: string client_id = 1;
+   */
+  clientId: string;
+
+  /**
+   * @generated from field: string client_secret = 2;
+   */
+  clientSecret: string;
+
+  /**
+   * @generated from field: string refresh_token = 3;
+   */
+  refreshToken: string;
+
+  /**
+   * Space-separated; empty keeps the grant's scopes; otherwise a subset of them.
+   *
+   * @generated from field: string scope = 4;
+   */
+  scope: string;
+};
+
+/**
+ * Describes the message voice.identity.v1.RefreshAccessTokenRequest.
+ * Use `create(RefreshAccessTokenRequestSchema)` to create a new message.
+ */
+export const RefreshAccessTokenRequestSchema: GenMessage<RefreshAccessTokenRequest> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 38);
+
+/**
+ * An OAuth token response (RFC 6749 5.1).
+ *
+ * @generated from message voice.identity.v1.IssuedTokens
+ */
+export type IssuedTokens = Message<"voice.identity.v1.IssuedTokens"> & {
+  /**
+   * @generated from field: string access_token = 1;
+   */
+  accessToken: string;
+
+  /**
+   * @generated from field: string token_type = 2;
+   */
+  tokenType: string;
+
+  /**
+   * @generated from field: int32 expires_in = 3;
+   */
+  expiresIn: number;
+
+  /**
+   * @generated from field: string refresh_token = 4;
+   */
+  refreshToken: string;
+
+  /**
+   * @generated from field: repeated string scopes = 5;
+   */
+  scopes: string[];
+};
+
+/**
+ * Describes the message voice.identity.v1.IssuedTokens.
+ * Use `create(IssuedTokensSchema)` to create a new message.
+ */
+export const IssuedTokensSchema: GenMessage<IssuedTokens> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 39);
+
+/**
+ * @generated from message voice.identity.v1.ExchangeAuthorizationCodeResponse
+ */
+export type ExchangeAuthorizationCodeResponse = Message<"voice.identity.v1.ExchangeAuthorizationCodeResponse"> & {
+  /**
+   * @generated from field: voice.identity.v1.IssuedTokens tokens = 1;
+   */
+  tokens?: IssuedTokens | undefined;
+};
+
+/**
+ * Describes the message voice.identity.v1.ExchangeAuthorizationCodeResponse.
+ * Use `create(ExchangeAuthorizationCodeResponseSchema)` to create a new message.
+ */
+export const ExchangeAuthorizationCodeResponseSchema: GenMessage<ExchangeAuthorizationCodeResponse> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 40);
+
+/**
+ * @generated from message voice.identity.v1.RefreshAccessTokenResponse
+ */
+export type RefreshAccessTokenResponse = Message<"voice.identity.v1.RefreshAccessTokenResponse"> & {
+  /**
+   * @generated from field: voice.identity.v1.IssuedTokens tokens = 1;
+   */
+  tokens?: IssuedTokens | undefined;
+};
+
+/**
+ * Describes the message voice.identity.v1.RefreshAccessTokenResponse.
+ * Use `create(RefreshAccessTokenResponseSchema)` to create a new message.
+ */
+export const RefreshAccessTokenResponseSchema: GenMessage<RefreshAccessTokenResponse> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 41);
+
+/**
+ * @generated from message voice.identity.v1.RevokeTokenRequest
+ */
+export type RevokeTokenRequest = Message<"voice.identity.v1.RevokeTokenRequest"> & {
+  /**
+   * @generated from field: string token = 1;
+   */
+  token: string;
+
+  /**
+   * @generated from field: string client_id = 2;
+   */
+  clientId: string;
+
+  /**
+   * @generated from field: string client_secret = 3;
+   */
+  clientSecret: string;
+};
+
+/**
+ * Describes the message voice.identity.v1.RevokeTokenRequest.
+ * Use `create(RevokeTokenRequestSchema)` to create a new message.
+ */
+export const RevokeTokenRequestSchema: GenMessage<RevokeTokenRequest> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 42);
+
+/**
+ * @generated from message voice.identity.v1.RevokeTokenResponse
+ */
+export type RevokeTokenResponse = Message<"voice.identity.v1.RevokeTokenResponse"> & {
+};
+
+/**
+ * Describes the message voice.identity.v1.RevokeTokenResponse.
+ * Use `create(RevokeTokenResponseSchema)` to create a new message.
+ */
+export const RevokeTokenResponseSchema: GenMessage<RevokeTokenResponse> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 43);
+
+/**
  * Workspaces, principals and credentials. Authenticate is the gateway's only way to turn a
  * bearer credential into a principal; every other call is made on behalf of one.
  *
@@ -492,6 +1299,114 @@ export const IdentityService: GenService<{
     methodKind: "unary";
     input: typeof RevokeApiKeyRequestSchema;
     output: typeof RevokeApiKeyResponseSchema;
+  },
+  /**
+   * Members of the caller's workspace. Removing, demoting or suspending a member revokes that
+   * member's user-bound credentials for the workspace in the same transaction.
+   *
+   * @generated from rpc voice.identity.v1.IdentityService.ListMembers
+   */
+  listMembers: {
+    methodKind: "unary";
+    input: typeof ListMembersRequestSchema;
+    output: typeof ListMembersResponseSchema;
+  },
+  /**
+   * @generated from rpc voice.identity.v1.IdentityService.AddMember
+   */
+  addMember: {
+    methodKind: "unary";
+    input: typeof AddMemberRequestSchema;
+    output: typeof AddMemberResponseSchema;
+  },
+  /**
+   * @generated from rpc voice.identity.v1.IdentityService.UpdateMember
+   */
+  updateMember: {
+    methodKind: "unary";
+    input: typeof UpdateMemberRequestSchema;
+    output: typeof UpdateMemberResponseSchema;
+  },
+  /**
+   * @generated from rpc voice.identity.v1.IdentityService.RemoveMember
+   */
+  removeMember: {
+    methodKind: "unary";
+    input: typeof RemoveMemberRequestSchema;
+    output: typeof RemoveMemberResponseSchema;
+  },
+  /**
+   * Internal: suspending a workspace revokes every credential of it.
+   *
+   * @generated from rpc voice.identity.v1.IdentityService.SetWorkspaceStatus
+   */
+  setWorkspaceStatus: {
+    methodKind: "unary";
+    input: typeof SetWorkspaceStatusRequestSchema;
+    output: typeof SetWorkspaceStatusResponseSchema;
+  },
+  /**
+   * Internal (the login page): checks an e-mail and password; every failure is the same error.
+   *
+   * @generated from rpc voice.identity.v1.IdentityService.VerifyPassword
+   */
+  verifyPassword: {
+    methodKind: "unary";
+    input: typeof VerifyPasswordRequestSchema;
+    output: typeof VerifyPasswordResponseSchema;
+  },
+  /**
+   * OAuth 2.0 authorization server state; the gateway serves the HTTP endpoints.
+   *
+   * @generated from rpc voice.identity.v1.IdentityService.RegisterClient
+   */
+  registerClient: {
+    methodKind: "unary";
+    input: typeof RegisterClientRequestSchema;
+    output: typeof RegisterClientResponseSchema;
+  },
+  /**
+   * Checks client_id, redirect_uri, PKCE and scopes of an authorization request, resolving a
+   * Client ID Metadata Document when client_id is an HTTPS URL.
+   *
+   * @generated from rpc voice.identity.v1.IdentityService.CheckAuthorizationRequest
+   */
+  checkAuthorizationRequest: {
+    methodKind: "unary";
+    input: typeof CheckAuthorizationRequestRequestSchema;
+    output: typeof CheckAuthorizationRequestResponseSchema;
+  },
+  /**
+   * @generated from rpc voice.identity.v1.IdentityService.IssueAuthorizationCode
+   */
+  issueAuthorizationCode: {
+    methodKind: "unary";
+    input: typeof IssueAuthorizationCodeRequestSchema;
+    output: typeof IssueAuthorizationCodeResponseSchema;
+  },
+  /**
+   * @generated from rpc voice.identity.v1.IdentityService.ExchangeAuthorizationCode
+   */
+  exchangeAuthorizationCode: {
+    methodKind: "unary";
+    input: typeof ExchangeAuthorizationCodeRequestSchema;
+    output: typeof ExchangeAuthorizationCodeResponseSchema;
+  },
+  /**
+   * @generated from rpc voice.identity.v1.IdentityService.RefreshAccessToken
+   */
+  refreshAccessToken: {
+    methodKind: "unary";
+    input: typeof RefreshAccessTokenRequestSchema;
+    output: typeof RefreshAccessTokenResponseSchema;
+  },
+  /**
+   * @generated from rpc voice.identity.v1.IdentityService.RevokeToken
+   */
+  revokeToken: {
+    methodKind: "unary";
+    input: typeof RevokeTokenRequestSchema;
+    output: typeof RevokeTokenResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_voice_identity_v1_identity, 0);

@@ -1,5 +1,5 @@
 // Every setting of the identity service, read and validated once at start.
-import { ConfigError, readCommonConfig, readOptionalString, readPort, readString, type CommonConfig, type Env } from '@voice/runtime';
+import { ConfigError, readBool, readCommonConfig, readOptionalString, readPort, readString, type CommonConfig, type Env } from '@voice/runtime';
 import { isValidRootKey } from './keys.js';
 
 export interface IdentityConfig {
@@ -8,6 +8,8 @@ export interface IdentityConfig {
   port: number;
   /** Registered as the root key on first start; generated and printed once when unset. */
   rootApiKey: string | undefined;
+  /** Let Client ID Metadata Documents be fetched from private, loopback and link-local addresses (tests and closed networks only). */
+  egressAllowPrivate: boolean;
 }
 
 export function readIdentityConfig(env: Env): IdentityConfig {
@@ -20,5 +22,6 @@ export function readIdentityConfig(env: Env): IdentityConfig {
     host: readString(env, 'VOICE_IDENTITY_HOST', '127.0.0.1'),
     port: readPort(env, 'VOICE_IDENTITY_PORT', 50051),
     rootApiKey,
+    egressAllowPrivate: readBool(env, 'VOICE_EGRESS_ALLOW_PRIVATE', false),
   };
 }

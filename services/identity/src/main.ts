@@ -3,6 +3,7 @@ import {
   CallerSigner,
   closeOnSignal,
   createLogger,
+  egressPolicy,
   failStart,
   openNotifier,
   startConnectServer,
@@ -13,6 +14,7 @@ import {
 } from '@voice/runtime';
 import { bootstrapRoot } from './bootstrap.js';
 import { readIdentityConfig } from './config.js';
+import { guardedMetadataFetcher } from './oauth/metadata-fetch.js';
 import { identityRoutes, identityServiceNames } from './routes.js';
 import { openIdentityStore } from './store/open.js';
 
@@ -47,7 +49,11 @@ export async function startIdentityService(env: Env, options: IdentityOptions = 
     signer: new CallerSigner(config.common.internalSecret),
     logger,
     serviceNames: identityServiceNames,
-    routes: identityRoutes({ store, notifier }),
+    routes: identityRoutes({
+      store,
+      notifier,
+      fetchClientMetadata: guardedMetadataFetcher(egressPolicy({ allowPrivate: config.egressAllowPrivate })),
+    }),
   });
   return {
     server,

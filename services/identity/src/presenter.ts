@@ -1,8 +1,18 @@
-// Workspaces and keys as other services see them.
+// Workspaces, keys, members and OAuth clients as other services see them.
 import { create } from '@bufbuild/protobuf';
 import { isPlan, planFeatures, toTimestamp } from '@voice/runtime';
-import { ApiKeySchema, WorkspaceSchema, type ApiKey, type Workspace } from '@voice/proto/voice/identity/v1/identity';
-import type { ApiKeyRecord, WorkspaceRecord } from './store/store.js';
+import {
+  ApiKeySchema,
+  MemberSchema,
+  OAuthClientSchema,
+  WorkspaceSchema,
+  type ApiKey,
+  type Member,
+  type OAuthClient,
+  type Workspace,
+} from '@voice/proto/voice/identity/v1/identity';
+import type { ResolvedClient } from './oauth/clients.js';
+import type { ApiKeyRecord, MemberRecord, WorkspaceRecord } from './store/store.js';
 
 export function presentWorkspace(record: WorkspaceRecord): Workspace {
   const features = isPlan(record.plan) ? [...planFeatures[record.plan]] : [];
@@ -27,4 +37,27 @@ export const presentApiKey = (record: ApiKeyRecord): ApiKey =>
     keyHint: record.keyHint,
     createdAt: toTimestamp(record.createdAt),
     lastUsedAt: record.lastUsedAt ? toTimestamp(record.lastUsedAt) : undefined,
+  });
+
+export const presentMember = (record: MemberRecord): Member =>
+  create(MemberSchema, {
+    userId: record.userId,
+    email: record.email,
+    name: record.name,
+    role: record.role,
+    status: record.status,
+    createdAt: toTimestamp(record.createdAt),
+  });
+
+export const presentClient = (client: ResolvedClient): OAuthClient =>
+  create(OAuthClientSchema, {
+    clientId: client.id,
+    clientName: client.name,
+    redirectUris: client.redirectUris,
+    scopes: client.scopes,
+    grantTypes: client.grantTypes,
+    tokenEndpointAuthMethod: client.tokenEndpointAuthMethod,
+    createdAt: toTimestamp(client.createdAt),
+    metadataDocument: client.metadataDocument,
+    clientUri: client.clientUri ?? '',
   });

@@ -1,11 +1,11 @@
-// The IdentityService: turns bearer credentials into principals, and owns workspaces and
-// service-account keys. Revocations are announced before the revoking call returns.
-import { create, toBinary } from '@bufbuild/protobuf';
+// The IdentityService: turns bearer credentials into principals, and owns workspaces,
+// service-account keys, users and members, and the OAuth 2.0 server's state. Revocations are
+// announced before the revoking call returns.
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import {
   callerOf,
   constantTimeEqual,
-  credentialsRevokedSubject,
+  egressPolicy,
   hasScope,
   invalidRequest,
   monotonicClock,
@@ -19,20 +19,44 @@ import {
   workspaceCallerOf,
   type Notifier,
 } from '@voice/runtime';
-import {
-  CredentialsRevokedSchema,
-  type CreateApiKeyRequest,
-  type CreateWorkspaceRequest,
-  type IdentityService,
+import type {
+  AddMemberRequest,
+  CheckAuthorizationRequestRequest,
+  CreateApiKeyRequest,
+  CreateWorkspaceRequest,
+  ExchangeAuthorizationCodeRequest,
+  IdentityService,
+  IssueAuthorizationCodeRequest,
+  RefreshAccessTokenRequest,
+  RegisterClientRequest,
+  RevokeTokenRequest,
+  SetWorkspaceStatusRequest,
+  UpdateMemberRequest,
+  VerifyPasswordRequest,
 } from '@voice/proto/voice/identity/v1/identity';
+import { requireInternal } from './internal.js';
 import { accessTokenPrefix, apiKeyPrefix, generateApiKey, hashCredential, keyHint } from './keys.js';
-import { presentApiKey, presentWorkspace } from './presenter.js';
+import { Members } from './members/members.js';
+import { authenticateAccessToken } from './oauth/access-tokens.js';
+import { Authorization } from './oauth/authorization.js';
+import { Clients } from './oauth/clients.js';
+import { guardedMetadataFetcher, type ClientMetadataFetcher } from './oauth/metadata-fetch.js';
+import { MetadataDocuments } from './oauth/metadata-documents.js';
+import { TokenEndpoint } from './oauth/token-endpoint.js';
+import { presentApiKey, presentClient, presentWorkspace } from './presenter.js';
+import { announceRevoked } from './revocations.js';
+import { signIn } from './sign-in.js';
 import type { IdentityStore } from './store/store.js';
 
 export interface IdentityDeps {
   store: IdentityStore;
   notifier: Notifier;
   now?: () => Date;
+  /**
+   * Fetches a Client ID Metadata Document and answers its JSON; by default an HTTPS GET through
+   * the egress guard with private addresses refused (main.ts passes VOICE_EGRESS_ALLOW_PRIVATE).
+   */
+  fetchClientMetadata?: ClientMetadataFetcher;
 }
 
 /** How long the gateway may keep an Authenticate answer; revocations reach it sooner. */
@@ -44,16 +68,30 @@ const unauthenticated = () => serviceError('unauthorized', 'the credential is mi
 
 export class IdentityServiceImpl implements ServiceImpl<typeof IdentityService> {
   private readonly now: () => Date;
+  private readonly members: Members;
+  private readonly clients: Clients;
+  private readonly authorization: Authorization;
+  private readonly tokens: TokenEndpoint;
 
   constructor(private readonly deps: IdentityDeps) {
     this.now = deps.now ?? monotonicClock();
+    const { store, notifier } = deps;
+    const now = this.now;
+    const documents = new MetadataDocuments(deps.fetchClientMetadata ?? guardedMetadataFetcher(egressPolicy({ allowPrivate: false })), now);
+    this.members = new Members({ store, notifier, now });
+    this.clients = new Clients({ store, documents, now });
+    this.authorization = new Authorization({ store, clients: this.clients, now });
+    this.tokens = new TokenEndpoint({ store, clients: this.clients, notifier, now });
   }
 
   async authenticate(request: { credential: string }, context: HandlerContext) {
-    this.requireInternal(context);
+    requireInternal(context);
     const credential = request.credential;
-    if (!credential.startsWith(apiKeyPrefix) || credential.startsWith(accessTokenPrefix) || credential.length > 512) {
-      throw unauthenticated();
+    if (!credential.startsWith(apiKeyPrefix) || credential.length > 512) throw unauthenticated();
+    if (credential.startsWith(accessTokenPrefix)) {
+      const answer = await authenticateAccessToken(this.deps.store, credential, this.now(), authenticationCacheSeconds);
+      if (!answer) throw unauthenticated();
+      return answer;
     }
     const hash = hashCredential(credential);
     const key = await this.deps.store.findApiKeyByHash(hash);
@@ -83,7 +121,7 @@ export class IdentityServiceImpl implements ServiceImpl<typeof IdentityService> 
   }
 
   async createWorkspace(request: CreateWorkspaceRequest, context: HandlerContext) {
-    this.requireInternal(context);
+    requireInternal(context);
     const issues = [];
     if (request.name.trim().length === 0 || request.name.length > 200) issues.push({ field: 'name', issue: 'must be 1 to 200 characters' });
     if (!isPlan(request.plan)) issues.push({ field: 'plan', issue: 'must be starter, pro or enterprise' });
@@ -100,6 +138,18 @@ export class IdentityServiceImpl implements ServiceImpl<typeof IdentityService> 
     };
     await this.deps.store.createWorkspace(workspace);
     return { workspace: presentWorkspace(workspace) };
+  }
+
+  /** Suspending revokes every credential of the workspace; reactivating revives none of them. */
+  async setWorkspaceStatus(request: SetWorkspaceStatusRequest, context: HandlerContext) {
+    requireInternal(context);
+    if (request.status !== 'active' && request.status !== 'suspended') throw invalidRequest([{ field: 'status', issue: 'must be active or suspended' }]);
+    const outcome = isUuid(request.workspaceId) ? await this.deps.store.setWorkspaceStatus(request.workspaceId, request.status) : undefined;
+    if (!outcome) throw notFound('workspace');
+    if (request.status === 'suspended') {
+      await announceRevoked(this.deps.notifier, { credentialIds: outcome.revokedCredentialIds, workspaceId: outcome.workspace.id });
+    }
+    return { workspace: presentWorkspace(outcome.workspace) };
   }
 
   async createApiKey(request: CreateApiKeyRequest, context: HandlerContext) {
@@ -142,14 +192,61 @@ export class IdentityServiceImpl implements ServiceImpl<typeof IdentityService> 
   async revokeApiKey(request: { id: string }, context: HandlerContext) {
     const caller = workspaceCallerOf(context);
     if (!isUuid(request.id) || !(await this.deps.store.revokeApiKey(caller.workspaceId, request.id))) throw notFound('API key');
-    await this.deps.notifier.publish(
-      credentialsRevokedSubject,
-      toBinary(CredentialsRevokedSchema, create(CredentialsRevokedSchema, { credentialIds: [request.id] })),
-    );
+    await announceRevoked(this.deps.notifier, { credentialIds: [request.id] });
     return {};
   }
 
-  private requireInternal(context: HandlerContext): void {
-    if (callerOf(context).principal.type !== 'internal') throw serviceError('forbidden', 'only platform services may call this');
+  listMembers(request: { limit: number; offset: number }, context: HandlerContext) {
+    return this.members.list(request, context);
+  }
+
+  addMember(request: AddMemberRequest, context: HandlerContext) {
+    return this.members.add(request, context);
+  }
+
+  updateMember(request: UpdateMemberRequest, context: HandlerContext) {
+    return this.members.update(request, context);
+  }
+
+  removeMember(request: { userId: string }, context: HandlerContext) {
+    return this.members.remove(request, context);
+  }
+
+  async verifyPassword(request: VerifyPasswordRequest, context: HandlerContext) {
+    requireInternal(context);
+    return signIn(this.deps.store, request);
+  }
+
+  async registerClient(request: RegisterClientRequest, context: HandlerContext) {
+    requireInternal(context);
+    const { client, secret } = await this.clients.register(request);
+    return { client: presentClient(client), clientSecret: secret };
+  }
+
+  async checkAuthorizationRequest(request: CheckAuthorizationRequestRequest, context: HandlerContext) {
+    requireInternal(context);
+    const { client, scopes } = await this.authorization.check(request);
+    return { client: presentClient(client), scopes, redirectUriTrusted: true };
+  }
+
+  async issueAuthorizationCode(request: IssueAuthorizationCodeRequest, context: HandlerContext) {
+    requireInternal(context);
+    return { code: await this.authorization.issueCode(request) };
+  }
+
+  async exchangeAuthorizationCode(request: ExchangeAuthorizationCodeRequest, context: HandlerContext) {
+    requireInternal(context);
+    return { tokens: await this.tokens.exchange(request) };
+  }
+
+  async refreshAccessToken(request: RefreshAccessTokenRequest, context: HandlerContext) {
+    requireInternal(context);
+    return { tokens: await this.tokens.refresh(request) };
+  }
+
+  async revokeToken(request: RevokeTokenRequest, context: HandlerContext) {
+    requireInternal(context);
+    await this.tokens.revoke(request);
+    return {};
   }
 }

@@ -1,54 +1,8 @@
-// The identity service's routes over an in-memory Connect transport, with the real signed-caller
-// interceptor, a real SQLite store and the in-process notifier.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import Database from 'better-sqlite3';
-import { fromBinary } from '@bufbuild/protobuf';
-import { Code, ConnectError, createClient, createRouterTransport } from '@connectrpc/connect';
-import { CredentialsRevokedSchema, IdentityService } from '@voice/proto/voice/identity/v1/identity';
-import {
-  callerInterceptor,
-  callHeaders,
-  CallerSigner,
-  createLogger,
-  credentialsRevokedSubject,
-  InProcessNotifier,
-  type Caller,
-} from '@voice/runtime';
-import { bootstrapRoot } from '../src/bootstrap.js';
-import { identityRoutes } from '../src/routes.js';
-import { SqliteIdentityStore } from '../src/store/sqlite.js';
+// Authenticate, workspaces and service-account keys over the router transport (see harness.ts).
+import { Code } from '@connectrpc/connect';
+import { failure, setup } from './harness.js';
 
-const logger = createLogger({ service: 'identity-test', level: 'silent' });
-const dir = mkdtempSync(join(tmpdir(), 'identity-service-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function setup() {
-  const file = join(dir, `${Math.random()}.sqlite`);
-  const store = new SqliteIdentityStore(file);
-  const notifier = new InProcessNotifier();
-  const signer = new CallerSigner(randomBytes(32));
-  const announced: string[] = [];
-  await bootstrapRoot(store, { rootApiKey: undefined, logger, announce: (line) => announced.push(line) });
-  const transport = createRouterTransport(identityRoutes({ store, notifier }), { router: { interceptors: [callerInterceptor(signer, logger)] } });
-  const client = createClient(IdentityService, transport);
-  const as = (caller: Omit<Caller, 'requestId'>) => ({ headers: callHeaders(signer, { ...caller, requestId: 'test' }) });
-  const gateway = as({ workspaceId: '', principal: { type: 'internal', id: 'gateway', name: 'gateway' }, scopes: null });
-  const rootKey = /svc_\w+/.exec(announced[0] ?? '')![0];
-  const root = await client.authenticate({ credential: rootKey }, gateway);
-  return { file, store, notifier, client, as, gateway, rootKey, root, announced };
-}
-
-const codeOf = async (call: Promise<unknown>) => {
-  try {
-    await call;
-  } catch (error) {
-    return ConnectError.from(error).code;
-  }
-  return undefined;
-};
+const codeOf = async (call: Promise<unknown>) => (await failure(call).catch(() => undefined))?.code;
 
 test('bootstrap announces one generated root key; it authenticates as an unrestricted service account', async () => {
   const { announced, root, store } = await setup();
@@ -70,28 +24,64 @@ test('Authenticate refuses unknown, malformed and access-token-shaped credential
 });
 
 test('revoking a key announces it on the bus before the call returns', async () => {
-  const { client, gateway, as, root, notifier, store } = await setup();
+  const { client, gateway, as, root, notices, store } = await setup();
   const inWorkspace = as({ workspaceId: root.workspace!.id, principal: { type: 'service_account', id: 'admin', name: 'admin' }, scopes: null });
   const created = await client.createApiKey({ name: 'temp', scopes: ['calls:read'] }, inWorkspace);
   expect((await client.authenticate({ credential: created.key }, gateway)).scopes).toEqual(['calls:read']);
-  const notices: string[][] = [];
-  notifier.subscribe(credentialsRevokedSubject, (payload) => void notices.push(fromBinary(CredentialsRevokedSchema, payload).credentialIds));
   await client.revokeApiKey({ id: created.apiKey!.id }, inWorkspace);
-  expect(notices).toEqual([[created.apiKey!.id]]);
+  expect(notices.map((n) => n.credentialIds)).toEqual([[created.apiKey!.id]]);
   expect(await codeOf(client.authenticate({ credential: created.key }, gateway))).toBe(Code.Unauthenticated);
   await store.close();
 });
 
 test('a suspended workspace authenticates nobody', async () => {
-  const { client, gateway, store, rootKey, root, file } = await setup();
+  const { client, gateway, store, rootKey, root } = await setup();
   const workspace = await client.createWorkspace({ name: 'Acme', plan: 'pro', parentWorkspaceId: root.workspace!.id }, gateway);
   expect(workspace.workspace).toMatchObject({ name: 'Acme', plan: 'pro', features: ['mcp', 'automations', 'dashboards', 'simulations'] });
-  // Suspension arrives with the members API; an operator's direct update stands in for it here.
-  const operator = new Database(file);
-  operator.prepare("UPDATE workspaces SET status = 'suspended' WHERE parent_workspace_id IS NULL").run();
-  operator.close();
+  await client.setWorkspaceStatus({ workspaceId: root.workspace!.id, status: 'suspended' }, gateway);
   expect(await codeOf(client.authenticate({ credential: rootKey }, gateway))).toBe(Code.Unauthenticated);
   await store.close();
+});
+
+test('suspending a workspace revokes every key and token of it in one go and announces the workspace', async () => {
+  const h = await setup();
+  const workspace = await h.newWorkspace();
+  const other = await h.newWorkspace('Other');
+  const keys = await Promise.all(['a', 'b'].map((name) => h.client.createApiKey({ name, scopes: ['calls:read'] }, h.serviceAccount(workspace.id))));
+  const foreign = await h.client.createApiKey({ name: 'x', scopes: ['calls:read'] }, h.serviceAccount(other.id));
+  const revokedKey = keys[1]!;
+  await h.client.revokeApiKey({ id: revokedKey.apiKey!.id }, h.serviceAccount(workspace.id));
+  h.notices.length = 0;
+
+  const suspended = await h.client.setWorkspaceStatus({ workspaceId: workspace.id, status: 'suspended' }, h.gateway);
+  expect(suspended.workspace).toMatchObject({ id: workspace.id, status: 'suspended' });
+  expect(h.notices).toHaveLength(1);
+  expect(h.notices[0]).toMatchObject({ workspaceId: workspace.id, credentialIds: [keys[0]!.apiKey!.id] });
+  expect(await codeOf(h.client.authenticate({ credential: keys[0]!.key }, h.gateway))).toBe(Code.Unauthenticated);
+  expect((await h.client.authenticate({ credential: foreign.key }, h.gateway)).workspace?.id).toBe(other.id);
+  expect((await h.client.listApiKeys({ limit: 50, offset: 0 }, h.serviceAccount(workspace.id))).total).toBe(0);
+
+  // Reactivation revives nothing: revoked stays revoked, and no notice is needed.
+  const active = await h.client.setWorkspaceStatus({ workspaceId: workspace.id, status: 'active' }, h.gateway);
+  expect(active.workspace?.status).toBe('active');
+  expect(h.notices).toHaveLength(1);
+  expect(await codeOf(h.client.authenticate({ credential: keys[0]!.key }, h.gateway))).toBe(Code.Unauthenticated);
+  const fresh = await h.client.createApiKey({ name: 'new', scopes: ['calls:read'] }, h.serviceAccount(workspace.id));
+  expect((await h.client.authenticate({ credential: fresh.key }, h.gateway)).workspace?.status).toBe('active');
+  await h.store.close();
+});
+
+test('SetWorkspaceStatus is internal only and validates its input', async () => {
+  const h = await setup();
+  const workspace = await h.newWorkspace();
+  expect(await codeOf(h.client.setWorkspaceStatus({ workspaceId: workspace.id, status: 'suspended' }, h.serviceAccount(workspace.id)))).toBe(Code.PermissionDenied);
+  expect(await failure(h.client.setWorkspaceStatus({ workspaceId: workspace.id, status: 'frozen' }, h.gateway))).toMatchObject({
+    code: Code.InvalidArgument,
+    fields: [{ field: 'status', issue: 'must be active or suspended' }],
+  });
+  expect(await codeOf(h.client.setWorkspaceStatus({ workspaceId: 'nope', status: 'suspended' }, h.gateway))).toBe(Code.NotFound);
+  expect(await codeOf(h.client.setWorkspaceStatus({ workspaceId: '6f1c1d7e-9a5b-4c1e-8f00-123456789abc', status: 'suspended' }, h.gateway))).toBe(Code.NotFound);
+  await h.store.close();
 });
 
 test('CreateWorkspace validates plan and parent and is internal only', async () => {

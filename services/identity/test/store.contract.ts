@@ -1,7 +1,18 @@
 // The behaviour every IdentityStore must have, written once and run against each adapter.
 // Each test gets a store of its own: the root workspace is global to a store.
-import { newId, sha256Hex } from '@voice/runtime';
-import type { ApiKeyRecord, IdentityStore, WorkspaceRecord } from '../src/store/store.js';
+import { newId, sha256Hex, type Role } from '@voice/runtime';
+import type {
+  ApiKeyRecord,
+  AuthorizationCodeRecord,
+  GrantRecord,
+  IdentityStore,
+  MemberRecord,
+  MemberState,
+  OAuthClientRecord,
+  TokenRecord,
+  UserRecord,
+  WorkspaceRecord,
+} from '../src/store/store.js';
 
 let clock = Date.parse('2026-01-01T00:00:00.000Z');
 const tick = (): string => new Date((clock += 1000)).toISOString();
@@ -31,6 +42,83 @@ export function apiKeyRecord(workspaceId: string, overrides: Partial<ApiKeyRecor
     status: 'active',
     createdAt: tick(),
     lastUsedAt: null,
+    ...overrides,
+  };
+}
+
+export function userRecord(overrides: Partial<UserRecord> = {}): UserRecord {
+  const id = newId();
+  return { id, email: `user-${id.slice(0, 8)}@example.com`, name: 'A User', passwordHash: 'scrypt$16384$8$1$c2FsdA==$aGFzaA==', createdAt: tick(), ...overrides };
+}
+
+export function clientRecord(overrides: Partial<OAuthClientRecord> = {}): OAuthClientRecord {
+  return {
+    id: newId(),
+    name: 'Desktop app',
+    redirectUris: ['https://app.example/cb', 'http://127.0.0.1/cb'],
+    scopes: ['calls:read', 'assistants:write'],
+    grantTypes: ['authorization_code', 'refresh_token'],
+    tokenEndpointAuthMethod: 'client_secret_basic',
+    secretHash: sha256Hex(`svc_cs_${newId()}`),
+    clientUri: 'https://app.example',
+    createdAt: tick(),
+    ...overrides,
+  };
+}
+
+/** Where a code, grant or token belongs. */
+interface Binding {
+  workspaceId: string;
+  userId: string;
+  clientId?: string;
+}
+
+export function codeRecord(binding: Binding, overrides: Partial<AuthorizationCodeRecord> = {}): AuthorizationCodeRecord {
+  return {
+    id: newId(),
+    codeHash: sha256Hex(`svc_ac_${newId()}`),
+    clientId: binding.clientId ?? newId(),
+    userId: binding.userId,
+    workspaceId: binding.workspaceId,
+    redirectUri: 'https://app.example/cb',
+    scopes: ['calls:read'],
+    codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    resource: 'https://api.example/mcp',
+    status: 'issued',
+    grantId: null,
+    expiresAt: '2099-01-01T00:00:00.000Z',
+    createdAt: tick(),
+    ...overrides,
+  };
+}
+
+export function grantRecord(binding: Binding, overrides: Partial<GrantRecord> = {}): GrantRecord {
+  return {
+    id: newId(),
+    clientId: binding.clientId ?? newId(),
+    userId: binding.userId,
+    workspaceId: binding.workspaceId,
+    scopes: ['calls:read', 'leads:write'],
+    resource: '',
+    status: 'active',
+    createdAt: tick(),
+    ...overrides,
+  };
+}
+
+export function tokenRecord(grant: GrantRecord, kind: TokenRecord['kind'], overrides: Partial<TokenRecord> = {}): TokenRecord {
+  return {
+    id: newId(),
+    grantId: grant.id,
+    kind,
+    tokenHash: sha256Hex(`svc_${kind === 'access' ? 'at' : 'rt'}_${newId()}`),
+    clientId: grant.clientId,
+    userId: grant.userId,
+    workspaceId: grant.workspaceId,
+    scopes: grant.scopes,
+    status: 'active',
+    expiresAt: '2099-01-01T00:00:00.000Z',
+    createdAt: tick(),
     ...overrides,
   };
 }
@@ -232,6 +320,397 @@ export function identityStoreContract(open: () => Promise<IdentityStore>): void 
       expect((await store.findApiKeyByHash(key.keyHash))?.lastUsedAt).toBe(second);
       expect(await store.findApiKeyByHash(bystander.keyHash)).toEqual(bystander);
       await expect(store.touchApiKey(newId(), tick())).resolves.toBeUndefined();
+    });
+  });
+
+  /** A member of the workspace, created through addMember. */
+  async function member(workspaceId: string, role: Role = 'member', overrides: Partial<UserRecord> = {}): Promise<MemberRecord> {
+    const outcome = await store.addMember({ workspaceId, role, status: 'active', createdAt: tick() }, userRecord(overrides));
+    if (outcome.kind !== 'added') throw new Error('member not added');
+    return outcome.member;
+  }
+
+  /** A redeemed grant of the member with an access and a refresh token. */
+  async function grantOf(binding: Binding): Promise<{ grant: GrantRecord; access: TokenRecord; refresh: TokenRecord }> {
+    const code = codeRecord(binding);
+    await store.createAuthorizationCode(code);
+    const grant = grantRecord(binding);
+    const access = tokenRecord(grant, 'access');
+    const refresh = tokenRecord(grant, 'refresh');
+    expect(await store.redeemAuthorizationCode(code.id, grant, [access, refresh])).toEqual({ kind: 'redeemed' });
+    return { grant, access, refresh };
+  }
+
+  const statusOf = async (token: TokenRecord) => (await store.findToken(token.tokenHash))?.status;
+  const state = (m: MemberRecord): MemberState => ({ role: m.role, status: m.status });
+
+  describe('workspace status', () => {
+    test('suspending revokes every key, grant, token and unused code of the workspace, and nothing elsewhere', async () => {
+      const { workspace, other } = await seed();
+      const key = apiKeyRecord(workspace.id);
+      const revokedBefore = apiKeyRecord(workspace.id, { status: 'revoked' });
+      const elsewhere = apiKeyRecord(other.id);
+      for (const k of [key, revokedBefore, elsewhere]) await store.createApiKey(k);
+      const alice = await member(workspace.id, 'owner');
+      const tokens = await grantOf({ workspaceId: workspace.id, userId: alice.userId });
+      const code = codeRecord({ workspaceId: workspace.id, userId: alice.userId });
+      await store.createAuthorizationCode(code);
+      const bob = await member(other.id, 'owner');
+      const foreign = await grantOf({ workspaceId: other.id, userId: bob.userId });
+
+      const outcome = await store.setWorkspaceStatus(workspace.id, 'suspended');
+      expect(outcome?.workspace).toEqual({ ...workspace, status: 'suspended' });
+      expect([...outcome!.revokedCredentialIds].sort()).toEqual([key.id, tokens.access.id, tokens.refresh.id].sort());
+      expect((await store.findApiKeyByHash(key.keyHash))?.status).toBe('revoked');
+      expect(await statusOf(tokens.access)).toBe('revoked');
+      expect(await statusOf(tokens.refresh)).toBe('revoked');
+      expect((await store.getGrant(tokens.grant.id))?.status).toBe('revoked');
+      expect((await store.findAuthorizationCode(code.codeHash))?.status).toBe('revoked');
+      expect((await store.findApiKeyByHash(elsewhere.keyHash))?.status).toBe('active');
+      expect(await statusOf(foreign.access)).toBe('active');
+      expect(await store.getWorkspace(workspace.id)).toEqual({ ...workspace, status: 'suspended' });
+    });
+
+    test('reactivating revives no credential; an unknown workspace is undefined', async () => {
+      const { workspace } = await seed();
+      const key = apiKeyRecord(workspace.id);
+      await store.createApiKey(key);
+      await store.setWorkspaceStatus(workspace.id, 'suspended');
+      expect(await store.setWorkspaceStatus(workspace.id, 'active')).toEqual({ workspace, revokedCredentialIds: [] });
+      expect((await store.findApiKeyByHash(key.keyHash))?.status).toBe('revoked');
+      expect(await store.setWorkspaceStatus(newId(), 'suspended')).toBeUndefined();
+    });
+  });
+
+  describe('users', () => {
+    test('a created user reads back whole by id and by e-mail; a password may be absent', async () => {
+      const user = userRecord();
+      const passwordless = userRecord({ passwordHash: null });
+      expect(await store.createUser(user)).toBe(true);
+      expect(await store.createUser(passwordless)).toBe(true);
+      expect(await store.getUser(user.id)).toEqual(user);
+      expect(await store.findUserByEmail(user.email)).toEqual(user);
+      expect(await store.getUser(passwordless.id)).toEqual(passwordless);
+      expect(await store.getUser(newId())).toBeUndefined();
+      expect(await store.findUserByEmail('nobody@example.com')).toBeUndefined();
+    });
+
+    test('an e-mail belongs to one user', async () => {
+      const user = userRecord();
+      await store.createUser(user);
+      expect(await store.createUser(userRecord({ email: user.email }))).toBe(false);
+      expect(await store.findUserByEmail(user.email)).toEqual(user);
+    });
+  });
+
+  describe('members', () => {
+    test('addMember creates a new user, or adds the existing user with that e-mail', async () => {
+      const { workspace, other } = await seed();
+      const user = userRecord();
+      const first = await store.addMember({ workspaceId: workspace.id, role: 'admin', status: 'active', createdAt: tick() }, user);
+      expect(first).toEqual({
+        kind: 'added',
+        member: { workspaceId: workspace.id, userId: user.id, role: 'admin', status: 'active', createdAt: expect.any(String), email: user.email, name: user.name },
+      });
+      expect(await store.getUser(user.id)).toEqual(user);
+      const candidate = userRecord({ email: user.email, name: 'Someone else' });
+      const second = await store.addMember({ workspaceId: other.id, role: 'member', status: 'active', createdAt: tick() }, candidate);
+      expect(second.kind === 'added' && second.member).toMatchObject({ userId: user.id, name: user.name, role: 'member' });
+      expect(await store.getUser(candidate.id)).toBeUndefined();
+    });
+
+    test('a user is a member of a workspace once', async () => {
+      const { workspace } = await seed();
+      const alice = await member(workspace.id, 'owner');
+      const again = await store.addMember({ workspaceId: workspace.id, role: 'member', status: 'active', createdAt: tick() }, userRecord({ email: alice.email }));
+      expect(again).toEqual({ kind: 'already_member' });
+      expect(await store.getMember(workspace.id, alice.userId)).toEqual(alice);
+    });
+
+    test('list gives the workspace’s members newest first, with the total and paging', async () => {
+      const { workspace, other } = await seed();
+      const created: MemberRecord[] = [];
+      for (let i = 0; i < 4; i += 1) created.push(await member(workspace.id, i === 0 ? 'owner' : 'member'));
+      await member(other.id);
+      const all = await store.listMembers(workspace.id, { limit: 50, offset: 0 });
+      expect(all).toEqual({ members: [...created].reverse(), total: 4 });
+      const page = await store.listMembers(workspace.id, { limit: 2, offset: 1 });
+      expect(page).toEqual({ members: [created[2], created[1]], total: 4 });
+      expect(await store.listMembers(newId(), { limit: 50, offset: 0 })).toEqual({ members: [], total: 0 });
+      expect(await store.getMember(other.id, created[0]!.userId)).toBeUndefined();
+    });
+
+    test('membershipsOf lists active memberships in active workspaces only', async () => {
+      const { root, workspace, other } = await seed();
+      const third = workspaceRecord({ parentWorkspaceId: root.id });
+      await store.createWorkspace(third);
+      const alice = await member(workspace.id, 'owner');
+      await store.addMember({ workspaceId: other.id, role: 'admin', status: 'active', createdAt: tick() }, userRecord({ email: alice.email }));
+      await store.addMember({ workspaceId: third.id, role: 'member', status: 'active', createdAt: tick() }, userRecord({ email: alice.email }));
+      await member(third.id, 'owner');
+      expect((await store.changeMember(third.id, alice.userId, { role: 'member', status: 'active' }, { role: 'member', status: 'suspended' }, true)).kind).toBe('changed');
+      await store.setWorkspaceStatus(other.id, 'suspended');
+      expect(await store.membershipsOf(alice.userId)).toEqual([{ workspace, role: 'owner' }]);
+      expect(await store.membershipsOf(newId())).toEqual([]);
+    });
+
+    test('changeMember sets role and status when the member is as expected', async () => {
+      const { workspace } = await seed();
+      await member(workspace.id, 'owner');
+      const bob = await member(workspace.id, 'member');
+      const outcome = await store.changeMember(workspace.id, bob.userId, state(bob), { role: 'admin', status: 'suspended' }, false);
+      expect(outcome).toEqual({ kind: 'changed', member: { ...bob, role: 'admin', status: 'suspended' }, revokedCredentialIds: [] });
+      expect(await store.getMember(workspace.id, bob.userId)).toEqual({ ...bob, role: 'admin', status: 'suspended' });
+    });
+
+    test('changeMember and removeMember are stale when the member moved, and not_found for strangers', async () => {
+      const { workspace } = await seed();
+      await member(workspace.id, 'owner');
+      const bob = await member(workspace.id, 'admin');
+      expect(await store.changeMember(workspace.id, bob.userId, { role: 'member', status: 'active' }, { role: 'member', status: 'suspended' }, true)).toEqual({ kind: 'stale' });
+      expect(await store.removeMember(workspace.id, bob.userId, { role: 'admin', status: 'suspended' })).toEqual({ kind: 'stale' });
+      expect(await store.changeMember(workspace.id, newId(), state(bob), state(bob), false)).toEqual({ kind: 'not_found' });
+      expect(await store.removeMember(workspace.id, newId(), state(bob))).toEqual({ kind: 'not_found' });
+      expect(await store.getMember(workspace.id, bob.userId)).toEqual(bob);
+    });
+
+    test('the last active owner can be neither demoted, suspended nor removed', async () => {
+      const { workspace } = await seed();
+      const alice = await member(workspace.id, 'owner');
+      const bob = await member(workspace.id, 'owner');
+      await store.changeMember(workspace.id, bob.userId, state(bob), { role: 'owner', status: 'suspended' }, true);
+      // A suspended owner is no owner to fall back on.
+      expect(await store.changeMember(workspace.id, alice.userId, state(alice), { role: 'admin', status: 'active' }, true)).toEqual({ kind: 'last_owner' });
+      expect(await store.changeMember(workspace.id, alice.userId, state(alice), { role: 'owner', status: 'suspended' }, true)).toEqual({ kind: 'last_owner' });
+      expect(await store.removeMember(workspace.id, alice.userId, state(alice))).toEqual({ kind: 'last_owner' });
+      expect(await store.getMember(workspace.id, alice.userId)).toEqual(alice);
+      // An owner who stays an active owner may change nothing else about it, which is fine.
+      expect((await store.changeMember(workspace.id, alice.userId, state(alice), state(alice), false)).kind).toBe('changed');
+      // With a second active owner the first may go.
+      await store.changeMember(workspace.id, bob.userId, { role: 'owner', status: 'suspended' }, { role: 'owner', status: 'active' }, false);
+      expect(await store.removeMember(workspace.id, alice.userId, state(alice))).toEqual({ kind: 'changed', member: undefined, revokedCredentialIds: [] });
+      expect(await store.getMember(workspace.id, alice.userId)).toBeUndefined();
+    });
+
+    test('of two owners demoting each other at once, exactly one succeeds', async () => {
+      const { workspace } = await seed();
+      const alice = await member(workspace.id, 'owner');
+      const bob = await member(workspace.id, 'owner');
+      const outcomes = await Promise.all([
+        store.changeMember(workspace.id, alice.userId, state(alice), { role: 'admin', status: 'active' }, true),
+        store.changeMember(workspace.id, bob.userId, state(bob), { role: 'admin', status: 'active' }, true),
+      ]);
+      expect(outcomes.map((o) => o.kind).sort()).toEqual(['changed', 'last_owner']);
+      const owners = (await store.listMembers(workspace.id, { limit: 50, offset: 0 })).members.filter((m) => m.role === 'owner');
+      expect(owners).toHaveLength(1);
+    });
+
+    test('a revoking change ends the member’s grants, tokens and unused codes of that workspace only, in the same transaction', async () => {
+      const { workspace, other } = await seed();
+      await member(workspace.id, 'owner');
+      const bob = await member(workspace.id, 'admin');
+      await store.addMember({ workspaceId: other.id, role: 'owner', status: 'active', createdAt: tick() }, userRecord({ email: bob.email }));
+      const here = await grantOf({ workspaceId: workspace.id, userId: bob.userId });
+      const rotated = tokenRecord(here.grant, 'refresh');
+      expect(await store.rotateRefreshToken(here.refresh.id, [rotated])).toEqual({ kind: 'rotated' });
+      const code = codeRecord({ workspaceId: workspace.id, userId: bob.userId });
+      await store.createAuthorizationCode(code);
+      const there = await grantOf({ workspaceId: other.id, userId: bob.userId });
+
+      const outcome = await store.changeMember(workspace.id, bob.userId, state(bob), { role: 'member', status: 'active' }, true);
+      expect(outcome.kind).toBe('changed');
+      expect(outcome.kind === 'changed' && [...outcome.revokedCredentialIds].sort()).toEqual([here.access.id, rotated.id].sort());
+      for (const token of [here.access, here.refresh, rotated]) expect(await statusOf(token)).toBe('revoked');
+      expect((await store.getGrant(here.grant.id))?.status).toBe('revoked');
+      expect((await store.findAuthorizationCode(code.codeHash))?.status).toBe('revoked');
+      expect(await statusOf(there.access)).toBe('active');
+      expect((await store.getGrant(there.grant.id))?.status).toBe('active');
+    });
+
+    test('removal revokes as well; a change without revoke keeps the credentials', async () => {
+      const { workspace } = await seed();
+      await member(workspace.id, 'owner');
+      const bob = await member(workspace.id, 'member');
+      const tokens = await grantOf({ workspaceId: workspace.id, userId: bob.userId });
+      expect((await store.changeMember(workspace.id, bob.userId, state(bob), { role: 'admin', status: 'active' }, false)).kind).toBe('changed');
+      expect(await statusOf(tokens.access)).toBe('active');
+      const removed = await store.removeMember(workspace.id, bob.userId, { role: 'admin', status: 'active' });
+      expect(removed.kind === 'changed' && [...removed.revokedCredentialIds].sort()).toEqual([tokens.access.id, tokens.refresh.id].sort());
+      expect(await statusOf(tokens.access)).toBe('revoked');
+      expect(await store.getMember(workspace.id, bob.userId)).toBeUndefined();
+      expect(await store.getUser(bob.userId)).toMatchObject({ email: bob.email });
+    });
+
+    test('activeAccessTokenIds lists the member’s active access tokens of that workspace', async () => {
+      const { workspace, other } = await seed();
+      const alice = await member(workspace.id, 'owner');
+      await store.addMember({ workspaceId: other.id, role: 'owner', status: 'active', createdAt: tick() }, userRecord({ email: alice.email }));
+      const first = await grantOf({ workspaceId: workspace.id, userId: alice.userId });
+      const second = await grantOf({ workspaceId: workspace.id, userId: alice.userId });
+      await grantOf({ workspaceId: other.id, userId: alice.userId });
+      await store.revokeToken(second.access.id);
+      expect(await store.activeAccessTokenIds(workspace.id, alice.userId)).toEqual([first.access.id]);
+      expect(await store.activeAccessTokenIds(workspace.id, newId())).toEqual([]);
+    });
+
+    test('a refused change revokes nothing', async () => {
+      const { workspace } = await seed();
+      const alice = await member(workspace.id, 'owner');
+      const bob = await member(workspace.id, 'member');
+      const owners = await grantOf({ workspaceId: workspace.id, userId: alice.userId });
+      const members = await grantOf({ workspaceId: workspace.id, userId: bob.userId });
+      expect((await store.changeMember(workspace.id, alice.userId, state(alice), { role: 'member', status: 'active' }, true)).kind).toBe('last_owner');
+      expect((await store.removeMember(workspace.id, alice.userId, state(alice))).kind).toBe('last_owner');
+      expect((await store.changeMember(workspace.id, bob.userId, { role: 'admin', status: 'active' }, { role: 'member', status: 'active' }, true)).kind).toBe('stale');
+      for (const token of [owners.access, owners.refresh, members.access, members.refresh]) expect(await statusOf(token)).toBe('active');
+    });
+  });
+
+  describe('OAuth clients', () => {
+    test('a registered client reads back whole; a public client has no secret', async () => {
+      const confidential = clientRecord();
+      const publicClient = clientRecord({ tokenEndpointAuthMethod: 'none', secretHash: null, clientUri: null, scopes: [] });
+      await store.createClient(confidential);
+      await store.createClient(publicClient);
+      expect(await store.getClient(confidential.id)).toEqual(confidential);
+      expect(await store.getClient(publicClient.id)).toEqual(publicClient);
+      expect(await store.getClient(newId())).toBeUndefined();
+    });
+  });
+
+  describe('authorization codes', () => {
+    test('a code is found by its hash, whole, and is redeemed once for a grant with its tokens', async () => {
+      const { workspace } = await seed();
+      const alice = await member(workspace.id, 'owner');
+      const code = codeRecord({ workspaceId: workspace.id, userId: alice.userId });
+      await store.createAuthorizationCode(code);
+      expect(await store.findAuthorizationCode(code.codeHash)).toEqual(code);
+      expect(await store.findAuthorizationCode(sha256Hex('svc_ac_unknown'))).toBeUndefined();
+      const grant = grantRecord({ workspaceId: workspace.id, userId: alice.userId, clientId: code.clientId }, { resource: code.resource });
+      const access = tokenRecord(grant, 'access');
+      const refresh = tokenRecord(grant, 'refresh');
+      expect(await store.redeemAuthorizationCode(code.id, grant, [access, refresh])).toEqual({ kind: 'redeemed' });
+      expect(await store.findAuthorizationCode(code.codeHash)).toEqual({ ...code, status: 'used', grantId: grant.id });
+      expect(await store.getGrant(grant.id)).toEqual(grant);
+      expect(await store.findToken(access.tokenHash)).toEqual(access);
+      expect(await store.findToken(refresh.tokenHash)).toEqual(refresh);
+    });
+
+    test('a second redemption revokes the grant issued from the first and stores nothing', async () => {
+      const { workspace } = await seed();
+      const alice = await member(workspace.id, 'owner');
+      const binding = { workspaceId: workspace.id, userId: alice.userId };
+      const code = codeRecord(binding);
+      await store.createAuthorizationCode(code);
+      const grant = grantRecord(binding);
+      const access = tokenRecord(grant, 'access');
+      const refresh = tokenRecord(grant, 'refresh');
+      await store.redeemAuthorizationCode(code.id, grant, [access, refresh]);
+      const second = grantRecord(binding);
+      const secondAccess = tokenRecord(second, 'access');
+      const outcome = await store.redeemAuthorizationCode(code.id, second, [secondAccess]);
+      expect(outcome.kind).toBe('reused');
+      expect(outcome.kind === 'reused' && [...outcome.revokedCredentialIds].sort()).toEqual([access.id, refresh.id].sort());
+      expect((await store.getGrant(grant.id))?.status).toBe('revoked');
+      expect(await statusOf(access)).toBe('revoked');
+      expect(await store.getGrant(second.id)).toBeUndefined();
+      expect(await store.findToken(secondAccess.tokenHash)).toBeUndefined();
+    });
+
+    test('a revoked or unknown code is unavailable', async () => {
+      const { workspace } = await seed();
+      const alice = await member(workspace.id, 'owner');
+      const binding = { workspaceId: workspace.id, userId: alice.userId };
+      const revoked = codeRecord(binding, { status: 'revoked' });
+      await store.createAuthorizationCode(revoked);
+      expect(await store.redeemAuthorizationCode(revoked.id, grantRecord(binding), [])).toEqual({ kind: 'unavailable' });
+      expect(await store.redeemAuthorizationCode(newId(), grantRecord(binding), [])).toEqual({ kind: 'unavailable' });
+    });
+
+    test('of concurrent redemptions of one code exactly one redeems', async () => {
+      const { workspace } = await seed();
+      const alice = await member(workspace.id, 'owner');
+      const binding = { workspaceId: workspace.id, userId: alice.userId };
+      const code = codeRecord(binding);
+      await store.createAuthorizationCode(code);
+      const attempts = Array.from({ length: 5 }, () => {
+        const grant = grantRecord(binding);
+        return { grant, access: tokenRecord(grant, 'access') };
+      });
+      const outcomes = await Promise.all(attempts.map(({ grant, access }) => store.redeemAuthorizationCode(code.id, grant, [access])));
+      expect(outcomes.filter((o) => o.kind === 'redeemed')).toHaveLength(1);
+      expect(outcomes.filter((o) => o.kind === 'reused')).toHaveLength(4);
+      const stored = await Promise.all(attempts.map(({ grant }) => store.getGrant(grant.id)));
+      expect(stored.filter((g) => g !== undefined)).toHaveLength(1);
+      // The winner's grant fell to the reuse that followed it.
+      expect(stored.find((g) => g !== undefined)?.status).toBe('revoked');
+    });
+  });
+
+  describe('tokens', () => {
+    test('rotation marks the refresh token used and stores the new pair in the same grant', async () => {
+      const { workspace } = await seed();
+      const alice = await member(workspace.id, 'owner');
+      const { grant, access, refresh } = await grantOf({ workspaceId: workspace.id, userId: alice.userId });
+      const next = [tokenRecord(grant, 'access', { scopes: ['calls:read'] }), tokenRecord(grant, 'refresh')];
+      expect(await store.rotateRefreshToken(refresh.id, next)).toEqual({ kind: 'rotated' });
+      expect(await statusOf(refresh)).toBe('used');
+      expect(await store.findToken(next[0]!.tokenHash)).toEqual(next[0]);
+      expect(await store.findToken(next[1]!.tokenHash)).toEqual(next[1]);
+      expect(await statusOf(access)).toBe('active');
+    });
+
+    test('rotating a used refresh token again revokes the whole grant', async () => {
+      const { workspace } = await seed();
+      const alice = await member(workspace.id, 'owner');
+      const { grant, access, refresh } = await grantOf({ workspaceId: workspace.id, userId: alice.userId });
+      const next = [tokenRecord(grant, 'access'), tokenRecord(grant, 'refresh')];
+      await store.rotateRefreshToken(refresh.id, next);
+      const replay = await store.rotateRefreshToken(refresh.id, [tokenRecord(grant, 'access')]);
+      expect(replay.kind).toBe('reused');
+      expect(replay.kind === 'reused' && [...replay.revokedCredentialIds].sort()).toEqual([access.id, next[0]!.id, next[1]!.id].sort());
+      for (const token of [access, refresh, ...next]) expect(await statusOf(token)).toBe('revoked');
+      expect((await store.getGrant(grant.id))?.status).toBe('revoked');
+    });
+
+    test('an access token, a revoked or an unknown token does not rotate', async () => {
+      const { workspace } = await seed();
+      const alice = await member(workspace.id, 'owner');
+      const { grant, access, refresh } = await grantOf({ workspaceId: workspace.id, userId: alice.userId });
+      expect(await store.rotateRefreshToken(access.id, [])).toEqual({ kind: 'unavailable' });
+      expect(await store.rotateRefreshToken(newId(), [])).toEqual({ kind: 'unavailable' });
+      await store.revokeGrant(grant.id);
+      expect(await store.rotateRefreshToken(refresh.id, [tokenRecord(grant, 'access')])).toEqual({ kind: 'unavailable' });
+    });
+
+    test('of concurrent rotations of one refresh token exactly one rotates', async () => {
+      const { workspace } = await seed();
+      const alice = await member(workspace.id, 'owner');
+      const { grant, refresh } = await grantOf({ workspaceId: workspace.id, userId: alice.userId });
+      const pairs = Array.from({ length: 5 }, () => [tokenRecord(grant, 'access'), tokenRecord(grant, 'refresh')]);
+      const outcomes = await Promise.all(pairs.map((pair) => store.rotateRefreshToken(refresh.id, pair)));
+      expect(outcomes.filter((o) => o.kind === 'rotated')).toHaveLength(1);
+      // The first loser replays a used token and revokes the grant; after that the token is simply revoked.
+      expect(outcomes.filter((o) => o.kind === 'reused').length).toBeGreaterThanOrEqual(1);
+      expect(outcomes.filter((o) => o.kind === 'rotated' || o.kind === 'reused' || o.kind === 'unavailable')).toHaveLength(5);
+      expect((await store.getGrant(grant.id))?.status).toBe('revoked');
+      const stored = await Promise.all(pairs.flat().map((t) => store.findToken(t.tokenHash)));
+      expect(stored.filter((t) => t !== undefined)).toHaveLength(2);
+    });
+
+    test('revokeToken ends one token once; revokeGrant ends every token of the grant', async () => {
+      const { workspace } = await seed();
+      const alice = await member(workspace.id, 'owner');
+      const first = await grantOf({ workspaceId: workspace.id, userId: alice.userId });
+      const second = await grantOf({ workspaceId: workspace.id, userId: alice.userId });
+      expect(await store.revokeToken(first.access.id)).toEqual([first.access.id]);
+      expect(await store.revokeToken(first.access.id)).toEqual([]);
+      expect(await store.revokeToken(newId())).toEqual([]);
+      expect(await statusOf(first.refresh)).toBe('active');
+      expect(await store.revokeGrant(first.grant.id)).toEqual([first.refresh.id]);
+      expect(await store.revokeGrant(first.grant.id)).toEqual([]);
+      expect((await store.getGrant(first.grant.id))?.status).toBe('revoked');
+      expect(await statusOf(second.access)).toBe('active');
     });
   });
 }

@@ -1,5 +1,6 @@
 // Errors a service raises: a public reason (the envelope code), the Connect code that gRPC
-// callers see, field violations for the 400 details, and a cause that only the logs see.
+// callers see, field violations for the 400 details, the OAuth error code for the OAuth
+// endpoints, and a cause that only the logs see.
 import { Code, ConnectError } from '@connectrpc/connect';
 import { ErrorDetailSchema } from '@voice/proto/voice/common/v1/error';
 
@@ -32,6 +33,22 @@ const connectCodeOf: Record<ErrorReason, Code> = {
   destination_forbidden: Code.PermissionDenied,
 };
 
+/** Error codes of RFC 6749, RFC 7591 and RFC 8707 that the OAuth endpoints answer with. */
+export const oauthErrorCodes = [
+  'invalid_request',
+  'invalid_client',
+  'invalid_grant',
+  'unauthorized_client',
+  'unsupported_grant_type',
+  'unsupported_response_type',
+  'invalid_scope',
+  'invalid_redirect_uri',
+  'invalid_client_metadata',
+  'invalid_target',
+  'access_denied',
+] as const;
+export type OAuthErrorCode = (typeof oauthErrorCodes)[number];
+
 export interface FieldIssue {
   field: string;
   issue: string;
@@ -40,13 +57,13 @@ export interface FieldIssue {
 export function serviceError(
   reason: ErrorReason,
   message: string,
-  options: { fields?: FieldIssue[]; cause?: unknown } = {},
+  options: { fields?: FieldIssue[]; cause?: unknown; oauthError?: OAuthErrorCode } = {},
 ): ConnectError {
   return new ConnectError(
     message,
     connectCodeOf[reason],
     undefined,
-    [{ desc: ErrorDetailSchema, value: { reason, fieldViolations: options.fields ?? [] } }],
+    [{ desc: ErrorDetailSchema, value: { reason, fieldViolations: options.fields ?? [], oauthError: options.oauthError ?? '' } }],
     options.cause,
   );
 }
@@ -56,10 +73,14 @@ export const invalidRequest = (fields: FieldIssue[]): ConnectError =>
 
 export const notFound = (what: string): ConnectError => serviceError('not_found', `${what} not found`);
 
-/** The reason and field violations a ConnectError carries, if a service attached them. */
-export function errorDetailOf(error: ConnectError): { reason?: ErrorReason; fields: FieldIssue[] } {
+/** The reason, field violations and OAuth error code a ConnectError carries, if a service attached them. */
+export function errorDetailOf(error: ConnectError): { reason?: ErrorReason; fields: FieldIssue[]; oauthError?: string } {
   const [detail] = error.findDetails(ErrorDetailSchema);
   if (!detail) return { fields: [] };
   const reason = (errorReasons as readonly string[]).includes(detail.reason) ? (detail.reason as ErrorReason) : undefined;
-  return { reason, fields: detail.fieldViolations.map(({ field, issue }) => ({ field, issue })) };
+  return {
+    reason,
+    fields: detail.fieldViolations.map(({ field, issue }) => ({ field, issue })),
+    oauthError: detail.oauthError || undefined,
+  };
 }

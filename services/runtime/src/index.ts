@@ -2,6 +2,7 @@ export * from './config.js';
 export * from './logger.js';
 export * from './ids.js';
 export * from './scopes.js';
+export * from './roles.js';
 export * from './plans.js';
 export * from './pagination.js';
 export * from './errors.js';

@@ -1,5 +1,7 @@
-// The identity service's persistence: workspaces and service-account API keys.
-import type { Page } from '@voice/runtime';
+// The identity service's persistence: workspaces, service-account API keys, users and their
+// memberships, and the OAuth 2.0 server's clients, codes, grants and tokens. Every change that
+// ends credentials revokes them in the same transaction and returns their ids.
+import type { Page, Role } from '@voice/runtime';
 
 export interface WorkspaceRecord {
   id: string;
@@ -27,6 +29,123 @@ export interface ApiKeyRecord {
   lastUsedAt: string | null;
 }
 
+export interface UserRecord {
+  id: string;
+  /** Trimmed and lower-cased; unique. */
+  email: string;
+  name: string;
+  /** Self-describing scrypt hash; null for a user who has no password. */
+  passwordHash: string | null;
+  createdAt: string;
+}
+
+export type MemberStatus = 'active' | 'suspended';
+
+/** What a membership is; the compare-and-set of member changes compares exactly this. */
+export interface MemberState {
+  role: Role;
+  status: MemberStatus;
+}
+
+export interface MembershipRecord extends MemberState {
+  workspaceId: string;
+  userId: string;
+  createdAt: string;
+}
+
+/** A membership with its user's e-mail and name. */
+export interface MemberRecord extends MembershipRecord {
+  email: string;
+  name: string;
+}
+
+export type AddMemberOutcome = { kind: 'added'; member: MemberRecord } | { kind: 'already_member' };
+
+export type MemberChangeOutcome =
+  /** `member` is the membership after the change; undefined after a removal. */
+  | { kind: 'changed'; member: MemberRecord | undefined; revokedCredentialIds: string[] }
+  | { kind: 'not_found' }
+  /** The membership is no longer in the expected state; read it again and decide again. */
+  | { kind: 'stale' }
+  /** The change would leave the workspace without an active owner. */
+  | { kind: 'last_owner' };
+
+export interface OAuthClientRecord {
+  /** A UUID; clients described by metadata documents are never stored. */
+  id: string;
+  name: string;
+  redirectUris: string[];
+  scopes: string[];
+  grantTypes: string[];
+  tokenEndpointAuthMethod: 'none' | 'client_secret_basic' | 'client_secret_post';
+  /** SHA-256 of the client secret; null for a public client. */
+  secretHash: string | null;
+  clientUri: string | null;
+  createdAt: string;
+}
+
+export interface AuthorizationCodeRecord {
+  id: string;
+  /** SHA-256 of the code; the code itself is never stored. */
+  codeHash: string;
+  /** A registered client's UUID or a metadata document's URL. */
+  clientId: string;
+  userId: string;
+  workspaceId: string;
+  /** As the authorization request sent it. */
+  redirectUri: string;
+  scopes: string[];
+  codeChallenge: string;
+  /** RFC 8707 resource; empty when none was requested. */
+  resource: string;
+  status: 'issued' | 'used' | 'revoked';
+  /** The grant the code was exchanged for, so a second use can revoke it. */
+  grantId: string | null;
+  expiresAt: string;
+  createdAt: string;
+}
+
+/** One authorization: every token issued from one code, through all its refreshes. */
+export interface GrantRecord {
+  id: string;
+  clientId: string;
+  userId: string;
+  workspaceId: string;
+  scopes: string[];
+  resource: string;
+  status: 'active' | 'revoked';
+  createdAt: string;
+}
+
+export interface TokenRecord {
+  id: string;
+  grantId: string;
+  kind: 'access' | 'refresh';
+  /** SHA-256 of the token; the token itself is never stored. */
+  tokenHash: string;
+  clientId: string;
+  userId: string;
+  workspaceId: string;
+  /** The grant's scopes, or the subset a refresh narrowed this access token to. */
+  scopes: string[];
+  /** A refresh token becomes used when it is rotated; presenting it again is a replay. */
+  status: 'active' | 'used' | 'revoked';
+  expiresAt: string;
+  createdAt: string;
+}
+
+export type RedeemOutcome =
+  | { kind: 'redeemed' }
+  /** The code was used before: the grant issued from it is revoked now. */
+  | { kind: 'reused'; revokedCredentialIds: string[] }
+  | { kind: 'unavailable' };
+
+export type RotateOutcome =
+  | { kind: 'rotated' }
+  /** The refresh token was used before: its whole grant is revoked now. */
+  | { kind: 'reused'; revokedCredentialIds: string[] }
+  | { kind: 'unavailable' };
+
 export interface IdentityStore {
   /** Creates the root workspace and its key in one transaction, unless a root already exists. */
   bootstrapRoot(workspace: WorkspaceRecord, key: ApiKeyRecord): Promise<'created' | 'exists'>;
@@ -40,5 +159,60 @@ export interface IdentityStore {
   /** True when an active key of the workspace was revoked by this call. */
   revokeApiKey(workspaceId: string, id: string): Promise<boolean>;
   touchApiKey(id: string, at: string): Promise<void>;
+  /**
+   * Suspending revokes every API key, grant, token and unused code of the workspace in the same
+   * transaction; reactivating revives nothing. Undefined for an unknown workspace.
+   */
+  setWorkspaceStatus(
+    id: string,
+    status: WorkspaceRecord['status'],
+  ): Promise<{ workspace: WorkspaceRecord; revokedCredentialIds: string[] } | undefined>;
+
+  /** False when another user has the e-mail. */
+  createUser(user: UserRecord): Promise<boolean>;
+  getUser(id: string): Promise<UserRecord | undefined>;
+  findUserByEmail(email: string): Promise<UserRecord | undefined>;
+  /** Adds the user with `user.email`, creating `user` when nobody has that e-mail yet. */
+  addMember(membership: Omit<MembershipRecord, 'userId'>, user: UserRecord): Promise<AddMemberOutcome>;
+  getMember(workspaceId: string, userId: string): Promise<MemberRecord | undefined>;
+  /** Newest membership first. */
+  listMembers(workspaceId: string, page: Page): Promise<{ members: MemberRecord[]; total: number }>;
+  /**
+   * Sets the member to `next` if it is still in the `expected` state, keeping an active owner;
+   * with `revoke` the member's grants, tokens and unused codes of this workspace go in the same
+   * transaction.
+   */
+  changeMember(workspaceId: string, userId: string, expected: MemberState, next: MemberState, revoke: boolean): Promise<MemberChangeOutcome>;
+  /** Removes the member if still in the `expected` state, keeping an active owner, and revokes as above. */
+  removeMember(workspaceId: string, userId: string, expected: MemberState): Promise<MemberChangeOutcome>;
+  /**
+   * Ids of the member's active access tokens in the workspace: a role change that revokes nothing
+   * still announces them, so cached Authenticate answers with the old role's scopes are dropped.
+   */
+  activeAccessTokenIds(workspaceId: string, userId: string): Promise<string[]>;
+  /** Active memberships of the user in active workspaces. */
+  membershipsOf(userId: string): Promise<{ workspace: WorkspaceRecord; role: Role }[]>;
+
+  createClient(client: OAuthClientRecord): Promise<void>;
+  getClient(id: string): Promise<OAuthClientRecord | undefined>;
+
+  createAuthorizationCode(code: AuthorizationCodeRecord): Promise<void>;
+  findAuthorizationCode(codeHash: string): Promise<AuthorizationCodeRecord | undefined>;
+  /**
+   * Marks an issued code used and stores the grant with its tokens, all at once. A code used
+   * before instead revokes the grant issued from it; a revoked or unknown code is unavailable.
+   */
+  redeemAuthorizationCode(codeId: string, grant: GrantRecord, tokens: TokenRecord[]): Promise<RedeemOutcome>;
+  findToken(tokenHash: string): Promise<TokenRecord | undefined>;
+  getGrant(id: string): Promise<GrantRecord | undefined>;
+  /**
+   * Marks an active refresh token used and stores the new tokens of its grant, all at once. A
+   * token used before instead revokes its whole grant; a revoked or unknown token is unavailable.
+   */
+  rotateRefreshToken(tokenId: string, tokens: TokenRecord[]): Promise<RotateOutcome>;
+  /** Revokes one token; the ids of the credentials that stopped working. */
+  revokeToken(tokenId: string): Promise<string[]>;
+  /** Revokes the grant and every token of it; the ids of the credentials that stopped working. */
+  revokeGrant(grantId: string): Promise<string[]>;
   close(): Promise<void>;
 }

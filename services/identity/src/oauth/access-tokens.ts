@@ -1,0 +1,36 @@
+// Authenticate for OAuth access tokens: a user acting in one workspace, with the token's scopes
+// narrowed to what the member's current role allows, so role changes apply at once.
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import { constantTimeEqual, scopesWithinRole } from '@voice/runtime';
+import type { AuthenticateResponseSchema } from '@voice/proto/voice/identity/v1/identity';
+import { hashCredential } from '../keys.js';
+import { presentWorkspace } from '../presenter.js';
+import type { IdentityStore } from '../store/store.js';
+
+type Answer = MessageInitShape<typeof AuthenticateResponseSchema>;
+
+/** The answer for a valid access token, or undefined for anything else (refresh tokens and codes included). */
+export async function authenticateAccessToken(
+  store: IdentityStore,
+  credential: string,
+  now: Date,
+  maxCacheSeconds: number,
+): Promise<Answer | undefined> {
+  const hash = hashCredential(credential);
+  const token = await store.findToken(hash);
+  if (!token || !constantTimeEqual(token.tokenHash, hash) || token.kind !== 'access' || token.status !== 'active') return undefined;
+  const remainingMs = Date.parse(token.expiresAt) - now.getTime();
+  if (remainingMs <= 0) return undefined;
+  const member = await store.getMember(token.workspaceId, token.userId);
+  if (member?.status !== 'active') return undefined;
+  const workspace = await store.getWorkspace(token.workspaceId);
+  if (workspace?.status !== 'active') return undefined;
+  return {
+    principal: { type: 'user', id: member.userId, name: member.name },
+    workspace: presentWorkspace(workspace),
+    unrestricted: false,
+    scopes: scopesWithinRole(token.scopes, member.role),
+    credentialId: token.id,
+    cacheTtlSeconds: Math.min(maxCacheSeconds, Math.floor(remainingMs / 1000)),
+  };
+}

@@ -1,0 +1,90 @@
+// The authorization endpoint's decisions: CheckAuthorizationRequest before the login and consent
+// page, IssueAuthorizationCode after it. Until client and redirect_uri are known good, errors
+// must be shown on the page, never sent to the redirect_uri.
+import { isUuid, newId } from '@voice/runtime';
+import type { CheckAuthorizationRequestRequest, IssueAuthorizationCodeRequest } from '@voice/proto/voice/identity/v1/identity';
+import { hashCredential } from '../keys.js';
+import type { IdentityStore } from '../store/store.js';
+import type { Clients, ResolvedClient } from './clients.js';
+import { oauthError, withRedirectTrust } from './errors.js';
+import { isCodeChallenge } from './pkce.js';
+import { isRegisteredRedirectUri } from './redirect-uris.js';
+import { isSubset, parseScope } from './scope.js';
+import { authorizationCodePrefix, authorizationCodeSeconds, newCredential, secondsFrom } from './tokens.js';
+
+/** RFC 8707: an absolute URI without a fragment. */
+function isResourceIndicator(resource: string): boolean {
+  return resource.length <= 2000 && !resource.includes('#') && URL.canParse(resource);
+}
+
+export class Authorization {
+  constructor(private readonly deps: { store: IdentityStore; clients: Clients; now: () => Date }) {}
+
+  /** Every error carries redirect_uri_trusted (see errors.ts). */
+  async check(request: CheckAuthorizationRequestRequest): Promise<{ client: ResolvedClient; scopes: string[] }> {
+    const client = await this.trustedClient(request.clientId, request.redirectUri).catch((error: unknown) => {
+      throw withRedirectTrust(error, false);
+    });
+    try {
+      if (!request.responseType) throw oauthError('invalid_request', 'response_type is required');
+      if (request.responseType !== 'code') throw oauthError('unsupported_response_type', 'response_type must be code');
+      if (request.codeChallengeMethod !== 'S256') throw oauthError('invalid_request', 'code_challenge_method must be S256');
+      if (!isCodeChallenge(request.codeChallenge)) {
+        throw oauthError('invalid_request', 'code_challenge must be the base64url SHA-256 of the code verifier (43 characters)');
+      }
+      return { client, scopes: this.requestedScopes(client, request.scope) };
+    } catch (error) {
+      throw withRedirectTrust(error, true);
+    }
+  }
+
+  /** For a user the gateway signed in and who consented; checks everything again. */
+  async issueCode(request: IssueAuthorizationCodeRequest): Promise<string> {
+    const client = await this.trustedClient(request.clientId, request.redirectUri);
+    const { unknown } = parseScope(request.scopes.join(' '));
+    if (request.scopes.length === 0 || unknown.length > 0 || !isSubset(request.scopes, client.scopes)) {
+      throw oauthError('invalid_scope', 'scopes must be one or more canonical scopes registered for the client');
+    }
+    if (!isCodeChallenge(request.codeChallenge)) throw oauthError('invalid_request', 'code_challenge must be a base64url SHA-256');
+    if (request.resource && !isResourceIndicator(request.resource)) throw oauthError('invalid_target', 'resource must be an absolute URI without a fragment');
+    const member = isUuid(request.userId) && isUuid(request.workspaceId) ? await this.deps.store.getMember(request.workspaceId, request.userId) : undefined;
+    const workspace = member ? await this.deps.store.getWorkspace(member.workspaceId) : undefined;
+    if (!member || member.status !== 'active' || workspace?.status !== 'active') {
+      throw oauthError('access_denied', 'the user is not an active member of an active workspace');
+    }
+    const code = newCredential(authorizationCodePrefix);
+    const now = this.deps.now();
+    await this.deps.store.createAuthorizationCode({
+      id: newId(),
+      codeHash: hashCredential(code),
+      clientId: client.id,
+      userId: member.userId,
+      workspaceId: member.workspaceId,
+      redirectUri: request.redirectUri,
+      scopes: [...new Set(request.scopes)],
+      codeChallenge: request.codeChallenge,
+      resource: request.resource,
+      status: 'issued',
+      grantId: null,
+      expiresAt: secondsFrom(now, authorizationCodeSeconds),
+      createdAt: now.toISOString(),
+    });
+    return code;
+  }
+
+  /** The client, once redirect_uri is one of its redirect URIs. */
+  private async trustedClient(clientId: string, redirectUri: string): Promise<ResolvedClient> {
+    if (!clientId) throw oauthError('invalid_request', 'client_id is required');
+    const client = await this.deps.clients.resolve(clientId);
+    if (!redirectUri) throw oauthError('invalid_request', 'redirect_uri is required');
+    if (!isRegisteredRedirectUri(client.redirectUris, redirectUri)) throw oauthError('invalid_request', 'redirect_uri is not registered for this client');
+    return client;
+  }
+
+  private requestedScopes(client: ResolvedClient, scope: string): string[] {
+    const { scopes, unknown } = parseScope(scope);
+    if (unknown.length > 0) throw oauthError('invalid_scope', `not canonical scopes: ${unknown.join(', ')}`);
+    if (!isSubset(scopes, client.scopes)) throw oauthError('invalid_scope', 'scope asks for scopes not registered for the client');
+    return scopes.length > 0 ? scopes : client.scopes;
+  }
+}

@@ -1,0 +1,82 @@
+// OAuth clients: dynamic registration (RFC 7591), resolving a client_id (a registered client's
+// UUID or a metadata document's URL), and client authentication at the token endpoint.
+import { ConnectError } from '@connectrpc/connect';
+import { constantTimeEqual, isUuid, newId } from '@voice/runtime';
+import type { RegisterClientRequest } from '@voice/proto/voice/identity/v1/identity';
+import { hashCredential } from '../keys.js';
+import type { IdentityStore, OAuthClientRecord } from '../store/store.js';
+import { authMethods, validateClientMetadata } from './client-metadata.js';
+import { clientAuthenticationFailed, oauthError } from './errors.js';
+import { isMetadataDocumentUrl, type MetadataDocuments } from './metadata-documents.js';
+import { clientSecretPrefix, newCredential } from './tokens.js';
+
+export interface ResolvedClient extends OAuthClientRecord {
+  /** True when the client is described by the metadata document at its client_id. */
+  metadataDocument: boolean;
+}
+
+const unknownClient = () => oauthError('invalid_client', 'the client_id names no registered client');
+
+export class Clients {
+  constructor(private readonly deps: { store: IdentityStore; documents: MetadataDocuments; now: () => Date }) {}
+
+  async register(request: RegisterClientRequest): Promise<{ client: ResolvedClient; secret: string }> {
+    const result = validateClientMetadata(
+      {
+        clientName: request.clientName,
+        redirectUris: request.redirectUris,
+        grantTypes: request.grantTypes,
+        responseTypes: request.responseTypes,
+        tokenEndpointAuthMethod: request.tokenEndpointAuthMethod,
+        scope: request.scope,
+        clientUri: request.clientUri,
+      },
+      // RFC 7591 2: client_secret_basic when the client does not say.
+      { defaultAuthMethod: 'client_secret_basic', allowedAuthMethods: authMethods },
+    );
+    if (!result.ok) {
+      const { error, field, issue } = result.problem;
+      throw oauthError(error, `${field}: ${issue}`, [{ field, issue }]);
+    }
+    const secret = result.metadata.tokenEndpointAuthMethod === 'none' ? '' : newCredential(clientSecretPrefix);
+    const record: OAuthClientRecord = {
+      id: newId(),
+      ...result.metadata,
+      secretHash: secret ? hashCredential(secret) : null,
+      createdAt: this.deps.now().toISOString(),
+    };
+    await this.deps.store.createClient(record);
+    return { client: { ...record, metadataDocument: false }, secret };
+  }
+
+  /** The client a client_id names; an unknown or unusable one is invalid_client. */
+  async resolve(clientId: string): Promise<ResolvedClient> {
+    if (isMetadataDocumentUrl(clientId)) return this.deps.documents.resolve(clientId);
+    const record = isUuid(clientId) ? await this.deps.store.getClient(clientId) : undefined;
+    if (!record) throw unknownClient();
+    return { ...record, metadataDocument: false };
+  }
+
+  /**
+   * Client authentication at the token and revocation endpoints: a confidential client must
+   * present its secret, a public client none. Every failure is invalid_client (401).
+   */
+  async authenticate(clientId: string, secret: string): Promise<ResolvedClient> {
+    if (!clientId) throw clientAuthenticationFailed('client authentication failed: no client_id');
+    let client: ResolvedClient;
+    try {
+      client = await this.resolve(clientId);
+    } catch (error) {
+      if (!(error instanceof ConnectError)) throw error;
+      throw clientAuthenticationFailed(`client authentication failed: ${error.rawMessage}`);
+    }
+    if (client.secretHash === null) {
+      if (secret) throw clientAuthenticationFailed('client authentication failed: a public client has no secret');
+      return client;
+    }
+    if (!secret || !constantTimeEqual(hashCredential(secret), client.secretHash)) {
+      throw clientAuthenticationFailed('client authentication failed: the client secret is missing or wrong');
+    }
+    return client;
+  }
+}

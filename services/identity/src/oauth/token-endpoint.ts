@@ -1,0 +1,151 @@
+// The token and revocation endpoints' state changes: code exchange with PKCE, refresh with
+// rotation and replay detection, and RFC 7009 revocation. A reused code or refresh token revokes
+// its whole grant, announced before the call returns.
+import { newId, scopesWithinRole, type Notifier } from '@voice/runtime';
+import type {
+  ExchangeAuthorizationCodeRequest,
+  RefreshAccessTokenRequest,
+  RevokeTokenRequest,
+} from '@voice/proto/voice/identity/v1/identity';
+import { hashCredential } from '../keys.js';
+import { announceRevoked } from '../revocations.js';
+import type { GrantRecord, IdentityStore, MemberRecord, TokenRecord } from '../store/store.js';
+import type { Clients, ResolvedClient } from './clients.js';
+import { invalidGrant, oauthError } from './errors.js';
+import { verifierMatches } from './pkce.js';
+import { isSubset, parseScope } from './scope.js';
+import {
+  accessTokenPrefix,
+  accessTokenSeconds,
+  authorizationCodePrefix,
+  looksLike,
+  newCredential,
+  refreshTokenPrefix,
+  refreshTokenSeconds,
+  secondsFrom,
+} from './tokens.js';
+
+/** An RFC 6749 5.1 token response. */
+export interface IssuedTokens {
+  accessToken: string;
+  tokenType: 'Bearer';
+  expiresIn: number;
+  /** Empty when the client may not use refresh tokens. */
+  refreshToken: string;
+  scopes: string[];
+}
+
+interface Minted {
+  records: TokenRecord[];
+  response: IssuedTokens;
+}
+
+export class TokenEndpoint {
+  constructor(private readonly deps: { store: IdentityStore; clients: Clients; notifier: Notifier; now: () => Date }) {}
+
+  async exchange(request: ExchangeAuthorizationCodeRequest): Promise<IssuedTokens> {
+    const client = await this.deps.clients.authenticate(request.clientId, request.clientSecret);
+    if (!client.grantTypes.includes('authorization_code')) throw oauthError('unauthorized_client', 'the client may not use the authorization_code grant');
+    const code = looksLike(request.code, authorizationCodePrefix) ? await this.deps.store.findAuthorizationCode(hashCredential(request.code)) : undefined;
+    if (!code || code.status === 'revoked') throw invalidGrant('authorization code');
+    if (code.status === 'used') {
+      // RFC 6749 4.1.2: a code used twice may have leaked; everything issued from it goes.
+      await announceRevoked(this.deps.notifier, { credentialIds: code.grantId ? await this.deps.store.revokeGrant(code.grantId) : [] });
+      throw invalidGrant('authorization code');
+    }
+    const now = this.deps.now();
+    if (code.clientId !== client.id || Date.parse(code.expiresAt) <= now.getTime() || code.redirectUri !== request.redirectUri) {
+      throw invalidGrant('authorization code');
+    }
+    if (!verifierMatches(request.codeVerifier, code.codeChallenge)) throw oauthError('invalid_grant', 'code_verifier does not match the code_challenge');
+    if (request.resource && request.resource !== code.resource) throw oauthError('invalid_target', 'resource is not the one the code was issued for');
+    const member = await this.activeMember(code.workspaceId, code.userId);
+    if (!member) throw invalidGrant('authorization code');
+
+    const grant: GrantRecord = {
+      id: newId(),
+      clientId: client.id,
+      userId: code.userId,
+      workspaceId: code.workspaceId,
+      scopes: code.scopes,
+      resource: code.resource,
+      status: 'active',
+      createdAt: now.toISOString(),
+    };
+    const minted = this.mint(client, grant, grant.scopes, member, now);
+    const outcome = await this.deps.store.redeemAuthorizationCode(code.id, grant, minted.records);
+    if (outcome.kind === 'reused') await announceRevoked(this.deps.notifier, { credentialIds: outcome.revokedCredentialIds });
+    if (outcome.kind !== 'redeemed') throw invalidGrant('authorization code');
+    return minted.response;
+  }
+
+  async refresh(request: RefreshAccessTokenRequest): Promise<IssuedTokens> {
+    const client = await this.deps.clients.authenticate(request.clientId, request.clientSecret);
+    if (!client.grantTypes.includes('refresh_token')) throw oauthError('unauthorized_client', 'the client may not use the refresh_token grant');
+    const token = looksLike(request.refreshToken, refreshTokenPrefix) ? await this.deps.store.findToken(hashCredential(request.refreshToken)) : undefined;
+    if (!token || token.kind !== 'refresh' || token.clientId !== client.id || token.status === 'revoked') throw invalidGrant('refresh token');
+    if (token.status === 'used') {
+      // A rotated token presented again: either the client or a thief holds a copy, so neither keeps the grant.
+      await announceRevoked(this.deps.notifier, { credentialIds: await this.deps.store.revokeGrant(token.grantId) });
+      throw invalidGrant('refresh token');
+    }
+    const now = this.deps.now();
+    const grant = await this.deps.store.getGrant(token.grantId);
+    if (Date.parse(token.expiresAt) <= now.getTime() || grant?.status !== 'active') throw invalidGrant('refresh token');
+    const member = await this.activeMember(grant.workspaceId, grant.userId);
+    if (!member) throw invalidGrant('refresh token');
+    const { scopes, unknown } = parseScope(request.scope);
+    if (unknown.length > 0 || !isSubset(scopes, grant.scopes)) throw oauthError('invalid_scope', 'scope must be a subset of the scopes originally granted');
+
+    const minted = this.mint(client, grant, scopes.length > 0 ? scopes : grant.scopes, member, now);
+    const outcome = await this.deps.store.rotateRefreshToken(token.id, minted.records);
+    if (outcome.kind === 'reused') await announceRevoked(this.deps.notifier, { credentialIds: outcome.revokedCredentialIds });
+    if (outcome.kind !== 'rotated') throw invalidGrant('refresh token');
+    return minted.response;
+  }
+
+  /** RFC 7009: unknown tokens and other clients' tokens succeed without effect. */
+  async revoke(request: RevokeTokenRequest): Promise<void> {
+    const client = await this.deps.clients.authenticate(request.clientId, request.clientSecret);
+    const ours = looksLike(request.token, accessTokenPrefix) || looksLike(request.token, refreshTokenPrefix);
+    const token = ours ? await this.deps.store.findToken(hashCredential(request.token)) : undefined;
+    if (!token || token.clientId !== client.id) return;
+    const revoked = token.kind === 'refresh' ? await this.deps.store.revokeGrant(token.grantId) : await this.deps.store.revokeToken(token.id);
+    await announceRevoked(this.deps.notifier, { credentialIds: revoked });
+  }
+
+  /** The member behind a grant, if still active in an active workspace. */
+  private async activeMember(workspaceId: string, userId: string): Promise<MemberRecord | undefined> {
+    const member = await this.deps.store.getMember(workspaceId, userId);
+    const workspace = member?.status === 'active' ? await this.deps.store.getWorkspace(workspaceId) : undefined;
+    return workspace?.status === 'active' ? member : undefined;
+  }
+
+  /**
+   * A new access token with `scopes` and, for clients allowed to refresh, a new refresh token with
+   * the grant's scopes. The response names what the token can do now: its scopes within the role.
+   */
+  private mint(client: ResolvedClient, grant: GrantRecord, scopes: string[], member: MemberRecord, now: Date): Minted {
+    const token = (kind: TokenRecord['kind'], secret: string, tokenScopes: string[], seconds: number): TokenRecord => ({
+      id: newId(),
+      grantId: grant.id,
+      kind,
+      tokenHash: hashCredential(secret),
+      clientId: client.id,
+      userId: grant.userId,
+      workspaceId: grant.workspaceId,
+      scopes: tokenScopes,
+      status: 'active',
+      expiresAt: secondsFrom(now, seconds),
+      createdAt: now.toISOString(),
+    });
+    const accessToken = newCredential(accessTokenPrefix);
+    const refreshToken = client.grantTypes.includes('refresh_token') ? newCredential(refreshTokenPrefix) : '';
+    const records = [token('access', accessToken, scopes, accessTokenSeconds)];
+    if (refreshToken) records.push(token('refresh', refreshToken, grant.scopes, refreshTokenSeconds));
+    return {
+      records,
+      response: { accessToken, tokenType: 'Bearer', expiresIn: accessTokenSeconds, refreshToken, scopes: scopesWithinRole(scopes, member.role) },
+    };
+  }
+}

@@ -1,0 +1,115 @@
+// The identity service's routes over an in-memory Connect transport, with the real signed-caller
+// interceptor, a real SQLite store, the in-process notifier and a clock tests can move forward.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createHash, randomBytes } from 'node:crypto';
+import { fromBinary } from '@bufbuild/protobuf';
+import { ConnectError, createClient, createRouterTransport } from '@connectrpc/connect';
+import { CredentialsRevokedSchema, IdentityService, type CredentialsRevoked } from '@voice/proto/voice/identity/v1/identity';
+import {
+  callerInterceptor,
+  callHeaders,
+  CallerSigner,
+  createLogger,
+  credentialsRevokedSubject,
+  errorDetailOf,
+  InProcessNotifier,
+  monotonicClock,
+  newId,
+  type Caller,
+  type Role,
+} from '@voice/runtime';
+import { bootstrapRoot } from '../src/bootstrap.js';
+import type { ClientMetadataFetcher } from '../src/oauth/metadata-fetch.js';
+import { identityRoutes } from '../src/routes.js';
+import { SqliteIdentityStore } from '../src/store/sqlite.js';
+
+const logger = createLogger({ service: 'identity-test', level: 'silent' });
+const dir = mkdtempSync(join(tmpdir(), 'identity-service-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+export interface HarnessOptions {
+  fetchClientMetadata?: ClientMetadataFetcher;
+}
+
+export async function setup(options: HarnessOptions = {}) {
+  const file = join(dir, `${newId()}.sqlite`);
+  const store = new SqliteIdentityStore(file);
+  const notifier = new InProcessNotifier();
+  const signer = new CallerSigner(randomBytes(32));
+  const announced: string[] = [];
+  let offsetMs = 0;
+  const clock = {
+    now: monotonicClock(() => Date.now() + offsetMs),
+    advance: (ms: number) => void (offsetMs += ms),
+  };
+  await bootstrapRoot(store, { rootApiKey: undefined, logger, announce: (line) => announced.push(line) });
+  const routes = identityRoutes({ store, notifier, now: clock.now, fetchClientMetadata: options.fetchClientMetadata });
+  const transport = createRouterTransport(routes, { router: { interceptors: [callerInterceptor(signer, logger)] } });
+  const client = createClient(IdentityService, transport);
+  const as = (caller: Omit<Caller, 'requestId'>) => ({ headers: callHeaders(signer, { ...caller, requestId: 'test' }) });
+  const gateway = as({ workspaceId: '', principal: { type: 'internal', id: 'gateway', name: 'gateway' }, scopes: null });
+  const rootKey = /svc_\w+/.exec(announced[0] ?? '')![0];
+  const root = await client.authenticate({ credential: rootKey }, gateway);
+  const notices: CredentialsRevoked[] = [];
+  notifier.subscribe(credentialsRevokedSubject, (payload) => void notices.push(fromBinary(CredentialsRevokedSchema, payload)));
+
+  /** A service account of the workspace without scope restrictions. */
+  const serviceAccount = (workspaceId: string) =>
+    as({ workspaceId, principal: { type: 'service_account', id: newId(), name: 'admin key' }, scopes: null });
+  /** A user acting in the workspace, as the gateway signs it after Authenticate. */
+  const asUser = (workspaceId: string, userId: string) =>
+    as({ workspaceId, principal: { type: 'user', id: userId, name: 'user' }, scopes: null });
+
+  const newWorkspace = async (name = 'Acme') =>
+    (await client.createWorkspace({ name, plan: 'pro', parentWorkspaceId: root.workspace!.id }, gateway)).workspace!;
+
+  const addMember = async (workspaceId: string, role: Role, fields: { email?: string; password?: string; name?: string } = {}) =>
+    (
+      await client.addMember(
+        { email: fields.email ?? `${newId().slice(0, 8)}@example.com`, role, password: fields.password ?? '', name: fields.name ?? '' },
+        serviceAccount(workspaceId),
+      )
+    ).member!;
+
+  return { file, store, notifier, client, as, gateway, rootKey, root, announced, notices, clock, serviceAccount, asUser, newWorkspace, addMember };
+}
+
+export type Harness = Awaited<ReturnType<typeof setup>>;
+
+/** The failure of a call that must fail: its Connect code and the detail the service attached. */
+export async function failure(call: Promise<unknown>) {
+  try {
+    await call;
+  } catch (error) {
+    const connect = ConnectError.from(error);
+    return { code: connect.code, message: connect.rawMessage, ...errorDetailOf(connect) };
+  }
+  throw new Error('the call succeeded');
+}
+
+/** A PKCE verifier and its S256 challenge. */
+export function pkce() {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+export const redirectUri = 'https://app.example/callback';
+
+/** A registered public client (PKCE only, no secret) that may ask for every scope. */
+export async function publicClient(h: Harness, redirectUris = [redirectUri]) {
+  return (await h.client.registerClient({ redirectUris, tokenEndpointAuthMethod: 'none', clientName: 'Native app' }, h.gateway)).client!;
+}
+
+/** Tokens for a member through the whole authorization code flow of a public client. */
+export async function tokensFor(h: Harness, member: { workspaceId: string; userId: string }, scopes: string[], clientId?: string) {
+  const id = clientId ?? (await publicClient(h)).clientId;
+  const { verifier, challenge } = pkce();
+  const { code } = await h.client.issueAuthorizationCode(
+    { clientId: id, userId: member.userId, workspaceId: member.workspaceId, redirectUri, scopes, codeChallenge: challenge, resource: '' },
+    h.gateway,
+  );
+  const { tokens } = await h.client.exchangeAuthorizationCode({ clientId: id, code, redirectUri, codeVerifier: verifier }, h.gateway);
+  return { clientId: id, ...tokens! };
+}

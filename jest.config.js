@@ -25,7 +25,9 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/services', '<rootDir>/gateway', '<rootDir>/platform', '<rootDir>/test'],
   testMatch: ['**/test/**/*.test.ts'],
-  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }] },
+  transform: { '^.+\\.(ts|js)$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }] },
+  // ESM-only packages the tests import are compiled to CommonJS like the sources.
+  transformIgnorePatterns: ['/node_modules/(?!(oauth4webapi)/)'],
   moduleNameMapper,
   testTimeout: 30000,
   // Services and SQLite files are cheap, but two cores are all CI has.

@@ -4,15 +4,18 @@ import express, { type Express } from 'express';
 import type { CallerSigner, Logger } from '@voice/runtime';
 import type { CredentialCache } from './auth/credential-cache.js';
 import type { ServiceClients } from './clients.js';
+import type { WindowCounter } from './counters/window-counter.js';
 import type { GatewayConfig } from './config.js';
 import { errorHandler } from './errors/error-handler.js';
 import { HttpError } from './errors/http-error.js';
 import { registerHealthRoutes } from './health.js';
+import { registerOAuthRoutes } from './oauth/router.js';
 import { accessLog } from './middleware/access-log.js';
 import { authenticate } from './middleware/authenticate.js';
 import { FixedWindowCounter, rateLimit } from './middleware/rate-limit.js';
 import { requestId } from './middleware/request-id.js';
 import { registerApiKeyRoutes } from './rest/api-keys.js';
+import { registerMemberRoutes } from './rest/members.js';
 import { registerMeRoutes } from './rest/me.js';
 import { RestRouter } from './rest/router.js';
 import { registerToolRoutes } from './rest/tools.js';
@@ -25,6 +28,8 @@ export interface GatewayDeps {
   logger: Logger;
   /** The public base address (VOICE_PUBLIC_URL, or derived from the bound port). */
   publicUrl: () => string;
+  /** Counts OAuth requests per client address (shared between replicas with NATS). */
+  oauthCounter: WindowCounter;
 }
 
 export function buildRestRouter(deps: GatewayDeps): RestRouter {
@@ -42,6 +47,7 @@ export function buildRestRouter(deps: GatewayDeps): RestRouter {
   registerMeRoutes(rest);
   registerToolRoutes(rest, deps);
   registerApiKeyRoutes(rest, deps);
+  registerMemberRoutes(rest, deps);
   return rest;
 }
 
@@ -52,6 +58,15 @@ export function buildGatewayApp(deps: GatewayDeps): Express {
   app.use(requestId());
   app.use(accessLog(deps.logger));
   registerHealthRoutes(app, deps.clients);
+  registerOAuthRoutes(app, {
+    clients: deps.clients,
+    signer: deps.signer,
+    secret: deps.config.common.internalSecret,
+    counter: deps.oauthCounter,
+    limits: deps.config.oauthRateLimits,
+    publicUrl: deps.publicUrl,
+    platformName: deps.config.platformName,
+  });
   app.use('/api/v1', buildRestRouter(deps).finish());
   app.use((req, _res, next) => next(new HttpError('not_found', `no route for ${req.method} ${req.path}`)));
   app.use(errorHandler(deps.logger));

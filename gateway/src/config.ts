@@ -20,6 +20,9 @@ export interface GatewayConfig {
   publicUrl: string | undefined;
   services: { identity: string; tools: string; telephony: string; billing: string; platformUsers: string };
   rateLimit: RateLimitPolicy;
+  /** Requests per minute and client address at the OAuth endpoints. */
+  oauthRateLimits: { register: number; authorize: number; token: number };
+  platformName: string;
 }
 
 const defaultRateLimits = 'starter=600,pro=3000,enterprise=12000';
@@ -37,6 +40,26 @@ function readRateLimits(env: Env): Record<string, number> {
   }
   for (const plan of plans) if (limits[plan] === undefined) throw new ConfigError('VOICE_RATE_LIMITS', `has no limit for plan ${plan}`);
   return limits;
+}
+
+const defaultOAuthRateLimits = 'register=20,authorize=60,token=120';
+
+/** "register=20,authorize=60,token=120": OAuth requests per minute and client address. */
+function readOAuthRateLimits(env: Env): GatewayConfig['oauthRateLimits'] {
+  const value = readOptionalString(env, 'VOICE_OAUTH_RATE_LIMITS') ?? defaultOAuthRateLimits;
+  const limits: Record<string, number> = {};
+  for (const part of value.split(',')) {
+    const [endpoint, count] = part.split('=').map((s) => s.trim());
+    if (!endpoint || !['register', 'authorize', 'token'].includes(endpoint) || !count || !/^\d+$/.test(count) || Number(count) < 1) {
+      throw new ConfigError('VOICE_OAUTH_RATE_LIMITS', `must look like "${defaultOAuthRateLimits}", got "${value}"`);
+    }
+    limits[endpoint] = Number(count);
+  }
+  const { register, authorize, token } = limits;
+  if (register === undefined || authorize === undefined || token === undefined) {
+    throw new ConfigError('VOICE_OAUTH_RATE_LIMITS', 'needs register, authorize and token');
+  }
+  return { register, authorize, token };
 }
 
 const serviceUrl = (env: Env, variable: string, port: number): string =>
@@ -61,5 +84,7 @@ export function readGatewayConfig(env: Env): GatewayConfig {
       perPlan: readRateLimits(env),
       windowSeconds: readInt(env, 'VOICE_RATE_LIMIT_WINDOW_SECONDS', 60, { min: 1, max: 3600 }),
     },
+    oauthRateLimits: readOAuthRateLimits(env),
+    platformName: readString(env, 'VOICE_PLATFORM_NAME', 'Voice platform'),
   };
 }

@@ -17,6 +17,8 @@ import { CredentialsRevokedSchema } from '@voice/proto/voice/identity/v1/identit
 import { buildGatewayApp } from './app.js';
 import { CredentialCache } from './auth/credential-cache.js';
 import { createServiceClients } from './clients.js';
+import { NatsWindowCounter } from './counters/nats-window-counter.js';
+import { MemoryWindowCounter } from './counters/window-counter.js';
 import { readGatewayConfig } from './config.js';
 
 export interface StartedGateway {
@@ -45,6 +47,9 @@ export async function startGateway(env: Env, options: GatewayOptions = {}): Prom
     cache.invalidate(fromBinary(CredentialsRevokedSchema, payload));
   });
   const clients = createServiceClients(config.services);
+  const oauthCounter = config.common.natsUrl
+    ? await NatsWindowCounter.connect(config.common.natsUrl, 'voice_oauth_rate_limits', 60_000)
+    : new MemoryWindowCounter(60_000);
   let boundUrl = '';
   const app = buildGatewayApp({
     config,
@@ -53,6 +58,7 @@ export async function startGateway(env: Env, options: GatewayOptions = {}): Prom
     cache,
     logger,
     publicUrl: () => config.publicUrl ?? boundUrl,
+    oauthCounter,
   });
   const server: Server = createServer({ keepAliveTimeout: 65_000 }, app);
   await new Promise<void>((resolve, reject) => {
@@ -74,6 +80,7 @@ export async function startGateway(env: Env, options: GatewayOptions = {}): Prom
       clearTimeout(forced);
       unsubscribe();
       clients.close();
+      await oauthCounter.close();
       if (ownNotifier) await notifier.close();
     },
   };

@@ -1,0 +1,33 @@
+// Client authentication at the token and revocation endpoints (RFC 6749 2.3.1): HTTP Basic
+// or client_id/client_secret in the form; never both.
+import type { Request } from 'express';
+import { OAuthError } from './oauth-error.js';
+
+export interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+const formDecode = (value: string): string => decodeURIComponent(value.replace(/\+/g, ' '));
+
+export function clientCredentialsOf(req: Request, form: Record<string, string>): ClientCredentials {
+  const header = req.get('authorization');
+  const basic = header ? /^Basic ([A-Za-z0-9+/=]+)$/i.exec(header.trim()) : null;
+  if (header && !basic) throw new OAuthError('invalid_client', 'unsupported client authentication', 401);
+  if (basic) {
+    if (form.client_secret !== undefined) throw new OAuthError('invalid_request', 'use one client authentication method');
+    const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) throw new OAuthError('invalid_client', 'malformed Basic credentials', 401);
+    try {
+      const clientId = formDecode(decoded.slice(0, colon));
+      if (form.client_id !== undefined && form.client_id !== clientId) throw new OAuthError('invalid_request', 'client_id does not match the authenticated client');
+      return { clientId, clientSecret: formDecode(decoded.slice(colon + 1)) };
+    } catch (error) {
+      if (error instanceof OAuthError) throw error;
+      throw new OAuthError('invalid_client', 'malformed Basic credentials', 401);
+    }
+  }
+  if (!form.client_id) throw new OAuthError('invalid_request', 'client_id is required');
+  return { clientId: form.client_id, clientSecret: form.client_secret ?? '' };
+}

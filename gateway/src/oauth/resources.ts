@@ -1,0 +1,17 @@
+// The protected resources this authorization server issues tokens for (RFC 8707, RFC 9728):
+// the REST API (identified by the origin, whose metadata sits at the root well-known path) and
+// the MCP endpoint (identified by its URL without query).
+export interface Resources {
+  api: string;
+  mcp: string;
+}
+
+export const resourcesOf = (publicUrl: string): Resources => ({ api: publicUrl, mcp: `${publicUrl}/mcp` });
+
+/** The canonical resource a `resource` parameter names, or undefined when it is not ours. */
+export function canonicalResource(resources: Resources, requested: string): string | undefined {
+  const trimmed = requested.replace(/\/+$/, '');
+  if (trimmed === resources.api || trimmed === `${resources.api}/api/v1`) return resources.api;
+  if (trimmed === resources.mcp) return resources.mcp;
+  return undefined;
+}

@@ -1,0 +1,51 @@
+// The OAuth 2.0 endpoints outside /api/v1: discovery, registration, authorization, token and
+// revocation, each limited per client address.
+import { createHmac } from 'node:crypto';
+import express, { type Express } from 'express';
+import type { CallerSigner } from '@voice/runtime';
+import type { ServiceClients } from '../clients.js';
+import type { WindowCounter } from '../counters/window-counter.js';
+import { addressRateLimit } from './address-rate-limit.js';
+import { registerAuthorizeRoutes } from './authorize.js';
+import { CsrfGuard } from './csrf.js';
+import { oauthDeps } from './deps.js';
+import { LoginTickets } from './login-ticket.js';
+import { registerMetadataRoutes } from './metadata.js';
+import { registerRegistrationRoute } from './register.js';
+import { resourcesOf } from './resources.js';
+import { registerTokenRoutes } from './token.js';
+
+export interface OAuthOptions {
+  clients: ServiceClients;
+  signer: CallerSigner;
+  /** Keys for the page's CSRF tokens and login tickets are derived from this secret. */
+  secret: Buffer;
+  counter: WindowCounter;
+  limits: { register: number; authorize: number; token: number };
+  publicUrl: () => string;
+  platformName: string;
+}
+
+const derivedKey = (secret: Buffer, purpose: string): Buffer => createHmac('sha256', secret).update(`voice-oauth:${purpose}`).digest();
+
+export function registerOAuthRoutes(app: Express, options: OAuthOptions): void {
+  registerMetadataRoutes(app, options.publicUrl);
+  const limit = (endpoint: keyof OAuthOptions['limits']) =>
+    addressRateLimit({ endpoint, limit: options.limits[endpoint], counter: options.counter });
+  const deps = oauthDeps({
+    clients: options.clients,
+    signer: options.signer,
+    limits: { register: limit('register'), authorize: limit('authorize'), token: limit('token') },
+    resources: () => resourcesOf(options.publicUrl()),
+    publicUrl: options.publicUrl,
+  });
+  const router = express.Router();
+  registerRegistrationRoute(router, deps);
+  registerTokenRoutes(router, deps);
+  registerAuthorizeRoutes(router, deps, {
+    csrf: new CsrfGuard(derivedKey(options.secret, 'csrf'), () => options.publicUrl().startsWith('https:')),
+    tickets: new LoginTickets(derivedKey(options.secret, 'login-ticket')),
+    platformName: () => options.platformName,
+  });
+  app.use(router);
+}

@@ -1,0 +1,68 @@
+// POST /oauth/token (authorization_code and refresh_token grants) and POST /oauth/revoke
+// (RFC 7009). Identity holds codes, grants and tokens; these endpoints speak the wire format.
+import type { Router } from 'express';
+import type { IssuedTokens } from '@voice/proto/voice/identity/v1/identity';
+import { clientCredentialsOf } from './client-auth.js';
+import type { OAuthDeps } from './deps.js';
+import { formOf, parseForm } from './form.js';
+import { OAuthError } from './oauth-error.js';
+import { canonicalResource } from './resources.js';
+
+const tokenResponse = (tokens: IssuedTokens) => ({
+  access_token: tokens.accessToken,
+  token_type: tokens.tokenType,
+  expires_in: tokens.expiresIn,
+  refresh_token: tokens.refreshToken,
+  scope: tokens.scopes.join(' '),
+});
+
+export function registerTokenRoutes(router: Router, deps: OAuthDeps): void {
+  router.post(deps.paths.token, deps.limits.token, parseForm, deps.handle(async (req, res) => {
+    const form = formOf(req);
+    const client = clientCredentialsOf(req, form);
+    let tokens: IssuedTokens | undefined;
+    switch (form.grant_type) {
+      case 'authorization_code': {
+        if (!form.code || !form.redirect_uri || !form.code_verifier) {
+          throw new OAuthError('invalid_request', 'code, redirect_uri and code_verifier are required');
+        }
+        let resource = '';
+        if (form.resource !== undefined) {
+          resource = canonicalResource(deps.resources(), form.resource) ?? '';
+          if (!resource) throw new OAuthError('invalid_target', 'resource is not a resource of this server');
+        }
+        const answer = await deps.clients.identity.exchangeAuthorizationCode(
+          { clientId: client.clientId, clientSecret: client.clientSecret, code: form.code, redirectUri: form.redirect_uri, codeVerifier: form.code_verifier, resource },
+          deps.internalCall(res),
+        );
+        tokens = answer.tokens;
+        break;
+      }
+      case 'refresh_token': {
+        if (!form.refresh_token) throw new OAuthError('invalid_request', 'refresh_token is required');
+        const answer = await deps.clients.identity.refreshAccessToken(
+          { clientId: client.clientId, clientSecret: client.clientSecret, refreshToken: form.refresh_token, scope: form.scope ?? '' },
+          deps.internalCall(res),
+        );
+        tokens = answer.tokens;
+        break;
+      }
+      case undefined:
+        throw new OAuthError('invalid_request', 'grant_type is required');
+      default:
+        throw new OAuthError('unsupported_grant_type', `grant_type ${form.grant_type} is not supported`);
+    }
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Pragma', 'no-cache');
+    res.json(tokenResponse(tokens!));
+  }));
+
+  router.post(deps.paths.revoke, deps.limits.token, parseForm, deps.handle(async (req, res) => {
+    const form = formOf(req);
+    const client = clientCredentialsOf(req, form);
+    if (!form.token) throw new OAuthError('invalid_request', 'token is required');
+    await deps.clients.identity.revokeToken({ token: form.token, clientId: client.clientId, clientSecret: client.clientSecret }, deps.internalCall(res));
+    res.setHeader('Cache-Control', 'no-store');
+    res.status(200).end();
+  }));
+}

@@ -170,6 +170,31 @@ describe('codes, refresh rotation, replay and revocation', () => {
     expectError(await platform.api.get('/me', first.access_token), 401, 'unauthorized');
   });
 
+  test('a code is bound to its redirect URI and to its client', async () => {
+    const client = await registerPublicClient();
+    const other = await registerPublicClient();
+    const { params, verifier } = await authorize(client);
+    const elsewhere = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, 'http://127.0.0.1:8765/other', verifier, insecure);
+    expect((await json(elsewhere)).error).toBe('invalid_grant');
+    const stolen = await oauth.authorizationCodeGrantRequest(as, other, oauth.None(), params, redirectUri, verifier, insecure);
+    expect((await json(stolen)).error).toBe('invalid_grant');
+  });
+
+  test('a resource at the token endpoint must be ours and match the code (RFC 8707)', async () => {
+    const client = await registerPublicClient();
+    const { params, verifier } = await authorize(client, { resource: `${platform.running.url}/mcp` });
+    const foreign = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, verifier, {
+      ...insecure,
+      additionalParameters: { resource: 'https://other.example.com/api' },
+    });
+    expect((await json(foreign)).error).toBe('invalid_target');
+    const mismatched = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, verifier, {
+      ...insecure,
+      additionalParameters: { resource: platform.running.url },
+    });
+    expect((await json(mismatched)).error).toBe('invalid_target');
+  });
+
   test('a wrong code_verifier is invalid_grant', async () => {
     const client = await registerPublicClient();
     const { params } = await authorize(client);

@@ -191,7 +191,7 @@ describe('the token endpoint', () => {
     [{ client_id: 'x' }, 'invalid_request'],
     [{ grant_type: 'authorization_code', client_id: 'x' }, 'invalid_request'],
     [{ grant_type: 'refresh_token', client_id: 'x' }, 'invalid_request'],
-    [{ grant_type: 'authorization_code', code: 'svc_ac_nope', redirect_uri: 'https://a.example/cb', code_verifier: 'v'.repeat(43), resource: 'https://other.example' }, 'invalid_request'],
+    [{ grant_type: 'authorization_code', client_id: 'x', code: 'svc_ac_nope', redirect_uri: 'https://a.example/cb', code_verifier: 'v'.repeat(43), resource: 'https://other.example' }, 'invalid_target'],
   ])('%j is %s', async (body, error) => {
     const response = await token(body);
     expect(response.status).toBe(400);

@@ -1,0 +1,39 @@
+// The OAuth rate-limit counters shared between gateway replicas, against the real NATS server
+// (JetStream key-value): two replicas count the same requests, exactly, under concurrency.
+import { randomBytes } from 'node:crypto';
+import { NatsWindowCounter } from '../src/counters/nats-window-counter.js';
+
+const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const bucket = `test_limits_${randomBytes(4).toString('hex')}`;
+let now = Date.parse('2026-11-21T10:00:00.000Z');
+const clock = () => now;
+let replicas: NatsWindowCounter[] = [];
+
+beforeAll(async () => {
+  replicas = [await NatsWindowCounter.connect(natsUrl, bucket, 60_000, clock), await NatsWindowCounter.connect(natsUrl, bucket, 60_000, clock)];
+});
+afterAll(async () => {
+  await Promise.all(replicas.map((replica) => replica.close()));
+});
+
+test('two replicas count one address together', async () => {
+  const [a, b] = replicas as [NatsWindowCounter, NatsWindowCounter];
+  expect((await a.hit('token.10.0.0.7')).count).toBe(1);
+  expect((await b.hit('token.10.0.0.7')).count).toBe(2);
+  expect((await a.hit('token.10.0.0.7')).count).toBe(3);
+  expect((await b.hit('token.10.0.0.8')).count).toBe(1);
+});
+
+test('concurrent hits from both replicas are each counted once', async () => {
+  const [a, b] = replicas as [NatsWindowCounter, NatsWindowCounter];
+  const counts = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? a : b).hit('register.192.0.2.1')));
+  expect(counts.map((c) => c.count).sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+});
+
+test('a new window starts from zero and reports when it resets', async () => {
+  const [a] = replicas as [NatsWindowCounter];
+  const first = await a.hit('authorize.::1');
+  expect(first.resetAt).toBe(Date.parse('2026-11-21T10:01:00.000Z'));
+  now += 60_000;
+  expect((await a.hit('authorize.::1')).count).toBe(1);
+});

@@ -74,6 +74,21 @@ describe('registration (RFC 7591) with the redirect rules of SPEC.md 5.7', () =>
     expect(response.body.client_secret).toBeUndefined();
   });
 
+  test('malformed and oversize bodies answer in the OAuth error format', async () => {
+    const broken = await fetch(`${base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"redirect_uris": [' });
+    expect(broken.status).toBe(400);
+    expect(await json(broken)).toEqual({ error: 'invalid_client_metadata', error_description: expect.any(String) });
+    const huge = await fetch(`${base}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ redirect_uris: [redirectUri], client_name: 'x'.repeat(70_000) }),
+    });
+    expect(huge.status).toBe(413);
+    expect((await json(huge)).error).toBe('invalid_client_metadata');
+    const notJson = await fetch(`${base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' });
+    expect((await json(notJson)).error).toBe('invalid_client_metadata');
+  });
+
   test('missing redirect URIs, non-canonical scopes and unknown grant types are refused', async () => {
     expect((await register({ token_endpoint_auth_method: 'none' })).body.error).toBe('invalid_redirect_uri');
     expect((await register({ redirect_uris: [redirectUri], scope: 'assistants:admin' })).body.error).toBe('invalid_client_metadata');

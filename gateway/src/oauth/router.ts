@@ -11,6 +11,7 @@ import { CsrfGuard } from './csrf.js';
 import { oauthDeps } from './deps.js';
 import { LoginTickets } from './login-ticket.js';
 import { registerMetadataRoutes } from './metadata.js';
+import { OAuthError, sendOAuthError } from './oauth-error.js';
 import { registerRegistrationRoute } from './register.js';
 import { resourcesOf } from './resources.js';
 import { registerTokenRoutes } from './token.js';
@@ -47,5 +48,13 @@ export function registerOAuthRoutes(app: Express, options: OAuthOptions): void {
     tickets: new LoginTickets(derivedKey(options.secret, 'login-ticket')),
     platformName: () => options.platformName,
   });
+  // Body parser failures at these endpoints are OAuth errors, not API envelopes.
+  router.use(((error, req, res, next) => {
+    const type = (error as { type?: string }).type;
+    if (!type?.startsWith('entity.') && type !== 'encoding.unsupported' && type !== 'charset.unsupported') return next(error);
+    const code = req.path === deps.paths.register ? 'invalid_client_metadata' : 'invalid_request';
+    const tooLarge = type === 'entity.too.large';
+    sendOAuthError(res, new OAuthError(code, tooLarge ? 'the request body is too large' : 'the request body could not be parsed', tooLarge ? 413 : 400));
+  }) as express.ErrorRequestHandler);
   app.use(router);
 }

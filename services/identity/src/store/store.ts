@@ -146,7 +146,8 @@ export type RotateOutcome =
   | { kind: 'reused'; revokedCredentialIds: string[] }
   | { kind: 'unavailable' };
 
-export interface IdentityStore {
+/** Workspaces and their service-account API keys. */
+export interface WorkspaceKeyStore {
   /** Creates the root workspace and its key in one transaction, unless a root already exists. */
   bootstrapRoot(workspace: WorkspaceRecord, key: ApiKeyRecord): Promise<'created' | 'exists'>;
   rootWorkspace(): Promise<WorkspaceRecord | undefined>;
@@ -167,7 +168,10 @@ export interface IdentityStore {
     id: string,
     status: WorkspaceRecord['status'],
   ): Promise<{ workspace: WorkspaceRecord; revokedCredentialIds: string[] } | undefined>;
+}
 
+/** Users and their workspace memberships. */
+export interface MemberStore {
   /** False when another user has the e-mail. */
   createUser(user: UserRecord): Promise<boolean>;
   getUser(id: string): Promise<UserRecord | undefined>;
@@ -192,7 +196,10 @@ export interface IdentityStore {
   activeAccessTokenIds(workspaceId: string, userId: string): Promise<string[]>;
   /** Active memberships of the user in active workspaces. */
   membershipsOf(userId: string): Promise<{ workspace: WorkspaceRecord; role: Role }[]>;
+}
 
+/** The OAuth 2.0 server's clients, authorization codes, grants and tokens. */
+export interface OAuthStore {
   createClient(client: OAuthClientRecord): Promise<void>;
   getClient(id: string): Promise<OAuthClientRecord | undefined>;
 
@@ -214,5 +221,8 @@ export interface IdentityStore {
   revokeToken(tokenId: string): Promise<string[]>;
   /** Revokes the grant and every token of it; the ids of the credentials that stopped working. */
   revokeGrant(grantId: string): Promise<string[]>;
+}
+
+export interface IdentityStore extends WorkspaceKeyStore, MemberStore, OAuthStore {
   close(): Promise<void>;
 }

@@ -1,0 +1,172 @@
+// Users and memberships in MongoDB; a member change revokes the member's OAuth credentials in the same transaction.
+import type { ClientSession } from 'mongodb';
+import { isDuplicateKey, type Page, type Role } from '@voice/runtime';
+import type {
+  AddMemberOutcome,
+  MemberChangeOutcome,
+  MemberRecord,
+  MembershipRecord,
+  MemberState,
+  MemberStore,
+  UserRecord,
+  WorkspaceRecord,
+} from '../store.js';
+import { memberRecord, userDocument, userRecord, workspaceRecord, type MemberDocument } from './documents.js';
+import { MongoStorePart } from './part.js';
+
+/** Ends a member-change transaction with an outcome that is not an error to the caller. */
+class MemberChangeRefused extends Error {
+  constructor(readonly outcome: MemberChangeOutcome) {
+    super(outcome.kind);
+  }
+}
+
+export class MongoMemberStore extends MongoStorePart implements MemberStore {
+  async createUser(user: UserRecord): Promise<boolean> {
+    try {
+      await this.users.insertOne(userDocument(user));
+      return true;
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
+  }
+
+  async getUser(id: string): Promise<UserRecord | undefined> {
+    const doc = await this.users.findOne({ _id: id });
+    return doc ? userRecord(doc) : undefined;
+  }
+
+  async findUserByEmail(email: string): Promise<UserRecord | undefined> {
+    const doc = await this.users.findOne({ email });
+    return doc ? userRecord(doc) : undefined;
+  }
+
+  async addMember(membership: Omit<MembershipRecord, 'userId'>, user: UserRecord): Promise<AddMemberOutcome> {
+    // A duplicate key is either the membership (already a member) or the e-mail, when another
+    // request created the user meanwhile; the second attempt tells them apart.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.transaction(async (session): Promise<AddMemberOutcome> => {
+          const existing = await this.users.findOne({ email: user.email }, { session });
+          const owner = existing ?? userDocument(user);
+          if (!existing) await this.users.insertOne(owner, { session });
+          if (await this.members.findOne({ workspace_id: membership.workspaceId, user_id: owner._id }, { session })) {
+            return { kind: 'already_member' };
+          }
+          const doc: MemberDocument = {
+            workspace_id: membership.workspaceId,
+            user_id: owner._id,
+            role: membership.role,
+            status: membership.status,
+            created_at: membership.createdAt,
+          };
+          await this.members.insertOne(doc, { session });
+          return { kind: 'added', member: memberRecord(doc, owner) };
+        });
+      } catch (error) {
+        if (!isDuplicateKey(error) || attempt > 0) throw error;
+      }
+    }
+  }
+
+  async getMember(workspaceId: string, userId: string): Promise<MemberRecord | undefined> {
+    const doc = await this.members.findOne({ workspace_id: workspaceId, user_id: userId });
+    return doc ? (await this.withUsers([doc]))[0] : undefined;
+  }
+
+  async listMembers(workspaceId: string, page: Page): Promise<{ members: MemberRecord[]; total: number }> {
+    const query = { workspace_id: workspaceId };
+    const [total, docs] = await Promise.all([
+      this.members.countDocuments(query),
+      this.members.find(query).sort({ created_at: -1, user_id: -1 }).skip(page.offset).limit(page.limit).toArray(),
+    ]);
+    return { members: await this.withUsers(docs), total };
+  }
+
+  async changeMember(workspaceId: string, userId: string, expected: MemberState, next: MemberState, revoke: boolean): Promise<MemberChangeOutcome> {
+    return this.memberTransaction(workspaceId, userId, expected, next, async (session) => {
+      await this.members.updateOne({ workspace_id: workspaceId, user_id: userId }, { $set: { role: next.role, status: next.status } }, { session });
+      const revokedCredentialIds = revoke ? await this.revokeMemberCredentials(workspaceId, userId, session) : [];
+      const doc = await this.members.findOne({ workspace_id: workspaceId, user_id: userId }, { session });
+      const user = await this.users.findOne({ _id: userId }, { session });
+      return { kind: 'changed', member: doc && user ? memberRecord(doc, user) : undefined, revokedCredentialIds };
+    });
+  }
+
+  async removeMember(workspaceId: string, userId: string, expected: MemberState): Promise<MemberChangeOutcome> {
+    return this.memberTransaction(workspaceId, userId, expected, undefined, async (session) => {
+      await this.members.deleteOne({ workspace_id: workspaceId, user_id: userId }, { session });
+      return { kind: 'changed', member: undefined, revokedCredentialIds: await this.revokeMemberCredentials(workspaceId, userId, session) };
+    });
+  }
+
+  async activeAccessTokenIds(workspaceId: string, userId: string): Promise<string[]> {
+    const docs = await this.tokens
+      .find({ workspace_id: workspaceId, user_id: userId, kind: 'access', status: 'active' }, { projection: { _id: 1 } })
+      .sort({ _id: 1 })
+      .toArray();
+    return docs.map((d) => d._id);
+  }
+
+  async membershipsOf(userId: string): Promise<{ workspace: WorkspaceRecord; role: Role }[]> {
+    const docs = await this.members.find({ user_id: userId, status: 'active' }).sort({ created_at: 1, workspace_id: 1 }).toArray();
+    const workspaces = await this.workspaces.find({ _id: { $in: docs.map((d) => d.workspace_id) }, status: 'active' }).toArray();
+    const byId = new Map(workspaces.map((w) => [w._id, workspaceRecord(w)]));
+    return docs.flatMap((d) => {
+      const workspace = byId.get(d.workspace_id);
+      return workspace ? [{ workspace, role: d.role as Role }] : [];
+    });
+  }
+
+  /**
+   * Runs `work` once the member is found in the `expected` state and the change keeps an active
+   * owner; `next` undefined is a removal.
+   */
+  private async memberTransaction(
+    workspaceId: string,
+    userId: string,
+    expected: MemberState,
+    next: MemberState | undefined,
+    work: (session: ClientSession) => Promise<MemberChangeOutcome>,
+  ): Promise<MemberChangeOutcome> {
+    try {
+      return await this.transaction(async (session) => {
+        await this.workspaces.updateOne({ _id: workspaceId }, { $inc: { members_revision: 1 } }, { session });
+        const current = await this.members.findOne({ workspace_id: workspaceId, user_id: userId }, { session });
+        if (!current) throw new MemberChangeRefused({ kind: 'not_found' });
+        if (current.role !== expected.role || current.status !== expected.status) throw new MemberChangeRefused({ kind: 'stale' });
+        const wasActiveOwner = current.role === 'owner' && current.status === 'active';
+        const staysActiveOwner = next?.role === 'owner' && next.status === 'active';
+        if (wasActiveOwner && !staysActiveOwner) {
+          const others = await this.members.countDocuments(
+            { workspace_id: workspaceId, user_id: { $ne: userId }, role: 'owner', status: 'active' },
+            { session, limit: 1 },
+          );
+          if (others === 0) throw new MemberChangeRefused({ kind: 'last_owner' });
+        }
+        return work(session);
+      });
+    } catch (error) {
+      if (error instanceof MemberChangeRefused) return error.outcome;
+      throw error;
+    }
+  }
+
+  private async withUsers(docs: MemberDocument[]): Promise<MemberRecord[]> {
+    const users = await this.users.find({ _id: { $in: docs.map((d) => d.user_id) } }).toArray();
+    const byId = new Map(users.map((u) => [u._id, u]));
+    return docs.flatMap((d) => {
+      const user = byId.get(d.user_id);
+      return user ? [memberRecord(d, user)] : [];
+    });
+  }
+
+  private async revokeMemberCredentials(workspaceId: string, userId: string, session: ClientSession): Promise<string[]> {
+    const member = { workspace_id: workspaceId, user_id: userId };
+    const revoked = await this.revokeTokensWhere(member, session);
+    await this.grants.updateMany({ ...member, status: 'active' }, { $set: { status: 'revoked' } }, { session });
+    await this.codes.updateMany({ ...member, status: 'issued' }, { $set: { status: 'revoked' } }, { session });
+    return revoked;
+  }
+}

@@ -1,0 +1,142 @@
+// Users and memberships in SQLite; a member change revokes the member's OAuth credentials in the same transaction.
+import type Database from 'better-sqlite3';
+import { isUniqueViolation, type Page, type Role, type SqliteDatabase } from '@voice/runtime';
+import type {
+  AddMemberOutcome,
+  MemberChangeOutcome,
+  MemberRecord,
+  MembershipRecord,
+  MemberState,
+  MemberStore,
+  UserRecord,
+  WorkspaceRecord,
+} from '../store.js';
+import { ids, memberFromRow, userFromRow, workspaceFromRow, type MemberRow, type UserRow, type WorkspaceRow } from './rows.js';
+
+const memberSelect = `SELECT m.workspace_id, m.user_id, m.role, m.status, m.created_at, u.email, u.name
+  FROM members m JOIN users u ON u.id = m.user_id`;
+
+export class SqliteMemberStore implements MemberStore {
+  constructor(private readonly db: SqliteDatabase, private readonly sql: (text: string) => Database.Statement) {}
+
+  async createUser(user: UserRecord): Promise<boolean> {
+    try {
+      this.insertUser(user);
+      return true;
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
+  }
+
+  async getUser(id: string): Promise<UserRecord | undefined> {
+    const row = this.sql('SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
+    return row ? userFromRow(row) : undefined;
+  }
+
+  async findUserByEmail(email: string): Promise<UserRecord | undefined> {
+    const row = this.sql('SELECT * FROM users WHERE email = ?').get(email) as UserRow | undefined;
+    return row ? userFromRow(row) : undefined;
+  }
+
+  async addMember(membership: Omit<MembershipRecord, 'userId'>, user: UserRecord): Promise<AddMemberOutcome> {
+    return this.db.transaction((): AddMemberOutcome => {
+      const existing = this.sql('SELECT id FROM users WHERE email = ?').get(user.email) as { id: string } | undefined;
+      if (!existing) this.insertUser(user);
+      const userId = existing?.id ?? user.id;
+      if (this.sql('SELECT 1 FROM members WHERE workspace_id = ? AND user_id = ?').get(membership.workspaceId, userId)) {
+        return { kind: 'already_member' };
+      }
+      this.sql('INSERT INTO members (workspace_id, user_id, role, status, created_at) VALUES (?, ?, ?, ?, ?)')
+        .run(membership.workspaceId, userId, membership.role, membership.status, membership.createdAt);
+      return { kind: 'added', member: this.member(membership.workspaceId, userId)! };
+    }).immediate();
+  }
+
+  async getMember(workspaceId: string, userId: string): Promise<MemberRecord | undefined> {
+    return this.member(workspaceId, userId);
+  }
+
+  async listMembers(workspaceId: string, page: Page): Promise<{ members: MemberRecord[]; total: number }> {
+    return this.db.transaction(() => {
+      const { total } = this.sql('SELECT COUNT(*) AS total FROM members WHERE workspace_id = ?').get(workspaceId) as { total: number };
+      const rows = this.sql(`${memberSelect} WHERE m.workspace_id = ? ORDER BY m.created_at DESC, m.user_id DESC LIMIT ? OFFSET ?`)
+        .all(workspaceId, page.limit, page.offset) as MemberRow[];
+      return { members: rows.map(memberFromRow), total };
+    })();
+  }
+
+  async changeMember(workspaceId: string, userId: string, expected: MemberState, next: MemberState, revoke: boolean): Promise<MemberChangeOutcome> {
+    return this.db.transaction((): MemberChangeOutcome => {
+      const refusal = this.checkMemberChange(workspaceId, userId, expected, next);
+      if (refusal) return refusal;
+      this.sql('UPDATE members SET role = ?, status = ? WHERE workspace_id = ? AND user_id = ?').run(next.role, next.status, workspaceId, userId);
+      const revokedCredentialIds = revoke ? this.revokeMemberCredentials(workspaceId, userId) : [];
+      return { kind: 'changed', member: this.member(workspaceId, userId), revokedCredentialIds };
+    }).immediate();
+  }
+
+  async removeMember(workspaceId: string, userId: string, expected: MemberState): Promise<MemberChangeOutcome> {
+    return this.db.transaction((): MemberChangeOutcome => {
+      const refusal = this.checkMemberChange(workspaceId, userId, expected, undefined);
+      if (refusal) return refusal;
+      this.sql('DELETE FROM members WHERE workspace_id = ? AND user_id = ?').run(workspaceId, userId);
+      return { kind: 'changed', member: undefined, revokedCredentialIds: this.revokeMemberCredentials(workspaceId, userId) };
+    }).immediate();
+  }
+
+  async activeAccessTokenIds(workspaceId: string, userId: string): Promise<string[]> {
+    return ids(
+      this.sql("SELECT id FROM oauth_tokens WHERE workspace_id = ? AND user_id = ? AND kind = 'access' AND status = 'active' ORDER BY id")
+        .all(workspaceId, userId),
+    );
+  }
+
+  async membershipsOf(userId: string): Promise<{ workspace: WorkspaceRecord; role: Role }[]> {
+    const rows = this.sql(
+      `SELECT w.*, m.role AS member_role FROM members m JOIN workspaces w ON w.id = m.workspace_id
+       WHERE m.user_id = ? AND m.status = 'active' AND w.status = 'active' ORDER BY m.created_at, w.id`,
+    ).all(userId) as (WorkspaceRow & { member_role: string })[];
+    return rows.map((row) => ({ workspace: workspaceFromRow(row), role: row.member_role as Role }));
+  }
+
+  private member(workspaceId: string, userId: string): MemberRecord | undefined {
+    const row = this.sql(`${memberSelect} WHERE m.workspace_id = ? AND m.user_id = ?`).get(workspaceId, userId) as MemberRow | undefined;
+    return row ? memberFromRow(row) : undefined;
+  }
+
+  /** Why the change may not happen, or undefined; `next` undefined is a removal. */
+  private checkMemberChange(workspaceId: string, userId: string, expected: MemberState, next: MemberState | undefined): MemberChangeOutcome | undefined {
+    const current = this.sql('SELECT role, status FROM members WHERE workspace_id = ? AND user_id = ?').get(workspaceId, userId) as
+      | MemberState
+      | undefined;
+    if (!current) return { kind: 'not_found' };
+    if (current.role !== expected.role || current.status !== expected.status) return { kind: 'stale' };
+    const wasActiveOwner = current.role === 'owner' && current.status === 'active';
+    const staysActiveOwner = next?.role === 'owner' && next.status === 'active';
+    if (wasActiveOwner && !staysActiveOwner) {
+      const others = this.sql(
+        "SELECT COUNT(*) AS n FROM members WHERE workspace_id = ? AND user_id <> ? AND role = 'owner' AND status = 'active'",
+      ).get(workspaceId, userId) as { n: number };
+      if (others.n === 0) return { kind: 'last_owner' };
+    }
+    return undefined;
+  }
+
+  /** The member's grants, tokens and unused codes of this one workspace; inside the caller's transaction. */
+  private revokeMemberCredentials(workspaceId: string, userId: string): string[] {
+    const revoked = ids(
+      this.sql("UPDATE oauth_tokens SET status = 'revoked' WHERE workspace_id = ? AND user_id = ? AND status = 'active' RETURNING id")
+        .all(workspaceId, userId),
+    );
+    this.sql("UPDATE oauth_tokens SET status = 'revoked' WHERE workspace_id = ? AND user_id = ? AND status = 'used'").run(workspaceId, userId);
+    this.sql("UPDATE oauth_grants SET status = 'revoked' WHERE workspace_id = ? AND user_id = ? AND status = 'active'").run(workspaceId, userId);
+    this.sql("UPDATE oauth_codes SET status = 'revoked' WHERE workspace_id = ? AND user_id = ? AND status = 'issued'").run(workspaceId, userId);
+    return revoked;
+  }
+
+  private insertUser(user: UserRecord): void {
+    this.sql('INSERT INTO users (id, email, name, password_hash, created_at) VALUES (?, ?, ?, ?, ?)')
+      .run(user.id, user.email, user.name, user.passwordHash, user.createdAt);
+  }
+}

@@ -1,0 +1,95 @@
+// Workspaces and their API keys in SQLite, including the suspension that revokes a workspace's credentials.
+import type Database from 'better-sqlite3';
+import type { Page, SqliteDatabase } from '@voice/runtime';
+import type { ApiKeyRecord, WorkspaceKeyStore, WorkspaceRecord } from '../store.js';
+import { ids, keyFromRow, workspaceFromRow, type ApiKeyRow, type WorkspaceRow } from './rows.js';
+
+export class SqliteWorkspaceKeyStore implements WorkspaceKeyStore {
+  constructor(private readonly db: SqliteDatabase, private readonly sql: (text: string) => Database.Statement) {}
+
+  async bootstrapRoot(workspace: WorkspaceRecord, key: ApiKeyRecord): Promise<'created' | 'exists'> {
+    return this.db.transaction(() => {
+      if (this.sql('SELECT 1 FROM workspaces WHERE parent_workspace_id IS NULL').get()) return 'exists' as const;
+      this.insertWorkspace(workspace);
+      this.insertKey(key);
+      return 'created' as const;
+    }).immediate();
+  }
+
+  async rootWorkspace(): Promise<WorkspaceRecord | undefined> {
+    const row = this.sql('SELECT * FROM workspaces WHERE parent_workspace_id IS NULL').get() as WorkspaceRow | undefined;
+    return row ? workspaceFromRow(row) : undefined;
+  }
+
+  async createWorkspace(workspace: WorkspaceRecord): Promise<void> {
+    this.insertWorkspace(workspace);
+  }
+
+  async getWorkspace(id: string): Promise<WorkspaceRecord | undefined> {
+    const row = this.sql('SELECT * FROM workspaces WHERE id = ?').get(id) as WorkspaceRow | undefined;
+    return row ? workspaceFromRow(row) : undefined;
+  }
+
+  async createApiKey(key: ApiKeyRecord): Promise<void> {
+    this.insertKey(key);
+  }
+
+  async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
+    const row = this.sql('SELECT * FROM api_keys WHERE key_hash = ?').get(keyHash) as ApiKeyRow | undefined;
+    return row ? keyFromRow(row) : undefined;
+  }
+
+  async listApiKeys(workspaceId: string, page: Page): Promise<{ keys: ApiKeyRecord[]; total: number }> {
+    return this.db.transaction(() => {
+      const { total } = this.sql("SELECT COUNT(*) AS total FROM api_keys WHERE workspace_id = ? AND status = 'active'")
+        .get(workspaceId) as { total: number };
+      const rows = this.sql("SELECT * FROM api_keys WHERE workspace_id = ? AND status = 'active' ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?")
+        .all(workspaceId, page.limit, page.offset) as ApiKeyRow[];
+      return { keys: rows.map(keyFromRow), total };
+    })();
+  }
+
+  async revokeApiKey(workspaceId: string, id: string): Promise<boolean> {
+    return (
+      this.sql("UPDATE api_keys SET status = 'revoked' WHERE id = ? AND workspace_id = ? AND status = 'active'").run(id, workspaceId)
+        .changes === 1
+    );
+  }
+
+  async touchApiKey(id: string, at: string): Promise<void> {
+    this.sql('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(at, id);
+  }
+
+  async setWorkspaceStatus(
+    id: string,
+    status: WorkspaceRecord['status'],
+  ): Promise<{ workspace: WorkspaceRecord; revokedCredentialIds: string[] } | undefined> {
+    return this.db.transaction(() => {
+      if (this.sql('UPDATE workspaces SET status = ? WHERE id = ?').run(status, id).changes === 0) return undefined;
+      const revoked: string[] = [];
+      if (status === 'suspended') {
+        revoked.push(...ids(this.sql("UPDATE api_keys SET status = 'revoked' WHERE workspace_id = ? AND status = 'active' RETURNING id").all(id)));
+        revoked.push(...ids(this.sql("UPDATE oauth_tokens SET status = 'revoked' WHERE workspace_id = ? AND status = 'active' RETURNING id").all(id)));
+        this.sql("UPDATE oauth_tokens SET status = 'revoked' WHERE workspace_id = ? AND status = 'used'").run(id);
+        this.sql("UPDATE oauth_grants SET status = 'revoked' WHERE workspace_id = ? AND status = 'active'").run(id);
+        this.sql("UPDATE oauth_codes SET status = 'revoked' WHERE workspace_id = ? AND status = 'issued'").run(id);
+      }
+      const row = this.sql('SELECT * FROM workspaces WHERE id = ?').get(id) as WorkspaceRow;
+      return { workspace: workspaceFromRow(row), revokedCredentialIds: revoked };
+    }).immediate();
+  }
+
+  private insertWorkspace(workspace: WorkspaceRecord): void {
+    this.sql('INSERT INTO workspaces (id, name, plan, status, parent_workspace_id, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(workspace.id, workspace.name, workspace.plan, workspace.status, workspace.parentWorkspaceId, workspace.createdAt);
+  }
+
+  private insertKey(key: ApiKeyRecord): void {
+    this.sql(
+        `INSERT INTO api_keys (id, workspace_id, name, principal_id, key_hash, key_hint, scopes, status, created_at, last_used_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(key.id, key.workspaceId, key.name, key.principalId, key.keyHash, key.keyHint,
+        key.scopes === null ? null : JSON.stringify(key.scopes), key.status, key.createdAt, key.lastUsedAt);
+  }
+}

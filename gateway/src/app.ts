@@ -12,7 +12,7 @@ import { registerHealthRoutes } from './health.js';
 import { registerOAuthRoutes } from './oauth/router.js';
 import { accessLog } from './middleware/access-log.js';
 import { authenticate } from './middleware/authenticate.js';
-import { FixedWindowCounter, rateLimit } from './middleware/rate-limit.js';
+import { rateLimit } from './middleware/rate-limit.js';
 import { requestId } from './middleware/request-id.js';
 import { registerApiKeyRoutes } from './rest/api-keys.js';
 import { registerMemberRoutes } from './rest/members.js';
@@ -30,6 +30,8 @@ export interface GatewayDeps {
   publicUrl: () => string;
   /** Counts OAuth requests per client address (shared between replicas with NATS). */
   oauthCounter: WindowCounter;
+  /** Counts API requests per account for the fair-use limit (shared between replicas with NATS). */
+  accountCounter: WindowCounter;
 }
 
 export function buildRestRouter(deps: GatewayDeps): RestRouter {
@@ -42,7 +44,7 @@ export function buildRestRouter(deps: GatewayDeps): RestRouter {
         return `${deps.publicUrl()}/.well-known/oauth-protected-resource`;
       },
     }),
-    rateLimit(deps.config.rateLimit, new FixedWindowCounter(deps.config.rateLimit.windowSeconds * 1000)),
+    rateLimit(deps.config.rateLimit, deps.accountCounter),
   ]);
   registerMeRoutes(rest);
   registerToolRoutes(rest, deps);

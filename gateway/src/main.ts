@@ -47,9 +47,10 @@ export async function startGateway(env: Env, options: GatewayOptions = {}): Prom
     cache.invalidate(fromBinary(CredentialsRevokedSchema, payload));
   });
   const clients = createServiceClients(config.services);
-  const oauthCounter = config.common.natsUrl
-    ? await NatsWindowCounter.connect(config.common.natsUrl, 'voice_oauth_rate_limits', 60_000)
-    : new MemoryWindowCounter(60_000);
+  const counter = (bucket: string, windowMs: number) =>
+    config.common.natsUrl ? NatsWindowCounter.connect(config.common.natsUrl, bucket, windowMs) : Promise.resolve(new MemoryWindowCounter(windowMs));
+  const oauthCounter = await counter('voice_oauth_rate_limits', 60_000);
+  const accountCounter = await counter('voice_api_rate_limits', config.rateLimit.windowSeconds * 1000);
   let boundUrl = '';
   const app = buildGatewayApp({
     config,
@@ -59,6 +60,7 @@ export async function startGateway(env: Env, options: GatewayOptions = {}): Prom
     logger,
     publicUrl: () => config.publicUrl ?? boundUrl,
     oauthCounter,
+    accountCounter,
   });
   const server: Server = createServer({ keepAliveTimeout: 65_000 }, app);
   await new Promise<void>((resolve, reject) => {
@@ -81,6 +83,7 @@ export async function startGateway(env: Env, options: GatewayOptions = {}): Prom
       unsubscribe();
       clients.close();
       await oauthCounter.close();
+      await accountCounter.close();
       if (ownNotifier) await notifier.close();
     },
   };

@@ -8,6 +8,7 @@ import type { AuthContext } from '../src/auth/auth-context.js';
 import { errorHandler } from '../src/errors/error-handler.js';
 import { HttpError } from '../src/errors/http-error.js';
 import { jsonBody } from '../src/middleware/json-body.js';
+import { MemoryWindowCounter } from '../src/counters/window-counter.js';
 import { FixedWindowCounter, rateLimit } from '../src/middleware/rate-limit.js';
 import { requestId } from '../src/middleware/request-id.js';
 import { requireFeature } from '../src/middleware/require-feature.js';
@@ -264,7 +265,7 @@ describe('rateLimit', () => {
 
   beforeAll(async () => {
     expect(start % windowMs).toBe(0);
-    const counter = new FixedWindowCounter(windowMs, clock);
+    const counter = new MemoryWindowCounter(windowMs, clock);
     const limit = rateLimit({ perPlan: { starter: 2, pro: 3 }, windowSeconds: 60 }, counter, clock);
     running = await listen(appWith((app) => app.get('/limited', fakeAuth, limit, ok)).app);
   });

@@ -1,7 +1,9 @@
 // Fair-use rate limit per account (workspace): a fixed window per plan, with the RateLimit-*
-// headers on every authenticated response and Retry-After on a 429.
+// headers on every authenticated response and Retry-After on a 429. The counter is shared
+// between gateway replicas when it lives in NATS KV.
 import type { RequestHandler } from 'express';
 import { authOf } from '../auth/auth-context.js';
+import type { WindowCounter } from '../counters/window-counter.js';
 import { HttpError } from '../errors/http-error.js';
 
 export interface RateLimitPolicy {
@@ -38,21 +40,22 @@ export class FixedWindowCounter {
   }
 }
 
-export function rateLimit(policy: RateLimitPolicy, counter: FixedWindowCounter, clock: () => number = Date.now): RequestHandler {
+export function rateLimit(policy: RateLimitPolicy, counter: WindowCounter, clock: () => number = Date.now): RequestHandler {
   const fallback = Math.min(...Object.values(policy.perPlan));
   return (_req, res, next) => {
     const { workspace } = authOf(res);
     const limit = policy.perPlan[workspace.plan] ?? fallback;
-    const { count, resetAt } = counter.hit(workspace.id);
-    const resetSeconds = Math.max(1, Math.ceil((resetAt - clock()) / 1000));
-    res.setHeader('RateLimit-Limit', String(limit));
-    res.setHeader('RateLimit-Remaining', String(Math.max(0, limit - count)));
-    res.setHeader('RateLimit-Reset', String(resetSeconds));
-    if (count <= limit) return next();
-    next(
-      new HttpError('rate_limited', `rate limit of ${limit} requests per ${policy.windowSeconds} s exceeded; retry after ${resetSeconds} s`, {
-        headers: { 'Retry-After': String(resetSeconds) },
-      }),
-    );
+    counter.hit(workspace.id).then(({ count, resetAt }) => {
+      const resetSeconds = Math.max(1, Math.ceil((resetAt - clock()) / 1000));
+      res.setHeader('RateLimit-Limit', String(limit));
+      res.setHeader('RateLimit-Remaining', String(Math.max(0, limit - count)));
+      res.setHeader('RateLimit-Reset', String(resetSeconds));
+      if (count <= limit) return next();
+      next(
+        new HttpError('rate_limited', `rate limit of ${limit} requests per ${policy.windowSeconds} s exceeded; retry after ${resetSeconds} s`, {
+          headers: { 'Retry-After': String(resetSeconds) },
+        }),
+      );
+    }, next);
   };
 }

@@ -22,3 +22,4 @@ export * from './subjects.js';
 export * from './health-only-service.js';
 export * from './egress/egress.js';
 export * from './egress/http-client.js';
+export * from './events/index.js';

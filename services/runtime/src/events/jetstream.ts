@@ -1,0 +1,228 @@
+// EventStream on NATS JetStream: file-backed streams that drop re-published event ids, and
+// durable pull consumers that ack an event only after its handler has succeeded.
+import {
+  AckPolicy,
+  connect,
+  DeliverPolicy,
+  DiscardPolicy,
+  nanos,
+  NatsError,
+  RetentionPolicy,
+  StorageType,
+  type Consumer,
+  type ConsumerConfig,
+  type JetStreamClient,
+  type JetStreamManager,
+  type JsMsg,
+  type NatsConnection,
+} from 'nats';
+import type { Logger } from '../logger.js';
+import {
+  checkConsumeOptions,
+  eventStreamDefaults,
+  isLastDelivery,
+  redeliveryDelayMs,
+  resolveStreamLimits,
+  type ConsumeOptions,
+  type Consumption,
+  type EnsureStreamOptions,
+  type EventStream,
+  type PublishResult,
+} from './event-stream.js';
+import { matchesAny } from './subject-match.js';
+
+/** The header JetStream de-duplicates on; `msgID` sets it. */
+const messageIdHeader = 'Nats-Msg-Id';
+const streamNameInUse = 10058;
+
+// Events are pulled in small batches whose pull requests always run out on the server, so a
+// stopped consumer leaves no open request behind that would swallow later events until ack_wait.
+const batchSize = 32;
+const pullExpiresMs = 1_000;
+const ackTimeoutMs = 5_000;
+
+const apiErrorCode = (error: unknown): number | undefined =>
+  error instanceof NatsError ? error.api_error?.err_code : undefined;
+
+/** Multiple filter subjects per consumer arrived in NATS 2.10. */
+function supportsFilterSubjects(version: string | undefined): boolean {
+  const [major = 0, minor = 0] = (version ?? '').split('.').map(Number);
+  return major > 2 || (major === 2 && minor >= 10);
+}
+
+const sleep = (ms: number, cancelled: Promise<void>): Promise<void> =>
+  new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    void cancelled.then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+
+export class JetStreamEventStream implements EventStream {
+  private readonly consumptions = new Set<Consumption>();
+
+  private constructor(
+    private readonly connection: NatsConnection,
+    private readonly manager: JetStreamManager,
+    private readonly client: JetStreamClient,
+    private readonly logger: Logger,
+  ) {}
+
+  static async connect(url: string, name: string, logger: Logger): Promise<JetStreamEventStream> {
+    const connection = await connect({ servers: url, name, maxReconnectAttempts: -1 });
+    try {
+      const manager = await connection.jetstreamManager();
+      return new JetStreamEventStream(connection, manager, connection.jetstream(), logger);
+    } catch (error) {
+      await connection.close();
+      throw error;
+    }
+  }
+
+  async ensureStream(name: string, subjects: string[], options: EnsureStreamOptions = {}): Promise<void> {
+    const { duplicateWindowMs, maxAgeMs, replicas } = resolveStreamLimits(options);
+    const limits = {
+      subjects,
+      duplicate_window: nanos(duplicateWindowMs),
+      max_age: nanos(maxAgeMs),
+      num_replicas: replicas,
+    };
+    try {
+      await this.manager.streams.add({
+        name,
+        storage: StorageType.File,
+        retention: RetentionPolicy.Limits,
+        discard: DiscardPolicy.Old,
+        ...limits,
+      });
+    } catch (error) {
+      // Adding is idempotent for an identical configuration; anything else is an update.
+      if (apiErrorCode(error) !== streamNameInUse) throw error;
+      await this.manager.streams.update(name, limits);
+    }
+  }
+
+  async publish(subject: string, payload: Uint8Array, eventId: string): Promise<PublishResult> {
+    const ack = await this.client.publish(subject, payload, { msgID: eventId });
+    return { duplicate: ack.duplicate };
+  }
+
+  async consume(options: ConsumeOptions): Promise<Consumption> {
+    checkConsumeOptions(options);
+    const filterOnServer = options.subjects.length === 1 || supportsFilterSubjects(this.connection.info?.version);
+    const config: Partial<ConsumerConfig> = {
+      durable_name: options.durable,
+      ack_policy: AckPolicy.Explicit,
+      // A durable created after events were published still gets them.
+      deliver_policy: DeliverPolicy.All,
+      ack_wait: nanos(options.ackWaitMs ?? eventStreamDefaults.ackWaitMs),
+      max_deliver: options.maxDeliver ?? -1,
+    };
+    if (options.subjects.length === 1) config.filter_subject = options.subjects[0];
+    else if (filterOnServer) config.filter_subjects = options.subjects;
+    // Creating an existing durable updates it (its position is kept).
+    await this.manager.consumers.add(options.stream, config);
+    const consumer = await this.client.consumers.get(options.stream, options.durable);
+    const consumption = new JetStreamConsumption(consumer, options, filterOnServer, this.logger.child({
+      stream: options.stream,
+      durable: options.durable,
+    }));
+    this.consumptions.add(consumption);
+    return {
+      stop: async () => {
+        await consumption.stop();
+        this.consumptions.delete(consumption);
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.consumptions].map((consumption) => consumption.stop()));
+    this.consumptions.clear();
+    if (!this.connection.isClosed()) await this.connection.drain();
+  }
+}
+
+class JetStreamConsumption implements Consumption {
+  private stopping = false;
+  private signalStop: () => void = () => {};
+  private readonly stopped = new Promise<void>((resolve) => {
+    this.signalStop = resolve;
+  });
+  private readonly loop: Promise<void>;
+
+  constructor(
+    private readonly consumer: Consumer,
+    private readonly options: ConsumeOptions,
+    private readonly filterOnServer: boolean,
+    private readonly logger: Logger,
+  ) {
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.signalStop();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (!this.stopping) {
+      try {
+        const batch = await this.consumer.fetch({ max_messages: batchSize, expires: pullExpiresMs });
+        // Events already delivered to this batch are handled even when stopping: handing them
+        // back would only delay them until their ack wait ran out.
+        for await (const message of batch) await this.handle(message);
+        failures = 0;
+      } catch (error) {
+        failures += 1;
+        const delay = redeliveryDelayMs(failures, { initialMs: 250, maxMs: 10_000 });
+        this.logger.warn('fetching events failed; retrying', { error, retryInMs: delay });
+        await sleep(delay, this.stopped);
+      }
+    }
+  }
+
+  private async handle(message: JsMsg): Promise<void> {
+    const id = message.headers?.get(messageIdHeader);
+    if (!id) {
+      this.logger.error('event without an id dropped', { subject: message.subject, sequence: message.seq });
+      message.term();
+      return;
+    }
+    if (!this.filterOnServer && !matchesAny(this.options.subjects, message.subject)) {
+      message.ack();
+      return;
+    }
+    const deliveryCount = message.info.deliveryCount;
+    const ackWaitMs = this.options.ackWaitMs ?? eventStreamDefaults.ackWaitMs;
+    // A slow handler is still alive: keep the server from handing the event to someone else.
+    const progress = setInterval(() => message.working(), Math.max(ackWaitMs / 3, 100));
+    try {
+      await Promise.resolve().then(() =>
+        this.options.handler({ id, subject: message.subject, payload: message.data, deliveryCount }),
+      );
+    } catch (error) {
+      if (isLastDelivery(deliveryCount, this.options.maxDeliver)) {
+        this.logger.error('event given up after its last delivery', { error, eventId: id, deliveryCount });
+        message.term();
+        return;
+      }
+      const delay = redeliveryDelayMs(deliveryCount, this.options.redeliveryBackoff ?? eventStreamDefaults.redeliveryBackoff);
+      this.logger.warn('event handler failed; redelivering later', { error, eventId: id, deliveryCount, retryInMs: delay });
+      message.nak(delay);
+      return;
+    } finally {
+      clearInterval(progress);
+    }
+    try {
+      // Waiting for the server's confirmation means a consumer restarted right after stop()
+      // never sees an event that was handled here.
+      await message.ackAck({ timeout: ackTimeoutMs });
+    } catch (error) {
+      this.logger.warn('ack not confirmed; the event may be delivered again', { error, eventId: id });
+    }
+  }
+}

@@ -1,0 +1,119 @@
+// Moves committed outbox events to the event stream, in order, at least once: an event
+// published but not yet marked (the process died in between) is published again, and the
+// stream's duplicate window and the consumer's processed-events table absorb the copy.
+import type { Logger } from '../logger.js';
+import { nowIso } from '../time.js';
+import { redeliveryDelayMs, type EventStream, type RedeliveryBackoff } from './event-stream.js';
+import type { OutboxReader } from './outbox.js';
+
+export interface OutboxRelayOptions {
+  outbox: OutboxReader;
+  stream: Pick<EventStream, 'publish'>;
+  logger: Logger;
+  /** Pause between runs when nothing wakes the relay. */
+  intervalMs?: number;
+  batchSize?: number;
+  /** Pause after a failed run, doubling with each further failure. */
+  retryBackoff?: RedeliveryBackoff;
+  clock?: () => string;
+}
+
+export class OutboxRelay {
+  private readonly intervalMs: number;
+  private readonly batchSize: number;
+  private readonly retryBackoff: RedeliveryBackoff;
+  private readonly clock: () => string;
+  private started = false;
+  private stopped = false;
+  private failures = 0;
+  private woken = false;
+  private timer: NodeJS.Timeout | undefined;
+  private inFlight: Promise<void> | undefined;
+
+  constructor(private readonly options: OutboxRelayOptions) {
+    this.intervalMs = options.intervalMs ?? 1_000;
+    this.batchSize = options.batchSize ?? 100;
+    this.retryBackoff = options.retryBackoff ?? { initialMs: 500, maxMs: 30_000 };
+    this.clock = options.clock ?? nowIso;
+  }
+
+  start(): void {
+    if (this.started || this.stopped) return;
+    this.started = true;
+    this.cycle();
+  }
+
+  /** Asks for a run now (call it after committing an event); a relay backing off after a failure keeps waiting. */
+  wake(): void {
+    if (!this.started || this.stopped) return;
+    if (this.inFlight) {
+      this.woken = true;
+      return;
+    }
+    if (this.failures > 0) return;
+    clearTimeout(this.timer);
+    this.cycle();
+  }
+
+  /** Stops scheduling runs; resolves once the batch being published is marked. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.inFlight;
+  }
+
+  /**
+   * Publishes every pending event, batch by batch; resolves with how many were published and
+   * rejects on the first failure (events published before it are marked). For callers that do
+   * not start the loop; never run it beside a started relay of the same outbox.
+   */
+  async runOnce(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const published = await this.relayBatch();
+      total += published;
+      if (published < this.batchSize || this.stopped) return total;
+    }
+  }
+
+  private cycle(): void {
+    this.timer = undefined;
+    this.inFlight = this.drain().finally(() => {
+      this.inFlight = undefined;
+    });
+  }
+
+  private async drain(): Promise<void> {
+    let delay = this.intervalMs;
+    try {
+      do {
+        this.woken = false;
+        await this.runOnce();
+      } while (this.woken && !this.stopped);
+      this.failures = 0;
+    } catch (error) {
+      this.failures += 1;
+      delay = redeliveryDelayMs(this.failures, this.retryBackoff);
+      this.options.logger.warn('outbox relay failed; retrying', { error, failures: this.failures, retryInMs: delay });
+    }
+    if (this.stopped) return;
+    this.timer = setTimeout(() => this.cycle(), delay);
+    // The relay alone must not keep a process alive that is otherwise done.
+    this.timer.unref();
+  }
+
+  private async relayBatch(): Promise<number> {
+    const events = await this.options.outbox.pending(this.batchSize);
+    const published: string[] = [];
+    try {
+      for (const event of events) {
+        await this.options.stream.publish(event.subject, event.payload, event.id);
+        published.push(event.id);
+      }
+    } finally {
+      if (published.length > 0) await this.options.outbox.markPublished(published, this.clock());
+    }
+    return published.length;
+  }
+}

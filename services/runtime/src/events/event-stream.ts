@@ -108,3 +108,20 @@ export function redeliveryDelayMs(deliveryCount: number, backoff: RedeliveryBack
 /** True when the handler may not see this event again after this failed delivery. */
 export const isLastDelivery = (deliveryCount: number, maxDeliver: number | undefined): boolean =>
   maxDeliver !== undefined && maxDeliver > 0 && deliveryCount >= maxDeliver;
+
+/** Keeps a running consumption in `running` until it is stopped, so an adapter's close() can stop them all. */
+export function trackConsumption(running: Set<Consumption>, consumption: Consumption): Consumption {
+  running.add(consumption);
+  return {
+    stop: async () => {
+      await consumption.stop();
+      running.delete(consumption);
+    },
+  };
+}
+
+/** Stops every consumption still running (an adapter's close()). */
+export async function stopAll(running: Set<Consumption>): Promise<void> {
+  await Promise.all([...running].map((consumption) => consumption.stop()));
+  running.clear();
+}

@@ -12,6 +12,8 @@ import {
   type EnsureStreamOptions,
   type EventStream,
   type PublishResult,
+  stopAll,
+  trackConsumption,
 } from './event-stream.js';
 import { matchesAny, subjectsOverlap } from './subject-match.js';
 
@@ -61,7 +63,7 @@ const wake = (durable: Durable): void => {
 
 export class InProcessEventStream implements EventStream {
   private readonly streams = new Map<string, MemoryStream>();
-  private readonly consumptions = new Set<InProcessConsumption>();
+  private readonly consumptions = new Set<Consumption>();
 
   constructor(
     private readonly logger: Logger,
@@ -137,18 +139,11 @@ export class InProcessEventStream implements EventStream {
       stream: options.stream,
       durable: options.durable,
     }), () => this.expire(stream, this.clock()));
-    this.consumptions.add(consumption);
-    return {
-      stop: async () => {
-        await consumption.stop();
-        this.consumptions.delete(consumption);
-      },
-    };
+    return trackConsumption(this.consumptions, consumption);
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.consumptions].map((consumption) => consumption.stop()));
-    this.consumptions.clear();
+    await stopAll(this.consumptions);
     for (const stream of this.streams.values()) {
       for (const durable of stream.durables.values()) {
         durable.timers.forEach((timer) => clearTimeout(timer));

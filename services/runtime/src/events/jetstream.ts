@@ -28,6 +28,8 @@ import {
   type EnsureStreamOptions,
   type EventStream,
   type PublishResult,
+  stopAll,
+  trackConsumption,
 } from './event-stream.js';
 import { matchesAny } from './subject-match.js';
 
@@ -128,18 +130,11 @@ export class JetStreamEventStream implements EventStream {
       stream: options.stream,
       durable: options.durable,
     }));
-    this.consumptions.add(consumption);
-    return {
-      stop: async () => {
-        await consumption.stop();
-        this.consumptions.delete(consumption);
-      },
-    };
+    return trackConsumption(this.consumptions, consumption);
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.consumptions].map((consumption) => consumption.stop()));
-    this.consumptions.clear();
+    await stopAll(this.consumptions);
     if (!this.connection.isClosed()) await this.connection.drain();
   }
 }

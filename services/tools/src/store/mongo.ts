@@ -28,7 +28,7 @@ interface ClaimDocument {
   created_at: string;
 }
 
-const toDocument = (tool: ToolRecord): ToolDocument => ({
+const documentOf = (tool: ToolRecord): ToolDocument => ({
   _id: tool.id,
   workspace_id: tool.workspaceId,
   name: tool.name,
@@ -41,7 +41,7 @@ const toDocument = (tool: ToolRecord): ToolDocument => ({
   updated_at: tool.updatedAt,
 });
 
-const fromDocument = (doc: ToolDocument): ToolRecord => ({
+const recordOf = (doc: ToolDocument): ToolRecord => ({
   id: doc._id,
   workspaceId: doc.workspace_id,
   name: doc.name,
@@ -82,7 +82,7 @@ export class MongoToolStore implements ToolStore {
   async create(tool: ToolRecord, claim?: IdempotencyClaim): Promise<CreateOutcome> {
     if (!claim) {
       try {
-        await this.tools.insertOne(toDocument(tool));
+        await this.tools.insertOne(documentOf(tool));
         return { kind: 'created', tool };
       } catch (error) {
         if (isDuplicateKey(error)) return { kind: 'name_taken' };
@@ -96,7 +96,7 @@ export class MongoToolStore implements ToolStore {
         const replay = await this.replayOf(tool.workspaceId, claim, session);
         if (replay) throw new Settled(replay);
         try {
-          await this.tools.insertOne(toDocument(tool), { session });
+          await this.tools.insertOne(documentOf(tool), { session });
         } catch (error) {
           if (isDuplicateKey(error)) throw new Settled({ kind: 'name_taken' });
           throw error;
@@ -128,7 +128,7 @@ export class MongoToolStore implements ToolStore {
 
   async get(workspaceId: string, id: string): Promise<ToolRecord | undefined> {
     const doc = await this.tools.findOne({ _id: id, workspace_id: workspaceId });
-    return doc ? fromDocument(doc) : undefined;
+    return doc ? recordOf(doc) : undefined;
   }
 
   async list(workspaceId: string, filter: ToolFilter, page: Page): Promise<{ tools: ToolRecord[]; total: number }> {
@@ -139,7 +139,7 @@ export class MongoToolStore implements ToolStore {
       this.tools.countDocuments(query),
       this.tools.find(query).sort({ created_at: -1, _id: -1 }).skip(page.offset).limit(page.limit).toArray(),
     ]);
-    return { tools: docs.map(fromDocument), total };
+    return { tools: docs.map(recordOf), total };
   }
 
   async update(workspaceId: string, id: string, expectedRevision: number, changes: ToolChanges, now: string): Promise<UpdateOutcome> {
@@ -154,7 +154,7 @@ export class MongoToolStore implements ToolStore {
         { $set: set, $inc: { revision: 1 } },
         { returnDocument: 'after' },
       );
-      if (updated) return { kind: 'updated', tool: fromDocument(updated) };
+      if (updated) return { kind: 'updated', tool: recordOf(updated) };
     } catch (error) {
       if (isDuplicateKey(error)) return { kind: 'name_taken' };
       throw error;

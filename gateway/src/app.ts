@@ -9,6 +9,7 @@ import type { GatewayConfig } from './config.js';
 import { errorHandler } from './errors/error-handler.js';
 import { HttpError } from './errors/http-error.js';
 import { registerHealthRoutes } from './health.js';
+import { protectedResourceMetadataPaths } from './oauth/metadata.js';
 import { registerOAuthRoutes } from './oauth/router.js';
 import { accessLog } from './middleware/access-log.js';
 import { authenticate } from './middleware/authenticate.js';
@@ -41,7 +42,7 @@ export function buildRestRouter(deps: GatewayDeps): RestRouter {
       signer: deps.signer,
       cache: deps.cache,
       get resourceMetadataUrl() {
-        return `${deps.publicUrl()}/.well-known/oauth-protected-resource`;
+        return `${deps.publicUrl()}${protectedResourceMetadataPaths.api}`;
       },
     }),
     rateLimit(deps.config.rateLimit, deps.accountCounter),

@@ -21,46 +21,27 @@ export interface GatewayConfig {
   services: { identity: string; tools: string; telephony: string; billing: string; platformUsers: string };
   rateLimit: RateLimitPolicy;
   /** Requests per minute and client address at the OAuth endpoints. */
-  oauthRateLimits: { register: number; authorize: number; token: number };
+  oauthRateLimits: Record<(typeof oauthEndpoints)[number], number>;
   platformName: string;
 }
 
-const defaultRateLimits = 'starter=600,pro=3000,enterprise=12000';
-
-/** "starter=600,pro=3000,enterprise=12000": requests per window for each plan. */
-function readRateLimits(env: Env): Record<string, number> {
-  const value = readOptionalString(env, 'VOICE_RATE_LIMITS') ?? defaultRateLimits;
-  const limits: Record<string, number> = {};
+/** A "name=count,name=count" variable where every allowed name must appear with a count of at least 1. */
+function readCounts<N extends string>(env: Env, variable: string, fallback: string, names: readonly N[]): Record<N, number> {
+  const value = readOptionalString(env, variable) ?? fallback;
+  const counts: Partial<Record<N, number>> = {};
   for (const part of value.split(',')) {
-    const [plan, count] = part.split('=').map((s) => s.trim());
-    if (!plan || !(plans as readonly string[]).includes(plan) || !count || !/^\d+$/.test(count) || Number(count) < 1) {
-      throw new ConfigError('VOICE_RATE_LIMITS', `must look like "${defaultRateLimits}", got "${value}"`);
+    const [name, count] = part.split('=').map((s) => s.trim());
+    if (!name || !(names as readonly string[]).includes(name) || !count || !/^\d+$/.test(count) || Number(count) < 1) {
+      throw new ConfigError(variable, `must look like "${fallback}", got "${value}"`);
     }
-    limits[plan] = Number(count);
+    counts[name as N] = Number(count);
   }
-  for (const plan of plans) if (limits[plan] === undefined) throw new ConfigError('VOICE_RATE_LIMITS', `has no limit for plan ${plan}`);
-  return limits;
+  const missing = names.filter((name) => counts[name] === undefined);
+  if (missing.length > 0) throw new ConfigError(variable, `has no count for ${missing.join(', ')}`);
+  return counts as Record<N, number>;
 }
 
-const defaultOAuthRateLimits = 'register=20,authorize=60,token=120';
-
-/** "register=20,authorize=60,token=120": OAuth requests per minute and client address. */
-function readOAuthRateLimits(env: Env): GatewayConfig['oauthRateLimits'] {
-  const value = readOptionalString(env, 'VOICE_OAUTH_RATE_LIMITS') ?? defaultOAuthRateLimits;
-  const limits: Record<string, number> = {};
-  for (const part of value.split(',')) {
-    const [endpoint, count] = part.split('=').map((s) => s.trim());
-    if (!endpoint || !['register', 'authorize', 'token'].includes(endpoint) || !count || !/^\d+$/.test(count) || Number(count) < 1) {
-      throw new ConfigError('VOICE_OAUTH_RATE_LIMITS', `must look like "${defaultOAuthRateLimits}", got "${value}"`);
-    }
-    limits[endpoint] = Number(count);
-  }
-  const { register, authorize, token } = limits;
-  if (register === undefined || authorize === undefined || token === undefined) {
-    throw new ConfigError('VOICE_OAUTH_RATE_LIMITS', 'needs register, authorize and token');
-  }
-  return { register, authorize, token };
-}
+const oauthEndpoints = ['register', 'authorize', 'token'] as const;
 
 const serviceUrl = (env: Env, variable: string, port: number): string =>
   readUrl(env, variable, `http://127.0.0.1:${port}`, ['http:', 'https:'])!;
@@ -81,10 +62,10 @@ export function readGatewayConfig(env: Env): GatewayConfig {
       platformUsers: serviceUrl(env, 'VOICE_PLATFORM_USERS_URL', 50055),
     },
     rateLimit: {
-      perPlan: readRateLimits(env),
+      perPlan: readCounts(env, 'VOICE_RATE_LIMITS', 'starter=600,pro=3000,enterprise=12000', plans),
       windowSeconds: readInt(env, 'VOICE_RATE_LIMIT_WINDOW_SECONDS', 60, { min: 1, max: 3600 }),
     },
-    oauthRateLimits: readOAuthRateLimits(env),
+    oauthRateLimits: readCounts(env, 'VOICE_OAUTH_RATE_LIMITS', 'register=20,authorize=60,token=120', oauthEndpoints),
     platformName: readString(env, 'VOICE_PLATFORM_NAME', 'Voice platform'),
   };
 }

@@ -9,7 +9,7 @@ import { errorHandler } from '../src/errors/error-handler.js';
 import { HttpError } from '../src/errors/http-error.js';
 import { jsonBody } from '../src/middleware/json-body.js';
 import { MemoryWindowCounter } from '../src/counters/window-counter.js';
-import { FixedWindowCounter, rateLimit } from '../src/middleware/rate-limit.js';
+import { rateLimit } from '../src/middleware/rate-limit.js';
 import { requestId } from '../src/middleware/request-id.js';
 import { requireFeature } from '../src/middleware/require-feature.js';
 import { requireScope } from '../src/middleware/require-scope.js';
@@ -320,15 +320,15 @@ describe('rateLimit', () => {
   });
 });
 
-describe('FixedWindowCounter', () => {
-  test('windows are aligned to the window length and counted per account', () => {
+describe('MemoryWindowCounter', () => {
+  test('windows are aligned to the window length and counted per key', async () => {
     let now = 120_500;
-    const counter = new FixedWindowCounter(1000, () => now);
-    expect(counter.hit('a')).toEqual({ count: 1, resetAt: 121_000 });
-    expect(counter.hit('a')).toEqual({ count: 2, resetAt: 121_000 });
-    expect(counter.hit('b')).toEqual({ count: 1, resetAt: 121_000 });
+    const counter = new MemoryWindowCounter(1000, () => now);
+    expect(await counter.hit('a')).toEqual({ count: 1, resetAt: 121_000 });
+    expect(await counter.hit('a')).toEqual({ count: 2, resetAt: 121_000 });
+    expect(await counter.hit('b')).toEqual({ count: 1, resetAt: 121_000 });
     now = 121_000;
-    expect(counter.hit('a')).toEqual({ count: 1, resetAt: 122_000 });
+    expect(await counter.hit('a')).toEqual({ count: 1, resetAt: 122_000 });
   });
 });
 

@@ -1,21 +1,34 @@
-// The signed caller header for a request. Signing is per credential, not per request: one
-// signature is reused for half its validity, so most requests skip the HMAC.
+// The signed caller header for a call to a service. Signing is per credential (or, for the
+// gateway's own calls, per gateway), not per request: one signature is reused for half its
+// validity, so most requests skip the HMAC.
 import type { Response } from 'express';
-import { callerHeader, callerMaxAgeSeconds, requestIdHeader, type CallerSigner } from '@voice/runtime';
-import { authOf, type AuthContext } from './auth-context.js';
+import { callerHeader, callerMaxAgeSeconds, requestIdHeader, type CallerIdentity, type CallerSigner } from '@voice/runtime';
+import { authOf } from './auth-context.js';
 
 const reuseMs = (callerMaxAgeSeconds * 1000) / 2;
-const signed = new WeakMap<AuthContext, { token: string; signedAt: number }>();
+const signed = new WeakMap<object, { token: string; signedAt: number }>();
 
-function tokenFor(auth: AuthContext, signer: CallerSigner, now: number): string {
-  const kept = signed.get(auth);
+/** The signature kept for `owner`, or a new one of `identity` when it is missing or half expired. */
+function tokenFor(owner: object, identity: () => CallerIdentity, signer: CallerSigner, now: number): string {
+  const kept = signed.get(owner);
   if (kept && now - kept.signedAt < reuseMs) return kept.token;
-  const token = signer.sign({ workspaceId: auth.workspace.id, principal: auth.principal, scopes: auth.scopes }, now);
-  signed.set(auth, { token, signedAt: now });
+  const token = signer.sign(identity(), now);
+  signed.set(owner, { token, signedAt: now });
   return token;
 }
 
+const options = (token: string, res: Response) => ({ headers: { [callerHeader]: token, [requestIdHeader]: String(res.locals.requestId) } });
+
 /** Call options for a downstream service, on behalf of this request's authenticated caller. */
 export function callOptionsFor(res: Response, signer: CallerSigner) {
-  return { headers: { [callerHeader]: tokenFor(authOf(res), signer, Date.now()), [requestIdHeader]: String(res.locals.requestId) } };
+  const auth = authOf(res);
+  const identity = () => ({ workspaceId: auth.workspace.id, principal: auth.principal, scopes: auth.scopes });
+  return options(tokenFor(auth, identity, signer, Date.now()), res);
+}
+
+const gateway: CallerIdentity = { workspaceId: '', principal: { type: 'internal', id: 'gateway', name: 'gateway' }, scopes: null };
+
+/** Call options for a call the gateway makes itself, outside any workspace (authentication, OAuth). */
+export function gatewayCallOptions(res: Response, signer: CallerSigner) {
+  return options(tokenFor(signer, () => gateway, signer, Date.now()), res);
 }

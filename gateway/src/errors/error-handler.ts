@@ -3,6 +3,7 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import { ConnectError } from '@connectrpc/connect';
 import { errorDetailOf, type ErrorReason, type FieldIssue, type Logger } from '@voice/runtime';
+import { bodyParserFailure, type BodyParserFailure } from './body-parser.js';
 import { HttpError } from './http-error.js';
 import { effectiveCode, mappingOfCode, statusOfReason } from './status-table.js';
 
@@ -23,35 +24,23 @@ export function sendError(res: Response, envelope: Envelope): void {
 
 function fromConnect(error: ConnectError): Envelope {
   const detail = errorDetailOf(error);
-  if (detail.reason) {
-    const status = statusOfReason[detail.reason];
-    const headers = status === 503 ? { 'Retry-After': '1' } : undefined;
-    return { status, code: detail.reason, message: error.rawMessage, details: detail.fields, headers };
-  }
+  if (detail.reason) return { status: statusOfReason[detail.reason], code: detail.reason, message: error.rawMessage, details: detail.fields };
   const mapping = mappingOfCode[effectiveCode(error)];
-  return {
-    status: mapping.status,
-    code: mapping.reason,
-    message: mapping.message ?? error.rawMessage,
-    headers: mapping.status === 503 ? { 'Retry-After': '1' } : undefined,
-  };
+  return { status: mapping.status, code: mapping.reason, message: mapping.message ?? error.rawMessage };
 }
 
-/** Errors raised by express's JSON parser (body-parser), by their `type`. */
-function fromBodyParser(error: { type?: string; status?: number }): Envelope | undefined {
-  switch (error.type) {
-    case 'entity.too.large':
-      return { status: 413, code: 'invalid_request', message: 'the request body is larger than 1 MiB' };
-    case 'entity.parse.failed':
-      return { status: 400, code: 'invalid_request', message: 'the request body is not valid JSON', details: [{ field: 'body', issue: 'is not valid JSON' }] };
-    case 'encoding.unsupported':
-    case 'charset.unsupported':
-      return { status: 400, code: 'invalid_request', message: 'the request body must be UTF-8 JSON' };
-    case 'request.aborted':
-      return { status: 400, code: 'invalid_request', message: 'the request body was not received completely' };
-    default:
-      return undefined;
-  }
+/** REST bodies are JSON of at most 1 MiB, so the API can say precisely what was wrong. */
+const restPhrasing: Partial<Record<BodyParserFailure['kind'], string>> = {
+  too_large: 'the request body is larger than 1 MiB',
+  malformed: 'the request body is not valid JSON',
+  encoding: 'the request body must be UTF-8 JSON',
+};
+
+function fromBodyParser(error: unknown): Envelope | undefined {
+  const failure = bodyParserFailure(error);
+  if (!failure) return undefined;
+  const details = failure.kind === 'malformed' ? [{ field: 'body', issue: 'is not valid JSON' }] : undefined;
+  return { status: failure.status, code: 'invalid_request', message: restPhrasing[failure.kind] ?? failure.message, details };
 }
 
 export function errorHandler(logger: Logger): ErrorRequestHandler {
@@ -61,8 +50,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       envelope = { status: error.status, code: error.code, message: error.message, details: error.options.details, headers: error.options.headers };
     } else if (error instanceof ConnectError) {
       envelope = fromConnect(error);
-    } else if (typeof error === 'object' && error !== null) {
-      envelope = fromBodyParser(error as { type?: string });
+    } else {
+      envelope = fromBodyParser(error);
     }
     const requestId = String(res.getHeader('X-Request-Id') ?? '');
     if (!envelope || envelope.status >= 500) {
@@ -71,6 +60,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (!envelope || envelope.status === 500) {
       envelope = { status: 500, code: 'internal_error', message: `internal error (request ${requestId})` };
     }
+    // A service that is briefly away: tell clients when to try again.
+    if (envelope.status === 503) envelope.headers = { 'Retry-After': '1', ...envelope.headers };
     if (res.headersSent) {
       res.end();
       return;

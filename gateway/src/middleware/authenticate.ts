@@ -1,10 +1,11 @@
 // Bearer authentication through the identity service (answers cached, see CredentialCache).
 import type { RequestHandler } from 'express';
 import { Code, ConnectError } from '@connectrpc/connect';
-import { callHeaders, toIso, type CallerSigner } from '@voice/runtime';
+import { toIso, type CallerSigner } from '@voice/runtime';
 import type { AuthenticateResponse } from '@voice/proto/voice/identity/v1/identity';
 import type { AuthContext } from '../auth/auth-context.js';
 import type { CredentialCache } from '../auth/credential-cache.js';
+import { gatewayCallOptions } from '../auth/signed-caller.js';
 import type { ServiceClients } from '../clients.js';
 import { HttpError } from '../errors/http-error.js';
 
@@ -45,13 +46,9 @@ export function authenticate(options: {
     if (!header) return next(unauthorized('send Authorization: Bearer <credential>'));
     const credential = bearer.exec(header)?.[1];
     if (!credential) return next(unauthorized('the Authorization header must be "Bearer <credential>"', 'invalid_request'));
-    const requestId = String(res.locals.requestId);
     options.cache
       .resolve(credential, async () => {
-        const answer = await options.clients.identity.authenticate(
-          { credential },
-          { headers: callHeaders(options.signer, { workspaceId: '', principal: { type: 'internal', id: 'gateway', name: 'gateway' }, scopes: null, requestId }) },
-        );
+        const answer = await options.clients.identity.authenticate({ credential }, gatewayCallOptions(res, options.signer));
         return { auth: toAuthContext(answer), ttlSeconds: answer.cacheTtlSeconds };
       })
       .then(

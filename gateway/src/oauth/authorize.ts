@@ -34,7 +34,6 @@ function sendPage(res: Response, status: number, html: string): void {
   res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'");
   res.setHeader('X-Frame-Options', 'DENY');
   res.setHeader('Referrer-Policy', 'no-referrer');
-  res.setHeader('Cache-Control', 'no-store');
   res.status(status).type('html').send(html);
 }
 
@@ -88,7 +87,6 @@ export function registerAuthorizeRoutes(router: Router, deps: OAuthDeps, options
     for (const [name, value] of Object.entries(params)) target.searchParams.set(name, value);
     if (request.state !== undefined) target.searchParams.set('state', request.state);
     target.searchParams.set('iss', deps.publicUrl());
-    res.setHeader('Cache-Control', 'no-store');
     res.redirect(302, target.toString());
   };
 

@@ -1,7 +1,8 @@
 // What the OAuth endpoints share: identity client, signed internal calls, paths, limits and
 // the one error translation for every OAuth handler.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { callerHeader, requestIdHeader, type CallerSigner } from '@voice/runtime';
+import type { CallerSigner } from '@voice/runtime';
+import { gatewayCallOptions } from '../auth/signed-caller.js';
 import type { ServiceClients } from '../clients.js';
 import { oauthPaths } from './metadata.js';
 import { oauthErrorOf, sendOAuthError } from './oauth-error.js';
@@ -26,24 +27,13 @@ export function oauthDeps(options: {
   resources: () => Resources;
   publicUrl: () => string;
 }): OAuthDeps {
-  const gateway = { workspaceId: '', principal: { type: 'internal' as const, id: 'gateway', name: 'gateway' }, scopes: null };
-  let token = '';
-  let signedAt = 0;
-  const gatewayToken = () => {
-    // The gateway's own identity never changes; one signature serves a minute.
-    if (Date.now() - signedAt > 60_000) {
-      token = options.signer.sign(gateway);
-      signedAt = Date.now();
-    }
-    return token;
-  };
   return {
     clients: options.clients,
     paths: oauthPaths,
     limits: options.limits,
     resources: options.resources,
     publicUrl: options.publicUrl,
-    internalCall: (res) => ({ headers: { [callerHeader]: gatewayToken(), [requestIdHeader]: String(res.locals.requestId) } }),
+    internalCall: (res) => gatewayCallOptions(res, options.signer),
     handle: (handler) => (req: Request, res: Response, next: NextFunction) => {
       handler(req, res).catch((error: unknown) => {
         const oauthError = oauthErrorOf(error);

@@ -11,6 +11,12 @@ export const oauthPaths = {
   revoke: '/oauth/revoke',
 } as const;
 
+/** RFC 9728 metadata of the REST API (whose resource is the origin) and of the MCP endpoint. */
+export const protectedResourceMetadataPaths = {
+  api: '/.well-known/oauth-protected-resource',
+  mcp: '/.well-known/oauth-protected-resource/mcp',
+} as const;
+
 const clientAuthMethods = ['none', 'client_secret_basic', 'client_secret_post'];
 
 export function authorizationServerMetadata(issuer: string) {
@@ -43,15 +49,12 @@ function protectedResourceMetadata(resource: string, issuer: string, name: strin
 }
 
 export function registerMetadataRoutes(app: Express, publicUrl: () => string): void {
-  const json = (body: unknown) => (_req: unknown, res: { setHeader(n: string, v: string): void; json(b: unknown): void }) => {
-    res.setHeader('Cache-Control', 'public, max-age=300');
-    res.json(body);
-  };
-  app.get('/.well-known/oauth-authorization-server', (req, res) => json(authorizationServerMetadata(publicUrl()))(req, res));
-  app.get('/.well-known/oauth-protected-resource', (req, res) =>
-    json(protectedResourceMetadata(resourcesOf(publicUrl()).api, publicUrl(), 'Voice platform REST API'))(req, res),
-  );
-  app.get('/.well-known/oauth-protected-resource/mcp', (req, res) =>
-    json(protectedResourceMetadata(resourcesOf(publicUrl()).mcp, publicUrl(), 'Voice platform MCP endpoint'))(req, res),
-  );
+  const serve = (path: string, document: () => object) =>
+    app.get(path, (_req, res) => {
+      res.setHeader('Cache-Control', 'public, max-age=300');
+      res.json(document());
+    });
+  serve('/.well-known/oauth-authorization-server', () => authorizationServerMetadata(publicUrl()));
+  serve(protectedResourceMetadataPaths.api, () => protectedResourceMetadata(resourcesOf(publicUrl()).api, publicUrl(), 'Voice platform REST API'));
+  serve(protectedResourceMetadataPaths.mcp, () => protectedResourceMetadata(resourcesOf(publicUrl()).mcp, publicUrl(), 'Voice platform MCP endpoint'));
 }

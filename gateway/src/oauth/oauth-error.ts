@@ -29,6 +29,5 @@ export function oauthErrorOf(error: unknown): OAuthError | undefined {
 export function sendOAuthError(res: Response, error: OAuthError): void {
   for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
   if (error.error === 'invalid_client') res.setHeader('WWW-Authenticate', 'Basic realm="voice-oauth"');
-  res.setHeader('Cache-Control', 'no-store');
   res.status(error.status).json({ error: error.error, error_description: error.description });
 }

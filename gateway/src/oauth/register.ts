@@ -3,7 +3,7 @@
 import type { Router } from 'express';
 import express from 'express';
 import { z } from 'zod';
-import { toIso, validate } from '@voice/runtime';
+import { validate } from '@voice/runtime';
 import type { OAuthDeps } from './deps.js';
 import { OAuthError } from './oauth-error.js';
 
@@ -42,11 +42,9 @@ export function registerRegistrationRoute(router: Router, deps: OAuthDeps): void
       deps.internalCall(res),
     );
     const client = answer.client!;
-    const issuedAt = Math.floor(Date.parse(toIso(client.createdAt) ?? new Date().toISOString()) / 1000);
-    res.setHeader('Cache-Control', 'no-store');
     res.status(201).json({
       client_id: client.clientId,
-      client_id_issued_at: issuedAt,
+      client_id_issued_at: Number(client.createdAt?.seconds ?? 0n),
       ...(answer.clientSecret ? { client_secret: answer.clientSecret, client_secret_expires_at: 0 } : {}),
       client_name: client.clientName,
       redirect_uris: client.redirectUris,

@@ -5,12 +5,13 @@ import express, { type Express } from 'express';
 import type { CallerSigner } from '@voice/runtime';
 import type { ServiceClients } from '../clients.js';
 import type { WindowCounter } from '../counters/window-counter.js';
+import { bodyParserFailure } from '../errors/body-parser.js';
 import { addressRateLimit } from './address-rate-limit.js';
 import { registerAuthorizeRoutes } from './authorize.js';
 import { CsrfGuard } from './csrf.js';
 import { oauthDeps } from './deps.js';
 import { LoginTickets } from './login-ticket.js';
-import { registerMetadataRoutes } from './metadata.js';
+import { oauthPaths, registerMetadataRoutes } from './metadata.js';
 import { OAuthError, sendOAuthError } from './oauth-error.js';
 import { registerRegistrationRoute } from './register.js';
 import { resourcesOf } from './resources.js';
@@ -41,6 +42,11 @@ export function registerOAuthRoutes(app: Express, options: OAuthOptions): void {
     publicUrl: options.publicUrl,
   });
   const router = express.Router();
+  // Nothing an OAuth endpoint answers (pages, codes, tokens, errors) may be cached.
+  router.use(Object.values(oauthPaths), (_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
   registerRegistrationRoute(router, deps);
   registerTokenRoutes(router, deps);
   registerAuthorizeRoutes(router, deps, {
@@ -50,11 +56,9 @@ export function registerOAuthRoutes(app: Express, options: OAuthOptions): void {
   });
   // Body parser failures at these endpoints are OAuth errors, not API envelopes.
   router.use(((error, req, res, next) => {
-    const type = (error as { type?: string }).type;
-    if (!type?.startsWith('entity.') && type !== 'encoding.unsupported' && type !== 'charset.unsupported') return next(error);
-    const code = req.path === deps.paths.register ? 'invalid_client_metadata' : 'invalid_request';
-    const tooLarge = type === 'entity.too.large';
-    sendOAuthError(res, new OAuthError(code, tooLarge ? 'the request body is too large' : 'the request body could not be parsed', tooLarge ? 413 : 400));
+    const failure = bodyParserFailure(error);
+    if (!failure) return next(error);
+    sendOAuthError(res, new OAuthError(req.path === deps.paths.register ? 'invalid_client_metadata' : 'invalid_request', failure.message, failure.status));
   }) as express.ErrorRequestHandler);
   app.use(router);
 }

@@ -52,7 +52,6 @@ export function registerTokenRoutes(router: Router, deps: OAuthDeps): void {
       default:
         throw new OAuthError('unsupported_grant_type', `grant_type ${form.grant_type} is not supported`);
     }
-    res.setHeader('Cache-Control', 'no-store');
     res.setHeader('Pragma', 'no-cache');
     res.json(tokenResponse(tokens!));
   }));
@@ -62,7 +61,6 @@ export function registerTokenRoutes(router: Router, deps: OAuthDeps): void {
     const client = clientCredentialsOf(req, form);
     if (!form.token) throw new OAuthError('invalid_request', 'token is required');
     await deps.clients.identity.revokeToken({ token: form.token, clientId: client.clientId, clientSecret: client.clientSecret }, deps.internalCall(res));
-    res.setHeader('Cache-Control', 'no-store');
     res.status(200).end();
   }));
 }

@@ -80,6 +80,21 @@ describe('members endpoints', () => {
     expectError(await platform.api.delete(`/workspace/members/${added.body.data.user_id}`, stranger.key), 404, 'not_found');
   });
 
+  test('a malformed or unknown user id is 404 and changes nothing', async () => {
+    const workspace = await platform.workspace();
+    for (const id of ['not-a-uuid', "1' OR '1'='1", '6f1c1d7e-9a5b-4c1e-8f00-123456789abc']) {
+      expectError(await platform.api.patch(`/workspace/members/${encodeURIComponent(id)}`, workspace.key, { role: 'admin' }), 404, 'not_found');
+      expectError(await platform.api.delete(`/workspace/members/${encodeURIComponent(id)}`, workspace.key), 404, 'not_found');
+    }
+    expect((await platform.api.get('/workspace/members', workspace.key)).body.meta.pagination.total).toBe(0);
+  });
+
+  test('PATCH needs role or status', async () => {
+    const workspace = await platform.workspace();
+    const added = await platform.api.post('/workspace/members', workspace.key, { ...newUser(), role: 'member' });
+    expectError(await platform.api.patch(`/workspace/members/${added.body.data.user_id}`, workspace.key, {}), 400, 'invalid_request');
+  });
+
   test('the last owner cannot be removed, demoted or suspended (409)', async () => {
     const workspace = await platform.workspace();
     const owner = await platform.api.post('/workspace/members', workspace.key, { ...newUser(), role: 'owner' });

@@ -142,6 +142,17 @@ describe('authorization requests', () => {
     expect(await response.text()).toContain('not valid');
   });
 
+  test.each([
+    ['a loopback address', 'https://127.0.0.1:9/oauth-client.json'],
+    ['a host name resolving to loopback', 'https://localhost:9/oauth-client.json'],
+    ['plain http', 'http://agent.example.com/oauth-client.json'],
+  ])('a Client ID Metadata Document on %s is refused on the page, never fetched from a private address', async (_case, documentUrl) => {
+    const response = await fetch(authorizeUrl({ client_id: documentUrl }), { redirect: 'manual' });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('location')).toBeNull();
+    expect(await response.text()).toContain('not valid');
+  });
+
   test('the POST is checked again: a tampered hidden field is refused', async () => {
     const page = await pageOf(authorizeUrl());
     const answer = await submitAuthorizeForm(base, page, { ...user, action: 'approve', redirect_uri: 'https://evil.example.com/callback' });

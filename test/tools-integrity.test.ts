@@ -135,6 +135,40 @@ describe('secrets', () => {
     expect(fieldsOf(newPlace)).toEqual(['config.headers.X-Other']);
   });
 
+  test('the mask keeps a secret only while its destination stays: a new origin needs the secret again', async () => {
+    const api = (await platform.api.post('/tools', key, apiTool())).body.data;
+    const elsewhere = await platform.api.patch(`/tools/${api.id}`, key, {
+      config: { url: 'https://attacker.example.net/collect', headers: { 'X-Api-Key': mask } },
+      expected_revision: 1,
+    });
+    expectError(elsewhere, 400, 'invalid_request');
+    expect(elsewhere.body.error.details).toEqual([{ field: 'config.headers.X-Api-Key', issue: expect.stringContaining('destination changed') }]);
+    const samePlace = await platform.api.patch(`/tools/${api.id}`, key, {
+      config: { url: 'https://orders.example.com/v2/orders', headers: { 'X-Api-Key': mask } },
+      expected_revision: 1,
+    });
+    expect(samePlace.status).toBe(200);
+    const resent = await platform.api.patch(`/tools/${api.id}`, key, {
+      config: { url: 'https://other.example.net/hook', headers: { 'X-Api-Key': secrets.apiHeader2 } },
+      expected_revision: 2,
+    });
+    expect(resent.status).toBe(200);
+
+    const mcp = (await platform.api.post('/tools', key, mcpTool())).body.data;
+    const mcpElsewhere = await platform.api.patch(`/tools/${mcp.id}`, key, {
+      config: { ...mcpTool().config, url: 'https://attacker.example.net/mcp', auth_value_encrypted: mask },
+      expected_revision: 1,
+    });
+    expect(fieldsOf(mcpElsewhere)).toEqual(['config.auth_value_encrypted']);
+
+    const transfer = (await platform.api.post('/tools', key, builtinTool())).body.data;
+    const rerouted = await platform.api.patch(`/tools/${transfer.id}`, key, {
+      config: { type: 'call_transfer', destination: '+14155550199', sip_headers: { 'X-Account': mask } },
+      expected_revision: 1,
+    });
+    expect(fieldsOf(rerouted)).toEqual(['config.sip_headers.X-Account']);
+  });
+
   test('secrets are encrypted at rest: no store file holds them in plain text', async () => {
     await platform.api.post('/tools', key, apiTool());
     const files = readdirSync(platform.dataDir).filter((f) => f.startsWith('tools.sqlite'));

@@ -2,7 +2,7 @@
 // masked on every way out, opened only to run the tool. The mask sent back keeps a stored secret.
 import type { JsonObject, JsonValue } from '@bufbuild/protobuf';
 import { SecretBox, type FieldIssue } from '@voice/runtime';
-import { secretMask, type ToolType } from './schema.js';
+import { pathPlaceholder, secretMask, type ToolType } from './schema.js';
 
 type Path = string[];
 
@@ -22,6 +22,20 @@ const secretPathsByType: Record<ToolType, (config: JsonObject) => Path[]> = {
 };
 
 export const secretPaths = (type: ToolType, config: JsonObject): Path[] => secretPathsByType[type](config);
+
+/**
+ * Where a tool's secrets are sent: the origin of an api or mcp tool's url, the destination of a
+ * transfer. A stored secret may only be kept (by sending the mask) while this stays the same;
+ * otherwise changing the url and sending the mask would deliver the secret to anyone.
+ */
+function destinationOf(type: ToolType, config: JsonObject): string {
+  if (type === 'builtin') return typeof config.destination === 'string' ? config.destination : '';
+  try {
+    return typeof config.url === 'string' ? new URL(config.url.replace(pathPlaceholder, 'x')).origin : '';
+  } catch {
+    return '';
+  }
+}
 
 function read(config: JsonObject, path: Path): JsonValue | undefined {
   let node: JsonValue | undefined = config;
@@ -44,16 +58,24 @@ export class ToolSecrets {
   constructor(private readonly box: SecretBox) {}
 
   /**
-   * Seals every secret of a validated config. A mask keeps the secret stored at the same
-   * place in `stored`; a mask where nothing is stored is reported as a field issue.
+   * Seals every secret of a validated config. A mask keeps the secret stored at the same place
+   * in `stored`, as long as the secret's destination is unchanged; a mask where nothing is
+   * stored, or sent with a new destination, is reported as a field issue.
    */
   seal(type: ToolType, config: JsonObject, stored: JsonObject | undefined): { config: JsonObject; issues: FieldIssue[] } {
     const issues: FieldIssue[] = [];
+    const sameDestination = stored !== undefined && destinationOf(type, config) === destinationOf(type, stored);
     const sealed = mapSecrets(type, config, (value, path) => {
       if (value !== secretMask) return this.box.seal(value);
+      const field = ['config', ...path].join('.');
       const previous = stored ? read(stored, path) : undefined;
-      if (SecretBox.isSealed(previous)) return previous;
-      issues.push({ field: ['config', ...path].join('.'), issue: 'is the mask, but no secret is stored there' });
+      if (!SecretBox.isSealed(previous)) {
+        issues.push({ field, issue: 'is the mask, but no secret is stored there' });
+      } else if (!sameDestination) {
+        issues.push({ field, issue: 'is the mask, but the destination changed; send the secret again' });
+      } else {
+        return previous;
+      }
       return value;
     });
     return { config: sealed, issues };

@@ -135,6 +135,7 @@ describe('config by type (SPEC.md 2.4, API.md 7)', () => {
     ['builtin call_transfer to a bad destination', builtin({ type: 'call_transfer', destination: 'call me' }), 'config.destination'],
     ['builtin end_call with an unknown key', builtin({ type: 'end_call', mood: 'happy' }), 'config.mood'],
     ['api with an empty config', api({}), 'config.url'],
+    ['api with a header value beyond Latin-1', api({ url: 'https://a.example', headers: { 'X-Api-Key': 'k\u20ac' } }), 'config.headers.X-Api-Key'],
     ['api with CR/LF in a header value', api({ url: 'https://a.example', headers: { 'X-A': 'v\r\nX-Injected: 1' } }), 'config.headers.X-A'],
     ['mcp with CR/LF in the auth value', mcp({ url: 'https://m.example', auth_type: 'bearer', auth_value_encrypted: 'a\nb' }), 'config.auth_value_encrypted'],
     ['mcp with a placeholder in the url', mcp({ url: 'https://m.example/{tenant}/mcp' }), 'config.url'],

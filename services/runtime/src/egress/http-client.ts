@@ -121,7 +121,15 @@ function send(hop: Hop, policy: EgressPolicy, maxBodyBytes: number, signal: Abor
     if (hop.body !== undefined) headers['content-length'] = String(Buffer.byteLength(hop.body));
     const transport = hop.url.protocol === 'https:' ? https : http;
     // agent: false — a pooled socket could have been opened by unguarded code to another address.
-    const request = transport.request(hop.url, { method: hop.method, headers, agent: false, lookup: guardedLookup(policy) });
+    let request: http.ClientRequest;
+    try {
+      request = transport.request(hop.url, { method: hop.method, headers, agent: false, lookup: guardedLookup(policy) });
+    } catch (error) {
+      // Node refuses some requests synchronously (an invalid header character, for one).
+      settled = true;
+      reject(new RequestFailed('invalid_response', `the request could not be sent: ${error instanceof Error ? error.message : String(error)}`, { cause: error }));
+      return;
+    }
     signal.addEventListener('abort', onAbort, { once: true });
     request.on('error', fail);
     request.on('response', (response) => {

@@ -14,7 +14,6 @@ const parameterName = /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/;
 const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}$/;
 /** `{name}` in an api tool's url, replaced by the path parameter of that name. */
 export const pathPlaceholder = /\{([a-zA-Z_][a-zA-Z0-9_-]{0,63})\}/g;
-const placeholder = pathPlaceholder;
 
 const timeoutMs = z.int().min(1).max(120_000);
 const description = z.string().max(1000);
@@ -27,20 +26,19 @@ const httpUrl = (withPlaceholders: boolean) =>
     .refine((value) => {
       if (!withPlaceholders && /[{}]/.test(value)) return false;
       try {
-        const url = new URL(withPlaceholders ? value.replace(placeholder, 'x') : value);
+        const url = new URL(withPlaceholders ? value.replace(pathPlaceholder, 'x') : value);
         return (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === '';
       } catch {
         return false;
       }
     }, 'must be an http or https URL without credentials');
 
-/** A value that can travel in an HTTP header: no CR, LF or other control characters. */
+/** Node's own rule for header values: tab, visible ASCII and Latin-1, nothing else. */
+export const isHeaderValue = (value: string): boolean => /^[\t\x20-\x7e\x80-\xff]*$/.test(value);
+
+/** A value that can travel in an HTTP header, so a stored secret can never fail (or inject) at run time. */
 const headerValue = (max: number) =>
-  z
-    .string()
-    .min(1)
-    .max(max)
-    .regex(/^[\t\x20-\x7e\u0080-\uffff]+$/, 'must not contain control characters');
+  z.string().min(1).max(max).refine(isHeaderValue, 'must hold only tab, printable ASCII or Latin-1 characters');
 
 const headers = z
   .record(z.string().regex(headerName, 'must be a valid HTTP header name'), headerValue(4096))
@@ -73,7 +71,7 @@ export const apiConfigSchema = z
   })
   .superRefine((config, context) => {
     const names = new Set<string>();
-    const pathNames = new Set([...config.url.matchAll(placeholder)].map((match) => match[1]));
+    const pathNames = new Set([...config.url.matchAll(pathPlaceholder)].map((match) => match[1]));
     config.parameters?.forEach((parameter, index) => {
       if (names.has(parameter.name)) {
         context.addIssue({ code: 'custom', path: ['parameters', index, 'name'], message: 'is used twice' });

@@ -1,8 +1,7 @@
 // Runs an api tool once: checks the arguments, builds its HTTP request and reports what came back.
-import { validateHeaderValue } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { JsonObject, JsonValue } from '@bufbuild/protobuf';
-import { pathPlaceholder, type ApiToolConfig } from '../domain/schema.js';
+import { isHeaderValue, pathPlaceholder, type ApiToolConfig } from '../domain/schema.js';
 import { guardedRequest, RequestFailed, type EgressPolicy } from '@voice/runtime';
 import { ToolArgumentError, type TestOutcome } from './outcome.js';
 
@@ -49,7 +48,7 @@ function checkArguments(parameters: Parameter[], args: JsonObject): void {
     const parameter = byName.get(name);
     if (!parameter) issues.push({ field: `arguments.${name}`, issue: 'is not a parameter of this tool' });
     else if (!typeChecks[parameter.type](value)) issues.push({ field: `arguments.${name}`, issue: `must be of type ${parameter.type}` });
-    else if (parameter.location === 'header' && !isValidHeaderValue(name, text(value))) {
+    else if (parameter.location === 'header' && !isHeaderValue(text(value))) {
       issues.push({ field: `arguments.${name}`, issue: 'cannot be sent as an HTTP header value' });
     }
   }
@@ -59,15 +58,6 @@ function checkArguments(parameters: Parameter[], args: JsonObject): void {
     }
   }
   if (issues.length > 0) throw new ToolArgumentError(issues);
-}
-
-function isValidHeaderValue(name: string, value: string): boolean {
-  try {
-    validateHeaderValue(name, value);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** How a value is written into a URL or header: strings as they are, anything else as JSON. */

@@ -97,6 +97,19 @@ describe('with private egress allowed (VOICE_EGRESS_ALLOW_PRIVATE=true)', () => 
     await silent.close();
   });
 
+  test('an upstream answer nested deeper than can be carried is an invalid_response result', async () => {
+    const nested = (depth: number): unknown => (depth === 0 ? 1 : [nested(depth - 1)]);
+    const deep = await startHttpApi((_request, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(nested(150)));
+    });
+    const tool = (await platform.api.post('/tools', key, { name: 'deep_answer', type: 'api', config: { url: `${deep.url}/x` } })).body.data;
+    const response = await platform.api.post(`/tools/${tool.id}/test`, key, {});
+    expect(response.status).toBe(200);
+    expect(response.body.data.error.code).toBe('invalid_response');
+    await deep.close();
+  });
+
   test('an upstream that refuses connections is an unreachable result', async () => {
     const gone = await startHttpApi();
     await gone.close();

@@ -99,6 +99,31 @@ describe('tool input fields (SPEC.md 2.3)', () => {
   });
 });
 
+describe('deeply nested JSON', () => {
+  const nested = (depth: number): unknown => (depth === 0 ? 'leaf' : { inner: nested(depth - 1) });
+
+  test.each([40, 150, 5000])('a config nested %d levels deep is 400 naming the field, never a 500', async (depth) => {
+    // Written as text: the test's own JSON.stringify would overflow at this depth.
+    const payload = '{"inner":'.repeat(depth) + '"leaf"' + '}'.repeat(depth);
+    const rawBody = `{"name":"deep_${depth}","type":"api","config":{"url":"https://a.example","static_values":{"payload":${payload}}}}`;
+    const response = await platform.api.request('POST', '/tools', { key, rawBody, headers: { 'content-type': 'application/json' } });
+    expectError(response, 400, 'invalid_request');
+    expect(fieldsOf(response)[0]).toMatch(/^config/);
+  });
+
+  test('nesting up to the limit is accepted', async () => {
+    const response = await platform.api.post('/tools', key, { name: 'deep_ok', type: 'api', config: { url: 'https://a.example', static_values: { payload: nested(28) } } });
+    expect(response.status).toBe(201);
+  });
+
+  test('test arguments nested too deeply are 400', async () => {
+    const tool = (await platform.api.post('/tools', key, { name: 'deep_args', type: 'api', config: { url: 'https://a.example', parameters: [{ name: 'q', type: 'object' }] } })).body.data;
+    const response = await platform.api.post(`/tools/${tool.id}/test`, key, { arguments: { q: nested(150) } });
+    expectError(response, 400, 'invalid_request');
+    expect(fieldsOf(response)[0]).toMatch(/^arguments/);
+  });
+});
+
 describe('config by type (SPEC.md 2.4, API.md 7)', () => {
   const api = (config: Record<string, unknown>) => ({ name: `t${Math.random().toString(36).slice(2, 9)}`, type: 'api', config });
   const mcp = (config: Record<string, unknown>) => ({ name: `t${Math.random().toString(36).slice(2, 9)}`, type: 'mcp', config });

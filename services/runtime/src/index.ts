@@ -23,3 +23,4 @@ export * from './health-only-service.js';
 export * from './egress/egress.js';
 export * from './egress/http-client.js';
 export * from './events/index.js';
+export * from './json-depth.js';

@@ -7,6 +7,8 @@ import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import {
   idempotencyExpiry,
   invalidRequest,
+  isJsonWithin,
+  maxCarriedJsonDepth,
   monotonicClock,
   isUuid,
   newId,
@@ -200,7 +202,15 @@ const revisionConflict = (current?: number) =>
       : `expected_revision is stale; the tool is at revision ${current}`,
   );
 
-function toResponse(outcome: TestOutcome) {
+/** An upstream answer nested deeper than a Struct can carry is reported, never sent (it would fail the call). */
+function carriable(outcome: TestOutcome): TestOutcome {
+  const payloads = outcome.kind === 'http' ? [outcome.body, outcome.mapped] : outcome.kind === 'mcp' ? outcome.tools.map((t) => t.inputSchema) : [];
+  if (payloads.every((payload) => isJsonWithin(payload, maxCarriedJsonDepth))) return outcome;
+  return { kind: 'failure', code: 'invalid_response', message: `the response is nested more than ${maxCarriedJsonDepth} levels deep`, durationMs: outcome.durationMs };
+}
+
+function toResponse(result: TestOutcome) {
+  const outcome = carriable(result);
   const durationMs = Math.round(outcome.durationMs);
   switch (outcome.kind) {
     case 'http':

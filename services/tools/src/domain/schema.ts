@@ -1,6 +1,7 @@
 // The one definition of a tool's input: the gateway validates REST bodies with it, the
 // service validates config by type with it, and the MCP and OpenAPI layers derive from it.
 import { z } from 'zod';
+import { boundedJson } from '@voice/runtime';
 
 export const toolTypes = ['api', 'mcp', 'builtin'] as const;
 export type ToolType = (typeof toolTypes)[number];
@@ -38,7 +39,12 @@ export const isHeaderValue = (value: string): boolean => /^[\t\x20-\x7e\x80-\xff
 
 /** A value that can travel in an HTTP header, so a stored secret can never fail (or inject) at run time. */
 const headerValue = (max: number) =>
-  z.string().min(1).max(max).refine(isHeaderValue, 'must hold only tab, printable ASCII or Latin-1 characters');
+  z
+    .string()
+    .min(1)
+    .max(max)
+    // The mask stands for the stored secret, which was checked when it was sent.
+    .refine((value) => value === secretMask || isHeaderValue(value), 'must hold only tab, printable ASCII or Latin-1 characters');
 
 const headers = z
   .record(z.string().regex(headerName, 'must be a valid HTTP header name'), headerValue(4096))
@@ -62,7 +68,7 @@ export const apiConfigSchema = z
     url: httpUrl(true),
     headers: headers.optional(),
     parameters: z.array(apiParameter).max(50).optional(),
-    static_values: z.record(z.string(), z.json()).optional(),
+    static_values: z.record(z.string(), boundedJson()).optional(),
     response_mapping: z.record(z.string().regex(identifier), z.string().min(1).max(256)).optional(),
     timeout_ms: timeoutMs.optional(),
     async: z.boolean().optional(),
@@ -202,7 +208,7 @@ const toolFields = {
   name: z.string().regex(toolNamePattern, 'must start with a letter and hold at most 64 letters, digits, underscores or hyphens'),
   description: description,
   type: z.enum(toolTypes),
-  config: z.record(z.string(), z.json()),
+  config: z.record(z.string(), boundedJson()),
   is_active: z.boolean(),
 };
 
@@ -227,7 +233,7 @@ export const updateToolBodySchema = z.strictObject({
 
 /** Body of POST /tools/{id}/test. */
 export const testToolBodySchema = z.strictObject({
-  arguments: z.record(z.string(), z.json()).optional(),
+  arguments: z.record(z.string(), boundedJson()).optional(),
 });
 
 /** Query of GET /tools (pagination is parsed by the shared pagination rule). */

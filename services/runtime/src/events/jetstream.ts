@@ -1,5 +1,6 @@
 // EventStream on NATS JetStream: file-backed streams that drop re-published event ids, and
 // durable pull consumers that ack an event only after its handler has succeeded.
+import { setTimeout as delay } from 'node:timers/promises';
 import {
   AckPolicy,
   connect,
@@ -52,14 +53,8 @@ function supportsFilterSubjects(version: string | undefined): boolean {
   return major > 2 || (major === 2 && minor >= 10);
 }
 
-const sleep = (ms: number, cancelled: Promise<void>): Promise<void> =>
-  new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    void cancelled.then(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
+/** Waits `ms`, or less when `signal` aborts; never rejects. */
+const sleep = (ms: number, signal: AbortSignal): Promise<void> => delay(ms, undefined, { signal }).catch(() => undefined);
 
 export class JetStreamEventStream implements EventStream {
   private readonly consumptions = new Set<Consumption>();
@@ -140,11 +135,7 @@ export class JetStreamEventStream implements EventStream {
 }
 
 class JetStreamConsumption implements Consumption {
-  private stopping = false;
-  private signalStop: () => void = () => {};
-  private readonly stopped = new Promise<void>((resolve) => {
-    this.signalStop = resolve;
-  });
+  private readonly stopping = new AbortController();
   private readonly loop: Promise<void>;
 
   constructor(
@@ -157,14 +148,13 @@ class JetStreamConsumption implements Consumption {
   }
 
   async stop(): Promise<void> {
-    this.stopping = true;
-    this.signalStop();
+    this.stopping.abort();
     await this.loop;
   }
 
   private async run(): Promise<void> {
     let failures = 0;
-    while (!this.stopping) {
+    while (!this.stopping.signal.aborted) {
       try {
         const batch = await this.consumer.fetch({ max_messages: batchSize, expires: pullExpiresMs });
         // Events already delivered to this batch are handled even when stopping: handing them
@@ -173,9 +163,9 @@ class JetStreamConsumption implements Consumption {
         failures = 0;
       } catch (error) {
         failures += 1;
-        const delay = redeliveryDelayMs(failures, { initialMs: 250, maxMs: 10_000 });
-        this.logger.warn('fetching events failed; retrying', { error, retryInMs: delay });
-        await sleep(delay, this.stopped);
+        const wait = redeliveryDelayMs(failures, { initialMs: 250, maxMs: 10_000 });
+        this.logger.warn('fetching events failed; retrying', { error, retryInMs: wait });
+        await sleep(wait, this.stopping.signal);
       }
     }
   }

@@ -1,6 +1,6 @@
 // Members and revocation through the gateway: roles, the last owner, and user-bound credentials
 // revoked in the same transaction as the change, so the next request with them is 401.
-import { createClient } from '@connectrpc/connect';
+import { Code, createClient } from '@connectrpc/connect';
 import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';
 import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
 import { callHeaders } from '@voice/runtime';
@@ -120,9 +120,10 @@ describe('revocation on the very next request', () => {
     const refreshed = await fetch(`${base}/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: 'any' }).toString(),
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: tokens.client_id }).toString(),
     });
-    expect(refreshed.status).toBeGreaterThanOrEqual(400);
+    expect(refreshed.status).toBe(400);
+    expect(((await refreshed.json()) as { error: string }).error).toBe('invalid_grant');
   });
 
   test('a service-account key the member created keeps working after the member is removed', async () => {
@@ -166,6 +167,9 @@ describe('revocation on the very next request', () => {
       for (const credential of [key, workspace.key, tokens.access_token]) expectError(await platform.api.get('/me', credential), 401, 'unauthorized');
       await identity.setWorkspaceStatus({ workspaceId: workspace.id, status: 'active' }, internal);
       expectError(await platform.api.get('/me', key), 401, 'unauthorized');
+      // The root platform can never be suspended: its key could not be recreated.
+      await expect(identity.setWorkspaceStatus({ workspaceId: platform.rootWorkspaceId, status: 'suspended' }, internal)).rejects.toMatchObject({ code: Code.FailedPrecondition });
+      expect((await platform.api.get('/me', platform.rootKey)).status).toBe(200);
     } finally {
       sessions.abort();
     }

@@ -54,6 +54,7 @@ describe('registration (RFC 7591) with the redirect rules of SPEC.md 5.7', () =>
     ['a fragment', 'https://agent.example.com/cb#frag'],
     ['userinfo', 'https://user:pw@agent.example.com/cb'],
     ['a user name alone', 'https://user@agent.example.com/cb'],
+    ['a dot segment', 'https://agent.example.com/a/../cb'],
     ['a custom scheme', 'myapp://callback'],
     ['not a URI', 'not a uri'],
   ])('%s is refused with invalid_redirect_uri', async (_case, uri) => {

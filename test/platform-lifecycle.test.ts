@@ -49,6 +49,8 @@ describe('configuration is checked at start and a bad value names the variable',
   test.each([
     [{ VOICE_ROOT_API_KEY: 'svc_short' }, 'VOICE_ROOT_API_KEY'],
     [{ VOICE_ROOT_API_KEY: 'sk_0123456789012345678901234567890123456789' }, 'VOICE_ROOT_API_KEY'],
+    // Longer than any presented credential may be: it could never authenticate.
+    [{ VOICE_ROOT_API_KEY: `svc_${'a'.repeat(600)}` }, 'VOICE_ROOT_API_KEY'],
     [{ PORT: 'eighty' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],

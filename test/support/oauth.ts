@@ -64,7 +64,7 @@ export async function issueUserTokens(
   baseUrl: string,
   user: { email: string; password: string; workspaceId?: string },
   scope: string,
-): Promise<{ access_token: string; refresh_token: string; scope: string }> {
+): Promise<{ access_token: string; refresh_token: string; scope: string; client_id: string }> {
   const redirectUri = 'http://127.0.0.1/callback';
   const registered = await fetch(`${baseUrl}/oauth/register`, {
     method: 'POST',
@@ -91,5 +91,5 @@ export async function issueUserTokens(
     body: new URLSearchParams({ grant_type: 'authorization_code', client_id: clientId, code, redirect_uri: redirectUri, code_verifier: verifier }).toString(),
   });
   if (response.status !== 200) throw new Error(`token exchange failed: ${await response.text()}`);
-  return (await response.json()) as { access_token: string; refresh_token: string; scope: string };
+  return { ...((await response.json()) as { access_token: string; refresh_token: string; scope: string }), client_id: clientId };
 }

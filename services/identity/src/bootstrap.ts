@@ -1,6 +1,6 @@
 // First start: the root platform workspace and its one unrestricted key. Never twice.
 import { newId, type Logger } from '@voice/runtime';
-import { generateApiKey, hashCredential, keyHint } from './keys.js';
+import { generateApiKey, hashCredential, keyHint } from './credentials.js';
 import type { IdentityStore } from './store/store.js';
 
 export async function bootstrapRoot(

@@ -1,6 +1,6 @@
 // Every setting of the identity service, read and validated once at start.
 import { ConfigError, readBool, readCommonConfig, readOptionalString, readPort, readString, type CommonConfig, type Env } from '@voice/runtime';
-import { isValidRootKey } from './keys.js';
+import { isValidRootKey } from './credentials.js';
 
 export interface IdentityConfig {
   common: CommonConfig;

@@ -35,7 +35,7 @@ import type {
   VerifyPasswordRequest,
 } from '@voice/proto/voice/identity/v1/identity';
 import { requireInternal } from './internal.js';
-import { accessTokenPrefix, apiKeyPrefix, generateApiKey, hashCredential, keyHint } from './keys.js';
+import { accessTokenPrefix, apiKeyPrefix, generateApiKey, hashCredential, keyHint, looksLike } from './credentials.js';
 import { Members } from './members/members.js';
 import { authenticateAccessToken } from './oauth/access-tokens.js';
 import { Authorization } from './oauth/authorization.js';
@@ -87,7 +87,7 @@ export class IdentityServiceImpl implements ServiceImpl<typeof IdentityService> 
   async authenticate(request: { credential: string }, context: HandlerContext) {
     requireInternal(context);
     const credential = request.credential;
-    if (!credential.startsWith(apiKeyPrefix) || credential.length > 512) throw unauthenticated();
+    if (!looksLike(credential, apiKeyPrefix)) throw unauthenticated();
     if (credential.startsWith(accessTokenPrefix)) {
       const answer = await authenticateAccessToken(this.deps.store, credential, this.now(), authenticationCacheSeconds);
       if (!answer) throw unauthenticated();
@@ -144,7 +144,11 @@ export class IdentityServiceImpl implements ServiceImpl<typeof IdentityService> 
   async setWorkspaceStatus(request: SetWorkspaceStatusRequest, context: HandlerContext) {
     requireInternal(context);
     if (request.status !== 'active' && request.status !== 'suspended') throw invalidRequest([{ field: 'status', issue: 'must be active or suspended' }]);
-    const outcome = isUuid(request.workspaceId) ? await this.deps.store.setWorkspaceStatus(request.workspaceId, request.status) : undefined;
+    const workspace = isUuid(request.workspaceId) ? await this.deps.store.getWorkspace(request.workspaceId) : undefined;
+    if (!workspace) throw notFound('workspace');
+    // Suspending the root would revoke the root key with no way back: bootstrap never runs twice.
+    if (workspace.parentWorkspaceId === null) throw serviceError('conflict', 'the root platform workspace cannot be suspended');
+    const outcome = await this.deps.store.setWorkspaceStatus(workspace.id, request.status);
     if (!outcome) throw notFound('workspace');
     if (request.status === 'suspended') {
       await announceRevoked(this.deps.notifier, { credentialIds: outcome.revokedCredentialIds, workspaceId: outcome.workspace.id });

@@ -203,6 +203,9 @@ describe('Client ID Metadata Documents', () => {
     'https://app.example',
     'https://app.example/',
     'https://app.example/a/../client.json',
+    'https://app.example/a/%2e%2e/client.json',
+    'https://APP.example/client.json',
+    'https://app.example:443/client.json',
     'https://user@app.example/client.json',
     'https://app.example/client.json#x',
   ])('the URL %s is refused before anything is fetched', async (clientId) => {

@@ -34,12 +34,16 @@ test('revoking a key announces it on the bus before the call returns', async () 
   await store.close();
 });
 
-test('a suspended workspace authenticates nobody', async () => {
-  const { client, gateway, store, rootKey, root } = await setup();
+test('a suspended workspace authenticates nobody; the root platform cannot be suspended', async () => {
+  const { client, gateway, store, rootKey, root, as } = await setup();
   const workspace = await client.createWorkspace({ name: 'Acme', plan: 'pro', parentWorkspaceId: root.workspace!.id }, gateway);
   expect(workspace.workspace).toMatchObject({ name: 'Acme', plan: 'pro', features: ['mcp', 'automations', 'dashboards', 'simulations'] });
-  await client.setWorkspaceStatus({ workspaceId: root.workspace!.id, status: 'suspended' }, gateway);
-  expect(await codeOf(client.authenticate({ credential: rootKey }, gateway))).toBe(Code.Unauthenticated);
+  const inAcme = as({ workspaceId: workspace.workspace!.id, principal: { type: 'internal', id: 'ops', name: 'ops' }, scopes: null });
+  const { key } = await client.createApiKey({ name: 'acme', scopes: ['calls:read'] }, inAcme);
+  await client.setWorkspaceStatus({ workspaceId: workspace.workspace!.id, status: 'suspended' }, gateway);
+  expect(await codeOf(client.authenticate({ credential: key }, gateway))).toBe(Code.Unauthenticated);
+  expect(await codeOf(client.setWorkspaceStatus({ workspaceId: root.workspace!.id, status: 'suspended' }, gateway))).toBe(Code.FailedPrecondition);
+  expect((await client.authenticate({ credential: rootKey }, gateway)).unrestricted).toBe(true);
   await store.close();
 });
 

@@ -3,7 +3,7 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { constantTimeEqual, scopesWithinRole } from '@voice/runtime';
 import type { AuthenticateResponseSchema } from '@voice/proto/voice/identity/v1/identity';
-import { hashCredential } from '../keys.js';
+import { hashCredential } from '../credentials.js';
 import { presentWorkspace } from '../presenter.js';
 import type { IdentityStore } from '../store/store.js';
 

@@ -3,14 +3,14 @@
 // must be shown on the page, never sent to the redirect_uri.
 import { isUuid, newId } from '@voice/runtime';
 import type { CheckAuthorizationRequestRequest, IssueAuthorizationCodeRequest } from '@voice/proto/voice/identity/v1/identity';
-import { hashCredential } from '../keys.js';
+import { authorizationCodePrefix, hashCredential, newCredential } from '../credentials.js';
 import type { IdentityStore } from '../store/store.js';
 import type { Clients, ResolvedClient } from './clients.js';
 import { oauthError, withRedirectTrust } from './errors.js';
 import { isCodeChallenge } from './pkce.js';
 import { isRegisteredRedirectUri } from './redirect-uris.js';
 import { isSubset, parseScope } from './scope.js';
-import { authorizationCodePrefix, authorizationCodeSeconds, newCredential, secondsFrom } from './tokens.js';
+import { authorizationCodeSeconds, secondsFrom } from './tokens.js';
 
 /** RFC 8707: an absolute URI without a fragment. */
 function isResourceIndicator(resource: string): boolean {

@@ -3,12 +3,11 @@
 import { ConnectError } from '@connectrpc/connect';
 import { constantTimeEqual, isUuid, newId } from '@voice/runtime';
 import type { RegisterClientRequest } from '@voice/proto/voice/identity/v1/identity';
-import { hashCredential } from '../keys.js';
+import { clientSecretPrefix, hashCredential, newCredential } from '../credentials.js';
 import type { IdentityStore, OAuthClientRecord } from '../store/store.js';
 import { authMethods, validateClientMetadata } from './client-metadata.js';
 import { clientAuthenticationFailed, oauthError } from './errors.js';
 import { isMetadataDocumentUrl, type MetadataDocuments } from './metadata-documents.js';
-import { clientSecretPrefix, newCredential } from './tokens.js';
 
 export interface ResolvedClient extends OAuthClientRecord {
   /** True when the client is described by the metadata document at its client_id. */

@@ -21,9 +21,9 @@ function urlIssue(text: string): string | undefined {
     return 'client_id is not a valid URL';
   }
   if (url.protocol !== 'https:' || url.username || url.password || text.includes('#')) return 'client_id must be an https URL without credentials or fragment';
-  if (url.pathname === '/' || text.split(/[?]/)[0]!.split('/').slice(3).some((segment) => segment === '.' || segment === '..')) {
-    return 'client_id must have a path without dot segments';
-  }
+  // Comparing with the parsed form catches dot segments (also percent-encoded), case and
+  // default ports at once: the URL fetched is exactly the client_id.
+  if (url.pathname === '/' || url.href !== text) return 'client_id must be a canonical URL with a path (no dot segments)';
   return text.length <= 2000 ? undefined : 'client_id is too long';
 }
 

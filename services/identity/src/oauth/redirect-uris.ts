@@ -31,11 +31,11 @@ export function redirectUriIssue(uri: string): string | undefined {
   if (written[2]!.includes('@') || url.username || url.password) return 'must not contain a user name or password';
   const hostname = url.hostname.replace(/\.$/, '');
   if (hostname === 'localhost' || hostname.endsWith('.localhost')) return 'must not use the host name localhost; use 127.0.0.1 or [::1]';
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must use https (or http on 127.0.0.1 or [::1])';
+  // What is registered must be what a browser goes to: no dot segments or other non-canonical paths.
+  if ((uri.slice(written[0].length) || '/') !== url.pathname + url.search) return 'must be in canonical form (no dot segments)';
   if (url.protocol === 'https:') return undefined;
-  if (url.protocol === 'http:') {
-    return loopbackHosts.includes(hostOf(written[2]!)) ? undefined : 'may use http only on the loopback addresses 127.0.0.1 or [::1]';
-  }
-  return 'must use https (or http on 127.0.0.1 or [::1])';
+  return loopbackHosts.includes(hostOf(written[2]!)) ? undefined : 'may use http only on the loopback addresses 127.0.0.1 or [::1]';
 }
 
 /** An http URI on a literal loopback host: its port is chosen by the native app at run time. */

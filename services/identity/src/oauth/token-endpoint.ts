@@ -7,23 +7,14 @@ import type {
   RefreshAccessTokenRequest,
   RevokeTokenRequest,
 } from '@voice/proto/voice/identity/v1/identity';
-import { hashCredential } from '../keys.js';
+import { accessTokenPrefix, authorizationCodePrefix, hashCredential, looksLike, newCredential, refreshTokenPrefix } from '../credentials.js';
 import { announceRevoked } from '../revocations.js';
 import type { GrantRecord, IdentityStore, MemberRecord, TokenRecord } from '../store/store.js';
 import type { Clients, ResolvedClient } from './clients.js';
 import { invalidGrant, oauthError } from './errors.js';
 import { verifierMatches } from './pkce.js';
 import { isSubset, parseScope } from './scope.js';
-import {
-  accessTokenPrefix,
-  accessTokenSeconds,
-  authorizationCodePrefix,
-  looksLike,
-  newCredential,
-  refreshTokenPrefix,
-  refreshTokenSeconds,
-  secondsFrom,
-} from './tokens.js';
+import { accessTokenSeconds, refreshTokenSeconds, secondsFrom } from './tokens.js';
 
 /** An RFC 6749 5.1 token response. */
 export interface IssuedTokens {

@@ -173,6 +173,17 @@ describe('with the default egress guard', () => {
     expect(target.received).toHaveLength(0);
   });
 
+  // Only loopback forms here: were the guard ever broken, a test must not send traffic anywhere
+  // else. Private and metadata ranges are covered through the policy in the runtime's egress tests.
+  test.each(['http://[::ffff:0:127.0.0.1]/x', 'http://0.0.0.0/x'])(
+    'the loopback form %s is 403 destination_forbidden, refused before connecting',
+    async (url) => {
+      const tool = (await platform.api.post('/tools', key, { name: `private_${Math.random().toString(36).slice(2, 8)}`, type: 'api', config: { url, timeout_ms: 1000 } })).body.data;
+      const response = await platform.api.post(`/tools/${tool.id}/test`, key, {});
+      expectError(response, 403, 'destination_forbidden');
+    },
+  );
+
   test('an mcp tool on a private address is refused the same way', async () => {
     const tool = (await platform.api.post('/tools', key, { name: 'private_mcp', type: 'mcp', config: { url: `${target.url}/mcp` } })).body.data;
     expectError(await platform.api.post(`/tools/${tool.id}/test`, key, {}), 403, 'destination_forbidden');

@@ -71,6 +71,10 @@ describe('egressPolicy', () => {
     '::10.0.0.1',
     '64:ff9b::a9fe:a9fe',
     '64:ff9b::192.168.0.1',
+    '::ffff:0:127.0.0.1',
+    '::ffff:0:a9fe:a9fe',
+    '2002:7f00:1::1',
+    '2002:a9fe:a9fe::',
     'not-an-address',
     '',
   ])('refuses %s', (address) => {
@@ -96,6 +100,7 @@ describe('egressPolicy', () => {
     'fec0::1',
     '::ffff:8.8.8.8',
     '64:ff9b::808:808',
+    '2002:808:808::1',
   ])('allows %s', (address) => {
     expect(strict.isAllowed(address)).toBe(true);
   });

@@ -27,7 +27,15 @@ import {
   type UpdateToolRequest,
   type TestToolRequest,
 } from '@voice/proto/voice/tools/v1/tools';
-import { configSchemas, createToolBodySchema, toolTypes, updateToolBodySchema, type ToolType } from './domain/schema.js';
+import {
+  configSchemas,
+  createToolBodySchema,
+  toolTypes,
+  updateToolBodySchema,
+  type ApiToolConfig,
+  type McpToolConfig,
+  type ToolType,
+} from './domain/schema.js';
 import type { ToolSecrets } from './domain/secrets.js';
 import { presentTool } from './presenter.js';
 import type { ToolRunner } from './runner.js';
@@ -157,9 +165,18 @@ export class ToolsServiceImpl implements ServiceImpl<typeof ToolsService> {
 
   async testTool(request: TestToolRequest, context: HandlerContext) {
     const tool = await this.load(request.id, context);
+    if (tool.type === 'builtin') {
+      throw serviceError('invalid_request', 'builtin tools run inside calls and cannot be tested on their own', {
+        fields: [{ field: 'type', issue: 'builtin tools cannot be tested' }],
+      });
+    }
+    // The stored config passed its schema (defaults included) when it was written.
     const opened = this.deps.secrets.open(tool.type, tool.config);
     try {
-      return toResponse(await this.run(tool.type, opened, request.arguments ?? {}));
+      const args = request.arguments ?? {};
+      const outcome =
+        tool.type === 'api' ? await this.deps.runner.runApi(opened as ApiToolConfig, args) : await this.deps.runner.listMcp(opened as McpToolConfig);
+      return toResponse(outcome);
     } catch (error) {
       if (error instanceof EgressRefused) {
         throw serviceError('destination_forbidden', `the tool's destination ${error.host} is a private or reserved address`, { cause: error });
@@ -167,14 +184,6 @@ export class ToolsServiceImpl implements ServiceImpl<typeof ToolsService> {
       if (error instanceof ToolArgumentError) throw invalidRequest(error.issues);
       throw error;
     }
-  }
-
-  private run(type: ToolType, config: JsonObject, args: JsonObject): Promise<TestOutcome> {
-    if (type === 'api') return this.deps.runner.runApi(configSchemas.api.parse(config), args);
-    if (type === 'mcp') return this.deps.runner.listMcp(configSchemas.mcp.parse(config));
-    throw serviceError('invalid_request', 'builtin tools run inside calls and cannot be tested on their own', {
-      fields: [{ field: 'type', issue: 'builtin tools cannot be tested' }],
-    });
   }
 
   private async load(id: string, context: HandlerContext): Promise<ToolRecord> {

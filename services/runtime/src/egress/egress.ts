@@ -66,11 +66,16 @@ function ipv6Bytes(address: string): number[] {
 const startsWith = (bytes: number[], prefix: number[]) => prefix.every((byte, index) => bytes[index] === byte);
 const zeros = (count: number) => new Array<number>(count).fill(0);
 
-/** The IPv4 address an IPv6 address stands for: IPv4-mapped, IPv4-compatible or NAT64 (64:ff9b::/96). */
+/**
+ * The IPv4 address an IPv6 address stands for: IPv4-mapped (::ffff:0:0/96), IPv4-translated
+ * (::ffff:0:0:0/96), IPv4-compatible, NAT64 (64:ff9b::/96) or 6to4 (2002::/16, bytes 2-5).
+ */
 function embeddedIPv4(address: string): string | undefined {
   const bytes = ipv6Bytes(address);
+  if (bytes[0] === 0x20 && bytes[1] === 0x02) return bytes.slice(2, 6).join('.');
   const embeds =
     startsWith(bytes, [...zeros(10), 0xff, 0xff]) ||
+    startsWith(bytes, [...zeros(8), 0xff, 0xff, 0x00, 0x00]) ||
     startsWith(bytes, zeros(12)) ||
     startsWith(bytes, [0x00, 0x64, 0xff, 0x9b, ...zeros(8)]);
   return embeds ? bytes.slice(12).join('.') : undefined;

@@ -44,10 +44,24 @@ function read(config: JsonObject, path: Path): JsonValue | undefined {
 }
 
 /** A copy of config with the value at each path replaced by what `change` returns. */
+/**
+ * A copy of config with the value at each secret path replaced by what `change` returns. Only the
+ * objects on those paths are copied (this runs on every read); the rest is shared with `config`.
+ */
 function mapSecrets(type: ToolType, config: JsonObject, change: (value: string, path: Path) => string): JsonObject {
-  const copy = structuredClone(config);
+  const copy: JsonObject = { ...config };
+  const copied = new Set<JsonObject>([copy]);
   for (const path of secretPaths(type, config)) {
-    const parent = read(copy, path.slice(0, -1)) as JsonObject;
+    let parent = copy;
+    for (const key of path.slice(0, -1)) {
+      let child = parent[key] as JsonObject;
+      if (!copied.has(child)) {
+        child = { ...child };
+        copied.add(child);
+        parent[key] = child;
+      }
+      parent = child;
+    }
     const key = path[path.length - 1]!;
     parent[key] = change(parent[key] as string, path);
   }

@@ -5,7 +5,16 @@ import type { JsonObject } from '@bufbuild/protobuf';
 import type { ClientSession, Collection } from 'mongodb';
 import { connectMongo, isDuplicateKey, type MongoHandle, type Page } from '@voice/runtime';
 import type { ToolType } from '../domain/schema.js';
-import type { CreateOutcome, IdempotencyClaim, ToolChanges, ToolFilter, ToolRecord, ToolStore, UpdateOutcome } from './store.js';
+import {
+  claimOutcome,
+  type CreateOutcome,
+  type IdempotencyClaim,
+  type ToolChanges,
+  type ToolFilter,
+  type ToolRecord,
+  type ToolStore,
+  type UpdateOutcome,
+} from './store.js';
 
 interface ToolDocument {
   _id: string;
@@ -80,27 +89,14 @@ export class MongoToolStore implements ToolStore {
   }
 
   async create(tool: ToolRecord, claim?: IdempotencyClaim): Promise<CreateOutcome> {
-    if (!claim) {
-      try {
-        await this.tools.insertOne(documentOf(tool));
-        return { kind: 'created', tool };
-      } catch (error) {
-        if (isDuplicateKey(error)) return { kind: 'name_taken' };
-        throw error;
-      }
-    }
+    if (!claim) return (await this.insert(tool)) ? { kind: 'created', tool } : { kind: 'name_taken' };
     const session = this.handle.client.startSession();
     try {
       await session.withTransaction(async () => {
         const id = claimId(tool.workspaceId, claim.key);
         const replay = await this.replayOf(tool.workspaceId, claim, session);
         if (replay) throw new Settled(replay);
-        try {
-          await this.tools.insertOne(documentOf(tool), { session });
-        } catch (error) {
-          if (isDuplicateKey(error)) throw new Settled({ kind: 'name_taken' });
-          throw error;
-        }
+        if (!(await this.insert(tool, session))) throw new Settled({ kind: 'name_taken' });
         await this.claims.replaceOne(
           { _id: id },
           { fingerprint: claim.fingerprint, tool: JSON.stringify(tool), created_at: claim.now },
@@ -118,12 +114,20 @@ export class MongoToolStore implements ToolStore {
     }
   }
 
+  /** Inserts the tool; false when its name is taken in the workspace. */
+  private async insert(tool: ToolRecord, session?: ClientSession): Promise<boolean> {
+    try {
+      await this.tools.insertOne(documentOf(tool), { session });
+      return true;
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
+  }
+
   private async replayOf(workspaceId: string, claim: IdempotencyClaim, session?: ClientSession): Promise<CreateOutcome | undefined> {
     const existing = await this.claims.findOne({ _id: claimId(workspaceId, claim.key) }, { session });
-    if (!existing || existing.created_at < claim.expiredBefore) return undefined;
-    return existing.fingerprint === claim.fingerprint
-      ? { kind: 'replayed', tool: JSON.parse(existing.tool) as ToolRecord }
-      : { kind: 'key_reused' };
+    return claimOutcome(existing && { fingerprint: existing.fingerprint, tool: existing.tool, createdAt: existing.created_at }, claim);
   }
 
   async get(workspaceId: string, id: string): Promise<ToolRecord | undefined> {

@@ -4,7 +4,16 @@ import type { JsonObject } from '@bufbuild/protobuf';
 import type Database from 'better-sqlite3';
 import { isUniqueViolation, openSqlite, statementCache, type Page, type SqliteDatabase } from '@voice/runtime';
 import type { ToolType } from '../domain/schema.js';
-import type { CreateOutcome, IdempotencyClaim, ToolChanges, ToolFilter, ToolRecord, ToolStore, UpdateOutcome } from './store.js';
+import {
+  claimOutcome,
+  type CreateOutcome,
+  type IdempotencyClaim,
+  type ToolChanges,
+  type ToolFilter,
+  type ToolRecord,
+  type ToolStore,
+  type UpdateOutcome,
+} from './store.js';
 
 const migrations = [
   `CREATE TABLE tools (
@@ -69,12 +78,10 @@ export class SqliteToolStore implements ToolStore {
   async create(tool: ToolRecord, claim?: IdempotencyClaim): Promise<CreateOutcome> {
     return this.db.transaction((): CreateOutcome => {
       if (claim) {
-        const existing = this.sql('SELECT fingerprint, tool, created_at FROM idempotency_claims WHERE workspace_id = ? AND key = ?')
-          .get(tool.workspaceId, claim.key) as { fingerprint: string; tool: string; created_at: string } | undefined;
-        if (existing && existing.created_at >= claim.expiredBefore) {
-          if (existing.fingerprint !== claim.fingerprint) return { kind: 'key_reused' };
-          return { kind: 'replayed', tool: JSON.parse(existing.tool) as ToolRecord };
-        }
+        const existing = this.sql('SELECT fingerprint, tool, created_at AS createdAt FROM idempotency_claims WHERE workspace_id = ? AND key = ?')
+          .get(tool.workspaceId, claim.key) as { fingerprint: string; tool: string; createdAt: string } | undefined;
+        const replay = claimOutcome(existing, claim);
+        if (replay) return replay;
       }
       try {
         this.sql(

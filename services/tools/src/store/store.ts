@@ -62,3 +62,12 @@ export interface ToolStore {
   delete(workspaceId: string, id: string): Promise<boolean>;
   close(): Promise<void>;
 }
+
+/** What a stored claim means for a new request under the same key; undefined when it does not bind. */
+export function claimOutcome(
+  existing: { fingerprint: string; tool: string; createdAt: string } | undefined | null,
+  claim: IdempotencyClaim,
+): CreateOutcome | undefined {
+  if (!existing || existing.createdAt < claim.expiredBefore) return undefined;
+  return existing.fingerprint === claim.fingerprint ? { kind: 'replayed', tool: JSON.parse(existing.tool) as ToolRecord } : { kind: 'key_reused' };
+}

@@ -1,24 +1,29 @@
 // /workspace/members: the humans of a workspace and their roles (API.md 2). Identity enforces
 // the role rules, keeps the last owner, and revokes credentials in the same transaction.
 import { z } from 'zod';
-import { toIso } from '@voice/runtime';
+import { emailIssue, maxNameLength, memberStatuses, normaliseEmail, passwordIssue, roles, toIso } from '@voice/runtime';
 import type { Member } from '@voice/proto/voice/identity/v1/identity';
 import type { RestRouter } from './router.js';
 import { callOptions, type RestDeps } from './deps.js';
 import { listOf } from './presenters.js';
 import { pageOf, parseBody, parseQuery } from './validate.js';
 
-const role = z.enum(['owner', 'admin', 'member']);
+const role = z.enum(roles);
+/** The same rule identity enforces, so REST callers get the 400 before the call. */
+const checkedBy = (issue: (value: string) => string | undefined) => (value: string, context: z.RefinementCtx) => {
+  const problem = issue(value);
+  if (problem) context.addIssue({ code: 'custom', message: problem });
+};
 
 export const addMemberBodySchema = z.strictObject({
-  email: z.email().max(254),
+  email: z.string().superRefine(checkedBy((email) => emailIssue(normaliseEmail(email)))),
   role,
-  password: z.string().min(10).max(200).optional(),
-  name: z.string().trim().min(1).max(200).optional(),
+  password: z.string().superRefine(checkedBy(passwordIssue)).optional(),
+  name: z.string().trim().min(1).max(maxNameLength).optional(),
 });
 
 export const updateMemberBodySchema = z
-  .strictObject({ role: role.optional(), status: z.enum(['active', 'suspended']).optional() })
+  .strictObject({ role: role.optional(), status: z.enum(memberStatuses).optional() })
   .refine((body) => body.role !== undefined || body.status !== undefined, { message: 'send role, status or both', path: ['role'] });
 
 const listQuerySchema = z.strictObject({ limit: z.string().optional(), offset: z.string().optional() });

@@ -1,10 +1,9 @@
 // VerifyPassword for the login page: every failure is the same error, and an unknown e-mail
 // costs one scrypt like a wrong password, so neither answer nor timing tells which it was.
-import { serviceError } from '@voice/runtime';
+import { serviceError, emailIssue, normaliseEmail, passwordLength } from '@voice/runtime';
 import type { VerifyPasswordRequest } from '@voice/proto/voice/identity/v1/identity';
 import { verifyNothing, verifyPassword } from './passwords.js';
 import type { IdentityStore } from './store/store.js';
-import { emailIssue, normaliseEmail, passwordLength } from './users.js';
 
 const wrong = () => serviceError('unauthorized', 'the e-mail or password is wrong');
 

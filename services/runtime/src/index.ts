@@ -24,3 +24,4 @@ export * from './egress/egress.js';
 export * from './egress/http-client.js';
 export * from './events/index.js';
 export * from './json-depth.js';
+export * from './accounts.js';

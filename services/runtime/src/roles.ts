@@ -1,5 +1,5 @@
 // Member roles of a workspace, their order, and the one mapping from a role to the scopes it may exercise.
-import { canonicalScopes } from './scopes.js';
+import { canonicalScopes, impliedRead } from './scopes.js';
 
 export const roles = ['owner', 'admin', 'member'] as const;
 export type Role = (typeof roles)[number];
@@ -38,8 +38,11 @@ export function scopesWithinRole(scopes: readonly string[], role: Role): string[
   const allowed = scopesOfRole[role];
   const within = scopes.flatMap((scope) => {
     if (allowed.includes(scope)) return [scope];
-    const read = scope.endsWith(':write') ? `${scope.slice(0, -':write'.length)}:read` : undefined;
+    const read = impliedRead(scope);
     return read !== undefined && allowed.includes(read) ? [read] : [];
   });
   return [...new Set(within)];
 }
+
+export const memberStatuses = ['active', 'suspended'] as const;
+export type MemberStatus = (typeof memberStatuses)[number];

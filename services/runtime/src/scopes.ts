@@ -29,12 +29,13 @@ export const isCanonicalScope = (scope: string): boolean => canonical.has(scope)
 /** Granted scopes of a credential; null means the credential has no scope restrictions. */
 export type GrantedScopes = readonly string[] | null;
 
+/** The *:read scope a *:write scope implies, if it is one. */
+export const impliedRead = (scope: string): string | undefined => (scope.endsWith(':write') ? `${scope.slice(0, -':write'.length)}:read` : undefined);
+
 /** A *:write scope implies the matching *:read scope. */
 export function hasScope(granted: GrantedScopes, needed: string): boolean {
   if (granted === null) return true;
-  if (granted.includes(needed)) return true;
-  if (needed.endsWith(':read')) return granted.includes(`${needed.slice(0, -':read'.length)}:write`);
-  return false;
+  return granted.includes(needed) || granted.some((scope) => impliedRead(scope) === needed);
 }
 
 /** True when every needed scope is covered; used for route checks (any of several legacy scopes is a separate call). */

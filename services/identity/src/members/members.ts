@@ -11,14 +11,12 @@ import {
   serviceError,
   workspaceCallerOf,
   type FieldIssue,
-  type Notifier,
-} from '@voice/runtime';
+  type Notifier, defaultName, emailIssue, nameIssue, normaliseEmail, passwordIssue } from '@voice/runtime';
 import type { AddMemberRequest, UpdateMemberRequest } from '@voice/proto/voice/identity/v1/identity';
 import { hashPassword } from '../passwords.js';
 import { presentMember } from '../presenter.js';
 import { announceRevoked } from '../revocations.js';
 import type { IdentityStore, MemberChangeOutcome, MemberRecord, MemberState } from '../store/store.js';
-import { defaultName, emailIssue, nameIssue, normaliseEmail, passwordIssue } from '../users.js';
 import { isMemberStatus, mayManage, revokesCredentials, type Actor } from './rules.js';
 
 /** A change that lost every compare-and-set to concurrent changes this often gives up. */

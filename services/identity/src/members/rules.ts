@@ -1,5 +1,5 @@
 // Who may grant, change or remove which role, and which member changes end credentials.
-import { roleRank, type Role } from '@voice/runtime';
+import { memberStatuses, roleRank, type Role } from '@voice/runtime';
 import type { MemberState } from '../store/store.js';
 
 /**
@@ -24,6 +24,5 @@ export function mayManage(actor: Actor, from: Role | undefined, to: Role | undef
 export const revokesCredentials = (before: MemberState, after: MemberState): boolean =>
   roleRank(after.role) < roleRank(before.role) || after.status === 'suspended';
 
-export const memberStatuses = ['active', 'suspended'] as const;
 
 export const isMemberStatus = (value: string): value is MemberState['status'] => (memberStatuses as readonly string[]).includes(value);

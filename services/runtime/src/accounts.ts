@@ -1,4 +1,5 @@
-// The rules for a user's e-mail, name and password, in one place.
+// The rules for a user's e-mail, name and password, shared by identity (which enforces them) and
+// the gateway (which validates request bodies with them).
 
 export const passwordLength = { min: 10, max: 200 } as const;
 export const maxNameLength = 200;

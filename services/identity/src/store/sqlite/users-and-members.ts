@@ -12,6 +12,7 @@ import type {
   WorkspaceRecord,
 } from '../store.js';
 import { ids, memberFromRow, userFromRow, workspaceFromRow, type MemberRow, type UserRow, type WorkspaceRow } from './rows.js';
+import { revokeOAuthCredentials } from './revoke.js';
 
 const memberSelect = `SELECT m.workspace_id, m.user_id, m.role, m.status, m.created_at, u.email, u.name
   FROM members m JOIN users u ON u.id = m.user_id`;
@@ -125,14 +126,7 @@ export class SqliteMemberStore implements MemberStore {
 
   /** The member's grants, tokens and unused codes of this one workspace; inside the caller's transaction. */
   private revokeMemberCredentials(workspaceId: string, userId: string): string[] {
-    const revoked = ids(
-      this.sql("UPDATE oauth_tokens SET status = 'revoked' WHERE workspace_id = ? AND user_id = ? AND status = 'active' RETURNING id")
-        .all(workspaceId, userId),
-    );
-    this.sql("UPDATE oauth_tokens SET status = 'revoked' WHERE workspace_id = ? AND user_id = ? AND status = 'used'").run(workspaceId, userId);
-    this.sql("UPDATE oauth_grants SET status = 'revoked' WHERE workspace_id = ? AND user_id = ? AND status = 'active'").run(workspaceId, userId);
-    this.sql("UPDATE oauth_codes SET status = 'revoked' WHERE workspace_id = ? AND user_id = ? AND status = 'issued'").run(workspaceId, userId);
-    return revoked;
+    return revokeOAuthCredentials(this.sql, { where: 'workspace_id = ? AND user_id = ?', params: [workspaceId, userId] });
   }
 
   private insertUser(user: UserRecord): void {

@@ -2,6 +2,7 @@
 import type Database from 'better-sqlite3';
 import type { Page, SqliteDatabase } from '@voice/runtime';
 import type { ApiKeyRecord, WorkspaceKeyStore, WorkspaceRecord } from '../store.js';
+import { revokeOAuthCredentials } from './revoke.js';
 import { ids, keyFromRow, workspaceFromRow, type ApiKeyRow, type WorkspaceRow } from './rows.js';
 
 export class SqliteWorkspaceKeyStore implements WorkspaceKeyStore {
@@ -69,10 +70,7 @@ export class SqliteWorkspaceKeyStore implements WorkspaceKeyStore {
       const revoked: string[] = [];
       if (status === 'suspended') {
         revoked.push(...ids(this.sql("UPDATE api_keys SET status = 'revoked' WHERE workspace_id = ? AND status = 'active' RETURNING id").all(id)));
-        revoked.push(...ids(this.sql("UPDATE oauth_tokens SET status = 'revoked' WHERE workspace_id = ? AND status = 'active' RETURNING id").all(id)));
-        this.sql("UPDATE oauth_tokens SET status = 'revoked' WHERE workspace_id = ? AND status = 'used'").run(id);
-        this.sql("UPDATE oauth_grants SET status = 'revoked' WHERE workspace_id = ? AND status = 'active'").run(id);
-        this.sql("UPDATE oauth_codes SET status = 'revoked' WHERE workspace_id = ? AND status = 'issued'").run(id);
+        revoked.push(...revokeOAuthCredentials(this.sql, { where: 'workspace_id = ?', params: [id] }));
       }
       const row = this.sql('SELECT * FROM workspaces WHERE id = ?').get(id) as WorkspaceRow;
       return { workspace: workspaceFromRow(row), revokedCredentialIds: revoked };

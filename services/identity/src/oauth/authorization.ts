@@ -9,7 +9,7 @@ import type { Clients, ResolvedClient } from './clients.js';
 import { oauthError, withRedirectTrust } from './errors.js';
 import { isCodeChallenge } from './pkce.js';
 import { isRegisteredRedirectUri } from './redirect-uris.js';
-import { isSubset, parseScope } from './scope.js';
+import { parseScope, scopeIssue } from './scope.js';
 import { authorizationCodeSeconds, secondsFrom } from './tokens.js';
 
 /** RFC 8707: an absolute URI without a fragment. */
@@ -41,10 +41,8 @@ export class Authorization {
   /** For a user the gateway signed in and who consented; checks everything again. */
   async issueCode(request: IssueAuthorizationCodeRequest): Promise<string> {
     const client = await this.trustedClient(request.clientId, request.redirectUri);
-    const { unknown } = parseScope(request.scopes.join(' '));
-    if (request.scopes.length === 0 || unknown.length > 0 || !isSubset(request.scopes, client.scopes)) {
-      throw oauthError('invalid_scope', 'scopes must be one or more canonical scopes registered for the client');
-    }
+    const issue = request.scopes.length === 0 ? 'no scopes were requested' : scopeIssue(request.scopes, client.scopes);
+    if (issue) throw oauthError('invalid_scope', issue);
     if (!isCodeChallenge(request.codeChallenge)) throw oauthError('invalid_request', 'code_challenge must be a base64url SHA-256');
     if (request.resource && !isResourceIndicator(request.resource)) throw oauthError('invalid_target', 'resource must be an absolute URI without a fragment');
     const member = isUuid(request.userId) && isUuid(request.workspaceId) ? await this.deps.store.getMember(request.workspaceId, request.userId) : undefined;
@@ -82,9 +80,9 @@ export class Authorization {
   }
 
   private requestedScopes(client: ResolvedClient, scope: string): string[] {
-    const { scopes, unknown } = parseScope(scope);
-    if (unknown.length > 0) throw oauthError('invalid_scope', `not canonical scopes: ${unknown.join(', ')}`);
-    if (!isSubset(scopes, client.scopes)) throw oauthError('invalid_scope', 'scope asks for scopes not registered for the client');
+    const { scopes } = parseScope(scope);
+    const issue = scopeIssue(scopes, client.scopes);
+    if (issue) throw oauthError('invalid_scope', `${issue} (registered for the client)`);
     return scopes.length > 0 ? scopes : client.scopes;
   }
 }

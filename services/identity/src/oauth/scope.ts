@@ -7,6 +7,11 @@ export function parseScope(text: string): { scopes: string[]; unknown: string[] 
   return { scopes, unknown: nonCanonical(scopes) };
 }
 
-export const isSubset = (scopes: readonly string[], of: readonly string[]): boolean => scopes.every((scope) => of.includes(scope));
+/** Why `requested` may not be granted within `allowed` (canonical scopes only), or undefined when it may. */
+export function scopeIssue(requested: readonly string[], allowed: readonly string[]): string | undefined {
+  const unknown = nonCanonical(requested);
+  if (unknown.length > 0) return `not canonical scopes: ${unknown.join(', ')}`;
+  const beyond = requested.filter((scope) => !allowed.includes(scope));
+  return beyond.length > 0 ? `not within the allowed scopes: ${beyond.join(', ')}` : undefined;
+}
 
-export const formatScope = (scopes: readonly string[]): string => scopes.join(' ');

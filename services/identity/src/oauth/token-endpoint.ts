@@ -13,7 +13,7 @@ import type { GrantRecord, IdentityStore, MemberRecord, TokenRecord } from '../s
 import type { Clients, ResolvedClient } from './clients.js';
 import { invalidGrant, oauthError } from './errors.js';
 import { verifierMatches } from './pkce.js';
-import { isSubset, parseScope } from './scope.js';
+import { parseScope, scopeIssue } from './scope.js';
 import { accessTokenSeconds, refreshTokenSeconds, secondsFrom } from './tokens.js';
 
 /** An RFC 6749 5.1 token response. */
@@ -85,8 +85,9 @@ export class TokenEndpoint {
     if (Date.parse(token.expiresAt) <= now.getTime() || grant?.status !== 'active') throw invalidGrant('refresh token');
     const member = await this.activeMember(grant.workspaceId, grant.userId);
     if (!member) throw invalidGrant('refresh token');
-    const { scopes, unknown } = parseScope(request.scope);
-    if (unknown.length > 0 || !isSubset(scopes, grant.scopes)) throw oauthError('invalid_scope', 'scope must be a subset of the scopes originally granted');
+    const { scopes } = parseScope(request.scope);
+    const issue = scopeIssue(scopes, grant.scopes);
+    if (issue) throw oauthError('invalid_scope', `${issue} (originally granted)`);
 
     const minted = this.mint(client, grant, scopes.length > 0 ? scopes : grant.scopes, member, now);
     const outcome = await this.deps.store.rotateRefreshToken(token.id, minted.records);

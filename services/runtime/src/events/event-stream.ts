@@ -1,4 +1,5 @@
 // The port every durable event producer and consumer talks to, whatever carries the events.
+import type { Logger } from '../logger.js';
 
 /** One event as a consumer's handler sees it. */
 export interface StreamEvent {
@@ -108,6 +109,21 @@ export function redeliveryDelayMs(deliveryCount: number, backoff: RedeliveryBack
 /** True when the handler may not see this event again after this failed delivery. */
 export const isLastDelivery = (deliveryCount: number, maxDeliver: number | undefined): boolean =>
   maxDeliver !== undefined && maxDeliver > 0 && deliveryCount >= maxDeliver;
+
+/** What both adapters do after a handler rejected an event: give up on its last delivery, else retry later; logged either way. */
+export function afterFailedDelivery(
+  failure: { error: unknown; eventId: string; deliveryCount: number },
+  policy: { maxDeliver: number | undefined; backoff: RedeliveryBackoff | undefined },
+  logger: Logger,
+): { giveUp: true } | { giveUp: false; retryInMs: number } {
+  if (isLastDelivery(failure.deliveryCount, policy.maxDeliver)) {
+    logger.error('event given up after its last delivery', failure);
+    return { giveUp: true };
+  }
+  const retryInMs = redeliveryDelayMs(failure.deliveryCount, policy.backoff ?? eventStreamDefaults.redeliveryBackoff);
+  logger.warn('event handler failed; redelivering later', { ...failure, retryInMs });
+  return { giveUp: false, retryInMs };
+}
 
 /** Keeps a running consumption in `running` until it is stopped, so an adapter's close() can stop them all. */
 export function trackConsumption(running: Set<Consumption>, consumption: Consumption): Consumption {

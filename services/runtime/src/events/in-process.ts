@@ -4,8 +4,6 @@ import type { Logger } from '../logger.js';
 import {
   checkConsumeOptions,
   eventStreamDefaults,
-  isLastDelivery,
-  redeliveryDelayMs,
   resolveStreamLimits,
   type ConsumeOptions,
   type Consumption,
@@ -14,6 +12,7 @@ import {
   type PublishResult,
   stopAll,
   trackConsumption,
+  afterFailedDelivery,
 } from './event-stream.js';
 import { matchesAny, subjectsOverlap } from './subject-match.js';
 
@@ -231,18 +230,16 @@ class InProcessConsumption implements Consumption {
       );
       this.durable.deliveries.delete(event.sequence);
     } catch (error) {
-      if (isLastDelivery(deliveryCount, this.durable.maxDeliver)) {
-        this.logger.error('event given up after its last delivery', { error, eventId: event.id, deliveryCount });
+      const next = afterFailedDelivery({ error, eventId: event.id, deliveryCount }, { maxDeliver: this.durable.maxDeliver, backoff: this.durable.backoff }, this.logger);
+      if (next.giveUp) {
         this.durable.deliveries.delete(event.sequence);
         return;
       }
-      const delay = redeliveryDelayMs(deliveryCount, this.durable.backoff);
-      this.logger.warn('event handler failed; redelivering later', { error, eventId: event.id, deliveryCount, retryInMs: delay });
       const timer = setTimeout(() => {
         this.durable.timers.delete(timer);
         this.durable.due.push(event.sequence);
         wake(this.durable);
-      }, delay);
+      }, next.retryInMs);
       // A pending redelivery alone must not keep the process alive.
       timer.unref();
       this.durable.timers.add(timer);

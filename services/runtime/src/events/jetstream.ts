@@ -21,7 +21,6 @@ import type { Logger } from '../logger.js';
 import {
   checkConsumeOptions,
   eventStreamDefaults,
-  isLastDelivery,
   redeliveryDelayMs,
   resolveStreamLimits,
   type ConsumeOptions,
@@ -31,6 +30,7 @@ import {
   type PublishResult,
   stopAll,
   trackConsumption,
+  afterFailedDelivery,
 } from './event-stream.js';
 import { matchesAny } from './subject-match.js';
 
@@ -190,14 +190,9 @@ class JetStreamConsumption implements Consumption {
         this.options.handler({ id, subject: message.subject, payload: message.data, deliveryCount }),
       );
     } catch (error) {
-      if (isLastDelivery(deliveryCount, this.options.maxDeliver)) {
-        this.logger.error('event given up after its last delivery', { error, eventId: id, deliveryCount });
-        message.term();
-        return;
-      }
-      const delay = redeliveryDelayMs(deliveryCount, this.options.redeliveryBackoff ?? eventStreamDefaults.redeliveryBackoff);
-      this.logger.warn('event handler failed; redelivering later', { error, eventId: id, deliveryCount, retryInMs: delay });
-      message.nak(delay);
+      const next = afterFailedDelivery({ error, eventId: id, deliveryCount }, { maxDeliver: this.options.maxDeliver, backoff: this.options.redeliveryBackoff }, this.logger);
+      if (next.giveUp) message.term();
+      else message.nak(next.retryInMs);
       return;
     } finally {
       clearInterval(progress);

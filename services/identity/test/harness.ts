@@ -15,7 +15,6 @@ import {
   credentialsRevokedSubject,
   errorDetailOf,
   InProcessNotifier,
-  monotonicClock,
   newId,
   type Caller,
   type Role,
@@ -39,9 +38,13 @@ export async function setup(options: HarnessOptions = {}) {
   const notifier = new InProcessNotifier();
   const signer = new CallerSigner(randomBytes(32));
   const announced: string[] = [];
+  // Time is the test's alone: it moves when a test advances it, plus a millisecond per reading, so
+  // expiry checks never depend on the machine's speed or its clock being stepped.
   let offsetMs = 0;
+  let readings = 0;
+  const startedAt = Date.now();
   const clock = {
-    now: monotonicClock(() => Date.now() + offsetMs),
+    now: () => new Date(startedAt + offsetMs + readings++),
     advance: (ms: number) => void (offsetMs += ms),
   };
   await bootstrapRoot(store, { rootApiKey: undefined, logger, announce: (line) => announced.push(line) });

@@ -29,6 +29,12 @@ export interface RunningServer {
 }
 
 /** Rejects calls without a valid signed caller, except health checks (probes carry none). */
+/** A started service process part: its server, and how to stop it with everything it opened. */
+export interface StartedService {
+  server: RunningServer;
+  close(): Promise<void>;
+}
+
 export function callerInterceptor(signer: CallerSigner, logger: Logger): Interceptor {
   return (next) => async (request) => {
     if (request.service.typeName === Health.typeName) return next(request);

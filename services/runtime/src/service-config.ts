@@ -1,7 +1,8 @@
 // Settings every service process shares; each service's own config.ts adds its own.
 import { join, resolve } from 'node:path';
 import { loadKey } from './crypto.js';
-import { readEnum, readOptionalString, readString, readUrl, type Env } from './config.js';
+import { ConfigError, readEnum, readOptionalString, readPort, readString, readUrl, type Env } from './config.js';
+import { eventNamespacePattern } from './events/namespaced.js';
 import { logLevels, type LogLevel } from './logger.js';
 
 export interface CommonConfig {
@@ -9,9 +10,19 @@ export interface CommonConfig {
   mongodbUri: string | undefined;
   mongoDatabasePrefix: string;
   natsUrl: string | undefined;
+  /** Prefix of every stream, subject and durable name, for platforms sharing one NATS server. */
+  eventNamespace: string | undefined;
   logLevel: LogLevel;
   /** HMAC key of signed internal callers, shared by the gateway and every service. */
   internalSecret: Buffer;
+}
+
+function readEventNamespace(env: Env): string | undefined {
+  const namespace = readOptionalString(env, 'VOICE_EVENT_NAMESPACE');
+  if (namespace !== undefined && !eventNamespacePattern.test(namespace)) {
+    throw new ConfigError('VOICE_EVENT_NAMESPACE', 'must be 1 to 32 letters, digits, _ or -');
+  }
+  return namespace;
 }
 
 export function readCommonConfig(env: Env): CommonConfig {
@@ -22,6 +33,7 @@ export function readCommonConfig(env: Env): CommonConfig {
     mongodbUri,
     mongoDatabasePrefix: readString(env, 'MONGODB_DB_PREFIX', 'voice'),
     natsUrl: readUrl(env, 'NATS_URL', undefined, ['nats:', 'tls:', 'ws:', 'wss:']),
+    eventNamespace: readEventNamespace(env),
     logLevel: readEnum(env, 'LOG_LEVEL', 'info', logLevels),
     internalSecret: loadKey({
       variable: 'VOICE_INTERNAL_SECRET',
@@ -30,6 +42,16 @@ export function readCommonConfig(env: Env): CommonConfig {
       required: mongodbUri !== undefined,
     }),
   };
+}
+
+/**
+ * The gateway's external base address, for services that publish it (carrier callbacks, DNS
+ * records): VOICE_PUBLIC_URL, or the gateway's own port on loopback. PORT is checked too, since
+ * the default is built from it. No trailing slash.
+ */
+export function readPublicUrl(env: Env): string {
+  const gatewayPort = readPort(env, 'PORT', 8080);
+  return readUrl(env, 'VOICE_PUBLIC_URL', `http://127.0.0.1:${gatewayPort}`, ['http:', 'https:'])!.replace(/\/+$/, '');
 }
 
 /** The data-at-rest key: VOICE_ENCRYPTION_KEY, or a key generated into the data directory. */

@@ -15,6 +15,20 @@ export function fieldIssues(error: z.ZodError, prefix: (string | number)[] = [])
   });
 }
 
+/** The fields whose value is not undefined, so "absent" and "present" stay distinct (for validation, or for a partial update where null clears). */
+export const definedFields = (fields: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+
+/** An absolute http or https URL without user name or password (the only kind that leaves the platform). */
+export function isHttpUrlWithoutCredentials(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === '';
+  } catch {
+    return false;
+  }
+}
+
 /** Parses with the schema or returns the field issues. */
 export function validate<S extends z.ZodType>(
   schema: S,

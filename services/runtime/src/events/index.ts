@@ -5,6 +5,8 @@ export * from './subject-match.js';
 export * from './jetstream.js';
 export * from './in-process.js';
 export * from './open.js';
+export * from './namespaced.js';
+export * from './streams.js';
 export * from './outbox.js';
 export * from './sqlite-outbox.js';
 export * from './mongo-outbox.js';

@@ -6,17 +6,20 @@ import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { Wallet } from "./billing_pb.js";
+import { file_voice_billing_v1_billing } from "./billing_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file voice/billing/v1/events.proto.
  */
 export const file_voice_billing_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Ch12b2ljZS9iaWxsaW5nL3YxL2V2ZW50cy5wcm90bxIQdm9pY2UuYmlsbGluZy52MSLHAQoKVXNhZ2VFdmVudBIQCghldmVudF9pZBgBIAEoCRIUCgx3b3Jrc3BhY2VfaWQYAiABKAkSDAoEa2luZBgDIAEoCRIUCgxjcmVkaXRfdW5pdHMYBCABKAMSFAoMbWludXRlX3VuaXRzGAUgASgDEhEKCXJlZmVyZW5jZRgGIAEoCRITCgtkZXNjcmlwdGlvbhgHIAEoCRIvCgtvY2N1cnJlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBiBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("Ch12b2ljZS9iaWxsaW5nL3YxL2V2ZW50cy5wcm90bxIQdm9pY2UuYmlsbGluZy52MSLHAQoKVXNhZ2VFdmVudBIQCghldmVudF9pZBgBIAEoCRIUCgx3b3Jrc3BhY2VfaWQYAiABKAkSDAoEa2luZBgDIAEoCRIUCgxjcmVkaXRfdW5pdHMYBCABKAMSFAoMbWludXRlX3VuaXRzGAUgASgDEhEKCXJlZmVyZW5jZRgGIAEoCRITCgtkZXNjcmlwdGlvbhgHIAEoCRIvCgtvY2N1cnJlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAinAEKDVdhbGxldENoYW5nZWQSEAoIZXZlbnRfaWQYASABKAkSKAoGd2FsbGV0GAIgASgLMhgudm9pY2UuYmlsbGluZy52MS5XYWxsZXQSHgoWYXBwbGllZF91c2FnZV9ldmVudF9pZBgDIAEoCRIvCgtvY2N1cnJlZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBiBnByb3RvMw", [file_google_protobuf_timestamp, file_voice_billing_v1_billing]);
 
 /**
  * A billable use of the platform, written to the producer's outbox in the same transaction
  * as the thing it bills, relayed to the bus and recorded by billing exactly once per event_id.
+ * Subject: usage.<producer>.<kind>, e.g. usage.telephony.sms.
  *
  * @generated from message voice.billing.v1.UsageEvent
  */
@@ -76,4 +79,42 @@ export type UsageEvent = Message<"voice.billing.v1.UsageEvent"> & {
  */
 export const UsageEventSchema: GenMessage<UsageEvent> = /*@__PURE__*/
   messageDesc(file_voice_billing_v1_events, 0);
+
+/**
+ * Published by billing after every committed change of a wallet, from billing's own outbox.
+ * Subject: billing.wallets.changed. Producers that authorise spending on their own (telephony
+ * while billing may be down) keep a view of each wallet from these.
+ *
+ * @generated from message voice.billing.v1.WalletChanged
+ */
+export type WalletChanged = Message<"voice.billing.v1.WalletChanged"> & {
+  /**
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * @generated from field: voice.billing.v1.Wallet wallet = 2;
+   */
+  wallet?: Wallet | undefined;
+
+  /**
+   * The UsageEvent.event_id this change applied; empty for other changes.
+   *
+   * @generated from field: string applied_usage_event_id = 3;
+   */
+  appliedUsageEventId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occurred_at = 4;
+   */
+  occurredAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message voice.billing.v1.WalletChanged.
+ * Use `create(WalletChangedSchema)` to create a new message.
+ */
+export const WalletChangedSchema: GenMessage<WalletChanged> = /*@__PURE__*/
+  messageDesc(file_voice_billing_v1_events, 1);
 

@@ -1,0 +1,24 @@
+// The platform's durable streams and their subjects, named in one place: producers and
+// consumers both ensure a stream with exactly this definition before they use it.
+
+export interface StreamDefinition {
+  name: string;
+  subjects: string[];
+}
+
+/** Usage events (voice.billing.v1.UsageEvent) from every producer, consumed by billing. */
+export const usageStream: StreamDefinition = { name: 'USAGE', subjects: ['usage.>'] };
+
+/** Wallet changes (voice.billing.v1.WalletChanged) from billing, consumed by spending producers. */
+export const walletStream: StreamDefinition = { name: 'WALLETS', subjects: ['billing.wallets.>'] };
+
+/** usage.<producer>.<kind>, e.g. usage.telephony.sms. */
+export const usageSubject = (producer: string, kind: string): string => `usage.${producer}.${kind}`;
+
+export const walletChangedSubject = 'billing.wallets.changed';
+
+/** Durable consumer names: one position per consuming service, shared by its replicas. */
+export const durableNames = {
+  billingUsage: 'billing-usage',
+  telephonyWallets: 'telephony-wallets',
+} as const;

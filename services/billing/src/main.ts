@@ -1,10 +1,91 @@
-// Starts the billing service. Its API arrives with its own issue; until then it runs and
-// answers the standard gRPC health service, so the platform's topology is complete.
-import { closeOnSignal, createLogger, failStart, startHealthOnlyService, type Env, type Logger } from '@voice/runtime';
+// Starts the billing service: config, store, the wallet-event relay, the usage consumer and the
+// Connect server; stops them in reverse on close (SIGTERM when run on its own).
+import {
+  CallerSigner,
+  closeOnSignal,
+  createLogger,
+  failStart,
+  monotonicClock,
+  openEventStream,
+  startConnectServer,
+  type Env,
+  type EventStream,
+  type Logger,
+  type StartedService,
+} from '@voice/runtime';
+import { readBillingConfig } from './config.js';
+import { IdentityIssuerLookup, type IssuerLookup } from './issuers.js';
+import { billingRoutes, billingServiceNames } from './routes.js';
+import { openBillingStore } from './store/open.js';
+import { UsageConsumer } from './usage-consumer.js';
+import { startWalletEventRelay } from './wallet-events.js';
+import { Wallets } from './wallets.js';
 
-export const startBillingService = (env: Env, logger?: Logger) =>
-  startHealthOnlyService({ name: 'billing', variablePrefix: 'VOICE_BILLING', defaultPort: 50054 }, env, logger);
+export interface BillingOptions {
+  logger?: Logger;
+  /** The process's event stream in the single-process mode (left open on close); otherwise one is opened from NATS_URL. */
+  events?: EventStream;
+  /** Which workspace issues credits; by default the identity service at VOICE_IDENTITY_URL is asked. */
+  issuers?: IssuerLookup;
+}
+
+/** What startBillingService returns (the runtime's StartedService). */
+export type StartedBilling = StartedService;
+
+export async function startBillingService(env: Env, options: BillingOptions = {}): Promise<StartedBilling> {
+  const config = readBillingConfig(env);
+  const logger = options.logger ?? createLogger({ service: 'billing', level: config.common.logLevel });
+  const signer = new CallerSigner(config.common.internalSecret);
+  const now = monotonicClock();
+  // Closed in reverse order of opening, on close() or when a later step of the start fails.
+  const closers: (() => Promise<void>)[] = [];
+  const closeAll = async () => {
+    for (const close of closers.reverse().splice(0)) await close();
+  };
+  try {
+    let issuers = options.issuers;
+    if (!issuers) {
+      const identity = new IdentityIssuerLookup(config.identityUrl, signer);
+      closers.push(async () => identity.close());
+      issuers = identity;
+    }
+    let events = options.events;
+    if (!events) {
+      const own = await openEventStream(config.common.natsUrl, 'billing', logger, config.common.eventNamespace);
+      closers.push(() => own.close());
+      events = own;
+    }
+    const store = await openBillingStore(config.common);
+    closers.push(() => store.close());
+    const relay = await startWalletEventRelay(store.outbox, events, logger);
+    closers.push(async () => {
+      await relay.stop();
+      // Events committed by the last calls before the stop, published now rather than on the next start.
+      await relay.runOnce().catch((error: unknown) => logger.warn('wallet events left for the next start', { error }));
+    });
+    const wallets = new Wallets(store, issuers, now);
+    const consumption = await new UsageConsumer({ store, wallets, walletEvents: relay, logger: logger.child({ component: 'usage' }), now }).start(events);
+    closers.push(() => consumption.stop());
+    const server = await startConnectServer({
+      name: 'billing',
+      host: config.host,
+      port: config.port,
+      signer,
+      logger,
+      serviceNames: billingServiceNames,
+      routes: billingRoutes({ store, wallets, walletEvents: relay, now }),
+    });
+    closers.push(() => server.close());
+    return { server, close: closeAll };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}
 
 if (require.main === module) {
-  startBillingService(process.env).then((service) => closeOnSignal(service, createLogger({ service: 'billing', level: 'info' })), failStart);
+  startBillingService(process.env).then(
+    (service) => closeOnSignal(service, createLogger({ service: 'billing', level: 'info' })),
+    failStart,
+  );
 }

@@ -1,0 +1,254 @@
+// BillingStore on embedded SQLite: every change runs in one IMMEDIATE transaction that holds
+// the write lock from its first read, so the balance it checks is the balance it writes.
+import type Database from 'better-sqlite3';
+import {
+  openSqlite,
+  SqliteOutbox,
+  sqliteOutboxMigration,
+  SqliteProcessedEvents,
+  sqliteProcessedEventsMigration,
+  statementCache,
+  type Page,
+  type SqliteDatabase,
+} from '@voice/runtime';
+import { consumptionCategories, type EntryCategory } from '../domain/kinds.js';
+import { planDebit, planTransfer, planUsage, type WalletChange } from './changes.js';
+import type {
+  BillingStore,
+  DebitCommand,
+  DebitOutcome,
+  LedgerEntry,
+  TransferCommand,
+  TransferOutcome,
+  UsageCommand,
+  UsageOutcome,
+  UsageTotal,
+  WalletRecord,
+} from './store.js';
+
+const migrations = [
+  `CREATE TABLE wallets (
+     workspace_id TEXT PRIMARY KEY,
+     credit_units INTEGER NOT NULL,
+     minute_units INTEGER NOT NULL,
+     version INTEGER NOT NULL,
+     issuer INTEGER NOT NULL,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );
+   CREATE TABLE ledger (
+     id TEXT PRIMARY KEY,
+     workspace_id TEXT NOT NULL,
+     wallet_version INTEGER NOT NULL,
+     kind TEXT NOT NULL,
+     category TEXT NOT NULL,
+     credit_units INTEGER NOT NULL,
+     minute_units INTEGER NOT NULL,
+     balance_credit_units INTEGER NOT NULL,
+     balance_minute_units INTEGER NOT NULL,
+     reference TEXT NOT NULL,
+     description TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     UNIQUE (workspace_id, wallet_version)
+   );
+   CREATE INDEX ledger_by_category_and_time ON ledger (workspace_id, category, created_at);
+   -- Transfers and debits by the caller's id: the request's fingerprint and the entries it wrote.
+   CREATE TABLE operations (
+     operation TEXT NOT NULL,
+     operation_id TEXT NOT NULL,
+     fingerprint TEXT NOT NULL,
+     entry_ids TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     PRIMARY KEY (operation, operation_id)
+   );`,
+  sqliteOutboxMigration,
+  sqliteProcessedEventsMigration,
+];
+
+interface WalletRow {
+  workspace_id: string;
+  credit_units: number;
+  minute_units: number;
+  version: number;
+  issuer: number;
+  created_at: string;
+  updated_at: string;
+}
+
+interface LedgerRow {
+  id: string;
+  workspace_id: string;
+  wallet_version: number;
+  kind: string;
+  category: string;
+  credit_units: number;
+  minute_units: number;
+  balance_credit_units: number;
+  balance_minute_units: number;
+  reference: string;
+  description: string;
+  created_at: string;
+}
+
+const walletOf = (row: WalletRow): WalletRecord => ({
+  workspaceId: row.workspace_id,
+  balance: { creditUnits: row.credit_units, minuteUnits: row.minute_units },
+  version: row.version,
+  issuer: row.issuer === 1,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+const entryOf = (row: LedgerRow): LedgerEntry => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  kind: row.kind,
+  category: row.category as EntryCategory,
+  amount: { creditUnits: row.credit_units, minuteUnits: row.minute_units },
+  balanceAfter: { creditUnits: row.balance_credit_units, minuteUnits: row.balance_minute_units },
+  walletVersion: row.wallet_version,
+  reference: row.reference,
+  description: row.description,
+  createdAt: row.created_at,
+});
+
+type Operation = 'transfer' | 'debit';
+
+/** What an operation id already stands for: nothing, the entries of the same request, or another request. */
+type Prior = undefined | { kind: 'same'; entries: LedgerEntry[] } | { kind: 'other' };
+
+export class SqliteBillingStore implements BillingStore {
+  private readonly db: SqliteDatabase;
+  private readonly sql: (text: string) => Database.Statement;
+  private readonly processed: SqliteProcessedEvents;
+  readonly outbox: SqliteOutbox;
+
+  constructor(file: string) {
+    this.db = openSqlite(file, migrations);
+    this.sql = statementCache(this.db);
+    this.processed = new SqliteProcessedEvents(this.db);
+    this.outbox = new SqliteOutbox(this.db);
+  }
+
+  async getWallet(workspaceId: string): Promise<WalletRecord | undefined> {
+    return this.wallet(workspaceId);
+  }
+
+  async openWallet(workspaceId: string, issuer: boolean, now: string): Promise<WalletRecord> {
+    return this.db.transaction(() => {
+      this.sql(
+        `INSERT INTO wallets (workspace_id, credit_units, minute_units, version, issuer, created_at, updated_at)
+         VALUES (?, 0, 0, 0, ?, ?, ?) ON CONFLICT (workspace_id) DO NOTHING`,
+      ).run(workspaceId, issuer ? 1 : 0, now, now);
+      return this.wallet(workspaceId)!;
+    }).immediate();
+  }
+
+  async transfer(command: TransferCommand): Promise<TransferOutcome> {
+    return this.db.transaction((): TransferOutcome => {
+      const prior = this.prior('transfer', command.transferId, command.fingerprint);
+      if (prior?.kind === 'other') return { kind: 'id_reused' };
+      if (prior?.kind === 'same') return { kind: 'replayed', debit: prior.entries[0]!, credit: prior.entries[1]! };
+      const source = this.wallet(command.fromWorkspaceId);
+      if (!source) return { kind: 'wallet_missing', workspaceId: command.fromWorkspaceId };
+      const destination = this.wallet(command.toWorkspaceId);
+      if (!destination) return { kind: 'wallet_missing', workspaceId: command.toWorkspaceId };
+      const changes = planTransfer(source, destination, command);
+      if (!changes) return { kind: 'insufficient_credits' };
+      changes.forEach((change) => this.persist(change));
+      const [debit, credit] = changes.map((change) => change.entry) as [LedgerEntry, LedgerEntry];
+      this.recordOperation('transfer', command.transferId, command.fingerprint, [debit, credit], command.now);
+      return { kind: 'transferred', debit, credit };
+    }).immediate();
+  }
+
+  async debit(command: DebitCommand): Promise<DebitOutcome> {
+    return this.db.transaction((): DebitOutcome => {
+      const prior = this.prior('debit', command.debitId, command.fingerprint);
+      if (prior?.kind === 'other') return { kind: 'id_reused' };
+      if (prior?.kind === 'same') return { kind: 'replayed', entry: prior.entries[0]! };
+      const wallet = this.wallet(command.workspaceId);
+      if (!wallet) return { kind: 'wallet_missing', workspaceId: command.workspaceId };
+      const change = planDebit(wallet, command);
+      if (!change) return { kind: 'insufficient_credits' };
+      this.persist(change);
+      this.recordOperation('debit', command.debitId, command.fingerprint, [change.entry], command.now);
+      return { kind: 'debited', entry: change.entry };
+    }).immediate();
+  }
+
+  async applyUsage(command: UsageCommand): Promise<UsageOutcome> {
+    return this.db.transaction((): UsageOutcome => {
+      if (this.processed.seen(command.eventId)) return { kind: 'already_applied' };
+      const wallet = this.wallet(command.workspaceId);
+      if (!wallet) return { kind: 'wallet_missing', workspaceId: command.workspaceId };
+      const change = planUsage(wallet, command);
+      this.persist(change);
+      this.processed.record(command.eventId, command.now);
+      return { kind: 'applied', entry: change.entry, wallet: change.after };
+    }).immediate();
+  }
+
+  async listTransactions(workspaceId: string, page: Page): Promise<{ entries: LedgerEntry[]; total: number }> {
+    return this.db.transaction(() => {
+      const { total } = this.sql('SELECT COUNT(*) AS total FROM ledger WHERE workspace_id = ?').get(workspaceId) as { total: number };
+      const rows = this.sql('SELECT * FROM ledger WHERE workspace_id = ? ORDER BY wallet_version DESC LIMIT ? OFFSET ?')
+        .all(workspaceId, page.limit, page.offset) as LedgerRow[];
+      return { entries: rows.map(entryOf), total };
+    })();
+  }
+
+  async usageByKind(workspaceId: string, from: string, to: string): Promise<UsageTotal[]> {
+    const categories = consumptionCategories.map(() => '?').join(', ');
+    const rows = this.sql(
+      `SELECT kind, COUNT(*) AS count, SUM(credit_units) AS credit_units, SUM(minute_units) AS minute_units
+       FROM ledger WHERE workspace_id = ? AND category IN (${categories}) AND created_at >= ? AND created_at < ?
+       GROUP BY kind ORDER BY kind`,
+    ).all(workspaceId, ...consumptionCategories, from, to) as { kind: string; count: number; credit_units: number; minute_units: number }[];
+    return rows.map((row) => ({
+      kind: row.kind,
+      count: row.count,
+      consumed: { creditUnits: -row.credit_units || 0, minuteUnits: -row.minute_units || 0 },
+    }));
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+
+  private wallet(workspaceId: string): WalletRecord | undefined {
+    const row = this.sql('SELECT * FROM wallets WHERE workspace_id = ?').get(workspaceId) as WalletRow | undefined;
+    return row ? walletOf(row) : undefined;
+  }
+
+  /** Writes the change, its entry and its event; the caller's transaction holds the write lock. */
+  private persist({ before, after, entry, event }: WalletChange): void {
+    const updated = this.sql(
+      `UPDATE wallets SET credit_units = ?, minute_units = ?, version = ?, updated_at = ?
+       WHERE workspace_id = ? AND version = ?`,
+    ).run(after.balance.creditUnits, after.balance.minuteUnits, after.version, after.updatedAt, before.workspaceId, before.version);
+    if (updated.changes !== 1) throw new Error(`wallet ${before.workspaceId} changed during its own transaction`);
+    this.sql(
+      `INSERT INTO ledger (id, workspace_id, wallet_version, kind, category, credit_units, minute_units,
+         balance_credit_units, balance_minute_units, reference, description, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(entry.id, entry.workspaceId, entry.walletVersion, entry.kind, entry.category, entry.amount.creditUnits, entry.amount.minuteUnits,
+      entry.balanceAfter.creditUnits, entry.balanceAfter.minuteUnits, entry.reference, entry.description, entry.createdAt);
+    this.outbox.add(event);
+  }
+
+  private prior(operation: Operation, operationId: string, fingerprint: string): Prior {
+    const row = this.sql('SELECT fingerprint, entry_ids FROM operations WHERE operation = ? AND operation_id = ?')
+      .get(operation, operationId) as { fingerprint: string; entry_ids: string } | undefined;
+    if (!row) return undefined;
+    if (row.fingerprint !== fingerprint) return { kind: 'other' };
+    const ids = JSON.parse(row.entry_ids) as string[];
+    const entries = ids.map((id) => entryOf(this.sql('SELECT * FROM ledger WHERE id = ?').get(id) as LedgerRow));
+    return { kind: 'same', entries };
+  }
+
+  private recordOperation(operation: Operation, operationId: string, fingerprint: string, entries: LedgerEntry[], now: string): void {
+    this.sql('INSERT INTO operations (operation, operation_id, fingerprint, entry_ids, created_at) VALUES (?, ?, ?, ?, ?)')
+      .run(operation, operationId, fingerprint, JSON.stringify(entries.map((entry) => entry.id)), now);
+  }
+}

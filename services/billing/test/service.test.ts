@@ -1,0 +1,352 @@
+// The billing service as it runs: started with startBillingService on a free port with its SQLite
+// file in a temporary DATA_DIR, an in-process event stream shared with the test, and a workspace
+// directory as the issuer lookup; called over real Connect HTTP/2 with signed callers.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { create, fromBinary, toBinary, type MessageInitShape } from '@bufbuild/protobuf';
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { Code, ConnectError, createClient, type Client } from '@connectrpc/connect';
+import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';
+import { BillingService } from '@voice/proto/voice/billing/v1/billing';
+import { UsageEventSchema, WalletChangedSchema, type UsageEvent, type WalletChanged } from '@voice/proto/voice/billing/v1/events';
+import {
+  callHeaders,
+  CallerSigner,
+  createLogger,
+  errorDetailOf,
+  InProcessEventStream,
+  newId,
+  usageSubject,
+  walletStream,
+  type Consumption,
+  type Principal,
+} from '@voice/runtime';
+import { startBillingService, type StartedBilling } from '../src/main.js';
+import { WorkspaceDirectory, waitFor } from './support.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'billing-service-'));
+const secret = randomBytes(32);
+const signer = new CallerSigner(secret);
+const logLines: { level: string; msg: string; [field: string]: unknown }[] = [];
+const logger = createLogger({ service: 'billing-test', level: 'debug', write: (line) => logLines.push(JSON.parse(line)) });
+const events = new InProcessEventStream(logger);
+const directory = new WorkspaceDirectory();
+const walletEvents: WalletChanged[] = [];
+
+let billing: StartedBilling;
+let sessions: Http2SessionManager;
+let client: Client<typeof BillingService>;
+let walletConsumption: Consumption;
+
+beforeAll(async () => {
+  billing = await startBillingService(
+    { DATA_DIR: dir, VOICE_BILLING_PORT: '0', VOICE_INTERNAL_SECRET: secret.toString('hex'), LOG_LEVEL: 'silent' },
+    { logger, events, issuers: directory },
+  );
+  sessions = new Http2SessionManager(billing.server.url);
+  client = createClient(BillingService, createConnectTransport({ baseUrl: billing.server.url, httpVersion: '2', sessionManager: sessions }));
+  walletConsumption = await events.consume({
+    stream: walletStream.name,
+    durable: `billing-test-${newId()}`,
+    subjects: walletStream.subjects,
+    handler: async (event) => {
+      walletEvents.push(fromBinary(WalletChangedSchema, event.payload));
+    },
+  });
+});
+
+afterAll(async () => {
+  await walletConsumption.stop();
+  sessions.abort();
+  await billing.close();
+  await events.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const as = (principal: Principal, workspaceId: string) => ({
+  headers: callHeaders(signer, { workspaceId, principal, scopes: null, requestId: newId() }),
+});
+const internal = (workspaceId = '') => as({ type: 'internal', id: 'telephony', name: 'telephony' }, workspaceId);
+const member = (workspaceId: string) => as({ type: 'service_account', id: 'key-1', name: 'key' }, workspaceId);
+
+const amount = (creditUnits: number, minuteUnits = 0) => ({ creditUnits: BigInt(creditUnits), minuteUnits: BigInt(minuteUnits) });
+
+async function failure(call: Promise<unknown>): Promise<ConnectError> {
+  try {
+    await call;
+  } catch (error) {
+    return ConnectError.from(error);
+  }
+  throw new Error('the call succeeded');
+}
+
+const balanceOf = async (workspaceId: string) => (await client.getBalance({}, member(workspaceId))).wallet!;
+
+async function fund(workspaceId: string, creditUnits: number, minuteUnits = 0): Promise<void> {
+  await client.transfer({ fromWorkspaceId: directory.root, toWorkspaceId: workspaceId, amount: amount(creditUnits, minuteUnits), transferId: newId() }, internal());
+}
+
+function usageEvent(workspaceId: string, creditUnits: number, overrides: MessageInitShape<typeof UsageEventSchema> = {}): UsageEvent {
+  return create(UsageEventSchema, {
+    eventId: newId(),
+    workspaceId,
+    kind: 'sms.outbound',
+    creditUnits: BigInt(creditUnits),
+    reference: `msg-${newId()}`,
+    description: 'SMS to +15550100',
+    occurredAt: timestampFromDate(new Date()),
+    ...overrides,
+  });
+}
+
+/** Publishes with the usage event id as the stream's message id, as producers do, unless told otherwise. */
+const publishUsage = (event: UsageEvent, streamId = event.eventId) =>
+  events.publish(usageSubject('telephony', 'sms'), toBinary(UsageEventSchema, event), streamId);
+
+const ledgerOf = async (workspaceId: string) => client.listTransactions({ page: { limit: 200, offset: 0 } }, member(workspaceId));
+
+/** Waits until the ledger shows the entry for `reference` (usage is applied asynchronously). */
+const waitForEntry = (workspaceId: string, reference: string) =>
+  waitFor(`the entry ${reference}`, async () => (await ledgerOf(workspaceId)).transactions.find((entry) => entry.reference === reference));
+
+describe('wallets', () => {
+  test('are created on first use, empty, and the root platform workspace is the issuer', async () => {
+    const workspace = directory.add();
+    const wallet = await balanceOf(workspace);
+    expect(wallet).toMatchObject({ workspaceId: workspace, balance: amount(0, 0), version: 0n, issuer: false });
+    expect(await balanceOf(directory.root)).toMatchObject({ issuer: true });
+  });
+
+  test('ask the issuer lookup once per wallet, even for concurrent first uses', async () => {
+    const workspace = directory.add();
+    await Promise.all(Array.from({ length: 5 }, () => balanceOf(workspace)));
+    await balanceOf(workspace);
+    expect(directory.asked.get(workspace)).toBe(1);
+  });
+
+  test('of a workspace the directory does not know are not found', async () => {
+    const refused = await failure(client.getBalance({}, member(newId())));
+    expect([refused.code, errorDetailOf(refused).reason]).toEqual([Code.NotFound, 'not_found']);
+  });
+
+  test('need a signed caller naming a workspace', async () => {
+    expect((await failure(client.getBalance({}))).code).toBe(Code.Unauthenticated);
+    expect(errorDetailOf(await failure(client.getBalance({}, internal()))).reason).toBe('unauthorized');
+  });
+});
+
+describe('transfers', () => {
+  test('move credits between two wallets and answer both ledger entries', async () => {
+    const customer = directory.add();
+    const moved = await client.transfer(
+      { fromWorkspaceId: directory.root, toWorkspaceId: customer, amount: amount(125_000, 2_000), transferId: newId(), reference: 'order-1', description: 'top-up' },
+      internal(),
+    );
+    expect(moved.replayed).toBe(false);
+    expect(moved.debit).toMatchObject({ kind: 'transfer_out', amount: amount(-125_000, -2_000), reference: 'order-1', description: 'top-up' });
+    expect(moved.credit).toMatchObject({ kind: 'transfer_in', amount: amount(125_000, 2_000), balanceAfter: amount(125_000, 2_000) });
+    expect(await balanceOf(customer)).toMatchObject({ balance: amount(125_000, 2_000), version: 1n });
+  });
+
+  test('are for platform services only', async () => {
+    const customer = directory.add();
+    const request = { fromWorkspaceId: directory.root, toWorkspaceId: customer, amount: amount(1), transferId: newId() };
+    for (const caller of [member(directory.root), as({ type: 'user', id: 'u', name: 'u' }, directory.root)]) {
+      const refused = await failure(client.transfer(request, caller));
+      expect([refused.code, errorDetailOf(refused).reason]).toEqual([Code.PermissionDenied, 'forbidden']);
+    }
+    expect((await balanceOf(customer)).balance).toMatchObject(amount(0));
+  });
+
+  test.each([
+    ['zero', () => ({ amount: amount(0, 0) }), 'amount'],
+    ['negative credits', () => ({ amount: amount(-5) }), 'amount'],
+    ['negative minutes', () => ({ amount: amount(5, -1) }), 'amount'],
+    ['no amount', () => ({ amount: undefined }), 'amount'],
+    ['no transfer id', () => ({ transferId: '' }), 'transfer_id'],
+    ['the same wallet on both sides', (customer: string) => ({ toWorkspaceId: customer }), 'to_workspace_id'],
+    ['an overlong reference', () => ({ reference: 'r'.repeat(256) }), 'reference'],
+  ])('with %s are invalid', async (_name, change, field) => {
+    const customer = directory.add();
+    const request = { fromWorkspaceId: customer, toWorkspaceId: directory.root, amount: amount(1), transferId: newId(), ...change(customer) };
+    const refused = await failure(client.transfer(request, internal()));
+    expect(refused.code).toBe(Code.InvalidArgument);
+    expect(errorDetailOf(refused).fields.map((issue) => issue.field)).toContain(field);
+  });
+
+  test('to or from an unknown workspace are not found', async () => {
+    for (const unknown of [newId(), 'not-a-uuid']) {
+      const to = await failure(client.transfer({ fromWorkspaceId: directory.root, toWorkspaceId: unknown, amount: amount(1), transferId: newId() }, internal()));
+      const from = await failure(client.transfer({ fromWorkspaceId: unknown, toWorkspaceId: directory.root, amount: amount(1), transferId: newId() }, internal()));
+      expect([to.code, from.code]).toEqual([Code.NotFound, Code.NotFound]);
+    }
+  });
+
+  test('never take a customer below zero, and a retry answers the first outcome', async () => {
+    const [customer, other] = [directory.add(), directory.add()];
+    await fund(customer, 10_000);
+    const short = await failure(client.transfer({ fromWorkspaceId: customer, toWorkspaceId: other, amount: amount(10_001), transferId: newId() }, internal()));
+    expect([short.code, errorDetailOf(short).reason, short.rawMessage]).toEqual([Code.FailedPrecondition, 'conflict', 'insufficient credits']);
+    const request = { fromWorkspaceId: customer, toWorkspaceId: other, amount: amount(4_000), transferId: newId(), reference: 'reclaim' };
+    const first = await client.transfer(request, internal());
+    const retry = await client.transfer(request, internal());
+    expect(retry.replayed).toBe(true);
+    expect([retry.debit?.id, retry.credit?.id]).toEqual([first.debit?.id, first.credit?.id]);
+    const reused = await failure(client.transfer({ ...request, amount: amount(4_001) }, internal()));
+    expect([reused.code, errorDetailOf(reused).reason]).toEqual([Code.FailedPrecondition, 'conflict']);
+    expect((await balanceOf(customer)).balance).toMatchObject(amount(6_000));
+    expect((await balanceOf(other)).balance).toMatchObject(amount(4_000));
+  });
+
+  test('of 20 concurrent calls from a wallet that can afford 5, exactly 5 succeed', async () => {
+    const [customer, other] = [directory.add(), directory.add()];
+    await fund(customer, 50);
+    const calls = Array.from({ length: 20 }, () =>
+      client.transfer({ fromWorkspaceId: customer, toWorkspaceId: other, amount: amount(10), transferId: newId() }, internal()).then(
+        () => 'moved',
+        (error: unknown) => ConnectError.from(error).rawMessage,
+      ),
+    );
+    const outcomes = await Promise.all(calls);
+    expect(outcomes.filter((outcome) => outcome === 'moved')).toHaveLength(5);
+    expect(outcomes.filter((outcome) => outcome === 'insufficient credits')).toHaveLength(15);
+    expect(await balanceOf(customer)).toMatchObject({ balance: amount(0), version: 6n });
+    expect((await balanceOf(other)).balance).toMatchObject(amount(50));
+  });
+});
+
+describe('debits', () => {
+  test('take an amount once per debit id, with the kind given or "debit"', async () => {
+    const customer = directory.add();
+    await fund(customer, 1_000, 100);
+    const request = { workspaceId: customer, amount: amount(300, 40), debitId: newId(), kind: 'number.monthly', reference: 'pn-1' };
+    const first = await client.debit(request, internal());
+    expect(first).toMatchObject({ replayed: false, transaction: { kind: 'number.monthly', amount: amount(-300, -40), balanceAfter: amount(700, 60) } });
+    expect(await client.debit(request, internal())).toMatchObject({ replayed: true, transaction: { id: first.transaction?.id } });
+    const plain = await client.debit({ workspaceId: customer, amount: amount(1), debitId: newId() }, internal());
+    expect(plain.transaction?.kind).toBe('debit');
+    const short = await failure(client.debit({ workspaceId: customer, amount: amount(700), debitId: newId() }, internal()));
+    expect(short.rawMessage).toBe('insufficient credits');
+    expect((await balanceOf(customer)).balance).toMatchObject(amount(699, 60));
+  });
+
+  test('are refused to public callers and for bad amounts or kinds', async () => {
+    const customer = directory.add();
+    const denied = await failure(client.debit({ workspaceId: customer, amount: amount(1), debitId: newId() }, member(customer)));
+    expect(denied.code).toBe(Code.PermissionDenied);
+    const negative = await failure(client.debit({ workspaceId: customer, amount: amount(-1), debitId: newId() }, internal()));
+    expect([negative.code, errorDetailOf(negative).fields]).toEqual([Code.InvalidArgument, [{ field: 'amount', issue: 'credit_units must not be negative' }]]);
+    const reserved = await failure(client.debit({ workspaceId: customer, amount: amount(1), debitId: newId(), kind: 'transfer_in' }, internal()));
+    expect([reserved.code, errorDetailOf(reserved).fields.map((issue) => issue.field)]).toEqual([Code.InvalidArgument, ['kind']]);
+  });
+});
+
+describe('the ledger and usage summary', () => {
+  test('list a workspace newest first in offset pages', async () => {
+    const customer = directory.add();
+    for (let i = 1; i <= 4; i += 1) await client.transfer({ fromWorkspaceId: directory.root, toWorkspaceId: customer, amount: amount(i), transferId: newId(), reference: `r${i}` }, internal());
+    const page = await client.listTransactions({ page: { limit: 2, offset: 1 } }, member(customer));
+    expect(page.total).toBe(4);
+    expect(page.transactions.map((entry) => entry.reference)).toEqual(['r3', 'r2']);
+    expect(page.transactions[0]?.balanceAfter).toMatchObject(amount(6));
+  });
+
+  test('sum this month\'s consumption by kind and refuse an empty window', async () => {
+    const customer = directory.add();
+    await fund(customer, 100_000);
+    const sms = usageEvent(customer, 150);
+    await publishUsage(sms);
+    await publishUsage(usageEvent(customer, 0, { kind: 'call.minutes', minuteUnits: 2_500n }));
+    await waitFor('both usage events', async () => ((await ledgerOf(customer)).total === 3 ? true : undefined));
+    await client.debit({ workspaceId: customer, amount: amount(1_000), debitId: newId(), kind: 'number.monthly' }, internal());
+    const summary = await client.getUsageSummary({}, member(customer));
+    const now = new Date();
+    expect(Number(summary.from?.seconds) * 1000).toBe(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+    expect(summary.total).toMatchObject(amount(1_150, 2_500));
+    expect(summary.byKind).toEqual([
+      expect.objectContaining({ kind: 'call.minutes', count: 1, amount: expect.objectContaining(amount(0, 2_500)) }),
+      expect.objectContaining({ kind: 'number.monthly', count: 1, amount: expect.objectContaining(amount(1_000)) }),
+      expect.objectContaining({ kind: 'sms.outbound', count: 1, amount: expect.objectContaining(amount(150)) }),
+    ]);
+    const past = await client.getUsageSummary({ from: timestampFromDate(new Date('2020-01-01T00:00:00Z')), to: timestampFromDate(new Date('2020-02-01T00:00:00Z')) }, member(customer));
+    expect([past.total, past.byKind]).toEqual([expect.objectContaining(amount(0, 0)), []]);
+    const at = timestampFromDate(new Date('2026-01-01T00:00:00Z'));
+    const empty = await failure(client.getUsageSummary({ from: at, to: at }, member(customer)));
+    expect([empty.code, errorDetailOf(empty).fields.map((issue) => issue.field)]).toEqual([Code.InvalidArgument, ['from']]);
+  });
+});
+
+describe('usage events', () => {
+  test('are charged once per event id, even published again past the stream\'s duplicate window', async () => {
+    const customer = directory.add();
+    await fund(customer, 1_000);
+    const event = usageEvent(customer, 300);
+    await publishUsage(event);
+    await waitForEntry(customer, event.reference);
+    // A second copy the stream does not recognise (another message id), then a marker behind it.
+    await publishUsage(event, newId());
+    const marker = usageEvent(customer, 1);
+    await publishUsage(marker);
+    await waitForEntry(customer, marker.reference);
+    const ledger = await ledgerOf(customer);
+    expect(ledger.transactions.filter((entry) => entry.reference === event.reference)).toHaveLength(1);
+    expect(ledger.transactions[1]).toMatchObject({ kind: 'sms.outbound', amount: amount(-300), balanceAfter: amount(700), description: 'SMS to +15550100' });
+    expect((await balanceOf(customer)).balance).toMatchObject(amount(699));
+  });
+
+  test('take a customer below zero: the service was already delivered', async () => {
+    const customer = directory.add();
+    await fund(customer, 100);
+    const event = usageEvent(customer, 250);
+    await publishUsage(event);
+    await waitForEntry(customer, event.reference);
+    expect((await balanceOf(customer)).balance).toMatchObject(amount(-150));
+  });
+
+  test('that can never apply are logged and acknowledged without effect', async () => {
+    const customer = directory.add();
+    await fund(customer, 1_000);
+    const undecodable = { id: newId(), payload: new Uint8Array([0xff, 0xff, 0xff]) };
+    const unusable = [
+      usageEvent('', 5),
+      usageEvent(customer, -5),
+      usageEvent(customer, 5, { minuteUnits: -1n }),
+      usageEvent(customer, 5, { kind: '' }),
+      usageEvent(newId(), 5),
+    ].map((event) => ({ id: event.eventId, payload: toBinary(UsageEventSchema, event) }));
+    const bad = [undecodable, ...unusable];
+    for (const event of bad) await events.publish(usageSubject('telephony', 'sms'), event.payload, event.id);
+    const marker = usageEvent(customer, 1);
+    await publishUsage(marker);
+    await waitForEntry(customer, marker.reference);
+    expect(await balanceOf(customer)).toMatchObject({ balance: amount(999), version: 2n });
+    const ids = new Set(bad.map((event) => event.id));
+    const dropped = logLines.filter((line) => line.level === 'error' && ids.has(String(line.event_id)));
+    expect(dropped.map((line) => line.event_id).sort()).toEqual([...ids].sort());
+    // A rejected handler would have been logged by the stream before it moved on to the marker.
+    expect(logLines.filter((line) => line.msg.startsWith('event handler failed'))).toEqual([]);
+  });
+});
+
+describe('wallet events', () => {
+  test('announce every change on the wallet stream, naming the usage event a change applied', async () => {
+    const [customer, other] = [directory.add(), directory.add()];
+    await fund(customer, 500);
+    await client.transfer({ fromWorkspaceId: customer, toWorkspaceId: other, amount: amount(200), transferId: newId() }, internal());
+    await client.debit({ workspaceId: customer, amount: amount(50), debitId: newId() }, internal());
+    const usage = usageEvent(customer, 25);
+    await publishUsage(usage);
+    const ofCustomer = () => walletEvents.filter((event) => event.wallet?.workspaceId === customer);
+    await waitFor('four wallet events', () => (ofCustomer().length === 4 ? true : undefined));
+    expect(ofCustomer().map((event) => [event.wallet?.version, event.wallet?.balance?.creditUnits, event.appliedUsageEventId])).toEqual([
+      [1n, 500n, ''],
+      [2n, 300n, ''],
+      [3n, 250n, ''],
+      [4n, 225n, usage.eventId],
+    ]);
+    await waitFor('the receiving wallet\'s event', () => walletEvents.find((event) => event.wallet?.workspaceId === other));
+    expect(walletEvents.find((event) => event.wallet?.workspaceId === directory.root)?.wallet?.issuer).toBe(true);
+  });
+});

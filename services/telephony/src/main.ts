@@ -1,10 +1,113 @@
-// Starts the telephony service. Its API arrives with its own issue; until then it runs and
-// answers the standard gRPC health service, so the platform's topology is complete.
-import { closeOnSignal, createLogger, failStart, startHealthOnlyService, type Env, type Logger } from '@voice/runtime';
+// Starts the telephony service: config, store, carriers, the usage-event relay and the wallet
+// consumer, the Connect server; stops cleanly on SIGTERM.
+import { createClient } from '@connectrpc/connect';
+import { createConnectTransport } from '@connectrpc/connect-node';
+import {
+  CallerSigner,
+  closeOnSignal,
+  createLogger,
+  failStart,
+  internalSessionManager,
+  OutboxRelay,
+  openEventStream,
+  SecretBox,
+  startConnectServer,
+  usageStream,
+  type Env,
+  type EventStream,
+  type Logger,
+  type StartedService,
+} from '@voice/runtime';
+import { BillingService } from '@voice/proto/voice/billing/v1/billing';
+import { readTelephonyConfig } from './config.js';
+import { CarrierDirectory } from './carriers/directory.js';
+import { carrierFor, CircuitBreakers } from './carriers/registry.js';
+import { ConnectBillingBalances } from './credits/billing-balances.js';
+import { consumeWalletChanges } from './credits/wallet-consumer.js';
+import { telephonyRoutes, telephonyServiceNames } from './routes.js';
+import { openTelephonyStore } from './store/open.js';
 
-export const startTelephonyService = (env: Env, logger?: Logger) =>
-  startHealthOnlyService({ name: 'telephony', variablePrefix: 'VOICE_TELEPHONY', defaultPort: 50053 }, env, logger);
+export interface TelephonyOptions {
+  logger?: Logger;
+  /** The event stream to share (single-process platform); otherwise one is opened from NATS_URL and closed with the service. */
+  events?: EventStream;
+}
+
+export async function startTelephonyService(env: Env, options: TelephonyOptions = {}): Promise<StartedService> {
+  const config = readTelephonyConfig(env);
+  const logger = options.logger ?? createLogger({ service: 'telephony', level: config.common.logLevel });
+  const signer = new CallerSigner(config.common.internalSecret);
+  const store = await openTelephonyStore(config.common);
+  const closers: (() => Promise<void>)[] = [() => store.close()];
+  const closeAll = async () => {
+    for (const close of closers.reverse()) await close();
+  };
+  try {
+    const events = options.events ?? (await openEventStream(config.common.natsUrl, 'telephony', logger, config.common.eventNamespace));
+    if (!options.events) closers.push(() => events.close());
+    await events.ensureStream(usageStream.name, usageStream.subjects);
+
+    const relay = new OutboxRelay({ outbox: store.outbox, stream: events, logger: logger.child({ component: 'usage-relay' }) });
+    relay.start();
+    closers.push(() => relay.stop());
+
+    const box = new SecretBox(config.encryptionKey);
+    const breakers = new CircuitBreakers();
+    const carriers = new CarrierDirectory({
+      platform: config.platformCarrier,
+      box,
+      publicUrl: config.publicUrl,
+      build: (account, connectionId) =>
+        carrierFor(account, {
+          allowPrivate: config.egressAllowPrivate,
+          breakers,
+          http: { timeoutMs: config.carrierTimeoutMs },
+          onDelivery: (carrierMessageId, report) => {
+            store
+              .applyDelivery(connectionId, carrierMessageId, { ...report, at: new Date().toISOString() })
+              .catch((error: unknown) => logger.error('delivery report not recorded', { error }));
+          },
+        }),
+    });
+
+    closers.push(async () => carriers.close());
+
+    const sessions = internalSessionManager(config.billingUrl);
+    closers.push(async () => sessions.abort());
+    const billing = createClient(BillingService, createConnectTransport({ baseUrl: config.billingUrl, httpVersion: '2', useBinaryFormat: true, sessionManager: sessions }));
+
+    const wallets = await consumeWalletChanges(events, store, logger.child({ component: 'wallet-consumer' }));
+    closers.push(() => wallets.stop());
+
+    const server = await startConnectServer({
+      name: 'telephony',
+      host: config.host,
+      port: config.port,
+      signer,
+      logger,
+      serviceNames: telephonyServiceNames,
+      routes: telephonyRoutes({
+        store,
+        box,
+        carriers,
+        pricing: config.pricing,
+        balances: new ConnectBillingBalances(billing, signer, logger),
+        wakeRelay: () => relay.wake(),
+        now: () => new Date(),
+        logger,
+      }),
+    });
+    closers.push(() => server.close());
+    return { server, close: closeAll };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}
 
 if (require.main === module) {
-  startTelephonyService(process.env).then((service) => closeOnSignal(service, createLogger({ service: 'telephony', level: 'info' })), failStart);
+  startTelephonyService(process.env).then(
+    (service) => closeOnSignal(service, createLogger({ service: 'telephony', level: 'info' })),
+    failStart,
+  );
 }

@@ -1,0 +1,111 @@
+// The one interface every carrier adapter implements: the built-in sandbox carrier and the
+// Twilio-compatible HTTP adapter. The service never knows which one it talks to.
+
+/** What a connection's adapter is built from (credentials already decrypted). */
+export type CarrierAccount =
+  | { provider: 'sandbox'; accountSid: string; authToken: string }
+  | { provider: 'twilio'; baseUrl: string; accountSid: string; authToken: string };
+
+export interface OutboundSms {
+  /** E.164 sender and destination. */
+  from: string;
+  to: string;
+  body: string;
+  /** Where the carrier posts delivery updates for this message; absent when it reports otherwise. */
+  statusCallbackUrl?: string;
+}
+
+/** The carrier took the message: from here on it is charged. */
+export interface AcceptedSms {
+  /** The carrier's id of the message (never shown to clients). */
+  carrierMessageId: string;
+}
+
+/** Delivery states a carrier reports, already mapped onto the platform's message states. */
+export type DeliveryStatus = 'queued' | 'sent' | 'delivered' | 'failed';
+
+export interface NumberCapabilities {
+  smsCapable: boolean;
+  voiceCapable: boolean;
+}
+
+export interface AvailableNumber extends NumberCapabilities {
+  /** E.164. */
+  number: string;
+  /** ISO 3166-1 alpha-2. */
+  country: string;
+}
+
+export interface NumberSearch {
+  country: string;
+  areaCode?: string;
+  limit: number;
+}
+
+export type ConnectionTestResult =
+  | { ok: true }
+  | { ok: false; failure: 'authentication_failed' | 'unreachable' | 'unexpected_response'; message: string };
+
+export interface A2pCampaignSubmission {
+  /** The platform's id of the campaign; the carrier's status callback names it. */
+  id: string;
+  name: string;
+  useCase: string;
+  description: string;
+  sampleMessages: string[];
+}
+
+export type A2pVetting = { status: 'approved' | 'pending' } | { status: 'rejected'; reason: string };
+
+/** A callback as the gateway received it. */
+export interface CarrierCallback {
+  url: string;
+  params: Record<string, string>;
+  signature: string;
+}
+
+export interface CarrierAdapter {
+  /** Hands one message to the carrier; throws CarrierUnavailable or CarrierRejected. */
+  sendSms(message: OutboundSms): Promise<AcceptedSms>;
+  /** Numbers for sale now (marketplace). */
+  searchAvailable(search: NumberSearch): Promise<AvailableNumber[]>;
+  /** Buys a number; throws NumberNotAvailable when it is not for sale. */
+  purchaseNumber(number: string): Promise<NumberCapabilities>;
+  /** Gives a bought number back; a number the account no longer holds is already released. */
+  releaseNumber(number: string): Promise<void>;
+  /** What the account says about a number it holds, or undefined when it holds no such number. */
+  lookupNumber(number: string): Promise<NumberCapabilities | undefined>;
+  /** Whether the credentials work; never throws for a carrier-side failure. */
+  testConnection(): Promise<ConnectionTestResult>;
+  submitA2pCampaign(campaign: A2pCampaignSubmission): Promise<A2pVetting>;
+  /** True when the callback carries a valid signature made with this account's credentials. */
+  verifyCallback(callback: CarrierCallback): boolean;
+}
+
+/** The carrier could not be reached or failed (timeout, connection refused, 5xx, circuit open). Nothing was accepted. */
+export class CarrierUnavailable extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'CarrierUnavailable';
+  }
+}
+
+/** The carrier answered and refused the request (4xx). */
+export class CarrierRejected extends Error {
+  constructor(
+    message: string,
+    /** authentication: the credentials do not work; destination: the carrier refuses the `to` number; request: anything else. */
+    readonly kind: 'authentication' | 'destination' | 'request',
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'CarrierRejected';
+  }
+}
+
+export class NumberNotAvailable extends Error {
+  constructor(readonly number: string) {
+    super(`${number} is not available`);
+    this.name = 'NumberNotAvailable';
+  }
+}

@@ -1,0 +1,30 @@
+// The one place that knows which adapter serves which provider.
+import type { CarrierAccount, CarrierAdapter } from './carrier.js';
+import type { CircuitBreakers } from './resilience/circuit-breaker.js';
+import { SandboxCarrier, type DeliveryListener, type SandboxCarrierOptions } from './sandbox.js';
+import { TwilioCompatibleCarrier, type TwilioCarrierOptions } from './twilio.js';
+
+export { CircuitBreakers, type CircuitBreakerSettings } from './resilience/circuit-breaker.js';
+
+export interface CarrierOptions {
+  /** Shared by every adapter of the process: one circuit per carrier account. */
+  breakers: CircuitBreakers;
+  /** Let HTTP carriers reach private and loopback addresses (tests, closed networks). */
+  allowPrivate: boolean;
+  /** Where the sandbox reports deliveries (HTTP carriers post status callbacks instead). */
+  onDelivery: DeliveryListener;
+  /** Timeouts and retries of HTTP carriers; their defaults otherwise. */
+  http?: Pick<TwilioCarrierOptions, 'timeoutMs' | 'retries' | 'retryBaseDelayMs' | 'random'>;
+  /** Delivery-report delays of the sandbox; its defaults otherwise. */
+  sandbox?: Pick<SandboxCarrierOptions, 'sentAfterMs' | 'finalAfterMs'>;
+}
+
+/** The adapter for the account. The sandbox's has a close() that cancels its pending delivery reports. */
+export function carrierFor(account: CarrierAccount, options: CarrierOptions): CarrierAdapter {
+  switch (account.provider) {
+    case 'sandbox':
+      return new SandboxCarrier(account, { ...options.sandbox, onDelivery: options.onDelivery });
+    case 'twilio':
+      return new TwilioCompatibleCarrier(account, { ...options.http, breakers: options.breakers, allowPrivate: options.allowPrivate });
+  }
+}

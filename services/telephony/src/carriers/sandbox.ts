@@ -1,0 +1,136 @@
+// The built-in carrier: no network. Sells a fixed inventory, accepts messages and reports their
+// delivery a few milliseconds later, vets A2P campaigns at once, and has magic destinations (in the
+// style of Twilio's test credentials) that make every failure path reachable.
+import { randomBytes } from 'node:crypto';
+import { parseE164 } from '../numbers/phone.js';
+import {
+  CarrierRejected,
+  CarrierUnavailable,
+  NumberNotAvailable,
+  type A2pCampaignSubmission,
+  type A2pVetting,
+  type AcceptedSms,
+  type AvailableNumber,
+  type CarrierAdapter,
+  type CarrierCallback,
+  type ConnectionTestResult,
+  type DeliveryStatus,
+  type NumberCapabilities,
+  type NumberSearch,
+  type OutboundSms,
+} from './carrier.js';
+import { isSandboxOffer, sandboxOffers } from './sandbox-inventory.js';
+import { verifyTwilioSignature } from './twilio-signature.js';
+
+export interface DeliveryReport {
+  status: DeliveryStatus;
+  failureReason?: string;
+}
+
+/** Receives the sandbox's delivery reports; it handles its own failures (it is called from a timer). */
+export type DeliveryListener = (carrierMessageId: string, report: DeliveryReport) => void;
+
+export interface SandboxCarrierOptions {
+  onDelivery: DeliveryListener;
+  /** From acceptance to the 'sent' report; default 5 ms. */
+  sentAfterMs?: number;
+  /** From 'sent' to the final report ('delivered' or 'failed'); default 5 ms. */
+  finalAfterMs?: number;
+}
+
+export interface SandboxAccount {
+  accountSid: string;
+  authToken: string;
+}
+
+/** Destinations that behave differently, like Twilio's magic test numbers. */
+export const sandboxDestinations = {
+  invalid: '+15005550001',
+  blocked: '+15005550004',
+  undeliverable: '+15005550009',
+} as const;
+
+const undeliverableReason = 'destination cannot receive SMS';
+const minimumDescriptionLength = 40;
+const everything: NumberCapabilities = { smsCapable: true, voiceCapable: true };
+
+export class SandboxCarrier implements CarrierAdapter {
+  private readonly pendingReports = new Set<NodeJS.Timeout>();
+  private closed = false;
+
+  constructor(
+    private readonly account: SandboxAccount,
+    private readonly options: SandboxCarrierOptions,
+  ) {}
+
+  async sendSms(message: OutboundSms): Promise<AcceptedSms> {
+    if (this.closed) throw new CarrierUnavailable('the sandbox carrier is closed');
+    if (!parseE164(message.from)) throw new CarrierRejected('the sender is not a valid phone number', 'request');
+    const to = parseE164(message.to)?.number;
+    if (to === undefined || to === sandboxDestinations.invalid) throw new CarrierRejected('the destination is not a valid phone number', 'destination');
+    if (to === sandboxDestinations.blocked) throw new CarrierRejected('the destination is blocked', 'destination');
+
+    const carrierMessageId = `SM${randomBytes(16).toString('hex')}`;
+    const final: DeliveryReport = to === sandboxDestinations.undeliverable ? { status: 'failed', failureReason: undeliverableReason } : { status: 'delivered' };
+    this.later(this.options.sentAfterMs ?? 5, () => {
+      this.options.onDelivery(carrierMessageId, { status: 'sent' });
+      this.later(this.options.finalAfterMs ?? 5, () => this.options.onDelivery(carrierMessageId, final));
+    });
+    return { carrierMessageId };
+  }
+
+  async searchAvailable(search: NumberSearch): Promise<AvailableNumber[]> {
+    const country = search.country.toUpperCase();
+    return sandboxOffers(country, search.areaCode)
+      .slice(0, Math.max(search.limit, 0))
+      .map((number) => ({ number, country, ...everything }));
+  }
+
+  async purchaseNumber(number: string): Promise<NumberCapabilities> {
+    if (!isSandboxOffer(number)) throw new NumberNotAvailable(number);
+    return everything;
+  }
+
+  /** Sandbox numbers are not really held anywhere, so there is nothing to give back. */
+  async releaseNumber(_number: string): Promise<void> {}
+
+  /** Every valid number counts as held by the sandbox account, so any can be imported. */
+  async lookupNumber(number: string): Promise<NumberCapabilities | undefined> {
+    return parseE164(number) ? everything : undefined;
+  }
+
+  async testConnection(): Promise<ConnectionTestResult> {
+    return this.account.authToken.trim() === ''
+      ? { ok: false, failure: 'authentication_failed', message: 'the auth token is empty' }
+      : { ok: true };
+  }
+
+  async submitA2pCampaign(campaign: A2pCampaignSubmission): Promise<A2pVetting> {
+    const problems: string[] = [];
+    if ([...campaign.description.trim()].length < minimumDescriptionLength) {
+      problems.push(`the description must have at least ${minimumDescriptionLength} characters`);
+    }
+    if (!campaign.sampleMessages.some((sample) => sample.trim() !== '')) problems.push('at least one sample message is required');
+    return problems.length === 0 ? { status: 'approved' } : { status: 'rejected', reason: problems.join('; ') };
+  }
+
+  verifyCallback(callback: CarrierCallback): boolean {
+    return verifyTwilioSignature(this.account.authToken, callback);
+  }
+
+  /** Cancels the delivery reports not yet made; messages sent afterwards are refused. */
+  close(): void {
+    this.closed = true;
+    for (const timer of this.pendingReports) clearTimeout(timer);
+    this.pendingReports.clear();
+  }
+
+  private later(delayMs: number, report: () => void): void {
+    const timer = setTimeout(() => {
+      this.pendingReports.delete(timer);
+      report();
+    }, delayMs);
+    timer.unref();
+    this.pendingReports.add(timer);
+  }
+}

@@ -1,0 +1,159 @@
+// The carrier port spoken to a Twilio-compatible REST API (Twilio itself, or anything answering in
+// its shape at the connection's base URL).
+import { z } from 'zod';
+import { parseE164 } from '../numbers/phone.js';
+import {
+  CarrierUnavailable,
+  NumberNotAvailable,
+  type A2pCampaignSubmission,
+  type A2pVetting,
+  type AcceptedSms,
+  type AvailableNumber,
+  type CarrierAdapter,
+  type CarrierCallback,
+  type ConnectionTestResult,
+  type NumberCapabilities,
+  type NumberSearch,
+  type OutboundSms,
+} from './carrier.js';
+import type { CircuitBreakers } from './resilience/circuit-breaker.js';
+import { TwilioClient, type TwilioAccount, type TwilioAnswer, type TwilioRequest } from './twilio-client.js';
+import { isNotForSale, isSuccess, rejectionOf } from './twilio-errors.js';
+import { verifyTwilioSignature } from './twilio-signature.js';
+
+export { twilioSignature } from './twilio-signature.js';
+export type { TwilioAccount } from './twilio-client.js';
+
+export interface TwilioCarrierOptions {
+  /** The circuit breakers of the process; adapters of the same account (base URL + account SID) share one. */
+  breakers: CircuitBreakers;
+  /** Let requests reach private and loopback addresses; default false. */
+  allowPrivate?: boolean;
+  /** Per attempt; default 10 000 ms. */
+  timeoutMs?: number;
+  /** Retries after a failed attempt where retrying is safe; default 2. */
+  retries?: number;
+  /** First backoff, doubled for each further retry (with jitter); default 200 ms. */
+  retryBaseDelayMs?: number;
+  /** Jitter source in [0, 1); default Math.random. */
+  random?: () => number;
+}
+
+// Twilio spells the SMS capability "SMS" in available-number listings and "sms" elsewhere.
+const capabilitiesSchema = z.object({ voice: z.boolean().optional(), sms: z.boolean().optional(), SMS: z.boolean().optional() });
+type TwilioCapabilities = z.infer<typeof capabilitiesSchema>;
+
+const messageSchema = z.object({ sid: z.string().min(1) });
+const availableListSchema = z.object({
+  available_phone_numbers: z.array(z.object({ phone_number: z.string(), capabilities: capabilitiesSchema })),
+});
+const incomingNumberSchema = z.object({ sid: z.string().min(1), phone_number: z.string(), capabilities: capabilitiesSchema });
+const incomingListSchema = z.object({ incoming_phone_numbers: z.array(incomingNumberSchema) });
+const accountSchema = z.object({ sid: z.string() });
+
+const capabilitiesOf = (capabilities: TwilioCapabilities): NumberCapabilities => ({
+  smsCapable: capabilities.sms ?? capabilities.SMS ?? false,
+  voiceCapable: capabilities.voice ?? false,
+});
+
+export class TwilioCompatibleCarrier implements CarrierAdapter {
+  private readonly client: TwilioClient;
+
+  constructor(
+    private readonly account: TwilioAccount,
+    options: TwilioCarrierOptions,
+  ) {
+    this.client = new TwilioClient(account, {
+      breakers: options.breakers,
+      allowPrivate: options.allowPrivate ?? false,
+      timeoutMs: options.timeoutMs ?? 10_000,
+      retry: { retries: options.retries ?? 2, baseDelayMs: options.retryBaseDelayMs ?? 200, random: options.random },
+    });
+  }
+
+  async sendSms(message: OutboundSms): Promise<AcceptedSms> {
+    const answer = await this.client.send({
+      method: 'POST',
+      resource: '/Messages.json',
+      form: { From: message.from, To: message.to, Body: message.body, StatusCallback: message.statusCallbackUrl },
+    });
+    return { carrierMessageId: this.read(answer, messageSchema).sid };
+  }
+
+  async searchAvailable(search: NumberSearch): Promise<AvailableNumber[]> {
+    const country = search.country.toUpperCase();
+    const answer = await this.client.send({
+      method: 'GET',
+      resource: `/AvailablePhoneNumbers/${encodeURIComponent(country)}/Local.json`,
+      query: { AreaCode: search.areaCode, PageSize: String(search.limit) },
+    });
+    // The carrier answers 404 for a country it sells no numbers in.
+    if (answer.status === 404) return [];
+    const offers: AvailableNumber[] = [];
+    for (const offer of this.read(answer, availableListSchema).available_phone_numbers) {
+      // A number the platform cannot validate could be neither bought nor used here.
+      const parsed = parseE164(offer.phone_number);
+      if (parsed) offers.push({ number: parsed.number, country: parsed.country, ...capabilitiesOf(offer.capabilities) });
+    }
+    return offers.slice(0, search.limit);
+  }
+
+  async purchaseNumber(number: string): Promise<NumberCapabilities> {
+    const answer = await this.client.send({ method: 'POST', resource: '/IncomingPhoneNumbers.json', form: { PhoneNumber: number } });
+    if (!isSuccess(answer) && isNotForSale(answer)) throw new NumberNotAvailable(number);
+    return capabilitiesOf(this.read(answer, incomingNumberSchema).capabilities);
+  }
+
+  async releaseNumber(number: string): Promise<void> {
+    const held = await this.findHeld(number);
+    if (!held) return;
+    const answer = await this.client.send({ method: 'DELETE', resource: `/IncomingPhoneNumbers/${encodeURIComponent(held.sid)}.json` });
+    // Released meanwhile: what was asked for is done.
+    if (answer.status === 404) return;
+    if (!isSuccess(answer)) throw rejectionOf(answer, (text) => this.client.redact(text));
+  }
+
+  async lookupNumber(number: string): Promise<NumberCapabilities | undefined> {
+    const held = await this.findHeld(number);
+    return held && capabilitiesOf(held.capabilities);
+  }
+
+  async testConnection(): Promise<ConnectionTestResult> {
+    let answer: TwilioAnswer;
+    try {
+      answer = await this.client.send({ method: 'GET', resource: '.json' });
+    } catch (error) {
+      if (error instanceof CarrierUnavailable) return { ok: false, failure: 'unreachable', message: error.message };
+      throw error;
+    }
+    if (answer.status === 401 || answer.status === 403) {
+      return { ok: false, failure: 'authentication_failed', message: `the carrier did not accept the account SID and auth token (status ${answer.status})` };
+    }
+    if (isSuccess(answer) && accountSchema.safeParse(answer.json).success) return { ok: true };
+    return { ok: false, failure: 'unexpected_response', message: `the carrier's answer is not that of a Twilio-compatible API (status ${answer.status})` };
+  }
+
+  /** Twilio-compatible carriers vet campaigns out of band; their verdict arrives later as a signed callback. */
+  async submitA2pCampaign(_campaign: A2pCampaignSubmission): Promise<A2pVetting> {
+    return { status: 'pending' };
+  }
+
+  verifyCallback(callback: CarrierCallback): boolean {
+    return verifyTwilioSignature(this.account.authToken, callback);
+  }
+
+  /** The account's number record, matched exactly (the carrier's PhoneNumber filter also matches partial numbers). */
+  private async findHeld(number: string): Promise<z.infer<typeof incomingNumberSchema> | undefined> {
+    const request: TwilioRequest = { method: 'GET', resource: '/IncomingPhoneNumbers.json', query: { PhoneNumber: number } };
+    const { incoming_phone_numbers: held } = this.read(await this.client.send(request), incomingListSchema);
+    return held.find((entry) => entry.phone_number === number);
+  }
+
+  /** The successful answer's body in the expected shape; otherwise the rejection the answer stands for. */
+  private read<T>(answer: TwilioAnswer, schema: z.ZodType<T>): T {
+    if (!isSuccess(answer)) throw rejectionOf(answer, (text) => this.client.redact(text));
+    const parsed = schema.safeParse(answer.json);
+    if (!parsed.success) throw new CarrierUnavailable(`the carrier's answer (status ${answer.status}) does not have the expected shape`);
+    return parsed.data;
+  }
+}

@@ -1,0 +1,34 @@
+// Keeps telephony's view of every wallet current from billing's WalletChanged events, and
+// closes the reservation of each usage event billing reports as applied. Applying the same
+// event twice changes nothing, so redelivery needs no processed-events table.
+import { fromBinary } from '@bufbuild/protobuf';
+import { durableNames, walletChangedSubject, walletStream, type Consumption, type EventStream, type Logger } from '@voice/runtime';
+import { WalletChangedSchema } from '@voice/proto/voice/billing/v1/events';
+import type { TelephonyStore } from '../store/store.js';
+
+export async function consumeWalletChanges(events: EventStream, store: TelephonyStore, logger: Logger): Promise<Consumption> {
+  await events.ensureStream(walletStream.name, walletStream.subjects);
+  return events.consume({
+    stream: walletStream.name,
+    durable: durableNames.telephonyWallets,
+    subjects: [walletChangedSubject],
+    handler: async (event) => {
+      let change;
+      try {
+        change = fromBinary(WalletChangedSchema, event.payload);
+      } catch (error) {
+        logger.error('undecodable wallet event dropped', { error, event_id: event.id });
+        return;
+      }
+      const wallet = change.wallet;
+      if (!wallet?.workspaceId) {
+        logger.error('wallet event without a wallet dropped', { event_id: event.id });
+        return;
+      }
+      await store.applyWalletView(
+        { workspaceId: wallet.workspaceId, creditUnits: Number(wallet.balance?.creditUnits ?? 0n), version: Number(wallet.version), issuer: wallet.issuer },
+        change.appliedUsageEventId || undefined,
+      );
+    },
+  });
+}

@@ -1,0 +1,78 @@
+// Records to the curated API messages: no carrier ids, credentials only as masked hints.
+import { create } from '@bufbuild/protobuf';
+import { toTimestamp } from '@voice/runtime';
+import {
+  A2pCampaignSchema,
+  CarrierConnectionSchema,
+  PhoneNumberSchema,
+  SmsMessageSchema,
+  SuppressionSchema,
+} from '@voice/proto/voice/telephony/v1/telephony';
+import { secretMask } from './domain/schema.js';
+import type { CampaignRecord, ConnectionRecord, MessageRecord, NumberRecord, SuppressionRecord } from './store/store.js';
+
+export const presentNumber = (number: NumberRecord) =>
+  create(PhoneNumberSchema, {
+    id: number.id,
+    number: number.number,
+    country: number.country,
+    source: number.source,
+    smsCapable: number.smsCapable,
+    voiceCapable: number.voiceCapable,
+    smsOutboundEnabled: number.smsOutboundEnabled,
+    carrierConnectionId: number.carrierConnectionId ?? undefined,
+    a2pCampaignId: number.a2pCampaignId ?? undefined,
+    name: number.name,
+    assistantId: number.assistantId ?? undefined,
+    createdAt: toTimestamp(number.createdAt),
+    updatedAt: toTimestamp(number.updatedAt),
+  });
+
+/** The mask and, for values long enough to keep a secret after it, their last four characters. */
+export const credentialHint = (value: string): string => (value.length >= 12 ? `${secretMask}${value.slice(-4)}` : secretMask);
+
+export const presentConnection = (connection: ConnectionRecord, accountSid: string) =>
+  create(CarrierConnectionSchema, {
+    id: connection.id,
+    name: connection.name,
+    provider: connection.provider,
+    baseUrl: connection.baseUrl,
+    accountSidHint: credentialHint(accountSid),
+    authTokenHint: secretMask,
+    createdAt: toTimestamp(connection.createdAt),
+    updatedAt: toTimestamp(connection.updatedAt),
+  });
+
+export const presentCampaign = (campaign: CampaignRecord) =>
+  create(A2pCampaignSchema, {
+    id: campaign.id,
+    name: campaign.name,
+    carrierConnectionId: campaign.carrierConnectionId,
+    useCase: campaign.useCase,
+    description: campaign.description,
+    sampleMessages: campaign.sampleMessages,
+    status: campaign.status,
+    rejectionReason: campaign.rejectionReason,
+    createdAt: toTimestamp(campaign.createdAt),
+    updatedAt: toTimestamp(campaign.updatedAt),
+  });
+
+export const presentSuppression = (entry: SuppressionRecord) =>
+  create(SuppressionSchema, { id: entry.id, number: entry.number, reason: entry.reason, createdAt: toTimestamp(entry.createdAt) });
+
+export const presentMessage = (message: MessageRecord) =>
+  create(SmsMessageSchema, {
+    id: message.id,
+    // 'sending' never leaves the service: a message the carrier has not taken yet is queued.
+    status: message.status === 'sending' ? 'queued' : message.status,
+    fromNumberId: message.fromNumberId,
+    from: message.from,
+    to: message.to,
+    body: message.body,
+    segments: message.segments,
+    encoding: message.encoding,
+    creditUnits: BigInt(message.creditUnits),
+    failureReason: message.failureReason,
+    createdAt: toTimestamp(message.createdAt),
+    updatedAt: toTimestamp(message.updatedAt),
+  });

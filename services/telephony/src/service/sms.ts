@@ -1,0 +1,149 @@
+// POST /sms/send and the message reads. The preconditions run in API.md 6's order; credits are
+// reserved against telephony's own view of the wallet (so sending works while billing is down
+// and concurrent sends can never overspend), the carrier is asked, and only a message the
+// carrier took becomes a usage event, in the same transaction that records the acceptance.
+import type { HandlerContext } from '@connectrpc/connect';
+import {
+  formatCredits,
+  idempotencyExpiry,
+  invalidRequest,
+  newId,
+  normalisePage,
+  requestFingerprint,
+  serviceError,
+  workspaceCallerOf,
+  type Caller,
+} from '@voice/runtime';
+import type { GetMessageRequest, ListMessagesRequest, SendSmsRequest } from '@voice/proto/voice/telephony/v1/telephony';
+import { messageStatuses, sendSmsBodySchema } from '../domain/schema.js';
+import { isUsNumber, isUsTenDlc, parseE164 } from '../numbers/phone.js';
+import { presentMessage } from '../presenter.js';
+import { smsPriceUnits } from '../pricing.js';
+import { segmentSms } from '../sms/segments.js';
+import { smsUsageEvent } from '../credits/usage-event.js';
+import type { MessageRecord, MessageStatus, NumberRecord, Reservation, ReserveOutcome, SendClaim } from '../store/store.js';
+import type { CarrierRoute } from '../carriers/directory.js';
+import { withCarrier } from './carrier-errors.js';
+import type { TelephonyDeps } from './deps.js';
+import { loadOr404, parseInput } from './input.js';
+
+const configurationError = (message: string) => serviceError('telephony_configuration_error', message);
+
+export function smsHandlers(deps: TelephonyDeps) {
+  const { store } = deps;
+
+  /** The sender's carrier, or why this number may not send (409 telephony_configuration_error). */
+  async function senderRoute(caller: Caller & { workspaceId: string }, number: NumberRecord, to: string): Promise<CarrierRoute> {
+    if (!number.smsCapable) throw configurationError('the sending number is not SMS-capable');
+    if (!number.smsOutboundEnabled) throw configurationError('outbound SMS is disabled for the sending number; enable sms_outbound_enabled first');
+    const connection =
+      number.source === 'imported' && number.carrierConnectionId ? await store.getConnection(caller.workspaceId, number.carrierConnectionId) : undefined;
+    const route = deps.carriers.forNumber(number, connection);
+    if (!route) throw configurationError('the imported number has no carrier connection');
+    if (number.source === 'imported' && isUsTenDlc(number.number) && isUsNumber(to)) {
+      const campaign = number.a2pCampaignId ? await store.getCampaign(caller.workspaceId, number.a2pCampaignId) : undefined;
+      if (campaign?.status !== 'approved') {
+        throw configurationError('a US 10DLC number needs an A2P registration linked to an approved campaign to send to US numbers');
+      }
+    }
+    return route;
+  }
+
+  /** Reserves the price; when the local view is short, billing's current balance gets one chance. */
+  async function reserve(message: MessageRecord, reservation: Reservation, claim: SendClaim | undefined, requestId: string): Promise<ReserveOutcome> {
+    const first = await store.reserveSend(message, reservation, claim);
+    if (first.kind !== 'insufficient_credits') return first;
+    const wallet = await deps.balances.current(message.workspaceId, requestId);
+    if (!wallet) return first;
+    await store.applyWalletView(wallet);
+    return store.reserveSend(message, reservation, claim);
+  }
+
+  return {
+    async sendSms(request: SendSmsRequest, context: HandlerContext) {
+      const caller = workspaceCallerOf(context);
+      const fields = { from_number_id: request.fromNumberId, to: request.to, body: request.body };
+      const input = parseInput(sendSmsBodySchema, fields);
+      const to = parseE164(input.to)!.number;
+      const number = await loadOr404('phone number', input.from_number_id, (id) => store.getNumber(caller.workspaceId, id));
+      const route = await senderRoute(caller, number, to);
+      if (await store.isSuppressed(caller.workspaceId, to)) {
+        throw serviceError('destination_forbidden', "the destination is on this workspace's suppression list");
+      }
+      const { segments, encoding } = segmentSms(input.body);
+      const now = deps.now();
+      const at = now.toISOString();
+      const message: MessageRecord = {
+        id: newId(),
+        workspaceId: caller.workspaceId,
+        fromNumberId: number.id,
+        from: number.number,
+        to,
+        body: input.body,
+        segments,
+        encoding,
+        creditUnits: smsPriceUnits(deps.pricing, segments, number.source),
+        status: 'sending',
+        failureReason: '',
+        carrierConnectionId: route.connectionId,
+        carrierMessageId: null,
+        createdAt: at,
+        updatedAt: at,
+      };
+      const reservation: Reservation = { id: newId(), workspaceId: caller.workspaceId, creditUnits: message.creditUnits };
+      const claim = request.idempotencyKey
+        ? { key: request.idempotencyKey, fingerprint: requestFingerprint(fields), now: at, expiredBefore: idempotencyExpiry(now) }
+        : undefined;
+
+      const outcome = await reserve(message, reservation, claim, caller.requestId);
+      switch (outcome.kind) {
+        case 'replayed':
+          return { message: presentMessage(outcome.message), replayed: true };
+        case 'in_progress':
+          throw serviceError('conflict', 'a request with this Idempotency-Key is still being processed; retry shortly');
+        case 'key_reused':
+          throw serviceError('conflict', 'this Idempotency-Key was already used with a different request body');
+        case 'insufficient_credits':
+          throw serviceError(
+            'conflict',
+            `not enough credits: the message costs ${formatCredits(message.creditUnits)} credits and ${formatCredits(Math.max(outcome.availableUnits, 0))} are available`,
+          );
+        case 'reserved':
+          break;
+      }
+
+      let carrierMessageId: string;
+      try {
+        ({ carrierMessageId } = await withCarrier(() =>
+          route.adapter.sendSms({ from: number.number, to, body: input.body, statusCallbackUrl: deps.carriers.callbackUrl(route.connectionId) }),
+        ));
+      } catch (error) {
+        await store.abandonSend(message.id, reservation.id);
+        throw error;
+      }
+      const acceptedAt = deps.now().toISOString();
+      const accepted = await store.acceptSend(message.id, carrierMessageId, smsUsageEvent(message, reservation, acceptedAt), acceptedAt);
+      deps.wakeRelay();
+      return { message: presentMessage(accepted), replayed: false };
+    },
+
+    async listMessages(request: ListMessagesRequest, context: HandlerContext) {
+      const caller = workspaceCallerOf(context);
+      if (request.status !== undefined && !(messageStatuses as readonly string[]).includes(request.status)) {
+        throw invalidRequest([{ field: 'status', issue: `must be one of ${messageStatuses.join(', ')}` }]);
+      }
+      const { messages, total } = await store.listMessages(
+        caller.workspaceId,
+        { status: request.status as MessageStatus | undefined },
+        normalisePage(request.page),
+      );
+      return { messages: messages.map(presentMessage), total };
+    },
+
+    async getMessage(request: GetMessageRequest, context: HandlerContext) {
+      const caller = workspaceCallerOf(context);
+      const message = await loadOr404('message', request.id, (id) => store.getMessage(caller.workspaceId, id));
+      return { message: presentMessage(message) };
+    },
+  };
+}

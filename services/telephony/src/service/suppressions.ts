@@ -1,0 +1,41 @@
+// The workspace's do-not-contact list: a destination on it is refused before any carrier or charge.
+import type { HandlerContext } from '@connectrpc/connect';
+import { newId, normalisePage, serviceError, workspaceCallerOf } from '@voice/runtime';
+import type { AddSuppressionRequest, ListSuppressionsRequest, RemoveSuppressionRequest } from '@voice/proto/voice/telephony/v1/telephony';
+import { addSuppressionBodySchema } from '../domain/schema.js';
+import { parseE164 } from '../numbers/phone.js';
+import { presentSuppression } from '../presenter.js';
+import type { TelephonyDeps } from './deps.js';
+import { loadOr404, parseInput } from './input.js';
+
+export function suppressionHandlers(deps: TelephonyDeps) {
+  const { store } = deps;
+  return {
+    async listSuppressions(request: ListSuppressionsRequest, context: HandlerContext) {
+      const caller = workspaceCallerOf(context);
+      const { entries, total } = await store.listSuppressions(caller.workspaceId, normalisePage(request.page));
+      return { suppressions: entries.map(presentSuppression), total };
+    },
+
+    async addSuppression(request: AddSuppressionRequest, context: HandlerContext) {
+      const caller = workspaceCallerOf(context);
+      const input = parseInput(addSuppressionBodySchema, { number: request.number, reason: request.reason || undefined });
+      const number = parseE164(input.number)!.number;
+      const outcome = await store.insertSuppression({
+        id: newId(),
+        workspaceId: caller.workspaceId,
+        number,
+        reason: input.reason ?? '',
+        createdAt: deps.now().toISOString(),
+      });
+      if (outcome.kind === 'exists') throw serviceError('conflict', `${number} is already on the suppression list`);
+      return { suppression: presentSuppression(outcome.entry) };
+    },
+
+    async removeSuppression(request: RemoveSuppressionRequest, context: HandlerContext) {
+      const caller = workspaceCallerOf(context);
+      await loadOr404('suppression entry', request.id, async (id) => ((await store.deleteSuppression(caller.workspaceId, id)) ? true : undefined));
+      return {};
+    },
+  };
+}

@@ -1,0 +1,49 @@
+// TelephonyStore on MongoDB: the service's own database; unique indexes on numbers, suppressed
+// numbers per workspace and carrier message ids per connection; a transaction wherever writes
+// must agree, the usage events of accepted sends entering the outbox inside it.
+import { connectMongo, MongoOutbox, type MongoHandle } from '@voice/runtime';
+import { ComposedTelephonyStore } from './composed.js';
+import { MongoCampaignStore } from './mongo/campaigns.js';
+import { MongoSendClaims } from './mongo/claims.js';
+import { MongoConnectionStore } from './mongo/connections.js';
+import { MongoCreditStore } from './mongo/credits.js';
+import { telephonyCollections, type Collections } from './mongo/documents.js';
+import { createIndexes } from './mongo/indexes.js';
+import { MongoNumberStore } from './mongo/numbers.js';
+import { MongoSmsStore } from './mongo/sms.js';
+import { MongoSuppressionStore } from './mongo/suppressions.js';
+
+export class MongoTelephonyStore extends ComposedTelephonyStore {
+  private constructor(
+    private readonly handle: MongoHandle,
+    collections: Collections,
+    readonly outbox: MongoOutbox,
+  ) {
+    const credits = new MongoCreditStore(handle, collections);
+    super({
+      numbers: new MongoNumberStore(handle, collections),
+      connections: new MongoConnectionStore(handle, collections),
+      campaigns: new MongoCampaignStore(handle, collections),
+      suppressions: new MongoSuppressionStore(handle, collections),
+      sms: new MongoSmsStore(handle, collections, outbox, credits, new MongoSendClaims(collections.claims)),
+      credits,
+    });
+  }
+
+  static async connect(uri: string, databaseName: string): Promise<MongoTelephonyStore> {
+    const handle = await connectMongo(uri, databaseName);
+    const collections = telephonyCollections(handle.db);
+    const outbox = new MongoOutbox(handle.db);
+    await createIndexes(collections, outbox);
+    return new MongoTelephonyStore(handle, collections, outbox);
+  }
+
+  /** Tests only: removes the whole database this store owns. */
+  async dropDatabase(): Promise<void> {
+    await this.handle.db.dropDatabase();
+  }
+
+  async close(): Promise<void> {
+    await this.handle.close();
+  }
+}

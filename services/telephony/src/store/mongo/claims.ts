@@ -1,0 +1,29 @@
+// Idempotency claims on sends in MongoDB: (workspace, key) names the message its first request made.
+import type { ClientSession, Collection } from 'mongodb';
+import type { StoredClaim } from '../rules.js';
+import type { SendClaim } from '../store.js';
+import type { ClaimDocument } from './documents.js';
+
+const claimId = (workspaceId: string, key: string): string => `${workspaceId}:${key}`;
+
+export class MongoSendClaims {
+  constructor(private readonly claims: Collection<ClaimDocument>) {}
+
+  async find(workspaceId: string, key: string, session: ClientSession): Promise<StoredClaim | undefined> {
+    const doc = await this.claims.findOne({ _id: claimId(workspaceId, key) }, { session });
+    return doc ? { fingerprint: doc.fingerprint, messageId: doc.message_id, createdAt: doc.created_at } : undefined;
+  }
+
+  /** Takes the key for the message, replacing an expired claim. */
+  async write(workspaceId: string, claim: SendClaim, messageId: string, session: ClientSession): Promise<void> {
+    await this.claims.replaceOne(
+      { _id: claimId(workspaceId, claim.key) },
+      { workspace_id: workspaceId, key: claim.key, fingerprint: claim.fingerprint, message_id: messageId, created_at: claim.now },
+      { upsert: true, session },
+    );
+  }
+
+  async releaseFor(messageId: string, session: ClientSession): Promise<void> {
+    await this.claims.deleteMany({ message_id: messageId }, { session });
+  }
+}

@@ -1,0 +1,26 @@
+// The MongoDB store's indexes, which every connect creates where they are missing.
+import type { MongoOutbox } from '@voice/runtime';
+import type { Collections } from './documents.js';
+
+const newestFirst = { workspace_id: 1, created_at: -1, _id: -1 } as const;
+
+export async function createIndexes(collections: Collections, outbox: MongoOutbox): Promise<void> {
+  const { numbers, connections, campaigns, suppressions, messages, claims } = collections;
+  await numbers.createIndex({ number: 1 }, { unique: true, name: 'unique_number' });
+  await numbers.createIndex(newestFirst, { name: 'numbers_newest_first' });
+  await numbers.createIndex({ carrier_connection_id: 1 }, { name: 'numbers_by_connection' });
+  await connections.createIndex(newestFirst, { name: 'connections_newest_first' });
+  await campaigns.createIndex(newestFirst, { name: 'campaigns_newest_first' });
+  await campaigns.createIndex({ carrier_connection_id: 1 }, { name: 'campaigns_by_connection' });
+  await suppressions.createIndex({ workspace_id: 1, number: 1 }, { unique: true, name: 'unique_suppressed_number' });
+  await suppressions.createIndex(newestFirst, { name: 'suppressions_newest_first' });
+  // A null connection (the platform's carrier) is a key value of its own, so it is a namespace too.
+  await messages.createIndex(
+    { carrier_connection_id: 1, carrier_message_id: 1 },
+    { unique: true, partialFilterExpression: { carrier_message_id: { $type: 'string' } }, name: 'unique_carrier_message' },
+  );
+  await messages.createIndex(newestFirst, { name: 'messages_newest_first' });
+  await messages.createIndex({ workspace_id: 1, status: 1, created_at: -1, _id: -1 }, { name: 'messages_by_status' });
+  await claims.createIndex({ message_id: 1 }, { name: 'claims_by_message' });
+  await outbox.ensureIndexes();
+}

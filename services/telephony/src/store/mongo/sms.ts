@@ -1,0 +1,86 @@
+// SMS in MongoDB: a send reserves credits, then the carrier's answer accepts (with its usage event
+// in the outbox) or abandons it; delivery reports move accepted messages forward.
+import type { Filter } from 'mongodb';
+import type { MongoHandle, MongoOutbox, NewOutboxEvent, Page } from '@voice/runtime';
+import type { SmsStore } from '../composed.js';
+import { availableUnits, awaitingCarrier, claimDecision, failureReasonOf, statusesOvertakenBy } from '../rules.js';
+import type { DeliveryUpdate, MessageRecord, MessageStatus, Reservation, ReserveOutcome, SendClaim } from '../store.js';
+import type { MongoSendClaims } from './claims.js';
+import type { MongoCreditStore } from './credits.js';
+import { messageDocument, messageRecord, type Collections, type MessageDocument } from './documents.js';
+import { findPage, MongoStorePart } from './part.js';
+
+export class MongoSmsStore extends MongoStorePart implements SmsStore {
+  constructor(
+    handle: MongoHandle,
+    collections: Collections,
+    private readonly outbox: MongoOutbox,
+    private readonly credits: MongoCreditStore,
+    private readonly claims: MongoSendClaims,
+  ) {
+    super(handle, collections);
+  }
+
+  async reserveSend(message: MessageRecord, reservation: Reservation, claim?: SendClaim): Promise<ReserveOutcome> {
+    await this.credits.ensureView(reservation.workspaceId);
+    return this.transaction(async (session): Promise<ReserveOutcome> => {
+      if (claim) {
+        const stored = await this.claims.find(message.workspaceId, claim.key, session);
+        const claimed = stored && (await this.collections.messages.findOne({ _id: stored.messageId }, { session }));
+        const decided = claimDecision(stored, claim, claimed ? messageRecord(claimed) : undefined);
+        if (decided) return decided;
+      }
+      if (!(await this.credits.reserve(reservation, session))) {
+        return { kind: 'insufficient_credits', availableUnits: availableUnits(await this.credits.currentView(reservation.workspaceId, session)) };
+      }
+      await this.collections.messages.insertOne(messageDocument(awaitingCarrier(message)), { session });
+      if (claim) await this.claims.write(message.workspaceId, claim, message.id, session);
+      return { kind: 'reserved' };
+    });
+  }
+
+  async acceptSend(messageId: string, carrierMessageId: string, usageEvent: NewOutboxEvent, now: string): Promise<MessageRecord> {
+    return this.transaction(async (session) => {
+      const accepted = await this.collections.messages.findOneAndUpdate(
+        { _id: messageId, status: 'sending' },
+        { $set: { status: 'queued', carrier_message_id: carrierMessageId, updated_at: now } },
+        { session, returnDocument: 'after' },
+      );
+      if (!accepted) throw new Error(`Message ${messageId} is not waiting for the carrier`);
+      await this.outbox.add(usageEvent, session);
+      return messageRecord(accepted);
+    });
+  }
+
+  async abandonSend(messageId: string, reservationId: string): Promise<void> {
+    await this.transaction(async (session) => {
+      const abandoned = await this.collections.messages.findOneAndDelete({ _id: messageId, status: 'sending' }, { session });
+      if (!abandoned) return;
+      await this.credits.closeReservation(abandoned.workspace_id, reservationId, session);
+      await this.claims.releaseFor(messageId, session);
+    });
+  }
+
+  async getMessage(workspaceId: string, id: string): Promise<MessageRecord | undefined> {
+    const doc = await this.collections.messages.findOne({ _id: id, workspace_id: workspaceId, status: { $ne: 'sending' } });
+    return doc ? messageRecord(doc) : undefined;
+  }
+
+  async listMessages(workspaceId: string, filter: { status?: MessageStatus }, page: Page): Promise<{ messages: MessageRecord[]; total: number }> {
+    const status = filter.status === undefined ? { $ne: 'sending' } : { $ne: 'sending', $eq: filter.status };
+    const { docs, total } = await findPage(this.collections.messages, { workspace_id: workspaceId, status }, page);
+    return { messages: docs.map(messageRecord), total };
+  }
+
+  async applyDelivery(carrierConnectionId: string | null, carrierMessageId: string, update: DeliveryUpdate): Promise<MessageRecord | undefined> {
+    // Spelled with the unique index's partial filter, so that index serves the lookup.
+    const byCarrierId: Filter<MessageDocument> = { carrier_connection_id: carrierConnectionId, carrier_message_id: { $eq: carrierMessageId, $type: 'string' } };
+    const moved = await this.collections.messages.findOneAndUpdate(
+      { ...byCarrierId, status: { $in: statusesOvertakenBy(update.status) } },
+      { $set: { status: update.status, failure_reason: failureReasonOf(update), updated_at: update.at } },
+      { returnDocument: 'after' },
+    );
+    const current = moved ?? (await this.collections.messages.findOne(byCarrierId));
+    return current ? messageRecord(current) : undefined;
+  }
+}

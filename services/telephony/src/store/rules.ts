@@ -1,0 +1,46 @@
+// The rules both store adapters apply, written once: what an idempotency claim decides, which
+// delivery reports move a message on, and what a reservation may spend.
+import type { CreditView, DeliveryUpdate, MessageRecord, MessageStatus, ReserveOutcome, SendClaim } from './store.js';
+
+/** A claim as either adapter keeps it. */
+export interface StoredClaim {
+  fingerprint: string;
+  messageId: string;
+  createdAt: string;
+}
+
+/**
+ * What a stored claim decides for a new send under its key, before credits are looked at:
+ * undefined when it does not bind (there is none, it expired, or the message of the same body is
+ * gone) and the send goes ahead, replacing it.
+ */
+export function claimDecision(stored: StoredClaim | undefined, claim: SendClaim, message: MessageRecord | undefined): ReserveOutcome | undefined {
+  if (!stored || stored.createdAt < claim.expiredBefore) return undefined;
+  if (stored.fingerprint !== claim.fingerprint) return { kind: 'key_reused' };
+  if (!message) return undefined;
+  return message.status === 'sending' ? { kind: 'in_progress' } : { kind: 'replayed', message };
+}
+
+/** A reserved message waits for the carrier, whatever the caller filled in. */
+export const awaitingCarrier = (message: MessageRecord): MessageRecord => ({ ...message, status: 'sending', carrierMessageId: null });
+
+type ReportedStatus = DeliveryUpdate['status'];
+
+const deliveryRank: Record<ReportedStatus, number> = { queued: 1, sent: 2, delivered: 3, failed: 3 };
+
+/**
+ * The statuses a report of `next` moves a message on from: only those ranked strictly lower, so
+ * a repeated or late report changes nothing and delivered and failed never replace each other.
+ */
+export const statusesOvertakenBy = (next: ReportedStatus): MessageStatus[] =>
+  (Object.keys(deliveryRank) as ReportedStatus[]).filter((status) => deliveryRank[status] < deliveryRank[next]);
+
+/** Only a failure keeps a reason. */
+export const failureReasonOf = (update: DeliveryUpdate): string => (update.status === 'failed' ? (update.failureReason ?? '') : '');
+
+/** Spendable credits: the view's balance less the open reservations, never shown below zero. */
+export const availableUnits = (view: Pick<CreditView, 'balanceUnits' | 'reservedUnits'>): number => Math.max(0, view.balanceUnits - view.reservedUnits);
+
+/** An issuer's wallet covers every send; any other covers what its spendable credits cover. */
+export const reservationFits = (view: Pick<CreditView, 'balanceUnits' | 'reservedUnits' | 'issuer'>, creditUnits: number): boolean =>
+  view.issuer || view.balanceUnits - view.reservedUnits >= creditUnits;

@@ -1,0 +1,39 @@
+// TelephonyStore on embedded SQLite. Writes that must agree run in one IMMEDIATE transaction,
+// which also serialises them against other connections to the file; the usage events of
+// accepted sends enter the outbox in the same transaction.
+import { openSqlite, SqliteOutbox, statementCache, type SqliteDatabase } from '@voice/runtime';
+import { ComposedTelephonyStore } from './composed.js';
+import { SqliteCampaignStore } from './sqlite/campaigns.js';
+import { SqliteSendClaims } from './sqlite/claims.js';
+import { SqliteConnectionStore } from './sqlite/connections.js';
+import { SqliteCreditStore } from './sqlite/credits.js';
+import { migrations } from './sqlite/migrations.js';
+import { SqliteNumberStore } from './sqlite/numbers.js';
+import { SqliteSmsStore } from './sqlite/sms.js';
+import { SqliteSuppressionStore } from './sqlite/suppressions.js';
+
+export class SqliteTelephonyStore extends ComposedTelephonyStore {
+  readonly outbox: SqliteOutbox;
+  private readonly db: SqliteDatabase;
+
+  constructor(file: string) {
+    const db = openSqlite(file, migrations);
+    const sql = statementCache(db);
+    const outbox = new SqliteOutbox(db);
+    const credits = new SqliteCreditStore(db, sql);
+    super({
+      numbers: new SqliteNumberStore(db, sql),
+      connections: new SqliteConnectionStore(db, sql),
+      campaigns: new SqliteCampaignStore(db, sql),
+      suppressions: new SqliteSuppressionStore(db, sql),
+      sms: new SqliteSmsStore(db, sql, outbox, credits, new SqliteSendClaims(sql)),
+      credits,
+    });
+    this.db = db;
+    this.outbox = outbox;
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}

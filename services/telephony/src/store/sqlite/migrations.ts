@@ -1,0 +1,110 @@
+// The SQLite schema as numbered migrations: databases record how many ran in user_version, so
+// entries are only ever appended, never edited or reordered.
+import { sqliteOutboxMigration } from '@voice/runtime';
+
+export const migrations = [
+  `CREATE TABLE phone_numbers (
+     id TEXT PRIMARY KEY,
+     workspace_id TEXT NOT NULL,
+     number TEXT NOT NULL UNIQUE,
+     country TEXT NOT NULL,
+     source TEXT NOT NULL,
+     sms_capable INTEGER NOT NULL,
+     voice_capable INTEGER NOT NULL,
+     sms_outbound_enabled INTEGER NOT NULL,
+     carrier_connection_id TEXT,
+     a2p_campaign_id TEXT,
+     name TEXT NOT NULL,
+     assistant_id TEXT,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );
+   CREATE INDEX phone_numbers_by_workspace ON phone_numbers (workspace_id, created_at DESC, id DESC);
+   CREATE INDEX phone_numbers_by_connection ON phone_numbers (carrier_connection_id);
+
+   CREATE TABLE carrier_connections (
+     id TEXT PRIMARY KEY,
+     workspace_id TEXT NOT NULL,
+     name TEXT NOT NULL,
+     provider TEXT NOT NULL,
+     base_url TEXT NOT NULL,
+     sealed_account_sid TEXT NOT NULL,
+     sealed_auth_token TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );
+   CREATE INDEX carrier_connections_by_workspace ON carrier_connections (workspace_id, created_at DESC, id DESC);
+
+   CREATE TABLE a2p_campaigns (
+     id TEXT PRIMARY KEY,
+     workspace_id TEXT NOT NULL,
+     name TEXT NOT NULL,
+     carrier_connection_id TEXT NOT NULL,
+     use_case TEXT NOT NULL,
+     description TEXT NOT NULL,
+     sample_messages TEXT NOT NULL,
+     status TEXT NOT NULL,
+     rejection_reason TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );
+   CREATE INDEX a2p_campaigns_by_workspace ON a2p_campaigns (workspace_id, created_at DESC, id DESC);
+   CREATE INDEX a2p_campaigns_by_connection ON a2p_campaigns (carrier_connection_id);
+
+   CREATE TABLE suppressions (
+     id TEXT PRIMARY KEY,
+     workspace_id TEXT NOT NULL,
+     number TEXT NOT NULL,
+     reason TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     UNIQUE (workspace_id, number)
+   );
+   CREATE INDEX suppressions_by_workspace ON suppressions (workspace_id, created_at DESC, id DESC);
+
+   CREATE TABLE sms_messages (
+     id TEXT PRIMARY KEY,
+     workspace_id TEXT NOT NULL,
+     from_number_id TEXT NOT NULL,
+     from_number TEXT NOT NULL,
+     to_number TEXT NOT NULL,
+     body TEXT NOT NULL,
+     segments INTEGER NOT NULL,
+     encoding TEXT NOT NULL,
+     credit_units INTEGER NOT NULL,
+     status TEXT NOT NULL,
+     failure_reason TEXT NOT NULL,
+     carrier_connection_id TEXT,
+     carrier_message_id TEXT,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );
+   -- The platform's carrier (no connection) is its own namespace of carrier ids: '' stands for it.
+   CREATE UNIQUE INDEX sms_messages_by_carrier_id ON sms_messages (IFNULL(carrier_connection_id, ''), carrier_message_id)
+     WHERE carrier_message_id IS NOT NULL;
+   CREATE INDEX sms_messages_by_workspace ON sms_messages (workspace_id, created_at DESC, id DESC);
+
+   CREATE TABLE send_claims (
+     workspace_id TEXT NOT NULL,
+     key TEXT NOT NULL,
+     fingerprint TEXT NOT NULL,
+     message_id TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     PRIMARY KEY (workspace_id, key)
+   );
+   CREATE INDEX send_claims_by_message ON send_claims (message_id);
+
+   CREATE TABLE credit_views (
+     workspace_id TEXT PRIMARY KEY,
+     balance_units INTEGER NOT NULL,
+     version INTEGER NOT NULL,
+     issuer INTEGER NOT NULL
+   );
+
+   CREATE TABLE reservations (
+     id TEXT PRIMARY KEY,
+     workspace_id TEXT NOT NULL,
+     credit_units INTEGER NOT NULL
+   );
+   CREATE INDEX reservations_by_workspace ON reservations (workspace_id);`,
+  sqliteOutboxMigration,
+];

@@ -1,0 +1,54 @@
+// Phone numbers in SQLite: a number is unique across the platform, everything else is per workspace.
+import { isUniqueViolation, type Page, type SqliteDatabase } from '@voice/runtime';
+import type { NumberStore } from '../composed.js';
+import type { NumberChanges, NumberRecord } from '../store.js';
+import { numberFromRow, numberRow, type NumberRow } from './rows.js';
+import { insertRow, selectPage, sqliteBoolean, updateRow, type Sql } from './statements.js';
+
+export class SqliteNumberStore implements NumberStore {
+  constructor(private readonly db: SqliteDatabase, private readonly sql: Sql) {}
+
+  async insertNumber(number: NumberRecord): Promise<{ kind: 'created'; number: NumberRecord } | { kind: 'number_taken' }> {
+    try {
+      insertRow(this.sql, 'phone_numbers', numberRow(number));
+      return { kind: 'created', number };
+    } catch (error) {
+      if (isUniqueViolation(error)) return { kind: 'number_taken' };
+      throw error;
+    }
+  }
+
+  async getNumber(workspaceId: string, id: string): Promise<NumberRecord | undefined> {
+    const row = this.sql('SELECT * FROM phone_numbers WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as NumberRow | undefined;
+    return row ? numberFromRow(row) : undefined;
+  }
+
+  async listNumbers(workspaceId: string, page: Page): Promise<{ numbers: NumberRecord[]; total: number }> {
+    const { rows, total } = selectPage<NumberRow>(this.db, this.sql, { table: 'phone_numbers', where: 'workspace_id = @workspaceId', params: { workspaceId } }, page);
+    return { numbers: rows.map(numberFromRow), total };
+  }
+
+  async heldNumbers(numbers: string[]): Promise<Set<string>> {
+    const rows = this.sql('SELECT number FROM phone_numbers WHERE number IN (SELECT value FROM json_each(?))')
+      .all(JSON.stringify(numbers)) as { number: string }[];
+    return new Set(rows.map((row) => row.number));
+  }
+
+  async updateNumber(workspaceId: string, id: string, changes: NumberChanges, now: string): Promise<NumberRecord | undefined> {
+    return this.db.transaction(() => {
+      const found = updateRow(this.sql, 'phone_numbers', workspaceId, id, {
+        sms_outbound_enabled: sqliteBoolean(changes.smsOutboundEnabled),
+        name: changes.name,
+        assistant_id: changes.assistantId,
+        a2p_campaign_id: changes.a2pCampaignId,
+        updated_at: now,
+      });
+      if (!found) return undefined;
+      return numberFromRow(this.sql('SELECT * FROM phone_numbers WHERE id = ?').get(id) as NumberRow);
+    }).immediate();
+  }
+
+  async deleteNumber(workspaceId: string, id: string): Promise<boolean> {
+    return this.sql('DELETE FROM phone_numbers WHERE id = ? AND workspace_id = ?').run(id, workspaceId).changes === 1;
+  }
+}

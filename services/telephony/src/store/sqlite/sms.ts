@@ -1,0 +1,100 @@
+// SMS in SQLite: a send reserves credits, then the carrier's answer accepts (with its usage event
+// in the outbox) or abandons it; delivery reports move accepted messages forward.
+import type { NewOutboxEvent, Page, SqliteDatabase, SqliteOutbox } from '@voice/runtime';
+import type { SmsStore } from '../composed.js';
+import { availableUnits, awaitingCarrier, claimDecision, failureReasonOf, reservationFits, statusesOvertakenBy } from '../rules.js';
+import type { DeliveryUpdate, MessageRecord, MessageStatus, Reservation, ReserveOutcome, SendClaim } from '../store.js';
+import type { SqliteSendClaims } from './claims.js';
+import type { SqliteCreditStore } from './credits.js';
+import { messageFromRow, messageRow, type MessageRow } from './rows.js';
+import { insertRow, selectPage, type Sql } from './statements.js';
+
+export class SqliteSmsStore implements SmsStore {
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly sql: Sql,
+    private readonly outbox: SqliteOutbox,
+    private readonly credits: SqliteCreditStore,
+    private readonly claims: SqliteSendClaims,
+  ) {}
+
+  async reserveSend(message: MessageRecord, reservation: Reservation, claim?: SendClaim): Promise<ReserveOutcome> {
+    return this.db.transaction((): ReserveOutcome => {
+      if (claim) {
+        const stored = this.claims.find(message.workspaceId, claim.key);
+        const decided = claimDecision(stored, claim, stored && this.messageById(stored.messageId));
+        if (decided) return decided;
+      }
+      const view = this.credits.currentView(reservation.workspaceId);
+      if (!reservationFits(view, reservation.creditUnits)) {
+        return { kind: 'insufficient_credits', availableUnits: availableUnits(view) };
+      }
+      insertRow(this.sql, 'sms_messages', messageRow(awaitingCarrier(message)));
+      this.credits.openReservation(reservation.workspaceId, reservation.id, reservation.creditUnits);
+      if (claim) this.claims.write(message.workspaceId, claim, message.id);
+      return { kind: 'reserved' };
+    }).immediate();
+  }
+
+  async acceptSend(messageId: string, carrierMessageId: string, usageEvent: NewOutboxEvent, now: string): Promise<MessageRecord> {
+    return this.db.transaction(() => {
+      const accepted = this.sql("UPDATE sms_messages SET status = 'queued', carrier_message_id = ?, updated_at = ? WHERE id = ? AND status = 'sending' RETURNING *")
+        .get(carrierMessageId, now, messageId) as MessageRow | undefined;
+      if (!accepted) throw new Error(`Message ${messageId} is not waiting for the carrier`);
+      this.outbox.add(usageEvent);
+      return messageFromRow(accepted);
+    }).immediate();
+  }
+
+  async abandonSend(messageId: string, reservationId: string): Promise<void> {
+    this.db.transaction(() => {
+      const abandoned = this.sql("DELETE FROM sms_messages WHERE id = ? AND status = 'sending' RETURNING workspace_id").get(messageId) as
+        | { workspace_id: string }
+        | undefined;
+      if (!abandoned) return;
+      this.credits.closeReservation(abandoned.workspace_id, reservationId);
+      this.claims.releaseFor(messageId);
+    }).immediate();
+  }
+
+  async getMessage(workspaceId: string, id: string): Promise<MessageRecord | undefined> {
+    const row = this.sql("SELECT * FROM sms_messages WHERE id = ? AND workspace_id = ? AND status != 'sending'").get(id, workspaceId) as MessageRow | undefined;
+    return row ? messageFromRow(row) : undefined;
+  }
+
+  async listMessages(workspaceId: string, filter: { status?: MessageStatus }, page: Page): Promise<{ messages: MessageRecord[]; total: number }> {
+    const where = ["workspace_id = @workspaceId", "status != 'sending'"];
+    if (filter.status !== undefined) where.push('status = @status');
+    const { rows, total } = selectPage<MessageRow>(
+      this.db,
+      this.sql,
+      { table: 'sms_messages', where: where.join(' AND '), params: { workspaceId, status: filter.status } },
+      page,
+    );
+    return { messages: rows.map(messageFromRow), total };
+  }
+
+  async applyDelivery(carrierConnectionId: string | null, carrierMessageId: string, update: DeliveryUpdate): Promise<MessageRecord | undefined> {
+    const carrier = { connection: carrierConnectionId ?? '', carrierMessageId };
+    const byCarrierId = "IFNULL(carrier_connection_id, '') = @connection AND carrier_message_id = @carrierMessageId";
+    return this.db.transaction(() => {
+      this.sql(
+        `UPDATE sms_messages SET status = @status, failure_reason = @failureReason, updated_at = @at
+         WHERE ${byCarrierId} AND status IN (SELECT value FROM json_each(@overtaken))`,
+      ).run({
+        ...carrier,
+        status: update.status,
+        failureReason: failureReasonOf(update),
+        at: update.at,
+        overtaken: JSON.stringify(statusesOvertakenBy(update.status)),
+      });
+      const row = this.sql(`SELECT * FROM sms_messages WHERE ${byCarrierId}`).get(carrier) as MessageRow | undefined;
+      return row ? messageFromRow(row) : undefined;
+    }).immediate();
+  }
+
+  private messageById(id: string): MessageRecord | undefined {
+    const row = this.sql('SELECT * FROM sms_messages WHERE id = ?').get(id) as MessageRow | undefined;
+    return row ? messageFromRow(row) : undefined;
+  }
+}

@@ -1,0 +1,219 @@
+// The telephony service's persistence, in its own words; SQLite and MongoDB adapters implement
+// it and one contract suite (test/store.contract.ts) holds them to the same behaviour.
+import type { NewOutboxEvent, OutboxReader, Page } from '@voice/runtime';
+
+export type NumberSource = 'marketplace' | 'imported';
+
+export interface NumberRecord {
+  id: string;
+  workspaceId: string;
+  /** E.164; unique across the platform (one workspace holds a number at a time). */
+  number: string;
+  country: string;
+  source: NumberSource;
+  smsCapable: boolean;
+  voiceCapable: boolean;
+  smsOutboundEnabled: boolean;
+  carrierConnectionId: string | null;
+  a2pCampaignId: string | null;
+  name: string;
+  assistantId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface NumberChanges {
+  smsOutboundEnabled?: boolean;
+  name?: string;
+  /** null clears the link. */
+  assistantId?: string | null;
+  a2pCampaignId?: string | null;
+}
+
+export type CarrierProvider = 'sandbox' | 'twilio';
+
+export interface ConnectionRecord {
+  id: string;
+  workspaceId: string;
+  name: string;
+  provider: CarrierProvider;
+  /** Empty for the sandbox. */
+  baseUrl: string;
+  /** Sealed (SecretBox) account id and auth token. */
+  sealedAccountSid: string;
+  sealedAuthToken: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ConnectionChanges {
+  name?: string;
+  baseUrl?: string;
+  sealedAccountSid?: string;
+  sealedAuthToken?: string;
+}
+
+export type CampaignStatus = 'pending' | 'approved' | 'rejected';
+
+export interface CampaignRecord {
+  id: string;
+  workspaceId: string;
+  name: string;
+  carrierConnectionId: string;
+  useCase: string;
+  description: string;
+  sampleMessages: string[];
+  status: CampaignStatus;
+  rejectionReason: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SuppressionRecord {
+  id: string;
+  workspaceId: string;
+  /** E.164; unique within a workspace. */
+  number: string;
+  reason: string;
+  createdAt: string;
+}
+
+/** 'sending' exists only between the reservation and the carrier's answer; clients never see it. */
+export type MessageStatus = 'sending' | 'queued' | 'sent' | 'delivered' | 'failed';
+
+export interface MessageRecord {
+  id: string;
+  workspaceId: string;
+  fromNumberId: string;
+  from: string;
+  to: string;
+  body: string;
+  segments: number;
+  encoding: 'GSM-7' | 'UCS-2';
+  creditUnits: number;
+  status: MessageStatus;
+  failureReason: string;
+  /** The connection whose carrier took it, or null for the platform's carrier. */
+  carrierConnectionId: string | null;
+  /** Set when the carrier accepted it; unique per connection. */
+  carrierMessageId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A send made under an Idempotency-Key (kept 24 hours). */
+export interface SendClaim {
+  key: string;
+  /** Hash of the request body; the same key with another body is a conflict. */
+  fingerprint: string;
+  now: string;
+  /** Claims created before this instant have expired and are replaced. */
+  expiredBefore: string;
+}
+
+export interface Reservation {
+  /** Also the id of the usage event that will settle it. */
+  id: string;
+  workspaceId: string;
+  creditUnits: number;
+}
+
+export type ReserveOutcome =
+  | { kind: 'reserved' }
+  /** The workspace's spendable credits (view balance minus open reservations) are short. */
+  | { kind: 'insufficient_credits'; availableUnits: number }
+  /** The key's first request finished: its message, as it is now. */
+  | { kind: 'replayed'; message: MessageRecord }
+  /** The key's first request is still with the carrier. */
+  | { kind: 'in_progress' }
+  | { kind: 'key_reused' };
+
+/** Billing's word on a wallet, as its WalletChanged event (or a balance read) carried it. */
+export interface WalletView {
+  workspaceId: string;
+  creditUnits: number;
+  version: number;
+  issuer: boolean;
+}
+
+export interface CreditView {
+  /** The newest wallet balance billing reported (0 before any report). */
+  balanceUnits: number;
+  version: number;
+  issuer: boolean;
+  /** Sum of open reservations: sends accepted here that billing has not applied yet. */
+  reservedUnits: number;
+}
+
+export type DeliveryUpdate = { status: 'queued' | 'sent' | 'delivered' | 'failed'; failureReason?: string; at: string };
+
+export interface TelephonyStore {
+  // Phone numbers. insertNumber answers 'number_taken' when any workspace holds the number.
+  insertNumber(number: NumberRecord): Promise<{ kind: 'created'; number: NumberRecord } | { kind: 'number_taken' }>;
+  getNumber(workspaceId: string, id: string): Promise<NumberRecord | undefined>;
+  /** Newest first. */
+  listNumbers(workspaceId: string, page: Page): Promise<{ numbers: NumberRecord[]; total: number }>;
+  /** Which of these E.164 numbers some workspace holds. */
+  heldNumbers(numbers: string[]): Promise<Set<string>>;
+  updateNumber(workspaceId: string, id: string, changes: NumberChanges, now: string): Promise<NumberRecord | undefined>;
+  deleteNumber(workspaceId: string, id: string): Promise<boolean>;
+
+  // Carrier connections. deleteConnection refuses ('in_use') while a number or campaign uses it.
+  insertConnection(connection: ConnectionRecord): Promise<ConnectionRecord>;
+  getConnection(workspaceId: string, id: string): Promise<ConnectionRecord | undefined>;
+  /** For callbacks, which name a connection but no workspace. */
+  getConnectionById(id: string): Promise<ConnectionRecord | undefined>;
+  listConnections(workspaceId: string, page: Page): Promise<{ connections: ConnectionRecord[]; total: number }>;
+  updateConnection(workspaceId: string, id: string, changes: ConnectionChanges, now: string): Promise<ConnectionRecord | undefined>;
+  deleteConnection(workspaceId: string, id: string): Promise<'deleted' | 'not_found' | 'in_use'>;
+
+  // A2P campaigns.
+  insertCampaign(campaign: CampaignRecord): Promise<CampaignRecord>;
+  getCampaign(workspaceId: string, id: string): Promise<CampaignRecord | undefined>;
+  listCampaigns(workspaceId: string, page: Page): Promise<{ campaigns: CampaignRecord[]; total: number }>;
+  /** A carrier's verdict; only a pending campaign of that connection changes. */
+  setCampaignStatus(connectionId: string, id: string, status: 'approved' | 'rejected', reason: string, now: string): Promise<CampaignRecord | undefined>;
+
+  // Suppression list. insertSuppression answers 'exists' for a number already on the list.
+  insertSuppression(entry: SuppressionRecord): Promise<{ kind: 'created'; entry: SuppressionRecord } | { kind: 'exists' }>;
+  isSuppressed(workspaceId: string, number: string): Promise<boolean>;
+  listSuppressions(workspaceId: string, page: Page): Promise<{ entries: SuppressionRecord[]; total: number }>;
+  deleteSuppression(workspaceId: string, id: string): Promise<boolean>;
+
+  // SMS, with the credit view, the reservations and the outbox.
+  /**
+   * One transaction: a claim under the key decides first (replay, in progress, reused; an
+   * expired claim is replaced); then the reservation must fit the workspace's spendable credits
+   * (an issuer wallet always fits); then the message (status 'sending'), the reservation and the
+   * claim are written together.
+   */
+  reserveSend(message: MessageRecord, reservation: Reservation, claim?: SendClaim): Promise<ReserveOutcome>;
+  /**
+   * One transaction: the carrier took the message. It becomes 'queued' with the carrier's id,
+   * and the usage event that bills it enters the outbox. The reservation stays open until
+   * billing reports it applied.
+   */
+  acceptSend(messageId: string, carrierMessageId: string, usageEvent: NewOutboxEvent, now: string): Promise<MessageRecord>;
+  /** One transaction: the carrier did not take it; message, reservation and claim disappear. */
+  abandonSend(messageId: string, reservationId: string): Promise<void>;
+  /** A message still with the carrier ('sending') is not found: nobody was told its id yet, and it may vanish. */
+  getMessage(workspaceId: string, id: string): Promise<MessageRecord | undefined>;
+  /** Newest first, 'sending' messages excluded. */
+  listMessages(workspaceId: string, filter: { status?: MessageStatus }, page: Page): Promise<{ messages: MessageRecord[]; total: number }>;
+  /**
+   * A carrier's delivery report for (connection or null for the platform's carrier, carrier id).
+   * States only move forward (queued < sent < delivered | failed; delivered and failed are final).
+   */
+  applyDelivery(carrierConnectionId: string | null, carrierMessageId: string, update: DeliveryUpdate): Promise<MessageRecord | undefined>;
+
+  /**
+   * One transaction: keeps the view if `wallet.version` is newer than the stored one, and closes
+   * the reservation `settledReservationId` (billing applied its usage event) if it is open.
+   */
+  applyWalletView(wallet: WalletView, settledReservationId?: string): Promise<void>;
+  creditView(workspaceId: string): Promise<CreditView>;
+
+  /** The outbox the relay drains (usage events). */
+  readonly outbox: OutboxReader;
+  close(): Promise<void>;
+}

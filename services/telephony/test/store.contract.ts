@@ -1,0 +1,658 @@
+// The behaviour every TelephonyStore must have, written once and run against each adapter.
+import { newId, type NewOutboxEvent, type OutboxEvent } from '@voice/runtime';
+import type {
+  CampaignRecord,
+  ConnectionRecord,
+  MessageRecord,
+  NumberRecord,
+  Reservation,
+  SendClaim,
+  SuppressionRecord,
+  TelephonyStore,
+  WalletView,
+} from '../src/store/store.js';
+
+let clock = Date.parse('2026-01-01T00:00:00.000Z');
+const tick = (): string => new Date((clock += 1000)).toISOString();
+
+// Numbers are unique across the platform, and a MongoDB database outlives one test.
+let numberSequence = Math.floor(Math.random() * 1_000_000);
+const freshE164 = (): string => `+1555${String((numberSequence += 1) % 10_000_000).padStart(7, '0')}`;
+
+const all = { limit: 200, offset: 0 };
+
+export function numberRecord(workspaceId: string, overrides: Partial<NumberRecord> = {}): NumberRecord {
+  const at = tick();
+  return {
+    id: newId(),
+    workspaceId,
+    number: freshE164(),
+    country: 'US',
+    source: 'marketplace',
+    smsCapable: true,
+    voiceCapable: true,
+    smsOutboundEnabled: false,
+    carrierConnectionId: null,
+    a2pCampaignId: null,
+    name: 'Front desk',
+    assistantId: null,
+    createdAt: at,
+    updatedAt: at,
+    ...overrides,
+  };
+}
+
+export function connectionRecord(workspaceId: string, overrides: Partial<ConnectionRecord> = {}): ConnectionRecord {
+  const at = tick();
+  return {
+    id: newId(),
+    workspaceId,
+    name: 'Our Twilio',
+    provider: 'twilio',
+    baseUrl: 'https://api.twilio.example',
+    sealedAccountSid: 'enc:v1:sid',
+    sealedAuthToken: 'enc:v1:token',
+    createdAt: at,
+    updatedAt: at,
+    ...overrides,
+  };
+}
+
+export function campaignRecord(workspaceId: string, carrierConnectionId: string, overrides: Partial<CampaignRecord> = {}): CampaignRecord {
+  const at = tick();
+  return {
+    id: newId(),
+    workspaceId,
+    name: 'Appointment reminders',
+    carrierConnectionId,
+    useCase: 'customer_care',
+    description: 'Reminders of booked appointments',
+    sampleMessages: ['Your appointment is tomorrow at 10:00.', 'Reply STOP to opt out.'],
+    status: 'pending',
+    rejectionReason: '',
+    createdAt: at,
+    updatedAt: at,
+    ...overrides,
+  };
+}
+
+export function suppressionRecord(workspaceId: string, overrides: Partial<SuppressionRecord> = {}): SuppressionRecord {
+  return { id: newId(), workspaceId, number: freshE164(), reason: 'asked to stop', createdAt: tick(), ...overrides };
+}
+
+export function messageRecord(workspaceId: string, overrides: Partial<MessageRecord> = {}): MessageRecord {
+  const at = tick();
+  return {
+    id: newId(),
+    workspaceId,
+    fromNumberId: newId(),
+    from: '+15550000001',
+    to: '+15550000002',
+    body: 'Hello there',
+    segments: 1,
+    encoding: 'GSM-7',
+    creditUnits: 100,
+    status: 'sending',
+    failureReason: '',
+    carrierConnectionId: null,
+    carrierMessageId: null,
+    createdAt: at,
+    updatedAt: at,
+    ...overrides,
+  };
+}
+
+const reservationFor = (message: MessageRecord): Reservation => ({ id: newId(), workspaceId: message.workspaceId, creditUnits: message.creditUnits });
+
+const claim = (key: string, fingerprint: string, overrides: Partial<SendClaim> = {}): SendClaim => ({
+  key,
+  fingerprint,
+  now: tick(),
+  expiredBefore: '2000-01-01T00:00:00.000Z',
+  ...overrides,
+});
+
+const wallet = (workspaceId: string, creditUnits: number, version: number, issuer = false): WalletView => ({ workspaceId, creditUnits, version, issuer });
+
+const usageEvent = (reservation: Reservation): NewOutboxEvent => ({
+  id: reservation.id,
+  subject: 'usage.telephony.sms',
+  payload: new Uint8Array([1, 2, 3, reservation.creditUnits % 256]),
+});
+
+export function describeTelephonyStoreContract(name: string, open: () => Promise<TelephonyStore>): void {
+  describe(name, () => {
+    let store: TelephonyStore;
+    let workspace: string;
+    let otherWorkspace: string;
+
+    beforeEach(async () => {
+      store = await open();
+      workspace = newId();
+      otherWorkspace = newId();
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    /** Reserves and accepts one message; the accepted record and its reservation. */
+    async function sent(message: MessageRecord): Promise<{ message: MessageRecord; reservation: Reservation; carrierMessageId: string }> {
+      const reservation = reservationFor(message);
+      expect(await store.reserveSend(message, reservation)).toEqual({ kind: 'reserved' });
+      const carrierMessageId = `SM${newId()}`;
+      return { message: await store.acceptSend(message.id, carrierMessageId, usageEvent(reservation), tick()), reservation, carrierMessageId };
+    }
+
+    const pendingEvents = async (): Promise<OutboxEvent[]> => store.outbox.pending(10_000);
+
+    describe('phone numbers', () => {
+      test('a number reads back whole, and only in its own workspace', async () => {
+        const number = numberRecord(workspace, { carrierConnectionId: newId(), a2pCampaignId: newId(), assistantId: newId(), source: 'imported' });
+        expect(await store.insertNumber(number)).toEqual({ kind: 'created', number });
+        expect(await store.getNumber(workspace, number.id)).toEqual(number);
+        expect(await store.getNumber(otherWorkspace, number.id)).toBeUndefined();
+        expect(await store.getNumber(workspace, newId())).toBeUndefined();
+      });
+
+      test('a number is held by one workspace at a time across the platform', async () => {
+        const number = numberRecord(workspace);
+        await store.insertNumber(number);
+        expect(await store.insertNumber(numberRecord(workspace, { number: number.number }))).toEqual({ kind: 'number_taken' });
+        expect(await store.insertNumber(numberRecord(otherWorkspace, { number: number.number }))).toEqual({ kind: 'number_taken' });
+        expect(await store.deleteNumber(workspace, number.id)).toBe(true);
+        expect((await store.insertNumber(numberRecord(otherWorkspace, { number: number.number }))).kind).toBe('created');
+      });
+
+      test('heldNumbers names the numbers some workspace holds', async () => {
+        const mine = numberRecord(workspace);
+        const theirs = numberRecord(otherWorkspace);
+        await store.insertNumber(mine);
+        await store.insertNumber(theirs);
+        const free = freshE164();
+        expect(await store.heldNumbers([mine.number, theirs.number, free])).toEqual(new Set([mine.number, theirs.number]));
+        expect(await store.heldNumbers([free])).toEqual(new Set());
+        expect(await store.heldNumbers([])).toEqual(new Set());
+      });
+
+      test('listNumbers is newest first, paginated, with the workspace total', async () => {
+        const created: NumberRecord[] = [];
+        for (let i = 0; i < 4; i += 1) {
+          const number = numberRecord(workspace);
+          await store.insertNumber(number);
+          created.push(number);
+        }
+        await store.insertNumber(numberRecord(otherWorkspace));
+        const listed = await store.listNumbers(workspace, all);
+        expect(listed.total).toBe(4);
+        expect(listed.numbers).toEqual([...created].reverse());
+        const page = await store.listNumbers(workspace, { limit: 2, offset: 1 });
+        expect(page).toEqual({ numbers: [created[2], created[1]], total: 4 });
+        expect(await store.listNumbers(newId(), all)).toEqual({ numbers: [], total: 0 });
+      });
+
+      test('updateNumber applies only the given changes, null clears a link, another workspace sees no number', async () => {
+        const number = numberRecord(workspace, { assistantId: newId() });
+        await store.insertNumber(number);
+        const now = tick();
+        const campaignId = newId();
+        expect(await store.updateNumber(workspace, number.id, { smsOutboundEnabled: true, assistantId: null, a2pCampaignId: campaignId }, now)).toEqual({
+          ...number,
+          smsOutboundEnabled: true,
+          assistantId: null,
+          a2pCampaignId: campaignId,
+          updatedAt: now,
+        });
+        const renamed = await store.updateNumber(workspace, number.id, { name: 'Sales' }, tick());
+        expect([renamed?.name, renamed?.smsOutboundEnabled, renamed?.a2pCampaignId]).toEqual(['Sales', true, campaignId]);
+        expect(await store.updateNumber(otherWorkspace, number.id, { name: 'hijacked' }, tick())).toBeUndefined();
+        expect(await store.updateNumber(workspace, newId(), { name: 'ghost' }, tick())).toBeUndefined();
+        expect((await store.getNumber(workspace, number.id))?.name).toBe('Sales');
+      });
+
+      test('deleteNumber removes only a number of the workspace, once', async () => {
+        const number = numberRecord(workspace);
+        await store.insertNumber(number);
+        expect(await store.deleteNumber(otherWorkspace, number.id)).toBe(false);
+        expect(await store.deleteNumber(workspace, number.id)).toBe(true);
+        expect(await store.deleteNumber(workspace, number.id)).toBe(false);
+        expect(await store.getNumber(workspace, number.id)).toBeUndefined();
+      });
+    });
+
+    describe('carrier connections', () => {
+      test('a connection reads back in its workspace, and by id alone for callbacks', async () => {
+        const connection = connectionRecord(workspace);
+        expect(await store.insertConnection(connection)).toEqual(connection);
+        expect(await store.getConnection(workspace, connection.id)).toEqual(connection);
+        expect(await store.getConnection(otherWorkspace, connection.id)).toBeUndefined();
+        expect(await store.getConnectionById(connection.id)).toEqual(connection);
+        expect(await store.getConnectionById(newId())).toBeUndefined();
+      });
+
+      test('listConnections is newest first, paginated, with the workspace total', async () => {
+        const first = connectionRecord(workspace);
+        const second = connectionRecord(workspace, { provider: 'sandbox', baseUrl: '' });
+        const third = connectionRecord(workspace);
+        for (const connection of [first, second, third, connectionRecord(otherWorkspace)]) await store.insertConnection(connection);
+        expect(await store.listConnections(workspace, all)).toEqual({ connections: [third, second, first], total: 3 });
+        expect(await store.listConnections(workspace, { limit: 1, offset: 2 })).toEqual({ connections: [first], total: 3 });
+      });
+
+      test('updateConnection applies only the given changes within the workspace', async () => {
+        const connection = connectionRecord(workspace);
+        await store.insertConnection(connection);
+        const now = tick();
+        expect(await store.updateConnection(workspace, connection.id, { sealedAuthToken: 'enc:v1:rotated', baseUrl: 'https://other.example' }, now)).toEqual({
+          ...connection,
+          sealedAuthToken: 'enc:v1:rotated',
+          baseUrl: 'https://other.example',
+          updatedAt: now,
+        });
+        expect(await store.updateConnection(otherWorkspace, connection.id, { name: 'hijacked' }, tick())).toBeUndefined();
+        expect(await store.updateConnection(workspace, newId(), { name: 'ghost' }, tick())).toBeUndefined();
+        expect((await store.getConnection(workspace, connection.id))?.name).toBe(connection.name);
+      });
+
+      test('deleteConnection refuses while a number uses the connection', async () => {
+        const connection = connectionRecord(workspace);
+        await store.insertConnection(connection);
+        const number = numberRecord(workspace, { source: 'imported', carrierConnectionId: connection.id });
+        await store.insertNumber(number);
+        expect(await store.deleteConnection(workspace, connection.id)).toBe('in_use');
+        expect(await store.getConnection(workspace, connection.id)).toEqual(connection);
+        await store.deleteNumber(workspace, number.id);
+        expect(await store.deleteConnection(otherWorkspace, connection.id)).toBe('not_found');
+        expect(await store.deleteConnection(workspace, connection.id)).toBe('deleted');
+        expect(await store.deleteConnection(workspace, connection.id)).toBe('not_found');
+        expect(await store.getConnectionById(connection.id)).toBeUndefined();
+      });
+
+      test('deleteConnection refuses while a campaign uses the connection', async () => {
+        const connection = connectionRecord(workspace);
+        await store.insertConnection(connection);
+        await store.insertCampaign(campaignRecord(workspace, connection.id));
+        expect(await store.deleteConnection(workspace, connection.id)).toBe('in_use');
+        expect(await store.getConnection(workspace, connection.id)).toEqual(connection);
+      });
+    });
+
+    describe('A2P campaigns', () => {
+      test('a campaign reads back whole, and only in its own workspace', async () => {
+        const campaign = campaignRecord(workspace, newId());
+        expect(await store.insertCampaign(campaign)).toEqual(campaign);
+        expect(await store.getCampaign(workspace, campaign.id)).toEqual(campaign);
+        expect(await store.getCampaign(otherWorkspace, campaign.id)).toBeUndefined();
+      });
+
+      test('listCampaigns is newest first, paginated, with the workspace total', async () => {
+        const connectionId = newId();
+        const older = campaignRecord(workspace, connectionId);
+        const newer = campaignRecord(workspace, connectionId, { sampleMessages: [] });
+        for (const campaign of [older, newer, campaignRecord(otherWorkspace, connectionId)]) await store.insertCampaign(campaign);
+        expect(await store.listCampaigns(workspace, all)).toEqual({ campaigns: [newer, older], total: 2 });
+        expect(await store.listCampaigns(workspace, { limit: 1, offset: 0 })).toEqual({ campaigns: [newer], total: 2 });
+      });
+
+      test('only the pending campaign of the reporting connection takes a verdict, once', async () => {
+        const connectionId = newId();
+        const campaign = campaignRecord(workspace, connectionId);
+        await store.insertCampaign(campaign);
+        expect(await store.setCampaignStatus(newId(), campaign.id, 'approved', '', tick())).toBeUndefined();
+        expect(await store.setCampaignStatus(connectionId, newId(), 'approved', '', tick())).toBeUndefined();
+        expect(await store.getCampaign(workspace, campaign.id)).toEqual(campaign);
+
+        const now = tick();
+        const rejected = { ...campaign, status: 'rejected' as const, rejectionReason: 'sample messages lack opt-out', updatedAt: now };
+        expect(await store.setCampaignStatus(connectionId, campaign.id, 'rejected', 'sample messages lack opt-out', now)).toEqual(rejected);
+        // A decided campaign stays as it is.
+        expect(await store.setCampaignStatus(connectionId, campaign.id, 'approved', '', tick())).toEqual(rejected);
+        expect(await store.getCampaign(workspace, campaign.id)).toEqual(rejected);
+      });
+
+      test('an approval keeps no rejection reason', async () => {
+        const connectionId = newId();
+        const campaign = campaignRecord(workspace, connectionId);
+        await store.insertCampaign(campaign);
+        const approved = await store.setCampaignStatus(connectionId, campaign.id, 'approved', 'ignored', tick());
+        expect([approved?.status, approved?.rejectionReason]).toEqual(['approved', '']);
+      });
+    });
+
+    describe('suppression list', () => {
+      test('a number is on a workspace list at most once, and lists are per workspace', async () => {
+        const entry = suppressionRecord(workspace);
+        expect(await store.insertSuppression(entry)).toEqual({ kind: 'created', entry });
+        expect(await store.insertSuppression(suppressionRecord(workspace, { number: entry.number }))).toEqual({ kind: 'exists' });
+        expect((await store.insertSuppression(suppressionRecord(otherWorkspace, { number: entry.number }))).kind).toBe('created');
+        expect(await store.isSuppressed(workspace, entry.number)).toBe(true);
+        expect(await store.isSuppressed(workspace, freshE164())).toBe(false);
+        expect(await store.isSuppressed(newId(), entry.number)).toBe(false);
+      });
+
+      test('listSuppressions is newest first, paginated, with the workspace total', async () => {
+        const entries = [suppressionRecord(workspace), suppressionRecord(workspace), suppressionRecord(workspace)];
+        for (const entry of [...entries, suppressionRecord(otherWorkspace)]) await store.insertSuppression(entry);
+        expect(await store.listSuppressions(workspace, all)).toEqual({ entries: [...entries].reverse(), total: 3 });
+        expect(await store.listSuppressions(workspace, { limit: 1, offset: 1 })).toEqual({ entries: [entries[1]], total: 3 });
+      });
+
+      test('deleteSuppression removes only an entry of the workspace, once', async () => {
+        const entry = suppressionRecord(workspace);
+        await store.insertSuppression(entry);
+        expect(await store.deleteSuppression(otherWorkspace, entry.id)).toBe(false);
+        expect(await store.deleteSuppression(workspace, entry.id)).toBe(true);
+        expect(await store.deleteSuppression(workspace, entry.id)).toBe(false);
+        expect(await store.isSuppressed(workspace, entry.number)).toBe(false);
+      });
+    });
+
+    describe('credits and reservations', () => {
+      test('before any wallet report the view is empty and only a free send fits', async () => {
+        expect(await store.creditView(workspace)).toEqual({ balanceUnits: 0, version: 0, issuer: false, reservedUnits: 0 });
+        const message = messageRecord(workspace, { creditUnits: 1 });
+        expect(await store.reserveSend(message, reservationFor(message))).toEqual({ kind: 'insufficient_credits', availableUnits: 0 });
+        const free = messageRecord(workspace, { creditUnits: 0 });
+        expect(await store.reserveSend(free, reservationFor(free))).toEqual({ kind: 'reserved' });
+      });
+
+      test('a reservation must fit the balance less the open reservations', async () => {
+        await store.applyWalletView(wallet(workspace, 1000, 1));
+        const first = messageRecord(workspace, { creditUnits: 600 });
+        expect(await store.reserveSend(first, reservationFor(first))).toEqual({ kind: 'reserved' });
+        expect(await store.creditView(workspace)).toEqual({ balanceUnits: 1000, version: 1, issuer: false, reservedUnits: 600 });
+        const tooMuch = messageRecord(workspace, { creditUnits: 401 });
+        expect(await store.reserveSend(tooMuch, reservationFor(tooMuch))).toEqual({ kind: 'insufficient_credits', availableUnits: 400 });
+        const exact = messageRecord(workspace, { creditUnits: 400 });
+        expect(await store.reserveSend(exact, reservationFor(exact))).toEqual({ kind: 'reserved' });
+        expect((await store.creditView(workspace)).reservedUnits).toBe(1000);
+        const more = messageRecord(workspace, { creditUnits: 1 });
+        expect(await store.reserveSend(more, reservationFor(more))).toEqual({ kind: 'insufficient_credits', availableUnits: 0 });
+        // A refused reservation leaves nothing behind, and other workspaces spend their own credits.
+        expect((await store.creditView(workspace)).reservedUnits).toBe(1000);
+        expect(await store.creditView(otherWorkspace)).toEqual({ balanceUnits: 0, version: 0, issuer: false, reservedUnits: 0 });
+      });
+
+      test('an issuer wallet fits every reservation', async () => {
+        await store.applyWalletView(wallet(workspace, 0, 1, true));
+        const big = messageRecord(workspace, { creditUnits: 1_000_000 });
+        expect(await store.reserveSend(big, reservationFor(big))).toEqual({ kind: 'reserved' });
+        const bigger = messageRecord(workspace, { creditUnits: 5_000_000 });
+        expect(await store.reserveSend(bigger, reservationFor(bigger))).toEqual({ kind: 'reserved' });
+        expect(await store.creditView(workspace)).toEqual({ balanceUnits: 0, version: 1, issuer: true, reservedUnits: 6_000_000 });
+      });
+
+      test('billing settling a reservation frees it, and credits are spent against the new balance', async () => {
+        await store.applyWalletView(wallet(workspace, 1000, 1));
+        const { reservation } = await sent(messageRecord(workspace, { creditUnits: 300 }));
+        expect((await store.creditView(workspace)).reservedUnits).toBe(300);
+
+        await store.applyWalletView(wallet(workspace, 700, 2), reservation.id);
+        expect(await store.creditView(workspace)).toEqual({ balanceUnits: 700, version: 2, issuer: false, reservedUnits: 0 });
+        // The same report again changes nothing.
+        await store.applyWalletView(wallet(workspace, 700, 2), reservation.id);
+        expect(await store.creditView(workspace)).toEqual({ balanceUnits: 700, version: 2, issuer: false, reservedUnits: 0 });
+
+        const tooMuch = messageRecord(workspace, { creditUnits: 701 });
+        expect(await store.reserveSend(tooMuch, reservationFor(tooMuch))).toEqual({ kind: 'insufficient_credits', availableUnits: 700 });
+        const all700 = messageRecord(workspace, { creditUnits: 700 });
+        expect(await store.reserveSend(all700, reservationFor(all700))).toEqual({ kind: 'reserved' });
+      });
+
+      test('a stale wallet report is ignored but still settles its reservation', async () => {
+        await store.applyWalletView(wallet(workspace, 1000, 5));
+        const { reservation } = await sent(messageRecord(workspace, { creditUnits: 200 }));
+        await store.applyWalletView(wallet(workspace, 50, 4, true), reservation.id);
+        expect(await store.creditView(workspace)).toEqual({ balanceUnits: 1000, version: 5, issuer: false, reservedUnits: 0 });
+        await store.applyWalletView(wallet(workspace, 20, 5));
+        expect((await store.creditView(workspace)).balanceUnits).toBe(1000);
+        await store.applyWalletView(wallet(workspace, 800, 6));
+        expect(await store.creditView(workspace)).toEqual({ balanceUnits: 800, version: 6, issuer: false, reservedUnits: 0 });
+      });
+
+      test("a wallet report settles only its own workspace's reservations", async () => {
+        await store.applyWalletView(wallet(workspace, 1000, 1));
+        const { reservation } = await sent(messageRecord(workspace, { creditUnits: 300 }));
+        await store.applyWalletView(wallet(otherWorkspace, 1000, 1), reservation.id);
+        await store.applyWalletView(wallet(workspace, 1000, 1), newId());
+        expect((await store.creditView(workspace)).reservedUnits).toBe(300);
+      });
+
+      test('of 20 concurrent reservations against a balance that fits 5, exactly 5 are made', async () => {
+        await store.applyWalletView(wallet(workspace, 500, 1));
+        const outcomes = await Promise.all(
+          Array.from({ length: 20 }, () => {
+            const message = messageRecord(workspace, { creditUnits: 100 });
+            return store.reserveSend(message, reservationFor(message));
+          }),
+        );
+        expect(outcomes.filter((o) => o.kind === 'reserved')).toHaveLength(5);
+        expect(outcomes.filter((o) => o.kind === 'insufficient_credits')).toHaveLength(15);
+        expect(await store.creditView(workspace)).toEqual({ balanceUnits: 500, version: 1, issuer: false, reservedUnits: 500 });
+      });
+    });
+
+    describe('sending', () => {
+      beforeEach(async () => {
+        await store.applyWalletView(wallet(workspace, 10_000, 1));
+      });
+
+      test('a reserved message stays out of sight until the carrier takes it', async () => {
+        const message = messageRecord(workspace, { status: 'queued', carrierMessageId: 'SMfilled-in' });
+        expect(await store.reserveSend(message, reservationFor(message))).toEqual({ kind: 'reserved' });
+        expect(await store.getMessage(workspace, message.id)).toBeUndefined();
+        expect(await store.listMessages(workspace, {}, all)).toEqual({ messages: [], total: 0 });
+        expect(await store.listMessages(workspace, { status: 'sending' }, all)).toEqual({ messages: [], total: 0 });
+      });
+
+      test('acceptSend queues the message with the carrier id and adds exactly one usage event', async () => {
+        const connectionId = newId();
+        const message = messageRecord(workspace, { carrierConnectionId: connectionId, creditUnits: 250 });
+        const reservation = reservationFor(message);
+        await store.reserveSend(message, reservation);
+        const before = await pendingEvents();
+        const now = tick();
+        const event = usageEvent(reservation);
+        const accepted = await store.acceptSend(message.id, 'SM-accepted', event, now);
+        expect(accepted).toEqual({ ...message, status: 'queued', carrierMessageId: 'SM-accepted', updatedAt: now });
+        expect(await store.getMessage(workspace, message.id)).toEqual(accepted);
+        expect(await store.getMessage(otherWorkspace, message.id)).toBeUndefined();
+
+        const after = await pendingEvents();
+        expect(after).toHaveLength(before.length + 1);
+        const added = after.filter((e) => e.id === event.id);
+        expect(added).toHaveLength(1);
+        expect(added[0]!.subject).toBe(event.subject);
+        expect(Array.from(added[0]!.payload)).toEqual(Array.from(event.payload));
+        // The reservation stays open until billing reports it applied.
+        expect((await store.creditView(workspace)).reservedUnits).toBe(250);
+      });
+
+      test('a message is accepted once; a second answer is refused and adds no event', async () => {
+        const { message, reservation } = await sent(messageRecord(workspace));
+        const before = await pendingEvents();
+        await expect(store.acceptSend(message.id, 'SM-again', usageEvent({ ...reservation, id: newId() }), tick())).rejects.toThrow('not waiting for the carrier');
+        await expect(store.acceptSend(newId(), 'SM-ghost', usageEvent({ ...reservation, id: newId() }), tick())).rejects.toThrow('not waiting for the carrier');
+        expect(await pendingEvents()).toHaveLength(before.length);
+        expect(await store.getMessage(workspace, message.id)).toEqual(message);
+      });
+
+      test('abandonSend leaves no message, reservation, claim or event behind', async () => {
+        const message = messageRecord(workspace, { creditUnits: 400 });
+        const reservation = reservationFor(message);
+        const before = await pendingEvents();
+        expect(await store.reserveSend(message, reservation, claim('key-abandon', 'fp'))).toEqual({ kind: 'reserved' });
+        await store.abandonSend(message.id, reservation.id);
+        expect(await store.getMessage(workspace, message.id)).toBeUndefined();
+        expect((await store.creditView(workspace)).reservedUnits).toBe(0);
+        expect(await pendingEvents()).toHaveLength(before.length);
+        // The key is free again, even for another body.
+        const retry = messageRecord(workspace, { creditUnits: 400, body: 'Another body' });
+        expect(await store.reserveSend(retry, reservationFor(retry), claim('key-abandon', 'fp-other'))).toEqual({ kind: 'reserved' });
+        expect((await store.creditView(workspace)).reservedUnits).toBe(400);
+      });
+
+      test('abandonSend of an accepted message changes nothing', async () => {
+        const { message, reservation } = await sent(messageRecord(workspace, { creditUnits: 300 }));
+        await store.abandonSend(message.id, reservation.id);
+        expect(await store.getMessage(workspace, message.id)).toEqual(message);
+        expect((await store.creditView(workspace)).reservedUnits).toBe(300);
+      });
+
+      test('carrier message ids are unique per connection, and the platform carrier is a connection of its own', async () => {
+        const before = await pendingEvents();
+        const connectionId = newId();
+        const { carrierMessageId: carrierId } = await sent(messageRecord(workspace, { carrierConnectionId: connectionId }));
+        for (const carrierConnectionId of [newId(), null]) {
+          const message = messageRecord(workspace, { carrierConnectionId });
+          const reservation = reservationFor(message);
+          await store.reserveSend(message, reservation);
+          expect((await store.acceptSend(message.id, carrierId, usageEvent(reservation), tick())).carrierMessageId).toBe(carrierId);
+        }
+        const duplicate = messageRecord(workspace, { carrierConnectionId: connectionId });
+        const reservation = reservationFor(duplicate);
+        await store.reserveSend(duplicate, reservation);
+        // better-sqlite3's errors come from another realm in a reused worker: check the rejection by hand.
+        const refused = await store.acceptSend(duplicate.id, carrierId, usageEvent(reservation), tick()).then(() => false, () => true);
+        expect(refused).toBe(true);
+        expect(await pendingEvents()).toHaveLength(before.length + 3);
+      });
+    });
+
+    describe('idempotency claims', () => {
+      beforeEach(async () => {
+        await store.applyWalletView(wallet(workspace, 1000, 1));
+      });
+
+      test('the same key and body is in progress while the carrier has it, then replays the message as it is now', async () => {
+        const message = messageRecord(workspace, { creditUnits: 100 });
+        const reservation = reservationFor(message);
+        expect(await store.reserveSend(message, reservation, claim('key-1', 'fp-a'))).toEqual({ kind: 'reserved' });
+        expect(await store.reserveSend(messageRecord(workspace), reservationFor(message), claim('key-1', 'fp-a'))).toEqual({ kind: 'in_progress' });
+
+        const accepted = await store.acceptSend(message.id, 'SM-1', usageEvent(reservation), tick());
+        expect(await store.reserveSend(messageRecord(workspace), reservationFor(message), claim('key-1', 'fp-a'))).toEqual({
+          kind: 'replayed',
+          message: accepted,
+        });
+        const delivered = await store.applyDelivery(null, 'SM-1', { status: 'delivered', at: tick() });
+        expect(await store.reserveSend(messageRecord(workspace), reservationFor(message), claim('key-1', 'fp-a'))).toEqual({
+          kind: 'replayed',
+          message: delivered,
+        });
+        // Nothing but the first send reserved credits.
+        expect((await store.creditView(workspace)).reservedUnits).toBe(100);
+        expect((await store.listMessages(workspace, {}, all)).total).toBe(1);
+      });
+
+      test('the same key with another body is refused, before credits are looked at', async () => {
+        const message = messageRecord(workspace, { creditUnits: 1000 });
+        await store.reserveSend(message, reservationFor(message), claim('key-2', 'fp-a'));
+        const broke = messageRecord(workspace, { creditUnits: 500 });
+        expect(await store.reserveSend(broke, reservationFor(broke), claim('key-2', 'fp-b'))).toEqual({ kind: 'key_reused' });
+        expect(await store.reserveSend(broke, reservationFor(broke), claim('key-2', 'fp-a'))).toEqual({ kind: 'in_progress' });
+        expect((await store.creditView(workspace)).reservedUnits).toBe(1000);
+      });
+
+      test('an expired claim is replaced by the new send', async () => {
+        const first = messageRecord(workspace);
+        await store.reserveSend(first, reservationFor(first), claim('key-3', 'fp-a'));
+        const later = messageRecord(workspace);
+        const expired = { expiredBefore: '2999-01-01T00:00:00.000Z' };
+        expect(await store.reserveSend(later, reservationFor(later), claim('key-3', 'fp-b', expired))).toEqual({ kind: 'reserved' });
+        // The key now names the later send.
+        const reservation = reservationFor(later);
+        const accepted = await store.acceptSend(later.id, 'SM-later', usageEvent(reservation), tick());
+        expect(await store.reserveSend(messageRecord(workspace), reservationFor(later), claim('key-3', 'fp-b'))).toEqual({ kind: 'replayed', message: accepted });
+        expect(await store.reserveSend(messageRecord(workspace), reservationFor(later), claim('key-3', 'fp-a'))).toEqual({ kind: 'key_reused' });
+      });
+
+      test('a claim binds only its own workspace', async () => {
+        await store.applyWalletView(wallet(otherWorkspace, 1000, 1));
+        const mine = messageRecord(workspace);
+        await store.reserveSend(mine, reservationFor(mine), claim('key-4', 'fp-a'));
+        const theirs = messageRecord(otherWorkspace);
+        expect(await store.reserveSend(theirs, reservationFor(theirs), claim('key-4', 'fp-b'))).toEqual({ kind: 'reserved' });
+      });
+
+      test('a send refused for credits leaves its key unused', async () => {
+        const tooMuch = messageRecord(workspace, { creditUnits: 5000 });
+        expect(await store.reserveSend(tooMuch, reservationFor(tooMuch), claim('key-5', 'fp-a'))).toEqual({ kind: 'insufficient_credits', availableUnits: 1000 });
+        const fits = messageRecord(workspace, { creditUnits: 100 });
+        expect(await store.reserveSend(fits, reservationFor(fits), claim('key-5', 'fp-b'))).toEqual({ kind: 'reserved' });
+      });
+
+      test('concurrent sends under one key reserve once', async () => {
+        const outcomes = await Promise.all(
+          Array.from({ length: 8 }, () => {
+            const message = messageRecord(workspace, { creditUnits: 100 });
+            return store.reserveSend(message, reservationFor(message), claim('key-6', 'fp'));
+          }),
+        );
+        expect(outcomes.filter((o) => o.kind === 'reserved')).toHaveLength(1);
+        expect(outcomes.filter((o) => o.kind === 'in_progress')).toHaveLength(7);
+        expect((await store.creditView(workspace)).reservedUnits).toBe(100);
+      });
+    });
+
+    describe('delivery reports', () => {
+      beforeEach(async () => {
+        await store.applyWalletView(wallet(workspace, 10_000, 1));
+      });
+
+      test('a report for an unknown carrier id, or under another connection, finds nothing', async () => {
+        const connectionId = newId();
+        const { carrierMessageId } = await sent(messageRecord(workspace, { carrierConnectionId: connectionId }));
+        expect(await store.applyDelivery(connectionId, 'SM-unknown', { status: 'sent', at: tick() })).toBeUndefined();
+        expect(await store.applyDelivery(newId(), carrierMessageId, { status: 'sent', at: tick() })).toBeUndefined();
+        expect(await store.applyDelivery(null, carrierMessageId, { status: 'sent', at: tick() })).toBeUndefined();
+        expect((await store.applyDelivery(connectionId, carrierMessageId, { status: 'sent', at: tick() }))?.status).toBe('sent');
+      });
+
+      test('states move forward only, and delivered is final', async () => {
+        const { message, carrierMessageId } = await sent(messageRecord(workspace));
+        const sentAt = tick();
+        const sentMessage = { ...message, status: 'sent' as const, updatedAt: sentAt };
+        expect(await store.applyDelivery(null, carrierMessageId, { status: 'sent', at: sentAt })).toEqual(sentMessage);
+        expect(await store.applyDelivery(null, carrierMessageId, { status: 'queued', at: tick() })).toEqual(sentMessage);
+        expect(await store.applyDelivery(null, carrierMessageId, { status: 'sent', at: tick() })).toEqual(sentMessage);
+        const deliveredAt = tick();
+        const delivered = { ...message, status: 'delivered' as const, updatedAt: deliveredAt };
+        expect(await store.applyDelivery(null, carrierMessageId, { status: 'delivered', at: deliveredAt })).toEqual(delivered);
+        expect(await store.applyDelivery(null, carrierMessageId, { status: 'failed', failureReason: 'late', at: tick() })).toEqual(delivered);
+        expect(await store.applyDelivery(null, carrierMessageId, { status: 'sent', at: tick() })).toEqual(delivered);
+        expect(await store.getMessage(workspace, message.id)).toEqual(delivered);
+      });
+
+      test('failed keeps its reason and is final, even straight from queued', async () => {
+        const connectionId = newId();
+        const { message, carrierMessageId } = await sent(messageRecord(workspace, { carrierConnectionId: connectionId }));
+        const failedAt = tick();
+        const failed = { ...message, status: 'failed' as const, failureReason: 'unreachable handset', updatedAt: failedAt };
+        expect(await store.applyDelivery(connectionId, carrierMessageId, { status: 'failed', failureReason: 'unreachable handset', at: failedAt })).toEqual(failed);
+        expect(await store.applyDelivery(connectionId, carrierMessageId, { status: 'delivered', at: tick() })).toEqual(failed);
+        expect(await store.applyDelivery(connectionId, carrierMessageId, { status: 'failed', failureReason: 'other', at: tick() })).toEqual(failed);
+      });
+    });
+
+    describe('listing messages', () => {
+      test('newest first, filtered by status, paginated, never showing sends in flight', async () => {
+        await store.applyWalletView(wallet(workspace, 10_000, 1));
+        const accepted: MessageRecord[] = [];
+        for (let i = 0; i < 4; i += 1) accepted.push((await sent(messageRecord(workspace))).message);
+        const inFlight = messageRecord(workspace);
+        await store.reserveSend(inFlight, reservationFor(inFlight));
+        const delivered = await store.applyDelivery(null, accepted[1]!.carrierMessageId!, { status: 'delivered', at: tick() });
+
+        const listed = await store.listMessages(workspace, {}, all);
+        expect(listed.total).toBe(4);
+        expect(listed.messages.map((m) => m.id)).toEqual([...accepted].reverse().map((m) => m.id));
+        expect(await store.listMessages(workspace, { status: 'delivered' }, all)).toEqual({ messages: [delivered], total: 1 });
+        const queued = await store.listMessages(workspace, { status: 'queued' }, { limit: 2, offset: 0 });
+        expect(queued.total).toBe(3);
+        expect(queued.messages.map((m) => m.id)).toEqual([accepted[3]!.id, accepted[2]!.id]);
+        expect(await store.listMessages(workspace, { status: 'queued' }, { limit: 2, offset: 2 })).toEqual({ messages: [accepted[0]], total: 3 });
+        expect(await store.listMessages(otherWorkspace, {}, all)).toEqual({ messages: [], total: 0 });
+      });
+    });
+  });
+}

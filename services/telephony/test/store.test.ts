@@ -1,0 +1,58 @@
+// Runs the TelephonyStore contract against SQLite always, and against MongoDB when MONGODB_URI is set.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { newId, readCommonConfig } from '@voice/runtime';
+import { MongoTelephonyStore } from '../src/store/mongo.js';
+import { openTelephonyStore } from '../src/store/open.js';
+import { SqliteTelephonyStore } from '../src/store/sqlite.js';
+import { describeTelephonyStoreContract, messageRecord, numberRecord } from './store.contract.js';
+
+describe('SqliteTelephonyStore', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'telephony-store-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  describeTelephonyStoreContract('contract', async () => new SqliteTelephonyStore(join(dir, `${newId()}.sqlite`)));
+
+  test('data, reservations and the outbox survive reopening the file', async () => {
+    const file = join(dir, 'reopen.sqlite');
+    const workspace = newId();
+    const first = new SqliteTelephonyStore(file);
+    const number = numberRecord(workspace);
+    await first.insertNumber(number);
+    await first.applyWalletView({ workspaceId: workspace, creditUnits: 1000, version: 3, issuer: false });
+    const message = messageRecord(workspace, { creditUnits: 100 });
+    const reservation = { id: newId(), workspaceId: workspace, creditUnits: 100 };
+    await first.reserveSend(message, reservation);
+    const accepted = await first.acceptSend(message.id, 'SM-1', { id: reservation.id, subject: 'usage.telephony.sms', payload: new Uint8Array([7]) }, message.createdAt);
+    await first.close();
+
+    const second = new SqliteTelephonyStore(file);
+    expect(await second.getNumber(workspace, number.id)).toEqual(number);
+    expect(await second.getMessage(workspace, message.id)).toEqual(accepted);
+    expect(await second.creditView(workspace)).toEqual({ balanceUnits: 1000, version: 3, issuer: false, reservedUnits: 100 });
+    expect((await second.outbox.pending(10)).map((event) => event.id)).toEqual([reservation.id]);
+    await second.close();
+  });
+
+  test('openTelephonyStore keeps SQLite in the data directory when no MongoDB is configured', async () => {
+    const dataDir = join(dir, 'data');
+    const store = await openTelephonyStore(readCommonConfig({ DATA_DIR: dataDir }));
+    expect(store).toBeInstanceOf(SqliteTelephonyStore);
+    expect(existsSync(join(dataDir, 'telephony.sqlite'))).toBe(true);
+    await store.close();
+  });
+});
+
+const mongoUri = process.env.MONGODB_URI;
+const describeMongo = mongoUri ? describe : describe.skip;
+if (!mongoUri) console.info('MongoTelephonyStore contract skipped: MONGODB_URI is not set (no MongoDB server on this machine).');
+
+describeMongo('MongoTelephonyStore', () => {
+  const database = `voice-test-telephony-${process.pid}`;
+  afterAll(async () => {
+    const cleanup = await MongoTelephonyStore.connect(mongoUri!, database);
+    await cleanup.dropDatabase();
+    await cleanup.close();
+  });
+  describeTelephonyStoreContract('contract', () => MongoTelephonyStore.connect(mongoUri!, database));
+});

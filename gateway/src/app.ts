@@ -15,11 +15,18 @@ import { accessLog } from './middleware/access-log.js';
 import { authenticate } from './middleware/authenticate.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { requestId } from './middleware/request-id.js';
+import { tenantHost } from './middleware/tenant-host.js';
+import { currentTenant } from './tenants/tenant-context.js';
+import { TenantDirectory } from './tenants/tenant-directory.js';
 import { registerApiKeyRoutes } from './rest/api-keys.js';
 import { registerMemberRoutes } from './rest/members.js';
 import { registerMeRoutes } from './rest/me.js';
 import { RestRouter } from './rest/router.js';
+import { registerBillingRoutes } from './rest/billing.js';
+import { registerCustomDomainRoutes } from './rest/custom-domain.js';
+import { registerTelephonyRoutes } from './rest/telephony.js';
 import { registerToolRoutes } from './rest/tools.js';
+import { registerCarrierCallbacks } from './webhooks/carrier-callbacks.js';
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -34,6 +41,9 @@ export interface GatewayDeps {
   /** Counts API requests per account for the fair-use limit (shared between replicas with NATS). */
   accountCounter: WindowCounter;
 }
+
+/** The public address of this request: its tenant's domain, or the platform's own. */
+const tenantAware = (deps: GatewayDeps): GatewayDeps => ({ ...deps, publicUrl: () => currentTenant()?.publicUrl ?? deps.publicUrl() });
 
 export function buildRestRouter(deps: GatewayDeps): RestRouter {
   const rest = new RestRouter([
@@ -51,15 +61,23 @@ export function buildRestRouter(deps: GatewayDeps): RestRouter {
   registerToolRoutes(rest, deps);
   registerApiKeyRoutes(rest, deps);
   registerMemberRoutes(rest, deps);
+  registerTelephonyRoutes(rest, deps);
+  registerBillingRoutes(rest, deps);
+  registerCustomDomainRoutes(rest, deps);
   return rest;
 }
 
-export function buildGatewayApp(deps: GatewayDeps): Express {
+export function buildGatewayApp(platformDeps: GatewayDeps): Express {
+  const deps = tenantAware(platformDeps);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestId());
   app.use(accessLog(deps.logger));
+  const tenants = new TenantDirectory(deps.clients, deps.signer, deps.logger);
+  // The platform's own host is fixed once the gateway listens; parsed once, not per request.
+  let platformHost: string | undefined;
+  app.use(tenantHost(tenants, () => (platformHost ??= new URL(platformDeps.publicUrl()).hostname.toLowerCase())));
   registerHealthRoutes(app, deps.clients);
   registerOAuthRoutes(app, {
     clients: deps.clients,
@@ -68,8 +86,9 @@ export function buildGatewayApp(deps: GatewayDeps): Express {
     counter: deps.oauthCounter,
     limits: deps.config.oauthRateLimits,
     publicUrl: deps.publicUrl,
-    platformName: deps.config.platformName,
+    platformName: () => currentTenant()?.name ?? deps.config.platformName,
   });
+  registerCarrierCallbacks(app, { clients: deps.clients, signer: deps.signer, publicUrl: deps.publicUrl });
   app.use('/api/v1', buildRestRouter(deps).finish());
   app.use((req, _res, next) => next(new HttpError('not_found', `no route for ${req.method} ${req.path}`)));
   app.use(errorHandler(deps.logger));

@@ -1,15 +1,22 @@
 // Connect clients for the services behind the gateway: binary Connect protocol over one
 // HTTP/2 session per service.
 import { createClient, type Client, type Transport } from '@connectrpc/connect';
-import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';
+import { createConnectTransport, type Http2SessionManager } from '@connectrpc/connect-node';
 import { Health } from '@voice/proto/grpc/health/v1/health';
+import { BillingService } from '@voice/proto/voice/billing/v1/billing';
 import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
+import { CustomDomainService } from '@voice/proto/voice/platform/v1/custom_domains';
+import { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
 import { ToolsService } from '@voice/proto/voice/tools/v1/tools';
+import { internalSessionManager } from '@voice/runtime';
 import type { GatewayConfig } from './config.js';
 
 export interface ServiceClients {
   identity: Client<typeof IdentityService>;
   tools: Client<typeof ToolsService>;
+  telephony: Client<typeof TelephonyService>;
+  billing: Client<typeof BillingService>;
+  customDomains: Client<typeof CustomDomainService>;
   /** Health clients of every service /readyz checks, by service name. */
   health: Record<string, Client<typeof Health>>;
   /** Closes every HTTP/2 session (shutdown). */
@@ -19,8 +26,7 @@ export interface ServiceClients {
 export function createServiceClients(services: GatewayConfig['services']): ServiceClients {
   const sessions: Http2SessionManager[] = [];
   const transportFor = (baseUrl: string): Transport => {
-    // Pings keep a long-lived session honest across service restarts.
-    const sessionManager = new Http2SessionManager(baseUrl, { pingIntervalMs: 15_000, idleConnectionTimeoutMs: 60_000 });
+    const sessionManager = internalSessionManager(baseUrl);
     sessions.push(sessionManager);
     return createConnectTransport({ baseUrl, httpVersion: '2', useBinaryFormat: true, defaultTimeoutMs: 30_000, sessionManager });
   };
@@ -28,6 +34,9 @@ export function createServiceClients(services: GatewayConfig['services']): Servi
   return {
     identity: createClient(IdentityService, transports.identity!),
     tools: createClient(ToolsService, transports.tools!),
+    telephony: createClient(TelephonyService, transports.telephony!),
+    billing: createClient(BillingService, transports.billing!),
+    customDomains: createClient(CustomDomainService, transports.platformUsers!),
     health: Object.fromEntries(Object.entries(transports).map(([name, transport]) => [name, createClient(Health, transport)])),
     close: () => sessions.forEach((session) => session.abort()),
   };

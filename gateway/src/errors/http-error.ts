@@ -17,5 +17,9 @@ export class HttpError extends Error {
   }
 }
 
+/** A known path asked with a method it does not take: 405 with the methods it does. */
+export const methodNotAllowed = (allow: string): HttpError =>
+  new HttpError('invalid_request', `method not allowed; this path allows ${allow}`, { status: 405, headers: { Allow: allow } });
+
 export const badRequest = (details: FieldIssue[]): HttpError =>
   new HttpError('invalid_request', details.map((d) => `${d.field}: ${d.issue}`).join('; '), { details });

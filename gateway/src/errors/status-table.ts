@@ -50,8 +50,14 @@ export const mappingOfCode: Readonly<Record<Code, Mapping>> = {
 /** Socket-level failures reaching a service; connect-node reports them as Internal. */
 const transportFailures = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
 
+/** HTTP/2 refusals of a service that is shutting down: the request never reached a handler. */
+const refusedByClosingService = (cause: { code?: unknown; message?: unknown }): boolean =>
+  cause.code === 'ERR_HTTP2_GOAWAY_SESSION' ||
+  (cause.code === 'ERR_HTTP2_STREAM_ERROR' && typeof cause.message === 'string' && cause.message.includes('REFUSED_STREAM'));
+
 /** The code to map: a service that could not be reached is unavailable, whatever the client library says. */
 export function effectiveCode(error: ConnectError): Code {
-  const cause = error.cause as { code?: unknown } | undefined;
-  return typeof cause?.code === 'string' && transportFailures.has(cause.code) ? Code.Unavailable : error.code;
+  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
+  if (!cause) return error.code;
+  return (typeof cause.code === 'string' && transportFailures.has(cause.code)) || refusedByClosingService(cause) ? Code.Unavailable : error.code;
 }

@@ -25,7 +25,8 @@ export interface OAuthOptions {
   counter: WindowCounter;
   limits: { register: number; authorize: number; token: number };
   publicUrl: () => string;
-  platformName: string;
+  /** The name on the sign-in pages: the tenant's on its own domain. */
+  platformName: () => string;
 }
 
 const derivedKey = (secret: Buffer, purpose: string): Buffer => createHmac('sha256', secret).update(`voice-oauth:${purpose}`).digest();
@@ -52,7 +53,7 @@ export function registerOAuthRoutes(app: Express, options: OAuthOptions): void {
   registerAuthorizeRoutes(router, deps, {
     csrf: new CsrfGuard(derivedKey(options.secret, 'csrf'), () => options.publicUrl().startsWith('https:')),
     tickets: new LoginTickets(derivedKey(options.secret, 'login-ticket')),
-    platformName: () => options.platformName,
+    platformName: options.platformName,
   });
   // Body parser failures at these endpoints are OAuth errors, not API envelopes.
   router.use(((error, req, res, next) => {

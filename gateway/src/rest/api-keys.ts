@@ -1,8 +1,9 @@
 // /api-keys: service-account keys (API.md 3). The subset rule is enforced by identity.
 import { z } from 'zod';
+import { pageQuerySchema } from '@voice/runtime';
 import type { RestRouter } from './router.js';
 import { callOptions, type RestDeps } from './deps.js';
-import { listOf, presentApiKey } from './presenters.js';
+import { deletedOf, listOf, presentApiKey } from './presenters.js';
 import { pageOf, parseBody, parseQuery } from './validate.js';
 
 export const createApiKeyBodySchema = z.strictObject({
@@ -10,13 +11,12 @@ export const createApiKeyBodySchema = z.strictObject({
   scopes: z.array(z.string()).min(1, 'must list at least one scope').max(64),
 });
 
-const listQuerySchema = z.strictObject({ limit: z.string().optional(), offset: z.string().optional() });
 
 export function registerApiKeyRoutes(rest: RestRouter, deps: RestDeps): void {
   const identity = deps.clients.identity;
 
   rest.route('get', '/api-keys', { scope: 'settings:read' }, async (req, res) => {
-    const page = pageOf(parseQuery(listQuerySchema, req));
+    const page = pageOf(parseQuery(pageQuerySchema, req));
     const answer = await identity.listApiKeys(page, callOptions(deps, res));
     res.json(listOf(answer.apiKeys.map(presentApiKey), page, answer.total));
   });
@@ -32,6 +32,6 @@ export function registerApiKeyRoutes(rest: RestRouter, deps: RestDeps): void {
     await identity.revokeApiKey({ id }, callOptions(deps, res));
     // Identity has announced the revocation; dropping it here too covers a bus that delivers late.
     deps.cache.invalidate({ credentialIds: [id], workspaceId: '' });
-    res.json({ data: { id, deleted: true } });
+    res.json(deletedOf(id));
   });
 }

@@ -1,11 +1,11 @@
 // /workspace/members: the humans of a workspace and their roles (API.md 2). Identity enforces
 // the role rules, keeps the last owner, and revokes credentials in the same transaction.
 import { z } from 'zod';
-import { emailIssue, maxNameLength, memberStatuses, normaliseEmail, passwordIssue, roles, toIso } from '@voice/runtime';
+import { emailIssue, maxNameLength, memberStatuses, normaliseEmail, pageQuerySchema, passwordIssue, roles, toIso } from '@voice/runtime';
 import type { Member } from '@voice/proto/voice/identity/v1/identity';
 import type { RestRouter } from './router.js';
 import { callOptions, type RestDeps } from './deps.js';
-import { listOf } from './presenters.js';
+import { deletedOf, listOf } from './presenters.js';
 import { pageOf, parseBody, parseQuery } from './validate.js';
 
 const role = z.enum(roles);
@@ -26,7 +26,6 @@ export const updateMemberBodySchema = z
   .strictObject({ role: role.optional(), status: z.enum(memberStatuses).optional() })
   .refine((body) => body.role !== undefined || body.status !== undefined, { message: 'send role, status or both', path: ['role'] });
 
-const listQuerySchema = z.strictObject({ limit: z.string().optional(), offset: z.string().optional() });
 
 const presentMember = (member: Member) => ({
   user_id: member.userId,
@@ -41,7 +40,7 @@ export function registerMemberRoutes(rest: RestRouter, deps: RestDeps): void {
   const identity = deps.clients.identity;
 
   rest.route('get', '/workspace/members', { scope: 'settings:read' }, async (req, res) => {
-    const page = pageOf(parseQuery(listQuerySchema, req));
+    const page = pageOf(parseQuery(pageQuerySchema, req));
     const answer = await identity.listMembers(page, callOptions(deps, res));
     res.json(listOf(answer.members.map(presentMember), page, answer.total));
   });
@@ -64,6 +63,6 @@ export function registerMemberRoutes(rest: RestRouter, deps: RestDeps): void {
   rest.route('delete', '/workspace/members/:user_id', { scope: 'settings:write' }, async (req, res) => {
     const userId = String(req.params.user_id);
     await identity.removeMember({ userId }, callOptions(deps, res));
-    res.json({ data: { id: userId, deleted: true } });
+    res.json(deletedOf(userId));
   });
 }

@@ -48,6 +48,9 @@ export const presentApiKey = (key: ApiKey) => ({
   last_used_at: toIso(key.lastUsedAt),
 });
 
+/** The answer of every DELETE: what was deleted, by its id. */
+export const deletedOf = (id: string) => ({ data: { id, deleted: true } });
+
 export const listOf = <T>(data: T[], page: { limit: number; offset: number }, total: number) => ({
   data,
   meta: { pagination: { limit: page.limit, offset: page.offset, total } },

@@ -1,7 +1,7 @@
 // Declares REST routes in one place: each route gets authentication, rate limit, scope check
 // and (for writes) the JSON body rules; a known path with another method answers 405.
 import express, { type RequestHandler, type Router } from 'express';
-import { HttpError } from '../errors/http-error.js';
+import { methodNotAllowed } from '../errors/http-error.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { requireScope } from '../middleware/require-scope.js';
 
@@ -41,9 +41,7 @@ export class RestRouter {
   finish(): Router {
     for (const [path, methods] of this.methodsByPath) {
       const allow = [...methods].join(', ');
-      this.router.all(path, (_req, _res, next) =>
-        next(new HttpError('invalid_request', `method not allowed; this path allows ${allow}`, { status: 405, headers: { Allow: allow } })),
-      );
+      this.router.all(path, (_req, _res, next) => next(methodNotAllowed(allow)));
     }
     return this.router;
   }

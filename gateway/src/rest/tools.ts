@@ -2,7 +2,7 @@
 import { createToolBodySchema, listToolsQuerySchema, testToolBodySchema, updateToolBodySchema } from '@voice/tools/schema';
 import type { RestRouter } from './router.js';
 import { callOptions, type RestDeps } from './deps.js';
-import { listOf, presentTestResult, presentTool } from './presenters.js';
+import { deletedOf, listOf, presentTestResult, presentTool } from './presenters.js';
 import { idempotencyKeyOf, pageOf, parseBody, parseQuery } from './validate.js';
 
 export function registerToolRoutes(rest: RestRouter, deps: RestDeps): void {
@@ -52,7 +52,7 @@ export function registerToolRoutes(rest: RestRouter, deps: RestDeps): void {
   rest.route('delete', '/tools/:id', { scope: 'assistants:write' }, async (req, res) => {
     const id = String(req.params.id);
     await tools.deleteTool({ id }, callOptions(deps, res));
-    res.json({ data: { id, deleted: true } });
+    res.json(deletedOf(id));
   });
 
   rest.route('post', '/tools/:id/test', { scope: 'assistants:write' }, async (req, res) => {

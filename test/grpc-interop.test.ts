@@ -5,7 +5,9 @@ import { create } from '@bufbuild/protobuf';
 import { createClient } from '@connectrpc/connect';
 import { createGrpcWebTransport, Http2SessionManager } from '@connectrpc/connect-node';
 import { Health, HealthCheckResponse_ServingStatus as ServingStatus } from '@voice/proto/grpc/health/v1/health';
+import { BillingService } from '@voice/proto/voice/billing/v1/billing';
 import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
+import { AddSuppressionRequestSchema, TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
 import { CreateToolRequestSchema, GetToolRequestSchema, ToolsService } from '@voice/proto/voice/tools/v1/tools';
 import { callHeaders } from '@voice/runtime';
 import { grpcJsClient } from './support/grpc-js.js';
@@ -38,6 +40,38 @@ describe('@grpc/grpc-js client', () => {
       await expect(health.call.Check!({ service: 'nope.v1.Nothing' }, new grpc.Metadata())).rejects.toMatchObject({ code: grpc.status.NOT_FOUND });
     } finally {
       health.close();
+    }
+  });
+
+  test.each([
+    ['telephony', TelephonyService.typeName],
+    ['billing', BillingService.typeName],
+  ] as const)('the %s service answers health checks for itself', async (name, typeName) => {
+    const health = grpcJsClient(Health, hostOf(platform.running.services[name]));
+    try {
+      expect((await health.call.Check!({ service: typeName }, new grpc.Metadata())).status).toBe(ServingStatus.SERVING);
+    } finally {
+      health.close();
+    }
+  });
+
+  test('telephony and billing answer grpc-js calls: a suppression entry and the balance', async () => {
+    const telephony = grpcJsClient(TelephonyService, hostOf(platform.running.services.telephony));
+    const billing = grpcJsClient(BillingService, hostOf(platform.running.services.billing));
+    try {
+      const added = await telephony.call.AddSuppression!(create(AddSuppressionRequestSchema, { number: '+442071838751', reason: 'grpc' }), signedMetadata(workspace.id));
+      expect(added.suppression.number).toBe('+442071838751');
+      const rest = await platform.api.get('/suppression', workspace.key);
+      expect(rest.body.data.map((entry: { id: string }) => entry.id)).toContain(added.suppression.id);
+      await platform.fund(workspace.id, '2.5000');
+      const { wallet } = await billing.call.GetBalance!({}, signedMetadata(workspace.id));
+      expect([wallet.balance.creditUnits, wallet.issuer]).toEqual([25000n, false]);
+      await expect(telephony.call.SendSms!({ fromNumberId: 'nope', to: '+1', body: '' }, signedMetadata(workspace.id))).rejects.toMatchObject({
+        code: grpc.status.INVALID_ARGUMENT,
+      });
+    } finally {
+      telephony.close();
+      billing.close();
     }
   });
 

@@ -57,8 +57,15 @@ export async function spawnServer(options: SpawnOptions): Promise<ChildServer> {
     process.stderr.write(`[${options.name}] ${chunk}`);
   });
 
+  // Read to the end, so a chatty child never blocks on a full pipe. After the ready line, the
+  // child's lines go to the bench's stderr: the platform runs at LOG_LEVEL=warn, so they are its
+  // warnings and errors (and its shutdown line), which explain a failed run.
+  const lines = createInterface({ input: child.stdout! });
+  let ready = false;
+  lines.on('line', (line) => {
+    if (ready) process.stderr.write(`[${options.name}] ${line}\n`);
+  });
   const url = await new Promise<string>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
     const timer = setTimeout(() => fail(new Error(`${options.name} did not start within ${options.startTimeoutMs ?? 30_000} ms`)), options.startTimeoutMs ?? 30_000);
     const onExit = (code: number | null) => fail(new Error(`${options.name} exited with ${code} before it was ready: ${stderr.join('').trim()}`));
     function fail(error: Error): void {
@@ -69,15 +76,14 @@ export async function spawnServer(options: SpawnOptions): Promise<ChildServer> {
     }
     child.once('exit', onExit);
     lines.on('line', (line) => {
-      const found = options.readyUrl(line);
+      const found = ready ? undefined : options.readyUrl(line);
       if (found === undefined) return;
+      ready = true;
       clearTimeout(timer);
       child.off('exit', onExit);
       resolve(found);
     });
   });
-  // Keep draining stdout so a chatty child never blocks on a full pipe.
-  child.stdout!.resume();
 
   return {
     name: options.name,

@@ -10,6 +10,8 @@ export interface BenchConfig {
   connections: number;
   /** Seconds of GET load while the platform runs under --cpu-prof (profile entry only). */
   profileSeconds: number;
+  /** How long, after the SMS run, the ledger may take to hold a debit for every accepted send. */
+  smsLagTimeoutSeconds: number;
   /** The repository root (two levels above bench/dist/src). */
   repoRoot: string;
   /** Where results and profiles go (bench/results, gitignored). */
@@ -30,6 +32,7 @@ export function readBenchConfig(): BenchConfig {
     warmupSeconds: positiveInt('BENCH_WARMUP_SECONDS', 3, 0),
     connections: positiveInt('BENCH_CONNECTIONS', 50),
     profileSeconds: positiveInt('BENCH_PROFILE_SECONDS', 10),
+    smsLagTimeoutSeconds: positiveInt('BENCH_SMS_LAG_TIMEOUT_SECONDS', 60),
     repoRoot,
     resultsDir: resolve(repoRoot, 'bench', 'results'),
   };

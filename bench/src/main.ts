@@ -1,5 +1,6 @@
-// `npm run bench`: measures the four paths one after another, each server in its own child process,
-// prints ratios and PASS/MISS per target, writes bench/results/*.json; exits non-zero only if broken.
+// `npm run bench`: measures the five paths one after another, each server in its own child process,
+// then the SMS event lag; prints ratios and PASS/MISS per target, writes bench/results/*.json;
+// exits non-zero only if broken.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startBaseline, type Baseline } from './bench-servers.js';
 import type { ChildServer } from './children.js';
@@ -11,7 +12,10 @@ import { describeMachine } from './machine.js';
 import { RssSampler } from './memory.js';
 import { startPlatformChild } from './platform.js';
 import { computeRatios, evaluateTargets, findFailures, formatReport, pathLabels, writeReport, type BenchReport, type PathKey, type PathResult } from './report.js';
-import { getToolScenario, patchToolScenario, type Scenario } from './scenarios.js';
+import { getToolScenario, patchToolScenario, sendSmsScenario, type Scenario } from './scenarios.js';
+import { SentSmsLog } from './sent-sms.js';
+import { benchSmsDestination, prepareSmsSender } from './sms-fixtures.js';
+import { measureSmsLag } from './sms-lag.js';
 
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
@@ -69,6 +73,7 @@ async function main(): Promise<number> {
     const tools = await createTools(url, platform.apiKey, config.connections);
     const body = await readToolBody(url, platform.apiKey, tools[0]!.id);
     const getScenario = getToolScenario(platform.apiKey, tools.map((tool) => tool.id));
+    const smsSender = await prepareSmsSender(url, platform.apiKey);
 
     // The platform idles (no load) while the two baselines run.
     const bareHttp = await measureBaseline(config, 'bareHttp', body, getScenario);
@@ -85,9 +90,14 @@ async function main(): Promise<number> {
     });
     await refresh();
     const patchIntegrity = { ok2xx: platformPatch.ok2xx, revisionsApplied: totalRevision(tools) - before };
+    const sentSms = new SentSmsLog();
+    const smsScenario = sendSmsScenario(platform.apiKey, smsSender, benchSmsDestination, sentSms);
+    const platformSms = await measure(config, 'platformSms', platform.server, smsScenario, async () => sentSms.startRun());
     const platformMemory = sampler.stop();
+    log(`SMS: waiting for one ledger debit per 202 answer (at most ${config.smsLagTimeoutSeconds} s)`);
+    const smsLag = await measureSmsLag(url, platform.apiKey, sentSms, config.connections, config.smsLagTimeoutSeconds);
 
-    const results: Record<PathKey, PathResult> = { bareHttp, expressConnect, platformGet, platformPatch };
+    const results: Record<PathKey, PathResult> = { bareHttp, expressConnect, platformGet, platformPatch, platformSms };
     const ratios = computeRatios(results);
     const report: BenchReport = {
       startedAt,
@@ -97,8 +107,9 @@ async function main(): Promise<number> {
       ratios,
       platformMemory,
       patchIntegrity,
+      smsLag,
       targets: evaluateTargets(results, ratios, platformMemory),
-      failures: findFailures(results, patchIntegrity, config.connections),
+      failures: findFailures(results, patchIntegrity, smsLag, config.connections),
     };
     process.stdout.write(formatReport(report));
     log(`results written to ${writeReport(config.resultsDir, report)}`);

@@ -4,14 +4,16 @@ import { join } from 'node:path';
 import type { CpuUsage } from './cpu.js';
 import type { LoadResult } from './load.js';
 import type { MemoryReading } from './memory.js';
+import type { SmsLagReport } from './sms-lag.js';
 
-export type PathKey = 'bareHttp' | 'expressConnect' | 'platformGet' | 'platformPatch';
+export type PathKey = 'bareHttp' | 'expressConnect' | 'platformGet' | 'platformPatch' | 'platformSms';
 
 export const pathLabels: Record<PathKey, string> = {
   bareHttp: 'bare node:http (physical limit)',
   expressConnect: 'express 5 + 1 Connect call (floor)',
   platformGet: 'GET /api/v1/tools/{id} (full platform)',
   platformPatch: 'PATCH /api/v1/tools/{id} (full platform)',
+  platformSms: 'POST /api/v1/sms/send (full platform)',
 };
 
 /** One measured path: the load result and how busy the server and the load generator were. */
@@ -33,6 +35,7 @@ export interface BenchReport {
   ratios: Record<string, number>;
   platformMemory: MemoryReading;
   patchIntegrity: { ok2xx: number; revisionsApplied: number };
+  smsLag: SmsLagReport;
   targets: Target[];
   failures: string[];
 }
@@ -47,6 +50,8 @@ export function computeRatios(results: Record<PathKey, LoadResult>): Record<stri
     'full PATCH / bare': ratio(rps('platformPatch'), rps('bareHttp')),
     'full GET / express+Connect': ratio(rps('platformGet'), rps('expressConnect')),
     'full PATCH / express+Connect': ratio(rps('platformPatch'), rps('expressConnect')),
+    'full SMS / express+Connect': ratio(rps('platformSms'), rps('expressConnect')),
+    'full SMS / full GET': ratio(rps('platformSms'), rps('platformGet')),
   };
 }
 
@@ -62,7 +67,12 @@ export function evaluateTargets(results: Record<PathKey, LoadResult>, ratios: Re
 }
 
 /** Anything that means the measurement itself is broken (the bench exits non-zero for these). */
-export function findFailures(results: Record<PathKey, LoadResult>, patchIntegrity: BenchReport['patchIntegrity'], connections: number): string[] {
+export function findFailures(
+  results: Record<PathKey, LoadResult>,
+  patchIntegrity: BenchReport['patchIntegrity'],
+  smsLag: SmsLagReport,
+  connections: number,
+): string[] {
   const failures: string[] = [];
   for (const key of Object.keys(results) as PathKey[]) {
     const r = results[key];
@@ -74,6 +84,22 @@ export function findFailures(results: Record<PathKey, LoadResult>, patchIntegrit
   const { ok2xx, revisionsApplied } = patchIntegrity;
   if (revisionsApplied < ok2xx || revisionsApplied > ok2xx + connections) {
     failures.push(`PATCH: ${ok2xx} 2xx answers but ${revisionsApplied} revisions applied`);
+  }
+  return [...failures, ...findSmsFailures(results.platformSms, smsLag)];
+}
+
+/** Every accepted SMS must become exactly one debit, and every 202 answer must have been read. */
+function findSmsFailures(sms: LoadResult, lag: SmsLagReport): string[] {
+  const failures: string[] = [];
+  const integrity = lag.integrity;
+  if (lag.messages !== sms.ok2xx) failures.push(`SMS: autocannon counted ${sms.ok2xx} 2xx answers but ${lag.messages} 202 bodies were read`);
+  if (!lag.complete) {
+    const readError = lag.lastReadError === undefined ? '' : ` (last read failed: ${lag.lastReadError})`;
+    failures.push(`SMS: after ${lag.timeoutSeconds} s the ledger held a debit for only ${integrity.debitedAnswers} of ${integrity.answers} 202 answers${readError}`);
+  }
+  if (integrity.debitedTwice > 0) failures.push(`SMS: ${integrity.debitedTwice} messages debited more than once`);
+  if (integrity.debitsWithoutAnswer > integrity.allowedWithoutAnswer) {
+    failures.push(`SMS: ${integrity.debitsWithoutAnswer} debits of messages never answered with 202 (at most ${integrity.allowedWithoutAnswer} were in flight)`);
   }
   return failures;
 }
@@ -100,6 +126,7 @@ export function formatReport(report: BenchReport): string {
   const memory = report.platformMemory;
   lines.push('', `Platform memory: VmHWM ${fmt(memory.highWaterMarkMb, 1)} MB, sampled peak VmRSS ${fmt(memory.sampledPeakRssMb, 1)} MB (${memory.samples} samples)`);
   lines.push(`PATCH integrity: ${report.patchIntegrity.ok2xx} 2xx answers, ${report.patchIntegrity.revisionsApplied} revisions applied`);
+  lines.push(...formatSmsLag(report.smsLag));
   lines.push('', 'Targets:');
   for (const target of report.targets) {
     lines.push(`  ${target.pass ? 'PASS' : 'MISS'}  ${target.name.padEnd(36)} ${fmt(target.measured, 3).padStart(9)}  (target ${target.bound})`);
@@ -109,6 +136,23 @@ export function formatReport(report: BenchReport): string {
     for (const failure of report.failures) lines.push(`  ${failure}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+function formatSmsLag(lag: SmsLagReport): string[] {
+  const { integrity } = lag;
+  const lagLine = lag.lagMs
+    ? `p50 ${fmt(lag.lagMs.p50)} ms, p99 ${fmt(lag.lagMs.p99)} ms, max ${fmt(lag.lagMs.max)} ms, mean ${fmt(lag.lagMs.mean, 1)} ms over ${fmt(lag.messages)} messages`
+    : `not computed: ${fmt(lag.messages)} messages, not all debited`;
+  return [
+    '',
+    `SMS event lag (ledger created_at - message created_at, measured run): ${lagLine}`,
+    lag.complete
+      ? `  every 202 answer had its debit by ledger read ${lag.ledgerReads} after the run's settle time (reading took ${fmt(lag.waitedMs)} ms)`
+      : `  gave up after ${lag.timeoutSeconds} s: the ledger was still missing debits`,
+    `SMS integrity: ${fmt(integrity.answers)} 202 answers (warm-up + measured), ${fmt(integrity.debitedAnswers)} of them debited, ` +
+      `${fmt(integrity.debits)} sms.outbound debits, ${integrity.debitedTwice} messages debited twice, ` +
+      `${integrity.debitsWithoutAnswer} debits of sends cut off at the end of a run (at most ${integrity.allowedWithoutAnswer})`,
+  ];
 }
 
 export function writeReport(resultsDir: string, report: BenchReport): string {

@@ -1,7 +1,9 @@
-// What each load-generator connection sends: a fixed GET, or a closed-loop PATCH on a tool the
-// connection owns alone, always carrying the revision its previous answer returned.
+// What each load-generator connection sends: a fixed GET, a closed-loop PATCH on a tool the
+// connection owns alone (always carrying the revision its previous answer returned), or an SMS.
 import type autocannon from 'autocannon';
 import type { ToolFixture } from './fixtures.js';
+import type { SentSmsLog } from './sent-sms.js';
+import type { SmsSender } from './sms-fixtures.js';
 
 /** Builds the request of the connection with this index (0 .. connections-1). */
 export type Scenario = (connection: number) => autocannon.Request;
@@ -45,4 +47,22 @@ export function patchToolScenario(apiKey: string, tools: ToolFixture[]): Scenari
       },
     };
   };
+}
+
+/**
+ * Every connection sends the same one-segment GSM-7 SMS from the same number to the same
+ * destination (no Idempotency-Key, so each request is a new message). Each 202 answer is logged
+ * (id and created_at) for the event-lag check.
+ */
+export function sendSmsScenario(apiKey: string, sender: SmsSender, destination: string, sent: SentSmsLog): Scenario {
+  const body = JSON.stringify({ from_number_id: sender.id, to: destination, body: 'Your bench appointment is confirmed for 10:30 tomorrow.' });
+  return () => ({
+    method: 'POST',
+    path: '/api/v1/sms/send',
+    headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+    body,
+    onResponse: (status, responseBody) => {
+      if (status === 202) sent.record(responseBody);
+    },
+  });
 }

@@ -1,6 +1,7 @@
 // The whole platform in one process: every service on its own loopback port, called by the
 // gateway over real HTTP/2, sharing one in-process notifier; data under DATA_DIR.
-import { createLogger, openNotifier, readCommonConfig, type Env, type Logger, type Notifier } from '@voice/runtime';
+import { createServer } from 'node:net';
+import { createLogger, openEventStream, openNotifier, readCommonConfig, type Env, type EventStream, type Logger, type Notifier } from '@voice/runtime';
 import { startBillingService } from '@voice/billing';
 import { startGateway } from '@voice/gateway';
 import { startIdentityService } from '@voice/identity';
@@ -13,6 +14,10 @@ export interface RunningPlatform {
   port: number;
   /** Loopback addresses of the services, for internal gRPC callers (tests, operators' tools). */
   services: Record<'identity' | 'tools' | 'telephony' | 'billing' | 'platformUsers', string>;
+  /** Stops one service while the rest keep running (fault drills and tests). */
+  stopService(name: keyof RunningPlatform['services']): Promise<void>;
+  /** Starts a stopped service again, on the address it had. */
+  startService(name: keyof RunningPlatform['services']): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -32,55 +37,90 @@ const loopbackDefaults = (env: Env): Env => ({
   ...env,
 });
 
+/** A free loopback port, so services that must know the gateway's address (carrier callbacks) can before it listens. */
+async function freePort(host: string): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, host, resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return String(port);
+}
+
+type ServiceName = keyof RunningPlatform['services'];
+
+interface Running {
+  server: { url: string; port: number };
+  close(): Promise<void>;
+}
+
 export async function startPlatform(env: Env, options: PlatformOptions = {}): Promise<RunningPlatform> {
-  const serviceEnv = loopbackDefaults(env);
+  const gatewayEnv = env.PORT === '0' ? { ...env, PORT: await freePort(env.HOST ?? '127.0.0.1') } : env;
+  const serviceEnv = loopbackDefaults(gatewayEnv);
   const common = readCommonConfig(serviceEnv);
   const loggerFor = options.logger ?? ((service: string) => createLogger({ service, level: common.logLevel }));
   const notifier: Notifier = await openNotifier(common.natsUrl, 'platform');
-  const started: { close(): Promise<void> }[] = [];
+  // One stream for every service: in-process without NATS_URL, so producers and consumers meet.
+  const events: EventStream = await openEventStream(common.natsUrl, 'platform', loggerFor('events'), common.eventNamespace);
+  const running = new Map<ServiceName | 'gateway', Running>();
+  const urls = {} as Record<ServiceName, string>;
+  const portVariables: Record<ServiceName, string> = {
+    identity: 'VOICE_IDENTITY_PORT',
+    tools: 'VOICE_TOOLS_PORT',
+    billing: 'VOICE_BILLING_PORT',
+    telephony: 'VOICE_TELEPHONY_PORT',
+    platformUsers: 'VOICE_PLATFORM_USERS_PORT',
+  };
+  // In start order: each service may call those started before it.
+  const starters: Record<ServiceName, (env: Env) => Promise<Running>> = {
+    identity: (serviceEnv) => startIdentityService(serviceEnv, { logger: loggerFor('identity'), notifier, announce: options.announce }),
+    tools: (serviceEnv) => startToolsService(serviceEnv, loggerFor('tools')),
+    billing: (serviceEnv) => startBillingService({ ...serviceEnv, VOICE_IDENTITY_URL: urls.identity }, { logger: loggerFor('billing'), events }),
+    telephony: (serviceEnv) => startTelephonyService({ ...serviceEnv, VOICE_BILLING_URL: urls.billing }, { logger: loggerFor('telephony'), events }),
+    platformUsers: (serviceEnv) => startPlatformUsersService(serviceEnv, loggerFor('platform-users')),
+  };
+  const startService = async (name: ServiceName) => {
+    if (running.has(name)) return;
+    // A restarted service comes back on the port it had, so its callers need no new address.
+    const port = urls[name] ? new URL(urls[name]).port : undefined;
+    const service = await starters[name](port ? { ...serviceEnv, [portVariables[name]]: port } : serviceEnv);
+    running.set(name, service);
+    urls[name] = service.server.url;
+  };
+  const stopService = async (name: ServiceName) => {
+    const service = running.get(name);
+    running.delete(name);
+    await service?.close();
+  };
+  const shutdown = async () => {
+    // The gateway first, so no request reaches a service that is already gone.
+    for (const name of ['gateway', ...(Object.keys(starters) as ServiceName[]).reverse()] as const) await stopService(name as ServiceName);
+    await events.close();
+    await notifier.close();
+  };
   try {
-    const identity = await startIdentityService(serviceEnv, { logger: loggerFor('identity'), notifier, announce: options.announce });
-    started.push(identity);
-    const tools = await startToolsService(serviceEnv, loggerFor('tools'));
-    started.push(tools);
-    const telephony = await startTelephonyService(serviceEnv, loggerFor('telephony'));
-    started.push(telephony);
-    const billing = await startBillingService(serviceEnv, loggerFor('billing'));
-    started.push(billing);
-    const platformUsers = await startPlatformUsersService(serviceEnv, loggerFor('platform-users'));
-    started.push(platformUsers);
-    const services = {
-      identity: identity.server.url,
-      tools: tools.server.url,
-      telephony: telephony.server.url,
-      billing: billing.server.url,
-      platformUsers: platformUsers.server.url,
-    };
+    for (const name of Object.keys(starters) as ServiceName[]) await startService(name);
     const gateway = await startGateway(
       {
-        ...env,
-        VOICE_IDENTITY_URL: services.identity,
-        VOICE_TOOLS_URL: services.tools,
-        VOICE_TELEPHONY_URL: services.telephony,
-        VOICE_BILLING_URL: services.billing,
-        VOICE_PLATFORM_USERS_URL: services.platformUsers,
+        ...gatewayEnv,
+        VOICE_IDENTITY_URL: urls.identity,
+        VOICE_TOOLS_URL: urls.tools,
+        VOICE_TELEPHONY_URL: urls.telephony,
+        VOICE_BILLING_URL: urls.billing,
+        VOICE_PLATFORM_USERS_URL: urls.platformUsers,
       },
       { logger: loggerFor('gateway'), notifier },
     );
-    started.push(gateway);
+    running.set('gateway', { server: { url: gateway.url, port: gateway.port }, close: () => gateway.close() });
     return {
       url: gateway.url,
       port: gateway.port,
-      services,
-      close: async () => {
-        // The gateway first, so no request reaches a service that is already gone.
-        for (const component of started.reverse()) await component.close();
-        await notifier.close();
-      },
+      services: { ...urls },
+      stopService,
+      startService,
+      close: shutdown,
     };
   } catch (error) {
-    for (const component of started.reverse()) await component.close();
-    await notifier.close();
+    await shutdown();
     throw error;
   }
 }

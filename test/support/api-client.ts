@@ -28,7 +28,7 @@ export class ApiClient {
       body = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }
-    const url = path.startsWith('/api/') || path.startsWith('/.') || path.startsWith('/healthz') || path.startsWith('/readyz') || path.startsWith('/docs')
+    const url = path.startsWith('/api/') || path.startsWith('/.') || path.startsWith('/healthz') || path.startsWith('/readyz') || path.startsWith('/docs') || path.startsWith('/webhooks/')
       ? `${this.baseUrl}${path}`
       : `${this.baseUrl}/api/v1${path}`;
     const response = await fetch(url, { method, headers, body });

@@ -7,8 +7,9 @@ import { join } from 'node:path';
 import { createClient } from '@connectrpc/connect';
 import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';
 import { startPlatform, type RunningPlatform } from '@voice/platform';
+import { BillingService } from '@voice/proto/voice/billing/v1/billing';
 import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
-import { callHeaders, CallerSigner, canonicalScopes, randomBase62 } from '@voice/runtime';
+import { callHeaders, CallerSigner, canonicalScopes, newId, parseCredits, randomBase62 } from '@voice/runtime';
 import { ApiClient } from './api-client.js';
 
 export interface TestPlatform {
@@ -24,6 +25,8 @@ export interface TestPlatform {
   workspace(options?: { plan?: string; scopes?: readonly string[] }): Promise<{ id: string; key: string }>;
   /** Another key in an existing workspace. */
   key(workspaceId: string, scopes: readonly string[]): Promise<string>;
+  /** Moves credits (a decimal string) from the root platform's wallet to a workspace's, through billing. */
+  fund(workspaceId: string, credits: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -43,6 +46,11 @@ export async function startTestPlatform(env: Record<string, string> = {}, dataDi
   const identity = createClient(
     IdentityService,
     createConnectTransport({ baseUrl: running.services.identity, httpVersion: '2', sessionManager: sessions }),
+  );
+  const billingSessions = new Http2SessionManager(running.services.billing);
+  const billing = createClient(
+    BillingService,
+    createConnectTransport({ baseUrl: running.services.billing, httpVersion: '2', sessionManager: billingSessions }),
   );
   const internal = (workspaceId: string) => ({
     headers: callHeaders(signer, { workspaceId, principal: { type: 'internal', id: 'e2e', name: 'e2e' }, scopes: null, requestId: 'e2e' }),
@@ -64,8 +72,17 @@ export async function startTestPlatform(env: Record<string, string> = {}, dataDi
       const { workspace } = await identity.createWorkspace({ name: 'Customer', plan, parentWorkspaceId: rootWorkspaceId }, internal(''));
       return { id: workspace!.id, key: await key(workspace!.id, scopes) };
     },
+    fund: async (workspaceId: string, credits: string) => {
+      const creditUnits = parseCredits(credits);
+      if (creditUnits === undefined) throw new Error(`not a credit amount: ${credits}`);
+      await billing.transfer(
+        { fromWorkspaceId: rootWorkspaceId, toWorkspaceId: workspaceId, amount: { creditUnits: BigInt(creditUnits), minuteUnits: 0n }, transferId: newId(), description: 'e2e top-up' },
+        internal(rootWorkspaceId),
+      );
+    },
     close: async () => {
       sessions.abort();
+      billingSessions.abort();
       await running.close();
       if (!dataDir) rmSync(dir, { recursive: true, force: true });
     },

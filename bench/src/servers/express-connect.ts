@@ -3,7 +3,8 @@
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { createClient } from '@connectrpc/connect';
-import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';
+import { createConnectTransport } from '@connectrpc/connect-node';
+import { internalSessionManager } from '@voice/runtime';
 import { Health, HealthCheckResponse_ServingStatus as ServingStatus } from '@voice/proto/grpc/health/v1/health';
 import { announceReady, responseBodyFromEnv } from './ready.js';
 import { startHealthService } from './health-service.js';
@@ -12,7 +13,7 @@ async function main(): Promise<void> {
   const body = responseBodyFromEnv();
   const baseUrl = await startHealthService();
   // The same transport settings as the gateway's service clients (gateway/src/clients.ts).
-  const sessionManager = new Http2SessionManager(baseUrl, { pingIntervalMs: 15_000, idleConnectionTimeoutMs: 60_000 });
+  const sessionManager = internalSessionManager(baseUrl);
   const transport = createConnectTransport({ baseUrl, httpVersion: '2', useBinaryFormat: true, defaultTimeoutMs: 30_000, sessionManager });
   const health = createClient(Health, transport);
 

@@ -10,7 +10,7 @@ import {
   type Env,
   type Logger,
   type Notifier,
-  type RunningServer,
+  type StartedService,
 } from '@voice/runtime';
 import { bootstrapRoot } from './bootstrap.js';
 import { readIdentityConfig } from './config.js';
@@ -18,10 +18,8 @@ import { guardedMetadataFetcher } from './oauth/metadata-fetch.js';
 import { identityRoutes, identityServiceNames } from './routes.js';
 import { openIdentityStore } from './store/open.js';
 
-export interface StartedIdentity {
-  server: RunningServer;
-  close(): Promise<void>;
-}
+/** What startIdentityService returns (the runtime's StartedService). */
+export type StartedIdentity = StartedService;
 
 export interface IdentityOptions {
   logger?: Logger;

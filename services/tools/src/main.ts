@@ -1,15 +1,10 @@
 // Starts the tools service: config, store, Connect server; stops cleanly on SIGTERM.
-import { CallerSigner, closeOnSignal, createLogger, failStart, SecretBox, startConnectServer, type Env, type Logger, type RunningServer } from '@voice/runtime';
+import { CallerSigner, closeOnSignal, createLogger, failStart, SecretBox, startConnectServer, type Env, type Logger, type StartedService } from '@voice/runtime';
 import { readToolsConfig } from './config.js';
 import { ToolSecrets } from './domain/secrets.js';
 import { toolsRoutes, toolsServiceNames } from './routes.js';
 import { createToolRunner } from './runner.js';
 import { openToolStore } from './store/open.js';
-
-export interface StartedService {
-  server: RunningServer;
-  close(): Promise<void>;
-}
 
 export async function startToolsService(env: Env, logger?: Logger): Promise<StartedService> {
   const config = readToolsConfig(env);

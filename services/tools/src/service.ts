@@ -5,6 +5,7 @@ import { create, fromJson } from '@bufbuild/protobuf';
 import { ValueSchema } from '@bufbuild/protobuf/wkt';
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import {
+  definedFields,
   idempotencyExpiry,
   invalidRequest,
   isJsonWithin,
@@ -50,10 +51,6 @@ export interface ToolsDeps {
   now?: () => Date;
 }
 
-/** Defined fields only, so "absent" and "present" stay distinct for validation. */
-const present = (fields: Record<string, unknown>): Record<string, unknown> =>
-  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
-
 export class ToolsServiceImpl implements ServiceImpl<typeof ToolsService> {
   private readonly now: () => Date;
 
@@ -63,7 +60,7 @@ export class ToolsServiceImpl implements ServiceImpl<typeof ToolsService> {
 
   async createTool(request: CreateToolRequest, context: HandlerContext) {
     const caller = workspaceCallerOf(context);
-    const body = present({
+    const body = definedFields({
       name: request.name,
       description: request.description || undefined,
       type: request.type,
@@ -122,7 +119,7 @@ export class ToolsServiceImpl implements ServiceImpl<typeof ToolsService> {
     const caller = workspaceCallerOf(context);
     const input = validate(
       updateToolBodySchema,
-      present({
+      definedFields({
         name: request.name,
         description: request.description,
         type: request.type,

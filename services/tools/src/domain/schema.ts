@@ -1,7 +1,7 @@
 // The one definition of a tool's input: the gateway validates REST bodies with it, the
 // service validates config by type with it, and the MCP and OpenAPI layers derive from it.
 import { z } from 'zod';
-import { boundedJson } from '@voice/runtime';
+import { boundedJson, isHttpUrlWithoutCredentials, pageQueryFields } from '@voice/runtime';
 
 export const toolTypes = ['api', 'mcp', 'builtin'] as const;
 export type ToolType = (typeof toolTypes)[number];
@@ -26,12 +26,7 @@ const httpUrl = (withPlaceholders: boolean) =>
     .max(2048)
     .refine((value) => {
       if (!withPlaceholders && /[{}]/.test(value)) return false;
-      try {
-        const url = new URL(withPlaceholders ? value.replace(pathPlaceholder, 'x') : value);
-        return (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === '';
-      } catch {
-        return false;
-      }
+      return isHttpUrlWithoutCredentials(withPlaceholders ? value.replace(pathPlaceholder, 'x') : value);
     }, 'must be an http or https URL without credentials');
 
 /** Node's own rule for header values: tab, visible ASCII and Latin-1, nothing else. */
@@ -240,6 +235,5 @@ export const testToolBodySchema = z.strictObject({
 export const listToolsQuerySchema = z.strictObject({
   type: z.enum(toolTypes).optional(),
   is_active: z.enum(['true', 'false']).optional(),
-  limit: z.string().optional(),
-  offset: z.string().optional(),
+  ...pageQueryFields,
 });

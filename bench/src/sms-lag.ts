@@ -1,0 +1,113 @@
+// How long an accepted SMS takes to become a ledger debit (outbox → event stream → billing's usage
+// consumer), and whether every accepted send was debited exactly once.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { readSmsDebits, type SmsDebit } from './ledger.js';
+import type { SentSms, SentSmsLog } from './sent-sms.js';
+
+export interface SmsIntegrity {
+  /** 202 answers received, warm-up and measured run together. */
+  answers: number;
+  /** Of those, the answers whose message has at least one sms.outbound debit. */
+  debitedAnswers: number;
+  /** sms.outbound entries in the ledger. */
+  debits: number;
+  /** Messages with more than one debit. */
+  debitedTwice: number;
+  /**
+   * Debits of messages whose 202 never reached the load generator: requests still in flight when
+   * a run stopped, which the server went on to accept.
+   */
+  debitsWithoutAnswer: number;
+  /** One in-flight request per connection per run. */
+  allowedWithoutAnswer: number;
+}
+
+export interface SmsLagReport {
+  /** Messages of the measured run (its 202 answers) the lag is computed over. */
+  messages: number;
+  /** ledger created_at − message created_at over those messages; undefined if any is not debited. */
+  lagMs: { p50: number; p99: number; max: number; mean: number } | undefined;
+  /** Full reads of the ledger, the first one right after the measured run's settle time, until every answer was debited. */
+  ledgerReads: number;
+  /** From the start of the first read to the end of the last. */
+  waitedMs: number;
+  complete: boolean;
+  timeoutSeconds: number;
+  /** Why the last read of the ledger failed, if it did (e.g. a 503 while billing does not answer). */
+  lastReadError: string | undefined;
+  integrity: SmsIntegrity;
+}
+
+/** Nearest-rank percentile of ascending values. */
+const percentile = (sorted: number[], p: number): number => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+function lagOf(messages: readonly SentSms[], firstDebitOf: Map<string, SmsDebit>): SmsLagReport['lagMs'] {
+  const lags: number[] = [];
+  for (const message of messages) {
+    const debit = firstDebitOf.get(message.id);
+    if (!debit) return undefined;
+    lags.push(debit.createdAtMs - message.createdAtMs);
+  }
+  if (lags.length === 0) return undefined;
+  lags.sort((a, b) => a - b);
+  return { p50: percentile(lags, 50), p99: percentile(lags, 99), max: lags.at(-1)!, mean: lags.reduce((a, b) => a + b, 0) / lags.length };
+}
+
+function integrityOf(answered: SentSms[], debits: SmsDebit[], allowedWithoutAnswer: number): SmsIntegrity {
+  const answeredIds = new Set(answered.map((message) => message.id));
+  const debitsPerMessage = new Map<string, number>();
+  for (const debit of debits) debitsPerMessage.set(debit.reference, (debitsPerMessage.get(debit.reference) ?? 0) + 1);
+  return {
+    answers: answered.length,
+    debitedAnswers: answered.filter((message) => debitsPerMessage.has(message.id)).length,
+    debits: debits.length,
+    debitedTwice: [...debitsPerMessage.values()].filter((count) => count > 1).length,
+    debitsWithoutAnswer: debits.filter((debit) => !answeredIds.has(debit.reference)).length,
+    allowedWithoutAnswer,
+  };
+}
+
+/**
+ * Reads the ledger until every 202 answer of every run has its debit or the timeout passes, then
+ * computes the lag of the measured run's messages and the integrity of all debits. A failed read
+ * counts as "not yet": the timeout decides, and the report names the error.
+ */
+export async function measureSmsLag(baseUrl: string, apiKey: string, sent: SentSmsLog, connections: number, timeoutSeconds: number): Promise<SmsLagReport> {
+  const answered = sent.all();
+  const startedAt = Date.now();
+  let debits: SmsDebit[] = [];
+  let complete = false;
+  let ledgerReads = 0;
+  let lastReadError: string | undefined;
+  for (;;) {
+    try {
+      debits = await readSmsDebits(baseUrl, apiKey);
+      lastReadError = undefined;
+      ledgerReads += 1;
+      const debited = new Set(debits.map((debit) => debit.reference));
+      complete = answered.every((message) => debited.has(message.id));
+    } catch (error) {
+      lastReadError = error instanceof Error ? error.message : String(error);
+    }
+    if (complete || Date.now() - startedAt >= timeoutSeconds * 1000) break;
+    await sleep(250);
+  }
+  const waitedMs = Date.now() - startedAt;
+
+  const firstDebitOf = new Map<string, SmsDebit>();
+  for (const debit of debits) {
+    const known = firstDebitOf.get(debit.reference);
+    if (!known || debit.createdAtMs < known.createdAtMs) firstDebitOf.set(debit.reference, debit);
+  }
+  const measured = sent.lastRun();
+  return {
+    messages: measured.length,
+    lagMs: lagOf(measured, firstDebitOf),
+    ledgerReads,
+    waitedMs,
+    complete,
+    timeoutSeconds,
+    lastReadError,
+    integrity: integrityOf(answered, debits, connections * sent.runCount),
+  };
+}

@@ -1,0 +1,198 @@
+// Custom domains through the gateway, verified against a real DNS server on loopback: the records
+// to set, verification with records missing, wrong and right, removal, scopes and the plan gate.
+import http from 'node:http';
+import { createClient } from '@connectrpc/connect';
+import { createConnectTransport } from '@connectrpc/connect-node';
+import { CustomDomainService } from '@voice/proto/voice/platform/v1/custom_domains';
+import { callHeaders, internalSessionManager } from '@voice/runtime';
+import { expectError, fieldsOf } from './support/api-client.js';
+import { startDnsServer, type DnsServer } from './support/dns-server.js';
+import { startTestPlatform, type TestPlatform } from './support/platform.js';
+
+let platform: TestPlatform;
+let dns: DnsServer;
+const platformHost = 'voice.example.net';
+
+beforeAll(async () => {
+  dns = await startDnsServer();
+  platform = await startTestPlatform({ VOICE_DNS_SERVERS: dns.address, VOICE_PUBLIC_URL: `https://${platformHost}` });
+});
+afterAll(async () => {
+  await platform.close();
+  await dns.close();
+});
+
+const whiteLabel = () => platform.workspace({ plan: 'enterprise' });
+const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+test('connecting answers the CNAME and TXT records to set, pending verification', async () => {
+  const { key } = await whiteLabel();
+  const added = await platform.api.post('/custom-domain', key, { domain: 'Calls.Acme-Voice.example.' });
+  expect(added.status).toBe(201);
+  const token = added.body.data.dns_records[1].value;
+  expect(added.body.data).toEqual({
+    domain: 'calls.acme-voice.example',
+    status: 'pending_verification',
+    dns_records: [
+      { type: 'CNAME', name: 'calls.acme-voice.example', value: platformHost },
+      { type: 'TXT', name: '_voice-verification.calls.acme-voice.example', value: expect.stringMatching(/^voice-verification=[A-Za-z0-9]{32}$/) },
+    ],
+    missing: [],
+    created_at: expect.stringMatching(iso),
+    checked_at: null,
+    verified_at: null,
+  });
+  expect((await platform.api.get('/custom-domain', key)).body.data.dns_records[1].value).toBe(token);
+  expectError(await platform.api.post('/custom-domain', key, { domain: 'other.acme-voice.example' }), 409, 'conflict');
+  const rival = await whiteLabel();
+  expectError(await platform.api.post('/custom-domain', rival.key, { domain: 'calls.acme-voice.example' }), 409, 'conflict');
+});
+
+test('verification reports missing and wrong records, then activates once DNS holds both', async () => {
+  const { key } = await whiteLabel();
+  const domain = 'voice.bright-dental.example';
+  const added = (await platform.api.post('/custom-domain', key, { domain })).body.data;
+  const txt = added.dns_records[1];
+
+  const nothing = await platform.api.post('/custom-domain/verify', key, {});
+  expect(nothing.status).toBe(200);
+  expect(nothing.body.data).toMatchObject({ status: 'pending_verification', checked_at: expect.stringMatching(iso), verified_at: null });
+  expect(nothing.body.data.missing).toEqual([
+    { type: 'CNAME', name: domain, value: platformHost, found: [] },
+    { type: 'TXT', name: txt.name, value: txt.value, found: [] },
+  ]);
+
+  dns.set(domain, 'CNAME', ['elsewhere.example.org']);
+  dns.set(txt.name, 'TXT', ['voice-verification=not-the-token']);
+  const wrong = await platform.api.post('/custom-domain/verify', key, {});
+  expect(wrong.body.data.status).toBe('pending_verification');
+  expect(wrong.body.data.missing).toEqual([
+    { type: 'CNAME', name: domain, value: platformHost, found: ['elsewhere.example.org'] },
+    { type: 'TXT', name: txt.name, value: txt.value, found: ['voice-verification=not-the-token'] },
+  ]);
+
+  dns.set(domain, 'CNAME', [`${platformHost.toUpperCase()}`]);
+  dns.set(txt.name, 'TXT', ['google-site-verification=abc', txt.value]);
+  const active = await platform.api.post('/custom-domain/verify', key, {});
+  expect(active.body.data).toMatchObject({ status: 'active', missing: [], verified_at: expect.stringMatching(iso) });
+  expect(dns.queries).toEqual(expect.arrayContaining([`${domain} CNAME`, `${txt.name} TXT`]));
+
+  // The gateway finds the workspace of an active domain by Host (any case, any port); nobody else may ask.
+  const sessions = internalSessionManager(platform.running.services.platformUsers);
+  const domains = createClient(CustomDomainService, createConnectTransport({ baseUrl: platform.running.services.platformUsers, httpVersion: '2', sessionManager: sessions }));
+  const as = (type: 'internal' | 'service_account') => ({
+    headers: callHeaders(platform.signer, { workspaceId: '', principal: { type, id: 'e2e', name: 'e2e' }, scopes: null, requestId: 'e2e' }),
+  });
+  try {
+    const resolved = await domains.resolveCustomDomain({ host: `${domain.toUpperCase()}:443` }, as('internal'));
+    expect(resolved).toMatchObject({ workspaceId: expect.stringMatching(/^[0-9a-f-]{36}$/), domain });
+    expect((await domains.resolveCustomDomain({ host: 'unknown.example' }, as('internal'))).workspaceId).toBe('');
+    await expect(domains.resolveCustomDomain({ host: domain }, as('service_account'))).rejects.toMatchObject({ rawMessage: expect.stringContaining('only the platform') });
+  } finally {
+    sessions.abort();
+  }
+
+  // Records taken away later send the domain back to pending.
+  dns.remove(txt.name);
+  const lapsed = await platform.api.post('/custom-domain/verify', key, {});
+  expect(lapsed.body.data).toMatchObject({ status: 'pending_verification', verified_at: null });
+  const resolver = internalSessionManager(platform.running.services.platformUsers);
+  const client = createClient(CustomDomainService, createConnectTransport({ baseUrl: platform.running.services.platformUsers, httpVersion: '2', sessionManager: resolver }));
+  try {
+    expect((await client.resolveCustomDomain({ host: domain }, as('internal'))).workspaceId).toBe('');
+  } finally {
+    resolver.abort();
+  }
+});
+
+test('removal frees the domain for another workspace; a workspace without one gets 404', async () => {
+  const { key } = await whiteLabel();
+  await platform.api.post('/custom-domain', key, { domain: 'app.removable.example' });
+  expect((await platform.api.delete('/custom-domain', key)).body).toEqual({ data: { domain: 'app.removable.example', deleted: true } });
+  expectError(await platform.api.get('/custom-domain', key), 404, 'not_found');
+  expectError(await platform.api.post('/custom-domain/verify', key, {}), 404, 'not_found');
+  expectError(await platform.api.delete('/custom-domain', key), 404, 'not_found');
+  const next = await whiteLabel();
+  expect((await platform.api.post('/custom-domain', next.key, { domain: 'app.removable.example' })).status).toBe(201);
+});
+
+test('bad domains are 400 naming the field; the platform\'s own host is refused', async () => {
+  const { key } = await whiteLabel();
+  for (const domain of ['localhost', '10.0.0.1', 'no_underscores.example', 'example', platformHost, `tenant.${platformHost}`]) {
+    const response = await platform.api.post('/custom-domain', key, { domain });
+    expectError(response, 400, 'invalid_request');
+    expect(fieldsOf(response)).toEqual(['domain']);
+  }
+  expect(fieldsOf(await platform.api.post('/custom-domain', key, {}))).toEqual(['domain']);
+  expect(fieldsOf(await platform.api.post('/custom-domain', key, { domain: 'a.example', www: true }))).toEqual(['www']);
+});
+
+test('settings scopes and the white_label feature are required', async () => {
+  const starter = await platform.workspace({ plan: 'starter' });
+  expectError(await platform.api.get('/custom-domain', starter.key), 403, 'forbidden');
+  expectError(await platform.api.post('/custom-domain', starter.key, { domain: 'a.starter.example' }), 403, 'forbidden');
+  const { id } = await whiteLabel();
+  const reader = await platform.key(id, ['settings:read']);
+  expectError(await platform.api.get('/custom-domain', reader), 404, 'not_found');
+  expectError(await platform.api.post('/custom-domain', reader, { domain: 'a.reader.example' }), 403, 'forbidden');
+  const other = await platform.key(id, ['billing:read']);
+  expectError(await platform.api.get('/custom-domain', other), 403, 'forbidden');
+  expectError(await platform.api.get('/custom-domain'), 401, 'unauthorized');
+});
+
+/** A GET to the gateway as a browser on `host` would send it. */
+function getAs(host: string, path: string): Promise<{ status: number; body: string }> {
+  const url = new URL(platform.running.url);
+  return new Promise((resolve, reject) => {
+    const request = http.request({ host: url.hostname, port: url.port, path, headers: { host } }, (response) => {
+      let body = '';
+      response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+test('an active domain is served as its tenant: metadata carry its address, pages its name', async () => {
+  const { id, key } = await whiteLabel();
+  const domain = 'voice.tenant-served.example';
+  const txt = (await platform.api.post('/custom-domain', key, { domain })).body.data.dns_records[1];
+  // A domain that is not active is served like the platform.
+  expect(JSON.parse((await getAs('pending.tenant-served.example', '/.well-known/oauth-authorization-server')).body).issuer).toBe(`https://${platformHost}`);
+  dns.set(domain, 'CNAME', [platformHost]);
+  dns.set(txt.name, 'TXT', [txt.value]);
+  expect((await platform.api.post('/custom-domain/verify', key, {})).body.data.status).toBe('active');
+  const served = `${domain.toUpperCase()}:8443`;
+  const metadata = JSON.parse((await getAs(served, '/.well-known/oauth-authorization-server')).body);
+  expect(metadata).toMatchObject({ issuer: `https://${domain}`, authorization_endpoint: `https://${domain}/oauth/authorize` });
+  const resource = JSON.parse((await getAs(served, '/.well-known/oauth-protected-resource')).body);
+  expect(resource).toMatchObject({ resource: `https://${domain}`, authorization_servers: [`https://${domain}`] });
+  const page = await getAs(served, '/oauth/authorize');
+  expect(page.body).toContain('Customer');
+  expect(page.body).not.toContain('Voice platform');
+  // The platform's own address is unchanged, and the API answers on the tenant domain with the same paths.
+  expect(JSON.parse((await getAs(platformHost, '/.well-known/oauth-authorization-server')).body).issuer).toBe(`https://${platformHost}`);
+  expect((await platform.api.get('/me', key)).body.data.workspace.id).toBe(id);
+  const unauthenticated = await getAs(served, '/api/v1/me');
+  expect(unauthenticated.status).toBe(401);
+});
+
+test('while the domain service is down, tenant hosts are served as the platform, and as the tenant again after', async () => {
+  const { key } = await whiteLabel();
+  const domain = 'voice.outage-tenant.example';
+  const txt = (await platform.api.post('/custom-domain', key, { domain })).body.data.dns_records[1];
+  dns.set(domain, 'CNAME', [platformHost]);
+  dns.set(txt.name, 'TXT', [txt.value]);
+  expect((await platform.api.post('/custom-domain/verify', key, {})).body.data.status).toBe('active');
+  await platform.running.stopService('platformUsers');
+  try {
+    const during = await getAs(domain, '/.well-known/oauth-authorization-server');
+    expect(during.status).toBe(200);
+    expect(JSON.parse(during.body).issuer).toBe(`https://${platformHost}`);
+  } finally {
+    await platform.running.startService('platformUsers');
+  }
+  // A failed lookup is not remembered: the next request asks again.
+  expect(JSON.parse((await getAs(domain, '/.well-known/oauth-authorization-server')).body).issuer).toBe(`https://${domain}`);
+});

@@ -1,0 +1,72 @@
+// A Twilio-compatible carrier on 127.0.0.1: the Messages, IncomingPhoneNumbers and Accounts
+// resources with basic auth, and a switch for how it fails. It records every request.
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type CarrierMode = 'ok' | 'server_error' | 'hang';
+
+export interface FakeTwilio {
+  url: string;
+  accountSid: string;
+  authToken: string;
+  mode: CarrierMode;
+  /** Numbers the account holds, with their SMS capability. */
+  numbers: Map<string, { sms: boolean }>;
+  /** Every request, with its parsed form body. */
+  requests: { method: string; path: string; form: Record<string, string>; authorization: string | undefined; sid?: string }[];
+  sentMessages(): Record<string, string>[];
+  close(): Promise<void>;
+}
+
+export async function startFakeTwilio(): Promise<FakeTwilio> {
+  const fake: Omit<FakeTwilio, 'url' | 'close' | 'sentMessages'> = {
+    accountSid: `AC${randomBytes(16).toString('hex')}`,
+    authToken: randomBytes(16).toString('hex'),
+    mode: 'ok',
+    numbers: new Map(),
+    requests: [],
+  };
+  const json = (res: http.ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+  const server = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://carrier');
+      const form = Object.fromEntries(new URLSearchParams(raw));
+      const request: FakeTwilio['requests'][number] = { method: req.method ?? '', path: url.pathname, form, authorization: req.headers.authorization };
+      fake.requests.push(request);
+      if (fake.mode === 'hang') return;
+      if (fake.mode === 'server_error') return json(res, 500, { code: 20500, message: 'Internal Server Error', status: 500 });
+      const expected = `Basic ${Buffer.from(`${fake.accountSid}:${fake.authToken}`).toString('base64')}`;
+      if (req.headers.authorization !== expected) return json(res, 401, { code: 20003, message: 'Authenticate', status: 401 });
+      const account = `/2010-04-01/Accounts/${fake.accountSid}`;
+      if (req.method === 'GET' && url.pathname === `${account}.json`) return json(res, 200, { sid: fake.accountSid, status: 'active' });
+      if (req.method === 'GET' && url.pathname === `${account}/IncomingPhoneNumbers.json`) {
+        const wanted = url.searchParams.get('PhoneNumber') ?? '';
+        const held = fake.numbers.get(wanted);
+        const list = held ? [{ sid: `PN${wanted.slice(1)}`, phone_number: wanted, capabilities: { sms: held.sms, voice: true, mms: false } }] : [];
+        return json(res, 200, { incoming_phone_numbers: list });
+      }
+      if (req.method === 'POST' && url.pathname === `${account}/Messages.json`) {
+        if (!form.To || !form.From || !form.Body) return json(res, 400, { code: 21604, message: 'A required field is missing', status: 400 });
+        request.sid = `SM${randomBytes(16).toString('hex')}`;
+        return json(res, 201, { sid: request.sid, status: 'queued', to: form.To, from: form.From });
+      }
+      json(res, 404, { code: 20404, message: 'Not found', status: 404 });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return Object.assign(fake, {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    sentMessages: () => fake.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/Messages.json')).map((r) => r.form),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  });
+}

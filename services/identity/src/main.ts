@@ -1,4 +1,5 @@
-// Starts the identity service: config, store, root bootstrap, Connect server; stops on SIGTERM.
+// Starts the identity service: config, store, the root bootstrap and the built-in platform client,
+// then the Connect server; stops on SIGTERM.
 import {
   CallerSigner,
   closeOnSignal,
@@ -15,6 +16,7 @@ import {
 import { bootstrapRoot } from './bootstrap.js';
 import { readIdentityConfig } from './config.js';
 import { guardedMetadataFetcher } from './oauth/metadata-fetch.js';
+import { ensurePlatformClient } from './oauth/platform-client.js';
 import { identityRoutes, identityServiceNames } from './routes.js';
 import { openIdentityStore } from './store/open.js';
 
@@ -40,6 +42,7 @@ export async function startIdentityService(env: Env, options: IdentityOptions = 
     logger,
     announce: options.announce ?? ((line) => process.stdout.write(`${line}\n`)),
   });
+  await ensurePlatformClient(store);
   const server = await startConnectServer({
     name: 'identity',
     host: config.host,

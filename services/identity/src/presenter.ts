@@ -1,18 +1,20 @@
-// Workspaces, keys, members and OAuth clients as other services see them.
+// Workspaces, keys, members, customers and OAuth clients as other services see them.
 import { create } from '@bufbuild/protobuf';
 import { isPlan, planFeatures, toTimestamp } from '@voice/runtime';
 import {
   ApiKeySchema,
+  CustomerSchema,
   MemberSchema,
   OAuthClientSchema,
   WorkspaceSchema,
   type ApiKey,
+  type Customer,
   type Member,
   type OAuthClient,
   type Workspace,
 } from '@voice/proto/voice/identity/v1/identity';
 import type { ResolvedClient } from './oauth/clients.js';
-import type { ApiKeyRecord, MemberRecord, WorkspaceRecord } from './store/store.js';
+import type { ApiKeyRecord, CustomerRecord, MemberRecord, WorkspaceRecord } from './store/store.js';
 
 export function presentWorkspace(record: WorkspaceRecord): Workspace {
   const features = isPlan(record.plan) ? [...planFeatures[record.plan]] : [];
@@ -47,6 +49,17 @@ export const presentMember = (record: MemberRecord): Member =>
     role: record.role,
     status: record.status,
     createdAt: toTimestamp(record.createdAt),
+  });
+
+/** Never the password hash: only whether there is one. */
+export const presentCustomer = ({ user, workspaces }: CustomerRecord): Customer =>
+  create(CustomerSchema, {
+    userId: user.id,
+    email: user.email,
+    name: user.name,
+    createdAt: toTimestamp(user.createdAt),
+    hasPassword: user.passwordHash !== null,
+    workspaces: workspaces.map(({ workspace, role }) => ({ workspace: presentWorkspace(workspace), role })),
   });
 
 export const presentClient = (client: ResolvedClient): OAuthClient =>

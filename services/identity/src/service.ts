@@ -1,6 +1,6 @@
 // The IdentityService: turns bearer credentials into principals, and owns workspaces,
-// service-account keys, users and members, and the OAuth 2.0 server's state. Revocations are
-// announced before the revoking call returns.
+// service-account keys, users and members, platforms' customers, and the OAuth 2.0 server's
+// state. Revocations are announced before the revoking call returns.
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import {
   callerOf,
@@ -25,17 +25,24 @@ import type {
   CreateApiKeyRequest,
   CreateWorkspaceRequest,
   ExchangeAuthorizationCodeRequest,
+  GetCustomerRequest,
   IdentityService,
   IssueAuthorizationCodeRequest,
+  IssueUserTokensRequest,
+  ListCustomersRequest,
   RefreshAccessTokenRequest,
   RegisterClientRequest,
+  RegisterCustomerRequest,
   RevokeTokenRequest,
+  RevokeUserCredentialsRequest,
+  SetInitialPasswordRequest,
   SetWorkspaceStatusRequest,
   UpdateMemberRequest,
   VerifyPasswordRequest,
 } from '@voice/proto/voice/identity/v1/identity';
 import { requireInternal } from './internal.js';
 import { accessTokenPrefix, apiKeyPrefix, generateApiKey, hashCredential, keyHint, looksLike } from './credentials.js';
+import { Customers } from './customers.js';
 import { Members } from './members/members.js';
 import { authenticateAccessToken } from './oauth/access-tokens.js';
 import { Authorization } from './oauth/authorization.js';
@@ -47,6 +54,7 @@ import { presentApiKey, presentClient, presentWorkspace } from './presenter.js';
 import { announceRevoked } from './revocations.js';
 import { signIn } from './sign-in.js';
 import type { IdentityStore } from './store/store.js';
+import { UserCredentials } from './user-credentials.js';
 
 export interface IdentityDeps {
   store: IdentityStore;
@@ -72,6 +80,8 @@ export class IdentityServiceImpl implements ServiceImpl<typeof IdentityService> 
   private readonly clients: Clients;
   private readonly authorization: Authorization;
   private readonly tokens: TokenEndpoint;
+  private readonly customers: Customers;
+  private readonly userCredentials: UserCredentials;
 
   constructor(private readonly deps: IdentityDeps) {
     this.now = deps.now ?? monotonicClock();
@@ -82,6 +92,8 @@ export class IdentityServiceImpl implements ServiceImpl<typeof IdentityService> 
     this.clients = new Clients({ store, documents, now });
     this.authorization = new Authorization({ store, clients: this.clients, now });
     this.tokens = new TokenEndpoint({ store, clients: this.clients, notifier, now });
+    this.customers = new Customers({ store, now });
+    this.userCredentials = new UserCredentials({ store, notifier, now });
   }
 
   async authenticate(request: { credential: string }, context: HandlerContext) {
@@ -252,5 +264,35 @@ export class IdentityServiceImpl implements ServiceImpl<typeof IdentityService> 
     requireInternal(context);
     await this.tokens.revoke(request);
     return {};
+  }
+
+  async registerCustomer(request: RegisterCustomerRequest, context: HandlerContext) {
+    requireInternal(context);
+    return this.customers.register(request);
+  }
+
+  async listCustomers(request: ListCustomersRequest, context: HandlerContext) {
+    requireInternal(context);
+    return this.customers.list(request);
+  }
+
+  async getCustomer(request: GetCustomerRequest, context: HandlerContext) {
+    requireInternal(context);
+    return this.customers.get(request);
+  }
+
+  async issueUserTokens(request: IssueUserTokensRequest, context: HandlerContext) {
+    requireInternal(context);
+    return this.userCredentials.issueTokens(request);
+  }
+
+  async revokeUserCredentials(request: RevokeUserCredentialsRequest, context: HandlerContext) {
+    requireInternal(context);
+    return this.userCredentials.revoke(request);
+  }
+
+  async setInitialPassword(request: SetInitialPasswordRequest, context: HandlerContext) {
+    requireInternal(context);
+    return this.userCredentials.setInitialPassword(request);
   }
 }

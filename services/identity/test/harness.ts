@@ -21,6 +21,7 @@ import {
 } from '@voice/runtime';
 import { bootstrapRoot } from '../src/bootstrap.js';
 import type { ClientMetadataFetcher } from '../src/oauth/metadata-fetch.js';
+import { ensurePlatformClient } from '../src/oauth/platform-client.js';
 import { identityRoutes } from '../src/routes.js';
 import { SqliteIdentityStore } from '../src/store/sqlite.js';
 
@@ -48,6 +49,7 @@ export async function setup(options: HarnessOptions = {}) {
     advance: (ms: number) => void (offsetMs += ms),
   };
   await bootstrapRoot(store, { rootApiKey: undefined, logger, announce: (line) => announced.push(line) });
+  await ensurePlatformClient(store, clock.now());
   const routes = identityRoutes({ store, notifier, now: clock.now, fetchClientMetadata: options.fetchClientMetadata });
   const transport = createRouterTransport(routes, { router: { interceptors: [callerInterceptor(signer, logger)] } });
   const client = createClient(IdentityService, transport);

@@ -7,6 +7,7 @@ import type {
   GrantRecord,
   IdentityStore,
   MemberRecord,
+  MembershipRecord,
   MemberState,
   OAuthClientRecord,
   TokenRecord,
@@ -566,7 +567,207 @@ export function identityStoreContract(open: () => Promise<IdentityStore>): void 
     });
   });
 
+  /** The owner membership of a registration: active, created with the workspace. */
+  const ownerOf = (workspace: WorkspaceRecord, user: UserRecord): MembershipRecord => ({
+    workspaceId: workspace.id,
+    userId: user.id,
+    role: 'owner',
+    status: 'active',
+    createdAt: workspace.createdAt,
+  });
+
+  /** A customer registered under the platform, with the workspace registration created. */
+  async function customer(platformId: string, user: Partial<UserRecord> = {}, workspace: Partial<WorkspaceRecord> = {}) {
+    const record = userRecord(user);
+    const owned = workspaceRecord({ parentWorkspaceId: platformId, ...workspace });
+    expect(await store.registerCustomer(record, owned, ownerOf(owned, record))).toBe('registered');
+    return { user: record, workspace: owned };
+  }
+
+  /** Another workspace under `parentId` in which the user with `email` gets `role`. */
+  async function alsoMember(parentId: string, email: string, role: Role, fields: { workspace?: Partial<WorkspaceRecord>; status?: MemberState['status'] } = {}) {
+    const workspace = workspaceRecord({ parentWorkspaceId: parentId, ...fields.workspace });
+    await store.createWorkspace(workspace);
+    await store.addMember({ workspaceId: workspace.id, role, status: fields.status ?? 'active', createdAt: tick() }, userRecord({ email }));
+    return workspace;
+  }
+
+  const everyone = { limit: 50, offset: 0 };
+  const idsOf = (listing: { customers: { user: UserRecord }[] }) => listing.customers.map((c) => c.user.id);
+
+  describe('customers', () => {
+    test('registerCustomer creates the user, its workspace under the platform and the owner membership', async () => {
+      const { workspace: platform } = await seed();
+      const user = userRecord({ passwordHash: null });
+      const workspace = workspaceRecord({ parentWorkspaceId: platform.id, plan: 'starter' });
+      expect(await store.registerCustomer(user, workspace, ownerOf(workspace, user))).toBe('registered');
+      expect(await store.getUser(user.id)).toEqual(user);
+      expect(await store.getWorkspace(workspace.id)).toEqual(workspace);
+      expect(await store.getMember(workspace.id, user.id)).toEqual({ ...ownerOf(workspace, user), email: user.email, name: user.name });
+      expect(await store.getCustomer(platform.id, user.id)).toEqual({ user, workspaces: [{ workspace, role: 'owner' }] });
+    });
+
+    test('an e-mail any user already has is taken, and nothing is written', async () => {
+      const { workspace: platform, other } = await seed();
+      const existing = await member(other.id, 'member');
+      const user = userRecord({ email: existing.email });
+      const workspace = workspaceRecord({ parentWorkspaceId: platform.id });
+      expect(await store.registerCustomer(user, workspace, ownerOf(workspace, user))).toBe('email_taken');
+      expect(await store.getUser(user.id)).toBeUndefined();
+      expect(await store.getWorkspace(workspace.id)).toBeUndefined();
+      expect(await store.getMember(workspace.id, existing.userId)).toBeUndefined();
+      expect(await store.listCustomers(platform.id, '', everyone)).toEqual({ customers: [], total: 0 });
+    });
+
+    test('of concurrent registrations of one e-mail exactly one registers', async () => {
+      const { workspace: platform } = await seed();
+      const email = 'race@example.com';
+      const attempts = Array.from({ length: 10 }, () => {
+        const user = userRecord({ email });
+        const workspace = workspaceRecord({ parentWorkspaceId: platform.id });
+        return { user, workspace };
+      });
+      const outcomes = await Promise.all(attempts.map(({ user, workspace }) => store.registerCustomer(user, workspace, ownerOf(workspace, user))));
+      expect(outcomes.filter((o) => o === 'registered')).toHaveLength(1);
+      expect(outcomes.filter((o) => o === 'email_taken')).toHaveLength(9);
+      const winner = attempts[outcomes.indexOf('registered')]!;
+      expect(await store.findUserByEmail(email)).toEqual(winner.user);
+      for (const attempt of attempts) {
+        expect(await store.getWorkspace(attempt.workspace.id)).toEqual(attempt === winner ? attempt.workspace : undefined);
+      }
+      expect(await store.listCustomers(platform.id, '', everyone)).toEqual({ customers: [{ user: winner.user, workspaces: [{ workspace: winner.workspace, role: 'owner' }] }], total: 1 });
+    });
+
+    test('customers are the owners of workspaces under the platform, each with those workspaces oldest first', async () => {
+      const { workspace: platform, other } = await seed();
+      const alice = await customer(platform.id);
+      const later = await alsoMember(platform.id, alice.user.email, 'owner', { workspace: { status: 'suspended' } });
+      await alsoMember(other.id, alice.user.email, 'owner');
+      const bob = await member(alice.workspace.id, 'admin');
+      const carol = await customer(other.id);
+      // An owner of a workspace under one of the platform's customers is not the platform's customer.
+      const nested = await customer(alice.workspace.id);
+      const suspendedOwner = await member(alice.workspace.id, 'owner');
+      await store.changeMember(alice.workspace.id, suspendedOwner.userId, state(suspendedOwner), { role: 'owner', status: 'suspended' }, true);
+      const suspendedUser = (await store.getUser(suspendedOwner.userId))!;
+
+      expect(await store.getCustomer(platform.id, alice.user.id)).toEqual({
+        user: alice.user,
+        workspaces: [
+          { workspace: alice.workspace, role: 'owner' },
+          { workspace: later, role: 'owner' },
+        ],
+      });
+      expect(await store.getCustomer(platform.id, suspendedOwner.userId)).toEqual({
+        user: suspendedUser,
+        workspaces: [{ workspace: alice.workspace, role: 'owner' }],
+      });
+      for (const outsider of [bob.userId, carol.user.id, nested.user.id, newId()]) {
+        expect(await store.getCustomer(platform.id, outsider)).toBeUndefined();
+      }
+      expect((await store.getCustomer(other.id, carol.user.id))?.workspaces).toEqual([{ workspace: carol.workspace, role: 'owner' }]);
+      expect(await store.getCustomer(newId(), alice.user.id)).toBeUndefined();
+      const listed = await store.listCustomers(platform.id, '', everyone);
+      expect(listed.total).toBe(2);
+      // Both joined with alice's first workspace: the tie goes to the newer id.
+      expect(idsOf(listed)).toEqual([suspendedOwner.userId, alice.user.id].sort().reverse());
+    });
+
+    test('list is newest first by each customer’s oldest workspace there, then by user id, and pages with the distinct total', async () => {
+      const { workspace: platform } = await seed();
+      const first = await customer(platform.id);
+      const second = await customer(platform.id);
+      const third = await customer(platform.id);
+      // A newer workspace does not make a customer newer, nor count it twice.
+      await alsoMember(platform.id, first.user.email, 'owner');
+      const at = tick();
+      const tied = [await customer(platform.id, {}, { createdAt: at }), await customer(platform.id, {}, { createdAt: at })];
+      const tiedNewestIdFirst = tied.map((c) => c.user.id).sort().reverse();
+      const order = [...tiedNewestIdFirst, third.user.id, second.user.id, first.user.id];
+
+      const all = await store.listCustomers(platform.id, '', everyone);
+      expect(all.total).toBe(5);
+      expect(idsOf(all)).toEqual(order);
+      expect(all.customers[4]!.workspaces).toHaveLength(2);
+      const page = await store.listCustomers(platform.id, '', { limit: 2, offset: 2 });
+      expect(page.total).toBe(5);
+      expect(idsOf(page)).toEqual(order.slice(2, 4));
+      expect(await store.listCustomers(platform.id, '', { limit: 10, offset: 10 })).toEqual({ customers: [], total: 5 });
+      expect(await store.listCustomers(newId(), '', everyone)).toEqual({ customers: [], total: 0 });
+    });
+
+    test('the query matches e-mail or name as a case-insensitive, literal substring', async () => {
+      const { workspace: platform } = await seed();
+      const ada = await customer(platform.id, { email: 'ada.lovelace@example.com', name: 'Ada Lovelace' });
+      const grace = await customer(platform.id, { email: 'grace@navy.example', name: 'Grace Hopper' });
+      const percent = await customer(platform.id, { email: '100%_sure@example.com', name: 'Sure' });
+      const snake = await customer(platform.id, { email: 'snake@example.com', name: 'snake_case' });
+      const slash = await customer(platform.id, { email: 'slash@example.com', name: 'Back\\slash' });
+      const umlaut = await customer(platform.id, { email: 'oel@example.com', name: 'Ärger Öl' });
+      const matches = async (query: string) => {
+        const listed = await store.listCustomers(platform.id, query, everyone);
+        expect(listed.total).toBe(listed.customers.length);
+        return [...idsOf(listed)].sort();
+      };
+      const sorted = (...customers: { user: UserRecord }[]) => customers.map((c) => c.user.id).sort();
+
+      expect(await matches('LOVELACE')).toEqual(sorted(ada));
+      expect(await matches('hopper')).toEqual(sorted(grace));
+      expect(await matches('NAVY.EX')).toEqual(sorted(grace));
+      expect(await matches('%')).toEqual(sorted(percent));
+      expect(await matches('_')).toEqual(sorted(percent, snake));
+      expect(await matches('0%_s')).toEqual(sorted(percent));
+      expect(await matches('\\')).toEqual(sorted(slash));
+      expect(await matches('äRGER')).toEqual(sorted(umlaut));
+      // Wildcards of LIKE and regular expressions are plain characters.
+      expect(await matches('K\\S')).toEqual(sorted(slash));
+      for (const query of ['a%e', 'a_a', 'ad.', '.*', 'e+', '[a]', '(ada)', '^ada', '\\d']) expect([query, await matches(query)]).toEqual([query, []]);
+      expect(await matches('')).toHaveLength(6);
+    });
+  });
+
+  describe('initial passwords', () => {
+    test('setInitialPassword sets a password only where there is none', async () => {
+      const invited = userRecord({ passwordHash: null });
+      const withPassword = userRecord();
+      await store.createUser(invited);
+      await store.createUser(withPassword);
+      expect(await store.setInitialPassword(invited.id, 'scrypt$first')).toBe(true);
+      expect(await store.getUser(invited.id)).toEqual({ ...invited, passwordHash: 'scrypt$first' });
+      expect(await store.setInitialPassword(invited.id, 'scrypt$second')).toBe(false);
+      expect(await store.setInitialPassword(withPassword.id, 'scrypt$second')).toBe(false);
+      expect(await store.setInitialPassword(newId(), 'scrypt$second')).toBe(false);
+      expect((await store.getUser(invited.id))?.passwordHash).toBe('scrypt$first');
+      expect(await store.getUser(withPassword.id)).toEqual(withPassword);
+    });
+
+    test('of concurrent initial passwords exactly one is set', async () => {
+      const invited = userRecord({ passwordHash: null });
+      await store.createUser(invited);
+      const hashes = Array.from({ length: 5 }, (_, i) => `scrypt$${i}`);
+      const outcomes = await Promise.all(hashes.map((hash) => store.setInitialPassword(invited.id, hash)));
+      expect(outcomes.filter(Boolean)).toHaveLength(1);
+      expect((await store.getUser(invited.id))?.passwordHash).toBe(hashes[outcomes.indexOf(true)]);
+    });
+  });
+
   describe('OAuth clients', () => {
+    test('ensureClient creates a client once and leaves it as it is afterwards', async () => {
+      const client = clientRecord({ redirectUris: [], grantTypes: ['refresh_token'], tokenEndpointAuthMethod: 'none', secretHash: null, clientUri: null });
+      expect(await store.ensureClient(client)).toBe('created');
+      expect(await store.getClient(client.id)).toEqual(client);
+      expect(await store.ensureClient({ ...client, name: 'Renamed', scopes: ['calls:read'], createdAt: tick() })).toBe('exists');
+      expect(await store.getClient(client.id)).toEqual(client);
+    });
+
+    test('of concurrent ensureClient calls for one id exactly one creates it', async () => {
+      const id = newId();
+      const attempts = Array.from({ length: 5 }, (_, i) => clientRecord({ id, name: `attempt ${i}` }));
+      const outcomes = await Promise.all(attempts.map((client) => store.ensureClient(client)));
+      expect(outcomes.filter((o) => o === 'created')).toHaveLength(1);
+      expect(await store.getClient(id)).toEqual(attempts[outcomes.indexOf('created')]);
+    });
+
     test('a registered client reads back whole; a public client has no secret', async () => {
       const confidential = clientRecord();
       const publicClient = clientRecord({ tokenEndpointAuthMethod: 'none', secretHash: null, clientUri: null, scopes: [] });
@@ -696,6 +897,53 @@ export function identityStoreContract(open: () => Promise<IdentityStore>): void 
       expect((await store.getGrant(grant.id))?.status).toBe('revoked');
       const stored = await Promise.all(pairs.flat().map((t) => store.findToken(t.tokenHash)));
       expect(stored.filter((t) => t !== undefined)).toHaveLength(2);
+    });
+
+    test('issueGrant stores a grant without a code, with its tokens, which then rotate like any', async () => {
+      const { workspace } = await seed();
+      const alice = await member(workspace.id, 'owner');
+      const grant = grantRecord({ workspaceId: workspace.id, userId: alice.userId });
+      const access = tokenRecord(grant, 'access');
+      const refresh = tokenRecord(grant, 'refresh');
+      await store.issueGrant(grant, [access, refresh]);
+      expect(await store.getGrant(grant.id)).toEqual(grant);
+      expect(await store.findToken(access.tokenHash)).toEqual(access);
+      expect(await store.findToken(refresh.tokenHash)).toEqual(refresh);
+      expect(await store.rotateRefreshToken(refresh.id, [tokenRecord(grant, 'access'), tokenRecord(grant, 'refresh')])).toEqual({ kind: 'rotated' });
+    });
+
+    test('issueGrant writes nothing when a token cannot be stored', async () => {
+      const { workspace } = await seed();
+      const alice = await member(workspace.id, 'owner');
+      const { access } = await grantOf({ workspaceId: workspace.id, userId: alice.userId });
+      const grant = grantRecord({ workspaceId: workspace.id, userId: alice.userId });
+      await expectRefused(store.issueGrant(grant, [tokenRecord(grant, 'access', { tokenHash: access.tokenHash })]));
+      expect(await store.getGrant(grant.id)).toBeUndefined();
+    });
+
+    test('revokeUserCredentials ends the user’s grants, tokens and unused codes of one workspace', async () => {
+      const { workspace, other } = await seed();
+      const alice = await member(workspace.id, 'owner');
+      await store.addMember({ workspaceId: other.id, role: 'owner', status: 'active', createdAt: tick() }, userRecord({ email: alice.email }));
+      const bob = await member(workspace.id, 'member');
+      const first = await grantOf({ workspaceId: workspace.id, userId: alice.userId });
+      const rotated = [tokenRecord(first.grant, 'access'), tokenRecord(first.grant, 'refresh')];
+      await store.rotateRefreshToken(first.refresh.id, rotated);
+      const second = await grantOf({ workspaceId: workspace.id, userId: alice.userId });
+      const code = codeRecord({ workspaceId: workspace.id, userId: alice.userId });
+      await store.createAuthorizationCode(code);
+      const elsewhere = await grantOf({ workspaceId: other.id, userId: alice.userId });
+      const bobs = await grantOf({ workspaceId: workspace.id, userId: bob.userId });
+
+      const revoked = await store.revokeUserCredentials(workspace.id, alice.userId);
+      expect([...revoked].sort()).toEqual([first.access.id, ...rotated.map((t) => t.id), second.access.id, second.refresh.id].sort());
+      for (const token of [first.access, first.refresh, ...rotated, second.access, second.refresh]) expect(await statusOf(token)).toBe('revoked');
+      for (const grant of [first.grant, second.grant]) expect((await store.getGrant(grant.id))?.status).toBe('revoked');
+      expect((await store.findAuthorizationCode(code.codeHash))?.status).toBe('revoked');
+      for (const token of [elsewhere.access, elsewhere.refresh, bobs.access, bobs.refresh]) expect(await statusOf(token)).toBe('active');
+      expect((await store.getGrant(elsewhere.grant.id))?.status).toBe('active');
+      expect(await store.revokeUserCredentials(workspace.id, alice.userId)).toEqual([]);
+      expect(await store.revokeUserCredentials(workspace.id, newId())).toEqual([]);
     });
 
     test('revokeToken ends one token once; revokeGrant ends every token of the grant', async () => {

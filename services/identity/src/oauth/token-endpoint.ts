@@ -1,35 +1,20 @@
 // The token and revocation endpoints' state changes: code exchange with PKCE, refresh with
 // rotation and replay detection, and RFC 7009 revocation. A reused code or refresh token revokes
 // its whole grant, announced before the call returns.
-import { newId, scopesWithinRole, type Notifier } from '@voice/runtime';
+import type { Notifier } from '@voice/runtime';
 import type {
   ExchangeAuthorizationCodeRequest,
   RefreshAccessTokenRequest,
   RevokeTokenRequest,
 } from '@voice/proto/voice/identity/v1/identity';
-import { accessTokenPrefix, authorizationCodePrefix, hashCredential, looksLike, newCredential, refreshTokenPrefix } from '../credentials.js';
+import { accessTokenPrefix, authorizationCodePrefix, hashCredential, looksLike, refreshTokenPrefix } from '../credentials.js';
 import { announceRevoked } from '../revocations.js';
-import type { GrantRecord, IdentityStore, MemberRecord, TokenRecord } from '../store/store.js';
-import type { Clients, ResolvedClient } from './clients.js';
+import type { IdentityStore, MemberRecord } from '../store/store.js';
+import type { Clients } from './clients.js';
 import { invalidGrant, oauthError } from './errors.js';
+import { mintTokens, newGrant, type IssuedTokens } from './mint.js';
 import { verifierMatches } from './pkce.js';
 import { parseScope, scopeIssue } from './scope.js';
-import { accessTokenSeconds, refreshTokenSeconds, secondsFrom } from './tokens.js';
-
-/** An RFC 6749 5.1 token response. */
-export interface IssuedTokens {
-  accessToken: string;
-  tokenType: 'Bearer';
-  expiresIn: number;
-  /** Empty when the client may not use refresh tokens. */
-  refreshToken: string;
-  scopes: string[];
-}
-
-interface Minted {
-  records: TokenRecord[];
-  response: IssuedTokens;
-}
 
 export class TokenEndpoint {
   constructor(private readonly deps: { store: IdentityStore; clients: Clients; notifier: Notifier; now: () => Date }) {}
@@ -53,17 +38,8 @@ export class TokenEndpoint {
     const member = await this.activeMember(code.workspaceId, code.userId);
     if (!member) throw invalidGrant('authorization code');
 
-    const grant: GrantRecord = {
-      id: newId(),
-      clientId: client.id,
-      userId: code.userId,
-      workspaceId: code.workspaceId,
-      scopes: code.scopes,
-      resource: code.resource,
-      status: 'active',
-      createdAt: now.toISOString(),
-    };
-    const minted = this.mint(client, grant, grant.scopes, member, now);
+    const grant = newGrant({ clientId: client.id, userId: code.userId, workspaceId: code.workspaceId, scopes: code.scopes, resource: code.resource }, now);
+    const minted = mintTokens(client, grant, grant.scopes, member.role, now);
     const outcome = await this.deps.store.redeemAuthorizationCode(code.id, grant, minted.records);
     if (outcome.kind === 'reused') await announceRevoked(this.deps.notifier, { credentialIds: outcome.revokedCredentialIds });
     if (outcome.kind !== 'redeemed') throw invalidGrant('authorization code');
@@ -89,7 +65,7 @@ export class TokenEndpoint {
     const issue = scopeIssue(scopes, grant.scopes);
     if (issue) throw oauthError('invalid_scope', `${issue} (originally granted)`);
 
-    const minted = this.mint(client, grant, scopes.length > 0 ? scopes : grant.scopes, member, now);
+    const minted = mintTokens(client, grant, scopes.length > 0 ? scopes : grant.scopes, member.role, now);
     const outcome = await this.deps.store.rotateRefreshToken(token.id, minted.records);
     if (outcome.kind === 'reused') await announceRevoked(this.deps.notifier, { credentialIds: outcome.revokedCredentialIds });
     if (outcome.kind !== 'rotated') throw invalidGrant('refresh token');
@@ -111,33 +87,5 @@ export class TokenEndpoint {
     const member = await this.deps.store.getMember(workspaceId, userId);
     const workspace = member?.status === 'active' ? await this.deps.store.getWorkspace(workspaceId) : undefined;
     return workspace?.status === 'active' ? member : undefined;
-  }
-
-  /**
-   * A new access token with `scopes` and, for clients allowed to refresh, a new refresh token with
-   * the grant's scopes. The response names what the token can do now: its scopes within the role.
-   */
-  private mint(client: ResolvedClient, grant: GrantRecord, scopes: string[], member: MemberRecord, now: Date): Minted {
-    const token = (kind: TokenRecord['kind'], secret: string, tokenScopes: string[], seconds: number): TokenRecord => ({
-      id: newId(),
-      grantId: grant.id,
-      kind,
-      tokenHash: hashCredential(secret),
-      clientId: client.id,
-      userId: grant.userId,
-      workspaceId: grant.workspaceId,
-      scopes: tokenScopes,
-      status: 'active',
-      expiresAt: secondsFrom(now, seconds),
-      createdAt: now.toISOString(),
-    });
-    const accessToken = newCredential(accessTokenPrefix);
-    const refreshToken = client.grantTypes.includes('refresh_token') ? newCredential(refreshTokenPrefix) : '';
-    const records = [token('access', accessToken, scopes, accessTokenSeconds)];
-    if (refreshToken) records.push(token('refresh', refreshToken, grant.scopes, refreshTokenSeconds));
-    return {
-      records,
-      response: { accessToken, tokenType: 'Bearer', expiresIn: accessTokenSeconds, refreshToken, scopes: scopesWithinRole(scopes, member.role) },
-    };
   }
 }

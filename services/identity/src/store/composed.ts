@@ -5,6 +5,8 @@ import type {
   AddMemberOutcome,
   ApiKeyRecord,
   AuthorizationCodeRecord,
+  CustomerRecord,
+  CustomerStore,
   GrantRecord,
   IdentityStore,
   MemberStore,
@@ -15,6 +17,7 @@ import type {
   MemberState,
   OAuthClientRecord,
   RedeemOutcome,
+  RegisterCustomerOutcome,
   RotateOutcome,
   TokenRecord,
   UserRecord,
@@ -25,6 +28,7 @@ import type {
 export interface IdentityStoreParts {
   workspaceKeys: WorkspaceKeyStore;
   members: MemberStore;
+  customers: CustomerStore;
   oauth: OAuthStore;
 }
 
@@ -114,8 +118,28 @@ export abstract class ComposedIdentityStore implements IdentityStore {
     return this.parts.members.membershipsOf(userId);
   }
 
+  setInitialPassword(userId: string, passwordHash: string): Promise<boolean> {
+    return this.parts.members.setInitialPassword(userId, passwordHash);
+  }
+
+  registerCustomer(user: UserRecord, workspace: WorkspaceRecord, membership: MembershipRecord): Promise<RegisterCustomerOutcome> {
+    return this.parts.customers.registerCustomer(user, workspace, membership);
+  }
+
+  listCustomers(platformWorkspaceId: string, query: string, page: Page): Promise<{ customers: CustomerRecord[]; total: number }> {
+    return this.parts.customers.listCustomers(platformWorkspaceId, query, page);
+  }
+
+  getCustomer(platformWorkspaceId: string, userId: string): Promise<CustomerRecord | undefined> {
+    return this.parts.customers.getCustomer(platformWorkspaceId, userId);
+  }
+
   createClient(client: OAuthClientRecord): Promise<void> {
     return this.parts.oauth.createClient(client);
+  }
+
+  ensureClient(client: OAuthClientRecord): Promise<'created' | 'exists'> {
+    return this.parts.oauth.ensureClient(client);
   }
 
   getClient(id: string): Promise<OAuthClientRecord | undefined> {
@@ -132,6 +156,10 @@ export abstract class ComposedIdentityStore implements IdentityStore {
 
   redeemAuthorizationCode(codeId: string, grant: GrantRecord, tokens: TokenRecord[]): Promise<RedeemOutcome> {
     return this.parts.oauth.redeemAuthorizationCode(codeId, grant, tokens);
+  }
+
+  issueGrant(grant: GrantRecord, tokens: TokenRecord[]): Promise<void> {
+    return this.parts.oauth.issueGrant(grant, tokens);
   }
 
   findToken(tokenHash: string): Promise<TokenRecord | undefined> {
@@ -152,6 +180,10 @@ export abstract class ComposedIdentityStore implements IdentityStore {
 
   revokeGrant(grantId: string): Promise<string[]> {
     return this.parts.oauth.revokeGrant(grantId);
+  }
+
+  revokeUserCredentials(workspaceId: string, userId: string): Promise<string[]> {
+    return this.parts.oauth.revokeUserCredentials(workspaceId, userId);
   }
 
   abstract close(): Promise<void>;

@@ -4,6 +4,7 @@
 import { connectMongo, type MongoHandle } from '@voice/runtime';
 import { ComposedIdentityStore } from './composed.js';
 import { identityCollections, type Collections } from './mongo/documents.js';
+import { MongoCustomerStore } from './mongo/customers.js';
 import { createIndexes } from './mongo/indexes.js';
 import { MongoOAuthStore } from './mongo/oauth.js';
 import { MongoMemberStore } from './mongo/users-and-members.js';
@@ -14,6 +15,7 @@ export class MongoIdentityStore extends ComposedIdentityStore {
     super({
       workspaceKeys: new MongoWorkspaceKeyStore(handle, collections),
       members: new MongoMemberStore(handle, collections),
+      customers: new MongoCustomerStore(handle, collections),
       oauth: new MongoOAuthStore(handle, collections),
     });
   }

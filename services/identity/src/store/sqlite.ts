@@ -2,6 +2,7 @@
 // which also serialises them against other connections to the file.
 import { openSqlite, statementCache, type SqliteDatabase } from '@voice/runtime';
 import { ComposedIdentityStore } from './composed.js';
+import { SqliteCustomerStore } from './sqlite/customers.js';
 import { migrations } from './sqlite/migrations.js';
 import { SqliteOAuthStore } from './sqlite/oauth.js';
 import { SqliteMemberStore } from './sqlite/users-and-members.js';
@@ -13,7 +14,12 @@ export class SqliteIdentityStore extends ComposedIdentityStore {
   constructor(file: string) {
     const db = openSqlite(file, migrations);
     const sql = statementCache(db);
-    super({ workspaceKeys: new SqliteWorkspaceKeyStore(db, sql), members: new SqliteMemberStore(db, sql), oauth: new SqliteOAuthStore(db, sql) });
+    super({
+      workspaceKeys: new SqliteWorkspaceKeyStore(db, sql),
+      members: new SqliteMemberStore(db, sql),
+      customers: new SqliteCustomerStore(db, sql),
+      oauth: new SqliteOAuthStore(db, sql),
+    });
     this.db = db;
   }
 

@@ -1,5 +1,5 @@
 // The identity service's persistence: workspaces, service-account API keys, users and their
-// memberships, and the OAuth 2.0 server's clients, codes, grants and tokens. Every change that
+// memberships, platforms' customers, and the OAuth 2.0 server's clients, codes, grants and tokens. Every change that
 // ends credentials revokes them in the same transaction and returns their ids.
 import type { Page, Role } from '@voice/runtime';
 
@@ -140,6 +140,14 @@ export type RedeemOutcome =
   | { kind: 'reused'; revokedCredentialIds: string[] }
   | { kind: 'unavailable' };
 
+/** A user who owns workspaces under a platform, with those workspaces (any status), oldest first. */
+export interface CustomerRecord {
+  user: UserRecord;
+  workspaces: { workspace: WorkspaceRecord; role: Role }[];
+}
+
+export type RegisterCustomerOutcome = 'registered' | 'email_taken';
+
 export type RotateOutcome =
   | { kind: 'rotated' }
   /** The refresh token was used before: its whole grant is revoked now. */
@@ -196,11 +204,35 @@ export interface MemberStore {
   activeAccessTokenIds(workspaceId: string, userId: string): Promise<string[]>;
   /** Active memberships of the user in active workspaces. */
   membershipsOf(userId: string): Promise<{ workspace: WorkspaceRecord; role: Role }[]>;
+  /** Sets the password only if the user has none yet; true when this call set it. */
+  setInitialPassword(userId: string, passwordHash: string): Promise<boolean>;
+}
+
+/**
+ * A platform's customers: the users who are owners (of any member status) of workspaces whose
+ * parent is the platform's workspace.
+ */
+export interface CustomerStore {
+  /**
+   * Creates the user, its workspace and its membership in one transaction, unless any user has
+   * `user.email` already: then nothing is written.
+   */
+  registerCustomer(user: UserRecord, workspace: WorkspaceRecord, membership: MembershipRecord): Promise<RegisterCustomerOutcome>;
+  /**
+   * Newest first by each customer's oldest workspace under the platform, then by user id, newest
+   * first; `query` (empty: everyone) is a case-insensitive substring of the e-mail or the name,
+   * matched literally. The total counts the distinct matching customers.
+   */
+  listCustomers(platformWorkspaceId: string, query: string, page: Page): Promise<{ customers: CustomerRecord[]; total: number }>;
+  /** Undefined unless the user owns a workspace under the platform. */
+  getCustomer(platformWorkspaceId: string, userId: string): Promise<CustomerRecord | undefined>;
 }
 
 /** The OAuth 2.0 server's clients, authorization codes, grants and tokens. */
 export interface OAuthStore {
   createClient(client: OAuthClientRecord): Promise<void>;
+  /** Creates the client unless one with its id exists, which is then left as it is. */
+  ensureClient(client: OAuthClientRecord): Promise<'created' | 'exists'>;
   getClient(id: string): Promise<OAuthClientRecord | undefined>;
 
   createAuthorizationCode(code: AuthorizationCodeRecord): Promise<void>;
@@ -210,6 +242,8 @@ export interface OAuthStore {
    * before instead revokes the grant issued from it; a revoked or unknown code is unavailable.
    */
   redeemAuthorizationCode(codeId: string, grant: GrantRecord, tokens: TokenRecord[]): Promise<RedeemOutcome>;
+  /** Stores a grant issued without an authorization code, with its tokens, all at once. */
+  issueGrant(grant: GrantRecord, tokens: TokenRecord[]): Promise<void>;
   findToken(tokenHash: string): Promise<TokenRecord | undefined>;
   getGrant(id: string): Promise<GrantRecord | undefined>;
   /**
@@ -221,8 +255,13 @@ export interface OAuthStore {
   revokeToken(tokenId: string): Promise<string[]>;
   /** Revokes the grant and every token of it; the ids of the credentials that stopped working. */
   revokeGrant(grantId: string): Promise<string[]>;
+  /**
+   * Revokes the user's grants, tokens and unused codes of one workspace in one transaction; the
+   * ids of the access and refresh tokens that were still active.
+   */
+  revokeUserCredentials(workspaceId: string, userId: string): Promise<string[]>;
 }
 
-export interface IdentityStore extends WorkspaceKeyStore, MemberStore, OAuthStore {
+export interface IdentityStore extends WorkspaceKeyStore, MemberStore, CustomerStore, OAuthStore {
   close(): Promise<void>;
 }

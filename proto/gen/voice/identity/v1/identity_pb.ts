@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file voice/identity/v1/identity.proto.
  */
 export const file_voice_identity_v1_identity: GenFile = /*@__PURE__*/
-  fileDesc("CiB2b2ljZS9pZGVudGl0eS92MS9pZGVudGl0eS5wcm90bxIRdm9pY2UuaWRlbnRpdHkudjEitwEKCVdvcmtzcGFjZRIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEgwKBHBsYW4YAyABKAkSEAoIZmVhdHVyZXMYBCADKAkSEwoLd2hpdGVfbGFiZWwYBSABKAgSDgoGc3RhdHVzGAYgASgJEi4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhsKE3BhcmVudF93b3Jrc3BhY2VfaWQYCCABKAkiMwoJUHJpbmNpcGFsEgwKBHR5cGUYASABKAkSCgoCaWQYAiABKAkSDAoEbmFtZRgDIAEoCSIpChNBdXRoZW50aWNhdGVSZXF1ZXN0EhIKCmNyZWRlbnRpYWwYASABKAki0AEKFEF1dGhlbnRpY2F0ZVJlc3BvbnNlEi8KCXByaW5jaXBhbBgBIAEoCzIcLnZvaWNlLmlkZW50aXR5LnYxLlByaW5jaXBhbBIvCgl3b3Jrc3BhY2UYAiABKAsyHC52b2ljZS5pZGVudGl0eS52MS5Xb3Jrc3BhY2USFAoMdW5yZXN0cmljdGVkGAMgASgIEg4KBnNjb3BlcxgEIAMoCRIVCg1jcmVkZW50aWFsX2lkGAUgASgJEhkKEWNhY2hlX3R0bF9zZWNvbmRzGAYgASgFIiEKE0dldFdvcmtzcGFjZVJlcXVlc3QSCgoCaWQYASABKAkiRwoUR2V0V29ya3NwYWNlUmVzcG9uc2USLwoJd29ya3NwYWNlGAEgASgLMhwudm9pY2UuaWRlbnRpdHkudjEuV29ya3NwYWNlIlEKFkNyZWF0ZVdvcmtzcGFjZVJlcXVlc3QSDAoEbmFtZRgBIAEoCRIMCgRwbGFuGAIgASgJEhsKE3BhcmVudF93b3Jrc3BhY2VfaWQYAyABKAkiSgoXQ3JlYXRlV29ya3NwYWNlUmVzcG9uc2USLwoJd29ya3NwYWNlGAEgASgLMhwudm9pY2UuaWRlbnRpdHkudjEuV29ya3NwYWNlIrwBCgZBcGlLZXkSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIOCgZzY29wZXMYAyADKAkSFAoMdW5yZXN0cmljdGVkGAQgASgIEhAKCGtleV9oaW50GAUgASgJEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKDGxhc3RfdXNlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiMwoTQ3JlYXRlQXBpS2V5UmVxdWVzdBIMCgRuYW1lGAEgASgJEg4KBnNjb3BlcxgCIAMoCSJPChRDcmVhdGVBcGlLZXlSZXNwb25zZRIqCgdhcGlfa2V5GAEgASgLMhkudm9pY2UuaWRlbnRpdHkudjEuQXBpS2V5EgsKA2tleRgCIAEoCSIzChJMaXN0QXBpS2V5c1JlcXVlc3QSDQoFbGltaXQYASABKAUSDgoGb2Zmc2V0GAIgASgFIlEKE0xpc3RBcGlLZXlzUmVzcG9uc2USKwoIYXBpX2tleXMYASADKAsyGS52b2ljZS5pZGVudGl0eS52MS5BcGlLZXkSDQoFdG90YWwYAiABKAUiIQoTUmV2b2tlQXBpS2V5UmVxdWVzdBIKCgJpZBgBIAEoCSIWChRSZXZva2VBcGlLZXlSZXNwb25zZSJCChJDcmVkZW50aWFsc1Jldm9rZWQSFgoOY3JlZGVudGlhbF9pZHMYASADKAkSFAoMd29ya3NwYWNlX2lkGAIgASgJIoQBCgZNZW1iZXISDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIMCgRuYW1lGAMgASgJEgwKBHJvbGUYBCABKAkSDgoGc3RhdHVzGAUgASgJEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIjMKEkxpc3RNZW1iZXJzUmVxdWVzdBINCgVsaW1pdBgBIAEoBRIOCgZvZmZzZXQYAiABKAUiUAoTTGlzdE1lbWJlcnNSZXNwb25zZRIqCgdtZW1iZXJzGAEgAygLMhkudm9pY2UuaWRlbnRpdHkudjEuTWVtYmVyEg0KBXRvdGFsGAIgASgFIk8KEEFkZE1lbWJlclJlcXVlc3QSDQoFZW1haWwYASABKAkSDAoEcm9sZRgCIAEoCRIQCghwYXNzd29yZBgDIAEoCRIMCgRuYW1lGAQgASgJIj4KEUFkZE1lbWJlclJlc3BvbnNlEikKBm1lbWJlchgBIAEoCzIZLnZvaWNlLmlkZW50aXR5LnYxLk1lbWJlciJiChNVcGRhdGVNZW1iZXJSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSEQoEcm9sZRgCIAEoCUgAiAEBEhMKBnN0YXR1cxgDIAEoCUgBiAEBQgcKBV9yb2xlQgkKB19zdGF0dXMiQQoUVXBkYXRlTWVtYmVyUmVzcG9uc2USKQoGbWVtYmVyGAEgASgLMhkudm9pY2UuaWRlbnRpdHkudjEuTWVtYmVyIiYKE1JlbW92ZU1lbWJlclJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCSIWChRSZW1vdmVNZW1iZXJSZXNwb25zZSJBChlTZXRXb3Jrc3BhY2VTdGF0dXNSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRIOCgZzdGF0dXMYAiABKAkiTQoaU2V0V29ya3NwYWNlU3RhdHVzUmVzcG9uc2USLwoJd29ya3NwYWNlGAEgASgLMhwudm9pY2UuaWRlbnRpdHkudjEuV29ya3NwYWNlIjgKFVZlcmlmeVBhc3N3b3JkUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCSJICgpNZW1iZXJzaGlwEhQKDHdvcmtzcGFjZV9pZBgBIAEoCRIWCg53b3Jrc3BhY2VfbmFtZRgCIAEoCRIMCgRyb2xlGAMgASgJInoKFlZlcmlmeVBhc3N3b3JkUmVzcG9uc2USDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIMCgRuYW1lGAMgASgJEjIKC21lbWJlcnNoaXBzGAQgAygLMh0udm9pY2UuaWRlbnRpdHkudjEuTWVtYmVyc2hpcCL0AQoLT0F1dGhDbGllbnQSEQoJY2xpZW50X2lkGAEgASgJEhMKC2NsaWVudF9uYW1lGAIgASgJEhUKDXJlZGlyZWN0X3VyaXMYAyADKAkSDgoGc2NvcGVzGAQgAygJEhMKC2dyYW50X3R5cGVzGAUgAygJEiIKGnRva2VuX2VuZHBvaW50X2F1dGhfbWV0aG9kGAYgASgJEi4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhkKEW1ldGFkYXRhX2RvY3VtZW50GAggASgIEhIKCmNsaWVudF91cmkYCSABKAkitwEKFVJlZ2lzdGVyQ2xpZW50UmVxdWVzdBITCgtjbGllbnRfbmFtZRgBIAEoCRIVCg1yZWRpcmVjdF91cmlzGAIgAygJEhMKC2dyYW50X3R5cGVzGAMgAygJEhYKDnJlc3BvbnNlX3R5cGVzGAQgAygJEiIKGnRva2VuX2VuZHBvaW50X2F1dGhfbWV0aG9kGAUgASgJEg0KBXNjb3BlGAYgASgJEhIKCmNsaWVudF91cmkYByABKAkiXwoWUmVnaXN0ZXJDbGllbnRSZXNwb25zZRIuCgZjbGllbnQYASABKAsyHi52b2ljZS5pZGVudGl0eS52MS5PQXV0aENsaWVudBIVCg1jbGllbnRfc2VjcmV0GAIgASgJIqgBCiBDaGVja0F1dGhvcml6YXRpb25SZXF1ZXN0UmVxdWVzdBIRCgljbGllbnRfaWQYASABKAkSFAoMcmVkaXJlY3RfdXJpGAIgASgJEhUKDXJlc3BvbnNlX3R5cGUYAyABKAkSFgoOY29kZV9jaGFsbGVuZ2UYBCABKAkSHQoVY29kZV9jaGFsbGVuZ2VfbWV0aG9kGAUgASgJEg0KBXNjb3BlGAYgASgJIoEBCiFDaGVja0F1dGhvcml6YXRpb25SZXF1ZXN0UmVzcG9uc2USLgoGY2xpZW50GAEgASgLMh4udm9pY2UuaWRlbnRpdHkudjEuT0F1dGhDbGllbnQSDgoGc2NvcGVzGAIgAygJEhwKFHJlZGlyZWN0X3VyaV90cnVzdGVkGAMgASgIIqkBCh1Jc3N1ZUF1dGhvcml6YXRpb25Db2RlUmVxdWVzdBIRCgljbGllbnRfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRIUCgx3b3Jrc3BhY2VfaWQYAyABKAkSFAoMcmVkaXJlY3RfdXJpGAQgASgJEg4KBnNjb3BlcxgFIAMoCRIWCg5jb2RlX2NoYWxsZW5nZRgGIAEoCRIQCghyZXNvdXJjZRgHIAEoCSIuCh5Jc3N1ZUF1dGhvcml6YXRpb25Db2RlUmVzcG9uc2USDAoEY29kZRgBIAEoCSKZAQogRXhjaGFuZ2VBdXRob3JpemF0aW9uQ29kZVJlcXVlc3QSEQoJY2xpZW50X2lkGAEgASgJEhUKDWNsaWVudF9zZWNyZXQYAiABKAkSDAoEY29kZRgDIAEoCRIUCgxyZWRpcmVjdF91cmkYBCABKAkSFQoNY29kZV92ZXJpZmllchgFIAEoCRIQCghyZXNvdXJjZRgGIAEoCSJrChlSZWZyZXNoQWNjZXNzVG9rZW5SZXF1ZXN0EhEKCWNsaWVudF9pZBgBIAEoCRIVCg1jbGllbnRfc2VjcmV0GAIgASgJEhUKDXJlZnJlc2hfdG9rZW4YAyABKAkSDQoFc2NvcGUYBCABKAkicwoMSXNzdWVkVG9rZW5zEhQKDGFjY2Vzc190b2tlbhgBIAEoCRISCgp0b2tlbl90eXBlGAIgASgJEhIKCmV4cGlyZXNfaW4YAyABKAUSFQoNcmVmcmVzaF90b2tlbhgEIAEoCRIOCgZzY29wZXMYBSADKAkiVAohRXhjaGFuZ2VBdXRob3JpemF0aW9uQ29kZVJlc3BvbnNlEi8KBnRva2VucxgBIAEoCzIfLnZvaWNlLmlkZW50aXR5LnYxLklzc3VlZFRva2VucyJNChpSZWZyZXNoQWNjZXNzVG9rZW5SZXNwb25zZRIvCgZ0b2tlbnMYASABKAsyHy52b2ljZS5pZGVudGl0eS52MS5Jc3N1ZWRUb2tlbnMiTQoSUmV2b2tlVG9rZW5SZXF1ZXN0Eg0KBXRva2VuGAEgASgJEhEKCWNsaWVudF9pZBgCIAEoCRIVCg1jbGllbnRfc2VjcmV0GAMgASgJIhUKE1Jldm9rZVRva2VuUmVzcG9uc2Uy+A4KD0lkZW50aXR5U2VydmljZRJfCgxBdXRoZW50aWNhdGUSJi52b2ljZS5pZGVudGl0eS52MS5BdXRoZW50aWNhdGVSZXF1ZXN0Gicudm9pY2UuaWRlbnRpdHkudjEuQXV0aGVudGljYXRlUmVzcG9uc2USXwoMR2V0V29ya3NwYWNlEiYudm9pY2UuaWRlbnRpdHkudjEuR2V0V29ya3NwYWNlUmVxdWVzdBonLnZvaWNlLmlkZW50aXR5LnYxLkdldFdvcmtzcGFjZVJlc3BvbnNlEmgKD0NyZWF0ZVdvcmtzcGFjZRIpLnZvaWNlLmlkZW50aXR5LnYxLkNyZWF0ZVdvcmtzcGFjZVJlcXVlc3QaKi52b2ljZS5pZGVudGl0eS52MS5DcmVhdGVXb3Jrc3BhY2VSZXNwb25zZRJfCgxDcmVhdGVBcGlLZXkSJi52b2ljZS5pZGVudGl0eS52MS5DcmVhdGVBcGlLZXlSZXF1ZXN0Gicudm9pY2UuaWRlbnRpdHkudjEuQ3JlYXRlQXBpS2V5UmVzcG9uc2USXAoLTGlzdEFwaUtleXMSJS52b2ljZS5pZGVudGl0eS52MS5MaXN0QXBpS2V5c1JlcXVlc3QaJi52b2ljZS5pZGVudGl0eS52MS5MaXN0QXBpS2V5c1Jlc3BvbnNlEl8KDFJldm9rZUFwaUtleRImLnZvaWNlLmlkZW50aXR5LnYxLlJldm9rZUFwaUtleVJlcXVlc3QaJy52b2ljZS5pZGVudGl0eS52MS5SZXZva2VBcGlLZXlSZXNwb25zZRJcCgtMaXN0TWVtYmVycxIlLnZvaWNlLmlkZW50aXR5LnYxLkxpc3RNZW1iZXJzUmVxdWVzdBomLnZvaWNlLmlkZW50aXR5LnYxLkxpc3RNZW1iZXJzUmVzcG9uc2USVgoJQWRkTWVtYmVyEiMudm9pY2UuaWRlbnRpdHkudjEuQWRkTWVtYmVyUmVxdWVzdBokLnZvaWNlLmlkZW50aXR5LnYxLkFkZE1lbWJlclJlc3BvbnNlEl8KDFVwZGF0ZU1lbWJlchImLnZvaWNlLmlkZW50aXR5LnYxLlVwZGF0ZU1lbWJlclJlcXVlc3QaJy52b2ljZS5pZGVudGl0eS52MS5VcGRhdGVNZW1iZXJSZXNwb25zZRJfCgxSZW1vdmVNZW1iZXISJi52b2ljZS5pZGVudGl0eS52MS5SZW1vdmVNZW1iZXJSZXF1ZXN0Gicudm9pY2UuaWRlbnRpdHkudjEuUmVtb3ZlTWVtYmVyUmVzcG9uc2UScQoSU2V0V29ya3NwYWNlU3RhdHVzEiwudm9pY2UuaWRlbnRpdHkudjEuU2V0V29ya3NwYWNlU3RhdHVzUmVxdWVzdBotLnZvaWNlLmlkZW50aXR5LnYxLlNldFdvcmtzcGFjZVN0YXR1c1Jlc3BvbnNlEmUKDlZlcmlmeVBhc3N3b3JkEigudm9pY2UuaWRlbnRpdHkudjEuVmVyaWZ5UGFzc3dvcmRSZXF1ZXN0Gikudm9pY2UuaWRlbnRpdHkudjEuVmVyaWZ5UGFzc3dvcmRSZXNwb25zZRJlCg5SZWdpc3RlckNsaWVudBIoLnZvaWNlLmlkZW50aXR5LnYxLlJlZ2lzdGVyQ2xpZW50UmVxdWVzdBopLnZvaWNlLmlkZW50aXR5LnYxLlJlZ2lzdGVyQ2xpZW50UmVzcG9uc2UShgEKGUNoZWNrQXV0aG9yaXphdGlvblJlcXVlc3QSMy52b2ljZS5pZGVudGl0eS52MS5DaGVja0F1dGhvcml6YXRpb25SZXF1ZXN0UmVxdWVzdBo0LnZvaWNlLmlkZW50aXR5LnYxLkNoZWNrQXV0aG9yaXphdGlvblJlcXVlc3RSZXNwb25zZRJ9ChZJc3N1ZUF1dGhvcml6YXRpb25Db2RlEjAudm9pY2UuaWRlbnRpdHkudjEuSXNzdWVBdXRob3JpemF0aW9uQ29kZVJlcXVlc3QaMS52b2ljZS5pZGVudGl0eS52MS5Jc3N1ZUF1dGhvcml6YXRpb25Db2RlUmVzcG9uc2UShgEKGUV4Y2hhbmdlQXV0aG9yaXphdGlvbkNvZGUSMy52b2ljZS5pZGVudGl0eS52MS5FeGNoYW5nZUF1dGhvcml6YXRpb25Db2RlUmVxdWVzdBo0LnZvaWNlLmlkZW50aXR5LnYxLkV4Y2hhbmdlQXV0aG9yaXphdGlvbkNvZGVSZXNwb25zZRJxChJSZWZyZXNoQWNjZXNzVG9rZW4SLC52b2ljZS5pZGVudGl0eS52MS5SZWZyZXNoQWNjZXNzVG9rZW5SZXF1ZXN0Gi0udm9pY2UuaWRlbnRpdHkudjEuUmVmcmVzaEFjY2Vzc1Rva2VuUmVzcG9uc2USXAoLUmV2b2tlVG9rZW4SJS52b2ljZS5pZGVudGl0eS52MS5SZXZva2VUb2tlblJlcXVlc3QaJi52b2ljZS5pZGVudGl0eS52MS5SZXZva2VUb2tlblJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("CiB2b2ljZS9pZGVudGl0eS92MS9pZGVudGl0eS5wcm90bxIRdm9pY2UuaWRlbnRpdHkudjEitwEKCVdvcmtzcGFjZRIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEgwKBHBsYW4YAyABKAkSEAoIZmVhdHVyZXMYBCADKAkSEwoLd2hpdGVfbGFiZWwYBSABKAgSDgoGc3RhdHVzGAYgASgJEi4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhsKE3BhcmVudF93b3Jrc3BhY2VfaWQYCCABKAkiMwoJUHJpbmNpcGFsEgwKBHR5cGUYASABKAkSCgoCaWQYAiABKAkSDAoEbmFtZRgDIAEoCSIpChNBdXRoZW50aWNhdGVSZXF1ZXN0EhIKCmNyZWRlbnRpYWwYASABKAki0AEKFEF1dGhlbnRpY2F0ZVJlc3BvbnNlEi8KCXByaW5jaXBhbBgBIAEoCzIcLnZvaWNlLmlkZW50aXR5LnYxLlByaW5jaXBhbBIvCgl3b3Jrc3BhY2UYAiABKAsyHC52b2ljZS5pZGVudGl0eS52MS5Xb3Jrc3BhY2USFAoMdW5yZXN0cmljdGVkGAMgASgIEg4KBnNjb3BlcxgEIAMoCRIVCg1jcmVkZW50aWFsX2lkGAUgASgJEhkKEWNhY2hlX3R0bF9zZWNvbmRzGAYgASgFIiEKE0dldFdvcmtzcGFjZVJlcXVlc3QSCgoCaWQYASABKAkiRwoUR2V0V29ya3NwYWNlUmVzcG9uc2USLwoJd29ya3NwYWNlGAEgASgLMhwudm9pY2UuaWRlbnRpdHkudjEuV29ya3NwYWNlIlEKFkNyZWF0ZVdvcmtzcGFjZVJlcXVlc3QSDAoEbmFtZRgBIAEoCRIMCgRwbGFuGAIgASgJEhsKE3BhcmVudF93b3Jrc3BhY2VfaWQYAyABKAkiSgoXQ3JlYXRlV29ya3NwYWNlUmVzcG9uc2USLwoJd29ya3NwYWNlGAEgASgLMhwudm9pY2UuaWRlbnRpdHkudjEuV29ya3NwYWNlIrwBCgZBcGlLZXkSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIOCgZzY29wZXMYAyADKAkSFAoMdW5yZXN0cmljdGVkGAQgASgIEhAKCGtleV9oaW50GAUgASgJEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKDGxhc3RfdXNlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiMwoTQ3JlYXRlQXBpS2V5UmVxdWVzdBIMCgRuYW1lGAEgASgJEg4KBnNjb3BlcxgCIAMoCSJPChRDcmVhdGVBcGlLZXlSZXNwb25zZRIqCgdhcGlfa2V5GAEgASgLMhkudm9pY2UuaWRlbnRpdHkudjEuQXBpS2V5EgsKA2tleRgCIAEoCSIzChJMaXN0QXBpS2V5c1JlcXVlc3QSDQoFbGltaXQYASABKAUSDgoGb2Zmc2V0GAIgASgFIlEKE0xpc3RBcGlLZXlzUmVzcG9uc2USKwoIYXBpX2tleXMYASADKAsyGS52b2ljZS5pZGVudGl0eS52MS5BcGlLZXkSDQoFdG90YWwYAiABKAUiIQoTUmV2b2tlQXBpS2V5UmVxdWVzdBIKCgJpZBgBIAEoCSIWChRSZXZva2VBcGlLZXlSZXNwb25zZSJCChJDcmVkZW50aWFsc1Jldm9rZWQSFgoOY3JlZGVudGlhbF9pZHMYASADKAkSFAoMd29ya3NwYWNlX2lkGAIgASgJIoQBCgZNZW1iZXISDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIMCgRuYW1lGAMgASgJEgwKBHJvbGUYBCABKAkSDgoGc3RhdHVzGAUgASgJEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIjMKEkxpc3RNZW1iZXJzUmVxdWVzdBINCgVsaW1pdBgBIAEoBRIOCgZvZmZzZXQYAiABKAUiUAoTTGlzdE1lbWJlcnNSZXNwb25zZRIqCgdtZW1iZXJzGAEgAygLMhkudm9pY2UuaWRlbnRpdHkudjEuTWVtYmVyEg0KBXRvdGFsGAIgASgFIk8KEEFkZE1lbWJlclJlcXVlc3QSDQoFZW1haWwYASABKAkSDAoEcm9sZRgCIAEoCRIQCghwYXNzd29yZBgDIAEoCRIMCgRuYW1lGAQgASgJIj4KEUFkZE1lbWJlclJlc3BvbnNlEikKBm1lbWJlchgBIAEoCzIZLnZvaWNlLmlkZW50aXR5LnYxLk1lbWJlciJiChNVcGRhdGVNZW1iZXJSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSEQoEcm9sZRgCIAEoCUgAiAEBEhMKBnN0YXR1cxgDIAEoCUgBiAEBQgcKBV9yb2xlQgkKB19zdGF0dXMiQQoUVXBkYXRlTWVtYmVyUmVzcG9uc2USKQoGbWVtYmVyGAEgASgLMhkudm9pY2UuaWRlbnRpdHkudjEuTWVtYmVyIiYKE1JlbW92ZU1lbWJlclJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCSIWChRSZW1vdmVNZW1iZXJSZXNwb25zZSJBChlTZXRXb3Jrc3BhY2VTdGF0dXNSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRIOCgZzdGF0dXMYAiABKAkiTQoaU2V0V29ya3NwYWNlU3RhdHVzUmVzcG9uc2USLwoJd29ya3NwYWNlGAEgASgLMhwudm9pY2UuaWRlbnRpdHkudjEuV29ya3NwYWNlIjgKFVZlcmlmeVBhc3N3b3JkUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCSJICgpNZW1iZXJzaGlwEhQKDHdvcmtzcGFjZV9pZBgBIAEoCRIWCg53b3Jrc3BhY2VfbmFtZRgCIAEoCRIMCgRyb2xlGAMgASgJInoKFlZlcmlmeVBhc3N3b3JkUmVzcG9uc2USDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIMCgRuYW1lGAMgASgJEjIKC21lbWJlcnNoaXBzGAQgAygLMh0udm9pY2UuaWRlbnRpdHkudjEuTWVtYmVyc2hpcCL0AQoLT0F1dGhDbGllbnQSEQoJY2xpZW50X2lkGAEgASgJEhMKC2NsaWVudF9uYW1lGAIgASgJEhUKDXJlZGlyZWN0X3VyaXMYAyADKAkSDgoGc2NvcGVzGAQgAygJEhMKC2dyYW50X3R5cGVzGAUgAygJEiIKGnRva2VuX2VuZHBvaW50X2F1dGhfbWV0aG9kGAYgASgJEi4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhkKEW1ldGFkYXRhX2RvY3VtZW50GAggASgIEhIKCmNsaWVudF91cmkYCSABKAkitwEKFVJlZ2lzdGVyQ2xpZW50UmVxdWVzdBITCgtjbGllbnRfbmFtZRgBIAEoCRIVCg1yZWRpcmVjdF91cmlzGAIgAygJEhMKC2dyYW50X3R5cGVzGAMgAygJEhYKDnJlc3BvbnNlX3R5cGVzGAQgAygJEiIKGnRva2VuX2VuZHBvaW50X2F1dGhfbWV0aG9kGAUgASgJEg0KBXNjb3BlGAYgASgJEhIKCmNsaWVudF91cmkYByABKAkiXwoWUmVnaXN0ZXJDbGllbnRSZXNwb25zZRIuCgZjbGllbnQYASABKAsyHi52b2ljZS5pZGVudGl0eS52MS5PQXV0aENsaWVudBIVCg1jbGllbnRfc2VjcmV0GAIgASgJIqgBCiBDaGVja0F1dGhvcml6YXRpb25SZXF1ZXN0UmVxdWVzdBIRCgljbGllbnRfaWQYASABKAkSFAoMcmVkaXJlY3RfdXJpGAIgASgJEhUKDXJlc3BvbnNlX3R5cGUYAyABKAkSFgoOY29kZV9jaGFsbGVuZ2UYBCABKAkSHQoVY29kZV9jaGFsbGVuZ2VfbWV0aG9kGAUgASgJEg0KBXNjb3BlGAYgASgJIoEBCiFDaGVja0F1dGhvcml6YXRpb25SZXF1ZXN0UmVzcG9uc2USLgoGY2xpZW50GAEgASgLMh4udm9pY2UuaWRlbnRpdHkudjEuT0F1dGhDbGllbnQSDgoGc2NvcGVzGAIgAygJEhwKFHJlZGlyZWN0X3VyaV90cnVzdGVkGAMgASgIIqkBCh1Jc3N1ZUF1dGhvcml6YXRpb25Db2RlUmVxdWVzdBIRCgljbGllbnRfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRIUCgx3b3Jrc3BhY2VfaWQYAyABKAkSFAoMcmVkaXJlY3RfdXJpGAQgASgJEg4KBnNjb3BlcxgFIAMoCRIWCg5jb2RlX2NoYWxsZW5nZRgGIAEoCRIQCghyZXNvdXJjZRgHIAEoCSIuCh5Jc3N1ZUF1dGhvcml6YXRpb25Db2RlUmVzcG9uc2USDAoEY29kZRgBIAEoCSKZAQogRXhjaGFuZ2VBdXRob3JpemF0aW9uQ29kZVJlcXVlc3QSEQoJY2xpZW50X2lkGAEgASgJEhUKDWNsaWVudF9zZWNyZXQYAiABKAkSDAoEY29kZRgDIAEoCRIUCgxyZWRpcmVjdF91cmkYBCABKAkSFQoNY29kZV92ZXJpZmllchgFIAEoCRIQCghyZXNvdXJjZRgGIAEoCSJrChlSZWZyZXNoQWNjZXNzVG9rZW5SZXF1ZXN0EhEKCWNsaWVudF9pZBgBIAEoCRIVCg1jbGllbnRfc2VjcmV0GAIgASgJEhUKDXJlZnJlc2hfdG9rZW4YAyABKAkSDQoFc2NvcGUYBCABKAkicwoMSXNzdWVkVG9rZW5zEhQKDGFjY2Vzc190b2tlbhgBIAEoCRISCgp0b2tlbl90eXBlGAIgASgJEhIKCmV4cGlyZXNfaW4YAyABKAUSFQoNcmVmcmVzaF90b2tlbhgEIAEoCRIOCgZzY29wZXMYBSADKAkiVAohRXhjaGFuZ2VBdXRob3JpemF0aW9uQ29kZVJlc3BvbnNlEi8KBnRva2VucxgBIAEoCzIfLnZvaWNlLmlkZW50aXR5LnYxLklzc3VlZFRva2VucyJNChpSZWZyZXNoQWNjZXNzVG9rZW5SZXNwb25zZRIvCgZ0b2tlbnMYASABKAsyHy52b2ljZS5pZGVudGl0eS52MS5Jc3N1ZWRUb2tlbnMiTQoSUmV2b2tlVG9rZW5SZXF1ZXN0Eg0KBXRva2VuGAEgASgJEhEKCWNsaWVudF9pZBgCIAEoCRIVCg1jbGllbnRfc2VjcmV0GAMgASgJIhUKE1Jldm9rZVRva2VuUmVzcG9uc2UiUgoRQ3VzdG9tZXJXb3Jrc3BhY2USLwoJd29ya3NwYWNlGAEgASgLMhwudm9pY2UuaWRlbnRpdHkudjEuV29ya3NwYWNlEgwKBHJvbGUYAiABKAkiuAEKCEN1c3RvbWVyEg8KB3VzZXJfaWQYASABKAkSDQoFZW1haWwYAiABKAkSDAoEbmFtZRgDIAEoCRIuCgpjcmVhdGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIUCgxoYXNfcGFzc3dvcmQYBSABKAgSOAoKd29ya3NwYWNlcxgGIAMoCzIkLnZvaWNlLmlkZW50aXR5LnYxLkN1c3RvbWVyV29ya3NwYWNlIo0BChdSZWdpc3RlckN1c3RvbWVyUmVxdWVzdBIdChVwbGF0Zm9ybV93b3Jrc3BhY2VfaWQYASABKAkSDQoFZW1haWwYAiABKAkSDAoEbmFtZRgDIAEoCRIQCghwYXNzd29yZBgEIAEoCRIMCgRwbGFuGAUgASgJEhYKDndvcmtzcGFjZV9uYW1lGAYgASgJIkkKGFJlZ2lzdGVyQ3VzdG9tZXJSZXNwb25zZRItCghjdXN0b21lchgBIAEoCzIbLnZvaWNlLmlkZW50aXR5LnYxLkN1c3RvbWVyImMKFExpc3RDdXN0b21lcnNSZXF1ZXN0Eh0KFXBsYXRmb3JtX3dvcmtzcGFjZV9pZBgBIAEoCRINCgVxdWVyeRgCIAEoCRINCgVsaW1pdBgDIAEoBRIOCgZvZmZzZXQYBCABKAUiVgoVTGlzdEN1c3RvbWVyc1Jlc3BvbnNlEi4KCWN1c3RvbWVycxgBIAMoCzIbLnZvaWNlLmlkZW50aXR5LnYxLkN1c3RvbWVyEg0KBXRvdGFsGAIgASgFIkQKEkdldEN1c3RvbWVyUmVxdWVzdBIdChVwbGF0Zm9ybV93b3Jrc3BhY2VfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCSJEChNHZXRDdXN0b21lclJlc3BvbnNlEi0KCGN1c3RvbWVyGAEgASgLMhsudm9pY2UuaWRlbnRpdHkudjEuQ3VzdG9tZXIiPwoWSXNzdWVVc2VyVG9rZW5zUmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCSKBAQoXSXNzdWVVc2VyVG9rZW5zUmVzcG9uc2USFAoMYWNjZXNzX3Rva2VuGAEgASgJEhIKCnRva2VuX3R5cGUYAiABKAkSEgoKZXhwaXJlc19pbhgDIAEoBRIVCg1yZWZyZXNoX3Rva2VuGAQgASgJEhEKCWNsaWVudF9pZBgFIAEoCSJFChxSZXZva2VVc2VyQ3JlZGVudGlhbHNSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJIjcKHVJldm9rZVVzZXJDcmVkZW50aWFsc1Jlc3BvbnNlEhYKDnJldm9rZWRfdG9rZW5zGAEgASgFIj4KGVNldEluaXRpYWxQYXNzd29yZFJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCSIcChpTZXRJbml0aWFsUGFzc3dvcmRSZXNwb25zZTKAFAoPSWRlbnRpdHlTZXJ2aWNlEl8KDEF1dGhlbnRpY2F0ZRImLnZvaWNlLmlkZW50aXR5LnYxLkF1dGhlbnRpY2F0ZVJlcXVlc3QaJy52b2ljZS5pZGVudGl0eS52MS5BdXRoZW50aWNhdGVSZXNwb25zZRJfCgxHZXRXb3Jrc3BhY2USJi52b2ljZS5pZGVudGl0eS52MS5HZXRXb3Jrc3BhY2VSZXF1ZXN0Gicudm9pY2UuaWRlbnRpdHkudjEuR2V0V29ya3NwYWNlUmVzcG9uc2USaAoPQ3JlYXRlV29ya3NwYWNlEikudm9pY2UuaWRlbnRpdHkudjEuQ3JlYXRlV29ya3NwYWNlUmVxdWVzdBoqLnZvaWNlLmlkZW50aXR5LnYxLkNyZWF0ZVdvcmtzcGFjZVJlc3BvbnNlEl8KDENyZWF0ZUFwaUtleRImLnZvaWNlLmlkZW50aXR5LnYxLkNyZWF0ZUFwaUtleVJlcXVlc3QaJy52b2ljZS5pZGVudGl0eS52MS5DcmVhdGVBcGlLZXlSZXNwb25zZRJcCgtMaXN0QXBpS2V5cxIlLnZvaWNlLmlkZW50aXR5LnYxLkxpc3RBcGlLZXlzUmVxdWVzdBomLnZvaWNlLmlkZW50aXR5LnYxLkxpc3RBcGlLZXlzUmVzcG9uc2USXwoMUmV2b2tlQXBpS2V5EiYudm9pY2UuaWRlbnRpdHkudjEuUmV2b2tlQXBpS2V5UmVxdWVzdBonLnZvaWNlLmlkZW50aXR5LnYxLlJldm9rZUFwaUtleVJlc3BvbnNlElwKC0xpc3RNZW1iZXJzEiUudm9pY2UuaWRlbnRpdHkudjEuTGlzdE1lbWJlcnNSZXF1ZXN0GiYudm9pY2UuaWRlbnRpdHkudjEuTGlzdE1lbWJlcnNSZXNwb25zZRJWCglBZGRNZW1iZXISIy52b2ljZS5pZGVudGl0eS52MS5BZGRNZW1iZXJSZXF1ZXN0GiQudm9pY2UuaWRlbnRpdHkudjEuQWRkTWVtYmVyUmVzcG9uc2USXwoMVXBkYXRlTWVtYmVyEiYudm9pY2UuaWRlbnRpdHkudjEuVXBkYXRlTWVtYmVyUmVxdWVzdBonLnZvaWNlLmlkZW50aXR5LnYxLlVwZGF0ZU1lbWJlclJlc3BvbnNlEl8KDFJlbW92ZU1lbWJlchImLnZvaWNlLmlkZW50aXR5LnYxLlJlbW92ZU1lbWJlclJlcXVlc3QaJy52b2ljZS5pZGVudGl0eS52MS5SZW1vdmVNZW1iZXJSZXNwb25zZRJxChJTZXRXb3Jrc3BhY2VTdGF0dXMSLC52b2ljZS5pZGVudGl0eS52MS5TZXRXb3Jrc3BhY2VTdGF0dXNSZXF1ZXN0Gi0udm9pY2UuaWRlbnRpdHkudjEuU2V0V29ya3NwYWNlU3RhdHVzUmVzcG9uc2USZQoOVmVyaWZ5UGFzc3dvcmQSKC52b2ljZS5pZGVudGl0eS52MS5WZXJpZnlQYXNzd29yZFJlcXVlc3QaKS52b2ljZS5pZGVudGl0eS52MS5WZXJpZnlQYXNzd29yZFJlc3BvbnNlEmUKDlJlZ2lzdGVyQ2xpZW50Eigudm9pY2UuaWRlbnRpdHkudjEuUmVnaXN0ZXJDbGllbnRSZXF1ZXN0Gikudm9pY2UuaWRlbnRpdHkudjEuUmVnaXN0ZXJDbGllbnRSZXNwb25zZRKGAQoZQ2hlY2tBdXRob3JpemF0aW9uUmVxdWVzdBIzLnZvaWNlLmlkZW50aXR5LnYxLkNoZWNrQXV0aG9yaXphdGlvblJlcXVlc3RSZXF1ZXN0GjQudm9pY2UuaWRlbnRpdHkudjEuQ2hlY2tBdXRob3JpemF0aW9uUmVxdWVzdFJlc3BvbnNlEn0KFklzc3VlQXV0aG9yaXphdGlvbkNvZGUSMC52b2ljZS5pZGVudGl0eS52MS5Jc3N1ZUF1dGhvcml6YXRpb25Db2RlUmVxdWVzdBoxLnZvaWNlLmlkZW50aXR5LnYxLklzc3VlQXV0aG9yaXphdGlvbkNvZGVSZXNwb25zZRKGAQoZRXhjaGFuZ2VBdXRob3JpemF0aW9uQ29kZRIzLnZvaWNlLmlkZW50aXR5LnYxLkV4Y2hhbmdlQXV0aG9yaXphdGlvbkNvZGVSZXF1ZXN0GjQudm9pY2UuaWRlbnRpdHkudjEuRXhjaGFuZ2VBdXRob3JpemF0aW9uQ29kZVJlc3BvbnNlEnEKElJlZnJlc2hBY2Nlc3NUb2tlbhIsLnZvaWNlLmlkZW50aXR5LnYxLlJlZnJlc2hBY2Nlc3NUb2tlblJlcXVlc3QaLS52b2ljZS5pZGVudGl0eS52MS5SZWZyZXNoQWNjZXNzVG9rZW5SZXNwb25zZRJcCgtSZXZva2VUb2tlbhIlLnZvaWNlLmlkZW50aXR5LnYxLlJldm9rZVRva2VuUmVxdWVzdBomLnZvaWNlLmlkZW50aXR5LnYxLlJldm9rZVRva2VuUmVzcG9uc2USawoQUmVnaXN0ZXJDdXN0b21lchIqLnZvaWNlLmlkZW50aXR5LnYxLlJlZ2lzdGVyQ3VzdG9tZXJSZXF1ZXN0Gisudm9pY2UuaWRlbnRpdHkudjEuUmVnaXN0ZXJDdXN0b21lclJlc3BvbnNlEmIKDUxpc3RDdXN0b21lcnMSJy52b2ljZS5pZGVudGl0eS52MS5MaXN0Q3VzdG9tZXJzUmVxdWVzdBooLnZvaWNlLmlkZW50aXR5LnYxLkxpc3RDdXN0b21lcnNSZXNwb25zZRJcCgtHZXRDdXN0b21lchIlLnZvaWNlLmlkZW50aXR5LnYxLkdldEN1c3RvbWVyUmVxdWVzdBomLnZvaWNlLmlkZW50aXR5LnYxLkdldEN1c3RvbWVyUmVzcG9uc2USaAoPSXNzdWVVc2VyVG9rZW5zEikudm9pY2UuaWRlbnRpdHkudjEuSXNzdWVVc2VyVG9rZW5zUmVxdWVzdBoqLnZvaWNlLmlkZW50aXR5LnYxLklzc3VlVXNlclRva2Vuc1Jlc3BvbnNlEnoKFVJldm9rZVVzZXJDcmVkZW50aWFscxIvLnZvaWNlLmlkZW50aXR5LnYxLlJldm9rZVVzZXJDcmVkZW50aWFsc1JlcXVlc3QaMC52b2ljZS5pZGVudGl0eS52MS5SZXZva2VVc2VyQ3JlZGVudGlhbHNSZXNwb25zZRJxChJTZXRJbml0aWFsUGFzc3dvcmQSLC52b2ljZS5pZGVudGl0eS52MS5TZXRJbml0aWFsUGFzc3dvcmRSZXF1ZXN0Gi0udm9pY2UuaWRlbnRpdHkudjEuU2V0SW5pdGlhbFBhc3N3b3JkUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * @generated from message voice.identity.v1.Workspace
@@ -1244,6 +1244,367 @@ export const RevokeTokenResponseSchema: GenMessage<RevokeTokenResponse> = /*@__P
   messageDesc(file_voice_identity_v1_identity, 43);
 
 /**
+ * A workspace a customer holds under a platform, with the customer's role in it.
+ *
+ * @generated from message voice.identity.v1.CustomerWorkspace
+ */
+export type CustomerWorkspace = Message<"voice.identity.v1.CustomerWorkspace"> & {
+  /**
+   * @generated from field: voice.identity.v1.Workspace workspace = 1;
+   */
+  workspace?: Workspace | undefined;
+
+  /**
+   * @generated from field: string role = 2;
+   */
+  role: string;
+};
+
+/**
+ * Describes the message voice.identity.v1.CustomerWorkspace.
+ * Use `create(CustomerWorkspaceSchema)` to create a new message.
+ */
+export const CustomerWorkspaceSchema: GenMessage<CustomerWorkspace> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 44);
+
+/**
+ * @generated from message voice.identity.v1.Customer
+ */
+export type Customer = Message<"voice.identity.v1.Customer"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string email = 2;
+   */
+  email: string;
+
+  /**
+   * @generated from field: string name = 3;
+   */
+  name: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 4;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * False until an invited user has chosen a password.
+   *
+   * @generated from field: bool has_password = 5;
+   */
+  hasPassword: boolean;
+
+  /**
+   * Oldest first: the first is the one registration created.
+   *
+   * @generated from field: repeated voice.identity.v1.CustomerWorkspace workspaces = 6;
+   */
+  workspaces: CustomerWorkspace[];
+};
+
+/**
+ * Describes the message voice.identity.v1.Customer.
+ * Use `create(CustomerSchema)` to create a new message.
+ */
+export const CustomerSchema: GenMessage<Customer> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 45);
+
+/**
+ * @generated from message voice.identity.v1.RegisterCustomerRequest
+ */
+export type RegisterCustomerRequest = Message<"voice.identity.v1.RegisterCustomerRequest"> & {
+  /**
+   * @generated from field: string platform_workspace_id = 1;
+   */
+  platformWorkspaceId: string;
+
+  /**
+   * @generated from field: string email = 2;
+   */
+  email: string;
+
+  /**
+   * @generated from field: string name = 3;
+   */
+  name: string;
+
+  /**
+   * Empty: the user is invited and chooses a password later (SetInitialPassword).
+   *
+   * @generated from field: string password = 4;
+   */
+  password: string;
+
+  /**
+   * @generated from field: string plan = 5;
+   */
+  plan: string;
+
+  /**
+   * @generated from field: string workspace_name = 6;
+   */
+  workspaceName: string;
+};
+
+/**
+ * Describes the message voice.identity.v1.RegisterCustomerRequest.
+ * Use `create(RegisterCustomerRequestSchema)` to create a new message.
+ */
+export const RegisterCustomerRequestSchema: GenMessage<RegisterCustomerRequest> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 46);
+
+/**
+ * @generated from message voice.identity.v1.RegisterCustomerResponse
+ */
+export type RegisterCustomerResponse = Message<"voice.identity.v1.RegisterCustomerResponse"> & {
+  /**
+   * @generated from field: voice.identity.v1.Customer customer = 1;
+   */
+  customer?: Customer | undefined;
+};
+
+/**
+ * Describes the message voice.identity.v1.RegisterCustomerResponse.
+ * Use `create(RegisterCustomerResponseSchema)` to create a new message.
+ */
+export const RegisterCustomerResponseSchema: GenMessage<RegisterCustomerResponse> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 47);
+
+/**
+ * @generated from message voice.identity.v1.ListCustomersRequest
+ */
+export type ListCustomersRequest = Message<"voice.identity.v1.ListCustomersRequest"> & {
+  /**
+   * @generated from field: string platform_workspace_id = 1;
+   */
+  platformWorkspaceId: string;
+
+  /**
+   * @generated from field: string query = 2;
+   */
+  query: string;
+
+  /**
+   * @generated from field: int32 limit = 3;
+   */
+  limit: number;
+
+  /**
+   * @generated from field: int32 offset = 4;
+   */
+  offset: number;
+};
+
+/**
+ * Describes the message voice.identity.v1.ListCustomersRequest.
+ * Use `create(ListCustomersRequestSchema)` to create a new message.
+ */
+export const ListCustomersRequestSchema: GenMessage<ListCustomersRequest> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 48);
+
+/**
+ * @generated from message voice.identity.v1.ListCustomersResponse
+ */
+export type ListCustomersResponse = Message<"voice.identity.v1.ListCustomersResponse"> & {
+  /**
+   * @generated from field: repeated voice.identity.v1.Customer customers = 1;
+   */
+  customers: Customer[];
+
+  /**
+   * @generated from field: int32 total = 2;
+   */
+  total: number;
+};
+
+/**
+ * Describes the message voice.identity.v1.ListCustomersResponse.
+ * Use `create(ListCustomersResponseSchema)` to create a new message.
+ */
+export const ListCustomersResponseSchema: GenMessage<ListCustomersResponse> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 49);
+
+/**
+ * @generated from message voice.identity.v1.GetCustomerRequest
+ */
+export type GetCustomerRequest = Message<"voice.identity.v1.GetCustomerRequest"> & {
+  /**
+   * @generated from field: string platform_workspace_id = 1;
+   */
+  platformWorkspaceId: string;
+
+  /**
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+};
+
+/**
+ * Describes the message voice.identity.v1.GetCustomerRequest.
+ * Use `create(GetCustomerRequestSchema)` to create a new message.
+ */
+export const GetCustomerRequestSchema: GenMessage<GetCustomerRequest> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 50);
+
+/**
+ * @generated from message voice.identity.v1.GetCustomerResponse
+ */
+export type GetCustomerResponse = Message<"voice.identity.v1.GetCustomerResponse"> & {
+  /**
+   * @generated from field: voice.identity.v1.Customer customer = 1;
+   */
+  customer?: Customer | undefined;
+};
+
+/**
+ * Describes the message voice.identity.v1.GetCustomerResponse.
+ * Use `create(GetCustomerResponseSchema)` to create a new message.
+ */
+export const GetCustomerResponseSchema: GenMessage<GetCustomerResponse> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 51);
+
+/**
+ * @generated from message voice.identity.v1.IssueUserTokensRequest
+ */
+export type IssueUserTokensRequest = Message<"voice.identity.v1.IssueUserTokensRequest"> & {
+  /**
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+};
+
+/**
+ * Describes the message voice.identity.v1.IssueUserTokensRequest.
+ * Use `create(IssueUserTokensRequestSchema)` to create a new message.
+ */
+export const IssueUserTokensRequestSchema: GenMessage<IssueUserTokensRequest> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 52);
+
+/**
+ * @generated from message voice.identity.v1.IssueUserTokensResponse
+ */
+export type IssueUserTokensResponse = Message<"voice.identity.v1.IssueUserTokensResponse"> & {
+  /**
+   * @generated from field: string access_token = 1;
+   */
+  accessToken: string;
+
+  /**
+   * @generated from field: string token_type = 2;
+   */
+  tokenType: string;
+
+  /**
+   * @generated from field: int32 expires_in = 3;
+   */
+  expiresIn: number;
+
+  /**
+   * @generated from field: string refresh_token = 4;
+   */
+  refreshToken: string;
+
+  /**
+   * The client to name when refreshing at the token endpoint.
+   *
+   * @generated from field: string client_id = 5;
+   */
+  clientId: string;
+};
+
+/**
+ * Describes the message voice.identity.v1.IssueUserTokensResponse.
+ * Use `create(IssueUserTokensResponseSchema)` to create a new message.
+ */
+export const IssueUserTokensResponseSchema: GenMessage<IssueUserTokensResponse> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 53);
+
+/**
+ * @generated from message voice.identity.v1.RevokeUserCredentialsRequest
+ */
+export type RevokeUserCredentialsRequest = Message<"voice.identity.v1.RevokeUserCredentialsRequest"> & {
+  /**
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+};
+
+/**
+ * Describes the message voice.identity.v1.RevokeUserCredentialsRequest.
+ * Use `create(RevokeUserCredentialsRequestSchema)` to create a new message.
+ */
+export const RevokeUserCredentialsRequestSchema: GenMessage<RevokeUserCredentialsRequest> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 54);
+
+/**
+ * @generated from message voice.identity.v1.RevokeUserCredentialsResponse
+ */
+export type RevokeUserCredentialsResponse = Message<"voice.identity.v1.RevokeUserCredentialsResponse"> & {
+  /**
+   * Access and refresh tokens that were still active.
+   *
+   * @generated from field: int32 revoked_tokens = 1;
+   */
+  revokedTokens: number;
+};
+
+/**
+ * Describes the message voice.identity.v1.RevokeUserCredentialsResponse.
+ * Use `create(RevokeUserCredentialsResponseSchema)` to create a new message.
+ */
+export const RevokeUserCredentialsResponseSchema: GenMessage<RevokeUserCredentialsResponse> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 55);
+
+/**
+ * @generated from message voice.identity.v1.SetInitialPasswordRequest
+ */
+export type SetInitialPasswordRequest = Message<"voice.identity.v1.SetInitialPasswordRequest"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string password = 2;
+   */
+  password: string;
+};
+
+/**
+ * Describes the message voice.identity.v1.SetInitialPasswordRequest.
+ * Use `create(SetInitialPasswordRequestSchema)` to create a new message.
+ */
+export const SetInitialPasswordRequestSchema: GenMessage<SetInitialPasswordRequest> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 56);
+
+/**
+ * @generated from message voice.identity.v1.SetInitialPasswordResponse
+ */
+export type SetInitialPasswordResponse = Message<"voice.identity.v1.SetInitialPasswordResponse"> & {
+};
+
+/**
+ * Describes the message voice.identity.v1.SetInitialPasswordResponse.
+ * Use `create(SetInitialPasswordResponseSchema)` to create a new message.
+ */
+export const SetInitialPasswordResponseSchema: GenMessage<SetInitialPasswordResponse> = /*@__PURE__*/
+  messageDesc(file_voice_identity_v1_identity, 57);
+
+/**
  * Workspaces, principals and credentials. Authenticate is the gateway's only way to turn a
  * bearer credential into a principal; every other call is made on behalf of one.
  *
@@ -1407,6 +1768,70 @@ export const IdentityService: GenService<{
     methodKind: "unary";
     input: typeof RevokeTokenRequestSchema;
     output: typeof RevokeTokenResponseSchema;
+  },
+  /**
+   * Internal (the platform-users service): a platform's customers are the owners of the
+   * workspaces whose parent is the platform's workspace.
+   * Creates the user, a workspace under the platform on the plan and the owner membership, in one
+   * transaction; an e-mail that already belongs to a user is a conflict.
+   *
+   * @generated from rpc voice.identity.v1.IdentityService.RegisterCustomer
+   */
+  registerCustomer: {
+    methodKind: "unary";
+    input: typeof RegisterCustomerRequestSchema;
+    output: typeof RegisterCustomerResponseSchema;
+  },
+  /**
+   * Newest first; `query` matches e-mail or name, case-insensitively, as a substring.
+   *
+   * @generated from rpc voice.identity.v1.IdentityService.ListCustomers
+   */
+  listCustomers: {
+    methodKind: "unary";
+    input: typeof ListCustomersRequestSchema;
+    output: typeof ListCustomersResponseSchema;
+  },
+  /**
+   * Not found unless the user owns a workspace under that platform.
+   *
+   * @generated from rpc voice.identity.v1.IdentityService.GetCustomer
+   */
+  getCustomer: {
+    methodKind: "unary";
+    input: typeof GetCustomerRequestSchema;
+    output: typeof GetCustomerResponseSchema;
+  },
+  /**
+   * User-bound tokens for an active member of an active workspace, without a password: a grant of
+   * the built-in platform client with every canonical scope (the role narrows them, as always).
+   *
+   * @generated from rpc voice.identity.v1.IdentityService.IssueUserTokens
+   */
+  issueUserTokens: {
+    methodKind: "unary";
+    input: typeof IssueUserTokensRequestSchema;
+    output: typeof IssueUserTokensResponseSchema;
+  },
+  /**
+   * Revokes the user's tokens, grants and unused codes in one workspace, announced before returning.
+   *
+   * @generated from rpc voice.identity.v1.IdentityService.RevokeUserCredentials
+   */
+  revokeUserCredentials: {
+    methodKind: "unary";
+    input: typeof RevokeUserCredentialsRequestSchema;
+    output: typeof RevokeUserCredentialsResponseSchema;
+  },
+  /**
+   * Sets the password of a user who has none yet (an accepted invitation); a conflict otherwise.
+   *
+   * @generated from rpc voice.identity.v1.IdentityService.SetInitialPassword
+   */
+  setInitialPassword: {
+    methodKind: "unary";
+    input: typeof SetInitialPasswordRequestSchema;
+    output: typeof SetInitialPasswordResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_voice_identity_v1_identity, 0);

@@ -4,6 +4,7 @@ import type { Collections } from './documents.js';
 export async function createIndexes(collections: Collections): Promise<void> {
   const { workspaces, keys, users, members, codes, grants, tokens } = collections;
   await workspaces.createIndex({ root: 1 }, { unique: true, sparse: true, name: 'one_root' });
+  await workspaces.createIndex({ parent_workspace_id: 1, created_at: 1 }, { name: 'workspaces_by_parent' });
   await keys.createIndex({ key_hash: 1 }, { unique: true, name: 'unique_key_hash' });
   await keys.createIndex({ principal_id: 1 }, { unique: true, name: 'unique_principal' });
   await keys.createIndex({ workspace_id: 1, status: 1, created_at: -1, _id: -1 }, { name: 'keys_by_workspace' });

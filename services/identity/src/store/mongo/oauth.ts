@@ -1,5 +1,6 @@
 // The OAuth 2.0 server's clients, codes, grants and tokens in MongoDB.
 import type { ClientSession } from 'mongodb';
+import { isDuplicateKey } from '@voice/runtime';
 import type { AuthorizationCodeRecord, GrantRecord, OAuthClientRecord, OAuthStore, RedeemOutcome, RotateOutcome, TokenRecord } from '../store.js';
 import { clientDocument, clientRecord, codeDocument, codeRecord, grantDocument, grantRecord, tokenDocument, tokenRecord } from './documents.js';
 import { MongoStorePart } from './part.js';
@@ -7,6 +8,18 @@ import { MongoStorePart } from './part.js';
 export class MongoOAuthStore extends MongoStorePart implements OAuthStore {
   async createClient(client: OAuthClientRecord): Promise<void> {
     await this.clients.insertOne(clientDocument(client));
+  }
+
+  async ensureClient(client: OAuthClientRecord): Promise<'created' | 'exists'> {
+    const { _id, ...fields } = clientDocument(client);
+    try {
+      const result = await this.clients.updateOne({ _id }, { $setOnInsert: fields }, { upsert: true });
+      return result.upsertedCount === 1 ? 'created' : 'exists';
+    } catch (error) {
+      // Two concurrent upserts of one _id: the loser's insert hits the _id index.
+      if (isDuplicateKey(error)) return 'exists';
+      throw error;
+    }
   }
 
   async getClient(id: string): Promise<OAuthClientRecord | undefined> {
@@ -34,6 +47,13 @@ export class MongoOAuthStore extends MongoStorePart implements OAuthStore {
       const code = await this.codes.findOne({ _id: codeId }, { session });
       if (code?.status !== 'used') return { kind: 'unavailable' };
       return { kind: 'reused', revokedCredentialIds: code.grant_id ? await this.revokeGrantIn(code.grant_id, session) : [] };
+    });
+  }
+
+  async issueGrant(grant: GrantRecord, tokens: TokenRecord[]): Promise<void> {
+    await this.transaction(async (session) => {
+      await this.grants.insertOne(grantDocument(grant), { session });
+      if (tokens.length > 0) await this.tokens.insertMany(tokens.map(tokenDocument), { session });
     });
   }
 
@@ -69,6 +89,10 @@ export class MongoOAuthStore extends MongoStorePart implements OAuthStore {
 
   async revokeGrant(grantId: string): Promise<string[]> {
     return this.transaction((session) => this.revokeGrantIn(grantId, session));
+  }
+
+  async revokeUserCredentials(workspaceId: string, userId: string): Promise<string[]> {
+    return this.transaction((session) => this.revokeOAuthCredentialsWhere({ workspace_id: workspaceId, user_id: userId }, session));
   }
 
   private async revokeGrantIn(grantId: string, session: ClientSession): Promise<string[]> {

@@ -58,4 +58,18 @@ export abstract class MongoStorePart {
     await this.tokens.updateMany({ ...filter, status: { $in: ['active', 'used'] } }, { $set: { status: 'revoked' } }, { session });
     return active;
   }
+
+  /**
+   * Revokes the tokens, grants and unused codes of a workspace, or of one user in it, inside the
+   * caller's transaction; the ids of the tokens that were still active.
+   */
+  protected async revokeOAuthCredentialsWhere(
+    scope: { workspace_id: string } | { workspace_id: string; user_id: string },
+    session: ClientSession,
+  ): Promise<string[]> {
+    const revoked = await this.revokeTokensWhere(scope, session);
+    await this.grants.updateMany({ ...scope, status: 'active' }, { $set: { status: 'revoked' } }, { session });
+    await this.codes.updateMany({ ...scope, status: 'issued' }, { $set: { status: 'revoked' } }, { session });
+    return revoked;
+  }
 }

@@ -119,6 +119,11 @@ export class MongoMemberStore extends MongoStorePart implements MemberStore {
     });
   }
 
+  async setInitialPassword(userId: string, passwordHash: string): Promise<boolean> {
+    const result = await this.users.updateOne({ _id: userId, password_hash: null }, { $set: { password_hash: passwordHash } });
+    return result.modifiedCount === 1;
+  }
+
   /**
    * Runs `work` once the member is found in the `expected` state and the change keeps an active
    * owner; `next` undefined is a removal.
@@ -162,11 +167,7 @@ export class MongoMemberStore extends MongoStorePart implements MemberStore {
     });
   }
 
-  private async revokeMemberCredentials(workspaceId: string, userId: string, session: ClientSession): Promise<string[]> {
-    const member = { workspace_id: workspaceId, user_id: userId };
-    const revoked = await this.revokeTokensWhere(member, session);
-    await this.grants.updateMany({ ...member, status: 'active' }, { $set: { status: 'revoked' } }, { session });
-    await this.codes.updateMany({ ...member, status: 'issued' }, { $set: { status: 'revoked' } }, { session });
-    return revoked;
+  private revokeMemberCredentials(workspaceId: string, userId: string, session: ClientSession): Promise<string[]> {
+    return this.revokeOAuthCredentialsWhere({ workspace_id: workspaceId, user_id: userId }, session);
   }
 }

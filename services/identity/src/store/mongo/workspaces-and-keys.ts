@@ -81,9 +81,7 @@ export class MongoWorkspaceKeyStore extends MongoStorePart implements WorkspaceK
         const scope = { workspace_id: id };
         const keyIds = await this.activeIds(this.keys, scope, session);
         await this.keys.updateMany({ ...scope, status: 'active' }, { $set: { status: 'revoked' } }, { session });
-        revoked.push(...keyIds, ...(await this.revokeTokensWhere(scope, session)));
-        await this.grants.updateMany({ ...scope, status: 'active' }, { $set: { status: 'revoked' } }, { session });
-        await this.codes.updateMany({ ...scope, status: 'issued' }, { $set: { status: 'revoked' } }, { session });
+        revoked.push(...keyIds, ...(await this.revokeOAuthCredentialsWhere(scope, session)));
       }
       return { workspace: workspaceRecord(updated), revokedCredentialIds: revoked };
     });

@@ -94,4 +94,6 @@ export const migrations = [
    );
    CREATE INDEX oauth_tokens_by_grant ON oauth_tokens (grant_id, status);
    CREATE INDEX oauth_tokens_by_workspace ON oauth_tokens (workspace_id, status);`,
+  // A platform's customers are found through the workspaces under it.
+  `CREATE INDEX workspaces_by_parent ON workspaces (parent_workspace_id, created_at);`,
 ];

@@ -2,17 +2,18 @@
 import type Database from 'better-sqlite3';
 import type { SqliteDatabase } from '@voice/runtime';
 import type { AuthorizationCodeRecord, GrantRecord, OAuthClientRecord, OAuthStore, RedeemOutcome, RotateOutcome, TokenRecord } from '../store.js';
+import { revokeOAuthCredentials } from './revoke.js';
 import { clientFromRow, codeFromRow, grantFromRow, ids, tokenFromRow, type ClientRow, type CodeRow, type GrantRow, type TokenRow } from './rows.js';
 
 export class SqliteOAuthStore implements OAuthStore {
   constructor(private readonly db: SqliteDatabase, private readonly sql: (text: string) => Database.Statement) {}
 
   async createClient(client: OAuthClientRecord): Promise<void> {
-    this.sql(
-      `INSERT INTO oauth_clients (id, name, redirect_uris, scopes, grant_types, token_endpoint_auth_method, secret_hash, client_uri, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(client.id, client.name, JSON.stringify(client.redirectUris), JSON.stringify(client.scopes), JSON.stringify(client.grantTypes),
-      client.tokenEndpointAuthMethod, client.secretHash, client.clientUri, client.createdAt);
+    this.insertClient(client, '');
+  }
+
+  async ensureClient(client: OAuthClientRecord): Promise<'created' | 'exists'> {
+    return this.insertClient(client, 'ON CONFLICT (id) DO NOTHING') === 1 ? 'created' : 'exists';
   }
 
   async getClient(id: string): Promise<OAuthClientRecord | undefined> {
@@ -44,6 +45,13 @@ export class SqliteOAuthStore implements OAuthStore {
       const code = this.sql('SELECT status, grant_id FROM oauth_codes WHERE id = ?').get(codeId) as { status: string; grant_id: string | null } | undefined;
       if (code?.status !== 'used') return { kind: 'unavailable' };
       return { kind: 'reused', revokedCredentialIds: code.grant_id ? this.revokeGrantNow(code.grant_id) : [] };
+    }).immediate();
+  }
+
+  async issueGrant(grant: GrantRecord, tokens: TokenRecord[]): Promise<void> {
+    this.db.transaction(() => {
+      this.insertGrant(grant);
+      tokens.forEach((token) => this.insertToken(token));
     }).immediate();
   }
 
@@ -83,12 +91,25 @@ export class SqliteOAuthStore implements OAuthStore {
     return this.db.transaction(() => this.revokeGrantNow(grantId)).immediate();
   }
 
+  async revokeUserCredentials(workspaceId: string, userId: string): Promise<string[]> {
+    return this.db.transaction(() => revokeOAuthCredentials(this.sql, { where: 'workspace_id = ? AND user_id = ?', params: [workspaceId, userId] })).immediate();
+  }
+
   /** Inside the caller's transaction. */
   private revokeGrantNow(grantId: string): string[] {
     this.sql("UPDATE oauth_grants SET status = 'revoked' WHERE id = ?").run(grantId);
     const revoked = ids(this.sql("UPDATE oauth_tokens SET status = 'revoked' WHERE grant_id = ? AND status = 'active' RETURNING id").all(grantId));
     this.sql("UPDATE oauth_tokens SET status = 'revoked' WHERE grant_id = ? AND status = 'used'").run(grantId);
     return revoked;
+  }
+
+  /** The number of rows inserted. */
+  private insertClient(client: OAuthClientRecord, onConflict: '' | 'ON CONFLICT (id) DO NOTHING'): number {
+    return this.sql(
+      `INSERT INTO oauth_clients (id, name, redirect_uris, scopes, grant_types, token_endpoint_auth_method, secret_hash, client_uri, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ${onConflict}`,
+    ).run(client.id, client.name, JSON.stringify(client.redirectUris), JSON.stringify(client.scopes), JSON.stringify(client.grantTypes),
+      client.tokenEndpointAuthMethod, client.secretHash, client.clientUri, client.createdAt).changes;
   }
 
   private insertGrant(grant: GrantRecord): void {

@@ -12,6 +12,7 @@ import type {
   WorkspaceRecord,
 } from '../store.js';
 import { ids, memberFromRow, userFromRow, workspaceFromRow, type MemberRow, type UserRow, type WorkspaceRow } from './rows.js';
+import { insertMember, insertUser } from './inserts.js';
 import { revokeOAuthCredentials } from './revoke.js';
 
 const memberSelect = `SELECT m.workspace_id, m.user_id, m.role, m.status, m.created_at, u.email, u.name
@@ -22,7 +23,7 @@ export class SqliteMemberStore implements MemberStore {
 
   async createUser(user: UserRecord): Promise<boolean> {
     try {
-      this.insertUser(user);
+      insertUser(this.sql, user);
       return true;
     } catch (error) {
       if (isUniqueViolation(error)) return false;
@@ -43,13 +44,12 @@ export class SqliteMemberStore implements MemberStore {
   async addMember(membership: Omit<MembershipRecord, 'userId'>, user: UserRecord): Promise<AddMemberOutcome> {
     return this.db.transaction((): AddMemberOutcome => {
       const existing = this.sql('SELECT id FROM users WHERE email = ?').get(user.email) as { id: string } | undefined;
-      if (!existing) this.insertUser(user);
+      if (!existing) insertUser(this.sql, user);
       const userId = existing?.id ?? user.id;
       if (this.sql('SELECT 1 FROM members WHERE workspace_id = ? AND user_id = ?').get(membership.workspaceId, userId)) {
         return { kind: 'already_member' };
       }
-      this.sql('INSERT INTO members (workspace_id, user_id, role, status, created_at) VALUES (?, ?, ?, ?, ?)')
-        .run(membership.workspaceId, userId, membership.role, membership.status, membership.createdAt);
+      insertMember(this.sql, { ...membership, userId });
       return { kind: 'added', member: this.member(membership.workspaceId, userId)! };
     }).immediate();
   }
@@ -101,6 +101,10 @@ export class SqliteMemberStore implements MemberStore {
     return rows.map((row) => ({ workspace: workspaceFromRow(row), role: row.member_role as Role }));
   }
 
+  async setInitialPassword(userId: string, passwordHash: string): Promise<boolean> {
+    return this.sql('UPDATE users SET password_hash = ? WHERE id = ? AND password_hash IS NULL').run(passwordHash, userId).changes === 1;
+  }
+
   private member(workspaceId: string, userId: string): MemberRecord | undefined {
     const row = this.sql(`${memberSelect} WHERE m.workspace_id = ? AND m.user_id = ?`).get(workspaceId, userId) as MemberRow | undefined;
     return row ? memberFromRow(row) : undefined;
@@ -127,10 +131,5 @@ export class SqliteMemberStore implements MemberStore {
   /** The member's grants, tokens and unused codes of this one workspace; inside the caller's transaction. */
   private revokeMemberCredentials(workspaceId: string, userId: string): string[] {
     return revokeOAuthCredentials(this.sql, { where: 'workspace_id = ? AND user_id = ?', params: [workspaceId, userId] });
-  }
-
-  private insertUser(user: UserRecord): void {
-    this.sql('INSERT INTO users (id, email, name, password_hash, created_at) VALUES (?, ?, ?, ?, ?)')
-      .run(user.id, user.email, user.name, user.passwordHash, user.createdAt);
   }
 }

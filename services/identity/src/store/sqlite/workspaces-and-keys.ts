@@ -2,6 +2,7 @@
 import type Database from 'better-sqlite3';
 import type { Page, SqliteDatabase } from '@voice/runtime';
 import type { ApiKeyRecord, WorkspaceKeyStore, WorkspaceRecord } from '../store.js';
+import { insertWorkspace } from './inserts.js';
 import { revokeOAuthCredentials } from './revoke.js';
 import { ids, keyFromRow, workspaceFromRow, type ApiKeyRow, type WorkspaceRow } from './rows.js';
 
@@ -11,7 +12,7 @@ export class SqliteWorkspaceKeyStore implements WorkspaceKeyStore {
   async bootstrapRoot(workspace: WorkspaceRecord, key: ApiKeyRecord): Promise<'created' | 'exists'> {
     return this.db.transaction(() => {
       if (this.sql('SELECT 1 FROM workspaces WHERE parent_workspace_id IS NULL').get()) return 'exists' as const;
-      this.insertWorkspace(workspace);
+      insertWorkspace(this.sql, workspace);
       this.insertKey(key);
       return 'created' as const;
     }).immediate();
@@ -23,7 +24,7 @@ export class SqliteWorkspaceKeyStore implements WorkspaceKeyStore {
   }
 
   async createWorkspace(workspace: WorkspaceRecord): Promise<void> {
-    this.insertWorkspace(workspace);
+    insertWorkspace(this.sql, workspace);
   }
 
   async getWorkspace(id: string): Promise<WorkspaceRecord | undefined> {
@@ -75,11 +76,6 @@ export class SqliteWorkspaceKeyStore implements WorkspaceKeyStore {
       const row = this.sql('SELECT * FROM workspaces WHERE id = ?').get(id) as WorkspaceRow;
       return { workspace: workspaceFromRow(row), revokedCredentialIds: revoked };
     }).immediate();
-  }
-
-  private insertWorkspace(workspace: WorkspaceRecord): void {
-    this.sql('INSERT INTO workspaces (id, name, plan, status, parent_workspace_id, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(workspace.id, workspace.name, workspace.plan, workspace.status, workspace.parentWorkspaceId, workspace.createdAt);
   }
 
   private insertKey(key: ApiKeyRecord): void {

@@ -1,0 +1,77 @@
+// RegisterCustomer, ListCustomers and GetCustomer for the platform-users service: a platform's
+// customers are the owners of the workspaces under the platform's workspace.
+import {
+  defaultName,
+  emailIssue,
+  invalidRequest,
+  isPlan,
+  isUuid,
+  nameIssue,
+  newId,
+  normaliseEmail,
+  normalisePage,
+  notFound,
+  passwordIssue,
+  serviceError,
+  type FieldIssue,
+} from '@voice/runtime';
+import type { GetCustomerRequest, ListCustomersRequest, RegisterCustomerRequest } from '@voice/proto/voice/identity/v1/identity';
+import { hashPassword } from './passwords.js';
+import { presentCustomer } from './presenter.js';
+import type { IdentityStore, MembershipRecord, UserRecord, WorkspaceRecord } from './store/store.js';
+
+/** As long as the longest e-mail: a longer query can match nothing. */
+const maxQueryLength = 254;
+
+const emailTaken = () => serviceError('conflict', 'a user with this e-mail already exists');
+
+export class Customers {
+  constructor(private readonly deps: { store: IdentityStore; now: () => Date }) {}
+
+  async register(request: RegisterCustomerRequest) {
+    const { store } = this.deps;
+    const email = normaliseEmail(request.email);
+    const givenName = request.name.trim();
+    const name = givenName || defaultName(request.email.trim());
+    const workspaceName = request.workspaceName.trim() || name;
+    const platform = isUuid(request.platformWorkspaceId) ? await store.getWorkspace(request.platformWorkspaceId) : undefined;
+    const issues: FieldIssue[] = [];
+    if (!platform) issues.push({ field: 'platform_workspace_id', issue: 'must name an existing workspace' });
+    const problems: [string, string | undefined][] = [
+      ['email', emailIssue(email)],
+      ['name', nameIssue(givenName)],
+      ['password', request.password ? passwordIssue(request.password) : undefined],
+      ['plan', isPlan(request.plan) ? undefined : 'must be starter, pro or enterprise'],
+      ['workspace_name', nameIssue(workspaceName)],
+    ];
+    for (const [field, issue] of problems) if (issue) issues.push({ field, issue });
+    if (issues.length > 0 || !platform) throw invalidRequest(issues);
+    // Checked before hashing, so a taken e-mail costs no scrypt; the store checks again atomically.
+    if (await store.findUserByEmail(email)) throw emailTaken();
+
+    const passwordHash = request.password ? await hashPassword(request.password) : null;
+    const createdAt = this.deps.now().toISOString();
+    const user: UserRecord = { id: newId(), email, name, passwordHash, createdAt };
+    const workspace: WorkspaceRecord = { id: newId(), name: workspaceName, plan: request.plan, status: 'active', parentWorkspaceId: platform.id, createdAt };
+    const membership: MembershipRecord = { workspaceId: workspace.id, userId: user.id, role: 'owner', status: 'active', createdAt };
+    if ((await store.registerCustomer(user, workspace, membership)) === 'email_taken') throw emailTaken();
+    return { customer: presentCustomer({ user, workspaces: [{ workspace, role: membership.role }] }) };
+  }
+
+  async list(request: ListCustomersRequest) {
+    const query = request.query.trim();
+    if (query.length > maxQueryLength) throw invalidRequest([{ field: 'query', issue: `must be at most ${maxQueryLength} characters` }]);
+    if (!isUuid(request.platformWorkspaceId)) return { customers: [], total: 0 };
+    const { customers, total } = await this.deps.store.listCustomers(request.platformWorkspaceId, query, normalisePage(request));
+    return { customers: customers.map(presentCustomer), total };
+  }
+
+  async get(request: GetCustomerRequest) {
+    const customer =
+      isUuid(request.platformWorkspaceId) && isUuid(request.userId)
+        ? await this.deps.store.getCustomer(request.platformWorkspaceId, request.userId)
+        : undefined;
+    if (!customer) throw notFound('customer');
+    return { customer: presentCustomer(customer) };
+  }
+}

@@ -1,0 +1,78 @@
+// A platform's customers in MongoDB: registration in one transaction, and the owners of the
+// workspaces under a platform, searched by e-mail or name.
+import { isDuplicateKey, type Page, type Role } from '@voice/runtime';
+import type { CustomerRecord, CustomerStore, MembershipRecord, RegisterCustomerOutcome, UserRecord, WorkspaceRecord } from '../store.js';
+import { userDocument, userRecord, workspaceDocument, workspaceRecord, type UserDocument } from './documents.js';
+import { MongoStorePart } from './part.js';
+
+/** A regular expression matching `text` literally. */
+const literal = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+interface Listing {
+  total: { n: number }[];
+  page: { _id: string; user: UserDocument }[];
+}
+
+export class MongoCustomerStore extends MongoStorePart implements CustomerStore {
+  async registerCustomer(user: UserRecord, workspace: WorkspaceRecord, membership: MembershipRecord): Promise<RegisterCustomerOutcome> {
+    try {
+      return await this.transaction(async (session): Promise<RegisterCustomerOutcome> => {
+        if (await this.users.findOne({ email: user.email }, { session })) return 'email_taken';
+        await this.users.insertOne(userDocument(user), { session });
+        await this.workspaces.insertOne(workspaceDocument(workspace), { session });
+        await this.members.insertOne(
+          { workspace_id: membership.workspaceId, user_id: membership.userId, role: membership.role, status: membership.status, created_at: membership.createdAt },
+          { session },
+        );
+        return 'registered';
+      });
+    } catch (error) {
+      // A concurrent registration of the e-mail committed first: the unique e-mail index refused this one.
+      if (isDuplicateKey(error)) return 'email_taken';
+      throw error;
+    }
+  }
+
+  async listCustomers(platformWorkspaceId: string, query: string, page: Page): Promise<{ customers: CustomerRecord[]; total: number }> {
+    const search = query ? { $regex: literal(query), $options: 'i' } : undefined;
+    const [listing] = await this.workspaces
+      .aggregate<Listing>([
+        { $match: { parent_workspace_id: platformWorkspaceId } },
+        { $lookup: { from: this.members.collectionName, localField: '_id', foreignField: 'workspace_id', as: 'member' } },
+        { $unwind: '$member' },
+        { $match: { 'member.role': 'owner' } },
+        { $group: { _id: '$member.user_id', since: { $min: '$created_at' } } },
+        { $lookup: { from: this.users.collectionName, localField: '_id', foreignField: '_id', as: 'user' } },
+        { $unwind: '$user' },
+        ...(search ? [{ $match: { $or: [{ 'user.email': search }, { 'user.name': search }] } }] : []),
+        { $sort: { since: -1, _id: -1 } },
+        { $facet: { total: [{ $count: 'n' }], page: [{ $skip: page.offset }, { $limit: page.limit }] } },
+      ])
+      .toArray();
+    const users = listing?.page.map((entry) => entry.user) ?? [];
+    return { customers: await this.withWorkspaces(platformWorkspaceId, users), total: listing?.total[0]?.n ?? 0 };
+  }
+
+  async getCustomer(platformWorkspaceId: string, userId: string): Promise<CustomerRecord | undefined> {
+    const user = await this.users.findOne({ _id: userId });
+    return user ? (await this.withWorkspaces(platformWorkspaceId, [user]))[0] : undefined;
+  }
+
+  /** The users with their workspaces under the platform, oldest first; users without any are left out. */
+  private async withWorkspaces(platformWorkspaceId: string, users: UserDocument[]): Promise<CustomerRecord[]> {
+    if (users.length === 0) return [];
+    const owned = await this.members.find({ user_id: { $in: users.map((u) => u._id) }, role: 'owner' }).toArray();
+    const workspaces = await this.workspaces
+      .find({ _id: { $in: owned.map((m) => m.workspace_id) }, parent_workspace_id: platformWorkspaceId })
+      .sort({ created_at: 1, _id: 1 })
+      .toArray();
+    return users.flatMap((user) => {
+      const roles = new Map(owned.filter((m) => m.user_id === user._id).map((m) => [m.workspace_id, m.role as Role]));
+      const mine = workspaces.flatMap((w) => {
+        const role = roles.get(w._id);
+        return role ? [{ workspace: workspaceRecord(w), role }] : [];
+      });
+      return mine.length > 0 ? [{ user: userRecord(user), workspaces: mine }] : [];
+    });
+  }
+}

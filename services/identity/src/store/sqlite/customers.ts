@@ -1,0 +1,76 @@
+// A platform's customers in SQLite: registration in one transaction, and the owners of the
+// workspaces under a platform, searched by e-mail or name.
+import type Database from 'better-sqlite3';
+import { isUniqueViolation, type Page, type Role, type SqliteDatabase } from '@voice/runtime';
+import type { CustomerRecord, CustomerStore, MembershipRecord, RegisterCustomerOutcome, UserRecord, WorkspaceRecord } from '../store.js';
+import { insertMember, insertUser, insertWorkspace } from './inserts.js';
+import { userFromRow, workspaceFromRow, type UserRow, type WorkspaceRow } from './rows.js';
+
+/** The platform's customers matching a LIKE pattern, each with `since`: its oldest workspace there. */
+const matching = `SELECT u.*, MIN(w.created_at) AS since
+  FROM workspaces w JOIN members m ON m.workspace_id = w.id JOIN users u ON u.id = m.user_id
+  WHERE w.parent_workspace_id = ? AND m.role = 'owner'
+    AND (casefold(u.email) LIKE ? ESCAPE '\\' OR casefold(u.name) LIKE ? ESCAPE '\\')
+  GROUP BY u.id`;
+
+const ownedWorkspaces = `SELECT w.*, m.user_id AS member_user_id, m.role AS member_role
+  FROM members m JOIN workspaces w ON w.id = m.workspace_id
+  WHERE w.parent_workspace_id = ? AND m.role = 'owner' AND m.user_id IN (SELECT value FROM json_each(?))
+  ORDER BY w.created_at, w.id`;
+
+/** A LIKE pattern matching `text` literally anywhere, lower-cased as casefold() lower-cases the columns. */
+const containsPattern = (text: string): string => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export class SqliteCustomerStore implements CustomerStore {
+  constructor(private readonly db: SqliteDatabase, private readonly sql: (text: string) => Database.Statement) {
+    // SQLite's own lower() and LIKE fold ASCII letters only; names are not all ASCII.
+    db.function('casefold', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
+  }
+
+  async registerCustomer(user: UserRecord, workspace: WorkspaceRecord, membership: MembershipRecord): Promise<RegisterCustomerOutcome> {
+    try {
+      return this.db.transaction((): RegisterCustomerOutcome => {
+        if (this.sql('SELECT 1 FROM users WHERE email = ?').get(user.email)) return 'email_taken';
+        insertUser(this.sql, user);
+        insertWorkspace(this.sql, workspace);
+        insertMember(this.sql, membership);
+        return 'registered';
+      }).immediate();
+    } catch (error) {
+      // The unique e-mail index has the last word, whatever got past the check.
+      if (isUniqueViolation(error) && String((error as Error).message).includes('users.email')) return 'email_taken';
+      throw error;
+    }
+  }
+
+  async listCustomers(platformWorkspaceId: string, query: string, page: Page): Promise<{ customers: CustomerRecord[]; total: number }> {
+    return this.db.transaction(() => {
+      const pattern = containsPattern(query);
+      const { total } = this.sql(`SELECT COUNT(*) AS total FROM (${matching})`).get(platformWorkspaceId, pattern, pattern) as { total: number };
+      const rows = this.sql(`${matching} ORDER BY since DESC, u.id DESC LIMIT ? OFFSET ?`)
+        .all(platformWorkspaceId, pattern, pattern, page.limit, page.offset) as UserRow[];
+      return { customers: this.withWorkspaces(platformWorkspaceId, rows), total };
+    })();
+  }
+
+  async getCustomer(platformWorkspaceId: string, userId: string): Promise<CustomerRecord | undefined> {
+    return this.db.transaction(() => {
+      const row = this.sql('SELECT * FROM users WHERE id = ?').get(userId) as UserRow | undefined;
+      return row ? this.withWorkspaces(platformWorkspaceId, [row])[0] : undefined;
+    })();
+  }
+
+  /** The users with their workspaces under the platform; users without any are left out. */
+  private withWorkspaces(platformWorkspaceId: string, users: UserRow[]): CustomerRecord[] {
+    const rows = this.sql(ownedWorkspaces).all(platformWorkspaceId, JSON.stringify(users.map((u) => u.id))) as (WorkspaceRow & {
+      member_user_id: string;
+      member_role: string;
+    })[];
+    return users.flatMap((user) => {
+      const workspaces = rows
+        .filter((row) => row.member_user_id === user.id)
+        .map((row) => ({ workspace: workspaceFromRow(row), role: row.member_role as Role }));
+      return workspaces.length > 0 ? [{ user: userFromRow(user), workspaces }] : [];
+    });
+  }
+}

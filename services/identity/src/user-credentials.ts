@@ -1,0 +1,59 @@
+// IssueUserTokens, RevokeUserCredentials and SetInitialPassword for the platform-users service:
+// a user's credentials, managed on the user's behalf without its password.
+import { canonicalScopes, invalidRequest, isUuid, notFound, passwordIssue, serviceError, type Notifier } from '@voice/runtime';
+import type {
+  IssueUserTokensRequest,
+  RevokeUserCredentialsRequest,
+  SetInitialPasswordRequest,
+} from '@voice/proto/voice/identity/v1/identity';
+import { mintTokens, newGrant } from './oauth/mint.js';
+import { platformClient, platformClientId } from './oauth/platform-client.js';
+import { hashPassword } from './passwords.js';
+import { announceRevoked } from './revocations.js';
+import type { IdentityStore, MemberRecord } from './store/store.js';
+
+const passwordAlreadySet = () => serviceError('conflict', 'the password is already set');
+
+export class UserCredentials {
+  constructor(private readonly deps: { store: IdentityStore; notifier: Notifier; now: () => Date }) {}
+
+  /** A grant of the built-in platform client with every canonical scope; the role narrows them when used. */
+  async issueTokens(request: IssueUserTokensRequest) {
+    const member = await this.member(request.workspaceId, request.userId);
+    const workspace = await this.deps.store.getWorkspace(member.workspaceId);
+    if (member.status !== 'active' || workspace?.status !== 'active') throw serviceError('conflict', 'the user or its workspace is suspended');
+    const now = this.deps.now();
+    const grant = newGrant(
+      { clientId: platformClientId, userId: member.userId, workspaceId: member.workspaceId, scopes: [...canonicalScopes], resource: '' },
+      now,
+    );
+    const minted = mintTokens(platformClient(now.toISOString()), grant, grant.scopes, member.role, now);
+    await this.deps.store.issueGrant(grant, minted.records);
+    const { accessToken, tokenType, expiresIn, refreshToken } = minted.response;
+    return { accessToken, tokenType, expiresIn, refreshToken, clientId: platformClientId };
+  }
+
+  async revoke(request: RevokeUserCredentialsRequest) {
+    const member = await this.member(request.workspaceId, request.userId);
+    const revoked = await this.deps.store.revokeUserCredentials(member.workspaceId, member.userId);
+    await announceRevoked(this.deps.notifier, { credentialIds: revoked });
+    return { revokedTokens: revoked.length };
+  }
+
+  async setInitialPassword(request: SetInitialPasswordRequest) {
+    const issue = passwordIssue(request.password);
+    if (issue) throw invalidRequest([{ field: 'password', issue }]);
+    const user = isUuid(request.userId) ? await this.deps.store.getUser(request.userId) : undefined;
+    if (!user) throw notFound('user');
+    if (user.passwordHash !== null) throw passwordAlreadySet();
+    // Only the first of concurrent calls finds the password still unset.
+    if (!(await this.deps.store.setInitialPassword(user.id, await hashPassword(request.password)))) throw passwordAlreadySet();
+    return {};
+  }
+
+  private async member(workspaceId: string, userId: string): Promise<MemberRecord> {
+    const member = isUuid(workspaceId) && isUuid(userId) ? await this.deps.store.getMember(workspaceId, userId) : undefined;
+    if (!member) throw notFound('member');
+    return member;
+  }
+}

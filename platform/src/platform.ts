@@ -76,7 +76,8 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
     tools: (serviceEnv) => startToolsService(serviceEnv, loggerFor('tools')),
     billing: (serviceEnv) => startBillingService({ ...serviceEnv, VOICE_IDENTITY_URL: urls.identity }, { logger: loggerFor('billing'), events }),
     telephony: (serviceEnv) => startTelephonyService({ ...serviceEnv, VOICE_BILLING_URL: urls.billing }, { logger: loggerFor('telephony'), events }),
-    platformUsers: (serviceEnv) => startPlatformUsersService(serviceEnv, loggerFor('platform-users')),
+    platformUsers: (serviceEnv) =>
+      startPlatformUsersService({ ...serviceEnv, VOICE_IDENTITY_URL: urls.identity, VOICE_BILLING_URL: urls.billing }, loggerFor('platform-users')),
   };
   const startService = async (name: ServiceName) => {
     if (running.has(name)) return;

@@ -23,8 +23,11 @@ function requireInternal(context: HandlerContext): void {
   if (callerOf(context).principal.type !== 'internal') throw serviceError('forbidden', 'only platform services may move credits');
 }
 
-const insufficientCredits = () => serviceError('conflict', 'insufficient credits');
-const idReused = (field: string) => serviceError('conflict', `this ${field} was already used for a different request`);
+// The field violation tells callers which conflict this is, so none has to read the message.
+const insufficientCredits = () =>
+  serviceError('conflict', 'insufficient credits', { fields: [{ field: 'amount', issue: 'is more than the source wallet holds' }] });
+const idReused = (field: string) =>
+  serviceError('conflict', `this ${field} was already used for a different request`, { fields: [{ field, issue: 'was already used for a different request' }] });
 
 /** Workspace ids are UUIDs; anything else names no workspace. */
 function requireWorkspaceId(id: string): void {

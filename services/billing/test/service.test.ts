@@ -189,6 +189,7 @@ describe('transfers', () => {
     await fund(customer, 10_000);
     const short = await failure(client.transfer({ fromWorkspaceId: customer, toWorkspaceId: other, amount: amount(10_001), transferId: newId() }, internal()));
     expect([short.code, errorDetailOf(short).reason, short.rawMessage]).toEqual([Code.FailedPrecondition, 'conflict', 'insufficient credits']);
+    expect(errorDetailOf(short).fields.map((issue) => issue.field)).toEqual(['amount']);
     const request = { fromWorkspaceId: customer, toWorkspaceId: other, amount: amount(4_000), transferId: newId(), reference: 'reclaim' };
     const first = await client.transfer(request, internal());
     const retry = await client.transfer(request, internal());
@@ -196,6 +197,7 @@ describe('transfers', () => {
     expect([retry.debit?.id, retry.credit?.id]).toEqual([first.debit?.id, first.credit?.id]);
     const reused = await failure(client.transfer({ ...request, amount: amount(4_001) }, internal()));
     expect([reused.code, errorDetailOf(reused).reason]).toEqual([Code.FailedPrecondition, 'conflict']);
+    expect(errorDetailOf(reused).fields.map((issue) => issue.field)).toEqual(['transfer_id']);
     expect((await balanceOf(customer)).balance).toMatchObject(amount(6_000));
     expect((await balanceOf(other)).balance).toMatchObject(amount(4_000));
   });

@@ -1,5 +1,20 @@
 // Every setting of the platform-users service, read and validated once at start.
-import { ConfigError, readCommonConfig, readOptionalString, readPort, readPublicUrl, readString, type CommonConfig, type Env } from '@voice/runtime';
+import { join } from 'node:path';
+import {
+  ConfigError,
+  emailIssue,
+  readCommonConfig,
+  readEncryptionKey,
+  readInt,
+  readOptionalString,
+  readPort,
+  readPublicUrl,
+  readString,
+  readUrl,
+  type CommonConfig,
+  type Env,
+} from '@voice/runtime';
+import type { SmtpSettings } from './mail/smtp-mailer.js';
 
 export interface PlatformUsersConfig {
   common: CommonConfig;
@@ -9,6 +24,17 @@ export interface PlatformUsersConfig {
   platformHost: string;
   /** DNS servers for custom-domain checks as host:port; empty means the system's. */
   dnsServers: string[];
+  identityUrl: string;
+  billingUrl: string;
+  /** The gateway's external base address: invitation links of platforms without a custom domain. */
+  publicUrl: string;
+  /** Seals the stored e-mails, which carry invitation tokens. */
+  encryptionKey: Buffer;
+  invitationTtlHours: number;
+  mailFrom: string;
+  /** The SMTP server; undefined writes mail as .eml files into mailDirectory (the embedded mode). */
+  smtp: SmtpSettings | undefined;
+  mailDirectory: string;
 }
 
 const hostPortPattern = /^(\[[0-9a-fA-F:.]+\]|[^\s:[\]]+)(:\d{1,5})?$/;
@@ -26,13 +52,62 @@ function readDnsServers(env: Env): string[] {
   return servers;
 }
 
+const smtpUrlShape = 'must be smtp://[user:password@]host[:port] or smtps://…, without a path or query';
+
+/** Parsed here rather than by readUrl: its errors quote the value, and this one may hold a password. */
+function readSmtp(env: Env): SmtpSettings | undefined {
+  const raw = readOptionalString(env, 'VOICE_SMTP_URL');
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('VOICE_SMTP_URL', smtpUrlShape);
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new ConfigError('VOICE_SMTP_URL', `must use smtp: or smtps:, got "${url.protocol}"`);
+  if (!url.hostname || (url.pathname !== '' && url.pathname !== '/') || url.search || url.hash) throw new ConfigError('VOICE_SMTP_URL', smtpUrlShape);
+  const secure = url.protocol === 'smtps:';
+  let user: string;
+  let pass: string;
+  try {
+    user = decodeURIComponent(url.username);
+    pass = decodeURIComponent(url.password);
+  } catch {
+    throw new ConfigError('VOICE_SMTP_URL', 'has a user name or password that is not validly percent-encoded');
+  }
+  if (pass && !user) throw new ConfigError('VOICE_SMTP_URL', 'has a password without a user name');
+  return {
+    host: url.hostname.replace(/^\[|\]$/g, ''),
+    port: url.port ? Number(url.port) : secure ? 465 : 587,
+    secure,
+    auth: user ? { user, pass } : undefined,
+  };
+}
+
+function readMailFrom(env: Env, platformHost: string): string {
+  const from = readOptionalString(env, 'VOICE_MAIL_FROM');
+  if (from === undefined) return `no-reply@${platformHost}`;
+  if (emailIssue(from)) throw new ConfigError('VOICE_MAIL_FROM', `must be an e-mail address such as no-reply@example.com, got "${from}"`);
+  return from;
+}
+
 export function readPlatformUsersConfig(env: Env): PlatformUsersConfig {
   const common = readCommonConfig(env);
+  const publicUrl = readPublicUrl(env);
+  const platformHost = new URL(publicUrl).hostname.toLowerCase();
   return {
     common,
     host: readString(env, 'VOICE_PLATFORM_USERS_HOST', '127.0.0.1'),
     port: readPort(env, 'VOICE_PLATFORM_USERS_PORT', 50055),
-    platformHost: new URL(readPublicUrl(env)).hostname.toLowerCase(),
+    platformHost,
     dnsServers: readDnsServers(env),
+    identityUrl: readUrl(env, 'VOICE_IDENTITY_URL', 'http://127.0.0.1:50051', ['http:', 'https:'])!,
+    billingUrl: readUrl(env, 'VOICE_BILLING_URL', 'http://127.0.0.1:50054', ['http:', 'https:'])!,
+    publicUrl,
+    encryptionKey: readEncryptionKey(env, common),
+    invitationTtlHours: readInt(env, 'VOICE_INVITATION_TTL_HOURS', 168, { min: 1, max: 720 }),
+    mailFrom: readMailFrom(env, platformHost),
+    smtp: readSmtp(env),
+    mailDirectory: join(common.dataDir, 'mail-outbox'),
   };
 }

@@ -1,4 +1,5 @@
 export { startPlatformUsersService } from './main.js';
 export { readPlatformUsersConfig, type PlatformUsersConfig } from './config.js';
-export { platformUsersRoutes, platformUsersServiceNames } from './routes.js';
+export { platformUsersRoutes, platformUsersServiceNames, type PlatformUsersRoutesDeps } from './routes.js';
 export { CustomDomainServiceImpl, type CustomDomainDeps } from './service/custom-domains.js';
+export { PlatformUserServiceImpl, type PlatformUserDeps } from './service/platform-users.js';

@@ -1,39 +1,76 @@
-// Starts the platform-users service: config, store, DNS lookups, the Connect server; stops
-// cleanly on SIGTERM. (The platform users themselves arrive with the rest of their issue.)
-import { CallerSigner, closeOnSignal, createLogger, failStart, startConnectServer, type Env, type Logger, type StartedService } from '@voice/runtime';
-import { readPlatformUsersConfig } from './config.js';
+// Starts the platform-users service: config, store, DNS lookups, the identity and billing
+// clients, the mail relay and the Connect server; stops cleanly on SIGTERM.
+import { CallerSigner, closeOnSignal, createLogger, failStart, SecretBox, startConnectServer, type Env, type Logger, type StartedService } from '@voice/runtime';
+import { readPlatformUsersConfig, type PlatformUsersConfig } from './config.js';
 import { ResolverDnsLookup } from './domains/dns-lookup.js';
+import { connectDownstreams } from './downstream/clients.js';
+import { Invitations } from './invitations/invitations.js';
+import { DirectoryMailer } from './mail/directory-mailer.js';
+import type { Mailer } from './mail/mailer.js';
+import { MailRelay } from './mail/relay.js';
+import { SmtpMailer } from './mail/smtp-mailer.js';
 import { platformUsersRoutes, platformUsersServiceNames } from './routes.js';
-import { openCustomDomainStore } from './store/open.js';
+import { openPlatformUsersStore } from './store/open.js';
+
+const mailerFor = async (config: PlatformUsersConfig): Promise<Mailer> =>
+  config.smtp ? new SmtpMailer(config.smtp) : DirectoryMailer.open(config.mailDirectory);
 
 export async function startPlatformUsersService(env: Env, logger?: Logger): Promise<StartedService> {
   const config = readPlatformUsersConfig(env);
   const log = logger ?? createLogger({ service: 'platform-users', level: config.common.logLevel });
-  const store = await openCustomDomainStore(config.common);
+  const mailer = await mailerFor(config);
+  const store = await openPlatformUsersStore(config.common).catch((error: unknown) => {
+    mailer.close();
+    throw error;
+  });
+  const signer = new CallerSigner(config.common.internalSecret);
+  const box = new SecretBox(config.encryptionKey);
+  const downstreams = connectDownstreams({ identity: config.identityUrl, billing: config.billingUrl }, signer);
+  const relay = new MailRelay({ store, mailer, box, from: config.mailFrom, logger: log.child({ component: 'mail-relay' }) });
+  const now = () => new Date();
+  const stopParts = async () => {
+    await relay.stop();
+    mailer.close();
+    downstreams.close();
+    await store.close();
+  };
   try {
     const server = await startConnectServer({
       name: 'platform-users',
       host: config.host,
       port: config.port,
-      signer: new CallerSigner(config.common.internalSecret),
+      signer,
       logger: log,
       serviceNames: platformUsersServiceNames,
       routes: platformUsersRoutes({
-        store,
-        dns: new ResolverDnsLookup(config.dnsServers),
-        platformHost: config.platformHost,
-        now: () => new Date(),
+        customDomains: { store, dns: new ResolverDnsLookup(config.dnsServers), platformHost: config.platformHost, now },
+        platformUsers: {
+          identity: downstreams.identity,
+          billing: downstreams.billing,
+          store,
+          invitations: new Invitations({
+            store,
+            identity: downstreams.identity,
+            box,
+            publicUrl: config.publicUrl,
+            ttlHours: config.invitationTtlHours,
+            mailQueued: () => relay.wake(),
+            now,
+          }),
+        },
       }),
     });
+    relay.start();
+    log.info('mail relay started', { transport: config.smtp ? 'smtp' : 'directory', ...(config.smtp ? {} : { directory: config.mailDirectory }) });
     return {
       server,
       close: async () => {
         await server.close();
-        await store.close();
+        await stopParts();
       },
     };
   } catch (error) {
-    await store.close();
+    await stopParts();
     throw error;
   }
 }

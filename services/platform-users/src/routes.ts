@@ -1,10 +1,18 @@
 // The one registration point of the platform-users service's Connect routes.
 import type { ConnectRouter } from '@connectrpc/connect';
 import { CustomDomainService } from '@voice/proto/voice/platform/v1/custom_domains';
+import { PlatformUserService } from '@voice/proto/voice/platform/v1/platform_users';
 import { CustomDomainServiceImpl, type CustomDomainDeps } from './service/custom-domains.js';
+import { PlatformUserServiceImpl, type PlatformUserDeps } from './service/platform-users.js';
 
-export const platformUsersServiceNames = [CustomDomainService.typeName];
+export const platformUsersServiceNames = [CustomDomainService.typeName, PlatformUserService.typeName];
 
-export const platformUsersRoutes = (deps: CustomDomainDeps) => (router: ConnectRouter) => {
-  router.service(CustomDomainService, new CustomDomainServiceImpl(deps));
+export interface PlatformUsersRoutesDeps {
+  customDomains: CustomDomainDeps;
+  platformUsers: PlatformUserDeps;
+}
+
+export const platformUsersRoutes = (deps: PlatformUsersRoutesDeps) => (router: ConnectRouter) => {
+  router.service(CustomDomainService, new CustomDomainServiceImpl(deps.customDomains));
+  router.service(PlatformUserService, new PlatformUserServiceImpl(deps.platformUsers));
 };

@@ -1,6 +1,6 @@
-// The CustomDomainStore contract: every adapter must pass it.
+// The PlatformUsersStore contract (custom domains, invitations, the mail outbox): every adapter must pass it.
 import { newId } from '@voice/runtime';
-import type { CustomDomainRecord, CustomDomainStore } from '../src/store/store.js';
+import type { CustomDomainRecord, InvitationRecord, NewMail, PlatformUsersStore } from '../src/store/store.js';
 
 let sequence = Math.floor(Math.random() * 1_000_000);
 
@@ -18,8 +18,31 @@ export const domainRecord = (workspaceId: string, overrides: Partial<CustomDomai
 
 const missingTxt = [{ expected: { type: 'TXT' as const, name: '_voice-verification.x.example.com', value: 'voice-verification=t' }, found: ['other'] }];
 
-export function customDomainStoreContract(open: () => Promise<CustomDomainStore>): void {
-  let store: CustomDomainStore;
+export const invitationRecord = (overrides: Partial<InvitationRecord> = {}): InvitationRecord => ({
+  id: newId(),
+  tokenHash: `hash-${newId()}`,
+  userId: newId(),
+  platformWorkspaceId: newId(),
+  email: `user-${(sequence += 1)}@example.com`,
+  name: 'Ada Lovelace',
+  expiresAt: '2026-11-29T10:00:00.000Z',
+  acceptedAt: null,
+  createdAt: '2026-11-22T10:00:00.000Z',
+  ...overrides,
+});
+
+export const newMail = (overrides: Partial<NewMail> = {}): NewMail => ({
+  id: newId(),
+  to: `user-${(sequence += 1)}@example.com`,
+  subject: "You're invited to Acme",
+  sealedText: 'enc:v1:text',
+  sealedHtml: 'enc:v1:html',
+  createdAt: '2026-11-22T10:00:00.000Z',
+  ...overrides,
+});
+
+function customDomainContract(open: () => Promise<PlatformUsersStore>): void {
+  let store: PlatformUsersStore;
   beforeEach(async () => {
     store = await open();
   });
@@ -76,4 +99,128 @@ export function customDomainStoreContract(open: () => Promise<CustomDomainStore>
     expect(await store.get(workspace)).toBeUndefined();
     expect((await store.insert(domainRecord(newId(), { domain: record.domain }))).kind).toBe('created');
   });
+}
+
+function invitationsAndMailContract(open: () => Promise<PlatformUsersStore>): void {
+  let store: PlatformUsersStore;
+  beforeEach(async () => {
+    store = await open();
+  });
+  afterEach(() => store.close());
+
+  test('an invitation and its mail are stored together and found by the token hash', async () => {
+    const invitation = invitationRecord();
+    const mail = newMail({ to: invitation.email });
+    await store.insertInvitationWithMail(invitation, mail);
+    expect(await store.findInvitationByTokenHash(invitation.tokenHash)).toEqual(invitation);
+    expect(await store.findInvitationByTokenHash('unknown')).toBeUndefined();
+    expect(await store.getMail(mail.id)).toEqual({
+      id: mail.id,
+      to: mail.to,
+      subject: mail.subject,
+      sealedText: mail.sealedText,
+      sealedHtml: mail.sealedHtml,
+      attempts: 0,
+      nextAttemptAt: mail.createdAt,
+      sentAt: null,
+      lastError: null,
+      createdAt: mail.createdAt,
+    });
+  });
+
+  test('a token hash names one invitation: a duplicate writes neither the invitation nor its mail', async () => {
+    const first = invitationRecord();
+    await store.insertInvitationWithMail(first, newMail());
+    const duplicateMail = newMail();
+    await expect(store.insertInvitationWithMail(invitationRecord({ tokenHash: first.tokenHash }), duplicateMail)).rejects.toBeDefined();
+    expect(await store.getMail(duplicateMail.id)).toBeUndefined();
+  });
+
+  test('invitation statuses of a page of users come in one answer', async () => {
+    const pending = invitationRecord();
+    const accepted = invitationRecord();
+    await store.insertInvitationWithMail(pending, newMail());
+    await store.insertInvitationWithMail(accepted, newMail());
+    expect(await store.markInvitationAccepted(accepted.id, '2026-11-23T10:00:00.000Z')).toBe(true);
+    const statuses = await store.invitationStatuses([pending.userId, accepted.userId, newId()]);
+    expect(Object.fromEntries(statuses)).toEqual({ [pending.userId]: 'pending', [accepted.userId]: 'accepted' });
+    expect((await store.invitationStatuses([])).size).toBe(0);
+  });
+
+  test('an invitation is accepted once', async () => {
+    const invitation = invitationRecord();
+    await store.insertInvitationWithMail(invitation, newMail());
+    expect(await store.markInvitationAccepted(invitation.id, '2026-11-23T10:00:00.000Z')).toBe(true);
+    expect(await store.markInvitationAccepted(invitation.id, '2026-11-23T11:00:00.000Z')).toBe(false);
+    expect((await store.findInvitationByTokenHash(invitation.tokenHash))?.acceptedAt).toBe('2026-11-23T10:00:00.000Z');
+    expect(await store.markInvitationAccepted(newId(), '2026-11-23T10:00:00.000Z')).toBe(false);
+  });
+
+  test('of concurrent acceptances on two connections exactly one wins', async () => {
+    const other = await open();
+    try {
+      const invitations = Array.from({ length: 10 }, () => invitationRecord());
+      for (const invitation of invitations) await store.insertInvitationWithMail(invitation, newMail());
+      for (const invitation of invitations) {
+        const results = await Promise.all([
+          store.markInvitationAccepted(invitation.id, '2026-11-23T10:00:00.000Z'),
+          other.markInvitationAccepted(invitation.id, '2026-11-23T10:00:00.001Z'),
+          store.markInvitationAccepted(invitation.id, '2026-11-23T10:00:00.002Z'),
+        ]);
+        expect(results.filter(Boolean)).toHaveLength(1);
+      }
+    } finally {
+      await other.close();
+    }
+  });
+
+  test('due mail comes longest-waiting first, and only when due', async () => {
+    const later = newMail({ createdAt: '2026-11-22T10:00:05.000Z' });
+    const earlier = newMail({ createdAt: '2026-11-22T10:00:01.000Z' });
+    await store.insertInvitationWithMail(invitationRecord(), later);
+    await store.insertInvitationWithMail(invitationRecord(), earlier);
+    const due = await store.dueMail('2026-11-22T10:00:05.000Z', 100);
+    expect(due.map((mail) => mail.id).filter((id) => id === later.id || id === earlier.id)).toEqual([earlier.id, later.id]);
+    const early = await store.dueMail('2026-11-22T10:00:02.000Z', 100);
+    expect(early.some((mail) => mail.id === later.id)).toBe(false);
+    expect(early.some((mail) => mail.id === earlier.id)).toBe(true);
+  });
+
+  test('a lease takes due mail for one sender until it ends', async () => {
+    const mail = newMail({ createdAt: '2026-11-22T10:00:00.000Z' });
+    await store.insertInvitationWithMail(invitationRecord(), mail);
+    const [first, second] = await Promise.all([
+      store.leaseMail(mail.id, mail.createdAt, '2026-11-22T10:02:00.000Z'),
+      store.leaseMail(mail.id, mail.createdAt, '2026-11-22T10:02:00.000Z'),
+    ]);
+    expect([first, second].filter(Boolean)).toHaveLength(1);
+    expect((await store.dueMail('2026-11-22T10:01:00.000Z', 100)).some((due) => due.id === mail.id)).toBe(false);
+    expect((await store.dueMail('2026-11-22T10:02:00.000Z', 100)).some((due) => due.id === mail.id)).toBe(true);
+  });
+
+  test('a failed attempt is counted and the mail waits; giving up wipes the bodies', async () => {
+    const mail = newMail();
+    await store.insertInvitationWithMail(invitationRecord(), mail);
+    await store.markMailFailed(mail.id, 'connection refused', '2026-11-22T10:00:01.000Z');
+    expect(await store.getMail(mail.id)).toMatchObject({ attempts: 1, lastError: 'connection refused', nextAttemptAt: '2026-11-22T10:00:01.000Z', sealedText: mail.sealedText });
+    expect((await store.dueMail('2026-11-22T10:00:00.500Z', 100)).some((due) => due.id === mail.id)).toBe(false);
+    await store.markMailFailed(mail.id, 'greeting never received', null);
+    expect(await store.getMail(mail.id)).toMatchObject({ attempts: 2, lastError: 'greeting never received', nextAttemptAt: null, sealedText: null, sealedHtml: null, sentAt: null });
+    expect((await store.dueMail('2030-01-01T00:00:00.000Z', 100)).some((due) => due.id === mail.id)).toBe(false);
+  });
+
+  test('sent mail is never due again and keeps no body', async () => {
+    const mail = newMail();
+    await store.insertInvitationWithMail(invitationRecord(), mail);
+    await store.markMailSent(mail.id, '2026-11-22T10:00:03.000Z');
+    expect(await store.getMail(mail.id)).toMatchObject({ sentAt: '2026-11-22T10:00:03.000Z', nextAttemptAt: null, sealedText: null, sealedHtml: null });
+    expect((await store.dueMail('2030-01-01T00:00:00.000Z', 100)).some((due) => due.id === mail.id)).toBe(false);
+    await store.markMailFailed(mail.id, 'late failure', '2026-11-22T10:00:04.000Z');
+    expect(await store.getMail(mail.id)).toMatchObject({ sentAt: '2026-11-22T10:00:03.000Z', attempts: 0, nextAttemptAt: null });
+  });
+}
+
+export function platformUsersStoreContract(open: () => Promise<PlatformUsersStore>): void {
+  describe('custom domains', () => customDomainContract(open));
+  describe('invitations and mail', () => invitationsAndMailContract(open));
 }

@@ -1,40 +1,55 @@
-// Runs the CustomDomainStore contract against SQLite always, and against MongoDB when MONGODB_URI is set.
+// Runs the PlatformUsersStore contract against SQLite always, and against MongoDB when MONGODB_URI is set.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newId } from '@voice/runtime';
-import { MongoCustomDomainStore } from '../src/store/mongo.js';
-import { SqliteCustomDomainStore } from '../src/store/sqlite.js';
-import { customDomainStoreContract, domainRecord } from './store.contract.js';
+import { MongoPlatformUsersStore } from '../src/store/mongo.js';
+import { SqlitePlatformUsersStore } from '../src/store/sqlite.js';
+import { openSqlite } from '@voice/runtime';
+import { migrations } from '../src/store/sqlite-schema.js';
+import { domainRecord, invitationRecord, newMail, platformUsersStoreContract } from './store.contract.js';
 
-describe('SqliteCustomDomainStore', () => {
+describe('SqlitePlatformUsersStore', () => {
   const dir = mkdtempSync(join(tmpdir(), 'platform-users-store-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const file = join(dir, 'domains.sqlite');
-  customDomainStoreContract(async () => new SqliteCustomDomainStore(file));
+  const file = join(dir, 'platform-users.sqlite');
+  platformUsersStoreContract(async () => new SqlitePlatformUsersStore(file));
 
   test('data survives reopening the file', async () => {
     const path = join(dir, 'reopen.sqlite');
-    const first = new SqliteCustomDomainStore(path);
+    const first = new SqlitePlatformUsersStore(path);
     const record = domainRecord(newId());
     await first.insert(record);
     await first.close();
-    const second = new SqliteCustomDomainStore(path);
+    const second = new SqlitePlatformUsersStore(path);
     expect(await second.get(record.workspaceId)).toEqual(record);
     await second.close();
+  });
+
+  test('a database of the first schema gains invitations and mail and keeps its domains', async () => {
+    const path = join(dir, 'upgrade.sqlite');
+    const old = openSqlite(path, migrations.slice(0, 1));
+    old.prepare("INSERT INTO custom_domains VALUES ('w1', 'old.example.com', 't', 'active', '[]', '2026-01-01T00:00:00.000Z', NULL, NULL)").run();
+    old.close();
+    const store = new SqlitePlatformUsersStore(path);
+    expect((await store.findActive('old.example.com'))?.workspaceId).toBe('w1');
+    const invitation = invitationRecord();
+    await store.insertInvitationWithMail(invitation, newMail());
+    expect(await store.findInvitationByTokenHash(invitation.tokenHash)).toEqual(invitation);
+    await store.close();
   });
 });
 
 const mongoUri = process.env.MONGODB_URI;
 const describeMongo = mongoUri ? describe : describe.skip;
-if (!mongoUri) console.info('MongoCustomDomainStore contract skipped: MONGODB_URI is not set (no MongoDB server on this machine).');
+if (!mongoUri) console.info('MongoPlatformUsersStore contract skipped: MONGODB_URI is not set (no MongoDB server on this machine).');
 
-describeMongo('MongoCustomDomainStore', () => {
+describeMongo('MongoPlatformUsersStore', () => {
   const database = `voice-test-platform-users-${process.pid}`;
   afterAll(async () => {
-    const cleanup = await MongoCustomDomainStore.connect(mongoUri!, database);
+    const cleanup = await MongoPlatformUsersStore.connect(mongoUri!, database);
     await cleanup.dropDatabase();
     await cleanup.close();
   });
-  customDomainStoreContract(() => MongoCustomDomainStore.connect(mongoUri!, database));
+  platformUsersStoreContract(() => MongoPlatformUsersStore.connect(mongoUri!, database));
 });

@@ -1,47 +1,44 @@
-// CustomDomainStore on MongoDB: the workspace id is the document id (one domain per workspace),
-// and a unique index keeps a domain with one workspace across the platform.
-import type { Collection } from 'mongodb';
+// PlatformUsersStore on MongoDB: unique indexes keep a domain with one workspace and a token hash
+// with one invitation; an invitation and its e-mail are written in one transaction.
 import { connectMongo, isDuplicateKey, type MongoHandle } from '@voice/runtime';
-import type { CustomDomainRecord, CustomDomainStore, InsertDomainOutcome, VerificationResult } from './store.js';
+import { domainOf, ensureIndexes, invitationOf, mailOf, type Collections } from './mongo-documents.js';
+import type {
+  CustomDomainRecord,
+  InsertDomainOutcome,
+  InvitationRecord,
+  InvitationStatus,
+  MailRecord,
+  NewMail,
+  PlatformUsersStore,
+  VerificationResult,
+} from './store.js';
 
-interface DomainDocument {
-  _id: string;
-  domain: string;
-  token: string;
-  status: string;
-  missing: CustomDomainRecord['missing'];
-  created_at: string;
-  checked_at: string | null;
-  verified_at: string | null;
-}
-
-const recordOf = (doc: DomainDocument): CustomDomainRecord => ({
-  workspaceId: doc._id,
-  domain: doc.domain,
-  token: doc.token,
-  status: doc.status as CustomDomainRecord['status'],
-  missing: doc.missing,
-  createdAt: doc.created_at,
-  checkedAt: doc.checked_at,
-  verifiedAt: doc.verified_at,
-});
-
-export class MongoCustomDomainStore implements CustomDomainStore {
+export class MongoPlatformUsersStore implements PlatformUsersStore {
   private constructor(
     private readonly handle: MongoHandle,
-    private readonly domains: Collection<DomainDocument>,
+    private readonly collections: Collections,
   ) {}
 
-  static async connect(uri: string, databaseName: string): Promise<MongoCustomDomainStore> {
+  static async connect(uri: string, databaseName: string): Promise<MongoPlatformUsersStore> {
     const handle = await connectMongo(uri, databaseName);
-    const domains = handle.db.collection<DomainDocument>('custom_domains');
-    await domains.createIndex({ domain: 1 }, { unique: true, name: 'unique_domain' });
-    return new MongoCustomDomainStore(handle, domains);
+    try {
+      const collections: Collections = {
+        domains: handle.db.collection('custom_domains'),
+        invitations: handle.db.collection('invitations'),
+        mail: handle.db.collection('mail_outbox'),
+      };
+      await ensureIndexes(collections);
+      return new MongoPlatformUsersStore(handle, collections);
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
   }
 
   async insert(record: CustomDomainRecord): Promise<InsertDomainOutcome> {
+    const { domains } = this.collections;
     try {
-      await this.domains.insertOne({
+      await domains.insertOne({
         _id: record.workspaceId,
         domain: record.domain,
         token: record.token,
@@ -55,32 +52,124 @@ export class MongoCustomDomainStore implements CustomDomainStore {
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
       // Which unique key refused: the workspace's own document, or the domain of another.
-      return (await this.domains.findOne({ _id: record.workspaceId })) ? { kind: 'workspace_has_domain' } : { kind: 'domain_taken' };
+      return (await domains.findOne({ _id: record.workspaceId })) ? { kind: 'workspace_has_domain' } : { kind: 'domain_taken' };
     }
   }
 
   async get(workspaceId: string): Promise<CustomDomainRecord | undefined> {
-    const doc = await this.domains.findOne({ _id: workspaceId });
-    return doc ? recordOf(doc) : undefined;
+    const doc = await this.collections.domains.findOne({ _id: workspaceId });
+    return doc ? domainOf(doc) : undefined;
   }
 
   async recordVerification(workspaceId: string, domain: string, result: VerificationResult): Promise<CustomDomainRecord | undefined> {
-    const doc = await this.domains.findOneAndUpdate(
+    const doc = await this.collections.domains.findOneAndUpdate(
       { _id: workspaceId, domain },
       { $set: { status: result.status, missing: result.missing, checked_at: result.checkedAt, verified_at: result.verifiedAt } },
       { returnDocument: 'after' },
     );
-    return doc ? recordOf(doc) : undefined;
+    return doc ? domainOf(doc) : undefined;
   }
 
   async remove(workspaceId: string): Promise<CustomDomainRecord | undefined> {
-    const doc = await this.domains.findOneAndDelete({ _id: workspaceId });
-    return doc ? recordOf(doc) : undefined;
+    const doc = await this.collections.domains.findOneAndDelete({ _id: workspaceId });
+    return doc ? domainOf(doc) : undefined;
   }
 
   async findActive(domain: string): Promise<CustomDomainRecord | undefined> {
-    const doc = await this.domains.findOne({ domain, status: 'active' });
-    return doc ? recordOf(doc) : undefined;
+    const doc = await this.collections.domains.findOne({ domain, status: 'active' });
+    return doc ? domainOf(doc) : undefined;
+  }
+
+  async insertInvitationWithMail(invitation: InvitationRecord, mail: NewMail): Promise<void> {
+    const session = this.handle.client.startSession();
+    try {
+      await session.withTransaction(async () => {
+        await this.collections.invitations.insertOne(
+          {
+            _id: invitation.id,
+            token_hash: invitation.tokenHash,
+            user_id: invitation.userId,
+            platform_workspace_id: invitation.platformWorkspaceId,
+            email: invitation.email,
+            name: invitation.name,
+            expires_at: invitation.expiresAt,
+            accepted_at: invitation.acceptedAt,
+            created_at: invitation.createdAt,
+          },
+          { session },
+        );
+        await this.collections.mail.insertOne(
+          {
+            _id: mail.id,
+            to: mail.to,
+            subject: mail.subject,
+            sealed_text: mail.sealedText,
+            sealed_html: mail.sealedHtml,
+            attempts: 0,
+            next_attempt_at: mail.createdAt,
+            sent_at: null,
+            last_error: null,
+            created_at: mail.createdAt,
+          },
+          { session },
+        );
+      });
+    } finally {
+      await session.endSession();
+    }
+  }
+
+  async invitationStatuses(userIds: string[]): Promise<Map<string, InvitationStatus>> {
+    if (userIds.length === 0) return new Map();
+    const docs = await this.collections.invitations
+      .find({ user_id: { $in: userIds } }, { projection: { user_id: 1, accepted_at: 1 } })
+      .toArray();
+    const statuses = new Map<string, InvitationStatus>();
+    for (const doc of docs) {
+      if (statuses.get(doc.user_id) !== 'accepted') statuses.set(doc.user_id, doc.accepted_at ? 'accepted' : 'pending');
+    }
+    return statuses;
+  }
+
+  async findInvitationByTokenHash(tokenHash: string): Promise<InvitationRecord | undefined> {
+    const doc = await this.collections.invitations.findOne({ token_hash: tokenHash });
+    return doc ? invitationOf(doc) : undefined;
+  }
+
+  async markInvitationAccepted(id: string, at: string): Promise<boolean> {
+    const result = await this.collections.invitations.updateOne({ _id: id, accepted_at: null }, { $set: { accepted_at: at } });
+    return result.modifiedCount === 1;
+  }
+
+  async dueMail(now: string, limit: number): Promise<MailRecord[]> {
+    const docs = await this.collections.mail
+      .find({ sent_at: null, next_attempt_at: { $lte: now } })
+      .sort({ next_attempt_at: 1, created_at: 1 })
+      .limit(limit)
+      .toArray();
+    return docs.map(mailOf);
+  }
+
+  async leaseMail(id: string, dueAt: string, leaseUntil: string): Promise<boolean> {
+    const result = await this.collections.mail.updateOne({ _id: id, sent_at: null, next_attempt_at: dueAt }, { $set: { next_attempt_at: leaseUntil } });
+    return result.modifiedCount === 1;
+  }
+
+  async markMailSent(id: string, at: string): Promise<void> {
+    await this.collections.mail.updateOne({ _id: id }, { $set: { sent_at: at, next_attempt_at: null, sealed_text: null, sealed_html: null } });
+  }
+
+  async markMailFailed(id: string, error: string, nextAttemptAt: string | null): Promise<void> {
+    const wipe = nextAttemptAt === null ? { sealed_text: null, sealed_html: null } : {};
+    await this.collections.mail.updateOne(
+      { _id: id, sent_at: null },
+      { $inc: { attempts: 1 }, $set: { last_error: error, next_attempt_at: nextAttemptAt, ...wipe } },
+    );
+  }
+
+  async getMail(id: string): Promise<MailRecord | undefined> {
+    const doc = await this.collections.mail.findOne({ _id: id });
+    return doc ? mailOf(doc) : undefined;
   }
 
   /** For tests: removes the service's whole database. */

@@ -1,11 +1,11 @@
 // Chooses the store adapter from configuration, in one place.
 import { join } from 'node:path';
 import type { CommonConfig } from '@voice/runtime';
-import { MongoCustomDomainStore } from './mongo.js';
-import { SqliteCustomDomainStore } from './sqlite.js';
-import type { CustomDomainStore } from './store.js';
+import { MongoPlatformUsersStore } from './mongo.js';
+import { SqlitePlatformUsersStore } from './sqlite.js';
+import type { PlatformUsersStore } from './store.js';
 
-export async function openCustomDomainStore(config: CommonConfig): Promise<CustomDomainStore> {
-  if (config.mongodbUri) return MongoCustomDomainStore.connect(config.mongodbUri, `${config.mongoDatabasePrefix}-platform-users`);
-  return new SqliteCustomDomainStore(join(config.dataDir, 'platform-users.sqlite'));
+export async function openPlatformUsersStore(config: CommonConfig): Promise<PlatformUsersStore> {
+  if (config.mongodbUri) return MongoPlatformUsersStore.connect(config.mongodbUri, `${config.mongoDatabasePrefix}-platform-users`);
+  return new SqlitePlatformUsersStore(join(config.dataDir, 'platform-users.sqlite'));
 }

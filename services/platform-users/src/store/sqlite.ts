@@ -1,44 +1,20 @@
-// CustomDomainStore on embedded SQLite: one row per workspace, the domain unique platform-wide.
+// PlatformUsersStore on embedded SQLite: custom domains (one row per workspace, the domain unique
+// platform-wide), invitations and the mail outbox, in one file.
 import type Database from 'better-sqlite3';
 import { isUniqueViolation, openSqlite, statementCache, type SqliteDatabase } from '@voice/runtime';
-import type { CustomDomainRecord, CustomDomainStore, InsertDomainOutcome, VerificationResult } from './store.js';
+import { domainOf, invitationOf, mailOf, migrations, type DomainRow, type InvitationRow, type MailRow } from './sqlite-schema.js';
+import type {
+  CustomDomainRecord,
+  InsertDomainOutcome,
+  InvitationRecord,
+  InvitationStatus,
+  MailRecord,
+  NewMail,
+  PlatformUsersStore,
+  VerificationResult,
+} from './store.js';
 
-const migrations = [
-  `CREATE TABLE custom_domains (
-     workspace_id TEXT PRIMARY KEY,
-     domain TEXT NOT NULL UNIQUE,
-     token TEXT NOT NULL,
-     status TEXT NOT NULL,
-     missing TEXT NOT NULL,
-     created_at TEXT NOT NULL,
-     checked_at TEXT,
-     verified_at TEXT
-   );`,
-];
-
-interface DomainRow {
-  workspace_id: string;
-  domain: string;
-  token: string;
-  status: string;
-  missing: string;
-  created_at: string;
-  checked_at: string | null;
-  verified_at: string | null;
-}
-
-const fromRow = (row: DomainRow): CustomDomainRecord => ({
-  workspaceId: row.workspace_id,
-  domain: row.domain,
-  token: row.token,
-  status: row.status as CustomDomainRecord['status'],
-  missing: JSON.parse(row.missing) as CustomDomainRecord['missing'],
-  createdAt: row.created_at,
-  checkedAt: row.checked_at,
-  verifiedAt: row.verified_at,
-});
-
-export class SqliteCustomDomainStore implements CustomDomainStore {
+export class SqlitePlatformUsersStore implements PlatformUsersStore {
   private readonly db: SqliteDatabase;
   private readonly sql: (text: string) => Database.Statement;
 
@@ -65,7 +41,7 @@ export class SqliteCustomDomainStore implements CustomDomainStore {
 
   async get(workspaceId: string): Promise<CustomDomainRecord | undefined> {
     const row = this.sql('SELECT * FROM custom_domains WHERE workspace_id = ?').get(workspaceId) as DomainRow | undefined;
-    return row ? fromRow(row) : undefined;
+    return row ? domainOf(row) : undefined;
   }
 
   async recordVerification(workspaceId: string, domain: string, result: VerificationResult): Promise<CustomDomainRecord | undefined> {
@@ -79,13 +55,86 @@ export class SqliteCustomDomainStore implements CustomDomainStore {
     return this.db.transaction(() => {
       const row = this.sql('SELECT * FROM custom_domains WHERE workspace_id = ?').get(workspaceId) as DomainRow | undefined;
       if (row) this.sql('DELETE FROM custom_domains WHERE workspace_id = ?').run(workspaceId);
-      return row ? fromRow(row) : undefined;
+      return row ? domainOf(row) : undefined;
     }).immediate();
   }
 
   async findActive(domain: string): Promise<CustomDomainRecord | undefined> {
     const row = this.sql("SELECT * FROM custom_domains WHERE domain = ? AND status = 'active'").get(domain) as DomainRow | undefined;
-    return row ? fromRow(row) : undefined;
+    return row ? domainOf(row) : undefined;
+  }
+
+  async insertInvitationWithMail(invitation: InvitationRecord, mail: NewMail): Promise<void> {
+    this.db.transaction(() => {
+      this.sql(
+        `INSERT INTO invitations (id, token_hash, user_id, platform_workspace_id, email, name, expires_at, accepted_at, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        invitation.id,
+        invitation.tokenHash,
+        invitation.userId,
+        invitation.platformWorkspaceId,
+        invitation.email,
+        invitation.name,
+        invitation.expiresAt,
+        invitation.acceptedAt,
+        invitation.createdAt,
+      );
+      this.sql(
+        `INSERT INTO mail_outbox (id, recipient, subject, sealed_text, sealed_html, attempts, next_attempt_at, created_at)
+         VALUES (?, ?, ?, ?, ?, 0, ?, ?)`,
+      ).run(mail.id, mail.to, mail.subject, mail.sealedText, mail.sealedHtml, mail.createdAt, mail.createdAt);
+    }).immediate();
+  }
+
+  async invitationStatuses(userIds: string[]): Promise<Map<string, InvitationStatus>> {
+    if (userIds.length === 0) return new Map();
+    // One statement per page of users; json_each keeps the SQL text (and its cached statement) fixed.
+    const rows = this.sql(
+      `SELECT user_id, MAX(accepted_at IS NOT NULL) AS accepted FROM invitations
+       WHERE user_id IN (SELECT value FROM json_each(?)) GROUP BY user_id`,
+    ).all(JSON.stringify(userIds)) as { user_id: string; accepted: number }[];
+    return new Map(rows.map((row) => [row.user_id, row.accepted ? 'accepted' : 'pending']));
+  }
+
+  async findInvitationByTokenHash(tokenHash: string): Promise<InvitationRecord | undefined> {
+    const row = this.sql('SELECT * FROM invitations WHERE token_hash = ?').get(tokenHash) as InvitationRow | undefined;
+    return row ? invitationOf(row) : undefined;
+  }
+
+  async markInvitationAccepted(id: string, at: string): Promise<boolean> {
+    return this.sql('UPDATE invitations SET accepted_at = ? WHERE id = ? AND accepted_at IS NULL').run(at, id).changes === 1;
+  }
+
+  async dueMail(now: string, limit: number): Promise<MailRecord[]> {
+    const rows = this.sql(
+      `SELECT * FROM mail_outbox WHERE sent_at IS NULL AND next_attempt_at IS NOT NULL AND next_attempt_at <= ?
+       ORDER BY next_attempt_at, created_at LIMIT ?`,
+    ).all(now, limit) as MailRow[];
+    return rows.map(mailOf);
+  }
+
+  async leaseMail(id: string, dueAt: string, leaseUntil: string): Promise<boolean> {
+    return this.sql('UPDATE mail_outbox SET next_attempt_at = ? WHERE id = ? AND next_attempt_at = ? AND sent_at IS NULL').run(leaseUntil, id, dueAt)
+      .changes === 1;
+  }
+
+  async markMailSent(id: string, at: string): Promise<void> {
+    this.sql('UPDATE mail_outbox SET sent_at = ?, next_attempt_at = NULL, sealed_text = NULL, sealed_html = NULL WHERE id = ?').run(at, id);
+  }
+
+  async markMailFailed(id: string, error: string, nextAttemptAt: string | null): Promise<void> {
+    this.sql(
+      `UPDATE mail_outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?,
+         sealed_text = CASE WHEN ? IS NULL THEN NULL ELSE sealed_text END,
+         sealed_html = CASE WHEN ? IS NULL THEN NULL ELSE sealed_html END
+       WHERE id = ? AND sent_at IS NULL`,
+    ).run(error, nextAttemptAt, nextAttemptAt, nextAttemptAt, id);
+  }
+
+  async getMail(id: string): Promise<MailRecord | undefined> {
+    const row = this.sql('SELECT * FROM mail_outbox WHERE id = ?').get(id) as MailRow | undefined;
+    return row ? mailOf(row) : undefined;
   }
 
   async close(): Promise<void> {

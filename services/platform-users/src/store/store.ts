@@ -40,5 +40,77 @@ export interface CustomDomainStore {
   remove(workspaceId: string): Promise<CustomDomainRecord | undefined>;
   /** The active domain with this canonical name, if any. */
   findActive(domain: string): Promise<CustomDomainRecord | undefined>;
+}
+
+/** An invitation of a platform's user who was registered without a password. */
+export interface InvitationRecord {
+  id: string;
+  /** SHA-256 (hex) of the token in the e-mailed link; the token itself is never stored. */
+  tokenHash: string;
+  userId: string;
+  platformWorkspaceId: string;
+  email: string;
+  name: string;
+  expiresAt: string;
+  acceptedAt: string | null;
+  createdAt: string;
+}
+
+export type InvitationStatus = 'pending' | 'accepted';
+
+/** A message waiting in (or gone through) the mail outbox. */
+export interface MailRecord {
+  id: string;
+  to: string;
+  subject: string;
+  /** SecretBox-sealed bodies (they carry the invitation token); null once sent or given up. */
+  sealedText: string | null;
+  sealedHtml: string | null;
+  /** Failed sending attempts so far. */
+  attempts: number;
+  /** When the relay should try next; null once sent or given up. */
+  nextAttemptAt: string | null;
+  sentAt: string | null;
+  lastError: string | null;
+  createdAt: string;
+}
+
+export interface NewMail {
+  id: string;
+  to: string;
+  subject: string;
+  sealedText: string;
+  sealedHtml: string;
+  createdAt: string;
+}
+
+export interface InvitationStore {
+  /** Stores the invitation and its e-mail (due at once) together, or neither. */
+  insertInvitationWithMail(invitation: InvitationRecord, mail: NewMail): Promise<void>;
+  /** The invitation status of each user that has an invitation (accepted when any of theirs is). */
+  invitationStatuses(userIds: string[]): Promise<Map<string, InvitationStatus>>;
+  findInvitationByTokenHash(tokenHash: string): Promise<InvitationRecord | undefined>;
+  /** Marks the invitation accepted unless it already is; true for the one call that did. */
+  markInvitationAccepted(id: string, at: string): Promise<boolean>;
+}
+
+export interface MailOutboxStore {
+  /** Unsent mail due at `now` (next_attempt_at ≤ now), the longest waiting first. */
+  dueMail(now: string, limit: number): Promise<MailRecord[]>;
+  /**
+   * Takes a due mail for one sending attempt: moves its next attempt to `leaseUntil` if it is
+   * still due at `dueAt` and unsent; true for the one relay that got it. A relay that dies
+   * mid-send leaves the mail due again when the lease ends.
+   */
+  leaseMail(id: string, dueAt: string, leaseUntil: string): Promise<boolean>;
+  /** Records the delivery and wipes the sealed bodies. */
+  markMailSent(id: string, at: string): Promise<void>;
+  /** Counts a failed attempt; a null next attempt gives the mail up and wipes its bodies. */
+  markMailFailed(id: string, error: string, nextAttemptAt: string | null): Promise<void>;
+  /** For operators and tests: the mail as stored. */
+  getMail(id: string): Promise<MailRecord | undefined>;
+}
+
+export interface PlatformUsersStore extends CustomDomainStore, InvitationStore, MailOutboxStore {
   close(): Promise<void>;
 }

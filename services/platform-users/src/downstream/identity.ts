@@ -1,0 +1,71 @@
+// The identity calls this service makes, as an internal caller, each failing as
+// downstreamFailure says.
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import type { Client } from '@connectrpc/connect';
+import type { CallerSigner } from '@voice/runtime';
+import type {
+  Customer,
+  IdentityService,
+  IssueUserTokensResponse,
+  ListCustomersRequestSchema,
+  RegisterCustomerRequestSchema,
+  VerifyPasswordResponse,
+  Workspace,
+} from '@voice/proto/voice/identity/v1/identity';
+import { internalCallOptions, type OnBehalfOf } from './caller.js';
+import { answered, callDownstream } from './failures.js';
+
+export class IdentityCalls {
+  constructor(
+    private readonly client: Client<typeof IdentityService>,
+    private readonly signer: CallerSigner,
+  ) {}
+
+  async getWorkspace(id: string, on: OnBehalfOf): Promise<Workspace> {
+    const answer = await this.call(() => this.client.getWorkspace({ id }, internalCallOptions(this.signer, on)));
+    return answered('identity', answer.workspace, 'a workspace');
+  }
+
+  async registerCustomer(request: MessageInitShape<typeof RegisterCustomerRequestSchema>, on: OnBehalfOf): Promise<Customer> {
+    const answer = await this.call(() => this.client.registerCustomer(request, internalCallOptions(this.signer, on)));
+    return answered('identity', answer.customer, 'a customer');
+  }
+
+  async listCustomers(request: MessageInitShape<typeof ListCustomersRequestSchema>, on: OnBehalfOf): Promise<{ customers: Customer[]; total: number }> {
+    const answer = await this.call(() => this.client.listCustomers(request, internalCallOptions(this.signer, on)));
+    return { customers: answer.customers, total: answer.total };
+  }
+
+  /** Rejects with identity's not_found when the user is no customer of the platform. */
+  async getCustomer(platformWorkspaceId: string, userId: string, on: OnBehalfOf): Promise<Customer> {
+    const answer = await this.call(() => this.client.getCustomer({ platformWorkspaceId, userId }, internalCallOptions(this.signer, on)));
+    return answered('identity', answer.customer, 'a customer');
+  }
+
+  async issueUserTokens(workspaceId: string, userId: string, on: OnBehalfOf): Promise<IssueUserTokensResponse> {
+    return this.call(() => this.client.issueUserTokens({ workspaceId, userId }, internalCallOptions(this.signer, on)));
+  }
+
+  /** How many access and refresh tokens stopped working. */
+  async revokeUserCredentials(workspaceId: string, userId: string, on: OnBehalfOf): Promise<number> {
+    const answer = await this.call(() => this.client.revokeUserCredentials({ workspaceId, userId }, internalCallOptions(this.signer, on)));
+    return answer.revokedTokens;
+  }
+
+  async setInitialPassword(userId: string, password: string, on: OnBehalfOf): Promise<void> {
+    await this.call(() => this.client.setInitialPassword({ userId, password }, internalCallOptions(this.signer, on)));
+  }
+
+  async verifyPassword(email: string, password: string, on: OnBehalfOf): Promise<VerifyPasswordResponse> {
+    return this.call(() => this.client.verifyPassword({ email, password }, internalCallOptions(this.signer, on)));
+  }
+
+  async setWorkspaceStatus(workspaceId: string, status: 'active' | 'suspended', on: OnBehalfOf): Promise<Workspace> {
+    const answer = await this.call(() => this.client.setWorkspaceStatus({ workspaceId, status }, internalCallOptions(this.signer, on)));
+    return answered('identity', answer.workspace, 'a workspace');
+  }
+
+  private call<T>(call: () => Promise<T>): Promise<T> {
+    return callDownstream('identity', call);
+  }
+}

@@ -1,0 +1,48 @@
+// The embedded mode's mail: each message becomes an RFC 5322 .eml file in a private directory
+// (written under a temporary name and renamed, so a reader never sees half a message).
+import { randomUUID } from 'node:crypto';
+import { chmod, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createTransport } from 'nodemailer';
+import type { MailMessage, Mailer } from './mailer.js';
+
+export class DirectoryMailer implements Mailer {
+  private readonly transport = createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+
+  private constructor(private readonly directory: string) {}
+
+  /** Creates the directory (0700) at once, so operators find it before the first message. */
+  static async open(directory: string): Promise<DirectoryMailer> {
+    await mkdir(directory, { recursive: true, mode: 0o700 });
+    await chmod(directory, 0o700);
+    return new DirectoryMailer(directory);
+  }
+
+  /** Resolves with the path of the file written. */
+  async write(message: MailMessage): Promise<string> {
+    const info = await this.transport.sendMail({ ...message, disableFileAccess: true, disableUrlAccess: true });
+    const raw = info.message;
+    if (!Buffer.isBuffer(raw)) throw new Error('the stream transport did not answer a buffered message');
+    // Recreated if someone removed it meanwhile.
+    await mkdir(this.directory, { recursive: true, mode: 0o700 });
+    const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`;
+    const temporary = join(this.directory, `.${name}.tmp`);
+    const path = join(this.directory, name);
+    try {
+      await writeFile(temporary, raw, { mode: 0o600, flag: 'wx' });
+      await rename(temporary, path);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+    return path;
+  }
+
+  async send(message: MailMessage): Promise<void> {
+    await this.write(message);
+  }
+
+  close(): void {
+    this.transport.close();
+  }
+}

@@ -1,0 +1,165 @@
+// Sends the mail outbox: polls for due mail (and runs at once when woken after a write), leases
+// each message, opens its sealed bodies, sends it and marks it sent. A failed message waits
+// exponentially longer (1 s doubling, at most 5 min) and is given up, with an error log, once it
+// has waited a day. Nothing here ever throws out of the loop: a broken store or mailer costs a
+// retry, never the process.
+import type { Logger, SecretBox } from '@voice/runtime';
+import type { MailOutboxStore, MailRecord } from '../store/store.js';
+import type { Mailer } from './mailer.js';
+
+export interface MailBackoff {
+  initialMs: number;
+  maxMs: number;
+}
+
+export interface MailRelayOptions {
+  store: MailOutboxStore;
+  mailer: Mailer;
+  box: SecretBox;
+  /** The From address of every message. */
+  from: string;
+  logger: Logger;
+  /** Pause between polls when nothing wakes the relay. */
+  pollIntervalMs?: number;
+  batchSize?: number;
+  backoff?: MailBackoff;
+  /** A message still failing this long after it was written is given up. */
+  giveUpAfterMs?: number;
+  /** How long one sending attempt holds a message; longer than a send can take. */
+  leaseMs?: number;
+  now?: () => Date;
+}
+
+export const defaultMailBackoff: MailBackoff = { initialMs: 1_000, maxMs: 5 * 60_000 };
+const day = 24 * 60 * 60_000;
+
+/** The pause after the given number of failed attempts (1 for the first). */
+export const mailRetryDelayMs = (attempts: number, backoff: MailBackoff): number =>
+  Math.min(backoff.initialMs * 2 ** Math.min(attempts - 1, 30), backoff.maxMs);
+
+export class MailRelay {
+  private readonly pollIntervalMs: number;
+  private readonly batchSize: number;
+  private readonly backoff: MailBackoff;
+  private readonly giveUpAfterMs: number;
+  private readonly leaseMs: number;
+  private readonly now: () => Date;
+  private started = false;
+  private stopped = false;
+  private woken = false;
+  private timer: NodeJS.Timeout | undefined;
+  private inFlight: Promise<void> | undefined;
+
+  constructor(private readonly options: MailRelayOptions) {
+    this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
+    this.batchSize = options.batchSize ?? 20;
+    this.backoff = options.backoff ?? defaultMailBackoff;
+    this.giveUpAfterMs = options.giveUpAfterMs ?? day;
+    this.leaseMs = options.leaseMs ?? 2 * 60_000;
+    this.now = options.now ?? (() => new Date());
+  }
+
+  start(): void {
+    if (this.started || this.stopped) return;
+    this.started = true;
+    this.cycle();
+  }
+
+  /** Asks for a run now (call it after storing mail). */
+  wake(): void {
+    if (!this.started || this.stopped) return;
+    if (this.inFlight) {
+      this.woken = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.cycle();
+  }
+
+  /** Stops scheduling runs; resolves once the message being sent is settled. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.inFlight;
+  }
+
+  /** Sends every message due now, batch by batch; resolves with how many went out. */
+  async runOnce(): Promise<number> {
+    let sent = 0;
+    for (;;) {
+      const due = await this.options.store.dueMail(this.now().toISOString(), this.batchSize);
+      for (const mail of due) {
+        if (this.stopped) return sent;
+        if (await this.attempt(mail)) sent += 1;
+      }
+      if (due.length < this.batchSize || this.stopped) return sent;
+    }
+  }
+
+  private cycle(): void {
+    this.timer = undefined;
+    this.inFlight = this.drain().finally(() => {
+      this.inFlight = undefined;
+    });
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      do {
+        this.woken = false;
+        await this.runOnce();
+      } while (this.woken && !this.stopped);
+    } catch (error) {
+      this.options.logger.warn('mail relay could not read the outbox; retrying', { error });
+    }
+    if (this.stopped) return;
+    this.timer = setTimeout(() => this.cycle(), this.pollIntervalMs);
+    // The relay alone must not keep a process alive that is otherwise done.
+    this.timer.unref();
+  }
+
+  /** One sending attempt of one message; true when it was sent. */
+  private async attempt(mail: MailRecord): Promise<boolean> {
+    const { store } = this.options;
+    const started = this.now();
+    if (!mail.nextAttemptAt || !(await store.leaseMail(mail.id, mail.nextAttemptAt, new Date(started.getTime() + this.leaseMs).toISOString()))) {
+      return false;
+    }
+    let text: string;
+    let html: string;
+    try {
+      if (mail.sealedText === null || mail.sealedHtml === null) throw new Error('the message has no body');
+      text = this.options.box.open(mail.sealedText);
+      html = this.options.box.open(mail.sealedHtml);
+    } catch (error) {
+      // Another encryption key, or a damaged row: no retry can help.
+      this.options.logger.error('mail could not be opened; giving it up', { error, mail_id: mail.id });
+      await store.markMailFailed(mail.id, 'the sealed message could not be opened', null);
+      return false;
+    }
+    try {
+      await this.options.mailer.send({ to: mail.to, from: this.options.from, subject: mail.subject, text, html });
+    } catch (error) {
+      await this.failed(mail, error);
+      return false;
+    }
+    await store.markMailSent(mail.id, this.now().toISOString());
+    this.options.logger.info('mail sent', { mail_id: mail.id, attempts: mail.attempts + 1 });
+    return true;
+  }
+
+  private async failed(mail: MailRecord, error: unknown): Promise<void> {
+    const attempts = mail.attempts + 1;
+    const reason = error instanceof Error ? error.message : String(error);
+    const now = this.now();
+    if (now.getTime() - Date.parse(mail.createdAt) >= this.giveUpAfterMs) {
+      this.options.logger.error('mail could not be delivered; giving up', { mail_id: mail.id, attempts, error: reason });
+      await this.options.store.markMailFailed(mail.id, reason, null);
+      return;
+    }
+    const delayMs = mailRetryDelayMs(attempts, this.backoff);
+    this.options.logger.warn('mail could not be sent; retrying', { mail_id: mail.id, attempts, retry_in_ms: delayMs, error: reason });
+    await this.options.store.markMailFailed(mail.id, reason, new Date(now.getTime() + delayMs).toISOString());
+  }
+}

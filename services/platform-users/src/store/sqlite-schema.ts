@@ -1,0 +1,112 @@
+// The SQLite schema of the platform-users store (append-only migrations) and its rows as records.
+import type { CustomDomainRecord, InvitationRecord, MailRecord } from './store.js';
+
+export const migrations = [
+  `CREATE TABLE custom_domains (
+     workspace_id TEXT PRIMARY KEY,
+     domain TEXT NOT NULL UNIQUE,
+     token TEXT NOT NULL,
+     status TEXT NOT NULL,
+     missing TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     checked_at TEXT,
+     verified_at TEXT
+   );`,
+  `CREATE TABLE invitations (
+     id TEXT PRIMARY KEY,
+     token_hash TEXT NOT NULL UNIQUE,
+     user_id TEXT NOT NULL,
+     platform_workspace_id TEXT NOT NULL,
+     email TEXT NOT NULL,
+     name TEXT NOT NULL,
+     expires_at TEXT NOT NULL,
+     accepted_at TEXT,
+     created_at TEXT NOT NULL
+   );
+   CREATE INDEX invitations_by_user ON invitations (user_id);
+   CREATE TABLE mail_outbox (
+     id TEXT PRIMARY KEY,
+     recipient TEXT NOT NULL,
+     subject TEXT NOT NULL,
+     sealed_text TEXT,
+     sealed_html TEXT,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at TEXT,
+     sent_at TEXT,
+     last_error TEXT,
+     created_at TEXT NOT NULL
+   );
+   CREATE INDEX mail_outbox_due ON mail_outbox (next_attempt_at) WHERE sent_at IS NULL AND next_attempt_at IS NOT NULL;`,
+];
+
+export interface DomainRow {
+  workspace_id: string;
+  domain: string;
+  token: string;
+  status: string;
+  missing: string;
+  created_at: string;
+  checked_at: string | null;
+  verified_at: string | null;
+}
+
+export const domainOf = (row: DomainRow): CustomDomainRecord => ({
+  workspaceId: row.workspace_id,
+  domain: row.domain,
+  token: row.token,
+  status: row.status as CustomDomainRecord['status'],
+  missing: JSON.parse(row.missing) as CustomDomainRecord['missing'],
+  createdAt: row.created_at,
+  checkedAt: row.checked_at,
+  verifiedAt: row.verified_at,
+});
+
+export interface InvitationRow {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  platform_workspace_id: string;
+  email: string;
+  name: string;
+  expires_at: string;
+  accepted_at: string | null;
+  created_at: string;
+}
+
+export const invitationOf = (row: InvitationRow): InvitationRecord => ({
+  id: row.id,
+  tokenHash: row.token_hash,
+  userId: row.user_id,
+  platformWorkspaceId: row.platform_workspace_id,
+  email: row.email,
+  name: row.name,
+  expiresAt: row.expires_at,
+  acceptedAt: row.accepted_at,
+  createdAt: row.created_at,
+});
+
+export interface MailRow {
+  id: string;
+  recipient: string;
+  subject: string;
+  sealed_text: string | null;
+  sealed_html: string | null;
+  attempts: number;
+  next_attempt_at: string | null;
+  sent_at: string | null;
+  last_error: string | null;
+  created_at: string;
+}
+
+export const mailOf = (row: MailRow): MailRecord => ({
+  id: row.id,
+  to: row.recipient,
+  subject: row.subject,
+  sealedText: row.sealed_text,
+  sealedHtml: row.sealed_html,
+  attempts: row.attempts,
+  nextAttemptAt: row.next_attempt_at,
+  sentAt: row.sent_at,
+  lastError: row.last_error,
+  createdAt: row.created_at,
+});

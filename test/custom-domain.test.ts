@@ -1,12 +1,12 @@
 // Custom domains through the gateway, verified against a real DNS server on loopback: the records
 // to set, verification with records missing, wrong and right, removal, scopes and the plan gate.
-import http from 'node:http';
 import { createClient } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import { CustomDomainService } from '@voice/proto/voice/platform/v1/custom_domains';
 import { callHeaders, internalSessionManager } from '@voice/runtime';
 import { expectError, fieldsOf } from './support/api-client.js';
 import { startDnsServer, type DnsServer } from './support/dns-server.js';
+import { requestAs } from './support/host-request.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 
 let platform: TestPlatform;
@@ -141,18 +141,7 @@ test('settings scopes and the white_label feature are required', async () => {
 });
 
 /** A GET to the gateway as a browser on `host` would send it. */
-function getAs(host: string, path: string): Promise<{ status: number; body: string }> {
-  const url = new URL(platform.running.url);
-  return new Promise((resolve, reject) => {
-    const request = http.request({ host: url.hostname, port: url.port, path, headers: { host } }, (response) => {
-      let body = '';
-      response.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-    });
-    request.on('error', reject);
-    request.end();
-  });
-}
+const getAs = (host: string, path: string) => requestAs(platform.running.url, host, 'GET', path);
 
 test('an active domain is served as its tenant: metadata carry its address, pages its name', async () => {
   const { id, key } = await whiteLabel();

@@ -1,4 +1,4 @@
-// No input makes the telephony, billing or custom-domain endpoints answer 5xx: every field of
+// No input makes the telephony, billing, custom-domain or platform-user endpoints answer 5xx: every field of
 // every write endpoint is sent wrong values of every JSON type, and each answer is a 4xx envelope.
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 import { buySmsNumber } from './support/telephony.js';
@@ -39,6 +39,7 @@ test('every field of every write endpoint, with every odd value: 4xx envelopes, 
   const connection = (
     await platform.api.post('/carrier-connections', key, { name: 'Sandbox', provider: 'sandbox', account_sid: 'AC-odd', auth_token: 'odd-token' })
   ).body.data;
+  const user = (await platform.api.post('/platform/users', key, { email: 'odd.owner@customers.example', name: 'Odd Owner', password: 'correct horse battery' })).body.data;
   const endpoints: [method: 'POST' | 'PATCH', path: string, valid: Record<string, unknown>][] = [
     ['POST', '/sms/send', { from_number_id: number.id, to: '+442071838750', body: 'hi' }],
     ['POST', '/phone-numbers', { number: '+14155550100' }],
@@ -49,6 +50,10 @@ test('every field of every write endpoint, with every odd value: 4xx envelopes, 
     ['POST', '/a2p-campaigns', { name: 'n', carrier_connection_id: connection.id, use_case: 'X', description: 'd', sample_messages: ['s'] }],
     ['POST', '/suppression', { number: '+442071838751', reason: 'r' }],
     ['POST', '/custom-domain', { domain: 'odd.example.com' }],
+    ['POST', '/platform/users', { email: 'odd.user@customers.example', name: 'n', password: 'correct horse battery', plan: 'starter' }],
+    ['POST', '/platform/users/login', { email: 'odd.user@customers.example', password: 'correct horse battery' }],
+    ['POST', `/platform/users/${user.id}/balance`, { amount: '0.0001', description: 'd' }],
+    ['PATCH', `/platform/users/${user.id}`, { status: 'active' }],
   ];
   const failures: string[] = [];
   for (const [method, path, valid] of endpoints) {
@@ -59,8 +64,8 @@ test('every field of every write endpoint, with every odd value: 4xx envelopes, 
       }
     }
   }
-  for (const path of ['/sms/messages', '/phone-numbers', '/phone-numbers/available', '/transactions', '/usage/summary', '/suppression', '/a2p-campaigns']) {
-    for (const query of ['limit=-1', 'offset=x', 'country=%00', 'status=%F0', 'from=2026-13-45T99:99:99Z', 'to=x', 'area_code=1234567']) {
+  for (const path of ['/sms/messages', '/phone-numbers', '/phone-numbers/available', '/transactions', '/usage/summary', '/suppression', '/a2p-campaigns', '/platform/users']) {
+    for (const query of ['limit=-1', 'offset=x', 'country=%00', 'status=%F0', 'from=2026-13-45T99:99:99Z', 'to=x', 'area_code=1234567', 'q=%00%25_', 'q[]=a']) {
       const response = await platform.api.get(`${path}?${query}`, key);
       if (response.status >= 500) failures.push(`GET ${path}?${query}: ${response.status}`);
     }

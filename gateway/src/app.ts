@@ -24,6 +24,8 @@ import { registerMeRoutes } from './rest/me.js';
 import { RestRouter } from './rest/router.js';
 import { registerBillingRoutes } from './rest/billing.js';
 import { registerCustomDomainRoutes } from './rest/custom-domain.js';
+import { registerPlatformUserRoutes } from './rest/platform-users.js';
+import { registerInvitationRoutes } from './invitations/router.js';
 import { registerTelephonyRoutes } from './rest/telephony.js';
 import { registerToolRoutes } from './rest/tools.js';
 import { registerCarrierCallbacks } from './webhooks/carrier-callbacks.js';
@@ -64,6 +66,7 @@ export function buildRestRouter(deps: GatewayDeps): RestRouter {
   registerTelephonyRoutes(rest, deps);
   registerBillingRoutes(rest, deps);
   registerCustomDomainRoutes(rest, deps);
+  registerPlatformUserRoutes(rest, deps);
   return rest;
 }
 
@@ -86,6 +89,11 @@ export function buildGatewayApp(platformDeps: GatewayDeps): Express {
     counter: deps.oauthCounter,
     limits: deps.config.oauthRateLimits,
     publicUrl: deps.publicUrl,
+    platformName: () => currentTenant()?.name ?? deps.config.platformName,
+  });
+  registerInvitationRoutes(app, {
+    clients: deps.clients,
+    signer: deps.signer,
     platformName: () => currentTenant()?.name ?? deps.config.platformName,
   });
   registerCarrierCallbacks(app, { clients: deps.clients, signer: deps.signer, publicUrl: deps.publicUrl });

@@ -6,6 +6,7 @@ import { Health } from '@voice/proto/grpc/health/v1/health';
 import { BillingService } from '@voice/proto/voice/billing/v1/billing';
 import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
 import { CustomDomainService } from '@voice/proto/voice/platform/v1/custom_domains';
+import { PlatformUserService } from '@voice/proto/voice/platform/v1/platform_users';
 import { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
 import { ToolsService } from '@voice/proto/voice/tools/v1/tools';
 import { internalSessionManager } from '@voice/runtime';
@@ -17,6 +18,7 @@ export interface ServiceClients {
   telephony: Client<typeof TelephonyService>;
   billing: Client<typeof BillingService>;
   customDomains: Client<typeof CustomDomainService>;
+  platformUsers: Client<typeof PlatformUserService>;
   /** Health clients of every service /readyz checks, by service name. */
   health: Record<string, Client<typeof Health>>;
   /** Closes every HTTP/2 session (shutdown). */
@@ -37,6 +39,7 @@ export function createServiceClients(services: GatewayConfig['services']): Servi
     telephony: createClient(TelephonyService, transports.telephony!),
     billing: createClient(BillingService, transports.billing!),
     customDomains: createClient(CustomDomainService, transports.platformUsers!),
+    platformUsers: createClient(PlatformUserService, transports.platformUsers!),
     health: Object.fromEntries(Object.entries(transports).map(([name, transport]) => [name, createClient(Health, transport)])),
     close: () => sessions.forEach((session) => session.abort()),
   };

@@ -11,6 +11,7 @@ import { parseForm } from './form.js';
 import type { LoginTickets } from './login-ticket.js';
 import { OAuthError, oauthErrorOf } from './oauth-error.js';
 import { consentPage, errorPage, workspaceChoicePage } from './page/pages.js';
+import { sendPage } from './page/html.js';
 import { canonicalResource } from './resources.js';
 
 const requestFields = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method', 'resource'] as const;
@@ -28,13 +29,6 @@ export interface AuthorizeOptions {
   csrf: CsrfGuard;
   tickets: LoginTickets;
   platformName: () => string;
-}
-
-function sendPage(res: Response, status: number, html: string): void {
-  res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'");
-  res.setHeader('X-Frame-Options', 'DENY');
-  res.setHeader('Referrer-Policy', 'no-referrer');
-  res.status(status).type('html').send(html);
 }
 
 /** The authorization parameters, each at most once; repeated ones cannot be trusted at all. */

@@ -3,15 +3,20 @@
 import { formatCredits, formatMinutes, toIso } from '@voice/runtime';
 import type { Amount, GetUsageSummaryResponse, Transaction, Wallet } from '@voice/proto/voice/billing/v1/billing';
 
+type Units = Pick<Amount, 'creditUnits' | 'minuteUnits'>;
+
 /** Billing keeps every amount within the safe integer range, so the int64 converts exactly. */
-const decimalsOf = (amount: Amount | undefined) => ({
+export const decimalsOf = (amount: Units | undefined) => ({
   credits: formatCredits(Number(amount?.creditUnits ?? 0n)),
   minutes: formatMinutes(Number(amount?.minuteUnits ?? 0n)),
 });
 
 export const presentBalance = (wallet: Wallet) => decimalsOf(wallet.balance);
 
-export const presentTransaction = (transaction: Transaction) => ({
+/** A ledger entry: billing's Transaction, or the same fields as another service relays them. */
+type LedgerLine = Pick<Transaction, 'id' | 'kind' | 'reference' | 'description' | 'createdAt'> & { amount?: Units; balanceAfter?: Units };
+
+export const presentTransaction = (transaction: LedgerLine) => ({
   id: transaction.id,
   kind: transaction.kind,
   ...decimalsOf(transaction.amount),

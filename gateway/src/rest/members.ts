@@ -1,7 +1,7 @@
 // /workspace/members: the humans of a workspace and their roles (API.md 2). Identity enforces
 // the role rules, keeps the last owner, and revokes credentials in the same transaction.
 import { z } from 'zod';
-import { emailIssue, maxNameLength, memberStatuses, normaliseEmail, pageQuerySchema, passwordIssue, roles, toIso } from '@voice/runtime';
+import { checkedBy, emailIssue, maxNameLength, memberStatuses, normaliseEmail, pageQuerySchema, passwordIssue, roles, toIso } from '@voice/runtime';
 import type { Member } from '@voice/proto/voice/identity/v1/identity';
 import type { RestRouter } from './router.js';
 import { callOptions, type RestDeps } from './deps.js';
@@ -9,11 +9,6 @@ import { deletedOf, listOf } from './presenters.js';
 import { pageOf, parseBody, parseQuery } from './validate.js';
 
 const role = z.enum(roles);
-/** The same rule identity enforces, so REST callers get the 400 before the call. */
-const checkedBy = (issue: (value: string) => string | undefined) => (value: string, context: z.RefinementCtx) => {
-  const problem = issue(value);
-  if (problem) context.addIssue({ code: 'custom', message: problem });
-};
 
 export const addMemberBodySchema = z.strictObject({
   email: z.string().superRefine(checkedBy((email) => emailIssue(normaliseEmail(email)))),

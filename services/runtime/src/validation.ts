@@ -38,3 +38,11 @@ export function validate<S extends z.ZodType>(
   const result = schema.safeParse(value);
   return result.success ? { ok: true, value: result.data } : { ok: false, issues: fieldIssues(result.error, prefix) };
 }
+
+/** A zod refinement from a rule that answers its issue (or undefined), so schemas reuse the rules services enforce. */
+export const checkedBy =
+  (issue: (value: string) => string | undefined) =>
+  (value: string, context: z.RefinementCtx): void => {
+    const problem = issue(value);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  };

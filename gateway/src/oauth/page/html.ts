@@ -1,4 +1,7 @@
-// HTML escaping and the page frame shared by every OAuth page: plain HTML and CSS, no script.
+// HTML escaping, the page frame and the security headers shared by every HTML page (OAuth sign-in,
+// invitations): plain HTML and CSS, no script.
+import type { Response } from 'express';
+
 const entities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 export const escapeHtml = (value: string): string => value.replace(/[&<>"']/g, (c) => entities[c]!);
@@ -40,3 +43,12 @@ export const hiddenFields = (fields: Record<string, string>): string =>
   Object.entries(fields)
     .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
     .join('\n');
+
+/** Sends a page that may not be framed, cached, or leak its URL (which can carry a secret) as a referrer. */
+export function sendPage(res: Response, status: number, html: string): void {
+  res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'");
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  res.setHeader('Cache-Control', 'no-store');
+  res.status(status).type('html').send(html);
+}

@@ -1,0 +1,69 @@
+// /invitations/{token}: the link an invitation e-mail carries. GET shows the form to choose a
+// password, POST sets it. The token is the only proof, so nothing here needs a credential; an
+// unknown, used or expired token is the same 404 page.
+import express, { type Express, type Request, type Response } from 'express';
+import { ConnectError } from '@connectrpc/connect';
+import { errorDetailOf, type CallerSigner } from '@voice/runtime';
+import { gatewayCallOptions } from '../auth/signed-caller.js';
+import type { ServiceClients } from '../clients.js';
+import { mappingOfCode, effectiveCode } from '../errors/status-table.js';
+import { parseForm } from '../oauth/form.js';
+import { sendPage } from '../oauth/page/html.js';
+import { errorPage } from '../oauth/page/pages.js';
+import { choosePasswordPage, passwordSetPage } from './pages.js';
+
+export interface InvitationOptions {
+  clients: ServiceClients;
+  signer: CallerSigner;
+  /** The platform's (or the tenant's) name, for pages shown when the invitation is unknown. */
+  platformName: () => string;
+}
+
+const tokenPattern = /^[A-Za-z0-9_-]{20,100}$/;
+
+export function registerInvitationRoutes(app: Express, options: InvitationOptions): void {
+  const invitations = options.clients.platformUsers;
+  const router = express.Router();
+  const notFound = (res: Response) =>
+    sendPage(res, 404, errorPage(options.platformName(), 'This invitation is not valid', 'The link is unknown, already used or expired. Ask for a new invitation.'));
+
+  /** Serves a page, turning a refusal of the platform-users service into the matching page. */
+  const handle = (work: (req: Request, res: Response, token: string) => Promise<void>) => (req: Request, res: Response) => {
+    const token = String(req.params.token);
+    if (!tokenPattern.test(token)) return notFound(res);
+    work(req, res, token).catch((error: unknown) => {
+      const failure = error instanceof ConnectError ? error : undefined;
+      const reason = failure ? (errorDetailOf(failure).reason ?? mappingOfCode[effectiveCode(failure)].reason) : 'internal_error';
+      if (reason === 'not_found') return notFound(res);
+      const status = failure && mappingOfCode[effectiveCode(failure)].status === 503 ? 503 : 500;
+      sendPage(res, status, errorPage(options.platformName(), 'Something went wrong', 'Please try again in a moment.'));
+    });
+  };
+
+  router.get(
+    '/invitations/:token',
+    handle(async (req, res, token) => {
+      const { invitation } = await invitations.getInvitation({ token }, gatewayCallOptions(res, options.signer));
+      sendPage(res, 200, choosePasswordPage({ platformName: invitation!.platformName, email: invitation!.email, name: invitation!.name, action: req.originalUrl }));
+    }),
+  );
+
+  router.post(
+    '/invitations/:token',
+    parseForm,
+    handle(async (req, res, token) => {
+      const { invitation } = await invitations.getInvitation({ token }, gatewayCallOptions(res, options.signer));
+      const view = { platformName: invitation!.platformName, email: invitation!.email, name: invitation!.name, action: req.originalUrl };
+      const password = typeof req.body?.password === 'string' ? (req.body.password as string) : '';
+      try {
+        const accepted = await invitations.acceptInvitation({ token, password }, gatewayCallOptions(res, options.signer));
+        sendPage(res, 200, passwordSetPage(view.platformName, accepted.email));
+      } catch (error) {
+        if (!(error instanceof ConnectError) || errorDetailOf(error).reason !== 'invalid_request') throw error;
+        const issue = errorDetailOf(error).fields?.find((field) => field.field === 'password')?.issue ?? error.rawMessage;
+        sendPage(res, 400, choosePasswordPage({ ...view, error: `The password ${issue}.` }));
+      }
+    }),
+  );
+  app.use(router);
+}

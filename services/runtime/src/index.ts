@@ -23,6 +23,7 @@ export * from './subjects.js';
 export * from './egress/egress.js';
 export * from './egress/http-client.js';
 export * from './events/index.js';
+export * from './polling-loop.js';
 export * from './json-depth.js';
 export * from './internal-sessions.js';
 export * from './accounts.js';

@@ -3,7 +3,7 @@
 // exponentially longer (1 s doubling, at most 5 min) and is given up, with an error log, once it
 // has waited a day. Nothing here ever throws out of the loop: a broken store or mailer costs a
 // retry, never the process.
-import type { Logger, SecretBox } from '@voice/runtime';
+import { PollingLoop, type Logger, type SecretBox } from '@voice/runtime';
 import type { MailOutboxStore, MailRecord } from '../store/store.js';
 import type { Mailer } from './mailer.js';
 
@@ -44,11 +44,13 @@ export class MailRelay {
   private readonly giveUpAfterMs: number;
   private readonly leaseMs: number;
   private readonly now: () => Date;
-  private started = false;
-  private stopped = false;
-  private woken = false;
-  private timer: NodeJS.Timeout | undefined;
-  private inFlight: Promise<void> | undefined;
+  private readonly loop = new PollingLoop({
+    pass: () => this.runOnce(),
+    delayMs: (outcome) => {
+      if (outcome.failed) this.options.logger.warn('mail relay could not read the outbox; retrying', { error: outcome.error });
+      return this.pollIntervalMs;
+    },
+  });
 
   constructor(private readonly options: MailRelayOptions) {
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
@@ -60,28 +62,17 @@ export class MailRelay {
   }
 
   start(): void {
-    if (this.started || this.stopped) return;
-    this.started = true;
-    this.cycle();
+    this.loop.start();
   }
 
   /** Asks for a run now (call it after storing mail). */
   wake(): void {
-    if (!this.started || this.stopped) return;
-    if (this.inFlight) {
-      this.woken = true;
-      return;
-    }
-    clearTimeout(this.timer);
-    this.cycle();
+    this.loop.wake();
   }
 
   /** Stops scheduling runs; resolves once the message being sent is settled. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    await this.inFlight;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Sends every message due now, batch by batch; resolves with how many went out. */
@@ -90,33 +81,11 @@ export class MailRelay {
     for (;;) {
       const due = await this.options.store.dueMail(this.now().toISOString(), this.batchSize);
       for (const mail of due) {
-        if (this.stopped) return sent;
+        if (this.loop.stopped) return sent;
         if (await this.attempt(mail)) sent += 1;
       }
-      if (due.length < this.batchSize || this.stopped) return sent;
+      if (due.length < this.batchSize || this.loop.stopped) return sent;
     }
-  }
-
-  private cycle(): void {
-    this.timer = undefined;
-    this.inFlight = this.drain().finally(() => {
-      this.inFlight = undefined;
-    });
-  }
-
-  private async drain(): Promise<void> {
-    try {
-      do {
-        this.woken = false;
-        await this.runOnce();
-      } while (this.woken && !this.stopped);
-    } catch (error) {
-      this.options.logger.warn('mail relay could not read the outbox; retrying', { error });
-    }
-    if (this.stopped) return;
-    this.timer = setTimeout(() => this.cycle(), this.pollIntervalMs);
-    // The relay alone must not keep a process alive that is otherwise done.
-    this.timer.unref();
   }
 
   /** One sending attempt of one message; true when it was sent. */

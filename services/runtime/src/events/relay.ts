@@ -2,6 +2,7 @@
 // published but not yet marked (the process died in between) is published again, and the
 // stream's duplicate window and the consumer's processed-events table absorb the copy.
 import type { Logger } from '../logger.js';
+import { PollingLoop, type PassOutcome } from '../polling-loop.js';
 import { nowIso } from '../time.js';
 import { redeliveryDelayMs, type EventStream, type RedeliveryBackoff } from './event-stream.js';
 import type { OutboxReader } from './outbox.js';
@@ -23,12 +24,13 @@ export class OutboxRelay {
   private readonly batchSize: number;
   private readonly retryBackoff: RedeliveryBackoff;
   private readonly clock: () => string;
-  private started = false;
-  private stopped = false;
   private failures = 0;
-  private woken = false;
-  private timer: NodeJS.Timeout | undefined;
-  private inFlight: Promise<void> | undefined;
+  private readonly loop = new PollingLoop({
+    pass: () => this.runOnce(),
+    delayMs: (outcome) => this.nextDelayMs(outcome),
+    // A relay backing off after a failure keeps waiting.
+    wakeCutsWait: () => this.failures === 0,
+  });
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.intervalMs = options.intervalMs ?? 1_000;
@@ -38,29 +40,17 @@ export class OutboxRelay {
   }
 
   start(): void {
-    if (this.started || this.stopped) return;
-    this.started = true;
-    this.cycle();
+    this.loop.start();
   }
 
   /** Asks for a run now (call it after committing an event); a relay backing off after a failure keeps waiting. */
   wake(): void {
-    if (!this.started || this.stopped) return;
-    if (this.inFlight) {
-      this.woken = true;
-      return;
-    }
-    if (this.failures > 0) return;
-    clearTimeout(this.timer);
-    this.cycle();
+    this.loop.wake();
   }
 
   /** Stops scheduling runs; resolves once the batch being published is marked. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    await this.inFlight;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /**
@@ -73,34 +63,19 @@ export class OutboxRelay {
     for (;;) {
       const published = await this.relayBatch();
       total += published;
-      if (published < this.batchSize || this.stopped) return total;
+      if (published < this.batchSize || this.loop.stopped) return total;
     }
   }
 
-  private cycle(): void {
-    this.timer = undefined;
-    this.inFlight = this.drain().finally(() => {
-      this.inFlight = undefined;
-    });
-  }
-
-  private async drain(): Promise<void> {
-    let delay = this.intervalMs;
-    try {
-      do {
-        this.woken = false;
-        await this.runOnce();
-      } while (this.woken && !this.stopped);
+  private nextDelayMs(outcome: PassOutcome): number {
+    if (!outcome.failed) {
       this.failures = 0;
-    } catch (error) {
-      this.failures += 1;
-      delay = redeliveryDelayMs(this.failures, this.retryBackoff);
-      this.options.logger.warn('outbox relay failed; retrying', { error, failures: this.failures, retryInMs: delay });
+      return this.intervalMs;
     }
-    if (this.stopped) return;
-    this.timer = setTimeout(() => this.cycle(), delay);
-    // The relay alone must not keep a process alive that is otherwise done.
-    this.timer.unref();
+    this.failures += 1;
+    const delay = redeliveryDelayMs(this.failures, this.retryBackoff);
+    this.options.logger.warn('outbox relay failed; retrying', { error: outcome.error, failures: this.failures, retryInMs: delay });
+    return delay;
   }
 
   private async relayBatch(): Promise<number> {

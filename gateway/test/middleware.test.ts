@@ -1,9 +1,11 @@
 // The gateway's middleware on a real express app and port: request ids, JSON bodies, scopes,
 // plan features, the rate limit and the RestRouter's 405, every failure in the error envelope.
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Express, type RequestHandler } from 'express';
-import { createLogger, type Feature } from '@voice/runtime';
+import { z } from 'zod';
+import { CallerSigner, createLogger, type Feature } from '@voice/runtime';
 import type { AuthContext } from '../src/auth/auth-context.js';
 import { errorHandler } from '../src/errors/error-handler.js';
 import { HttpError } from '../src/errors/http-error.js';
@@ -333,6 +335,8 @@ describe('MemoryWindowCounter', () => {
 });
 
 describe('RestRouter', () => {
+  const signer = new CallerSigner(randomBytes(32));
+  const docOf = (id: string) => ({ id, summary: id, toolset: 'account' as const, response: z.unknown() });
   let running: Running;
   let authenticated: number;
   let logLines: string[];
@@ -343,18 +347,34 @@ describe('RestRouter', () => {
       authenticated += 1;
       fakeAuth(req, res, next);
     };
-    const rest = new RestRouter([countingAuth]);
-    rest.route('get', '/things', { scope: 'calls:read' }, async (_req, res) => {
-      res.json({ data: [] });
+    const rest = new RestRouter([countingAuth], signer);
+    rest.operation({ method: 'get', path: '/things', scope: 'calls:read', doc: docOf('listThings'), handle: async () => ({ body: { data: [] } }) });
+    rest.operation({
+      method: 'post',
+      path: '/things',
+      scope: 'calls:write',
+      body: z.record(z.string(), z.unknown()),
+      doc: { ...docOf('createThing'), status: 201 },
+      handle: async (call) => ({ body: { data: call.body } }),
     });
-    rest.route('post', '/things', { scope: 'calls:write' }, async (req, res) => {
-      res.status(201).json({ data: req.body as unknown });
+    rest.operation({
+      method: 'get',
+      path: '/things/:id',
+      scope: 'calls:read',
+      feature: 'mcp',
+      doc: docOf('getThing'),
+      handle: async () => {
+        throw new HttpError('not_found', 'thing not found');
+      },
     });
-    rest.route('get', '/things/:id', { scope: 'calls:read', gates: [requireFeature('mcp')] }, async () => {
-      throw new HttpError('not_found', 'thing not found');
-    });
-    rest.route('delete', '/things/:id', { scope: 'calls:write' }, async () => {
-      throw new Error('database path /var/lib/voice/x.sqlite unreadable');
+    rest.operation({
+      method: 'delete',
+      path: '/things/:id',
+      scope: 'calls:write',
+      doc: docOf('deleteThing'),
+      handle: async () => {
+        throw new Error('database path /var/lib/voice/x.sqlite unreadable');
+      },
     });
     const built = appWith((app) => app.use('/api/v1', rest.finish()));
     logLines = built.logLines;
@@ -363,9 +383,9 @@ describe('RestRouter', () => {
   afterAll(() => running.close());
 
   test('records the methods of each path, GET with HEAD', () => {
-    const rest = new RestRouter([]);
-    rest.route('get', '/a', {}, async () => {});
-    rest.route('patch', '/a', {}, async () => {});
+    const rest = new RestRouter([], signer);
+    rest.operation({ method: 'get', path: '/a', doc: docOf('getA'), handle: async () => ({ body: {} }) });
+    rest.operation({ method: 'patch', path: '/a', doc: docOf('updateA'), handle: async () => ({ body: {} }) });
     expect([...rest.paths().get('/a')!]).toEqual(['GET', 'HEAD', 'PATCH']);
   });
 

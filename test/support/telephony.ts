@@ -33,14 +33,17 @@ export async function buySmsNumber(api: ApiClient, key: string, options: { count
 
 type LedgerEntry = { id: string; kind: string; credits: string; reference: string; balance_after: { credits: string } };
 
-/** The workspace's whole ledger (newest first), page by page. */
+/**
+ * The workspace's whole ledger (newest first), page by page. Entries added while paging push older
+ * ones onto the next page, so an entry read twice is kept once.
+ */
 export async function ledger(api: ApiClient, key: string): Promise<LedgerEntry[]> {
-  const entries: LedgerEntry[] = [];
+  const entries = new Map<string, LedgerEntry>();
   for (let offset = 0; ; offset += 200) {
     const response = await api.get(`/transactions?limit=200&offset=${offset}`, key);
     if (response.status !== 200) throw new Error(`ledger failed: ${response.text}`);
-    entries.push(...(response.body.data as LedgerEntry[]));
-    if (offset + 200 >= response.body.meta.pagination.total) return entries;
+    for (const entry of response.body.data as LedgerEntry[]) entries.set(entry.id, entry);
+    if (offset + 200 >= response.body.meta.pagination.total) return [...entries.values()];
   }
 }
 

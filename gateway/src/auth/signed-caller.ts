@@ -3,7 +3,7 @@
 // validity, so most requests skip the HMAC.
 import type { Response } from 'express';
 import { callerHeader, callerMaxAgeSeconds, requestIdHeader, type CallerIdentity, type CallerSigner } from '@voice/runtime';
-import { authOf } from './auth-context.js';
+import type { AuthContext } from './auth-context.js';
 
 const reuseMs = (callerMaxAgeSeconds * 1000) / 2;
 const signed = new WeakMap<object, { token: string; signedAt: number }>();
@@ -17,13 +17,13 @@ function tokenFor(owner: object, identity: () => CallerIdentity, signer: CallerS
   return token;
 }
 
-const options = (token: string, res: Response) => ({ headers: { [callerHeader]: token, [requestIdHeader]: String(res.locals.requestId) } });
+const optionsWith = (token: string, requestId: string) => ({ headers: { [callerHeader]: token, [requestIdHeader]: requestId } });
+const options = (token: string, res: Response) => optionsWith(token, String(res.locals.requestId));
 
-/** Call options for a downstream service, on behalf of this request's authenticated caller. */
-export function callOptionsFor(res: Response, signer: CallerSigner) {
-  const auth = authOf(res);
+/** Call options for a downstream service, on behalf of an authenticated caller. */
+export function callOptionsOf(auth: AuthContext, requestId: string, signer: CallerSigner) {
   const identity = () => ({ workspaceId: auth.workspace.id, principal: auth.principal, scopes: auth.scopes });
-  return options(tokenFor(auth, identity, signer, Date.now()), res);
+  return optionsWith(tokenFor(auth, identity, signer, Date.now()), requestId);
 }
 
 const gateway: CallerIdentity = { workspaceId: '', principal: { type: 'internal', id: 'gateway', name: 'gateway' }, scopes: null };

@@ -7,7 +7,7 @@ import { bodyParserFailure, type BodyParserFailure } from './body-parser.js';
 import { HttpError } from './http-error.js';
 import { effectiveCode, mappingOfCode, statusOfReason } from './status-table.js';
 
-interface Envelope {
+export interface Envelope {
   status: number;
   code: ErrorReason;
   message: string;
@@ -43,29 +43,35 @@ function fromBodyParser(error: unknown): Envelope | undefined {
   return { status: failure.status, code: 'invalid_request', message: restPhrasing[failure.kind] ?? failure.message, details };
 }
 
+/** The envelope for any failure; undefined when it is not one the API can explain (a 500). */
+export function envelopeOf(error: unknown): Envelope | undefined {
+  if (error instanceof HttpError) {
+    return { status: error.status, code: error.code, message: error.message, details: error.options.details, headers: error.options.headers };
+  }
+  if (error instanceof ConnectError) return fromConnect(error);
+  return fromBodyParser(error);
+}
+
+/** The envelope a client may see: anything unexplained, or explained as a 500, says only internal_error and the request id. */
+export function publicEnvelopeOf(error: unknown, requestId: string): Envelope {
+  const envelope = envelopeOf(error);
+  if (!envelope || envelope.status === 500) return { status: 500, code: 'internal_error', message: `internal error (request ${requestId})` };
+  // A service that is briefly away: tell clients when to try again.
+  if (envelope.status === 503) return { ...envelope, headers: { 'Retry-After': '1', ...envelope.headers } };
+  return envelope;
+}
+
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
-    let envelope: Envelope | undefined;
-    if (error instanceof HttpError) {
-      envelope = { status: error.status, code: error.code, message: error.message, details: error.options.details, headers: error.options.headers };
-    } else if (error instanceof ConnectError) {
-      envelope = fromConnect(error);
-    } else {
-      envelope = fromBodyParser(error);
-    }
     const requestId = String(res.getHeader('X-Request-Id') ?? '');
-    if (!envelope || envelope.status >= 500) {
+    const explained = envelopeOf(error);
+    if (!explained || explained.status >= 500) {
       logger.error('request failed', { request_id: requestId, method: req.method, path: req.path, error });
     }
-    if (!envelope || envelope.status === 500) {
-      envelope = { status: 500, code: 'internal_error', message: `internal error (request ${requestId})` };
-    }
-    // A service that is briefly away: tell clients when to try again.
-    if (envelope.status === 503) envelope.headers = { 'Retry-After': '1', ...envelope.headers };
     if (res.headersSent) {
       res.end();
       return;
     }
-    sendError(res, envelope);
+    sendError(res, publicEnvelopeOf(error, requestId));
   };
 }

@@ -2,36 +2,77 @@
 import { z } from 'zod';
 import { pageQuerySchema } from '@voice/runtime';
 import type { RestRouter } from './router.js';
-import { callOptions, type RestDeps } from './deps.js';
-import { deletedOf, listOf, presentApiKey } from './presenters.js';
-import { pageOf, parseBody, parseQuery } from './validate.js';
+import type { RestDeps } from './deps.js';
+import { toolHints } from './operation.js';
+import { apiKeySchema, createdApiKeySchema, deletedOf, listOf, presentApiKey } from './presenters.js';
+import { dataOf, deletedSchema, listOfSchema } from './responses.js';
+import { pageOf } from './validate.js';
 
 export const createApiKeyBodySchema = z.strictObject({
   name: z.string().trim().min(1).max(100),
   scopes: z.array(z.string()).min(1, 'must list at least one scope').max(64),
 });
 
-
 export function registerApiKeyRoutes(rest: RestRouter, deps: RestDeps): void {
   const identity = deps.clients.identity;
 
-  rest.route('get', '/api-keys', { scope: 'settings:read' }, async (req, res) => {
-    const page = pageOf(parseQuery(pageQuerySchema, req));
-    const answer = await identity.listApiKeys(page, callOptions(deps, res));
-    res.json(listOf(answer.apiKeys.map(presentApiKey), page, answer.total));
+  rest.operation({
+    method: 'get',
+    path: '/api-keys',
+    scope: 'settings:read',
+    query: pageQuerySchema,
+    doc: {
+      id: 'listApiKeys',
+      summary: 'The workspace’s service-account API keys, without their secrets',
+      toolset: 'account',
+      response: listOfSchema(apiKeySchema),
+      mcp: { tool: 'list_api_keys', annotations: toolHints.read },
+    },
+    handle: async (call) => {
+      const page = pageOf(call.query);
+      const answer = await identity.listApiKeys(page, call.options);
+      return { body: listOf(answer.apiKeys.map(presentApiKey), page, answer.total) };
+    },
   });
 
-  rest.route('post', '/api-keys', { scope: 'settings:write' }, async (req, res) => {
-    const body = parseBody(createApiKeyBodySchema, req.body);
-    const answer = await identity.createApiKey(body, callOptions(deps, res));
-    res.status(201).json({ data: { ...presentApiKey(answer.apiKey!), key: answer.key } });
+  rest.operation({
+    method: 'post',
+    path: '/api-keys',
+    scope: 'settings:write',
+    body: createApiKeyBodySchema,
+    doc: {
+      id: 'createApiKey',
+      summary: 'Create a service-account API key with the given scopes',
+      description: 'The scopes must be within the caller’s own. The secret `key` is in this answer only: it cannot be read again.',
+      toolset: 'account',
+      status: 201,
+      response: dataOf(createdApiKeySchema),
+      mcp: { tool: 'create_api_key', annotations: toolHints.create },
+    },
+    handle: async (call) => {
+      const answer = await identity.createApiKey(call.body, call.options);
+      return { body: { data: { ...presentApiKey(answer.apiKey!), key: answer.key } } };
+    },
   });
 
-  rest.route('delete', '/api-keys/:id', { scope: 'settings:write' }, async (req, res) => {
-    const id = String(req.params.id);
-    await identity.revokeApiKey({ id }, callOptions(deps, res));
-    // Identity has announced the revocation; dropping it here too covers a bus that delivers late.
-    deps.cache.invalidate({ credentialIds: [id], workspaceId: '' });
-    res.json(deletedOf(id));
+  rest.operation({
+    method: 'delete',
+    path: '/api-keys/:id',
+    scope: 'settings:write',
+    doc: {
+      id: 'revokeApiKey',
+      summary: 'Revoke an API key',
+      description: 'The key is refused (401) from the very next request, on every gateway.',
+      toolset: 'account',
+      response: deletedSchema,
+      mcp: { tool: 'revoke_api_key', annotations: toolHints.remove },
+    },
+    handle: async (call) => {
+      const id = call.params.id;
+      await identity.revokeApiKey({ id }, call.options);
+      // Identity has announced the revocation; dropping it here too covers a bus that delivers late.
+      deps.cache.invalidate({ credentialIds: [id], workspaceId: '' });
+      return { body: deletedOf(id) };
+    },
   });
 }

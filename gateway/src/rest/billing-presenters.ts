@@ -1,12 +1,35 @@
 // Public JSON shapes of billing: exact decimal strings with every place (credits to 4, minutes
 // to 3), never floating point; RFC 3339 times.
+import { z } from 'zod';
 import { formatCredits, formatMinutes, toIso } from '@voice/runtime';
 import type { Amount, GetUsageSummaryResponse, Transaction, Wallet } from '@voice/proto/voice/billing/v1/billing';
+import { amountsSchema, creditsSchema, minutesSchema, timeSchema } from './responses.js';
+
+export const balanceSchema = amountsSchema;
+
+export const transactionSchema = z.object({
+  id: z.string(),
+  kind: z.string().describe('a usage kind such as sms.outbound, or transfer_in, transfer_out, debit'),
+  credits: creditsSchema.describe('signed: negative when value leaves the wallet'),
+  minutes: minutesSchema,
+  balance_after: amountsSchema,
+  reference: z.string(),
+  description: z.string(),
+  created_at: timeSchema.nullable(),
+});
+
+export const usageSummarySchema = z.object({
+  from: timeSchema.nullable(),
+  to: timeSchema.nullable(),
+  credits: creditsSchema,
+  minutes: minutesSchema,
+  by_kind: z.array(z.object({ kind: z.string(), count: z.int(), credits: creditsSchema, minutes: minutesSchema })),
+});
 
 type Units = Pick<Amount, 'creditUnits' | 'minuteUnits'>;
 
 /** Billing keeps every amount within the safe integer range, so the int64 converts exactly. */
-export const decimalsOf = (amount: Units | undefined) => ({
+export const decimalsOf = (amount: Units | undefined): z.infer<typeof amountsSchema> => ({
   credits: formatCredits(Number(amount?.creditUnits ?? 0n)),
   minutes: formatMinutes(Number(amount?.minuteUnits ?? 0n)),
 });
@@ -16,7 +39,7 @@ export const presentBalance = (wallet: Wallet) => decimalsOf(wallet.balance);
 /** A ledger entry: billing's Transaction, or the same fields as another service relays them. */
 type LedgerLine = Pick<Transaction, 'id' | 'kind' | 'reference' | 'description' | 'createdAt'> & { amount?: Units; balanceAfter?: Units };
 
-export const presentTransaction = (transaction: LedgerLine) => ({
+export const presentTransaction = (transaction: LedgerLine): z.infer<typeof transactionSchema> => ({
   id: transaction.id,
   kind: transaction.kind,
   ...decimalsOf(transaction.amount),
@@ -26,7 +49,7 @@ export const presentTransaction = (transaction: LedgerLine) => ({
   created_at: toIso(transaction.createdAt),
 });
 
-export const presentUsageSummary = (summary: GetUsageSummaryResponse) => ({
+export const presentUsageSummary = (summary: GetUsageSummaryResponse): z.infer<typeof usageSummarySchema> => ({
   from: toIso(summary.from),
   to: toIso(summary.to),
   ...decimalsOf(summary.total),

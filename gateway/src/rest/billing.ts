@@ -4,34 +4,65 @@ import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { z } from 'zod';
 import { pageQuerySchema } from '@voice/runtime';
 import type { RestRouter } from './router.js';
-import { callOptions, type RestDeps } from './deps.js';
-import { presentBalance, presentTransaction, presentUsageSummary } from './billing-presenters.js';
+import type { RestDeps } from './deps.js';
+import {
+  balanceSchema,
+  presentBalance,
+  presentTransaction,
+  presentUsageSummary,
+  transactionSchema,
+  usageSummarySchema,
+} from './billing-presenters.js';
+import { toolHints } from './operation.js';
 import { listOf } from './presenters.js';
-import { pageOf, parseQuery } from './validate.js';
-
+import { dataOf, listOfSchema } from './responses.js';
+import { pageOf } from './validate.js';
 
 const instant = z.iso.datetime({ offset: true, error: 'must be an RFC 3339 time, e.g. 2026-11-01T00:00:00.000Z' });
-const usageSummaryQuerySchema = z.strictObject({ from: instant.optional(), to: instant.optional() });
+export const usageSummaryQuerySchema = z.strictObject({ from: instant.optional(), to: instant.optional() });
 
 const timestampOf = (value: string | undefined) => (value === undefined ? undefined : timestampFromDate(new Date(value)));
 
 export function registerBillingRoutes(rest: RestRouter, deps: RestDeps): void {
   const billing = deps.clients.billing;
 
-  rest.route('get', '/balance', { scope: 'billing:read' }, async (_req, res) => {
-    const answer = await billing.getBalance({}, callOptions(deps, res));
-    res.json({ data: presentBalance(answer.wallet!) });
+  rest.operation({
+    method: 'get',
+    path: '/balance',
+    scope: 'billing:read',
+    doc: { id: 'getBalance', summary: 'The workspace’s balance in credits and minutes', toolset: 'billing', response: dataOf(balanceSchema), mcp: { tool: 'get_balance', annotations: toolHints.read } },
+    handle: async (call) => ({ body: { data: presentBalance((await billing.getBalance({}, call.options)).wallet!) } }),
   });
 
-  rest.route('get', '/transactions', { scope: 'billing:read' }, async (req, res) => {
-    const page = pageOf(parseQuery(pageQuerySchema, req));
-    const answer = await billing.listTransactions({ page }, callOptions(deps, res));
-    res.json(listOf(answer.transactions.map(presentTransaction), page, answer.total));
+  rest.operation({
+    method: 'get',
+    path: '/transactions',
+    scope: 'billing:read',
+    query: pageQuerySchema,
+    doc: { id: 'listTransactions', summary: 'The ledger, newest first', toolset: 'billing', response: listOfSchema(transactionSchema) },
+    handle: async (call) => {
+      const page = pageOf(call.query);
+      const answer = await billing.listTransactions({ page }, call.options);
+      return { body: listOf(answer.transactions.map(presentTransaction), page, answer.total) };
+    },
   });
 
-  rest.route('get', '/usage/summary', { scope: 'billing:read' }, async (req, res) => {
-    const query = parseQuery(usageSummaryQuerySchema, req);
-    const answer = await billing.getUsageSummary({ from: timestampOf(query.from), to: timestampOf(query.to) }, callOptions(deps, res));
-    res.json({ data: presentUsageSummary(answer) });
+  rest.operation({
+    method: 'get',
+    path: '/usage/summary',
+    scope: 'billing:read',
+    query: usageSummaryQuerySchema,
+    doc: {
+      id: 'getUsageSummary',
+      summary: 'Consumption between two instants, by kind',
+      description: '`from` defaults to the start of the current UTC month, `to` to now.',
+      toolset: 'billing',
+      response: dataOf(usageSummarySchema),
+      mcp: { tool: 'get_usage_summary', annotations: toolHints.read },
+    },
+    handle: async (call) => {
+      const answer = await billing.getUsageSummary({ from: timestampOf(call.query.from), to: timestampOf(call.query.to) }, call.options);
+      return { body: { data: presentUsageSummary(answer) } };
+    },
   });
 }

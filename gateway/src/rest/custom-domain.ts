@@ -1,20 +1,41 @@
 // /custom-domain: a white-label workspace's own domain (SPEC.md 4.3, API.md 5): connect it, read
 // the DNS records to set, verify them, remove it. Settings scopes and the white_label feature.
 import { z } from 'zod';
-import { toIso } from '@voice/runtime';
+import { emptyBodySchema, toIso } from '@voice/runtime';
 import type { CustomDomain } from '@voice/proto/voice/platform/v1/custom_domains';
-import { requireFeature } from '../middleware/require-feature.js';
 import type { RestRouter } from './router.js';
-import { callOptions, type RestDeps } from './deps.js';
-import { parseBody } from './validate.js';
+import type { RestDeps } from './deps.js';
+import { toolHints } from './operation.js';
+import { dataOf, oneOf, timeSchema } from './responses.js';
 
 const addDomainBodySchema = z.strictObject({ domain: z.string().max(253, 'must be at most 253 characters') });
 
-const presentRecord = (record: { type: string; name: string; value: string }) => ({ type: record.type, name: record.name, value: record.value });
+const domainStatuses = ['pending_verification', 'active'] as const;
+const recordTypes = ['CNAME', 'TXT'] as const;
 
-export const presentCustomDomain = (domain: CustomDomain) => ({
+const dnsRecordSchema = z.object({ type: z.enum(recordTypes), name: z.string(), value: z.string() });
+
+export const customDomainSchema = z.object({
+  domain: z.string().describe('canonical form: lower case, punycode, no trailing dot'),
+  status: z.enum(domainStatuses).describe('active once DNS holds both records at the last verification'),
+  dns_records: z.array(dnsRecordSchema).describe('the records to set: a CNAME to the platform and a TXT proving control of the zone'),
+  missing: z
+    .array(dnsRecordSchema.extend({ found: z.array(z.string()).describe('what DNS answered instead') }))
+    .describe('the records the last verification did not find'),
+  created_at: timeSchema.nullable(),
+  checked_at: timeSchema.nullable().describe('the last verification; null before the first'),
+  verified_at: timeSchema.nullable().describe('when the domain became active; null while pending'),
+});
+
+const presentRecord = (record: { type: string; name: string; value: string }): z.infer<typeof dnsRecordSchema> => ({
+  type: oneOf(recordTypes, record.type),
+  name: record.name,
+  value: record.value,
+});
+
+export const presentCustomDomain = (domain: CustomDomain): z.infer<typeof customDomainSchema> => ({
   domain: domain.domain,
-  status: domain.status,
+  status: oneOf(domainStatuses, domain.status),
   dns_records: domain.dnsRecords.map(presentRecord),
   missing: domain.missing.map((check) => ({ ...presentRecord(check.expected!), found: check.found })),
   created_at: toIso(domain.createdAt),
@@ -22,28 +43,88 @@ export const presentCustomDomain = (domain: CustomDomain) => ({
   verified_at: toIso(domain.verifiedAt),
 });
 
+const removedDomainSchema = dataOf(z.object({ domain: z.string(), deleted: z.literal(true) }));
+
 export function registerCustomDomainRoutes(rest: RestRouter, deps: RestDeps): void {
   const domains = deps.clients.customDomains;
-  const gates = [requireFeature('white_label')];
+  const toolset = 'platform';
 
-  rest.route('get', '/custom-domain', { scope: 'settings:read', gates }, async (_req, res) => {
-    const answer = await domains.getCustomDomain({}, callOptions(deps, res));
-    res.json({ data: presentCustomDomain(answer.domain!) });
+  rest.operation({
+    method: 'get',
+    path: '/custom-domain',
+    scope: 'settings:read',
+    feature: 'white_label',
+    doc: {
+      id: 'getCustomDomain',
+      summary: 'The workspace’s custom domain, the DNS records it needs and what is missing',
+      toolset,
+      response: dataOf(customDomainSchema),
+      mcp: { tool: 'get_custom_domain', annotations: toolHints.read },
+    },
+    handle: async (call) => {
+      const answer = await domains.getCustomDomain({}, call.options);
+      return { body: { data: presentCustomDomain(answer.domain!) } };
+    },
   });
 
-  rest.route('post', '/custom-domain', { scope: 'settings:write', gates }, async (req, res) => {
-    const body = parseBody(addDomainBodySchema, req.body);
-    const answer = await domains.addCustomDomain({ domain: body.domain }, callOptions(deps, res));
-    res.status(201).json({ data: presentCustomDomain(answer.domain!) });
+  rest.operation({
+    method: 'post',
+    path: '/custom-domain',
+    scope: 'settings:write',
+    feature: 'white_label',
+    body: addDomainBodySchema,
+    doc: {
+      id: 'addCustomDomain',
+      summary: 'Connect a domain to the workspace; the answer lists the DNS records to set',
+      description: 'One domain per workspace, and a domain belongs to one workspace on the platform (409 `conflict`).',
+      toolset,
+      status: 201,
+      response: dataOf(customDomainSchema),
+      mcp: { tool: 'add_custom_domain', annotations: toolHints.create },
+    },
+    handle: async (call) => {
+      const answer = await domains.addCustomDomain({ domain: call.body.domain }, call.options);
+      return { body: { data: presentCustomDomain(answer.domain!) } };
+    },
   });
 
-  rest.route('post', '/custom-domain/verify', { scope: 'settings:write', gates }, async (_req, res) => {
-    const answer = await domains.verifyCustomDomain({}, callOptions(deps, res));
-    res.json({ data: presentCustomDomain(answer.domain!) });
+  rest.operation({
+    method: 'post',
+    path: '/custom-domain/verify',
+    scope: 'settings:write',
+    feature: 'white_label',
+    body: emptyBodySchema,
+    doc: {
+      id: 'verifyCustomDomain',
+      summary: 'Check the domain’s DNS records now',
+      description:
+        'Takes no fields. The domain is `active` when DNS holds both records, otherwise `pending_verification` with `missing` saying what DNS answered; a verification that no longer finds them returns an active domain to pending.',
+      toolset,
+      response: dataOf(customDomainSchema),
+      mcp: { tool: 'verify_custom_domain', annotations: toolHints.update },
+    },
+    handle: async (call) => {
+      const answer = await domains.verifyCustomDomain({}, call.options);
+      return { body: { data: presentCustomDomain(answer.domain!) } };
+    },
   });
 
-  rest.route('delete', '/custom-domain', { scope: 'settings:write', gates }, async (_req, res) => {
-    const answer = await domains.removeCustomDomain({}, callOptions(deps, res));
-    res.json({ data: { domain: answer.domain, deleted: true } });
+  rest.operation({
+    method: 'delete',
+    path: '/custom-domain',
+    scope: 'settings:write',
+    feature: 'white_label',
+    doc: {
+      id: 'removeCustomDomain',
+      summary: 'Disconnect the workspace’s custom domain',
+      description: 'A custom domain has no id: the answer names the domain removed.',
+      toolset,
+      response: removedDomainSchema,
+      mcp: { tool: 'remove_custom_domain', annotations: toolHints.remove },
+    },
+    handle: async (call) => {
+      const answer = await domains.removeCustomDomain({}, call.options);
+      return { body: { data: { domain: answer.domain, deleted: true as const } } };
+    },
   });
 }

@@ -1,14 +1,9 @@
-// What REST route modules need, and the signed call options for a request's caller.
-import type { Response } from 'express';
-import type { CallerSigner } from '@voice/runtime';
+// What REST route modules need. Calls to the services carry the signed options of each call
+// (`call.options`), which the router derives from the authenticated caller.
 import type { CredentialCache } from '../auth/credential-cache.js';
-import { callOptionsFor } from '../auth/signed-caller.js';
 import type { ServiceClients } from '../clients.js';
 
 export interface RestDeps {
   clients: ServiceClients;
-  signer: CallerSigner;
   cache: CredentialCache;
 }
-
-export const callOptions = (deps: RestDeps, res: Response) => callOptionsFor(res, deps.signer);

@@ -4,9 +4,10 @@ import { z } from 'zod';
 import { checkedBy, emailIssue, maxNameLength, memberStatuses, normaliseEmail, pageQuerySchema, passwordIssue, roles, toIso } from '@voice/runtime';
 import type { Member } from '@voice/proto/voice/identity/v1/identity';
 import type { RestRouter } from './router.js';
-import { callOptions, type RestDeps } from './deps.js';
+import type { RestDeps } from './deps.js';
 import { deletedOf, listOf } from './presenters.js';
-import { pageOf, parseBody, parseQuery } from './validate.js';
+import { dataOf, idSchema, listOfSchema, oneOf, timeSchema } from './responses.js';
+import { pageOf } from './validate.js';
 
 const role = z.enum(roles);
 
@@ -21,43 +22,96 @@ export const updateMemberBodySchema = z
   .strictObject({ role: role.optional(), status: z.enum(memberStatuses).optional() })
   .refine((body) => body.role !== undefined || body.status !== undefined, { message: 'send role, status or both', path: ['role'] });
 
+export const memberSchema = z.object({
+  user_id: idSchema,
+  email: z.string(),
+  name: z.string(),
+  role,
+  status: z.enum(memberStatuses).describe('a suspended member’s credentials are refused'),
+  created_at: timeSchema.nullable(),
+});
 
-const presentMember = (member: Member) => ({
+const presentMember = (member: Member): z.infer<typeof memberSchema> => ({
   user_id: member.userId,
   email: member.email,
   name: member.name,
-  role: member.role,
-  status: member.status,
+  role: oneOf(roles, member.role),
+  status: oneOf(memberStatuses, member.status),
   created_at: toIso(member.createdAt),
 });
+
+const deletedMemberSchema = dataOf(z.object({ id: idSchema.describe('the user id of the member removed'), deleted: z.literal(true) }));
 
 export function registerMemberRoutes(rest: RestRouter, deps: RestDeps): void {
   const identity = deps.clients.identity;
 
-  rest.route('get', '/workspace/members', { scope: 'settings:read' }, async (req, res) => {
-    const page = pageOf(parseQuery(pageQuerySchema, req));
-    const answer = await identity.listMembers(page, callOptions(deps, res));
-    res.json(listOf(answer.members.map(presentMember), page, answer.total));
+  rest.operation({
+    method: 'get',
+    path: '/workspace/members',
+    scope: 'settings:read',
+    query: pageQuerySchema,
+    doc: { id: 'listMembers', summary: 'The workspace’s members with their roles', toolset: 'account', response: listOfSchema(memberSchema) },
+    handle: async (call) => {
+      const page = pageOf(call.query);
+      const answer = await identity.listMembers(page, call.options);
+      return { body: listOf(answer.members.map(presentMember), page, answer.total) };
+    },
   });
 
-  rest.route('post', '/workspace/members', { scope: 'settings:write' }, async (req, res) => {
-    const body = parseBody(addMemberBodySchema, req.body);
-    const answer = await identity.addMember(
-      { email: body.email, role: body.role, password: body.password ?? '', name: body.name ?? '' },
-      callOptions(deps, res),
-    );
-    res.status(201).json({ data: presentMember(answer.member!) });
+  rest.operation({
+    method: 'post',
+    path: '/workspace/members',
+    scope: 'settings:write',
+    body: addMemberBodySchema,
+    doc: {
+      id: 'addMember',
+      summary: 'Add a person to the workspace with a role',
+      description:
+        'An e-mail without a user creates one (with `password`, if given). A member of the `member` role cannot manage members; an admin manages admins and members; only an owner touches owners.',
+      toolset: 'account',
+      status: 201,
+      response: dataOf(memberSchema),
+    },
+    handle: async (call) => {
+      const { body } = call;
+      const answer = await identity.addMember({ email: body.email, role: body.role, password: body.password ?? '', name: body.name ?? '' }, call.options);
+      return { body: { data: presentMember(answer.member!) } };
+    },
   });
 
-  rest.route('patch', '/workspace/members/:user_id', { scope: 'settings:write' }, async (req, res) => {
-    const body = parseBody(updateMemberBodySchema, req.body);
-    const answer = await identity.updateMember({ userId: String(req.params.user_id), role: body.role, status: body.status }, callOptions(deps, res));
-    res.json({ data: presentMember(answer.member!) });
+  rest.operation({
+    method: 'patch',
+    path: '/workspace/members/:user_id',
+    scope: 'settings:write',
+    body: updateMemberBodySchema,
+    doc: {
+      id: 'updateMember',
+      summary: 'Change a member’s role or status',
+      description: 'Demoting or suspending a member revokes the credentials the change affects before the answer. The last active owner cannot be demoted or suspended (409).',
+      toolset: 'account',
+      response: dataOf(memberSchema),
+    },
+    handle: async (call) => {
+      const answer = await identity.updateMember({ userId: call.params.user_id, role: call.body.role, status: call.body.status }, call.options);
+      return { body: { data: presentMember(answer.member!) } };
+    },
   });
 
-  rest.route('delete', '/workspace/members/:user_id', { scope: 'settings:write' }, async (req, res) => {
-    const userId = String(req.params.user_id);
-    await identity.removeMember({ userId }, callOptions(deps, res));
-    res.json(deletedOf(userId));
+  rest.operation({
+    method: 'delete',
+    path: '/workspace/members/:user_id',
+    scope: 'settings:write',
+    doc: {
+      id: 'removeMember',
+      summary: 'Remove a member from the workspace',
+      description: 'The member’s credentials in this workspace are revoked before the answer. The last active owner cannot be removed (409).',
+      toolset: 'account',
+      response: deletedMemberSchema,
+    },
+    handle: async (call) => {
+      const userId = call.params.user_id;
+      await identity.removeMember({ userId }, call.options);
+      return { body: deletedOf(userId) };
+    },
   });
 }

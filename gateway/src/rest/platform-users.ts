@@ -1,88 +1,207 @@
 // /platform/users: a white-label platform's end-users (SPEC.md 4.3, API.md 5): list and search,
 // register (preset password or invitation), detail with balances, tokens, login, logout, credit
 // transfers and suspension. Platform scopes and the white_label feature.
+import { z } from 'zod';
 import {
-  emptyBodySchema,
   listPlatformUsersQuerySchema,
   loginPlatformUserBodySchema,
   registerPlatformUserBodySchema,
   setPlatformUserStatusBodySchema,
   transferCreditsBodySchema,
 } from '@voice/platform-users/schema';
-import { requireFeature } from '../middleware/require-feature.js';
+import { emptyBodySchema } from '@voice/runtime';
 import { currentTenant } from '../tenants/tenant-context.js';
 import type { RestRouter } from './router.js';
-import { callOptions, type RestDeps } from './deps.js';
-import { presentPlatformUser, presentTransfer, presentUserToken } from './platform-users-presenters.js';
+import type { RestDeps } from './deps.js';
+import { replayHeaders, toolHints } from './operation.js';
+import { platformUserSchema, presentPlatformUser, presentTransfer, presentUserToken, transferSchema, userTokenSchema } from './platform-users-presenters.js';
 import { listOf } from './presenters.js';
-import { idempotencyKeyOf, pageOf, parseBody, parseQuery } from './validate.js';
+import { dataOf, idSchema, listOfSchema } from './responses.js';
+import { pageOf } from './validate.js';
+
+/** Tokens are credentials: no cache may keep the answer. */
+const noStore = { 'Cache-Control': 'no-store' };
+
+const logoutSchema = z.object({ user_id: idSchema, revoked_tokens: z.int().min(0).describe('the OAuth tokens, refresh tokens and unused codes revoked') });
 
 export function registerPlatformUserRoutes(rest: RestRouter, deps: RestDeps): void {
   const users = deps.clients.platformUsers;
-  const gates = [requireFeature('white_label')];
-  const read = { scope: 'platform:read', gates };
-  const write = { scope: 'platform:write', gates };
+  const read = 'platform:read';
+  const write = 'platform:write';
+  const toolset = 'platform';
 
-  rest.route('get', '/platform/users', read, async (req, res) => {
-    const query = parseQuery(listPlatformUsersQuerySchema, req);
-    const page = pageOf(query);
-    const answer = await users.listPlatformUsers({ query: query.q ?? '', limit: page.limit, offset: page.offset }, callOptions(deps, res));
-    res.json(listOf(answer.users.map(presentPlatformUser), page, answer.total));
+  rest.operation({
+    method: 'get',
+    path: '/platform/users',
+    scope: read,
+    feature: 'white_label',
+    query: listPlatformUsersQuerySchema,
+    doc: {
+      id: 'listPlatformUsers',
+      summary: 'The platform’s end-users, newest first; `q` matches e-mail or name',
+      description: '`q` is a case-insensitive substring of the e-mail or name (`%` and `_` match themselves).',
+      toolset,
+      response: listOfSchema(platformUserSchema),
+      mcp: { tool: 'list_platform_users', annotations: toolHints.read },
+    },
+    handle: async (call) => {
+      const page = pageOf(call.query);
+      const answer = await users.listPlatformUsers({ query: call.query.q ?? '', limit: page.limit, offset: page.offset }, call.options);
+      return { body: listOf(answer.users.map(presentPlatformUser), page, answer.total) };
+    },
   });
 
-  rest.route('post', '/platform/users', write, async (req, res) => {
-    const body = parseBody(registerPlatformUserBodySchema, req.body);
-    const answer = await users.registerPlatformUser(
-      { email: body.email, name: body.name, password: body.password ?? '', plan: body.plan ?? '' },
-      callOptions(deps, res),
-    );
-    res.status(201).json({ data: presentPlatformUser(answer.user!) });
+  rest.operation({
+    method: 'post',
+    path: '/platform/users',
+    scope: write,
+    feature: 'white_label',
+    body: registerPlatformUserBodySchema,
+    doc: {
+      id: 'registerPlatformUser',
+      summary: 'Register an end-user with a workspace of their own under the platform',
+      description:
+        'The user owns a new workspace named after them, on `plan` (default `starter`, never above the platform’s own). Without `password` an invitation is e-mailed. An e-mail that belongs to any user is 409 `conflict`.',
+      toolset,
+      status: 201,
+      response: dataOf(platformUserSchema),
+      mcp: { tool: 'register_platform_user', annotations: toolHints.create },
+    },
+    handle: async (call) => {
+      const { body } = call;
+      const answer = await users.registerPlatformUser({ email: body.email, name: body.name, password: body.password ?? '', plan: body.plan ?? '' }, call.options);
+      return { body: { data: presentPlatformUser(answer.user!) } };
+    },
   });
 
-  // Registered before /platform/users/:id so "login" is never read as an id.
-  rest.route('post', '/platform/users/login', write, async (req, res) => {
-    const body = parseBody(loginPlatformUserBodySchema, req.body);
-    const answer = await users.loginPlatformUser(
-      { email: body.email, password: body.password, tenantWorkspaceId: currentTenant()?.workspaceId ?? '' },
-      callOptions(deps, res),
-    );
-    res.setHeader('Cache-Control', 'no-store');
-    res.json({ data: presentUserToken(answer.tokens!) });
+  // Registered before /platform/users/:user_id so "login" is never read as an id.
+  rest.operation({
+    method: 'post',
+    path: '/platform/users/login',
+    scope: write,
+    feature: 'white_label',
+    body: loginPlatformUserBodySchema,
+    doc: {
+      id: 'loginPlatformUser',
+      summary: 'Sign an end-user in with e-mail and password; answers their tokens',
+      description:
+        'A wrong password, an unknown e-mail and another platform’s user are the same 401. A suspended user is 409 `conflict`. On a tenant’s custom domain only that tenant’s users are found. Answered with `Cache-Control: no-store`.',
+      toolset,
+      response: dataOf(userTokenSchema),
+    },
+    handle: async (call) => {
+      const answer = await users.loginPlatformUser(
+        { email: call.body.email, password: call.body.password, tenantWorkspaceId: currentTenant()?.workspaceId ?? '' },
+        call.options,
+      );
+      return { body: { data: presentUserToken(answer.tokens!) }, headers: noStore };
+    },
   });
 
-  rest.route('get', '/platform/users/:id', read, async (req, res) => {
-    const answer = await users.getPlatformUser({ userId: String(req.params.id) }, callOptions(deps, res));
-    res.json({ data: presentPlatformUser(answer.user!) });
+  rest.operation({
+    method: 'get',
+    path: '/platform/users/:user_id',
+    scope: read,
+    feature: 'white_label',
+    doc: {
+      id: 'getPlatformUser',
+      summary: 'An end-user with each workspace’s balance',
+      toolset,
+      response: dataOf(platformUserSchema),
+      mcp: { tool: 'get_platform_user', annotations: toolHints.read },
+    },
+    handle: async (call) => {
+      const answer = await users.getPlatformUser({ userId: call.params.user_id }, call.options);
+      return { body: { data: presentPlatformUser(answer.user!) } };
+    },
   });
 
-  rest.route('patch', '/platform/users/:id', write, async (req, res) => {
-    const body = parseBody(setPlatformUserStatusBodySchema, req.body);
-    const answer = await users.setPlatformUserStatus({ userId: String(req.params.id), status: body.status }, callOptions(deps, res));
-    res.json({ data: presentPlatformUser(answer.user!) });
+  rest.operation({
+    method: 'patch',
+    path: '/platform/users/:user_id',
+    scope: write,
+    feature: 'white_label',
+    body: setPlatformUserStatusBodySchema,
+    doc: {
+      id: 'setPlatformUserStatus',
+      summary: 'Suspend or reactivate an end-user',
+      description: 'Suspending suspends the user’s workspaces under the platform and revokes every credential of them, API keys included; reactivating revives none.',
+      toolset,
+      response: dataOf(platformUserSchema),
+    },
+    handle: async (call) => {
+      const answer = await users.setPlatformUserStatus({ userId: call.params.user_id, status: call.body.status }, call.options);
+      return { body: { data: presentPlatformUser(answer.user!) } };
+    },
   });
 
-  rest.route('post', '/platform/users/:id/token', write, async (req, res) => {
-    parseBody(emptyBodySchema, req.body);
-    const answer = await users.issuePlatformUserToken({ userId: String(req.params.id) }, callOptions(deps, res));
-    res.setHeader('Cache-Control', 'no-store');
-    res.status(201).json({ data: presentUserToken(answer.tokens!) });
+  rest.operation({
+    method: 'post',
+    path: '/platform/users/:user_id/token',
+    scope: write,
+    feature: 'white_label',
+    body: emptyBodySchema,
+    doc: {
+      id: 'createPlatformUserToken',
+      summary: 'Issue tokens for an end-user, to act as them',
+      description: 'Takes no fields. Answered with `Cache-Control: no-store`.',
+      toolset,
+      status: 201,
+      response: dataOf(userTokenSchema),
+      mcp: { tool: 'create_platform_user_token', annotations: toolHints.create },
+    },
+    handle: async (call) => {
+      const answer = await users.issuePlatformUserToken({ userId: call.params.user_id }, call.options);
+      return { body: { data: presentUserToken(answer.tokens!) }, headers: noStore };
+    },
   });
 
-  rest.route('post', '/platform/users/:id/logout', write, async (req, res) => {
-    parseBody(emptyBodySchema, req.body);
-    const userId = String(req.params.id);
-    const answer = await users.logoutPlatformUser({ userId }, callOptions(deps, res));
-    res.json({ data: { user_id: userId, revoked_tokens: answer.revokedTokens } });
+  rest.operation({
+    method: 'post',
+    path: '/platform/users/:user_id/logout',
+    scope: write,
+    feature: 'white_label',
+    body: emptyBodySchema,
+    doc: {
+      id: 'logoutPlatformUser',
+      summary: 'Sign an end-user out everywhere',
+      description:
+        'Takes no fields. Every OAuth token, refresh token and unused authorization code of the user in its workspaces under the platform is revoked; API keys the user created keep working.',
+      toolset,
+      response: dataOf(logoutSchema),
+      mcp: { tool: 'logout_platform_user', annotations: toolHints.remove },
+    },
+    handle: async (call) => {
+      const userId = call.params.user_id;
+      const answer = await users.logoutPlatformUser({ userId }, call.options);
+      return { body: { data: { user_id: userId, revoked_tokens: answer.revokedTokens } } };
+    },
   });
 
-  rest.route('post', '/platform/users/:id/balance', write, async (req, res) => {
-    const idempotencyKey = idempotencyKeyOf(req);
-    const body = parseBody(transferCreditsBodySchema, req.body);
-    const answer = await users.transferPlatformCredits(
-      { userId: String(req.params.id), creditUnits: BigInt(body.amount), description: body.description ?? '', idempotencyKey },
-      callOptions(deps, res),
-    );
-    if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
-    res.status(201).json({ data: presentTransfer(answer) });
+  rest.operation({
+    method: 'post',
+    path: '/platform/users/:user_id/balance',
+    scope: write,
+    feature: 'white_label',
+    body: transferCreditsBodySchema,
+    idempotent: true,
+    doc: {
+      id: 'transferPlatformCredits',
+      summary: 'Move credits from the platform’s wallet to an end-user’s (or back, with a negative amount)',
+      description:
+        'Either wallet going below zero is 409 `conflict` and nothing moves. With an `Idempotency-Key` a retry answers the first result with `Idempotent-Replayed: true`; the same key with another body is 409.',
+      toolset,
+      status: 201,
+      response: dataOf(transferSchema),
+      mcp: { tool: 'transfer_platform_credits', annotations: toolHints.create },
+    },
+    handle: async (call) => {
+      const { body } = call;
+      const answer = await users.transferPlatformCredits(
+        { userId: call.params.user_id, creditUnits: BigInt(body.amount), description: body.description ?? '', idempotencyKey: call.idempotencyKey },
+        call.options,
+      );
+      return { body: { data: presentTransfer(answer) }, headers: replayHeaders(answer.replayed) };
+    },
   });
 }

@@ -1,63 +1,124 @@
 // /tools: the Tools API (SPEC.md 2.2-2.4, 3, 4.1; API.md 7).
 import { createToolBodySchema, listToolsQuerySchema, testToolBodySchema, updateToolBodySchema } from '@voice/tools/schema';
 import type { RestRouter } from './router.js';
-import { callOptions, type RestDeps } from './deps.js';
-import { deletedOf, listOf, presentTestResult, presentTool } from './presenters.js';
-import { idempotencyKeyOf, pageOf, parseBody, parseQuery } from './validate.js';
+import type { RestDeps } from './deps.js';
+import { replayHeaders } from './operation.js';
+import { deletedOf, listOf, presentTestResult, presentTool, testResultSchema, toolSchema } from './presenters.js';
+import { dataOf, deletedSchema, listOfSchema } from './responses.js';
+import { pageOf } from './validate.js';
 
 export function registerToolRoutes(rest: RestRouter, deps: RestDeps): void {
   const tools = deps.clients.tools;
 
-  rest.route('get', '/tools', { scope: 'assistants:read' }, async (req, res) => {
-    const query = parseQuery(listToolsQuerySchema, req);
-    const page = pageOf(query);
-    const isActive = query.is_active === undefined ? undefined : query.is_active === 'true';
-    const answer = await tools.listTools({ type: query.type, isActive, page }, callOptions(deps, res));
-    res.json(listOf(answer.tools.map(presentTool), page, answer.total));
+  rest.operation({
+    method: 'get',
+    path: '/tools',
+    scope: 'assistants:read',
+    query: listToolsQuerySchema,
+    doc: { id: 'listTools', summary: 'The workspace’s tools, optionally by type and active state', toolset: 'assistants', response: listOfSchema(toolSchema) },
+    handle: async (call) => {
+      const page = pageOf(call.query);
+      const isActive = call.query.is_active === undefined ? undefined : call.query.is_active === 'true';
+      const answer = await tools.listTools({ type: call.query.type, isActive, page }, call.options);
+      return { body: listOf(answer.tools.map(presentTool), page, answer.total) };
+    },
   });
 
-  rest.route('post', '/tools', { scope: 'assistants:write' }, async (req, res) => {
-    const idempotencyKey = idempotencyKeyOf(req);
-    const body = parseBody(createToolBodySchema, req.body);
-    const answer = await tools.createTool(
-      { name: body.name, description: body.description ?? '', type: body.type, config: body.config, isActive: body.is_active, idempotencyKey },
-      callOptions(deps, res),
-    );
-    if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
-    res.status(201).json({ data: presentTool(answer.tool!) });
+  rest.operation({
+    method: 'post',
+    path: '/tools',
+    scope: 'assistants:write',
+    body: createToolBodySchema,
+    idempotent: true,
+    doc: {
+      id: 'createTool',
+      summary: 'Create a tool (api, mcp or builtin) with its configuration',
+      description:
+        '`config` is validated by `type` and shown with its defaults applied. With an `Idempotency-Key` a retry answers 201 with the first body and `Idempotent-Replayed: true`.',
+      toolset: 'assistants',
+      status: 201,
+      response: dataOf(toolSchema),
+    },
+    handle: async (call) => {
+      const { body } = call;
+      const answer = await tools.createTool(
+        { name: body.name, description: body.description ?? '', type: body.type, config: body.config, isActive: body.is_active, idempotencyKey: call.idempotencyKey },
+        call.options,
+      );
+      return { body: { data: presentTool(answer.tool!) }, headers: replayHeaders(answer.replayed) };
+    },
   });
 
-  rest.route('get', '/tools/:id', { scope: 'assistants:read' }, async (req, res) => {
-    const answer = await tools.getTool({ id: String(req.params.id) }, callOptions(deps, res));
-    res.json({ data: presentTool(answer.tool!) });
+  rest.operation({
+    method: 'get',
+    path: '/tools/:id',
+    scope: 'assistants:read',
+    doc: { id: 'getTool', summary: 'A tool with its configuration, secrets masked', toolset: 'assistants', response: dataOf(toolSchema) },
+    handle: async (call) => {
+      const answer = await tools.getTool({ id: call.params.id }, call.options);
+      return { body: { data: presentTool(answer.tool!) } };
+    },
   });
 
-  rest.route('patch', '/tools/:id', { scope: 'assistants:write' }, async (req, res) => {
-    const body = parseBody(updateToolBodySchema, req.body);
-    const answer = await tools.updateTool(
-      {
-        id: String(req.params.id),
-        expectedRevision: body.expected_revision,
-        name: body.name,
-        description: body.description,
-        type: body.type,
-        config: body.config,
-        isActive: body.is_active,
-      },
-      callOptions(deps, res),
-    );
-    res.json({ data: presentTool(answer.tool!) });
+  rest.operation({
+    method: 'patch',
+    path: '/tools/:id',
+    scope: 'assistants:write',
+    body: updateToolBodySchema,
+    doc: {
+      id: 'updateTool',
+      summary: 'Change a tool’s fields',
+      description:
+        '`expected_revision` must be the tool’s current `revision` (409 otherwise). Sending the mask `•••` keeps a stored secret only while its destination stays the same.',
+      toolset: 'assistants',
+      response: dataOf(toolSchema),
+    },
+    handle: async (call) => {
+      const { body } = call;
+      const answer = await tools.updateTool(
+        {
+          id: call.params.id,
+          expectedRevision: body.expected_revision,
+          name: body.name,
+          description: body.description,
+          type: body.type,
+          config: body.config,
+          isActive: body.is_active,
+        },
+        call.options,
+      );
+      return { body: { data: presentTool(answer.tool!) } };
+    },
   });
 
-  rest.route('delete', '/tools/:id', { scope: 'assistants:write' }, async (req, res) => {
-    const id = String(req.params.id);
-    await tools.deleteTool({ id }, callOptions(deps, res));
-    res.json(deletedOf(id));
+  rest.operation({
+    method: 'delete',
+    path: '/tools/:id',
+    scope: 'assistants:write',
+    doc: { id: 'deleteTool', summary: 'Delete a tool', toolset: 'assistants', response: deletedSchema },
+    handle: async (call) => {
+      const id = call.params.id;
+      await tools.deleteTool({ id }, call.options);
+      return { body: deletedOf(id) };
+    },
   });
 
-  rest.route('post', '/tools/:id/test', { scope: 'assistants:write' }, async (req, res) => {
-    const body = parseBody(testToolBodySchema, req.body);
-    const answer = await tools.testTool({ id: String(req.params.id), arguments: body.arguments ?? {} }, callOptions(deps, res));
-    res.json({ data: presentTestResult(answer) });
+  rest.operation({
+    method: 'post',
+    path: '/tools/:id/test',
+    scope: 'assistants:write',
+    body: testToolBodySchema,
+    doc: {
+      id: 'testTool',
+      summary: 'Run an api tool once with the given arguments, or list an mcp tool’s server tools',
+      description:
+        'Destinations on loopback, private, link-local, multicast or metadata addresses are 403 `destination_forbidden` and nothing is sent. Builtin tools cannot be tested (400).',
+      toolset: 'assistants',
+      response: dataOf(testResultSchema),
+    },
+    handle: async (call) => {
+      const answer = await tools.testTool({ id: call.params.id, arguments: call.body.arguments ?? {} }, call.options);
+      return { body: { data: presentTestResult(answer) } };
+    },
   });
 }

@@ -1,4 +1,4 @@
-// Request validation for REST handlers: the schema decides, a 400 names every bad field.
+// Request validation for the REST router and handlers: the schema decides, a 400 names every bad field.
 import type { z } from 'zod';
 import { isValidIdempotencyKey, parsePage, validate, type Page } from '@voice/runtime';
 import type { Request } from 'express';

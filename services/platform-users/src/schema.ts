@@ -47,6 +47,3 @@ export const transferCreditsBodySchema = z.strictObject({
   amount: creditAmount,
   description: z.string().trim().max(500, 'must be at most 500 characters').optional(),
 });
-
-/** Token issue and logout take no fields; an unknown one is refused like everywhere else. */
-export const emptyBodySchema = z.strictObject({});

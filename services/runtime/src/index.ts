@@ -6,6 +6,7 @@ export * from './roles.js';
 export * from './plans.js';
 export * from './pagination.js';
 export * from './page-query.js';
+export * from './empty-body.js';
 export * from './errors.js';
 export * from './crypto.js';
 export * from './caller.js';

@@ -3,7 +3,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from './support/browser.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 
 let platform: TestPlatform;
@@ -26,10 +27,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve));
   callbackPort = (callback.address() as AddressInfo).port;
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {

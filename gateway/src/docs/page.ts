@@ -1,0 +1,117 @@
+// GET /docs: the API reference, rendered in the browser by Scalar from /api/v1/openapi.json. The
+// gateway serves Scalar's standalone bundle itself, so the page loads nothing from elsewhere
+// (no CDN, no web fonts, no telemetry), and its Content-Security-Policy allows only this origin.
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import type { Express, Request, Response } from 'express';
+import { openApiPath } from '../openapi/route.js';
+
+export const docsPath = '/docs';
+
+/**
+ * Scalar's browser bundle. The package exports only its ESM entry (`dist/index.js`), not the
+ * bundle's path, so the bundle is found next to it.
+ */
+const scalarBundlePath = () => join(dirname(require.resolve('@scalar/api-reference')), 'browser', 'standalone.js');
+
+/** Scalar's settings: no default fonts (fonts.scalar.com), no telemetry, no hosted agent, no proxy. */
+const scalarConfiguration = {
+  url: openApiPath,
+  withDefaultFonts: false,
+  telemetry: false,
+  agent: { disabled: true },
+  mcp: { disabled: true },
+  showDeveloperTools: 'never',
+  hideClientButton: false,
+  defaultOpenFirstTag: true,
+  operationTitleSource: 'summary',
+};
+
+/**
+ * Runs before the bundle: the zod inside it would otherwise probe `Function('')` for its JIT, which
+ * the policy (rightly) refuses; jitless, it parses without eval. The reference starts once the
+ * bundle has loaded.
+ */
+const initScript = `globalThis.__zod_globalConfig = Object.assign(globalThis.__zod_globalConfig || {}, { jitless: true });
+document.addEventListener('DOMContentLoaded', function () {
+  Scalar.createApiReference('#app', ${JSON.stringify(scalarConfiguration)});
+});
+`;
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
+
+/**
+ * Scripts only from this origin (no inline script, no eval); data only from it. Styles may be inline:
+ * Scalar and the libraries in its bundle inject <style> elements, most without a nonce.
+ */
+const contentSecurityPolicy = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+function page(title: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<link rel="icon" href="data:,">
+</head>
+<body>
+<div id="app"></div>
+<script src="${docsPath}/init.js"></script>
+<script src="${docsPath}/scalar.js"></script>
+</body>
+</html>
+`;
+}
+
+interface Bundle {
+  plain: Buffer;
+  gzipped: Buffer;
+}
+
+export function registerDocsRoutes(app: Express, options: { platformName: () => string }): void {
+  let bundle: Promise<Bundle> | undefined;
+  const loadBundle = () =>
+    (bundle ??= readFile(scalarBundlePath()).then(async (plain) => ({ plain, gzipped: await promisify(gzip)(plain) }))).catch((error: unknown) => {
+      bundle = undefined;
+      throw error;
+    });
+
+  app.get(docsPath, (_req, res) => {
+    res.setHeader('Content-Security-Policy', contentSecurityPolicy);
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.type('html').send(page(`${options.platformName()} API reference`));
+  });
+
+  app.get(`${docsPath}/init.js`, (_req, res) => {
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.type('text/javascript').send(initScript);
+  });
+
+  app.get(`${docsPath}/scalar.js`, (req: Request, res: Response, next) => {
+    loadBundle().then(({ plain, gzipped }) => {
+      const acceptsGzip = /\bgzip\b/.test(req.get('accept-encoding') ?? '');
+      res.setHeader('Cache-Control', 'public, max-age=3600');
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      res.setHeader('Vary', 'Accept-Encoding');
+      if (acceptsGzip) res.setHeader('Content-Encoding', 'gzip');
+      res.type('text/javascript').send(acceptsGzip ? gzipped : plain);
+    }, next);
+  });
+}

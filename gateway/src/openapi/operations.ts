@@ -1,0 +1,33 @@
+// The operations of /api/v1 without a running gateway: the REST router built with dependencies
+// that are never called, for tools that only read the route table (the OpenAPI lint in CI).
+import { CallerSigner, createLogger } from '@voice/runtime';
+import { buildRestRouter, type GatewayDeps } from '../app.js';
+import { CredentialCache } from '../auth/credential-cache.js';
+import type { ServiceClients } from '../clients.js';
+import type { GatewayConfig } from '../config.js';
+import { MemoryWindowCounter } from '../counters/window-counter.js';
+import type { Operation } from '../rest/operation.js';
+import type { RestRouter } from '../rest/router.js';
+
+/** Service clients whose every call fails: registering routes reads them, serving would call them. */
+const unreachableClients = new Proxy({} as ServiceClients, {
+  get: (_clients, service) =>
+    new Proxy({}, { get: (_client, method) => () => Promise.reject(new Error(`${String(service)}.${String(method)} called while only reading the route table`)) }),
+});
+
+/** The REST router exactly as the gateway builds it, for its route table and operations. */
+export function apiRestRouter(publicUrl = 'http://127.0.0.1:8080'): RestRouter {
+  const deps: GatewayDeps = {
+    config: { rateLimit: { perPlan: { starter: 1 }, windowSeconds: 60 }, platformName: 'Voice platform' } as Partial<GatewayConfig> as GatewayConfig,
+    clients: unreachableClients,
+    signer: new CallerSigner(Buffer.alloc(32)),
+    cache: new CredentialCache(),
+    logger: createLogger({ service: 'openapi', level: 'silent' }),
+    publicUrl: () => publicUrl,
+    oauthCounter: new MemoryWindowCounter(60_000),
+    accountCounter: new MemoryWindowCounter(60_000),
+  };
+  return buildRestRouter(deps);
+}
+
+export const apiOperations = (): readonly Operation<any, any>[] => apiRestRouter().operations();

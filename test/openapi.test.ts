@@ -1,0 +1,333 @@
+// The OpenAPI document of /api/v1, fetched from the running platform: it describes every route the
+// gateway serves (compared with the live route table and with a fixed list, so a route added
+// without a declaration fails here), each operation completely, and the live API agrees with it:
+// bodies it refuses are the ones the documented schemas refuse, and its answers match their schemas.
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { canonicalScopes } from '@voice/runtime';
+import { openApiDocument, restRouterOf } from '@voice/gateway';
+import { startTestPlatform, type TestPlatform } from './support/platform.js';
+
+/** Every operation the API serves. A new route is added here, after it is declared and documented. */
+const knownRoutes = [
+  'GET /me',
+  'GET /tools',
+  'POST /tools',
+  'GET /tools/{id}',
+  'PATCH /tools/{id}',
+  'DELETE /tools/{id}',
+  'POST /tools/{id}/test',
+  'GET /api-keys',
+  'POST /api-keys',
+  'DELETE /api-keys/{id}',
+  'GET /workspace/members',
+  'POST /workspace/members',
+  'PATCH /workspace/members/{user_id}',
+  'DELETE /workspace/members/{user_id}',
+  'GET /phone-numbers',
+  'GET /phone-numbers/available',
+  'POST /phone-numbers',
+  'POST /phone-numbers/import',
+  'GET /phone-numbers/{id}',
+  'PATCH /phone-numbers/{id}',
+  'DELETE /phone-numbers/{id}',
+  'GET /carrier-connections',
+  'POST /carrier-connections',
+  'GET /carrier-connections/{id}',
+  'PATCH /carrier-connections/{id}',
+  'DELETE /carrier-connections/{id}',
+  'POST /carrier-connections/{id}/test',
+  'GET /a2p-campaigns',
+  'POST /a2p-campaigns',
+  'GET /a2p-campaigns/{id}',
+  'GET /suppression',
+  'POST /suppression',
+  'DELETE /suppression/{id}',
+  'POST /sms/send',
+  'GET /sms/messages',
+  'GET /sms/messages/{id}',
+  'GET /balance',
+  'GET /transactions',
+  'GET /usage/summary',
+  'GET /custom-domain',
+  'POST /custom-domain',
+  'POST /custom-domain/verify',
+  'DELETE /custom-domain',
+  'GET /platform/users',
+  'POST /platform/users',
+  'POST /platform/users/login',
+  'GET /platform/users/{user_id}',
+  'PATCH /platform/users/{user_id}',
+  'POST /platform/users/{user_id}/token',
+  'POST /platform/users/{user_id}/logout',
+  'POST /platform/users/{user_id}/balance',
+].sort();
+
+const toolsets = ['account', 'assistants', 'telephony', 'billing', 'platform'];
+const methods = ['get', 'post', 'patch', 'delete'] as const;
+
+type Json = Record<string, any>;
+
+let platform: TestPlatform;
+let doc: Json;
+let ajv: Ajv2020;
+const docId = 'https://openapi.test/api/v1/openapi.json';
+
+/** The documented operations as "METHOD /path" with their objects. */
+const operationsOf = (document: Json): [string, Json][] =>
+  Object.entries(document.paths as Json).flatMap(([path, item]) =>
+    methods.filter((method) => item[method]).map((method): [string, Json] => [`${method.toUpperCase()} ${path}`, item[method]]),
+  );
+
+const pointer = (...parts: string[]) => parts.map((part) => part.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+
+/** A validator of the schema at a place in the document ($refs into components resolve). */
+function validatorAt(...parts: string[]) {
+  const validate = ajv.getSchema(`${docId}#/${pointer(...parts)}`);
+  if (!validate) throw new Error(`no schema at ${parts.join(' ')}`);
+  return validate;
+}
+
+const requestSchema = (method: string, path: string) => validatorAt('paths', path, method, 'requestBody', 'content', 'application/json', 'schema');
+const responseSchema = (method: string, path: string, status: number) =>
+  validatorAt('paths', path, method, 'responses', String(status), 'content', 'application/json', 'schema');
+
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  doc = (await (await fetch(`${platform.running.url}/api/v1/openapi.json`)).json()) as Json;
+  // OpenAPI keywords (example, x-*) are annotations for a JSON Schema validator.
+  ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema({ ...doc, $id: docId });
+}, 60_000);
+
+afterAll(async () => {
+  await platform?.close();
+});
+
+describe('the document', () => {
+  test('is public, cacheable OpenAPI 3.1.0, version 1.0.0, served for this address', async () => {
+    const answer = await fetch(`${platform.running.url}/api/v1/openapi.json`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(answer.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.version).toBe('1.0.0');
+    expect(doc.info.title).toBe('Voice platform API');
+    expect(doc.info.description).toMatch(/## Authentication[\s\S]*## Errors[\s\S]*## Pagination[\s\S]*## Rate limits[\s\S]*## Idempotency/);
+    expect(doc.servers).toEqual([{ url: `${platform.running.url}/api/v1`, description: 'Voice platform' }]);
+    expect((doc.tags as Json[]).map((tag) => tag.name)).toEqual(toolsets);
+    for (const tag of doc.tags as Json[]) expect(tag.description).toEqual(expect.any(String));
+
+    const post = await fetch(`${platform.running.url}/api/v1/openapi.json`, { method: 'POST' });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
+  });
+
+  test('describes both credentials, with every canonical scope', () => {
+    const { bearerAuth, oauth2 } = doc.components.securitySchemes;
+    expect(bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(bearerAuth.description).toContain('svc_');
+    expect(bearerAuth.description).toContain('svc_at_');
+    const flow = oauth2.flows.authorizationCode;
+    expect(flow.authorizationUrl).toBe(`${platform.running.url}/oauth/authorize`);
+    expect(flow.tokenUrl).toBe(`${platform.running.url}/oauth/token`);
+    expect(oauth2.description).toContain('S256');
+    expect(Object.keys(flow.scopes).sort()).toEqual([...canonicalScopes].sort());
+    for (const description of Object.values(flow.scopes)) expect(description).toEqual(expect.any(String));
+  });
+
+  test('names the servers of the address it is built for (a tenant domain gets its own)', () => {
+    const rest = restRouterOf(platform.running.gatewayApp);
+    const tenant = openApiDocument(rest.operations(), { publicUrl: 'https://voice.acme.test', platformName: 'Acme Voice' }) as Json;
+    expect(tenant.servers).toEqual([{ url: 'https://voice.acme.test/api/v1', description: 'Acme Voice' }]);
+    expect(tenant.info.title).toBe('Acme Voice API');
+    expect(tenant.components.securitySchemes.oauth2.flows.authorizationCode.tokenUrl).toBe('https://voice.acme.test/oauth/token');
+  });
+});
+
+describe('coverage', () => {
+  test('every route the gateway serves under /api/v1 is documented, and only those', () => {
+    const rest = restRouterOf(platform.running.gatewayApp);
+    const served = [...rest.paths()]
+      .flatMap(([path, verbs]) => [...verbs].filter((verb) => verb !== 'HEAD').map((verb) => `${verb} ${path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`))
+      .sort();
+    // Routes put on the express router directly, past the RestRouter's own table.
+    const onRouter = (rest.router as unknown as { stack: { route?: { path: string; methods: Record<string, boolean> } }[] }).stack
+      .flatMap((layer) => (layer.route ? Object.keys(layer.route.methods).filter((verb) => verb !== '_all').map((verb) => `${verb.toUpperCase()} ${layer.route!.path}`) : []))
+      .filter((route) => !route.startsWith('HEAD '))
+      .map((route) => route.replace(/:([A-Za-z0-9_]+)/g, '{$1}'))
+      .sort();
+    const documented = operationsOf(doc).map(([route]) => route).sort();
+    const declared = rest.operations().map((op) => `${op.method.toUpperCase()} ${op.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`).sort();
+
+    expect(served).toEqual(knownRoutes);
+    expect(onRouter).toEqual(knownRoutes);
+    expect(declared).toEqual(knownRoutes);
+    expect(documented).toEqual(knownRoutes);
+  });
+
+  test('each documented route is live: it asks for a credential, and other methods get 405 with the documented ones', async () => {
+    for (const [path, item] of Object.entries(doc.paths as Json)) {
+      const concrete = path.replace(/\{[^}]+\}/g, '3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e');
+      const allowed = methods.filter((method) => item[method]).map((method) => method.toUpperCase());
+      for (const method of allowed) {
+        const answer = await fetch(`${platform.running.url}/api/v1${concrete}`, { method });
+        expect([`${method} ${path}`, answer.status]).toEqual([`${method} ${path}`, 401]);
+      }
+      const other = await fetch(`${platform.running.url}/api/v1${concrete}`, { method: 'PUT' });
+      expect([path, other.status]).toEqual([path, 405]);
+      const allow = (other.headers.get('allow') ?? '').split(', ').filter((verb) => verb !== 'HEAD').sort();
+      expect([path, allow]).toEqual([path, [...allowed].sort()]);
+    }
+  });
+});
+
+describe('each operation', () => {
+  test('has an id, summary, tag, security, a success schema with a valid example, and its error answers', () => {
+    const ids = new Set<string>();
+    for (const [route, op] of operationsOf(doc)) {
+      const [, path] = route.split(' ') as [string, string];
+      const context = `${route}: `;
+      expect(context + typeof op.operationId).toBe(`${context}string`);
+      expect(ids.has(op.operationId)).toBe(false);
+      ids.add(op.operationId);
+      expect(context + (op.summary?.length > 0)).toBe(`${context}true`);
+      expect(op.tags).toHaveLength(1);
+      expect(toolsets).toContain(op.tags[0]);
+
+      const scope = op['x-required-scope'] as string | undefined;
+      expect([route, op.security]).toEqual([route, [{ bearerAuth: [] }, { oauth2: scope ? [scope] : [] }]]);
+      if (scope) expect(canonicalScopes).toContain(scope);
+      else expect(route).toBe('GET /me');
+
+      const successes = Object.keys(op.responses).filter((status) => status.startsWith('2'));
+      expect([route, successes.length]).toEqual([route, 1]);
+      const success = op.responses[successes[0]!];
+      const media = success.content['application/json'];
+      expect([route, typeof media.schema]).toEqual([route, 'object']);
+      expect([route, media.example === undefined]).toEqual([route, false]);
+      const validate = responseSchema(route.split(' ')[0]!.toLowerCase(), path, Number(successes[0]));
+      expect([route, validate(media.example), validate.errors ?? null]).toEqual([route, true, null]);
+      expect(Object.keys(success.headers)).toEqual(expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-Request-Id']));
+
+      const errors = Object.keys(op.responses).filter((status) => !status.startsWith('2'));
+      expect([route, errors]).toEqual([route, expect.arrayContaining(['401', '429', '500', '503'])]);
+      if (scope || op['x-required-feature']) expect([route, errors]).toEqual([route, expect.arrayContaining(['403'])]);
+      if (path.includes('{')) expect([route, errors]).toEqual([route, expect.arrayContaining(['404'])]);
+      if (op.requestBody || (op.parameters ?? []).some((p: Json) => p.$ref || p.in === 'query')) {
+        expect([route, errors]).toEqual([route, expect.arrayContaining(['400'])]);
+      }
+      if (!route.startsWith('GET ')) expect([route, errors]).toEqual([route, expect.arrayContaining(['409'])]);
+      for (const status of errors) {
+        const ref: string = op.responses[status].$ref;
+        const answer = doc.components.responses[ref.replace('#/components/responses/', '')];
+        expect(answer.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+        expect(answer.headers['X-Request-Id']).toBeDefined();
+        if (status === '429' || status === '503') expect(answer.headers['Retry-After']).toBeDefined();
+      }
+      for (const match of path.matchAll(/\{([^}]+)\}/g)) {
+        const parameter = (op.parameters as Json[]).find((p) => p.in === 'path' && p.name === match[1]);
+        expect([route, parameter?.required]).toEqual([route, true]);
+      }
+      if (op.requestBody?.content['application/json'].example !== undefined) {
+        const body = requestSchema(route.split(' ')[0]!.toLowerCase(), path);
+        expect([route, body(op.requestBody.content['application/json'].example), body.errors ?? null]).toEqual([route, true, null]);
+      }
+    }
+  });
+
+  test('documents the page parameters as bounded integers and Idempotency-Key where it is honoured', () => {
+    const { Limit, Offset } = doc.components.parameters;
+    expect(Limit).toMatchObject({ name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } });
+    expect(Offset).toMatchObject({ name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } });
+    const listTransactions = doc.paths['/transactions'].get;
+    expect(listTransactions.parameters).toEqual(expect.arrayContaining([{ $ref: '#/components/parameters/Limit' }, { $ref: '#/components/parameters/Offset' }]));
+    const idempotent = operationsOf(doc)
+      .filter(([, op]) => (op.parameters ?? []).some((p: Json) => p.$ref === '#/components/parameters/IdempotencyKey'))
+      .map(([route]) => route);
+    // API.md part 1: POST /sms/send, POST /tools and the platform credit transfer honour the key.
+    expect(idempotent).toEqual(expect.arrayContaining(['POST /tools', 'POST /sms/send', 'POST /platform/users/{user_id}/balance']));
+  });
+});
+
+describe('the live API agrees with the document', () => {
+  test('POST /api-keys: the bodies the schema refuses are the ones the API refuses', async () => {
+    const valid = requestSchema('post', '/api-keys');
+    const cases: [unknown, boolean][] = [
+      [{ name: 'ci', scopes: ['assistants:read'] }, true],
+      [{ scopes: ['assistants:read'] }, false],
+      [{ name: 'ci' }, false],
+      [{ name: 'ci', scopes: [] }, false],
+      [{ name: 'ci', scopes: 'assistants:read' }, false],
+      [{ name: 'ci', scopes: ['assistants:read'], extra: true }, false],
+    ];
+    for (const [body, accepted] of cases) {
+      const answer = await platform.api.post('/api-keys', platform.rootKey, body);
+      expect([body, valid(body), answer.status === 400]).toEqual([body, accepted, !accepted]);
+    }
+  });
+
+  test('POST /tools: a missing type or an unknown field is refused by both', async () => {
+    const valid = requestSchema('post', '/tools');
+    const cases: [unknown, boolean][] = [
+      [{ name: 'lookup_order', description: 'x' }, false],
+      [{ name: 'lookup_order', type: 'api', config: { url: 'https://orders.example.com/{id}' }, colour: 'red' }, false],
+      [{ name: 'lookup_order', type: 'teleport', config: {} }, false],
+    ];
+    for (const [body, accepted] of cases) {
+      const answer = await platform.api.post('/tools', platform.rootKey, body);
+      expect([body, valid(body), answer.status === 400]).toEqual([body, accepted, !accepted]);
+    }
+  });
+
+  test('GET /transactions: limit and offset out of their documented ranges are refused', async () => {
+    const limit = ajv.compile({ ...doc.components.parameters.Limit.schema, $id: undefined });
+    const offset = ajv.compile({ ...doc.components.parameters.Offset.schema, $id: undefined });
+    for (const [query, accepted] of [
+      ['limit=1', true],
+      ['limit=200&offset=0', true],
+      ['limit=0', false],
+      ['limit=201', false],
+      ['offset=-1', false],
+    ] as const) {
+      const params = new URLSearchParams(query);
+      const documented = (!params.has('limit') || limit(Number(params.get('limit')))) && (!params.has('offset') || offset(Number(params.get('offset'))));
+      const answer = await platform.api.get(`/transactions?${query}`, platform.rootKey);
+      expect([query, documented, answer.status]).toEqual([query, accepted, accepted ? 200 : 400]);
+    }
+  });
+
+  test('answers of the live API match their documented schemas', async () => {
+    const key = platform.rootKey;
+    const me = await platform.api.get('/me', key);
+    const balance = await platform.api.get('/balance', key);
+    const transactions = await platform.api.get('/transactions?limit=5', key);
+    const usage = await platform.api.get('/usage/summary', key);
+    const created = await platform.api.post('/api-keys', key, { name: 'schema check', scopes: ['billing:read'] });
+    const keys = await platform.api.get('/api-keys', key);
+    const createdId = (created.body as { data: { id: string } }).data.id;
+    const revoked = await platform.api.delete(`/api-keys/${createdId}`, key);
+    const members = await platform.api.get('/workspace/members', key);
+    const checks: [string, string, number, { status: number; body: unknown }][] = [
+      ['get', '/me', 200, me],
+      ['get', '/balance', 200, balance],
+      ['get', '/transactions', 200, transactions],
+      ['get', '/usage/summary', 200, usage],
+      ['post', '/api-keys', 201, created],
+      ['get', '/api-keys', 200, keys],
+      ['delete', '/api-keys/{id}', 200, revoked],
+      ['get', '/workspace/members', 200, members],
+    ];
+    for (const [method, path, status, answer] of checks) {
+      expect([method, path, answer.status]).toEqual([method, path, status]);
+      const validate = responseSchema(method, path, status);
+      expect([method, path, validate(answer.body), validate.errors ?? null]).toEqual([method, path, true, null]);
+    }
+    // An error answer matches the Error schema too.
+    const missing = await platform.api.get('/tools/3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e', key);
+    expect(missing.status).toBe(404);
+    const error = validatorAt('components', 'schemas', 'Error');
+    expect(error(missing.body)).toBe(true);
+  });
+});

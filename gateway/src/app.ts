@@ -26,6 +26,9 @@ import { registerBillingRoutes } from './rest/billing.js';
 import { registerCustomDomainRoutes } from './rest/custom-domain.js';
 import { registerPlatformUserRoutes } from './rest/platform-users.js';
 import { registerInvitationRoutes } from './invitations/router.js';
+import { registerMcpEndpoint } from './mcp/endpoint.js';
+import { registerDocsRoutes } from './docs/page.js';
+import { keepRestRouter, registerOpenApiRoute } from './openapi/route.js';
 import { registerTelephonyRoutes } from './rest/telephony.js';
 import { registerToolRoutes } from './rest/tools.js';
 import { registerCarrierCallbacks } from './webhooks/carrier-callbacks.js';
@@ -47,18 +50,21 @@ export interface GatewayDeps {
 /** The public address of this request: its tenant's domain, or the platform's own. */
 const tenantAware = (deps: GatewayDeps): GatewayDeps => ({ ...deps, publicUrl: () => currentTenant()?.publicUrl ?? deps.publicUrl() });
 
+/** Authentication (naming the resource's metadata in its 401 challenge) and the account's rate limit. */
+const authenticated = (deps: GatewayDeps, resource: keyof typeof protectedResourceMetadataPaths) => [
+  authenticate({
+    clients: deps.clients,
+    signer: deps.signer,
+    cache: deps.cache,
+    get resourceMetadataUrl() {
+      return `${deps.publicUrl()}${protectedResourceMetadataPaths[resource]}`;
+    },
+  }),
+  rateLimit(deps.config.rateLimit, deps.accountCounter),
+];
+
 export function buildRestRouter(deps: GatewayDeps): RestRouter {
-  const rest = new RestRouter([
-    authenticate({
-      clients: deps.clients,
-      signer: deps.signer,
-      cache: deps.cache,
-      get resourceMetadataUrl() {
-        return `${deps.publicUrl()}${protectedResourceMetadataPaths.api}`;
-      },
-    }),
-    rateLimit(deps.config.rateLimit, deps.accountCounter),
-  ]);
+  const rest = new RestRouter(authenticated(deps, 'api'), deps.signer);
   registerMeRoutes(rest);
   registerToolRoutes(rest, deps);
   registerApiKeyRoutes(rest, deps);
@@ -97,7 +103,20 @@ export function buildGatewayApp(platformDeps: GatewayDeps): Express {
     platformName: () => currentTenant()?.name ?? deps.config.platformName,
   });
   registerCarrierCallbacks(app, { clients: deps.clients, signer: deps.signer, publicUrl: deps.publicUrl });
-  app.use('/api/v1', buildRestRouter(deps).finish());
+  const rest = buildRestRouter(deps);
+  registerMcpEndpoint(app, {
+    authenticated: authenticated(deps, 'mcp'),
+    operations: () => rest.operations(),
+    signer: deps.signer,
+    publicUrl: deps.publicUrl,
+    logger: deps.logger,
+  });
+  // The API's description and its reference page are public: registered before the authenticated routes.
+  const platformName = () => currentTenant()?.name ?? deps.config.platformName;
+  registerOpenApiRoute(app, rest, { publicUrl: deps.publicUrl, platformName });
+  registerDocsRoutes(app, { platformName });
+  keepRestRouter(app, rest);
+  app.use('/api/v1', rest.finish());
   app.use((req, _res, next) => next(new HttpError('not_found', `no route for ${req.method} ${req.path}`)));
   app.use(errorHandler(deps.logger));
   return app;

@@ -1,6 +1,7 @@
 // Starts the gateway: config, service clients, revocation notices, HTTP server; drains on SIGTERM.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
 import { fromBinary } from '@bufbuild/protobuf';
 import {
   CallerSigner,
@@ -24,6 +25,8 @@ import { readGatewayConfig } from './config.js';
 export interface StartedGateway {
   port: number;
   url: string;
+  /** The express app, for tests and tools that read what it serves (its REST route table). */
+  app: Express;
   close(): Promise<void>;
 }
 
@@ -74,6 +77,7 @@ export async function startGateway(env: Env, options: GatewayOptions = {}): Prom
   return {
     port,
     url: boundUrl,
+    app,
     close: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();

@@ -3,7 +3,7 @@
 import { createServer } from 'node:net';
 import { createLogger, openEventStream, openNotifier, readCommonConfig, type Env, type EventStream, type Logger, type Notifier } from '@voice/runtime';
 import { startBillingService } from '@voice/billing';
-import { startGateway } from '@voice/gateway';
+import { startGateway, type StartedGateway } from '@voice/gateway';
 import { startIdentityService } from '@voice/identity';
 import { startPlatformUsersService } from '@voice/platform-users';
 import { startTelephonyService } from '@voice/telephony';
@@ -12,6 +12,8 @@ import { startToolsService } from '@voice/tools';
 export interface RunningPlatform {
   url: string;
   port: number;
+  /** The gateway's express app (tests read its REST route table). */
+  gatewayApp: StartedGateway['app'];
   /** Loopback addresses of the services, for internal gRPC callers (tests, operators' tools). */
   services: Record<'identity' | 'tools' | 'telephony' | 'billing' | 'platformUsers', string>;
   /** Stops one service while the rest keep running (fault drills and tests). */
@@ -115,6 +117,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
     return {
       url: gateway.url,
       port: gateway.port,
+      gatewayApp: gateway.app,
       services: { ...urls },
       stopService,
       startService,

@@ -1,0 +1,102 @@
+// /mcp: MCP Streamable HTTP (protocol 2025-11-25) with the official SDK, stateless: each POST is
+// answered on its own, behind the same authentication, rate limit and plan gate (`mcp`) as REST.
+// Tools are the API's operations; a failed call is a tool result with isError and the REST error.
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { CallerSigner, Logger } from '@voice/runtime';
+import { authOf, type AuthContext } from '../auth/auth-context.js';
+import { callOptionsOf } from '../auth/signed-caller.js';
+import { methodNotAllowed } from '../errors/http-error.js';
+import { publicEnvelopeOf } from '../errors/error-handler.js';
+import { requireFeature } from '../middleware/require-feature.js';
+import type { Operation } from '../rest/operation.js';
+import { offeredTools, parseToolsets, toolOperations, type ToolOperation } from './catalog.js';
+import { inputSchemaOf, splitArguments } from './tool-input.js';
+
+export const mcpPath = '/mcp';
+
+export interface McpOptions {
+  /** Authentication (with the MCP resource's metadata in its challenge) and the rate limit. */
+  authenticated: RequestHandler[];
+  operations: () => readonly Operation<any, any>[];
+  signer: CallerSigner;
+  /** The public address of this request (the tenant's on its domain): the only origin browsers may call from. */
+  publicUrl: () => string;
+  logger: Logger;
+}
+
+/** A JSON-RPC error without id, as the transport answers refusals before any message is read. */
+const rpcRefusal = (res: Response, status: number, message: string) =>
+  res.status(status).json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
+
+/** DNS-rebinding defence (MCP 2025-11-25, transport security): a browser's Origin must be ours. */
+const originGuard =
+  (publicUrl: () => string): RequestHandler =>
+  (req, res, next) => {
+    const origin = req.get('origin');
+    if (origin === undefined || origin === new URL(publicUrl()).origin) return next();
+    rpcRefusal(res, 403, `Forbidden: origin ${origin} may not call this endpoint`);
+  };
+
+const outputSchemaOf = (op: ToolOperation) => {
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(op.doc.response, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+  return { ...schema, type: 'object' as const };
+};
+
+function mcpServer(tools: ToolOperation[], call: { auth: AuthContext; requestId: string; signer: CallerSigner; logger: Logger }): Server {
+  const server = new Server({ name: 'voice-platform', version: '1.0.0' }, { capabilities: { tools: { listChanged: false } } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: tools.map((op) => ({
+      name: op.doc.mcp.tool,
+      title: op.doc.summary,
+      description: [op.doc.summary, op.doc.description].filter(Boolean).join('\n\n'),
+      inputSchema: inputSchemaOf(op),
+      outputSchema: outputSchemaOf(op),
+      annotations: { title: op.doc.summary, ...op.doc.mcp.annotations, openWorldHint: false },
+    })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const op = tools.find((tool) => tool.doc.mcp.tool === request.params.name);
+    if (!op) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${request.params.name}`);
+    try {
+      const input = splitArguments(op, request.params.arguments ?? {});
+      const reply = await op.handle({ ...input, auth: call.auth, requestId: call.requestId, options: callOptionsOf(call.auth, call.requestId, call.signer) });
+      return { content: [{ type: 'text', text: JSON.stringify(reply.body) }], structuredContent: reply.body as Record<string, unknown> };
+    } catch (error) {
+      const envelope = publicEnvelopeOf(error, call.requestId);
+      if (envelope.status >= 500) call.logger.error('MCP tool call failed', { request_id: call.requestId, tool: op.doc.mcp.tool, error });
+      const body = { error: { code: envelope.code, message: envelope.message, ...(envelope.details?.length ? { details: envelope.details } : {}) } };
+      return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
+    }
+  });
+  return server;
+}
+
+export function registerMcpEndpoint(app: Express, options: McpOptions): void {
+  let tools: ToolOperation[] | undefined;
+  const handle = async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const chosen = parseToolsets(req.query.toolsets);
+      tools ??= toolOperations(options.operations());
+      const auth = authOf(res);
+      const requestId = String(res.locals.requestId);
+      const server = mcpServer(offeredTools(tools, auth, chosen), { auth, requestId, signer: options.signer, logger: options.logger });
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(req, res, req.body);
+    } catch (error) {
+      next(error);
+    }
+  };
+  const json = express.json({ limit: '1mb' });
+  app.post(mcpPath, originGuard(options.publicUrl), ...options.authenticated, requireFeature('mcp'), json, handle);
+  // Stateless: no server-initiated stream to open and no session to end.
+  app.all(mcpPath, (_req, _res, next) => next(methodNotAllowed('POST')));
+}

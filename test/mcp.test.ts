@@ -1,0 +1,184 @@
+// /mcp through the real gateway with the official SDK client: tools listed by scope, plan and
+// toolset; calls in every toolset answering the same JSON as REST; errors as isError results with
+// the REST code; the transport rules of MCP 2025-11-25 (Origin, protocol version, Accept, 401).
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { canonicalScopes } from '@voice/runtime';
+import { startTestPlatform, type TestPlatform } from './support/platform.js';
+
+let platform: TestPlatform;
+beforeAll(async () => {
+  platform = await startTestPlatform();
+});
+afterAll(() => platform.close());
+
+const mcpUrl = (query = '') => new URL(`${platform.running.url}/mcp${query}`);
+
+async function connect(key: string, query = ''): Promise<Client> {
+  const client = new Client({ name: 'e2e', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(mcpUrl(query), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+  return client;
+}
+
+const toolNames = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name).sort();
+type ToolAnswer = { isError?: boolean; structuredContent?: any; content: { type: string; text?: string }[] };
+const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as ToolAnswer;
+const errorOf = (answer: ToolAnswer) => JSON.parse(answer.content[0]!.text!).error as { code: string; message: string; details?: { field: string }[] };
+
+const allTools = [
+  'add_custom_domain', 'buy_phone_number', 'assign_phone_number', 'create_api_key', 'create_platform_user_token', 'get_balance',
+  'get_custom_domain', 'get_me', 'get_platform_user', 'get_usage_summary', 'list_api_keys', 'list_phone_numbers', 'list_platform_users',
+  'logout_platform_user', 'register_platform_user', 'release_phone_number', 'remove_custom_domain', 'revoke_api_key', 'search_phone_numbers',
+  'send_sms', 'transfer_platform_credits', 'verify_custom_domain',
+].sort();
+
+test('an unrestricted enterprise key sees every tool, each with a schema and annotations', async () => {
+  const { key } = await platform.workspace({ plan: 'enterprise' });
+  const client = await connect(key);
+  const { tools } = await client.listTools();
+  expect(tools.map((tool) => tool.name).sort()).toEqual(allTools);
+  for (const tool of tools) {
+    expect(tool.inputSchema.type).toBe('object');
+    expect(tool.annotations).toEqual(expect.objectContaining({ readOnlyHint: expect.any(Boolean), destructiveHint: expect.any(Boolean), idempotentHint: expect.any(Boolean) }));
+    expect(tool.description?.length).toBeGreaterThan(10);
+  }
+  const sms = tools.find((tool) => tool.name === 'send_sms')!;
+  expect(Object.keys(sms.inputSchema.properties ?? {}).sort()).toEqual(['body', 'from_number_id', 'idempotency_key', 'to']);
+  expect(tools.find((tool) => tool.name === 'get_balance')!.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+  expect(tools.find((tool) => tool.name === 'revoke_api_key')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+  await client.close();
+});
+
+test('tools the scopes cannot use are not listed; toolsets narrow the list; unknown toolsets are a 400', async () => {
+  const { key } = await platform.workspace({ plan: 'enterprise', scopes: ['billing:read'] });
+  const client = await connect(key);
+  expect(await toolNames(client)).toEqual(['get_balance', 'get_me', 'get_usage_summary']);
+  await client.close();
+
+  const full = await platform.workspace({ plan: 'enterprise' });
+  const platformOnly = await connect(full.key, '?toolsets=platform');
+  expect(await toolNames(platformOnly)).toEqual(
+    ['add_custom_domain', 'create_platform_user_token', 'get_custom_domain', 'get_platform_user', 'list_platform_users', 'logout_platform_user', 'register_platform_user', 'remove_custom_domain', 'transfer_platform_credits', 'verify_custom_domain'],
+  );
+  await platformOnly.close();
+  const two = await connect(full.key, '?toolsets=billing,account');
+  expect(await toolNames(two)).toEqual(['create_api_key', 'get_balance', 'get_me', 'get_usage_summary', 'list_api_keys', 'revoke_api_key']);
+  await two.close();
+
+  const unknown = await fetch(mcpUrl('?toolsets=platform,nonsense'), {
+    method: 'POST',
+    headers: { authorization: `Bearer ${full.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
+  expect(unknown.status).toBe(400);
+  expect(((await unknown.json()) as { error: { message: string } }).error.message).toContain('nonsense');
+});
+
+test('calls answer the same JSON as REST, in every toolset', async () => {
+  const { id, key } = await platform.workspace({ plan: 'enterprise' });
+  await platform.fund(id, '20');
+  const client = await connect(key);
+
+  const me = await call(client, 'get_me');
+  expect(me.isError).toBeFalsy();
+  expect(me.structuredContent).toEqual((await platform.api.get('/me', key)).body);
+  expect(JSON.parse(me.content[0]!.text!)).toEqual(me.structuredContent);
+
+  expect((await call(client, 'get_balance')).structuredContent).toEqual((await platform.api.get('/balance', key)).body);
+  expect((await call(client, 'get_usage_summary', { from: '2026-01-01T00:00:00.000Z' })).structuredContent.data.from).toBe('2026-01-01T00:00:00.000Z');
+
+  const created = await call(client, 'create_api_key', { name: 'from mcp', scopes: ['billing:read'] });
+  expect(created.structuredContent.data).toMatchObject({ name: 'from mcp', scopes: ['billing:read'], key: expect.stringMatching(/^svc_/) });
+  expect((await call(client, 'list_api_keys', { limit: 200 })).structuredContent.meta.pagination.total).toBeGreaterThanOrEqual(2);
+  expect((await call(client, 'revoke_api_key', { id: created.structuredContent.data.id })).structuredContent).toEqual({ data: { id: created.structuredContent.data.id, deleted: true } });
+
+  const search = await call(client, 'search_phone_numbers', { country: 'US', limit: 1 });
+  const number = search.structuredContent.data[0].number;
+  const bought = await call(client, 'buy_phone_number', { number });
+  expect(bought.structuredContent.data).toMatchObject({ number, source: 'marketplace' });
+  const enabled = await call(client, 'assign_phone_number', { id: bought.structuredContent.data.id, sms_outbound_enabled: true });
+  expect(enabled.structuredContent.data.sms_outbound_enabled).toBe(true);
+  const sms = await call(client, 'send_sms', { from_number_id: bought.structuredContent.data.id, to: '+442071838750', body: 'hello from MCP', idempotency_key: 'mcp-1' });
+  expect(sms.structuredContent.data).toMatchObject({ to: '+442071838750', segments: 1 });
+  const again = await call(client, 'send_sms', { from_number_id: bought.structuredContent.data.id, to: '+442071838750', body: 'hello from MCP', idempotency_key: 'mcp-1' });
+  expect(again.structuredContent.data.id).toBe(sms.structuredContent.data.id);
+  expect((await call(client, 'list_phone_numbers')).structuredContent).toEqual((await platform.api.get('/phone-numbers', key)).body);
+
+  const user = await call(client, 'register_platform_user', { email: `mcp.${process.pid}@customers.example`, name: 'MCP User', password: 'correct horse battery' });
+  const userId = user.structuredContent.data.id;
+  expect((await call(client, 'get_platform_user', { user_id: userId })).structuredContent.data.email).toBe(`mcp.${process.pid}@customers.example`);
+  expect((await call(client, 'list_platform_users', { q: 'mcp.' })).structuredContent.meta.pagination.total).toBe(1);
+  expect((await call(client, 'transfer_platform_credits', { user_id: userId, amount: '1.5' })).structuredContent.data.amount).toBe('1.5000');
+  const token = await call(client, 'create_platform_user_token', { user_id: userId });
+  expect(token.structuredContent.data.access_token).toMatch(/^svc_at_/);
+  expect((await call(client, 'logout_platform_user', { user_id: userId })).structuredContent.data.revoked_tokens).toBe(2);
+
+  expect((await call(client, 'get_custom_domain')).isError).toBe(true);
+  const domain = await call(client, 'add_custom_domain', { domain: `mcp-${process.pid}.tenant.example` });
+  expect(domain.structuredContent.data.status).toBe('pending_verification');
+  expect((await call(client, 'get_custom_domain')).structuredContent).toEqual((await platform.api.get('/custom-domain', key)).body);
+  expect((await call(client, 'verify_custom_domain')).structuredContent.data.status).toBe('pending_verification');
+  expect((await call(client, 'remove_custom_domain')).structuredContent.data.deleted).toBe(true);
+  await client.close();
+});
+
+test('errors are isError results with the REST code and message; nothing changes', async () => {
+  const { key } = await platform.workspace({ plan: 'enterprise' });
+  const client = await connect(key);
+  const bad = await call(client, 'create_api_key', { name: '', scopes: [] });
+  expect(bad.isError).toBe(true);
+  expect(errorOf(bad).code).toBe('invalid_request');
+  expect(errorOf(bad).details?.map((detail) => detail.field)).toEqual(expect.arrayContaining(['name', 'scopes']));
+  const rest = await platform.api.post('/api-keys', key, { name: '', scopes: [] });
+  expect(errorOf(bad)).toEqual(rest.body.error);
+
+  expect(errorOf(await call(client, 'get_platform_user', { user_id: '00000000-0000-4000-8000-000000000000' })).code).toBe('not_found');
+  expect(errorOf(await call(client, 'get_balance', { surprise: 1 })).code).toBe('invalid_request');
+  expect(errorOf(await call(client, 'release_phone_number', {})).code).toBe('invalid_request');
+  expect(errorOf(await call(client, 'transfer_platform_credits', { user_id: '00000000-0000-4000-8000-000000000000', amount: 'ten' })).code).toBe('invalid_request');
+  await expect(client.callTool({ name: 'make_call', arguments: {} })).rejects.toThrow(/unknown tool/);
+  expect((await platform.api.get('/api-keys', key)).body.meta.pagination.total).toBe(1);
+
+  // A tool the scopes do not allow is neither listed nor callable.
+  const reader = await platform.workspace({ plan: 'enterprise', scopes: ['billing:read'] });
+  const limited = await connect(reader.key);
+  await expect(limited.callTool({ name: 'create_api_key', arguments: { name: 'x', scopes: ['billing:read'] } })).rejects.toThrow(/unknown tool/);
+  await limited.close();
+  await client.close();
+});
+
+test('the plan gate: a workspace without the mcp feature is 403; no credential is 401 naming the MCP resource metadata', async () => {
+  const starter = await platform.workspace({ plan: 'starter', scopes: canonicalScopes });
+  const initialize = (headers: Record<string, string>) =>
+    fetch(mcpUrl(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+    });
+  const forbidden = await initialize({ authorization: `Bearer ${starter.key}` });
+  expect(forbidden.status).toBe(403);
+  expect(((await forbidden.json()) as { error: { code: string } }).error.code).toBe('forbidden');
+
+  const anonymous = await initialize({});
+  expect(anonymous.status).toBe(401);
+  expect(anonymous.headers.get('www-authenticate')).toContain(`resource_metadata="${platform.running.url}/.well-known/oauth-protected-resource/mcp"`);
+  const metadata = (await (await fetch(`${platform.running.url}/.well-known/oauth-protected-resource/mcp`)).json()) as { resource: string };
+  expect(metadata.resource).toBe(`${platform.running.url}/mcp`);
+});
+
+test('transport rules: foreign Origin 403, unsupported protocol version 400, wrong Accept 406, GET 405', async () => {
+  const { key } = await platform.workspace({ plan: 'pro' });
+  const post = (headers: Record<string, string>, body: unknown = { jsonrpc: '2.0', id: 1, method: 'tools/list' }) =>
+    fetch(mcpUrl(), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      body: JSON.stringify(body),
+    });
+  expect((await post({ origin: 'https://evil.example' })).status).toBe(403);
+  expect((await post({ origin: new URL(platform.running.url).origin, 'mcp-protocol-version': '2025-11-25' })).status).toBe(200);
+  expect((await post({ 'mcp-protocol-version': '1999-01-01' })).status).toBe(400);
+  expect((await post({ accept: 'text/html' })).status).toBe(406);
+  const get = await fetch(mcpUrl(), { headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' } });
+  expect(get.status).toBe(405);
+  expect(get.headers.get('allow')).toBe('POST');
+});

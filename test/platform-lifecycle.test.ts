@@ -15,7 +15,7 @@ describe('root bootstrap', () => {
   test('a generated root key is announced once, works, and a restart creates no second one', async () => {
     const dir = freshDir();
     const lines: string[] = [];
-    const env = { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'silent' };
+    const env = { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'silent', VOICE_METRICS_PORT: 'off' };
     const first = await startPlatform(env, { announce: (line) => lines.push(line) });
     expect(lines).toHaveLength(1);
     const key = /svc_[0-9A-Za-z]{43}/.exec(lines[0]!)![0];
@@ -59,9 +59,12 @@ describe('configuration is checked at start and a bad value names the variable',
     [{ VOICE_PUBLIC_URL: 'not a url' }, 'VOICE_PUBLIC_URL'],
     [{ VOICE_INTERNAL_SECRET: 'tooshort' }, 'VOICE_INTERNAL_SECRET'],
     [{ MONGODB_URI: 'http://localhost' }, 'MONGODB_URI'],
+    [{ VOICE_METRICS_PORT: 'on' }, 'VOICE_METRICS_PORT'],
+    [{ VOICE_METRICS_PORT: '65536' }, 'VOICE_METRICS_PORT'],
+    [{ VOICE_METRICS_HOST: 'http://0.0.0.0' }, 'VOICE_METRICS_HOST'],
   ])('%j', async (env, variable) => {
     const dir = freshDir();
-    await expect(startPlatform({ PORT: '0', DATA_DIR: dir, LOG_LEVEL: 'silent', ...env }, { announce: () => {} })).rejects.toThrow(variable);
+    await expect(startPlatform({ PORT: '0', DATA_DIR: dir, LOG_LEVEL: 'silent', VOICE_METRICS_PORT: 'off', ...env }, { announce: () => {} })).rejects.toThrow(variable);
     rmSync(dir, { recursive: true, force: true });
   });
 });
@@ -133,10 +136,10 @@ describe('health and limits', () => {
 });
 
 describe('npm start', () => {
-  test('the built platform starts, serves, and exits 0 on SIGTERM', async () => {
+  test('the built platform starts, serves (its metrics on one port of their own), and exits 0 on SIGTERM', async () => {
     const dir = freshDir();
     const child = spawn(process.execPath, [join(__dirname, '..', 'platform', 'dist', 'src', 'main.js')], {
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'info' },
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'info', VOICE_METRICS_PORT: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -154,6 +157,12 @@ describe('npm start', () => {
     });
     const key = /Root API key \(shown once, store it now\): (svc_\w+)/.exec(output)![1]!;
     expect((await new ApiClient(url).get('/me', key)).status).toBe(200);
+    const metricsUrls = [...output.matchAll(/"msg":"metrics listening".*?"url":"([^"]+)"/g)].map((match) => match[1]!);
+    expect(metricsUrls).toHaveLength(1);
+    const metrics = await (await fetch(metricsUrls[0]!)).text();
+    expect(metrics).toContain('http_server_requests_total{method="GET",route="/api/v1/me",status="200"} 1');
+    expect(metrics).toContain('rpc_server_requests_total{service="identity",method="voice.identity.v1.IdentityService/Authenticate",code="ok"}');
+    expect(metrics).toContain('process_cpu_user_seconds_total{service="platform"}');
     const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');
     expect(await exit).toBe(0);

@@ -1,7 +1,7 @@
-// Builds the gateway's express app: request ids, health, the REST API under /api/v1 with
-// its middleware chain, and the error envelope for every failure.
+// Builds the gateway's express app: request ids, access log and metrics, health, the REST API
+// under /api/v1 with its middleware chain, and the error envelope for every failure.
 import express, { type Express } from 'express';
-import type { CallerSigner, Logger } from '@voice/runtime';
+import type { CallerSigner, Logger, MetricsRegistry } from '@voice/runtime';
 import type { CredentialCache } from './auth/credential-cache.js';
 import type { ServiceClients } from './clients.js';
 import type { WindowCounter } from './counters/window-counter.js';
@@ -13,8 +13,10 @@ import { protectedResourceMetadataPaths } from './oauth/metadata.js';
 import { registerOAuthRoutes } from './oauth/router.js';
 import { accessLog } from './middleware/access-log.js';
 import { authenticate } from './middleware/authenticate.js';
+import { httpMetrics } from './middleware/http-metrics.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { requestId } from './middleware/request-id.js';
+import { routeTemplate } from './middleware/route-template.js';
 import { tenantHost } from './middleware/tenant-host.js';
 import { currentTenant } from './tenants/tenant-context.js';
 import { TenantDirectory } from './tenants/tenant-directory.js';
@@ -45,6 +47,8 @@ export interface GatewayDeps {
   oauthCounter: WindowCounter;
   /** Counts API requests per account for the fair-use limit (shared between replicas with NATS). */
   accountCounter: WindowCounter;
+  /** Where the HTTP metrics go; the process's registry (served on the metrics port, never here) by default. */
+  metrics?: MetricsRegistry;
 }
 
 /** The public address of this request: its tenant's domain, or the platform's own. */
@@ -82,7 +86,9 @@ export function buildGatewayApp(platformDeps: GatewayDeps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestId());
+  app.use(routeTemplate());
   app.use(accessLog(deps.logger));
+  app.use(httpMetrics(deps.metrics));
   const tenants = new TenantDirectory(deps.clients, deps.signer, deps.logger);
   // The platform's own host is fixed once the gateway listens; parsed once, not per request.
   let platformHost: string | undefined;

@@ -5,11 +5,10 @@ import type { Express } from 'express';
 import { fromBinary } from '@bufbuild/protobuf';
 import {
   CallerSigner,
-  closeOnSignal,
   createLogger,
   credentialsRevokedSubject,
-  failStart,
   openNotifier,
+  runProcess,
   type Env,
   type Logger,
   type Notifier,
@@ -93,6 +92,5 @@ export async function startGateway(env: Env, options: GatewayOptions = {}): Prom
   };
 }
 
-if (require.main === module) {
-  startGateway(process.env).then((gateway) => closeOnSignal(gateway, createLogger({ service: 'gateway', level: 'info' })), failStart);
-}
+// Run on its own: with the process's metrics server (the platform serves one for all its parts).
+if (require.main === module) runProcess('gateway', startGateway);

@@ -1,7 +1,21 @@
 // The whole platform in one process: every service on its own loopback port, called by the
-// gateway over real HTTP/2, sharing one in-process notifier; data under DATA_DIR.
+// gateway over real HTTP/2, sharing one in-process notifier; data under DATA_DIR. The process
+// serves one metrics endpoint for all of them (each service's metrics carry its `service` label).
 import { createServer } from 'node:net';
-import { createLogger, openEventStream, openNotifier, readCommonConfig, type Env, type EventStream, type Logger, type Notifier } from '@voice/runtime';
+import {
+  collectProcessMetrics,
+  createLogger,
+  openEventStream,
+  openNotifier,
+  readCommonConfig,
+  readMetricsConfig,
+  startMetricsServer,
+  type Env,
+  type EventStream,
+  type Logger,
+  type MetricsServer,
+  type Notifier,
+} from '@voice/runtime';
 import { startBillingService } from '@voice/billing';
 import { startGateway, type StartedGateway } from '@voice/gateway';
 import { startIdentityService } from '@voice/identity';
@@ -14,6 +28,8 @@ export interface RunningPlatform {
   port: number;
   /** The gateway's express app (tests read its REST route table). */
   gatewayApp: StartedGateway['app'];
+  /** The process's Prometheus endpoint (`…/metrics`); undefined with VOICE_METRICS_PORT=off. */
+  metricsUrl: string | undefined;
   /** Loopback addresses of the services, for internal gRPC callers (tests, operators' tools). */
   services: Record<'identity' | 'tools' | 'telephony' | 'billing' | 'platformUsers', string>;
   /** Stops one service while the rest keep running (fault drills and tests). */
@@ -59,11 +75,13 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
   const gatewayEnv = env.PORT === '0' ? { ...env, PORT: await freePort(env.HOST ?? '127.0.0.1') } : env;
   const serviceEnv = loopbackDefaults(gatewayEnv);
   const common = readCommonConfig(serviceEnv);
+  const metricsConfig = readMetricsConfig(serviceEnv);
   const loggerFor = options.logger ?? ((service: string) => createLogger({ service, level: common.logLevel }));
   const notifier: Notifier = await openNotifier(common.natsUrl, 'platform');
   // One stream for every service: in-process without NATS_URL, so producers and consumers meet.
   const events: EventStream = await openEventStream(common.natsUrl, 'platform', loggerFor('events'), common.eventNamespace);
   const running = new Map<ServiceName | 'gateway', Running>();
+  let metricsServer: MetricsServer | undefined;
   const urls = {} as Record<ServiceName, string>;
   const portVariables: Record<ServiceName, string> = {
     identity: 'VOICE_IDENTITY_PORT',
@@ -99,8 +117,14 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
     for (const name of ['gateway', ...(Object.keys(starters) as ServiceName[]).reverse()] as const) await stopService(name as ServiceName);
     await events.close();
     await notifier.close();
+    await metricsServer?.close();
   };
   try {
+    // The one metrics server of the process; the services' start functions never open their own.
+    if (metricsConfig) {
+      metricsServer = await startMetricsServer({ ...metricsConfig, logger: loggerFor('platform') });
+      collectProcessMetrics('platform');
+    }
     for (const name of Object.keys(starters) as ServiceName[]) await startService(name);
     const gateway = await startGateway(
       {
@@ -117,6 +141,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
     return {
       url: gateway.url,
       port: gateway.port,
+      metricsUrl: metricsServer?.url,
       gatewayApp: gateway.app,
       services: { ...urls },
       stopService,

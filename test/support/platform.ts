@@ -12,8 +12,15 @@ import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
 import { callHeaders, CallerSigner, canonicalScopes, newId, parseCredits, randomBase62 } from '@voice/runtime';
 import { ApiClient } from './api-client.js';
 
-export interface TestPlatform {
-  running: RunningPlatform;
+/** What the helpers need of a running platform: the one-process platform or the cluster (test/support/cluster.ts). */
+export interface PlatformProcesses {
+  url: string;
+  services: Record<'identity' | 'tools' | 'telephony' | 'billing' | 'platformUsers', string>;
+  close(): Promise<void>;
+}
+
+export interface TestPlatform<R extends PlatformProcesses = RunningPlatform> {
+  running: R;
   /** The environment the platform was started with (shared secrets included). */
   env: Record<string, string>;
   api: ApiClient;
@@ -36,12 +43,22 @@ export async function startTestPlatform(env: Record<string, string> = {}, dataDi
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'voice-e2e-'));
   const rootKey = env.VOICE_ROOT_API_KEY ?? newRootKey();
   const internalSecret = env.VOICE_INTERNAL_SECRET ?? randomBytes(32).toString('hex');
-  const platformEnv = { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'silent', ...env, VOICE_ROOT_API_KEY: rootKey, VOICE_INTERNAL_SECRET: internalSecret };
+  // Many platforms share a test process: none serves metrics on the fixed default port unless the test asks.
+  const platformEnv = { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'silent', VOICE_METRICS_PORT: 'off', ...env, VOICE_ROOT_API_KEY: rootKey, VOICE_INTERNAL_SECRET: internalSecret };
   const running = await startPlatform(platformEnv, { announce: () => {} });
+  return testPlatformOn(running, { env: platformEnv, rootKey, internalSecret, dataDir: dir, removeDataDir: !dataDir });
+}
+
+/** The test helpers around platform processes already started with the given root key and internal secret (hex). */
+export async function testPlatformOn<R extends PlatformProcesses>(
+  running: R,
+  setup: { env: Record<string, string>; rootKey: string; internalSecret: string; dataDir: string; removeDataDir: boolean },
+): Promise<TestPlatform<R>> {
+  const { rootKey, dataDir: dir } = setup;
   const api = new ApiClient(running.url);
   const me = await api.get('/me', rootKey);
   const rootWorkspaceId = (me.body as { data: { workspace: { id: string } } }).data.workspace.id;
-  const signer = new CallerSigner(Buffer.from(internalSecret, 'hex'));
+  const signer = new CallerSigner(Buffer.from(setup.internalSecret, 'hex'));
   const sessions = new Http2SessionManager(running.services.identity);
   const identity = createClient(
     IdentityService,
@@ -61,7 +78,7 @@ export async function startTestPlatform(env: Record<string, string> = {}, dataDi
 
   return {
     running,
-    env: platformEnv,
+    env: setup.env,
     api,
     rootKey,
     rootWorkspaceId,
@@ -84,7 +101,7 @@ export async function startTestPlatform(env: Record<string, string> = {}, dataDi
       sessions.abort();
       billingSessions.abort();
       await running.close();
-      if (!dataDir) rmSync(dir, { recursive: true, force: true });
+      if (setup.removeDataDir) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -1,6 +1,7 @@
-// One structured log line per request, with its request id, status and duration.
+// One structured log line per request, with its request id, route template, status and duration.
 import type { RequestHandler } from 'express';
 import type { Logger } from '@voice/runtime';
+import { routeTemplateOf } from './route-template.js';
 
 export const accessLog = (logger: Logger): RequestHandler => (req, res, next) => {
   const started = process.hrtime.bigint();
@@ -8,6 +9,7 @@ export const accessLog = (logger: Logger): RequestHandler => (req, res, next) =>
     logger.info('request', {
       request_id: res.locals.requestId,
       method: req.method,
+      route: routeTemplateOf(res),
       path: req.originalUrl.split('?')[0],
       status: res.statusCode,
       duration_ms: Number(process.hrtime.bigint() - started) / 1e6,

@@ -2,11 +2,10 @@
 // Connect server; stops them in reverse on close (SIGTERM when run on its own).
 import {
   CallerSigner,
-  closeOnSignal,
   createLogger,
-  failStart,
   monotonicClock,
   openEventStream,
+  runProcess,
   startConnectServer,
   type Env,
   type EventStream,
@@ -83,9 +82,5 @@ export async function startBillingService(env: Env, options: BillingOptions = {}
   }
 }
 
-if (require.main === module) {
-  startBillingService(process.env).then(
-    (service) => closeOnSignal(service, createLogger({ service: 'billing', level: 'info' })),
-    failStart,
-  );
-}
+// Run on its own: with the process's metrics server (the platform serves one for all its parts).
+if (require.main === module) runProcess('billing', startBillingService);

@@ -17,6 +17,7 @@ import {
   createLogger,
   errorDetailOf,
   InProcessEventStream,
+  metricsRegistry,
   newId,
   usageSubject,
   walletStream,
@@ -280,8 +281,29 @@ describe('the ledger and usage summary', () => {
   });
 });
 
+/** The billing-usage consumer's metrics so far in this process (the tests compare before and after). */
+async function usageMetrics(): Promise<{ applied: number; duplicate: number; failed: number; lagCount: number; lagSum: number }> {
+  const valueOf = async (metric: string, sample: string, labels: Record<string, string>) => {
+    const values = (await metricsRegistry.getSingleMetric(metric)?.get())?.values ?? [];
+    const found = values.find(
+      (value) => ((value as { metricName?: string }).metricName ?? metric) === sample && Object.entries(labels).every(([key, wanted]) => value.labels[key] === wanted),
+    );
+    return found?.value ?? 0;
+  };
+  const outcome = (name: string) => valueOf('event_consumer_events_total', 'event_consumer_events_total', { consumer: 'billing-usage', outcome: name });
+  const lag = (sample: string) => valueOf('event_consumer_lag_seconds', sample, { consumer: 'billing-usage', stream: 'USAGE' });
+  return {
+    applied: await outcome('applied'),
+    duplicate: await outcome('duplicate'),
+    failed: await outcome('failed'),
+    lagCount: await lag('event_consumer_lag_seconds_count'),
+    lagSum: await lag('event_consumer_lag_seconds_sum'),
+  };
+}
+
 describe('usage events', () => {
   test('are charged once per event id, even published again past the stream\'s duplicate window', async () => {
+    const before = await usageMetrics();
     const customer = directory.add();
     await fund(customer, 1_000);
     const event = usageEvent(customer, 300);
@@ -296,6 +318,12 @@ describe('usage events', () => {
     expect(ledger.transactions.filter((entry) => entry.reference === event.reference)).toHaveLength(1);
     expect(ledger.transactions[1]).toMatchObject({ kind: 'sms.outbound', amount: amount(-300), balanceAfter: amount(700), description: 'SMS to +15550100' });
     expect((await balanceOf(customer)).balance).toMatchObject(amount(699));
+    // Two applied (the event and the marker), the copy a duplicate; each applied one's lag observed.
+    const after = await usageMetrics();
+    expect([after.applied - before.applied, after.duplicate - before.duplicate, after.failed - before.failed]).toEqual([2, 1, 0]);
+    expect(after.lagCount - before.lagCount).toBe(2);
+    expect(after.lagSum - before.lagSum).toBeGreaterThanOrEqual(0);
+    expect(after.lagSum - before.lagSum).toBeLessThan(10);
   });
 
   test('take a customer below zero: the service was already delivered', async () => {
@@ -308,6 +336,7 @@ describe('usage events', () => {
   });
 
   test('that can never apply are logged and acknowledged without effect', async () => {
+    const before = await usageMetrics();
     const customer = directory.add();
     await fund(customer, 1_000);
     const undecodable = { id: newId(), payload: new Uint8Array([0xff, 0xff, 0xff]) };
@@ -329,6 +358,9 @@ describe('usage events', () => {
     expect(dropped.map((line) => line.event_id).sort()).toEqual([...ids].sort());
     // A rejected handler would have been logged by the stream before it moved on to the marker.
     expect(logLines.filter((line) => line.msg.startsWith('event handler failed'))).toEqual([]);
+    // Each dropped event counts as failed; only the marker as applied.
+    const after = await usageMetrics();
+    expect([after.applied - before.applied, after.failed - before.failed]).toEqual([1, bad.length]);
   });
 });
 

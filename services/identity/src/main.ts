@@ -2,11 +2,10 @@
 // then the Connect server; stops on SIGTERM.
 import {
   CallerSigner,
-  closeOnSignal,
   createLogger,
   egressPolicy,
-  failStart,
   openNotifier,
+  runProcess,
   startConnectServer,
   type Env,
   type Logger,
@@ -66,9 +65,5 @@ export async function startIdentityService(env: Env, options: IdentityOptions = 
   };
 }
 
-if (require.main === module) {
-  startIdentityService(process.env).then(
-    (service) => closeOnSignal(service, createLogger({ service: 'identity', level: 'info' })),
-    failStart,
-  );
-}
+// Run on its own: with the process's metrics server (the platform serves one for all its parts).
+if (require.main === module) runProcess('identity', startIdentityService);

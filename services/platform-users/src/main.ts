@@ -1,6 +1,6 @@
 // Starts the platform-users service: config, store, DNS lookups, the identity and billing
 // clients, the mail relay and the Connect server; stops cleanly on SIGTERM.
-import { CallerSigner, closeOnSignal, createLogger, failStart, SecretBox, startConnectServer, type Env, type Logger, type StartedService } from '@voice/runtime';
+import { CallerSigner, createLogger, runProcess, SecretBox, startConnectServer, type Env, type Logger, type StartedService } from '@voice/runtime';
 import { readPlatformUsersConfig, type PlatformUsersConfig } from './config.js';
 import { ResolverDnsLookup } from './domains/dns-lookup.js';
 import { connectDownstreams } from './downstream/clients.js';
@@ -75,9 +75,5 @@ export async function startPlatformUsersService(env: Env, logger?: Logger): Prom
   }
 }
 
-if (require.main === module) {
-  startPlatformUsersService(process.env).then(
-    (service) => closeOnSignal(service, createLogger({ service: 'platform-users', level: 'info' })),
-    failStart,
-  );
-}
+// Run on its own: with the process's metrics server (the platform serves one for all its parts).
+if (require.main === module) runProcess('platform-users', startPlatformUsersService);

@@ -1,5 +1,6 @@
 // The HTTP/2 server every service runs: Connect, gRPC and gRPC-Web on one port, the health
-// service, the signed-caller check, and a shutdown that does not hang on idle sessions.
+// service, the signed-caller check, per-RPC metrics and logs, and a shutdown that does not hang
+// on idle sessions.
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { Code, ConnectError, type ConnectRouter, type Interceptor } from '@connectrpc/connect';
@@ -8,6 +9,8 @@ import { Health } from '@voice/proto/grpc/health/v1/health';
 import { callerHeader, callerKey, requestIdHeader, type CallerSigner } from './caller.js';
 import { HealthRegistry, registerHealth, ServingStatus } from './health.js';
 import type { Logger } from './logger.js';
+import { rpcMetricsInterceptor } from './metrics/rpc.js';
+import type { MetricsRegistry } from './metrics/registry.js';
 
 export interface ConnectServerOptions {
   name: string;
@@ -19,6 +22,8 @@ export interface ConnectServerOptions {
   routes: (router: ConnectRouter) => void;
   /** Fully-qualified names of the services routes() registers, reported as SERVING. */
   serviceNames: string[];
+  /** Where the RPC metrics go (labelled with `name`); the process's registry by default. */
+  registry?: MetricsRegistry;
 }
 
 export interface RunningServer {
@@ -61,7 +66,11 @@ export function callerInterceptor(signer: CallerSigner, logger: Logger): Interce
 export async function startConnectServer(options: ConnectServerOptions): Promise<RunningServer> {
   const health = new HealthRegistry();
   const handler = connectNodeAdapter({
-    interceptors: [callerInterceptor(options.signer, options.logger)],
+    // The first is the outermost: the metrics see the caller check's refusals too.
+    interceptors: [
+      rpcMetricsInterceptor({ service: options.name, logger: options.logger, registry: options.registry }),
+      callerInterceptor(options.signer, options.logger),
+    ],
     routes: (router) => {
       options.routes(router);
       registerHealth(router, health);

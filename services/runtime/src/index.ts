@@ -29,3 +29,4 @@ export * from './json-depth.js';
 export * from './internal-sessions.js';
 export * from './accounts.js';
 export * from './amounts.js';
+export * from './metrics/index.js';

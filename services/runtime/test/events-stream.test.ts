@@ -88,6 +88,19 @@ function eventStreamBehaviour(adapter: Adapter): void {
     expect(seen.ids()).toEqual([...ids, marker]);
   });
 
+  test('every delivery says when the stream stored the event', async () => {
+    const seen = recorder();
+    await consume('stored-at', seen.handler);
+    const before = Date.now();
+    await stream.publish(`${base}.sms`, bytes('timed'), randomUUID());
+    const after = Date.now();
+    await waitFor('the event', () => seen.deliveries.length === 1);
+    const storedAt = seen.deliveries[0]!.storedAt!.getTime();
+    // JetStream's clock is the server's, on this machine; a millisecond of rounding either way.
+    expect(storedAt).toBeGreaterThanOrEqual(before - 1);
+    expect(storedAt).toBeLessThanOrEqual(after + 1);
+  });
+
   test('binary payloads arrive unchanged', async () => {
     const payload = new Uint8Array([0, 1, 2, 127, 128, 250, 255]);
     const seen = recorder();

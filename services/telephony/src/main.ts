@@ -4,12 +4,11 @@ import { createClient } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import {
   CallerSigner,
-  closeOnSignal,
   createLogger,
-  failStart,
   internalSessionManager,
   OutboxRelay,
   openEventStream,
+  runProcess,
   SecretBox,
   startConnectServer,
   usageStream,
@@ -105,9 +104,5 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
   }
 }
 
-if (require.main === module) {
-  startTelephonyService(process.env).then(
-    (service) => closeOnSignal(service, createLogger({ service: 'telephony', level: 'info' })),
-    failStart,
-  );
-}
+// Run on its own: with the process's metrics server (the platform serves one for all its parts).
+if (require.main === module) runProcess('telephony', startTelephonyService);

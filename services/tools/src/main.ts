@@ -1,5 +1,5 @@
 // Starts the tools service: config, store, Connect server; stops cleanly on SIGTERM.
-import { CallerSigner, closeOnSignal, createLogger, failStart, SecretBox, startConnectServer, type Env, type Logger, type StartedService } from '@voice/runtime';
+import { CallerSigner, createLogger, runProcess, SecretBox, startConnectServer, type Env, type Logger, type StartedService } from '@voice/runtime';
 import { readToolsConfig } from './config.js';
 import { ToolSecrets } from './domain/secrets.js';
 import { toolsRoutes, toolsServiceNames } from './routes.js';
@@ -32,9 +32,5 @@ export async function startToolsService(env: Env, logger?: Logger): Promise<Star
   };
 }
 
-if (require.main === module) {
-  startToolsService(process.env).then(
-    (service) => closeOnSignal(service, createLogger({ service: 'tools', level: 'info' })),
-    failStart,
-  );
-}
+// Run on its own: with the process's metrics server (the platform serves one for all its parts).
+if (require.main === module) runProcess('tools', startToolsService);

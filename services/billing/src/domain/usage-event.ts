@@ -1,6 +1,7 @@
 // A usage event off the stream, decoded and checked: either a charge billing can apply or the
 // reason it never could be.
 import { fromBinary } from '@bufbuild/protobuf';
+import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { UsageEventSchema } from '@voice/proto/voice/billing/v1/events';
 import type { StreamEvent } from '@voice/runtime';
 import { nonNegativeIssue, type Units } from './amounts.js';
@@ -17,7 +18,8 @@ export interface UsageCharge {
   description: string;
 }
 
-export type DecodedUsage = { ok: true; charge: UsageCharge } | { ok: false; problem: string };
+/** `occurredAt` is when the producer created the event, when it says. */
+export type DecodedUsage = { ok: true; charge: UsageCharge; occurredAt?: Date } | { ok: false; problem: string };
 
 export function decodeUsageEvent(event: StreamEvent): DecodedUsage {
   let usage;
@@ -42,5 +44,6 @@ export function decodeUsageEvent(event: StreamEvent): DecodedUsage {
       reference: usage.reference,
       description: usage.description,
     },
+    occurredAt: usage.occurredAt ? timestampDate(usage.occurredAt) : undefined,
   };
 }

@@ -9,6 +9,8 @@ export interface StreamEvent {
   payload: Uint8Array;
   /** 1 on the first delivery to this durable consumer, 2 on the first redelivery, and so on. */
   deliveryCount: number;
+  /** When the stream stored the event: its age for consumers whose payload carries no creation time. */
+  storedAt?: Date;
 }
 
 /** Resolving acknowledges the event; rejecting asks for it again later. */

@@ -226,7 +226,7 @@ class InProcessConsumption implements Consumption {
     this.durable.deliveries.set(event.sequence, deliveryCount);
     try {
       await Promise.resolve().then(() =>
-        this.options.handler({ id: event.id, subject: event.subject, payload: event.payload.slice(), deliveryCount }),
+        this.options.handler({ id: event.id, subject: event.subject, payload: event.payload.slice(), deliveryCount, storedAt: new Date(event.storedAt) }),
       );
       this.durable.deliveries.delete(event.sequence);
     } catch (error) {

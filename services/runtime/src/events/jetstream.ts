@@ -187,7 +187,7 @@ class JetStreamConsumption implements Consumption {
     const progress = setInterval(() => message.working(), Math.max(ackWaitMs / 3, 100));
     try {
       await Promise.resolve().then(() =>
-        this.options.handler({ id, subject: message.subject, payload: message.data, deliveryCount }),
+        this.options.handler({ id, subject: message.subject, payload: message.data, deliveryCount, storedAt: new Date(message.info.timestampNanos / 1e6) }),
       );
     } catch (error) {
       const next = afterFailedDelivery({ error, eventId: id, deliveryCount }, { maxDeliver: this.options.maxDeliver, backoff: this.options.redeliveryBackoff }, this.logger);

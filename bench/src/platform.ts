@@ -42,6 +42,8 @@ export async function startPlatformChild(repoRoot: string, nodeArgs: string[] = 
         DATA_DIR: dataDir,
         VOICE_ROOT_API_KEY: apiKey,
         LOG_LEVEL: 'warn',
+        // Metrics on as in production, on a free port so a bench never collides with a running platform.
+        VOICE_METRICS_PORT: '0',
         VOICE_RATE_LIMITS: 'starter=100000000,pro=100000000,enterprise=100000000',
       },
       readyUrl: readyUrlOfPlatform,

@@ -55,13 +55,16 @@ const loopbackDefaults = (env: Env): Env => ({
   ...env,
 });
 
-/** A free loopback port, so services that must know the gateway's address (carrier callbacks) can before it listens. */
-async function freePort(host: string): Promise<string> {
+/**
+ * A free loopback port, held open until `release()`: services that must know the gateway's address
+ * (carrier callbacks, invitation links) learn it before the gateway listens, and no service binding
+ * port 0 meanwhile can be given the same port.
+ */
+async function holdFreePort(host: string): Promise<{ port: string; release(): Promise<void> }> {
   const server = createServer();
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, host, resolve));
   const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return String(port);
+  return { port: String(port), release: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 type ServiceName = keyof RunningPlatform['services'];
@@ -72,7 +75,8 @@ interface Running {
 }
 
 export async function startPlatform(env: Env, options: PlatformOptions = {}): Promise<RunningPlatform> {
-  const gatewayEnv = env.PORT === '0' ? { ...env, PORT: await freePort(env.HOST ?? '127.0.0.1') } : env;
+  const heldPort = env.PORT === '0' ? await holdFreePort(env.HOST ?? '127.0.0.1') : undefined;
+  const gatewayEnv = heldPort ? { ...env, PORT: heldPort.port } : env;
   const serviceEnv = loopbackDefaults(gatewayEnv);
   const common = readCommonConfig(serviceEnv);
   const metricsConfig = readMetricsConfig(serviceEnv);
@@ -126,6 +130,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
       collectProcessMetrics('platform');
     }
     for (const name of Object.keys(starters) as ServiceName[]) await startService(name);
+    await heldPort?.release();
     const gateway = await startGateway(
       {
         ...gatewayEnv,
@@ -149,6 +154,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
       close: shutdown,
     };
   } catch (error) {
+    await heldPort?.release();
     await shutdown();
     throw error;
   }

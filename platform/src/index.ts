@@ -1,1 +1,13 @@
 export { startPlatform, type RunningPlatform, type PlatformOptions } from './platform.js';
+export {
+  startCluster,
+  resolveClusterConfig,
+  clusterProcesses,
+  type RunningCluster,
+  type ClusterOptions,
+  type ClusterConfig,
+  type ClusterProcessName,
+  type ClusterServiceName,
+  type ProcessStatus,
+  type ProcessState,
+} from './cluster.js';

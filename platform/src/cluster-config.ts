@@ -1,0 +1,156 @@
+// What the cluster supervisor hands each child: its port, the addresses of the services it
+// calls, and the secrets every process must share (generated into DATA_DIR/keys on first start,
+// the files the single-process mode uses, when not given).
+import { createServer, type Server } from 'node:net';
+import { join, resolve } from 'node:path';
+import {
+  ConfigError,
+  loadKey,
+  logLevels,
+  readEnum,
+  readOptionalString,
+  readPort,
+  readString,
+  readUrl,
+  type Env,
+  type LogLevel,
+} from '@voice/runtime';
+
+export type ClusterServiceName = 'identity' | 'tools' | 'billing' | 'telephony' | 'platformUsers';
+export type ClusterProcessName = ClusterServiceName | 'gateway';
+
+/** In start order: each service may call those started before it; the gateway comes last. */
+export const clusterProcesses: readonly { name: ClusterProcessName; entry: string; prefix: string; defaultPort: number }[] = [
+  { name: 'identity', entry: 'services/identity/dist/src/main.js', prefix: 'VOICE_IDENTITY', defaultPort: 50051 },
+  { name: 'tools', entry: 'services/tools/dist/src/main.js', prefix: 'VOICE_TOOLS', defaultPort: 50052 },
+  { name: 'billing', entry: 'services/billing/dist/src/main.js', prefix: 'VOICE_BILLING', defaultPort: 50054 },
+  { name: 'telephony', entry: 'services/telephony/dist/src/main.js', prefix: 'VOICE_TELEPHONY', defaultPort: 50053 },
+  { name: 'platformUsers', entry: 'services/platform-users/dist/src/main.js', prefix: 'VOICE_PLATFORM_USERS', defaultPort: 50055 },
+  { name: 'gateway', entry: 'gateway/dist/src/main.js', prefix: '', defaultPort: 8080 },
+];
+
+export interface ClusterConfig {
+  dataDir: string;
+  natsUrl: string;
+  logLevel: LogLevel;
+  gatewayPort: number;
+  /** The gateway on loopback (the supervisor's readiness checks, tests). */
+  gatewayUrl: string;
+  services: Record<ClusterServiceName, string>;
+  secrets: { internalSecret: string; encryptionKey: string };
+  childEnv: Record<ClusterProcessName, Record<string, string>>;
+  /**
+   * Frees a port chosen here (for PORT=0 and the like), held until its child is about to listen
+   * so nothing else on the machine takes it meanwhile; releasing twice changes nothing.
+   */
+  release(name: ClusterProcessName): Promise<void>;
+  releaseAll(): Promise<void>;
+}
+
+/** A free port on the host, held by a listener of ours until released. */
+async function holdFreePort(host: string): Promise<Server> {
+  const server = createServer();
+  await new Promise<void>((done, fail) => server.once('error', fail).listen(0, host, done));
+  server.unref();
+  return server;
+}
+
+/** Where to reach a listener bound to `host` from this machine. */
+const reachable = (host: string): string => {
+  if (host === '0.0.0.0' || host === '' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+};
+
+const defined = (env: Env): Record<string, string> =>
+  Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+
+/**
+ * Reads the cluster's settings from the environment. Ports set to 0 become free ports now; unset
+ * ports are each process's default (50051-50055, the gateway on 8080).
+ */
+export async function resolveClusterConfig(env: Env): Promise<ClusterConfig> {
+  const natsUrl = readUrl(env, 'NATS_URL', undefined, ['nats:', 'tls:', 'ws:', 'wss:']);
+  if (natsUrl === undefined) {
+    throw new ConfigError('NATS_URL', 'is required in cluster mode: usage and wallet events and revocation notices travel between the processes over NATS JetStream (e.g. NATS_URL=nats://127.0.0.1:4222)');
+  }
+  readUrl(env, 'MONGODB_URI', undefined, ['mongodb:', 'mongodb+srv:']);
+  const dataDir = resolve(readString(env, 'DATA_DIR', './data'));
+  const logLevel = readEnum(env, 'LOG_LEVEL', 'info', logLevels);
+  // Generated once into the data directory (the files the single-process mode reads too), so
+  // every child, and every later start, gets the same keys.
+  const secret = (variable: string, file: string) =>
+    loadKey({ variable, value: readOptionalString(env, variable), file: join(dataDir, 'keys', file), required: false }).toString('hex');
+  const secrets = { internalSecret: secret('VOICE_INTERNAL_SECRET', 'internal.key'), encryptionKey: secret('VOICE_ENCRYPTION_KEY', 'encryption.key') };
+
+  const listen: Partial<Record<ClusterProcessName, { host: string; port: number }>> = {};
+  // Ports set to 0 are chosen now, once, so a restarted child comes back where its callers look.
+  const held = new Map<ClusterProcessName, Server>();
+  const release = async (name: ClusterProcessName) => {
+    const server = held.get(name);
+    held.delete(name);
+    if (server) await new Promise<void>((done) => server.close(() => done()));
+  };
+  const releaseAll = async () => {
+    for (const name of [...held.keys()]) await release(name);
+  };
+  try {
+    for (const { name, prefix, defaultPort } of clusterProcesses) {
+      const hostVariable = name === 'gateway' ? 'HOST' : `${prefix}_HOST`;
+      const portVariable = name === 'gateway' ? 'PORT' : `${prefix}_PORT`;
+      const host = readString(env, hostVariable, name === 'gateway' ? '0.0.0.0' : '127.0.0.1');
+      let port = readPort(env, portVariable, defaultPort);
+      if (port === 0) {
+        const server = await holdFreePort(host);
+        held.set(name, server);
+        port = (server.address() as { port: number }).port;
+      }
+      listen[name] = { host, port };
+    }
+  } catch (error) {
+    await releaseAll();
+    throw error;
+  }
+  const urlOf = (name: ClusterProcessName) => `http://${reachable(listen[name]!.host)}:${listen[name]!.port}`;
+  const services = Object.fromEntries(
+    clusterProcesses.filter(({ name }) => name !== 'gateway').map(({ name }) => [name, urlOf(name)]),
+  ) as Record<ClusterServiceName, string>;
+  const gatewayPort = listen.gateway!.port;
+
+  const shared: Record<string, string> = {
+    ...defined(env),
+    DATA_DIR: dataDir,
+    NATS_URL: natsUrl,
+    VOICE_INTERNAL_SECRET: secrets.internalSecret,
+    VOICE_ENCRYPTION_KEY: secrets.encryptionKey,
+    // Services derive the public address (carrier callbacks, invitation links) from PORT unless VOICE_PUBLIC_URL is set.
+    PORT: String(gatewayPort),
+    VOICE_IDENTITY_URL: services.identity,
+    VOICE_TOOLS_URL: services.tools,
+    VOICE_BILLING_URL: services.billing,
+    VOICE_TELEPHONY_URL: services.telephony,
+    VOICE_PLATFORM_USERS_URL: services.platformUsers,
+    // Each child's metrics on a port of its own choosing: one fixed port would collide on one machine.
+    VOICE_METRICS_PORT: '0',
+  };
+  const childEnv = Object.fromEntries(
+    clusterProcesses.map(({ name, prefix }) => [
+      name,
+      name === 'gateway'
+        ? { ...shared, HOST: listen.gateway!.host }
+        : { ...shared, [`${prefix}_HOST`]: listen[name]!.host, [`${prefix}_PORT`]: String(listen[name]!.port) },
+    ]),
+  ) as Record<ClusterProcessName, Record<string, string>>;
+
+  return {
+    dataDir,
+    natsUrl,
+    logLevel,
+    gatewayPort,
+    gatewayUrl: `http://${reachable(listen.gateway!.host)}:${gatewayPort}`,
+    services,
+    secrets,
+    childEnv,
+    release,
+    releaseAll,
+  };
+}

@@ -1,0 +1,273 @@
+// The platform as separate processes (the built entry points under the cluster supervisor, as
+// `npm run start:cluster` runs them) over the real NATS JetStream server on 127.0.0.1:4222:
+// the end-to-end flows through the gateway, then billing and telephony SIGKILLed in the middle
+// of a steady stream of SMS sends. Every accepted message must be debited exactly once.
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { connect, type NatsConnection } from 'nats';
+import { startCluster } from '@voice/platform';
+import { newId } from '@voice/runtime';
+import { startTestCluster, type TestCluster } from './support/cluster.js';
+import { balance, buySmsNumber, eventually, ledger, ledgerWith } from './support/telephony.js';
+import { apiTool } from './support/tools.js';
+
+const natsUrl = 'nats://127.0.0.1:4222';
+// A namespace of its own keeps this run's streams and durables apart from every other run's.
+const namespace = `cluster_${newId().slice(0, 8)}`;
+const destination = '+442071838750';
+const units = (credits: string) => Math.round(Number(credits) * 10_000);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let platform: TestCluster;
+let admin: NatsConnection;
+
+beforeAll(async () => {
+  admin = await connect({ servers: natsUrl, name: 'cluster-test' });
+  platform = await startTestCluster({ NATS_URL: natsUrl, VOICE_EVENT_NAMESPACE: namespace, VOICE_RATE_LIMITS: 'starter=100000,pro=100000,enterprise=100000' });
+}, 60_000);
+
+afterAll(async () => {
+  await platform?.close();
+  const manager = await admin.jetstreamManager();
+  for (const name of await manager.streams.names().next()) {
+    if (name.startsWith(`${namespace}_`)) await manager.streams.delete(name);
+  }
+  await admin.close();
+}, 60_000);
+
+test('without NATS_URL the cluster does not start, and says why', async () => {
+  await expect(startCluster({ DATA_DIR: platform.dataDir })).rejects.toThrow(/NATS_URL is required in cluster mode/);
+});
+
+test('each service and the gateway run as processes of their own, and the flows work end to end through the gateway', async () => {
+  const pids = Object.values(platform.running.status()).map((status) => status.pid);
+  expect(new Set(pids).size).toBe(6);
+  expect(pids).not.toContain(process.pid);
+
+  const me = await platform.api.get('/me', platform.rootKey);
+  expect(me.status).toBe(200);
+  expect(me.body.data.workspace.id).toBe(platform.rootWorkspaceId);
+
+  // An API key, and tools with it (identity and tools).
+  const customer = await platform.workspace();
+  const created = await platform.api.post('/api-keys', customer.key, { name: 'cluster', scopes: ['assistants:write'] });
+  expect(created.status).toBe(201);
+  const toolKey: string = created.body.data.key;
+  const tool = await platform.api.post('/tools', toolKey, apiTool('cluster_lookup'));
+  expect(tool.status).toBe(201);
+  // A gracefully restarted service comes back on its address; callers need nothing new.
+  await platform.running.restart('tools');
+  const tools = await platform.api.get('/tools', toolKey);
+  expect(tools.status).toBe(200);
+  expect(tools.body.data.map((listed: { id: string }) => listed.id)).toEqual([tool.body.data.id]);
+
+  // A white-label platform, its user, the user's token and a credit transfer (platform-users, identity, billing).
+  const whiteLabel = await platform.workspace({ plan: 'enterprise', scopes: ['platform:write', 'billing:read'] });
+  await platform.fund(whiteLabel.id, '50');
+  const user = await platform.api.post('/platform/users', whiteLabel.key, { email: `cluster.${process.pid}@customers.example`, name: 'Cluster Customer', password: 'correct horse battery' });
+  expect(user.status).toBe(201);
+  const token = await platform.api.post(`/platform/users/${user.body.data.id}/token`, whiteLabel.key, {});
+  expect(token.status).toBe(201);
+  const userToken: string = token.body.data.access_token;
+  const moved = await platform.api.post(`/platform/users/${user.body.data.id}/balance`, whiteLabel.key, { amount: '12.5' });
+  expect(moved.status).toBe(201);
+  expect(await balance(platform.api, whiteLabel.key)).toMatchObject({ credits: '37.5000' });
+  expect(await balance(platform.api, userToken)).toMatchObject({ credits: '12.5000' });
+
+  // A phone number, and SMS debited in the ledger (telephony → NATS → billing).
+  const sender = await platform.workspace();
+  await platform.fund(sender.id, '1.0000');
+  const number = await buySmsNumber(platform.api, sender.key);
+  const sent = [];
+  for (const body of ['first', 'second']) {
+    const response = await platform.api.post('/sms/send', sender.key, { from_number_id: number.id, to: destination, body });
+    expect(response.status).toBe(202);
+    sent.push(response.body.data.id as string);
+  }
+  const debits = await ledgerWith(platform.api, sender.key, 'sms.outbound', 2);
+  expect(debits.map((entry) => entry.reference).sort()).toEqual([...sent].sort());
+  expect(await balance(platform.api, sender.key)).toEqual({ credits: '0.9642', minutes: '0.000' });
+}, 30_000);
+
+type Outcome = { status: number; id?: string; credits?: string; phase: string; started: number; ended: number; error?: string };
+
+/** Every message the workspace has (what telephony accepted), page by page. */
+async function messages(key: string): Promise<{ id: string; credits: string }[]> {
+  const all = new Map<string, { id: string; credits: string }>();
+  for (let offset = 0; ; offset += 200) {
+    const response = await platform.api.get(`/sms/messages?limit=200&offset=${offset}`, key);
+    if (response.status !== 200) throw new Error(`messages failed: ${response.text}`);
+    for (const message of response.body.data) all.set(message.id, message);
+    if (offset + 200 >= response.body.meta.pagination.total) return [...all.values()];
+  }
+}
+
+test('billing and then telephony SIGKILLed mid-traffic: every accepted SMS is debited exactly once, and no send fails with a 500', async () => {
+  const cluster = platform.running;
+  const before = cluster.status();
+  const outputBefore = platform.output().length;
+  const workspace = await platform.workspace();
+  const initial = '20.0000';
+  await platform.fund(workspace.id, initial);
+  const number = await buySmsNumber(platform.api, workspace.key);
+  // Telephony learns the funded balance before the faults.
+  const warmUp = await platform.api.post('/sms/send', workspace.key, { from_number_id: number.id, to: destination, body: 'warm-up' });
+  expect(warmUp.status).toBe(202);
+  await ledgerWith(platform.api, workspace.key, 'sms.outbound', 1);
+
+  const outcomes: Outcome[] = [];
+  let phase = 'steady';
+  let accepted = 0;
+  let faultsDone = false;
+  const target = 150;
+  const send = async (index: number) => {
+    const started = Date.now();
+    const at = phase;
+    try {
+      const response = await platform.api.post('/sms/send', workspace.key, { from_number_id: number.id, to: destination, body: `cluster ${index}` });
+      const ended = Date.now();
+      outcomes.push({ status: response.status, id: response.body?.data?.id, credits: response.body?.data?.credits, phase: at, started, ended, ...(response.status >= 500 ? { error: response.text } : {}) });
+      return response.status;
+    } catch (error) {
+      outcomes.push({ status: 0, phase: at, started, ended: Date.now(), error: String(error) });
+      return 0;
+    }
+  };
+  // Four senders, each pausing a little between sends: a steady stream with a few in flight.
+  let next = 0;
+  const worker = async () => {
+    while (accepted < target || !faultsDone) {
+      const status = await send(next++);
+      if (status === 202) accepted += 1;
+      await sleep(status === 202 ? 15 : 40);
+    }
+  };
+  const until = async (condition: () => boolean) => {
+    while (!condition()) await sleep(5);
+  };
+  const timings: Record<string, number> = {};
+  // When telephony was killed and when it answered again.
+  const telephonyDown = { from: Infinity, to: Infinity };
+  const faults = (async () => {
+    await until(() => accepted >= 25);
+    phase = 'billing killed';
+    let started = Date.now();
+    await cluster.kill('billing', 'SIGKILL');
+    // The supervisor restarts it on its own.
+    await cluster.ready('billing', 15_000);
+    timings.billingOutageMs = Date.now() - started;
+    phase = 'billing back';
+    const resumed = accepted;
+    await until(() => accepted >= resumed + 25);
+    phase = 'telephony killed';
+    started = Date.now();
+    telephonyDown.from = started;
+    await cluster.kill('telephony', 'SIGKILL');
+    await cluster.ready('telephony', 15_000);
+    telephonyDown.to = Date.now();
+    timings.telephonyOutageMs = telephonyDown.to - started;
+    phase = 'telephony back';
+  })().finally(() => {
+    faultsDone = true;
+  });
+  const trafficStarted = Date.now();
+  await Promise.all([faults, worker(), worker(), worker(), worker()]);
+  timings.trafficMs = Date.now() - trafficStarted;
+
+  // The supervisor saw one crash of each and restarted each once.
+  const after = cluster.status();
+  expect(after.billing).toMatchObject({ state: 'running', crashes: before.billing.crashes + 1, restarts: before.billing.restarts + 1 });
+  expect(after.telephony).toMatchObject({ state: 'running', crashes: before.telephony.crashes + 1, restarts: before.telephony.restarts + 1 });
+  expect(after.gateway.pid).toBe(before.gateway.pid);
+
+  // Sends that met the dead telephony (in flight at the kill, or sent before it was back) failed as unavailable; none failed otherwise.
+  const byStatus = outcomes.reduce<Record<string, number>>((counts, outcome) => ({ ...counts, [outcome.status]: (counts[outcome.status] ?? 0) + 1 }), {});
+  const unexpected = outcomes.filter((outcome) => outcome.status !== 202 && outcome.status !== 503);
+  expect(unexpected).toEqual([]);
+  expect(outcomes.filter((outcome) => outcome.status === 503 && (outcome.ended < telephonyDown.from || outcome.started > telephonyDown.to))).toEqual([]);
+  const answered202 = [warmUp.body.data.id as string, ...outcomes.filter((outcome) => outcome.status === 202).map((outcome) => outcome.id!)];
+  expect(new Set(answered202).size).toBe(answered202.length);
+
+  // What telephony accepted: every 202, and possibly a message committed just before the kill whose answer was lost.
+  const listed = await messages(workspace.key);
+  const listedIds = new Set(listed.map((message) => message.id));
+  expect(answered202.filter((id) => !listedIds.has(id))).toEqual([]);
+  const unanswered = listed.filter((message) => !answered202.includes(message.id));
+  expect(unanswered.length).toBeLessThanOrEqual(4);
+
+  // The ledger settles at one debit per accepted message: none missing, none twice, none for another message.
+  const settleStarted = Date.now();
+  const debits = await ledgerWith(platform.api, workspace.key, 'sms.outbound', listed.length, 45_000);
+  timings.settleMs = Date.now() - settleStarted;
+  await sleep(1_000);
+  const final = (await ledger(platform.api, workspace.key)).filter((entry) => entry.kind === 'sms.outbound');
+  expect(final).toHaveLength(debits.length);
+  const references = final.map((entry) => entry.reference);
+  expect(new Set(references).size).toBe(references.length);
+  expect([...references].sort()).toEqual([...listedIds].sort());
+  for (const entry of final) expect(units(entry.credits)).toBe(-units(listed.find((message) => message.id === entry.reference)!.credits));
+  const charged = listed.reduce((sum, message) => sum + units(message.credits), 0);
+  expect(units((await balance(platform.api, workspace.key)).credits)).toBe(units(initial) - charged);
+
+  // Telephony closes each message's reservation when billing's WalletChanged event naming it arrives;
+  // events a killed consumer had fetched but not acknowledged come again after the ack wait (30 s).
+  // A send killed between its reservation and the carrier's answer leaves its message in 'sending'
+  // (never listed, never charged) and that reservation open: telephony has no recovery for it yet
+  // (a known gap, counted in the report). Every other reservation must close.
+  const db = new Database(join(platform.dataDir, 'telephony.sqlite'), { readonly: true, fileMustExist: true });
+  type Held = { count: number; units: number };
+  const openReservations = () =>
+    db.prepare('SELECT COUNT(*) AS count, COALESCE(SUM(credit_units), 0) AS units FROM reservations WHERE workspace_id = ?').get(workspace.id) as Held;
+  const stuckSending = () =>
+    db.prepare("SELECT COUNT(*) AS count, COALESCE(SUM(credit_units), 0) AS units FROM sms_messages WHERE workspace_id = ? AND status = 'sending'").get(workspace.id) as Held;
+  let open: Held;
+  let stuck: Held;
+  try {
+    timings.openReservationsAtSettle = openReservations().count;
+    open = await eventually(async () => {
+      const row = openReservations();
+      return row.count === stuckSending().count ? row : undefined;
+    }, Math.max(telephonyDown.from + 40_000 - Date.now(), 1_000), 'the reservations to close').catch(() => openReservations());
+    timings.reservationsClosedAfterTelephonyKillMs = Date.now() - telephonyDown.from;
+    stuck = stuckSending();
+  } finally {
+    db.close();
+  }
+
+  const report = {
+    sends: outcomes.length,
+    byStatus,
+    accepted: answered202.length,
+    acceptedWithoutAnswer: unanswered.length,
+    debits: final.length,
+    charged: (charged / 10_000).toFixed(4),
+    perPhase: outcomes.reduce<Record<string, Record<string, number>>>((phases, outcome) => {
+      const counts = (phases[outcome.phase] ??= {});
+      counts[outcome.status] = (counts[outcome.status] ?? 0) + 1;
+      return phases;
+    }, {}),
+    slowestSendMs: Math.max(...outcomes.map((outcome) => outcome.ended - outcome.started)),
+    timings,
+    openReservations: open,
+    stuckSending: stuck,
+    // What the processes logged at warn and error meanwhile, by process and message.
+    logged: platform
+      .output()
+      .slice(outputBefore)
+      .map((line) => {
+        try {
+          return JSON.parse(line) as { level?: string; service?: string; process?: string; msg?: string };
+        } catch {
+          return { level: 'raw', msg: line };
+        }
+      })
+      .filter((entry) => entry.level === 'warn' || entry.level === 'error' || entry.level === 'raw' || entry.level === undefined)
+      .reduce<Record<string, number>>((counts, entry) => {
+        const key = `${entry.service ?? entry.process} ${entry.level} ${entry.msg}`;
+        return { ...counts, [key]: (counts[key] ?? 0) + 1 };
+      }, {}),
+  };
+  process.stdout.write(`cluster fault test: ${JSON.stringify(report)}\n`);
+  expect(stuck.count).toBeLessThanOrEqual(4);
+  expect(open).toEqual(stuck);
+}, 90_000);

@@ -1,0 +1,115 @@
+// Tests of scripts/deploy-validate.mjs: the committed deployment passes, and deliberately broken
+// copies of it fail with the field named (an unknown field, a wrong type, an unknown kind, a
+// weakened securityContext, a dangling reference). Run by `npm run validate:deploy`.
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { checkDockerfiles, validateDeploy } from './deploy-validate.mjs';
+
+const deployDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'deploy');
+const scratch = mkdtempSync(join(tmpdir(), 'deploy-validate-'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+let copies = 0;
+/** A copy of deploy/ with `file` edited; fails the test when the edit would change nothing. */
+function brokenCopy(file, edit) {
+  const dir = join(scratch, `copy${copies++}`);
+  cpSync(deployDir, dir, { recursive: true });
+  const path = join(dir, file);
+  const before = readFileSync(path, 'utf8');
+  const changed = edit(before);
+  assert.notEqual(changed, before, `the edit of ${file} changed nothing`);
+  writeFileSync(path, changed);
+  return dir;
+}
+
+const quiet = () => {};
+const validate = (dir, targets = ['base']) => validateDeploy({ deployDir: dir, targets, skipDockerfiles: true, log: quiet });
+
+describe('deploy validation', () => {
+  test('the committed Dockerfiles and every kustomize target pass', async () => {
+    const lines = [];
+    const problems = await validateDeploy({ log: (line) => lines.push(line) });
+    assert.deepEqual(problems, []);
+    assert.ok(lines.some((line) => line.startsWith('overlays/development:')));
+    assert.ok(lines.some((line) => line.startsWith('overlays/production:')));
+  });
+
+  test('an unknown field fails, naming it', async () => {
+    const dir = brokenCopy('base/identity.yaml', (text) => text.replace('          image: voice/identity\n', '          image: voice/identity\n          imagePullPolicyy: Always\n'));
+    const problems = await validate(dir);
+    assert.ok(
+      problems.some((line) => line.includes('Deployment/identity: spec.template.spec.containers[0].imagePullPolicyy') && line.includes('known properties')),
+      problems.join('\n'),
+    );
+  });
+
+  test('an unknown field deep in a nested object fails too', async () => {
+    const dir = brokenCopy('base/gateway.yaml', (text) => text.replace('              path: /readyz\n', '              path: /readyz\n              schema: HTTP\n'));
+    const problems = await validate(dir);
+    assert.ok(problems.some((line) => line.includes('readinessProbe.httpGet.schema')), problems.join('\n'));
+  });
+
+  test('a wrong type fails, naming the field', async () => {
+    const dir = brokenCopy('base/tools.yaml', (text) => text.replace('  replicas: 2\n', '  replicas: "two"\n'));
+    const problems = await validate(dir);
+    assert.ok(
+      problems.some((line) => line.includes('Deployment/tools: spec.replicas') && line.includes("Type 'string' is not assignable to type 'number'")),
+      problems.join('\n'),
+    );
+  });
+
+  test('a missing required field fails', async () => {
+    const dir = brokenCopy('base/billing.yaml', (text) => text.replace('              containerPort: 50054\n', ''));
+    const problems = await validate(dir);
+    assert.ok(problems.some((line) => line.includes('Deployment/billing') && line.includes('containerPort')), problems.join('\n'));
+  });
+
+  test('an unknown apiVersion or kind fails', async () => {
+    const dir = brokenCopy('base/gateway.yaml', (text) => text.replace('kind: PodDisruptionBudget', 'kind: PodDisruptionBudgett'));
+    const problems = await validate(dir);
+    assert.ok(problems.some((line) => line.includes('unknown apiVersion/kind policy/v1/PodDisruptionBudgett')), problems.join('\n'));
+  });
+
+  test('a weakened securityContext fails the rules', async () => {
+    const dir = brokenCopy('base/billing.yaml', (text) => text.replace('            readOnlyRootFilesystem: true\n', '            readOnlyRootFilesystem: false\n'));
+    const problems = await validate(dir);
+    assert.ok(problems.some((line) => line.includes('Deployment/billing: container billing: readOnlyRootFilesystem must be true')), problems.join('\n'));
+  });
+
+  test('a dangling reference fails the rules', async () => {
+    const dir = brokenCopy('base/telephony.yaml', (text) => text.replace('      targetPort: grpc\n', '      targetPort: grcp\n'));
+    const problems = await validate(dir);
+    assert.ok(problems.some((line) => line.includes('Service/telephony: targetPort grcp is not a container port')), problems.join('\n'));
+  });
+
+  test('the development overlay must generate every Secret it references', async () => {
+    const dir = brokenCopy('overlays/development/kustomization.yaml', (text) => text.replace(/  - name: voice-encryption\n    literals:\n      - VOICE_ENCRYPTION_KEY=[0-9a-f]+\n/, ''));
+    const problems = await validate(dir, ['overlays/development']);
+    assert.ok(problems.some((line) => line.includes('refers to Secret voice-encryption, which this target does not generate')), problems.join('\n'));
+  });
+
+  test('a broken or hand-edited Dockerfile fails', async () => {
+    const repo = join(deployDir, '..');
+    const edited = (path) => {
+      const text = readFileSync(join(repo, path), 'utf8');
+      if (path !== 'services/billing/Dockerfile') return text;
+      return text.replace(/^CMD .*$/m, 'CMD node services/billing/dist/src/main.js').replace(/^USER .*$/m, 'USR 1000');
+    };
+    const { problems } = await checkDockerfiles({ read: edited });
+    assert.ok(problems.includes('services/billing/Dockerfile is stale: run node deploy/docker/generate.mjs'), problems.join('\n'));
+    assert.ok(problems.some((line) => line.startsWith('services/billing/Dockerfile:') && line.includes('Unknown instruction: USR')), problems.join('\n'));
+    assert.ok(problems.some((line) => line.includes('lacks CMD ["node"')), problems.join('\n'));
+    assert.ok(problems.some((line) => line.includes('lacks a numeric non-root USER')), problems.join('\n'));
+    assert.ok(problems.every((line) => line.startsWith('services/billing/Dockerfile')), problems.join('\n'));
+  });
+
+  test('production images must be pinned to a release', async () => {
+    const dir = brokenCopy('overlays/production/kustomization.yaml', (text) => text.replace('    newName: registry.example.com/voice/billing\n    newTag: 0.1.0\n', '    newName: registry.example.com/voice/billing\n    newTag: dev\n'));
+    const problems = await validate(dir, ['overlays/production']);
+    assert.ok(problems.some((line) => line.includes('image registry.example.com/voice/billing:dev is not pinned')), problems.join('\n'));
+  });
+});

@@ -5,6 +5,7 @@ import { create, toBinary } from '@bufbuild/protobuf';
 import { connect, type NatsConnection } from 'nats';
 import { UsageEventSchema } from '@voice/proto/voice/billing/v1/events';
 import { newId, usageStream, usageSubject } from '@voice/runtime';
+import { deleteNamespaceStreams } from './support/nats-namespace.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 import { balance, buySmsNumber, eventually, ledger, ledgerWith } from './support/telephony.js';
 
@@ -22,11 +23,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await platform?.close();
-  const manager = await admin.jetstreamManager();
-  for (const name of await manager.streams.names().next()) {
-    if (name.startsWith(`${namespace}_`)) await manager.streams.delete(name);
-  }
   await admin.close();
+  await deleteNamespaceStreams(namespace, natsUrl);
 });
 
 async function sender(credits: string) {

@@ -4,7 +4,7 @@
 // of a steady stream of SMS sends. Every accepted message must be debited exactly once.
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { connect, type NatsConnection } from 'nats';
+import { deleteNamespaceStreams } from './support/nats-namespace.js';
 import { startCluster } from '@voice/platform';
 import { newId } from '@voice/runtime';
 import { startTestCluster, type TestCluster } from './support/cluster.js';
@@ -19,20 +19,14 @@ const units = (credits: string) => Math.round(Number(credits) * 10_000);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let platform: TestCluster;
-let admin: NatsConnection;
 
 beforeAll(async () => {
-  admin = await connect({ servers: natsUrl, name: 'cluster-test' });
   platform = await startTestCluster({ NATS_URL: natsUrl, VOICE_EVENT_NAMESPACE: namespace, VOICE_RATE_LIMITS: 'starter=100000,pro=100000,enterprise=100000' });
 }, 60_000);
 
 afterAll(async () => {
   await platform?.close();
-  const manager = await admin.jetstreamManager();
-  for (const name of await manager.streams.names().next()) {
-    if (name.startsWith(`${namespace}_`)) await manager.streams.delete(name);
-  }
-  await admin.close();
+  await deleteNamespaceStreams(namespace, natsUrl);
 }, 60_000);
 
 test('without NATS_URL the cluster does not start, and says why', async () => {

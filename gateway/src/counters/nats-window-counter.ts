@@ -1,7 +1,8 @@
 // Window counters in a NATS JetStream key-value bucket, so every gateway replica counts the
 // same requests. Increments are compare-and-set on the entry's revision; entries expire with
 // the bucket's TTL.
-import { connect, type KV, type NatsConnection } from 'nats';
+import type { KV, NatsConnection } from 'nats';
+import { connectNats } from '@voice/runtime';
 import type { WindowCount, WindowCounter } from './window-counter.js';
 
 const encoder = new TextEncoder();
@@ -19,7 +20,7 @@ export class NatsWindowCounter implements WindowCounter {
   ) {}
 
   static async connect(url: string, bucket: string, windowMs: number, clock: () => number = Date.now): Promise<NatsWindowCounter> {
-    const connection = await connect({ servers: url, name: `gateway-${bucket}` });
+    const connection = await connectNats(url, `gateway-${bucket}`);
     const kv = await connection.jetstream().views.kv(bucket, { history: 1, ttl: windowMs * 2 });
     return new NatsWindowCounter(connection, kv, windowMs, clock);
   }

@@ -30,3 +30,4 @@ export * from './internal-sessions.js';
 export * from './accounts.js';
 export * from './amounts.js';
 export * from './metrics/index.js';
+export * from './nats-connection.js';

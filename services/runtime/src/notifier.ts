@@ -1,7 +1,8 @@
 // Broadcast notices between parts of the platform (for example "these credentials are
 // revoked"): every subscriber in every process gets each notice. Not durable: a process that is
 // down misses them, which suits cache invalidation and nothing that must never be lost.
-import { connect, type NatsConnection } from 'nats';
+import type { NatsConnection } from 'nats';
+import { connectNats } from './nats-connection.js';
 
 export type NoticeHandler = (payload: Uint8Array) => void | Promise<void>;
 
@@ -35,7 +36,7 @@ export class NatsNotifier implements Notifier {
   private constructor(private readonly connection: NatsConnection) {}
 
   static async connect(url: string, name: string): Promise<NatsNotifier> {
-    return new NatsNotifier(await connect({ servers: url, name }));
+    return new NatsNotifier(await connectNats(url, name));
   }
 
   async publish(subject: string, payload: Uint8Array): Promise<void> {

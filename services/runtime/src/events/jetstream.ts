@@ -3,7 +3,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import {
   AckPolicy,
-  connect,
   DeliverPolicy,
   DiscardPolicy,
   nanos,
@@ -18,6 +17,7 @@ import {
   type NatsConnection,
 } from 'nats';
 import type { Logger } from '../logger.js';
+import { connectNats } from '../nats-connection.js';
 import {
   checkConsumeOptions,
   eventStreamDefaults,
@@ -67,7 +67,7 @@ export class JetStreamEventStream implements EventStream {
   ) {}
 
   static async connect(url: string, name: string, logger: Logger): Promise<JetStreamEventStream> {
-    const connection = await connect({ servers: url, name, maxReconnectAttempts: -1 });
+    const connection = await connectNats(url, name);
     try {
       const manager = await connection.jetstreamManager();
       return new JetStreamEventStream(connection, manager, connection.jetstream(), logger);

@@ -62,6 +62,8 @@ describe('configuration is checked at start and a bad value names the variable',
     [{ VOICE_METRICS_PORT: 'on' }, 'VOICE_METRICS_PORT'],
     [{ VOICE_METRICS_PORT: '65536' }, 'VOICE_METRICS_PORT'],
     [{ VOICE_METRICS_HOST: 'http://0.0.0.0' }, 'VOICE_METRICS_HOST'],
+    [{ VOICE_NATS_REPLICAS: '0' }, 'VOICE_NATS_REPLICAS'],
+    [{ VOICE_NATS_REPLICAS: 'three' }, 'VOICE_NATS_REPLICAS'],
   ])('%j', async (env, variable) => {
     const dir = freshDir();
     await expect(startPlatform({ PORT: '0', DATA_DIR: dir, LOG_LEVEL: 'silent', VOICE_METRICS_PORT: 'off', ...env }, { announce: () => {} })).rejects.toThrow(variable);

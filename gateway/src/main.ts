@@ -50,7 +50,9 @@ export async function startGateway(env: Env, options: GatewayOptions = {}): Prom
   });
   const clients = createServiceClients(config.services);
   const counter = (bucket: string, windowMs: number) =>
-    config.common.natsUrl ? NatsWindowCounter.connect(config.common.natsUrl, bucket, windowMs) : Promise.resolve(new MemoryWindowCounter(windowMs));
+    config.common.natsUrl
+      ? NatsWindowCounter.connect(config.common.natsUrl, bucket, windowMs, Date.now, config.common.natsReplicas)
+      : Promise.resolve(new MemoryWindowCounter(windowMs));
   const oauthCounter = await counter('voice_oauth_rate_limits', 60_000);
   const accountCounter = await counter('voice_api_rate_limits', config.rateLimit.windowSeconds * 1000);
   let boundUrl = '';

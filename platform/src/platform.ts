@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import {
   collectProcessMetrics,
   createLogger,
-  openEventStream,
+  openConfiguredEventStream,
   openNotifier,
   readCommonConfig,
   readMetricsConfig,
@@ -83,7 +83,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
   const loggerFor = options.logger ?? ((service: string) => createLogger({ service, level: common.logLevel }));
   const notifier: Notifier = await openNotifier(common.natsUrl, 'platform');
   // One stream for every service: in-process without NATS_URL, so producers and consumers meet.
-  const events: EventStream = await openEventStream(common.natsUrl, 'platform', loggerFor('events'), common.eventNamespace);
+  const events: EventStream = await openConfiguredEventStream(common, 'platform', loggerFor('events'));
   const running = new Map<ServiceName | 'gateway', Running>();
   let metricsServer: MetricsServer | undefined;
   const urls = {} as Record<ServiceName, string>;

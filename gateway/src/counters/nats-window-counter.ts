@@ -19,9 +19,10 @@ export class NatsWindowCounter implements WindowCounter {
     private readonly clock: () => number,
   ) {}
 
-  static async connect(url: string, bucket: string, windowMs: number, clock: () => number = Date.now): Promise<NatsWindowCounter> {
+  /** `replicas`: copies of the bucket in a NATS cluster (VOICE_NATS_REPLICAS). */
+  static async connect(url: string, bucket: string, windowMs: number, clock: () => number = Date.now, replicas = 1): Promise<NatsWindowCounter> {
     const connection = await connectNats(url, `gateway-${bucket}`);
-    const kv = await connection.jetstream().views.kv(bucket, { history: 1, ttl: windowMs * 2 });
+    const kv = await connection.jetstream().views.kv(bucket, { history: 1, ttl: windowMs * 2, replicas });
     return new NatsWindowCounter(connection, kv, windowMs, clock);
   }
 

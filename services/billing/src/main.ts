@@ -4,7 +4,7 @@ import {
   CallerSigner,
   createLogger,
   monotonicClock,
-  openEventStream,
+  openConfiguredEventStream,
   runProcess,
   startConnectServer,
   type Env,
@@ -50,7 +50,7 @@ export async function startBillingService(env: Env, options: BillingOptions = {}
     }
     let events = options.events;
     if (!events) {
-      const own = await openEventStream(config.common.natsUrl, 'billing', logger, config.common.eventNamespace);
+      const own = await openConfiguredEventStream(config.common, 'billing', logger);
       closers.push(() => own.close());
       events = own;
     }

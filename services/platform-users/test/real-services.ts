@@ -18,7 +18,7 @@ import {
   createLogger,
   internalSessionManager,
   newId,
-  openEventStream,
+  openConfiguredEventStream,
   openNotifier,
   randomBase62,
   readCommonConfig,
@@ -95,7 +95,7 @@ export async function startRealServices(services: ServiceName[], env: Env = {}):
   };
   const common = readCommonConfig(serviceEnv);
   const notifier = await openNotifier(common.natsUrl, 'platform');
-  const events = await openEventStream(common.natsUrl, 'platform', silent('events'), common.eventNamespace);
+  const events = await openConfiguredEventStream(common, 'platform', silent('events'));
   const urls: Partial<Record<ServiceName, string>> = {};
   const running = new Map<ServiceName, StartedService>();
   // As platform.ts wires them: each service is told the addresses of those started before it.

@@ -1,7 +1,7 @@
 // Settings every service process shares; each service's own config.ts adds its own.
 import { join, resolve } from 'node:path';
 import { loadKey } from './crypto.js';
-import { ConfigError, readEnum, readOptionalString, readPort, readString, readUrl, type Env } from './config.js';
+import { ConfigError, readEnum, readInt, readOptionalString, readPort, readString, readUrl, type Env } from './config.js';
 import { eventNamespacePattern } from './events/namespaced.js';
 import { logLevels, type LogLevel } from './logger.js';
 
@@ -12,6 +12,8 @@ export interface CommonConfig {
   natsUrl: string | undefined;
   /** Prefix of every stream, subject and durable name, for platforms sharing one NATS server. */
   eventNamespace: string | undefined;
+  /** Copies of every JetStream stream and KV bucket the platform creates (3 on a three-node cluster). */
+  natsReplicas: number;
   logLevel: LogLevel;
   /** HMAC key of signed internal callers, shared by the gateway and every service. */
   internalSecret: Buffer;
@@ -34,6 +36,7 @@ export function readCommonConfig(env: Env): CommonConfig {
     mongoDatabasePrefix: readString(env, 'MONGODB_DB_PREFIX', 'voice'),
     natsUrl: readUrl(env, 'NATS_URL', undefined, ['nats:', 'tls:', 'ws:', 'wss:']),
     eventNamespace: readEventNamespace(env),
+    natsReplicas: readInt(env, 'VOICE_NATS_REPLICAS', 1, { min: 1, max: 5 }),
     logLevel: readEnum(env, 'LOG_LEVEL', 'info', logLevels),
     internalSecret: loadKey({
       variable: 'VOICE_INTERNAL_SECRET',

@@ -7,7 +7,7 @@ import type { Consumption, EventStream, StreamEvent, StreamEventHandler } from '
 import { redeliveryDelayMs } from '../src/events/event-stream.js';
 import { InProcessEventStream } from '../src/events/in-process.js';
 import { JetStreamEventStream } from '../src/events/jetstream.js';
-import { openEventStream } from '../src/events/open.js';
+import { openConfiguredEventStream, openEventStream } from '../src/events/open.js';
 import { subjectMatches, subjectsOverlap } from '../src/events/subject-match.js';
 
 const natsUrl = 'nats://127.0.0.1:4222';
@@ -501,6 +501,22 @@ describe('limits, subjects and backoff', () => {
     } finally {
       await local.close();
       await remote.close();
+    }
+  });
+
+  test('the configured replica count reaches JetStream (a single server refuses more than one copy)', async () => {
+    const name = `replicas_${randomUUID().slice(0, 8)}`;
+    const single = await openConfiguredEventStream({ natsUrl, eventNamespace: undefined, natsReplicas: 1 }, 'events-test', silent);
+    const three = await openConfiguredEventStream({ natsUrl, eventNamespace: undefined, natsReplicas: 3 }, 'events-test', silent);
+    const admin = await connect({ servers: natsUrl, name: 'events-test-admin' });
+    try {
+      await expect(three.ensureStream(name, [`${name}.>`])).rejects.toThrow(/replica/i);
+      await single.ensureStream(name, [`${name}.>`]);
+      const manager = await admin.jetstreamManager();
+      expect((await manager.streams.info(name)).config.num_replicas).toBe(1);
+      await manager.streams.delete(name);
+    } finally {
+      await Promise.all([single.close(), three.close(), admin.close()]);
     }
   });
 

@@ -7,7 +7,7 @@ import {
   createLogger,
   internalSessionManager,
   OutboxRelay,
-  openEventStream,
+  openConfiguredEventStream,
   runProcess,
   SecretBox,
   startConnectServer,
@@ -42,7 +42,7 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
     for (const close of closers.reverse()) await close();
   };
   try {
-    const events = options.events ?? (await openEventStream(config.common.natsUrl, 'telephony', logger, config.common.eventNamespace));
+    const events = options.events ?? (await openConfiguredEventStream(config.common, 'telephony', logger));
     if (!options.events) closers.push(() => events.close());
     await events.ensureStream(usageStream.name, usageStream.subjects);
 

@@ -64,13 +64,15 @@ export class JetStreamEventStream implements EventStream {
     private readonly manager: JetStreamManager,
     private readonly client: JetStreamClient,
     private readonly logger: Logger,
+    /** Copies of a stream when ensureStream's caller does not say. */
+    private readonly replicas: number,
   ) {}
 
-  static async connect(url: string, name: string, logger: Logger): Promise<JetStreamEventStream> {
+  static async connect(url: string, name: string, logger: Logger, replicas = 1): Promise<JetStreamEventStream> {
     const connection = await connectNats(url, name);
     try {
       const manager = await connection.jetstreamManager();
-      return new JetStreamEventStream(connection, manager, connection.jetstream(), logger);
+      return new JetStreamEventStream(connection, manager, connection.jetstream(), logger, replicas);
     } catch (error) {
       await connection.close();
       throw error;
@@ -78,7 +80,7 @@ export class JetStreamEventStream implements EventStream {
   }
 
   async ensureStream(name: string, subjects: string[], options: EnsureStreamOptions = {}): Promise<void> {
-    const { duplicateWindowMs, maxAgeMs, replicas } = resolveStreamLimits(options);
+    const { duplicateWindowMs, maxAgeMs, replicas } = resolveStreamLimits({ ...options, replicas: options.replicas ?? this.replicas });
     const limits = {
       subjects,
       duplicate_window: nanos(duplicateWindowMs),

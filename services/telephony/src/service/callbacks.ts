@@ -8,23 +8,24 @@ import type { CarrierAdapter, DeliveryStatus } from '../carriers/carrier.js';
 import { platformConnectionKey } from '../carriers/directory.js';
 import type { TelephonyDeps } from './deps.js';
 
+// Maps, not object literals: a carrier's word such as "constructor" must not find Object.prototype.
 /** Twilio-style MessageStatus values onto the platform's message states. */
-const deliveryStatusOf: Record<string, DeliveryStatus> = {
-  accepted: 'queued',
-  queued: 'queued',
-  sending: 'queued',
-  sent: 'sent',
-  delivered: 'delivered',
-  undelivered: 'failed',
-  failed: 'failed',
-};
+const deliveryStatusOf = new Map<string, DeliveryStatus>([
+  ['accepted', 'queued'],
+  ['queued', 'queued'],
+  ['sending', 'queued'],
+  ['sent', 'sent'],
+  ['delivered', 'delivered'],
+  ['undelivered', 'failed'],
+  ['failed', 'failed'],
+]);
 
-const campaignVerdictOf: Record<string, 'approved' | 'rejected'> = {
-  approved: 'approved',
-  verified: 'approved',
-  rejected: 'rejected',
-  failed: 'rejected',
-};
+const campaignVerdictOf = new Map<string, 'approved' | 'rejected'>([
+  ['approved', 'approved'],
+  ['verified', 'approved'],
+  ['rejected', 'rejected'],
+  ['failed', 'rejected'],
+]);
 
 export function callbackHandlers(deps: TelephonyDeps) {
   const { store } = deps;
@@ -46,7 +47,7 @@ export function callbackHandlers(deps: TelephonyDeps) {
       const params = request.params;
       const at = deps.now().toISOString();
       if (params.MessageSid && params.MessageStatus) {
-        const status = deliveryStatusOf[params.MessageStatus.toLowerCase()];
+        const status = deliveryStatusOf.get(params.MessageStatus.toLowerCase());
         if (!status) throw invalidRequest([{ field: 'MessageStatus', issue: `is not a known status: ${params.MessageStatus}` }]);
         const failureReason = status === 'failed' ? (params.ErrorMessage || `not delivered${params.ErrorCode ? ` (code ${params.ErrorCode})` : ''}`) : undefined;
         // An unknown message is acknowledged: the carrier would only retry a refusal forever.
@@ -55,7 +56,7 @@ export function callbackHandlers(deps: TelephonyDeps) {
       }
       if (params.CampaignId && params.CampaignStatus) {
         if (connectionId === null) throw invalidRequest([{ field: 'CampaignId', issue: "the platform's carrier vets no workspace campaigns" }]);
-        const verdict = campaignVerdictOf[params.CampaignStatus.toLowerCase()];
+        const verdict = campaignVerdictOf.get(params.CampaignStatus.toLowerCase());
         if (!verdict) throw invalidRequest([{ field: 'CampaignStatus', issue: `is not a known verdict: ${params.CampaignStatus}` }]);
         await store.setCampaignStatus(connectionId, params.CampaignId, verdict, verdict === 'rejected' ? params.Reason || 'rejected by the carrier' : '', at);
         return {};

@@ -4,6 +4,7 @@ import type { Client } from '@connectrpc/connect';
 import { callHeaders, type CallerSigner, type Logger } from '@voice/runtime';
 import type { BillingService } from '@voice/proto/voice/billing/v1/billing';
 import type { WalletView } from '../store/store.js';
+import { walletViewOf } from './wallet-view.js';
 
 export interface BillingBalances {
   /** The wallet as billing sees it now, or undefined when billing does not answer. */
@@ -28,7 +29,7 @@ export class ConnectBillingBalances implements BillingBalances {
         },
       );
       if (!wallet) return undefined;
-      return { workspaceId, creditUnits: Number(wallet.balance?.creditUnits ?? 0n), version: Number(wallet.version), issuer: wallet.issuer };
+      return walletViewOf(wallet, workspaceId);
     } catch (error) {
       this.logger.warn('billing did not answer a balance check; the local credit view decides', { error, workspace_id: workspaceId });
       return undefined;

@@ -16,6 +16,7 @@ import {
 } from '@voice/runtime';
 import { WalletChangedSchema } from '@voice/proto/voice/billing/v1/events';
 import type { TelephonyStore } from '../store/store.js';
+import { walletViewOf } from './wallet-view.js';
 
 export async function consumeWalletChanges(
   events: EventStream,
@@ -44,10 +45,7 @@ export async function consumeWalletChanges(
         return;
       }
       try {
-        await store.applyWalletView(
-          { workspaceId: wallet.workspaceId, creditUnits: Number(wallet.balance?.creditUnits ?? 0n), version: Number(wallet.version), issuer: wallet.issuer },
-          change.appliedUsageEventId || undefined,
-        );
+        await store.applyWalletView(walletViewOf(wallet), change.appliedUsageEventId || undefined);
       } catch (error) {
         metrics.failed();
         throw error;

@@ -2,7 +2,7 @@
 // never returned (masked hints only), and the mask sent back keeps a stored credential as long
 // as the address it is sent to stays the same.
 import type { HandlerContext } from '@connectrpc/connect';
-import { invalidRequest, newId, normalisePage, serviceError, workspaceCallerOf } from '@voice/runtime';
+import { invalidRequest, newId, normalisePage, notFound, serviceError, workspaceCallerOf } from '@voice/runtime';
 import type {
   CreateCarrierConnectionRequest,
   DeleteCarrierConnectionRequest,
@@ -96,7 +96,7 @@ export function connectionHandlers(deps: TelephonyDeps) {
         sealedAuthToken: sealed('auth_token', input.auth_token),
       };
       const updated = await store.updateConnection(caller.workspaceId, current.id, changes, deps.now().toISOString());
-      if (!updated) throw serviceError('not_found', 'carrier connection not found');
+      if (!updated) throw notFound('carrier connection');
       return { connection: present(updated) };
     },
 
@@ -107,7 +107,7 @@ export function connectionHandlers(deps: TelephonyDeps) {
       if (outcome === 'in_use') {
         throw serviceError('conflict', 'the connection still serves phone numbers or A2P campaigns; release or re-import them first');
       }
-      if (outcome === 'not_found') throw serviceError('not_found', 'carrier connection not found');
+      if (outcome === 'not_found') throw notFound('carrier connection');
       return {};
     },
 

@@ -2,7 +2,7 @@
 // workspace's own carrier account, settings, release.
 import type { HandlerContext } from '@connectrpc/connect';
 import { create } from '@bufbuild/protobuf';
-import { newId, normalisePage, serviceError, workspaceCallerOf } from '@voice/runtime';
+import { newId, normalisePage, notFound, serviceError, workspaceCallerOf } from '@voice/runtime';
 import {
   AvailableNumberSchema,
   type BuyNumberRequest,
@@ -137,7 +137,7 @@ export function numberHandlers(deps: TelephonyDeps) {
         a2pCampaignId: input.a2p_campaign_id,
       };
       const updated = await store.updateNumber(caller.workspaceId, number.id, changes, deps.now().toISOString());
-      if (!updated) throw serviceError('not_found', 'phone number not found');
+      if (!updated) throw notFound('phone number');
       return { number: presentNumber(updated) };
     },
 
@@ -147,7 +147,7 @@ export function numberHandlers(deps: TelephonyDeps) {
       // A bought number goes back to the platform's carrier first: if the carrier cannot take it
       // now, the workspace keeps it rather than the platform paying for a number nobody holds.
       if (number.source === 'marketplace') await withCarrier(() => deps.carriers.platform().releaseNumber(number.number));
-      if (!(await store.deleteNumber(caller.workspaceId, number.id))) throw serviceError('not_found', 'phone number not found');
+      if (!(await store.deleteNumber(caller.workspaceId, number.id))) throw notFound('phone number');
       return {};
     },
   };

@@ -106,7 +106,7 @@ export function smsHandlers(deps: TelephonyDeps) {
         case 'insufficient_credits':
           throw serviceError(
             'conflict',
-            `not enough credits: the message costs ${formatCredits(message.creditUnits)} credits and ${formatCredits(Math.max(outcome.availableUnits, 0))} are available`,
+            `not enough credits: the message costs ${formatCredits(message.creditUnits)} credits and ${formatCredits(outcome.availableUnits)} are available`,
           );
         case 'reserved':
           break;

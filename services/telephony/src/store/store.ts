@@ -120,7 +120,7 @@ export interface Reservation {
 
 export type ReserveOutcome =
   | { kind: 'reserved' }
-  /** The workspace's spendable credits (view balance minus open reservations) are short. */
+  /** The workspace's spendable credits (view balance minus open reservations, never below zero) are short. */
   | { kind: 'insufficient_credits'; availableUnits: number }
   /** The key's first request finished: its message, as it is now. */
   | { kind: 'replayed'; message: MessageRecord }

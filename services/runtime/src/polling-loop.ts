@@ -66,6 +66,12 @@ export class PollingLoop {
     this.timer = undefined;
     this.inFlight = this.run().finally(() => {
       this.inFlight = undefined;
+      // A wake that came after the last pass's check but before the run settled (the owner's
+      // delayMs, a writer committing in between) found a pass "in flight": honour it now.
+      if (this.woken) {
+        this.woken = false;
+        this.wake();
+      }
     });
   }
 
@@ -77,6 +83,8 @@ export class PollingLoop {
         await this.options.pass();
       } while (this.woken && !this.stopping);
     } catch (error) {
+      // A failure ends the run: a wake during the failed pass does not cut the owner's delay.
+      this.woken = false;
       outcome = { failed: true, error };
     }
     const delay = this.options.delayMs(outcome);

@@ -111,6 +111,24 @@ describe('PollingLoop', () => {
     expect(owner.outcomes).toEqual([{ failed: false }]);
   });
 
+  test('a wake after the last pass ended but before its run settled is not lost', async () => {
+    // The owner's delayMs runs in that gap, like a writer committing between the end of the last
+    // pass and the loop settling: its wake must not wait out the whole interval.
+    let started: PollingLoop | undefined;
+    started = new PollingLoop({
+      pass: owner.pass,
+      delayMs: (outcome) => {
+        owner.outcomes.push(outcome);
+        if (owner.outcomes.length === 1) started!.wake();
+        return 60_000;
+      },
+    });
+    loops.push(started);
+    started.start();
+    await waitFor('the woken pass', () => owner.log.includes('end 2'));
+    expect(owner.log).toEqual(['start 1', 'end 1', 'start 2', 'end 2']);
+  });
+
   test('stop waits for the pass in flight, and no pass runs after it', async () => {
     owner.close();
     const started = loop({ intervalMs: 5 });

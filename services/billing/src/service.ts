@@ -2,7 +2,7 @@
 // transfers and debits that never take a non-issuer wallet below zero.
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import type { BillingService, DebitRequest, GetUsageSummaryRequest, ListTransactionsRequest, TransferRequest } from '@voice/proto/voice/billing/v1/billing';
-import { callerOf, invalidRequest, isUuid, normalisePage, notFound, serviceError, workspaceCallerOf } from '@voice/runtime';
+import { internalCallerOf, invalidRequest, isUuid, normalisePage, notFound, serviceError, workspaceCallerOf } from '@voice/runtime';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { noUnits, plus, unitsToWire } from './domain/amounts.js';
 import { readDebit, readTransfer } from './domain/requests.js';
@@ -19,9 +19,7 @@ export interface BillingDeps {
   now: () => Date;
 }
 
-function requireInternal(context: HandlerContext): void {
-  if (callerOf(context).principal.type !== 'internal') throw serviceError('forbidden', 'only platform services may move credits');
-}
+const requireInternal = (context: HandlerContext): void => void internalCallerOf(context, 'only platform services may move credits');
 
 // The field violation tells callers which conflict this is, so none has to read the message.
 const insufficientCredits = () =>

@@ -99,6 +99,13 @@ export function workspaceCallerOf(context: HandlerContext): Caller & { workspace
   return caller;
 }
 
+/** The caller of an operation only other parts of the platform may call, never a public credential. */
+export function internalCallerOf(context: HandlerContext, refusal = 'only platform services may call this'): Caller {
+  const caller = callerOf(context);
+  if (caller.principal.type !== 'internal') throw serviceError('forbidden', refusal);
+  return caller;
+}
+
 /** Headers for an outgoing internal call on behalf of `caller`. */
 export function callHeaders(signer: CallerSigner, caller: Caller): Record<string, string> {
   return { [callerHeader]: signer.sign(caller), [requestIdHeader]: caller.requestId };

@@ -33,13 +33,13 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Rejects calls without a valid signed caller, except health checks (probes carry none). */
 /** A started service process part: its server, and how to stop it with everything it opened. */
 export interface StartedService {
   server: RunningServer;
   close(): Promise<void>;
 }
 
+/** Rejects calls without a valid signed caller, except health checks (probes carry none). */
 export function callerInterceptor(signer: CallerSigner, logger: Logger): Interceptor {
   return (next) => async (request) => {
     if (request.service.typeName === Health.typeName) return next(request);

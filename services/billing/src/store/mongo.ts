@@ -4,8 +4,9 @@
 // set, as production runs.
 import { MongoServerError, type ClientSession, type Collection, type Db } from 'mongodb';
 import { connectMongo, isDuplicateKey, MongoOutbox, MongoProcessedEvents, type MongoHandle, type Page } from '@voice/runtime';
-import { consumptionCategories, type EntryCategory } from '../domain/kinds.js';
+import { consumptionCategories } from '../domain/kinds.js';
 import { planDebit, planTransfer, planUsage, type WalletChange } from './changes.js';
+import { ledgerColumnsOf, ledgerEntryOf, usageTotalOf, type LedgerColumns } from './ledger-columns.js';
 import type {
   BillingStore,
   DebitCommand,
@@ -29,20 +30,8 @@ interface WalletDocument {
   updated_at: string;
 }
 
-interface LedgerDocument {
-  _id: string;
-  workspace_id: string;
-  wallet_version: number;
-  kind: string;
-  category: string;
-  credit_units: number;
-  minute_units: number;
-  balance_credit_units: number;
-  balance_minute_units: number;
-  reference: string;
-  description: string;
-  created_at: string;
-}
+/** A ledger document: the shared fields under the entry's id. */
+type LedgerDocument = LedgerColumns & { _id: string };
 
 /** A transfer or debit by the caller's id (`transfer:<id>`, `debit:<id>`). */
 interface OperationDocument {
@@ -61,33 +50,9 @@ const walletOf = (doc: WalletDocument): WalletRecord => ({
   updatedAt: doc.updated_at,
 });
 
-const entryOf = (doc: LedgerDocument): LedgerEntry => ({
-  id: doc._id,
-  workspaceId: doc.workspace_id,
-  kind: doc.kind,
-  category: doc.category as EntryCategory,
-  amount: { creditUnits: doc.credit_units, minuteUnits: doc.minute_units },
-  balanceAfter: { creditUnits: doc.balance_credit_units, minuteUnits: doc.balance_minute_units },
-  walletVersion: doc.wallet_version,
-  reference: doc.reference,
-  description: doc.description,
-  createdAt: doc.created_at,
-});
+const entryOf = (doc: LedgerDocument): LedgerEntry => ledgerEntryOf(doc._id, doc);
 
-const documentOf = (entry: LedgerEntry): LedgerDocument => ({
-  _id: entry.id,
-  workspace_id: entry.workspaceId,
-  wallet_version: entry.walletVersion,
-  kind: entry.kind,
-  category: entry.category,
-  credit_units: entry.amount.creditUnits,
-  minute_units: entry.amount.minuteUnits,
-  balance_credit_units: entry.balanceAfter.creditUnits,
-  balance_minute_units: entry.balanceAfter.minuteUnits,
-  reference: entry.reference,
-  description: entry.description,
-  created_at: entry.createdAt,
-});
+const documentOf = (entry: LedgerEntry): LedgerDocument => ({ _id: entry.id, ...ledgerColumnsOf(entry) });
 
 /** A wallet moved on between reading and writing it: the whole transaction runs again. */
 class WalletMoved extends Error {
@@ -216,11 +181,7 @@ export class MongoBillingStore implements BillingStore {
         { $sort: { _id: 1 } },
       ])
       .toArray();
-    return groups.map((group) => ({
-      kind: group._id,
-      count: group.count,
-      consumed: { creditUnits: -Number(group.credit_units) || 0, minuteUnits: -Number(group.minute_units) || 0 },
-    }));
+    return groups.map((group) => usageTotalOf(group._id, group.count, group));
   }
 
   /** Tests only: removes the whole database this store owns. */

@@ -11,8 +11,9 @@ import {
   type Page,
   type SqliteDatabase,
 } from '@voice/runtime';
-import { consumptionCategories, type EntryCategory } from '../domain/kinds.js';
+import { consumptionCategories } from '../domain/kinds.js';
 import { planDebit, planTransfer, planUsage, type WalletChange } from './changes.js';
+import { ledgerColumnsOf, ledgerEntryOf, usageTotalOf, type LedgerColumns } from './ledger-columns.js';
 import type {
   BillingStore,
   DebitCommand,
@@ -75,20 +76,8 @@ interface WalletRow {
   updated_at: string;
 }
 
-interface LedgerRow {
-  id: string;
-  workspace_id: string;
-  wallet_version: number;
-  kind: string;
-  category: string;
-  credit_units: number;
-  minute_units: number;
-  balance_credit_units: number;
-  balance_minute_units: number;
-  reference: string;
-  description: string;
-  created_at: string;
-}
+/** A ledger row: the shared columns under the entry's id. */
+type LedgerRow = LedgerColumns & { id: string };
 
 const walletOf = (row: WalletRow): WalletRecord => ({
   workspaceId: row.workspace_id,
@@ -99,18 +88,7 @@ const walletOf = (row: WalletRow): WalletRecord => ({
   updatedAt: row.updated_at,
 });
 
-const entryOf = (row: LedgerRow): LedgerEntry => ({
-  id: row.id,
-  workspaceId: row.workspace_id,
-  kind: row.kind,
-  category: row.category as EntryCategory,
-  amount: { creditUnits: row.credit_units, minuteUnits: row.minute_units },
-  balanceAfter: { creditUnits: row.balance_credit_units, minuteUnits: row.balance_minute_units },
-  walletVersion: row.wallet_version,
-  reference: row.reference,
-  description: row.description,
-  createdAt: row.created_at,
-});
+const entryOf = (row: LedgerRow): LedgerEntry => ledgerEntryOf(row.id, row);
 
 type Operation = 'transfer' | 'debit';
 
@@ -205,11 +183,7 @@ export class SqliteBillingStore implements BillingStore {
        FROM ledger WHERE workspace_id = ? AND category IN (${categories}) AND created_at >= ? AND created_at < ?
        GROUP BY kind ORDER BY kind`,
     ).all(workspaceId, ...consumptionCategories, from, to) as { kind: string; count: number; credit_units: number; minute_units: number }[];
-    return rows.map((row) => ({
-      kind: row.kind,
-      count: row.count,
-      consumed: { creditUnits: -row.credit_units || 0, minuteUnits: -row.minute_units || 0 },
-    }));
+    return rows.map((row) => usageTotalOf(row.kind, row.count, row));
   }
 
   async close(): Promise<void> {
@@ -231,9 +205,9 @@ export class SqliteBillingStore implements BillingStore {
     this.sql(
       `INSERT INTO ledger (id, workspace_id, wallet_version, kind, category, credit_units, minute_units,
          balance_credit_units, balance_minute_units, reference, description, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(entry.id, entry.workspaceId, entry.walletVersion, entry.kind, entry.category, entry.amount.creditUnits, entry.amount.minuteUnits,
-      entry.balanceAfter.creditUnits, entry.balanceAfter.minuteUnits, entry.reference, entry.description, entry.createdAt);
+       VALUES (@id, @workspace_id, @wallet_version, @kind, @category, @credit_units, @minute_units,
+         @balance_credit_units, @balance_minute_units, @reference, @description, @created_at)`,
+    ).run({ id: entry.id, ...ledgerColumnsOf(entry) });
     this.outbox.add(event);
   }
 

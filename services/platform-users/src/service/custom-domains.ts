@@ -2,7 +2,7 @@
 // it against DNS, remove it; and, for the gateway, which workspace an active domain serves.
 import { create } from '@bufbuild/protobuf';
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
-import { callerOf, invalidRequest, notFound, randomBase62, serviceError, toTimestamp, workspaceCallerOf } from '@voice/runtime';
+import { internalCallerOf, invalidRequest, notFound, randomBase62, serviceError, toTimestamp, workspaceCallerOf } from '@voice/runtime';
 import {
   CustomDomainSchema,
   type AddCustomDomainRequest,
@@ -73,7 +73,7 @@ export class CustomDomainServiceImpl implements ServiceImpl<typeof CustomDomainS
   }
 
   async resolveCustomDomain(request: ResolveCustomDomainRequest, context: HandlerContext) {
-    if (callerOf(context).principal.type !== 'internal') throw serviceError('forbidden', 'only the platform resolves custom domains');
+    internalCallerOf(context, 'only the platform resolves custom domains');
     const host = request.host.toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
     const found = await this.deps.store.findActive(host);
     return { workspaceId: found?.workspaceId ?? '', domain: found?.domain ?? '' };

@@ -2,7 +2,7 @@
 // passwords, tokens, workspace status) and billing (balances, transfers); invitations are kept
 // here. Every RPC but the two invitation ones works for the signed caller's workspace.
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from '@connectrpc/connect';
-import { callerOf, isPlan, planRank, serviceError, toTimestamp } from '@voice/runtime';
+import { internalCallerOf, isPlan, planRank, serviceError, toTimestamp } from '@voice/runtime';
 import type { Amount } from '@voice/proto/voice/billing/v1/billing';
 import type {
   AcceptInvitationRequest,
@@ -18,7 +18,7 @@ import type {
   SetPlatformUserStatusRequest,
   TransferPlatformCreditsRequest,
 } from '@voice/proto/voice/platform/v1/platform_users';
-import type { Customer } from '@voice/proto/voice/identity/v1/identity';
+import type { Customer, Workspace } from '@voice/proto/voice/identity/v1/identity';
 import type { BillingCalls } from '../downstream/billing.js';
 import type { IdentityCalls } from '../downstream/identity.js';
 import type { Invitations } from '../invitations/invitations.js';
@@ -83,7 +83,8 @@ export class PlatformUserServiceImpl implements ServiceImpl<typeof PlatformUserS
       },
       platform.on,
     );
-    if (registration.password === '') {
+    const invited = registration.password === '';
+    if (invited) {
       await this.deps.invitations.invite({
         userId: customer.userId,
         email: customer.email,
@@ -91,7 +92,8 @@ export class PlatformUserServiceImpl implements ServiceImpl<typeof PlatformUserS
         platform: { id: platform.workspace.id, name: platform.workspace.name },
       });
     }
-    return { user: await this.present(customer) };
+    // A user registered just now has no invitation but the one (if any) sent above.
+    return { user: presentUser(customer, invited ? 'pending' : undefined) };
   }
 
   async issuePlatformUserToken(request: IssuePlatformUserTokenRequest, context: HandlerContext) {
@@ -141,9 +143,11 @@ export class PlatformUserServiceImpl implements ServiceImpl<typeof PlatformUserS
     const platform = await this.platform(context);
     const status = readStatus(request);
     const customer = await customerOf(this.deps.identity, platform, request.userId);
-    // Identity revokes every credential of a workspace it suspends.
-    for (const workspace of workspacesOf(customer)) await this.deps.identity.setWorkspaceStatus(workspace.id, status, platform.on);
-    return { user: await this.present(await customerOf(this.deps.identity, platform, customer.userId)) };
+    // Identity revokes every credential of a workspace it suspends; it answers with the workspace as it is now.
+    const updated = new Map<string, Workspace>();
+    for (const workspace of workspacesOf(customer)) updated.set(workspace.id, await this.deps.identity.setWorkspaceStatus(workspace.id, status, platform.on));
+    const workspaces = customer.workspaces.map((entry) => ({ ...entry, workspace: entry.workspace && (updated.get(entry.workspace.id) ?? entry.workspace) }));
+    return { user: await this.present({ ...customer, workspaces }) };
   }
 
   async getInvitation(request: GetInvitationRequest, context: HandlerContext) {
@@ -171,9 +175,7 @@ export class PlatformUserServiceImpl implements ServiceImpl<typeof PlatformUserS
 
   /** The invitation RPCs belong to no workspace: the token is the proof, and only the platform's own parts ask. */
   private invitationCaller(context: HandlerContext): string {
-    const caller = callerOf(context);
-    if (caller.principal.type !== 'internal') throw serviceError('forbidden', 'only the platform serves invitations');
-    return caller.requestId;
+    return internalCallerOf(context, 'only the platform serves invitations').requestId;
   }
 
   private async issueTokens(customer: Customer, platform: PlatformCall) {

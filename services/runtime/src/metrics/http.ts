@@ -1,5 +1,5 @@
 // The metrics of an HTTP server (the gateway): requests by method, route template and status.
-import { counterIn, histogramIn, metricsRegistry, type MetricsRegistry } from './registry.js';
+import { counterIn, histogramIn, metricsRegistry, requestDurationBuckets, type MetricsRegistry } from './registry.js';
 
 export interface HttpRequestLabels {
   method: string;
@@ -23,7 +23,7 @@ export function httpServerMetrics(registry: MetricsRegistry = metricsRegistry): 
     name: 'http_server_request_duration_seconds',
     help: 'Time to answer an HTTP request, by method, route template and status.',
     labelNames: ['method', 'route', 'status'] as const,
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    buckets: requestDurationBuckets,
   });
   return {
     observe: ({ method, route, status }, seconds) => {

@@ -36,5 +36,8 @@ export function collectProcessMetrics(service: string, registry: Registry = metr
   collectDefaultMetrics({ register: registry, labels: { service } });
 }
 
+/** Buckets (seconds) of request-duration histograms: 1 ms to 10 s. */
+export const requestDurationBuckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
 /** Seconds elapsed since a process.hrtime.bigint() reading. */
 export const secondsSince = (started: bigint): number => Number(process.hrtime.bigint() - started) / 1e9;

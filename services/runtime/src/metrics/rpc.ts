@@ -3,7 +3,7 @@
 import { Code, ConnectError, type Interceptor } from '@connectrpc/connect';
 import { requestIdHeader } from '../caller.js';
 import type { Logger } from '../logger.js';
-import { counterIn, histogramIn, metricsRegistry, secondsSince, type MetricsRegistry } from './registry.js';
+import { counterIn, histogramIn, metricsRegistry, requestDurationBuckets, secondsSince, type MetricsRegistry } from './registry.js';
 
 export interface RpcMetricsOptions {
   /** The `service` label: the service's name (`billing`, `platform-users`, …). */
@@ -43,7 +43,7 @@ export function rpcMetricsInterceptor(options: RpcMetricsOptions): Interceptor {
     name: 'rpc_server_request_duration_seconds',
     help: 'Time to handle an RPC, by service, method and code.',
     labelNames: ['service', 'method', 'code'] as const,
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    buckets: requestDurationBuckets,
   });
   return (next) => async (request) => {
     const started = process.hrtime.bigint();

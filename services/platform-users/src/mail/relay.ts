@@ -3,14 +3,12 @@
 // exponentially longer (1 s doubling, at most 5 min) and is given up, with an error log, once it
 // has waited a day. Nothing here ever throws out of the loop: a broken store or mailer costs a
 // retry, never the process.
-import { PollingLoop, type Logger, type SecretBox } from '@voice/runtime';
+import { PollingLoop, redeliveryDelayMs, type Logger, type RedeliveryBackoff, type SecretBox } from '@voice/runtime';
 import type { MailOutboxStore, MailRecord } from '../store/store.js';
 import type { Mailer } from './mailer.js';
 
-export interface MailBackoff {
-  initialMs: number;
-  maxMs: number;
-}
+/** The events' redelivery back-off: the same doubling, capped. */
+export type MailBackoff = RedeliveryBackoff;
 
 export interface MailRelayOptions {
   store: MailOutboxStore;
@@ -34,8 +32,7 @@ export const defaultMailBackoff: MailBackoff = { initialMs: 1_000, maxMs: 5 * 60
 const day = 24 * 60 * 60_000;
 
 /** The pause after the given number of failed attempts (1 for the first). */
-export const mailRetryDelayMs = (attempts: number, backoff: MailBackoff): number =>
-  Math.min(backoff.initialMs * 2 ** Math.min(attempts - 1, 30), backoff.maxMs);
+export const mailRetryDelayMs: (attempts: number, backoff: MailBackoff) => number = redeliveryDelayMs;
 
 export class MailRelay {
   private readonly pollIntervalMs: number;

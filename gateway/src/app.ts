@@ -94,6 +94,8 @@ export function buildGatewayApp(platformDeps: GatewayDeps): Express {
   let platformHost: string | undefined;
   app.use(tenantHost(tenants, () => (platformHost ??= new URL(platformDeps.publicUrl()).hostname.toLowerCase())));
   registerHealthRoutes(app, deps.clients);
+  /** The name on pages and in the API's description: the tenant's on its own domain. */
+  const platformName = () => currentTenant()?.name ?? deps.config.platformName;
   registerOAuthRoutes(app, {
     clients: deps.clients,
     signer: deps.signer,
@@ -101,13 +103,9 @@ export function buildGatewayApp(platformDeps: GatewayDeps): Express {
     counter: deps.oauthCounter,
     limits: deps.config.oauthRateLimits,
     publicUrl: deps.publicUrl,
-    platformName: () => currentTenant()?.name ?? deps.config.platformName,
+    platformName,
   });
-  registerInvitationRoutes(app, {
-    clients: deps.clients,
-    signer: deps.signer,
-    platformName: () => currentTenant()?.name ?? deps.config.platformName,
-  });
+  registerInvitationRoutes(app, { clients: deps.clients, signer: deps.signer, platformName, logger: deps.logger });
   registerCarrierCallbacks(app, { clients: deps.clients, signer: deps.signer, publicUrl: deps.publicUrl });
   const rest = buildRestRouter(deps);
   registerMcpEndpoint(app, {
@@ -118,7 +116,6 @@ export function buildGatewayApp(platformDeps: GatewayDeps): Express {
     logger: deps.logger,
   });
   // The API's description and its reference page are public: registered before the authenticated routes.
-  const platformName = () => currentTenant()?.name ?? deps.config.platformName;
   registerOpenApiRoute(app, rest, { publicUrl: deps.publicUrl, platformName });
   registerDocsRoutes(app, { platformName });
   keepRestRouter(app, rest);

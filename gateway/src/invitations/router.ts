@@ -3,10 +3,10 @@
 // unknown, used or expired token is the same 404 page.
 import express, { type Express, type Request, type Response } from 'express';
 import { ConnectError } from '@connectrpc/connect';
-import { errorDetailOf, type CallerSigner } from '@voice/runtime';
+import { errorDetailOf, type CallerSigner, type Logger } from '@voice/runtime';
 import { gatewayCallOptions } from '../auth/signed-caller.js';
 import type { ServiceClients } from '../clients.js';
-import { mappingOfCode, effectiveCode } from '../errors/status-table.js';
+import { envelopeOf } from '../errors/error-handler.js';
 import { parseForm } from '../oauth/form.js';
 import { sendPage } from '../oauth/page/html.js';
 import { errorPage } from '../oauth/page/pages.js';
@@ -17,6 +17,8 @@ export interface InvitationOptions {
   signer: CallerSigner;
   /** The platform's (or the tenant's) name, for pages shown when the invitation is unknown. */
   platformName: () => string;
+  /** Where a failure the page cannot explain is logged (the page itself says only "try again"). */
+  logger?: Logger;
 }
 
 const tokenPattern = /^[A-Za-z0-9_-]{20,100}$/;
@@ -32,11 +34,13 @@ export function registerInvitationRoutes(app: Express, options: InvitationOption
     const token = String(req.params.token);
     if (!tokenPattern.test(token)) return notFound(res);
     work(req, res, token).catch((error: unknown) => {
-      const failure = error instanceof ConnectError ? error : undefined;
-      const reason = failure ? (errorDetailOf(failure).reason ?? mappingOfCode[effectiveCode(failure)].reason) : 'internal_error';
-      if (reason === 'not_found') return notFound(res);
-      const status = failure && mappingOfCode[effectiveCode(failure)].status === 503 ? 503 : 500;
-      sendPage(res, status, errorPage(options.platformName(), 'Something went wrong', 'Please try again in a moment.'));
+      // The API's own reading of the failure; the page says only not found, or try again.
+      const envelope = envelopeOf(error);
+      if (envelope?.code === 'not_found') return notFound(res);
+      if (!envelope || envelope.status >= 500) {
+        options.logger?.error('invitation page failed', { request_id: res.locals.requestId, method: req.method, error });
+      }
+      sendPage(res, envelope?.status === 503 ? 503 : 500, errorPage(options.platformName(), 'Something went wrong', 'Please try again in a moment.'));
     });
   };
 

@@ -18,7 +18,6 @@ function tokenFor(owner: object, identity: () => CallerIdentity, signer: CallerS
 }
 
 const optionsWith = (token: string, requestId: string) => ({ headers: { [callerHeader]: token, [requestIdHeader]: requestId } });
-const options = (token: string, res: Response) => optionsWith(token, String(res.locals.requestId));
 
 /** Call options for a downstream service, on behalf of an authenticated caller. */
 export function callOptionsOf(auth: AuthContext, requestId: string, signer: CallerSigner) {
@@ -30,5 +29,10 @@ const gateway: CallerIdentity = { workspaceId: '', principal: { type: 'internal'
 
 /** Call options for a call the gateway makes itself, outside any workspace (authentication, OAuth). */
 export function gatewayCallOptions(res: Response, signer: CallerSigner) {
-  return options(tokenFor(signer, () => gateway, signer, Date.now()), res);
+  return gatewayCallOptionsFor(String(res.locals.requestId), signer);
+}
+
+/** The same, for work outside a handler that still knows its request id (the tenant lookup). */
+export function gatewayCallOptionsFor(requestId: string, signer: CallerSigner) {
+  return optionsWith(tokenFor(signer, () => gateway, signer, Date.now()), requestId);
 }

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { Express, Request, Response } from 'express';
+import { escapeHtml } from '../oauth/page/html.js';
 import { openApiPath } from '../openapi/route.js';
 
 export const docsPath = '/docs';
@@ -39,9 +40,6 @@ document.addEventListener('DOMContentLoaded', function () {
   Scalar.createApiReference('#app', ${JSON.stringify(scalarConfiguration)});
 });
 `;
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
 
 /**
  * Scripts only from this origin (no inline script, no eval); data only from it. Styles may be inline:

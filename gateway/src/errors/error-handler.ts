@@ -53,8 +53,9 @@ export function envelopeOf(error: unknown): Envelope | undefined {
 }
 
 /** The envelope a client may see: anything unexplained, or explained as a 500, says only internal_error and the request id. */
-export function publicEnvelopeOf(error: unknown, requestId: string): Envelope {
-  const envelope = envelopeOf(error);
+export const publicEnvelopeOf = (error: unknown, requestId: string): Envelope => publicEnvelope(envelopeOf(error), requestId);
+
+function publicEnvelope(envelope: Envelope | undefined, requestId: string): Envelope {
   if (!envelope || envelope.status === 500) return { status: 500, code: 'internal_error', message: `internal error (request ${requestId})` };
   // A service that is briefly away: tell clients when to try again.
   if (envelope.status === 503) return { ...envelope, headers: { 'Retry-After': '1', ...envelope.headers } };
@@ -72,6 +73,6 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.end();
       return;
     }
-    sendError(res, publicEnvelopeOf(error, requestId));
+    sendError(res, publicEnvelope(explained, requestId));
   };
 }

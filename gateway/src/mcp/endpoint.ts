@@ -4,7 +4,7 @@
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { CallerSigner, Logger } from '@voice/runtime';
 import { authOf, type AuthContext } from '../auth/auth-context.js';
@@ -46,18 +46,27 @@ const outputSchemaOf = (op: ToolOperation) => {
   return { ...schema, type: 'object' as const };
 };
 
-function mcpServer(tools: ToolOperation[], call: { auth: AuthContext; requestId: string; signer: CallerSigner; logger: Logger }): Server {
-  const server = new Server({ name: 'voice-platform', version: '1.0.0' }, { capabilities: { tools: { listChanged: false } } });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: tools.map((op) => ({
+/** What tools/list says of a tool. Operations are fixed once the app is built, so each is described once. */
+const descriptors = new WeakMap<ToolOperation, Tool>();
+const descriptorOf = (op: ToolOperation): Tool => {
+  let descriptor = descriptors.get(op);
+  if (!descriptor) {
+    descriptor = {
       name: op.doc.mcp.tool,
       title: op.doc.summary,
       description: [op.doc.summary, op.doc.description].filter(Boolean).join('\n\n'),
       inputSchema: inputSchemaOf(op),
       outputSchema: outputSchemaOf(op),
       annotations: { title: op.doc.summary, ...op.doc.mcp.annotations, openWorldHint: false },
-    })),
-  }));
+    };
+    descriptors.set(op, descriptor);
+  }
+  return descriptor;
+};
+
+function mcpServer(tools: ToolOperation[], call: { auth: AuthContext; requestId: string; signer: CallerSigner; logger: Logger }): Server {
+  const server = new Server({ name: 'voice-platform', version: '1.0.0' }, { capabilities: { tools: { listChanged: false } } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools.map(descriptorOf) }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const op = tools.find((tool) => tool.doc.mcp.tool === request.params.name);
     if (!op) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${request.params.name}`);

@@ -2,9 +2,10 @@
 // the JSON Schema offered to MCP clients is generated from the same zod schemas REST validates
 // with, and a call's arguments are split back into those parts and validated by them.
 import { z } from 'zod';
-import { isValidIdempotencyKey, validate } from '@voice/runtime';
+import { isValidIdempotencyKey } from '@voice/runtime';
 import { badRequest } from '../errors/http-error.js';
 import type { Operation } from '../rest/operation.js';
+import { idempotencyKeyIssue, parseBody } from '../rest/validate.js';
 
 /** The argument that carries an Idempotency-Key, for operations that honour one. */
 export const idempotencyKeyArgument = 'idempotency_key';
@@ -52,11 +53,11 @@ export function splitArguments(op: Operation<any, any>, args: Record<string, unk
     } else if (queryNames.has(name)) {
       // Query parameters arrive as strings over HTTP; a tool may send numbers and booleans.
       query[name] = typeof value === 'number' || typeof value === 'boolean' ? String(value) : value;
-    } else if (bodyNames.has(name) || (op.body && !(op.body instanceof z.ZodObject))) {
-      body[name] = value;
     } else if (op.idempotent && name === idempotencyKeyArgument) {
       if (typeof value === 'string' && isValidIdempotencyKey(value)) idempotencyKey = value;
-      else issues.push({ field: name, issue: 'must be 1 to 255 printable characters' });
+      else issues.push({ field: name, issue: idempotencyKeyIssue });
+    } else if (bodyNames.has(name) || (op.body && !(op.body instanceof z.ZodObject))) {
+      body[name] = value;
     } else {
       issues.push({ field: name, issue: 'is not a field of this tool' });
     }
@@ -65,14 +66,8 @@ export function splitArguments(op: Operation<any, any>, args: Record<string, unk
   if (issues.length > 0) throw badRequest(issues);
   return {
     params,
-    query: op.query ? validated(op.query, query) : undefined,
-    body: op.body ? validated(op.body, body) : undefined,
+    query: op.query ? parseBody(op.query, query) : undefined,
+    body: op.body ? parseBody(op.body, body) : undefined,
     idempotencyKey,
   };
-}
-
-function validated(schema: z.ZodType, value: unknown): unknown {
-  const result = validate(schema, value);
-  if (!result.ok) throw badRequest(result.issues);
-  return result.value;
 }

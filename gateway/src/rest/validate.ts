@@ -23,9 +23,12 @@ export function pageOf(query: { limit?: unknown; offset?: unknown }): Page {
 }
 
 /** The Idempotency-Key header, validated; empty when absent. */
+/** What is wrong with an invalid idempotency key, however it came (header or MCP argument). */
+export const idempotencyKeyIssue = 'must be 1 to 255 printable characters';
+
 export function idempotencyKeyOf(req: Request): string {
   const key = req.get('idempotency-key');
   if (key === undefined) return '';
-  if (!isValidIdempotencyKey(key)) throw badRequest([{ field: 'Idempotency-Key', issue: 'must be 1 to 255 printable characters' }]);
+  if (!isValidIdempotencyKey(key)) throw badRequest([{ field: 'Idempotency-Key', issue: idempotencyKeyIssue }]);
   return key;
 }

@@ -1,15 +1,13 @@
 // Which tenant a Host names: an active custom domain, found through the platform-users service
 // and named by identity, kept for a short while so a request costs no extra hop.
 import type { CallerSigner, Logger } from '@voice/runtime';
-import { callHeaders } from '@voice/runtime';
+import { gatewayCallOptionsFor } from '../auth/signed-caller.js';
 import type { ServiceClients } from '../clients.js';
 import type { Tenant } from './tenant-context.js';
 
 /** A removed or newly verified domain takes effect within this time. */
 export const tenantCacheMs = 30_000;
 const maxCachedHosts = 1_000;
-
-const gatewayCaller = { workspaceId: '', principal: { type: 'internal' as const, id: 'gateway', name: 'gateway' }, scopes: null };
 
 export class TenantDirectory {
   private readonly cache = new Map<string, { tenant: Tenant | undefined; until: number }>();
@@ -37,7 +35,7 @@ export class TenantDirectory {
   }
 
   private async lookUp(host: string, requestId: string): Promise<Tenant | undefined> {
-    const options = { headers: callHeaders(this.signer, { ...gatewayCaller, requestId }) };
+    const options = gatewayCallOptionsFor(requestId, this.signer);
     const { workspaceId, domain } = await this.clients.customDomains.resolveCustomDomain({ host }, options);
     if (!workspaceId) return undefined;
     const { workspace } = await this.clients.identity.getWorkspace({ id: workspaceId }, options);

@@ -1,7 +1,7 @@
 // What the cluster supervisor hands each child: its port, the addresses of the services it
 // calls, and the secrets every process must share (generated into DATA_DIR/keys on first start,
 // the files the single-process mode uses, when not given).
-import { createServer, type Server } from 'node:net';
+import { holdFreePort, type HeldPort } from './held-port.js';
 import { join, resolve } from 'node:path';
 import {
   ConfigError,
@@ -47,14 +47,6 @@ export interface ClusterConfig {
   releaseAll(): Promise<void>;
 }
 
-/** A free port on the host, held by a listener of ours until released. */
-async function holdFreePort(host: string): Promise<Server> {
-  const server = createServer();
-  await new Promise<void>((done, fail) => server.once('error', fail).listen(0, host, done));
-  server.unref();
-  return server;
-}
-
 /** Where to reach a listener bound to `host` from this machine. */
 const reachable = (host: string): string => {
   if (host === '0.0.0.0' || host === '' || host === '::') return '127.0.0.1';
@@ -84,11 +76,11 @@ export async function resolveClusterConfig(env: Env): Promise<ClusterConfig> {
 
   const listen: Partial<Record<ClusterProcessName, { host: string; port: number }>> = {};
   // Ports set to 0 are chosen now, once, so a restarted child comes back where its callers look.
-  const held = new Map<ClusterProcessName, Server>();
+  const held = new Map<ClusterProcessName, HeldPort>();
   const release = async (name: ClusterProcessName) => {
-    const server = held.get(name);
+    const port = held.get(name);
     held.delete(name);
-    if (server) await new Promise<void>((done) => server.close(() => done()));
+    await port?.release();
   };
   const releaseAll = async () => {
     for (const name of [...held.keys()]) await release(name);
@@ -100,9 +92,9 @@ export async function resolveClusterConfig(env: Env): Promise<ClusterConfig> {
       const host = readString(env, hostVariable, name === 'gateway' ? '0.0.0.0' : '127.0.0.1');
       let port = readPort(env, portVariable, defaultPort);
       if (port === 0) {
-        const server = await holdFreePort(host);
-        held.set(name, server);
-        port = (server.address() as { port: number }).port;
+        const chosen = await holdFreePort(host);
+        held.set(name, chosen);
+        port = chosen.port;
       }
       listen[name] = { host, port };
     }

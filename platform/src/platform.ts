@@ -1,7 +1,7 @@
 // The whole platform in one process: every service on its own loopback port, called by the
 // gateway over real HTTP/2, sharing one in-process notifier; data under DATA_DIR. The process
 // serves one metrics endpoint for all of them (each service's metrics carry its `service` label).
-import { createServer } from 'node:net';
+import { holdFreePort } from './held-port.js';
 import {
   collectProcessMetrics,
   createLogger,
@@ -55,18 +55,6 @@ const loopbackDefaults = (env: Env): Env => ({
   ...env,
 });
 
-/**
- * A free loopback port, held open until `release()`: services that must know the gateway's address
- * (carrier callbacks, invitation links) learn it before the gateway listens, and no service binding
- * port 0 meanwhile can be given the same port.
- */
-async function holdFreePort(host: string): Promise<{ port: string; release(): Promise<void> }> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, host, resolve));
-  const { port } = server.address() as { port: number };
-  return { port: String(port), release: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
 type ServiceName = keyof RunningPlatform['services'];
 
 interface Running {
@@ -76,7 +64,7 @@ interface Running {
 
 export async function startPlatform(env: Env, options: PlatformOptions = {}): Promise<RunningPlatform> {
   const heldPort = env.PORT === '0' ? await holdFreePort(env.HOST ?? '127.0.0.1') : undefined;
-  const gatewayEnv = heldPort ? { ...env, PORT: heldPort.port } : env;
+  const gatewayEnv = heldPort ? { ...env, PORT: String(heldPort.port) } : env;
   const serviceEnv = loopbackDefaults(gatewayEnv);
   const common = readCommonConfig(serviceEnv);
   const metricsConfig = readMetricsConfig(serviceEnv);

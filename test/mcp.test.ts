@@ -14,9 +14,9 @@ afterAll(() => platform.close());
 
 const mcpUrl = (query = '') => new URL(`${platform.running.url}/mcp${query}`);
 
-async function connect(key: string, query = ''): Promise<Client> {
+async function connect(key: string, query = '', target: TestPlatform = platform): Promise<Client> {
   const client = new Client({ name: 'e2e', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(mcpUrl(query), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${target.running.url}/mcp${query}`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
   return client;
 }
 
@@ -182,3 +182,45 @@ test('transport rules: foreign Origin 403, unsupported protocol version 400, wro
   expect(get.status).toBe(405);
   expect(get.headers.get('allow')).toBe('POST');
 });
+
+test('MCP requests count against the account’s rate limit shared with REST: 429 rate_limited with Retry-After', async () => {
+  const limited = await startTestPlatform({ VOICE_RATE_LIMITS: 'starter=4,pro=4,enterprise=4', VOICE_RATE_LIMIT_WINDOW_SECONDS: '3600' });
+  try {
+    const a = await limited.workspace({ plan: 'pro' });
+    const b = await limited.workspace({ plan: 'pro' });
+    const listTools = (key: string) =>
+      fetch(`${limited.running.url}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+    // Two REST requests and two MCP requests use up the window of 4.
+    expect((await limited.api.get('/me', a.key)).status).toBe(200);
+    expect((await limited.api.get('/me', a.key)).status).toBe(200);
+    const remaining: string[] = [];
+    for (let i = 0; i < 2; i += 1) {
+      const answer = await listTools(a.key);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('ratelimit-limit')).toBe('4');
+      remaining.push(answer.headers.get('ratelimit-remaining') ?? '');
+      await answer.arrayBuffer();
+    }
+    expect(remaining).toEqual(['1', '0']);
+
+    const refused = await listTools(a.key);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('rate_limited');
+    expect((await limited.api.get('/me', a.key)).status).toBe(429);
+    // The SDK client cannot even initialize once the account is over its limit.
+    await expect(connect(a.key, '', limited)).rejects.toThrow(/429|rate/i);
+
+    // Another account is unaffected.
+    const other = await listTools(b.key);
+    expect(other.status).toBe(200);
+    expect(other.headers.get('ratelimit-remaining')).toBe('3');
+  } finally {
+    await limited.close();
+  }
+});
+

@@ -127,6 +127,52 @@ test('bad domains are 400 naming the field; the platform\'s own host is refused'
   expect(fieldsOf(await platform.api.post('/custom-domain', key, { domain: 'a.example', www: true }))).toEqual(['www']);
 });
 
+test('more bad inputs: not a string, too long, bad labels, wildcards, URLs, ports and IPv6 are 400; IDNs are stored as punycode', async () => {
+  const { key } = await whiteLabel();
+  const longLabel = `${'a'.repeat(64)}.example`;
+  const tooLong = `${Array.from({ length: 64 }, () => 'abc').join('.')}.example`;
+  const bad: unknown[] = [42, null, '', '  ', longLabel, tooLong, '-lead.example', 'trail-.example', '*.wild.example', 'https://a.example', 'a.example:8443', '[::1]', '::1', 'a..example', 'sub.localhost'];
+  for (const domain of bad) {
+    const response = await platform.api.post('/custom-domain', key, { domain });
+    expectError(response, 400, 'invalid_request');
+    expect(fieldsOf(response)).toEqual(['domain']);
+  }
+  // Nothing was connected by the refusals.
+  expectError(await platform.api.get('/custom-domain', key), 404, 'not_found');
+
+  const idn = await platform.api.post('/custom-domain', key, { domain: 'Anrufe.Bücher.example' });
+  expect(idn.status).toBe(201);
+  expect(idn.body.data.domain).toBe('anrufe.xn--bcher-kva.example');
+  expect(idn.body.data.dns_records[1].name).toBe('_voice-verification.anrufe.xn--bcher-kva.example');
+});
+
+test('one record right and one missing stays pending and names only the missing one; a CNAME to a name below the platform host is wrong', async () => {
+  const { key } = await whiteLabel();
+  const domain = 'half.partial-setup.example';
+  const txt = (await platform.api.post('/custom-domain', key, { domain })).body.data.dns_records[1];
+
+  dns.set(txt.name, 'TXT', [txt.value]);
+  dns.set(domain, 'CNAME', [`tenant.${platformHost}`]);
+  const cnameWrong = await platform.api.post('/custom-domain/verify', key, {});
+  expect(cnameWrong.body.data).toMatchObject({ status: 'pending_verification', verified_at: null });
+  expect(cnameWrong.body.data.missing).toEqual([{ type: 'CNAME', name: domain, value: platformHost, found: [`tenant.${platformHost}`] }]);
+
+  dns.set(domain, 'CNAME', [platformHost]);
+  dns.remove(txt.name);
+  const txtMissing = await platform.api.post('/custom-domain/verify', key, {});
+  expect(txtMissing.body.data.status).toBe('pending_verification');
+  expect(txtMissing.body.data.missing).toEqual([{ type: 'TXT', name: txt.name, value: txt.value, found: [] }]);
+});
+
+test('verifying and removing need settings:write; a reader changes nothing', async () => {
+  const { id, key } = await whiteLabel();
+  await platform.api.post('/custom-domain', key, { domain: 'kept.scoped-domain.example' });
+  const reader = await platform.key(id, ['settings:read']);
+  expectError(await platform.api.post('/custom-domain/verify', reader, {}), 403, 'forbidden');
+  expectError(await platform.api.delete('/custom-domain', reader), 403, 'forbidden');
+  expect((await platform.api.get('/custom-domain', key)).body.data).toMatchObject({ domain: 'kept.scoped-domain.example', checked_at: null });
+});
+
 test('settings scopes and the white_label feature are required', async () => {
   const starter = await platform.workspace({ plan: 'starter' });
   expectError(await platform.api.get('/custom-domain', starter.key), 403, 'forbidden');

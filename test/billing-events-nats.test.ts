@@ -101,9 +101,10 @@ test('telephony (and its outbox relay) restarted mid-stream: every accepted mess
       if (!restarted) await new Promise((resolve) => setTimeout(resolve, 5));
     }
   })();
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  // Stopped mid-stream (some sends accepted), and started again once sends have met it stopped.
+  await eventually(async () => (accepted > 0 ? true : undefined), 10_000, 'a first accepted send');
   await platform.running.stopService('telephony');
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  await eventually(async () => (statuses.has(503) ? true : undefined), 10_000, 'a send refused while telephony is stopped');
   await platform.running.startService('telephony');
   restarted = true;
   await sending;

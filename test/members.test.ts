@@ -5,7 +5,7 @@ import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect
 import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
 import { callHeaders } from '@voice/runtime';
 import { expectError, fieldsOf } from './support/api-client.js';
-import { issueUserTokens } from './support/oauth.js';
+import { issueUserTokens, refreshTokens } from './support/oauth.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 
 let platform: TestPlatform;
@@ -117,11 +117,7 @@ describe('revocation on the very next request', () => {
     const [method, path, body] = change(userId);
     expect((await platform.api.request(method, path, { key: workspace.key, body })).status).toBe(200);
     expectError(await platform.api.get('/me', tokens.access_token), 401, 'unauthorized');
-    const refreshed = await fetch(`${base}/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: tokens.client_id }).toString(),
-    });
+    const refreshed = await refreshTokens(base, tokens);
     expect(refreshed.status).toBe(400);
     expect(((await refreshed.json()) as { error: string }).error).toBe('invalid_grant');
   });

@@ -2,7 +2,7 @@
 // ledgers, reclaiming, never below zero, Idempotency-Key, and concurrent transfers against one
 // balance.
 import { expectError, fieldsOf } from './support/api-client.js';
-import { startTestPlatform, type TestPlatform } from './support/platform.js';
+import { startTestPlatform, uniqueEmail, type TestPlatform } from './support/platform.js';
 import { balance, ledger } from './support/telephony.js';
 
 let platform: TestPlatform;
@@ -11,14 +11,12 @@ beforeAll(async () => {
 });
 afterAll(() => platform.close());
 
-let counter = 0;
-
 /** A funded white-label platform and one of its users, with a token acting as that user. */
 async function platformWithUser(credits: string) {
   const { id, key } = await platform.workspace({ plan: 'enterprise', scopes: ['platform:write', 'billing:read'] });
   if (credits !== '0') await platform.fund(id, credits);
   const created = await platform.api.post('/platform/users', key, {
-    email: `credits.${process.pid}.${++counter}@customers.example`,
+    email: uniqueEmail('credits'),
     name: 'Credit Customer',
     password: 'correct horse battery',
   });

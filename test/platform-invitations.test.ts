@@ -8,7 +8,7 @@ import { expectError } from './support/api-client.js';
 import { startDnsServer, type DnsServer } from './support/dns-server.js';
 import { requestAs } from './support/host-request.js';
 import { startSmtpSink, type SmtpSink } from './support/smtp-sink.js';
-import { startTestPlatform, type TestPlatform } from './support/platform.js';
+import { startTestPlatform, uniqueEmail, type TestPlatform } from './support/platform.js';
 import { eventually } from './support/telephony.js';
 
 const platformHost = 'voice.example.net';
@@ -32,8 +32,6 @@ afterAll(async () => {
   await dns.close();
 });
 
-let counter = 0;
-const uniqueEmail = () => `invited.${process.pid}.${++counter}@customers.example`;
 const password = 'correct horse battery';
 const whiteLabel = () => platform.workspace({ plan: 'enterprise', scopes: ['platform:write', 'settings:write'] });
 
@@ -50,7 +48,7 @@ const pageOf = (link: URL, method = 'GET', form?: Record<string, string>) =>
 
 test('registering without a password e-mails an invitation whose page sets the password', async () => {
   const { key } = await whiteLabel();
-  const email = uniqueEmail();
+  const email = uniqueEmail('invited');
   const created = await platform.api.post('/platform/users', key, { email, name: 'Ivy <Invited> & Co' });
   expect(created.status).toBe(201);
   expect(created.body.data).toMatchObject({ email, status: 'active', invitation_status: 'pending' });
@@ -101,7 +99,7 @@ test('an unknown or malformed invitation token is the same 404 page', async () =
 
 test('two concurrent acceptances of one invitation: exactly one sets the password', async () => {
   const { key } = await whiteLabel();
-  const email = uniqueEmail();
+  const email = uniqueEmail('invited');
   await platform.api.post('/platform/users', key, { email, name: 'Racer' });
   const link = linkIn((await smtp.messageTo(email)).parsed.text);
   const passwords = Array.from({ length: 6 }, (_, i) => `racing password ${i}`);
@@ -128,7 +126,7 @@ describe('a tenant with an active custom domain', () => {
   });
 
   test('invitation links point at the tenant’s domain', async () => {
-    const email = uniqueEmail();
+    const email = uniqueEmail('invited');
     await platform.api.post('/platform/users', tenant.key, { email, name: 'Tenant User' });
     const link = linkIn((await smtp.messageTo(email)).parsed.text);
     expect(link.host).toBe(domain);
@@ -138,10 +136,10 @@ describe('a tenant with an active custom domain', () => {
   });
 
   test('login on the tenant’s domain finds only that tenant’s users', async () => {
-    const email = uniqueEmail();
+    const email = uniqueEmail('invited');
     await platform.api.post('/platform/users', tenant.key, { email, name: 'Tenant User', password });
     const other = await whiteLabel();
-    const otherEmail = uniqueEmail();
+    const otherEmail = uniqueEmail('invited');
     await platform.api.post('/platform/users', other.key, { email: otherEmail, name: 'Other User', password });
 
     const onTenant = (key: string, who: string) => requestAs(platform.running.url, domain, 'POST', '/api/v1/platform/users/login', { key, json: { email: who, password } });
@@ -161,7 +159,7 @@ test('without SMTP the embedded mode writes each invitation to the data director
   const embedded = await startTestPlatform({ VOICE_PUBLIC_URL: `https://${platformHost}` });
   try {
     const { key } = await embedded.workspace({ plan: 'enterprise', scopes: ['platform:write'] });
-    const email = uniqueEmail();
+    const email = uniqueEmail('invited');
     expect((await embedded.api.post('/platform/users', key, { email, name: 'Offline User' })).status).toBe(201);
     const outbox = join(embedded.dataDir, 'mail-outbox');
     const file = await eventually(async () => readdirSync(outbox).find((name) => name.endsWith('.eml')), 10_000, 'an .eml file');

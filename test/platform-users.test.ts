@@ -2,7 +2,8 @@
 // logout and suspension; who sees whom across platforms; scopes and the white_label gate.
 import { canonicalScopes } from '@voice/runtime';
 import { expectError, fieldsOf, type ApiResponse } from './support/api-client.js';
-import { startTestPlatform, type TestPlatform } from './support/platform.js';
+import { refreshTokens } from './support/oauth.js';
+import { startTestPlatform, uniqueEmail, type TestPlatform } from './support/platform.js';
 
 let platform: TestPlatform;
 beforeAll(async () => {
@@ -12,8 +13,6 @@ afterAll(() => platform.close());
 
 const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const password = 'correct horse battery';
-let counter = 0;
-const uniqueEmail = (label = 'user') => `${label}.${process.pid}.${++counter}@customers.example`;
 
 /** A white-label platform (enterprise workspace) and a key with the platform scopes. */
 const whiteLabel = () => platform.workspace({ plan: 'enterprise', scopes: ['platform:write', 'billing:read'] });
@@ -239,11 +238,7 @@ describe('tokens, login and logout', () => {
     // The owner may create keys in its workspace with that token.
     expect((await platform.api.post('/api-keys', issued.body.data.access_token, { name: 'mine', scopes: ['billing:read'] })).status).toBe(201);
 
-    const refreshed = await fetch(`${platform.running.url}/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: issued.body.data.refresh_token, client_id: issued.body.data.client_id }),
-    });
+    const refreshed = await refreshTokens(platform.running.url, issued.body.data);
     expect(refreshed.status).toBe(200);
     const rotated = (await refreshed.json()) as { access_token: string; refresh_token: string };
     expect(rotated.refresh_token).not.toBe(issued.body.data.refresh_token);
@@ -277,11 +272,7 @@ describe('tokens, login and logout', () => {
     expect(out.body.data).toEqual({ user_id: user.id, revoked_tokens: 4 });
     expectError(await me(first.access_token), 401, 'unauthorized');
     expectError(await me(second.access_token), 401, 'unauthorized');
-    const refresh = await fetch(`${platform.running.url}/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: second.refresh_token, client_id: second.client_id }),
-    });
+    const refresh = await refreshTokens(platform.running.url, second);
     expect(refresh.status).toBe(400);
     // A service-account key depends only on itself (SPEC.md 5 rule 6).
     expect((await me(userKey)).status).toBe(200);

@@ -71,4 +71,5 @@ test('every field of every write endpoint, with every odd value: 4xx envelopes, 
     }
   }
   expect(failures).toEqual([]);
-});
+  // About 800 requests one after another (password hashing among them): more than the default 30 s on a busy machine.
+}, 120_000);

@@ -59,6 +59,14 @@ export async function approveThroughForm(baseUrl: string, authorizeUrl: string, 
   return new URL(answer.location);
 }
 
+/** The refresh grant at the token endpoint, as a public client sends it; the raw answer. */
+export const refreshTokens = (baseUrl: string, tokens: { refresh_token: string; client_id: string }): Promise<Response> =>
+  fetch(`${baseUrl}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: tokens.client_id }).toString(),
+  });
+
 /** A user's tokens through the whole flow (registration, form, PKCE, exchange), for suites about what tokens may do. */
 export async function issueUserTokens(
   baseUrl: string,

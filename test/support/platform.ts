@@ -39,6 +39,10 @@ export interface TestPlatform<R extends PlatformProcesses = RunningPlatform> {
 
 export const newRootKey = (): string => `svc_${randomBase62(40)}`;
 
+let emailCounter = 0;
+/** An e-mail address no other test in this process uses. */
+export const uniqueEmail = (label = 'user'): string => `${label}.${process.pid}.${++emailCounter}@customers.example`;
+
 export async function startTestPlatform(env: Record<string, string> = {}, dataDir?: string): Promise<TestPlatform> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'voice-e2e-'));
   const rootKey = env.VOICE_ROOT_API_KEY ?? newRootKey();

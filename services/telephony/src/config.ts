@@ -14,6 +14,8 @@ import {
   type CommonConfig,
   type Env,
 } from '@voice/runtime';
+import { longestSendMs } from './carriers/twilio.js';
+import { balanceCheckTimeoutMs } from './credits/billing-balances.js';
 import { readSmsPricing, type SmsPricing } from './pricing.js';
 
 /** The carrier that sells marketplace numbers and carries their messages. */
@@ -35,6 +37,11 @@ export interface TelephonyConfig {
   pricing: SmsPricing;
   /** Per attempt of a request to an HTTP carrier. */
   carrierTimeoutMs: number;
+  /**
+   * A message still waiting for its carrier's answer this long after it was created cannot be in
+   * flight any more (it exceeds the longest send): its send was interrupted and gets recovered.
+   */
+  sendRecoveryAfterMs: number;
 }
 
 function readPlatformCarrier(env: Env): PlatformCarrierConfig {
@@ -53,8 +60,18 @@ function readPlatformCarrier(env: Env): PlatformCarrierConfig {
   };
 }
 
+/** The longest a send can take from its start to the carrier's answer, rounded up to whole seconds. */
+const longestSendSeconds = (carrierTimeoutMs: number) => Math.ceil((balanceCheckTimeoutMs + longestSendMs(carrierTimeoutMs)) / 1000);
+
+function readSendRecoveryAfterMs(env: Env, carrierTimeoutMs: number): number {
+  const longest = longestSendSeconds(carrierTimeoutMs);
+  const seconds = readInt(env, 'VOICE_SMS_RECOVERY_AFTER_SECONDS', Math.max(60, 2 * longest), { min: longest + 1, max: 86_400 });
+  return seconds * 1000;
+}
+
 export function readTelephonyConfig(env: Env): TelephonyConfig {
   const common = readCommonConfig(env);
+  const carrierTimeoutMs = readInt(env, 'VOICE_CARRIER_TIMEOUT_MS', 10_000, { min: 100, max: 120_000 });
   return {
     common,
     host: readString(env, 'VOICE_TELEPHONY_HOST', '127.0.0.1'),
@@ -65,6 +82,7 @@ export function readTelephonyConfig(env: Env): TelephonyConfig {
     billingUrl: readUrl(env, 'VOICE_BILLING_URL', 'http://127.0.0.1:50054', ['http:', 'https:'])!,
     platformCarrier: readPlatformCarrier(env),
     pricing: readSmsPricing(env),
-    carrierTimeoutMs: readInt(env, 'VOICE_CARRIER_TIMEOUT_MS', 10_000, { min: 100, max: 120_000 }),
+    carrierTimeoutMs,
+    sendRecoveryAfterMs: readSendRecoveryAfterMs(env, carrierTimeoutMs),
   };
 }

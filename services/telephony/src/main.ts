@@ -1,5 +1,5 @@
 // Starts the telephony service: config, store, carriers, the usage-event relay and the wallet
-// consumer, the Connect server; stops cleanly on SIGTERM.
+// consumer, the recovery of interrupted sends, the Connect server; stops cleanly on SIGTERM.
 import { createClient } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import {
@@ -24,6 +24,7 @@ import { carrierFor, CircuitBreakers } from './carriers/registry.js';
 import { ConnectBillingBalances } from './credits/billing-balances.js';
 import { consumeWalletChanges } from './credits/wallet-consumer.js';
 import { telephonyRoutes, telephonyServiceNames } from './routes.js';
+import { SendRecovery } from './service/send-recovery.js';
 import { openTelephonyStore } from './store/open.js';
 
 export interface TelephonyOptions {
@@ -77,6 +78,17 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
 
     const wallets = await consumeWalletChanges(events, store, logger.child({ component: 'wallet-consumer' }));
     closers.push(() => wallets.stop());
+
+    const recovery = new SendRecovery({
+      store,
+      carriers,
+      wakeRelay: () => relay.wake(),
+      now: () => new Date(),
+      logger: logger.child({ component: 'send-recovery' }),
+      afterMs: config.sendRecoveryAfterMs,
+    });
+    recovery.start();
+    closers.push(() => recovery.stop());
 
     const server = await startConnectServer({
       name: 'telephony',

@@ -191,6 +191,22 @@ describe('sendSms', () => {
   });
 });
 
+describe('findSentSms', () => {
+  test('finds the messages it took with that sender, destination and body since the instant, oldest first', async () => {
+    const { carrier } = sandbox();
+    const before = new Date(Date.now() - 1000).toISOString();
+    const message = { from: '+14155550100', to: '+442071838750', body: 'Your code is 1234' };
+    const first = await carrier.sendSms(message);
+    await carrier.sendSms({ ...message, body: 'another text' });
+    await carrier.sendSms({ ...message, to: '+442071838751' });
+    const second = await carrier.sendSms(message);
+    await expect(carrier.findSentSms({ ...message, notBefore: before })).resolves.toEqual([first.carrierMessageId, second.carrierMessageId]);
+    await expect(carrier.findSentSms({ ...message, notBefore: new Date(Date.now() + 60_000).toISOString() })).resolves.toEqual([]);
+    // Another sandbox (the process restarted) took nothing.
+    await expect(sandbox().carrier.findSentSms({ ...message, notBefore: before })).resolves.toEqual([]);
+  });
+});
+
 describe('connection test and A2P vetting', () => {
   test('the connection works when the auth token is not empty', async () => {
     await expect(sandbox().carrier.testConnection()).resolves.toEqual({ ok: true });

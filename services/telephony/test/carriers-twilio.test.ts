@@ -161,6 +161,56 @@ describe('sendSms', () => {
   });
 });
 
+describe('findSentSms', () => {
+  const sent = { from: message.from, to: message.to, body: 'Your code is 1234', notBefore: '2026-11-22T10:00:00.000Z' };
+  const listed = (sid: string, body: string, created: string) => ({ sid, body, from: sent.from, to: sent.to, date_created: new Date(created).toUTCString() });
+
+  test("asks for the pair's messages and keeps those with the same body since the send began (less clock skew), oldest first", async () => {
+    twilio.handle = () => ({
+      status: 200,
+      json: {
+        messages: [
+          listed('SMnewest', sent.body, '2026-11-22T10:03:00Z'),
+          listed('SMother', 'another text', '2026-11-22T10:02:00Z'),
+          listed('SMskewed', sent.body, '2026-11-22T09:57:00Z'),
+          listed('SMbefore', sent.body, '2026-11-22T09:40:00Z'),
+        ],
+        next_page_uri: `${accountPath}/Messages.json?From=x&PageToken=PA1`,
+      },
+    });
+    await expect(carrier().findSentSms(sent)).resolves.toEqual(['SMskewed', 'SMnewest']);
+    // An entry older than the send ends the search: no further page is read.
+    expect(twilio.received).toHaveLength(1);
+    const request = twilio.received[0]!;
+    expect(request.method).toBe('GET');
+    expect(request.path).toBe(`${accountPath}/Messages.json`);
+    expect(Object.fromEntries(request.query)).toEqual({ From: sent.from, To: sent.to, PageSize: '100' });
+  });
+
+  test('follows next_page_uri while the entries are recent, and stops after a bounded number of pages', async () => {
+    let page = 0;
+    twilio.handle = () => {
+      page++;
+      return {
+        status: 200,
+        json: { messages: [listed(`SM${page}`, sent.body, '2026-11-22T10:01:00Z')], next_page_uri: `${accountPath}/Messages.json?To=y&PageToken=PA${page}` },
+      };
+    };
+    await expect(carrier().findSentSms(sent)).resolves.toEqual(['SM5', 'SM4', 'SM3', 'SM2', 'SM1']);
+    expect(twilio.received).toHaveLength(5);
+    expect(Object.fromEntries(twilio.received[1]!.query)).toEqual({ To: 'y', PageToken: 'PA1' });
+  });
+
+  test('an empty list finds nothing; a failing or odd answer is CarrierUnavailable', async () => {
+    twilio.handle = () => ({ status: 200, json: { messages: [], next_page_uri: null } });
+    await expect(carrier().findSentSms(sent)).resolves.toEqual([]);
+    twilio.handle = () => ({ status: 503, json: {} });
+    expect(await caught(carrier({ retries: 0 }).findSentSms(sent))).toBeInstanceOf(CarrierUnavailable);
+    twilio.handle = () => ({ status: 200, json: { items: [] } });
+    expect(await caught(carrier().findSentSms(sent))).toBeInstanceOf(CarrierUnavailable);
+  });
+});
+
 describe('searchAvailable', () => {
   const listing = {
     available_phone_numbers: [

@@ -11,6 +11,7 @@ import type {
   TelephonyStore,
   WalletView,
 } from '../src/store/store.js';
+import { awaitingCarrier } from '../src/store/rules.js';
 
 let clock = Date.parse('2026-01-01T00:00:00.000Z');
 const tick = (): string => new Date((clock += 1000)).toISOString();
@@ -140,7 +141,9 @@ export function describeTelephonyStoreContract(name: string, open: () => Promise
       const reservation = reservationFor(message);
       expect(await store.reserveSend(message, reservation)).toEqual({ kind: 'reserved' });
       const carrierMessageId = `SM${newId()}`;
-      return { message: await store.acceptSend(message.id, carrierMessageId, usageEvent(reservation), tick()), reservation, carrierMessageId };
+      const accepted = await store.acceptSend(message.id, carrierMessageId, usageEvent(reservation), tick());
+      if (!accepted) throw new Error('the reserved message was not accepted');
+      return { message: accepted, reservation, carrierMessageId };
     }
 
     const pendingEvents = async (): Promise<OutboxEvent[]> => store.outbox.pending(10_000);
@@ -467,11 +470,11 @@ export function describeTelephonyStoreContract(name: string, open: () => Promise
         expect((await store.creditView(workspace)).reservedUnits).toBe(250);
       });
 
-      test('a message is accepted once; a second answer is refused and adds no event', async () => {
+      test('a message is accepted once; a second answer changes nothing and adds no event', async () => {
         const { message, reservation } = await sent(messageRecord(workspace));
         const before = await pendingEvents();
-        await expect(store.acceptSend(message.id, 'SM-again', usageEvent({ ...reservation, id: newId() }), tick())).rejects.toThrow('not waiting for the carrier');
-        await expect(store.acceptSend(newId(), 'SM-ghost', usageEvent({ ...reservation, id: newId() }), tick())).rejects.toThrow('not waiting for the carrier');
+        expect(await store.acceptSend(message.id, 'SM-again', usageEvent({ ...reservation, id: newId() }), tick())).toBeUndefined();
+        expect(await store.acceptSend(newId(), 'SM-ghost', usageEvent({ ...reservation, id: newId() }), tick())).toBeUndefined();
         expect(await pendingEvents()).toHaveLength(before.length);
         expect(await store.getMessage(workspace, message.id)).toEqual(message);
       });
@@ -498,6 +501,48 @@ export function describeTelephonyStoreContract(name: string, open: () => Promise
         expect((await store.creditView(workspace)).reservedUnits).toBe(300);
       });
 
+      test('interruptedSends lists the sends still waiting that began before the instant, oldest first, with their reservations', async () => {
+        const mine = (sends: Awaited<ReturnType<TelephonyStore['interruptedSends']>>) => sends.filter((send) => send.message.workspaceId === workspace);
+        const oldest = messageRecord(workspace, { creditUnits: 10 });
+        const older = messageRecord(workspace, { creditUnits: 20, carrierConnectionId: newId() });
+        const answered = messageRecord(workspace);
+        const oldestReservation = reservationFor(oldest);
+        const olderReservation = reservationFor(older);
+        await store.reserveSend(older, olderReservation);
+        await store.reserveSend(oldest, oldestReservation);
+        await sent(answered);
+        const cutOff = tick();
+        const young = messageRecord(workspace);
+        await store.reserveSend(young, reservationFor(young));
+
+        expect(mine(await store.interruptedSends(cutOff, 100))).toEqual([
+          { message: awaitingCarrier(oldest), reservationId: oldestReservation.id },
+          { message: awaitingCarrier(older), reservationId: olderReservation.id },
+        ]);
+        expect(mine(await store.interruptedSends(young.createdAt, 1))).toHaveLength(1);
+        await store.abandonSend(oldest.id, oldestReservation.id);
+        expect(mine(await store.interruptedSends(cutOff, 100)).map((send) => send.message.id)).toEqual([older.id]);
+      });
+
+      test('abandonSend without a reservation removes the message and its claim, and leaves every reservation open', async () => {
+        const message = messageRecord(workspace, { creditUnits: 70 });
+        await store.reserveSend(message, reservationFor(message), claim('key-unlinked', 'fp'));
+        await store.abandonSend(message.id, null);
+        expect(await store.interruptedSends(tick(), 100)).not.toContainEqual(expect.objectContaining({ message: expect.objectContaining({ id: message.id }) }));
+        expect((await store.creditView(workspace)).reservedUnits).toBe(70);
+        const retry = messageRecord(workspace, { creditUnits: 70 });
+        expect(await store.reserveSend(retry, reservationFor(retry), claim('key-unlinked', 'fp'))).toEqual({ kind: 'reserved' });
+      });
+
+      test('unrecordedCarrierIds keeps the ids no message of that connection holds, in order', async () => {
+        const connectionId = newId();
+        const { carrierMessageId: onConnection } = await sent(messageRecord(workspace, { carrierConnectionId: connectionId }));
+        const { carrierMessageId: onPlatform } = await sent(messageRecord(workspace));
+        expect(await store.unrecordedCarrierIds(connectionId, ['SM-new-1', onConnection, onPlatform, 'SM-new-2'])).toEqual(['SM-new-1', onPlatform, 'SM-new-2']);
+        expect(await store.unrecordedCarrierIds(null, [onConnection, onPlatform])).toEqual([onConnection]);
+        expect(await store.unrecordedCarrierIds(newId(), [])).toEqual([]);
+      });
+
       test('carrier message ids are unique per connection, and the platform carrier is a connection of its own', async () => {
         const before = await pendingEvents();
         const connectionId = newId();
@@ -506,7 +551,7 @@ export function describeTelephonyStoreContract(name: string, open: () => Promise
           const message = messageRecord(workspace, { carrierConnectionId });
           const reservation = reservationFor(message);
           await store.reserveSend(message, reservation);
-          expect((await store.acceptSend(message.id, carrierId, usageEvent(reservation), tick())).carrierMessageId).toBe(carrierId);
+          expect((await store.acceptSend(message.id, carrierId, usageEvent(reservation), tick()))?.carrierMessageId).toBe(carrierId);
         }
         const duplicate = messageRecord(workspace, { carrierConnectionId: connectionId });
         const reservation = reservationFor(duplicate);

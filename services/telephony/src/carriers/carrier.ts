@@ -21,6 +21,15 @@ export interface AcceptedSms {
   carrierMessageId: string;
 }
 
+/** A message whose send was cut off before its answer was recorded, as the platform describes it. */
+export interface SentSmsQuery {
+  from: string;
+  to: string;
+  body: string;
+  /** When the send started (ISO 8601): the carrier's record of it cannot be older. */
+  notBefore: string;
+}
+
 /** Delivery states a carrier reports, already mapped onto the platform's message states. */
 export type DeliveryStatus = 'queued' | 'sent' | 'delivered' | 'failed';
 
@@ -67,6 +76,12 @@ export interface CarrierCallback {
 export interface CarrierAdapter {
   /** Hands one message to the carrier; throws CarrierUnavailable or CarrierRejected. */
   sendSms(message: OutboundSms): Promise<AcceptedSms>;
+  /**
+   * The carrier's ids of messages it took that match the query (same sender, destination and
+   * body, created since notBefore), oldest first; empty when it took none. Throws
+   * CarrierUnavailable when the carrier cannot be asked.
+   */
+  findSentSms(query: SentSmsQuery): Promise<string[]>;
   /** Numbers for sale now (marketplace). */
   searchAvailable(search: NumberSearch): Promise<AvailableNumber[]>;
   /** Buys a number; throws NumberNotAvailable when it is not for sale. */

@@ -18,6 +18,7 @@ import {
   type NumberCapabilities,
   type NumberSearch,
   type OutboundSms,
+  type SentSmsQuery,
 } from './carrier.js';
 import { isSandboxOffer, sandboxOffers } from './sandbox-inventory.js';
 import { verifyTwilioSignature } from './twilio-signature.js';
@@ -50,12 +51,17 @@ export const sandboxDestinations = {
   undeliverable: '+15005550009',
 } as const;
 
+/** How many accepted messages the sandbox remembers for findSentSms (it forgets everything when the process ends). */
+const rememberedMessages = 10_000;
+
 const undeliverableReason = 'destination cannot receive SMS';
 const minimumDescriptionLength = 40;
 const everything: NumberCapabilities = { smsCapable: true, voiceCapable: true };
 
 export class SandboxCarrier implements CarrierAdapter {
   private readonly pendingReports = new Set<NodeJS.Timeout>();
+  /** Accepted messages by carrier id, oldest first. */
+  private readonly accepted = new Map<string, OutboundSms & { acceptedAtMs: number }>();
   private closed = false;
 
   constructor(
@@ -71,12 +77,20 @@ export class SandboxCarrier implements CarrierAdapter {
     if (to === sandboxDestinations.blocked) throw new CarrierRejected('the destination is blocked', 'destination');
 
     const carrierMessageId = `SM${randomBytes(16).toString('hex')}`;
+    this.remember(carrierMessageId, message);
     const final: DeliveryReport = to === sandboxDestinations.undeliverable ? { status: 'failed', failureReason: undeliverableReason } : { status: 'delivered' };
     this.later(this.options.sentAfterMs ?? 5, () => {
       this.options.onDelivery(carrierMessageId, { status: 'sent' });
       this.later(this.options.finalAfterMs ?? 5, () => this.options.onDelivery(carrierMessageId, final));
     });
     return { carrierMessageId };
+  }
+
+  async findSentSms(query: SentSmsQuery): Promise<string[]> {
+    const notBeforeMs = Date.parse(query.notBefore);
+    return [...this.accepted]
+      .filter(([, sent]) => sent.from === query.from && sent.to === query.to && sent.body === query.body && sent.acceptedAtMs >= notBeforeMs)
+      .map(([carrierMessageId]) => carrierMessageId);
   }
 
   async searchAvailable(search: NumberSearch): Promise<AvailableNumber[]> {
@@ -123,6 +137,11 @@ export class SandboxCarrier implements CarrierAdapter {
     this.closed = true;
     for (const timer of this.pendingReports) clearTimeout(timer);
     this.pendingReports.clear();
+  }
+
+  private remember(carrierMessageId: string, message: OutboundSms): void {
+    this.accepted.set(carrierMessageId, { ...message, acceptedAtMs: Date.now() });
+    if (this.accepted.size > rememberedMessages) this.accepted.delete(this.accepted.keys().next().value!);
   }
 
   private later(delayMs: number, report: () => void): void {

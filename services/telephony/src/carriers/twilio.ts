@@ -15,6 +15,7 @@ import {
   type NumberCapabilities,
   type NumberSearch,
   type OutboundSms,
+  type SentSmsQuery,
 } from './carrier.js';
 import type { CircuitBreakers } from './resilience/circuit-breaker.js';
 import { TwilioClient, type TwilioAccount, type TwilioAnswer, type TwilioRequest } from './twilio-client.js';
@@ -44,6 +45,26 @@ const capabilitiesSchema = z.object({ voice: z.boolean().optional(), sms: z.bool
 type TwilioCapabilities = z.infer<typeof capabilitiesSchema>;
 
 const messageSchema = z.object({ sid: z.string().min(1) });
+const messageListSchema = z.object({
+  messages: z.array(z.object({ sid: z.string().min(1), body: z.string().nullish(), date_created: z.string().nullish() })),
+  next_page_uri: z.string().nullish(),
+});
+
+const defaultTimeoutMs = 10_000;
+const defaultRetries = 2;
+const defaultRetryBaseDelayMs = 200;
+
+/** The longest one send can take with the default retries: every attempt timing out after the longest back-offs. */
+export function longestSendMs(timeoutMs: number): number {
+  let backoffs = 0;
+  for (let retry = 0; retry < defaultRetries; retry++) backoffs += defaultRetryBaseDelayMs * 2 ** retry;
+  return (defaultRetries + 1) * timeoutMs + backoffs;
+}
+
+/** Clocks of carrier and platform may disagree; a record this much older than the send still counts. */
+const clockSkewMs = 5 * 60_000;
+/** Pages of the sender/destination pair read while looking for an interrupted send (newest first). */
+const maxSearchPages = 5;
 const availableListSchema = z.object({
   available_phone_numbers: z.array(z.object({ phone_number: z.string(), capabilities: capabilitiesSchema })),
 });
@@ -66,8 +87,8 @@ export class TwilioCompatibleCarrier implements CarrierAdapter {
     this.client = new TwilioClient(account, {
       breakers: options.breakers,
       allowPrivate: options.allowPrivate ?? false,
-      timeoutMs: options.timeoutMs ?? 10_000,
-      retry: { retries: options.retries ?? 2, baseDelayMs: options.retryBaseDelayMs ?? 200, random: options.random },
+      timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
+      retry: { retries: options.retries ?? defaultRetries, baseDelayMs: options.retryBaseDelayMs ?? defaultRetryBaseDelayMs, random: options.random },
     });
   }
 
@@ -78,6 +99,26 @@ export class TwilioCompatibleCarrier implements CarrierAdapter {
       form: { From: message.from, To: message.to, Body: message.body, StatusCallback: message.statusCallbackUrl },
     });
     return { carrierMessageId: this.read(answer, messageSchema).sid };
+  }
+
+  async findSentSms(query: SentSmsQuery): Promise<string[]> {
+    const oldestMs = Date.parse(query.notBefore) - clockSkewMs;
+    const found: string[] = [];
+    let page: Record<string, string | undefined> = { From: query.from, To: query.to, PageSize: '100' };
+    for (let read = 0; read < maxSearchPages; read++) {
+      const answer = await this.client.send({ method: 'GET', resource: '/Messages.json', query: page });
+      const { messages, next_page_uri: next } = this.read(answer, messageListSchema);
+      let reachedOlder = false;
+      for (const message of messages) {
+        const createdMs = Date.parse(message.date_created ?? '');
+        if (createdMs < oldestMs) reachedOlder = true;
+        else if (message.body === query.body) found.push(message.sid);
+      }
+      if (reachedOlder || !next) break;
+      page = Object.fromEntries(new URL(next, 'http://carrier').searchParams);
+    }
+    // The carrier lists newest first.
+    return found.reverse();
   }
 
   async searchAvailable(search: NumberSearch): Promise<AvailableNumber[]> {

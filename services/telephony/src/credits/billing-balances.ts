@@ -6,6 +6,9 @@ import type { BillingService } from '@voice/proto/voice/billing/v1/billing';
 import type { WalletView } from '../store/store.js';
 import { walletViewOf } from './wallet-view.js';
 
+/** How long a send waits for billing's word before the local view decides. */
+export const balanceCheckTimeoutMs = 2_000;
+
 export interface BillingBalances {
   /** The wallet as billing sees it now, or undefined when billing does not answer. */
   current(workspaceId: string, requestId: string): Promise<WalletView | undefined>;
@@ -16,7 +19,7 @@ export class ConnectBillingBalances implements BillingBalances {
     private readonly client: Client<typeof BillingService>,
     private readonly signer: CallerSigner,
     private readonly logger: Logger,
-    private readonly timeoutMs = 2_000,
+    private readonly timeoutMs = balanceCheckTimeoutMs,
   ) {}
 
   async current(workspaceId: string, requestId: string): Promise<WalletView | undefined> {

@@ -59,6 +59,16 @@ export function smsHandlers(deps: TelephonyDeps) {
     return store.reserveSend(message, reservation, claim);
   }
 
+  /**
+   * A send that outlived the recovery age was settled by the recovery meanwhile (the carrier
+   * records it, so it was accepted and billed there): the message as the recovery left it.
+   */
+  async function settledByRecovery(message: MessageRecord): Promise<MessageRecord> {
+    const settled = await store.getMessage(message.workspaceId, message.id);
+    if (!settled) throw new Error(`message ${message.id} was taken by the carrier but abandoned by the recovery of interrupted sends`);
+    return settled;
+  }
+
   return {
     async sendSms(request: SendSmsRequest, context: HandlerContext) {
       const caller = workspaceCallerOf(context);
@@ -123,6 +133,7 @@ export function smsHandlers(deps: TelephonyDeps) {
       }
       const acceptedAt = deps.now().toISOString();
       const accepted = await store.acceptSend(message.id, carrierMessageId, smsUsageEvent(message, reservation, acceptedAt), acceptedAt);
+      if (!accepted) return { message: presentMessage(await settledByRecovery(message)), replayed: false };
       deps.wakeRelay();
       return { message: presentMessage(accepted), replayed: false };
     },

@@ -7,6 +7,7 @@ import type {
   ConnectionRecord,
   CreditView,
   DeliveryUpdate,
+  InterruptedSend,
   MessageRecord,
   MessageStatus,
   NumberChanges,
@@ -26,7 +27,10 @@ export type ConnectionStore = Pick<
 >;
 export type CampaignStore = Pick<TelephonyStore, 'insertCampaign' | 'getCampaign' | 'listCampaigns' | 'setCampaignStatus'>;
 export type SuppressionStore = Pick<TelephonyStore, 'insertSuppression' | 'isSuppressed' | 'listSuppressions' | 'deleteSuppression'>;
-export type SmsStore = Pick<TelephonyStore, 'reserveSend' | 'acceptSend' | 'abandonSend' | 'getMessage' | 'listMessages' | 'applyDelivery'>;
+export type SmsStore = Pick<
+  TelephonyStore,
+  'reserveSend' | 'acceptSend' | 'abandonSend' | 'interruptedSends' | 'unrecordedCarrierIds' | 'getMessage' | 'listMessages' | 'applyDelivery'
+>;
 export type CreditStore = Pick<TelephonyStore, 'applyWalletView' | 'creditView'>;
 
 export interface TelephonyStoreParts {
@@ -127,12 +131,20 @@ export abstract class ComposedTelephonyStore implements TelephonyStore {
     return this.parts.sms.reserveSend(message, reservation, claim);
   }
 
-  acceptSend(messageId: string, carrierMessageId: string, usageEvent: NewOutboxEvent, now: string): Promise<MessageRecord> {
+  acceptSend(messageId: string, carrierMessageId: string, usageEvent: NewOutboxEvent, now: string): Promise<MessageRecord | undefined> {
     return this.parts.sms.acceptSend(messageId, carrierMessageId, usageEvent, now);
   }
 
-  abandonSend(messageId: string, reservationId: string): Promise<void> {
+  abandonSend(messageId: string, reservationId: string | null): Promise<void> {
     return this.parts.sms.abandonSend(messageId, reservationId);
+  }
+
+  interruptedSends(createdBefore: string, limit: number): Promise<InterruptedSend[]> {
+    return this.parts.sms.interruptedSends(createdBefore, limit);
+  }
+
+  unrecordedCarrierIds(carrierConnectionId: string | null, carrierMessageIds: string[]): Promise<string[]> {
+    return this.parts.sms.unrecordedCarrierIds(carrierConnectionId, carrierMessageIds);
   }
 
   getMessage(workspaceId: string, id: string): Promise<MessageRecord | undefined> {

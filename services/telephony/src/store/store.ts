@@ -118,6 +118,13 @@ export interface Reservation {
   creditUnits: number;
 }
 
+/** A send cut off between its reservation and the carrier's answer being recorded (the process died, or that write failed). */
+export interface InterruptedSend {
+  message: MessageRecord;
+  /** The reservation it holds; null for a send reserved before reservations named their message. */
+  reservationId: string | null;
+}
+
 export type ReserveOutcome =
   | { kind: 'reserved' }
   /** The workspace's spendable credits (view balance minus open reservations, never below zero) are short. */
@@ -191,11 +198,16 @@ export interface TelephonyStore {
   /**
    * One transaction: the carrier took the message. It becomes 'queued' with the carrier's id,
    * and the usage event that bills it enters the outbox. The reservation stays open until
-   * billing reports it applied.
+   * billing reports it applied. Undefined (and nothing written) when the message no longer waits
+   * for the carrier: the recovery of interrupted sends settled it first.
    */
-  acceptSend(messageId: string, carrierMessageId: string, usageEvent: NewOutboxEvent, now: string): Promise<MessageRecord>;
+  acceptSend(messageId: string, carrierMessageId: string, usageEvent: NewOutboxEvent, now: string): Promise<MessageRecord | undefined>;
   /** One transaction: the carrier did not take it; message, reservation and claim disappear. */
-  abandonSend(messageId: string, reservationId: string): Promise<void>;
+  abandonSend(messageId: string, reservationId: string | null): Promise<void>;
+  /** Messages still 'sending' that were created before the instant, oldest first, with their reservations. */
+  interruptedSends(createdBefore: string, limit: number): Promise<InterruptedSend[]>;
+  /** Those of the carrier ids that no message of the connection (null: the platform's carrier) holds, in the given order. */
+  unrecordedCarrierIds(carrierConnectionId: string | null, carrierMessageIds: string[]): Promise<string[]>;
   /** A message still with the carrier ('sending') is not found: nobody was told its id yet, and it may vanish. */
   getMessage(workspaceId: string, id: string): Promise<MessageRecord | undefined>;
   /** Newest first, 'sending' messages excluded. */

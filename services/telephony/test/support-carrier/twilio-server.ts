@@ -13,8 +13,8 @@ export interface ReceivedRequest {
   form: Record<string, string>;
 }
 
-/** What the server does: answer with a status and JSON, or never answer, or drop the connection. */
-export type Reply = { status: number; json?: unknown; text?: string; headers?: Record<string, string> } | 'hang' | 'drop';
+/** What the server does: answer with a status and JSON (after a delay, if given), or never answer, or drop the connection. */
+export type Reply = { status: number; json?: unknown; text?: string; headers?: Record<string, string>; delayMs?: number } | 'hang' | 'drop';
 
 export interface FakeTwilio {
   baseUrl: string;
@@ -52,7 +52,9 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
         return;
       }
       const text = reply.text ?? (reply.json === undefined ? '' : JSON.stringify(reply.json));
-      res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers }).end(text);
+      const answer = () => res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers }).end(text);
+      if (reply.delayMs === undefined) answer();
+      else setTimeout(answer, reply.delayMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -52,7 +52,7 @@ export class MongoCreditStore extends MongoStorePart implements CreditStore {
    * server): the check and the increment are one write to the view document, so concurrent
    * reservations of a workspace conflict there and run one after the other. False when it does not fit.
    */
-  async reserve(reservation: Reservation, session: ClientSession): Promise<boolean> {
+  async reserve(reservation: Reservation, messageId: string, session: ClientSession): Promise<boolean> {
     const spendable = { $subtract: [{ $ifNull: ['$balance_units', 0] }, '$reserved_units'] };
     const reserved = await this.collections.creditViews.findOneAndUpdate(
       { _id: reservation.workspaceId, $or: [{ issuer: true }, { $expr: { $gte: [spendable, reservation.creditUnits] } }] },
@@ -61,7 +61,7 @@ export class MongoCreditStore extends MongoStorePart implements CreditStore {
     );
     if (!reserved) return false;
     await this.collections.reservations.insertOne(
-      { _id: reservation.id, workspace_id: reservation.workspaceId, credit_units: reservation.creditUnits },
+      { _id: reservation.id, workspace_id: reservation.workspaceId, credit_units: reservation.creditUnits, message_id: messageId },
       { session },
     );
     return true;

@@ -108,6 +108,8 @@ export interface ReservationDocument {
   _id: string;
   workspace_id: string;
   credit_units: number;
+  /** The message the reservation pays for; absent on reservations made before it was recorded. */
+  message_id?: string;
 }
 
 export interface Collections {

@@ -4,7 +4,7 @@ import type { Filter } from 'mongodb';
 import type { MongoHandle, MongoOutbox, NewOutboxEvent, Page } from '@voice/runtime';
 import type { SmsStore } from '../composed.js';
 import { availableUnits, awaitingCarrier, claimDecision, failureReasonOf, statusesOvertakenBy } from '../rules.js';
-import type { DeliveryUpdate, MessageRecord, MessageStatus, Reservation, ReserveOutcome, SendClaim } from '../store.js';
+import type { DeliveryUpdate, InterruptedSend, MessageRecord, MessageStatus, Reservation, ReserveOutcome, SendClaim } from '../store.js';
 import type { MongoSendClaims } from './claims.js';
 import type { MongoCreditStore } from './credits.js';
 import { messageDocument, messageRecord, type Collections, type MessageDocument } from './documents.js';
@@ -30,7 +30,7 @@ export class MongoSmsStore extends MongoStorePart implements SmsStore {
         const decided = claimDecision(stored, claim, claimed ? messageRecord(claimed) : undefined);
         if (decided) return decided;
       }
-      if (!(await this.credits.reserve(reservation, session))) {
+      if (!(await this.credits.reserve(reservation, message.id, session))) {
         return { kind: 'insufficient_credits', availableUnits: availableUnits(await this.credits.currentView(reservation.workspaceId, session)) };
       }
       await this.collections.messages.insertOne(messageDocument(awaitingCarrier(message)), { session });
@@ -39,26 +39,41 @@ export class MongoSmsStore extends MongoStorePart implements SmsStore {
     });
   }
 
-  async acceptSend(messageId: string, carrierMessageId: string, usageEvent: NewOutboxEvent, now: string): Promise<MessageRecord> {
+  async acceptSend(messageId: string, carrierMessageId: string, usageEvent: NewOutboxEvent, now: string): Promise<MessageRecord | undefined> {
     return this.transaction(async (session) => {
       const accepted = await this.collections.messages.findOneAndUpdate(
         { _id: messageId, status: 'sending' },
         { $set: { status: 'queued', carrier_message_id: carrierMessageId, updated_at: now } },
         { session, returnDocument: 'after' },
       );
-      if (!accepted) throw new Error(`Message ${messageId} is not waiting for the carrier`);
+      if (!accepted) return undefined;
       await this.outbox.add(usageEvent, session);
       return messageRecord(accepted);
     });
   }
 
-  async abandonSend(messageId: string, reservationId: string): Promise<void> {
+  async abandonSend(messageId: string, reservationId: string | null): Promise<void> {
     await this.transaction(async (session) => {
       const abandoned = await this.collections.messages.findOneAndDelete({ _id: messageId, status: 'sending' }, { session });
       if (!abandoned) return;
-      await this.credits.closeReservation(abandoned.workspace_id, reservationId, session);
+      if (reservationId !== null) await this.credits.closeReservation(abandoned.workspace_id, reservationId, session);
       await this.claims.releaseFor(messageId, session);
     });
+  }
+
+  async interruptedSends(createdBefore: string, limit: number): Promise<InterruptedSend[]> {
+    const docs = await this.collections.messages.find({ status: 'sending', created_at: { $lt: createdBefore } }).sort({ created_at: 1 }).limit(limit).toArray();
+    const reservations = await this.collections.reservations.find({ message_id: { $in: docs.map((doc) => doc._id) } }).toArray();
+    const reservationOf = new Map(reservations.map((reservation) => [reservation.message_id, reservation._id]));
+    return docs.map((doc) => ({ message: messageRecord(doc), reservationId: reservationOf.get(doc._id) ?? null }));
+  }
+
+  async unrecordedCarrierIds(carrierConnectionId: string | null, carrierMessageIds: string[]): Promise<string[]> {
+    const recorded = await this.collections.messages
+      .find({ carrier_connection_id: carrierConnectionId, carrier_message_id: { $in: carrierMessageIds } }, { projection: { carrier_message_id: 1 } })
+      .toArray();
+    const taken = new Set(recorded.map((doc) => doc.carrier_message_id));
+    return carrierMessageIds.filter((id) => !taken.has(id));
   }
 
   async getMessage(workspaceId: string, id: string): Promise<MessageRecord | undefined> {

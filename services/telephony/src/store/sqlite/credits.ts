@@ -2,7 +2,7 @@
 // reservations whose sum is what sends accepted here have spent ahead of billing.
 import type { SqliteDatabase } from '@voice/runtime';
 import type { CreditStore } from '../composed.js';
-import type { CreditView, WalletView } from '../store.js';
+import type { CreditView, Reservation, WalletView } from '../store.js';
 import type { Sql } from './statements.js';
 
 interface CreditViewRow {
@@ -39,8 +39,13 @@ export class SqliteCreditStore implements CreditStore {
   }
 
   /** Must run inside the caller's transaction. */
-  openReservation(workspaceId: string, id: string, creditUnits: number): void {
-    this.sql('INSERT INTO reservations (id, workspace_id, credit_units) VALUES (?, ?, ?)').run(id, workspaceId, creditUnits);
+  openReservation(reservation: Reservation, messageId: string): void {
+    this.sql('INSERT INTO reservations (id, workspace_id, credit_units, message_id) VALUES (?, ?, ?, ?)').run(
+      reservation.id,
+      reservation.workspaceId,
+      reservation.creditUnits,
+      messageId,
+    );
   }
 
   /** Closing an already closed (or never opened) reservation changes nothing. */

@@ -107,4 +107,8 @@ export const migrations = [
    );
    CREATE INDEX reservations_by_workspace ON reservations (workspace_id);`,
   sqliteOutboxMigration,
+  // Recovery of interrupted sends finds a 'sending' message's reservation by the message.
+  `ALTER TABLE reservations ADD COLUMN message_id TEXT;
+   CREATE INDEX reservations_by_message ON reservations (message_id);
+   CREATE INDEX sms_messages_sending ON sms_messages (created_at) WHERE status = 'sending';`,
 ];

@@ -3,7 +3,7 @@
 import type { NewOutboxEvent, Page, SqliteDatabase, SqliteOutbox } from '@voice/runtime';
 import type { SmsStore } from '../composed.js';
 import { availableUnits, awaitingCarrier, claimDecision, failureReasonOf, reservationFits, statusesOvertakenBy } from '../rules.js';
-import type { DeliveryUpdate, MessageRecord, MessageStatus, Reservation, ReserveOutcome, SendClaim } from '../store.js';
+import type { DeliveryUpdate, InterruptedSend, MessageRecord, MessageStatus, Reservation, ReserveOutcome, SendClaim } from '../store.js';
 import type { SqliteSendClaims } from './claims.js';
 import type { SqliteCreditStore } from './credits.js';
 import { messageFromRow, messageRow, type MessageRow } from './rows.js';
@@ -30,31 +30,50 @@ export class SqliteSmsStore implements SmsStore {
         return { kind: 'insufficient_credits', availableUnits: availableUnits(view) };
       }
       insertRow(this.sql, 'sms_messages', messageRow(awaitingCarrier(message)));
-      this.credits.openReservation(reservation.workspaceId, reservation.id, reservation.creditUnits);
+      this.credits.openReservation(reservation, message.id);
       if (claim) this.claims.write(message.workspaceId, claim, message.id);
       return { kind: 'reserved' };
     }).immediate();
   }
 
-  async acceptSend(messageId: string, carrierMessageId: string, usageEvent: NewOutboxEvent, now: string): Promise<MessageRecord> {
+  async acceptSend(messageId: string, carrierMessageId: string, usageEvent: NewOutboxEvent, now: string): Promise<MessageRecord | undefined> {
     return this.db.transaction(() => {
       const accepted = this.sql("UPDATE sms_messages SET status = 'queued', carrier_message_id = ?, updated_at = ? WHERE id = ? AND status = 'sending' RETURNING *")
         .get(carrierMessageId, now, messageId) as MessageRow | undefined;
-      if (!accepted) throw new Error(`Message ${messageId} is not waiting for the carrier`);
+      if (!accepted) return undefined;
       this.outbox.add(usageEvent);
       return messageFromRow(accepted);
     }).immediate();
   }
 
-  async abandonSend(messageId: string, reservationId: string): Promise<void> {
+  async abandonSend(messageId: string, reservationId: string | null): Promise<void> {
     this.db.transaction(() => {
       const abandoned = this.sql("DELETE FROM sms_messages WHERE id = ? AND status = 'sending' RETURNING workspace_id").get(messageId) as
         | { workspace_id: string }
         | undefined;
       if (!abandoned) return;
-      this.credits.closeReservation(abandoned.workspace_id, reservationId);
+      if (reservationId !== null) this.credits.closeReservation(abandoned.workspace_id, reservationId);
       this.claims.releaseFor(messageId);
     }).immediate();
+  }
+
+  async interruptedSends(createdBefore: string, limit: number): Promise<InterruptedSend[]> {
+    const rows = this.sql(
+      `SELECT sms_messages.*, reservations.id AS reservation_id FROM sms_messages
+       LEFT JOIN reservations ON reservations.message_id = sms_messages.id
+       WHERE sms_messages.status = 'sending' AND sms_messages.created_at < ? ORDER BY sms_messages.created_at LIMIT ?`,
+    ).all(createdBefore, limit) as (MessageRow & { reservation_id: string | null })[];
+    return rows.map((row) => ({ message: messageFromRow(row), reservationId: row.reservation_id }));
+  }
+
+  async unrecordedCarrierIds(carrierConnectionId: string | null, carrierMessageIds: string[]): Promise<string[]> {
+    const recorded = this.sql(
+      `SELECT carrier_message_id FROM sms_messages
+       WHERE IFNULL(carrier_connection_id, '') = ? AND carrier_message_id IN (SELECT value FROM json_each(?))`,
+    )
+      .all(carrierConnectionId ?? '', JSON.stringify(carrierMessageIds))
+      .map((row) => (row as { carrier_message_id: string }).carrier_message_id);
+    return carrierMessageIds.filter((id) => !recorded.includes(id));
   }
 
   async getMessage(workspaceId: string, id: string): Promise<MessageRecord | undefined> {

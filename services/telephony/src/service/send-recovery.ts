@@ -1,0 +1,120 @@
+// Sends cut off between their credit reservation and the carrier's recorded answer (the process
+// was killed, or the write after the answer failed) would hold their credits and their
+// Idempotency-Key for good, and a message the carrier took would never be billed. A periodic pass
+// asks each one's carrier whether it took the message: if it did, the message is accepted and
+// billed exactly as the send would have done; if it did not, the send is abandoned like one the
+// carrier refused (credits released, the key free for a retry). A carrier that cannot be asked
+// now is asked again on the next pass.
+import { newId, PollingLoop, type Logger } from '@voice/runtime';
+import type { CarrierAdapter } from '../carriers/carrier.js';
+import type { CarrierDirectory } from '../carriers/directory.js';
+import { smsUsageEvent } from '../credits/usage-event.js';
+import type { InterruptedSend, TelephonyStore } from '../store/store.js';
+
+export interface SendRecoveryOptions {
+  store: TelephonyStore;
+  carriers: CarrierDirectory;
+  /** Asks the outbox relay to publish now (after a recovered message's usage event committed). */
+  wakeRelay(): void;
+  now(): Date;
+  logger: Logger;
+  /** Older sends cannot still be in flight (TelephonyConfig.sendRecoveryAfterMs). */
+  afterMs: number;
+}
+
+export interface RecoveryPass {
+  /** The carrier had taken them: now accepted, and billed. */
+  accepted: number;
+  /** The carrier had not: gone, their credits released. */
+  abandoned: number;
+  /** The carrier could not be asked: left for the next pass. */
+  deferred: number;
+  /** Settled meanwhile by another replica's pass. */
+  settledElsewhere: number;
+}
+
+type Outcome = keyof RecoveryPass;
+
+const batchSize = 100;
+/** The longest pause between passes; shorter recovery ages are checked more often. */
+const maxIntervalMs = 30_000;
+const retryAfterFailureMs = 5_000;
+
+export class SendRecovery {
+  private readonly loop: PollingLoop;
+
+  constructor(private readonly options: SendRecoveryOptions) {
+    this.loop = new PollingLoop({
+      pass: () => this.runPass(),
+      delayMs: (outcome) => {
+        if (!outcome.failed) return Math.min(maxIntervalMs, Math.ceil(options.afterMs / 2));
+        options.logger.error('recovering interrupted sends failed; retrying', { error: outcome.error });
+        return retryAfterFailureMs;
+      },
+    });
+  }
+
+  start(): void {
+    this.loop.start();
+  }
+
+  stop(): Promise<void> {
+    return this.loop.stop();
+  }
+
+  /** Settles every send that has been waiting longer than the recovery age, a batch at a time. */
+  async runPass(): Promise<RecoveryPass> {
+    const pass: RecoveryPass = { accepted: 0, abandoned: 0, deferred: 0, settledElsewhere: 0 };
+    const createdBefore = new Date(this.options.now().getTime() - this.options.afterMs).toISOString();
+    const seen = new Set<string>();
+    for (;;) {
+      const batch = (await this.options.store.interruptedSends(createdBefore, batchSize + seen.size)).filter((send) => !seen.has(send.message.id));
+      for (const send of batch) {
+        if (this.loop.stopped) return pass;
+        seen.add(send.message.id);
+        pass[await this.recover(send)]++;
+      }
+      if (batch.length === 0) return pass;
+    }
+  }
+
+  private async recover(send: InterruptedSend): Promise<Outcome> {
+    const { message } = send;
+    const log = { message_id: message.id, workspace_id: message.workspaceId };
+    const adapter = await this.carrierOf(message.carrierConnectionId);
+    let carrierMessageId: string | undefined;
+    if (adapter) {
+      try {
+        const candidates = await adapter.findSentSms({ from: message.from, to: message.to, body: message.body, notBefore: message.createdAt });
+        // A message the platform already recorded is another send of the same text, not this one.
+        [carrierMessageId] = await this.options.store.unrecordedCarrierIds(message.carrierConnectionId, candidates);
+      } catch (error) {
+        this.options.logger.warn('the carrier could not be asked about an interrupted send; asking again later', { ...log, error });
+        return 'deferred';
+      }
+    } else {
+      this.options.logger.warn("an interrupted send's carrier connection is gone; nobody can be asked, so it is abandoned", log);
+    }
+
+    if (carrierMessageId === undefined) {
+      await this.options.store.abandonSend(message.id, send.reservationId);
+      this.options.logger.warn('an interrupted send was not taken by the carrier; abandoned, its credits released', log);
+      return 'abandoned';
+    }
+    const at = this.options.now().toISOString();
+    // A send reserved before reservations named their message has no reservation to settle; its event still needs an id.
+    const reservation = { id: send.reservationId ?? newId(), workspaceId: message.workspaceId, creditUnits: message.creditUnits };
+    const accepted = await this.options.store.acceptSend(message.id, carrierMessageId, smsUsageEvent(message, reservation, at), at);
+    if (!accepted) return 'settledElsewhere';
+    this.options.wakeRelay();
+    this.options.logger.warn('an interrupted send had been taken by the carrier; accepted and billed', log);
+    return 'accepted';
+  }
+
+  /** The adapter of the platform's carrier (null) or of a connection; undefined when the connection was deleted. */
+  private async carrierOf(connectionId: string | null): Promise<CarrierAdapter | undefined> {
+    if (connectionId === null) return this.options.carriers.platform();
+    const connection = await this.options.store.getConnectionById(connectionId);
+    return connection && this.options.carriers.forConnection(connection);
+  }
+}

@@ -1,0 +1,23 @@
+// The telephony settings that depend on each other: the recovery age of interrupted sends must
+// exceed the longest a send can take with the configured carrier timeout.
+import { readTelephonyConfig } from '../src/config.js';
+
+const base = { VOICE_INTERNAL_SECRET: 'a'.repeat(64) };
+
+test('by default a send is recovered after twice the longest send (66 s with the 10 s carrier timeout)', () => {
+  // 2 s balance check + 3 attempts of 10 s + 200 ms and 400 ms back-offs = 32.6 s, rounded up to 33 s.
+  expect(readTelephonyConfig(base).sendRecoveryAfterMs).toBe(66_000);
+});
+
+test('with a short carrier timeout the default is never below a minute', () => {
+  expect(readTelephonyConfig({ ...base, VOICE_CARRIER_TIMEOUT_MS: '1000' }).sendRecoveryAfterMs).toBe(60_000);
+});
+
+test('VOICE_SMS_RECOVERY_AFTER_SECONDS may be as short as one second beyond the longest send, and no shorter', () => {
+  // 2 s + 3 × 1 s + 0.6 s = 5.6 s, rounded up to 6 s.
+  const short = { ...base, VOICE_CARRIER_TIMEOUT_MS: '1000' };
+  expect(readTelephonyConfig({ ...short, VOICE_SMS_RECOVERY_AFTER_SECONDS: '7' }).sendRecoveryAfterMs).toBe(7_000);
+  expect(() => readTelephonyConfig({ ...short, VOICE_SMS_RECOVERY_AFTER_SECONDS: '6' })).toThrow(/VOICE_SMS_RECOVERY_AFTER_SECONDS must be between 7 and 86400, got 6/);
+  expect(() => readTelephonyConfig({ ...base, VOICE_SMS_RECOVERY_AFTER_SECONDS: '33' })).toThrow(/VOICE_SMS_RECOVERY_AFTER_SECONDS must be between 34 and 86400, got 33/);
+  expect(() => readTelephonyConfig({ ...base, VOICE_SMS_RECOVERY_AFTER_SECONDS: 'soon' })).toThrow(/VOICE_SMS_RECOVERY_AFTER_SECONDS must be an integer/);
+});

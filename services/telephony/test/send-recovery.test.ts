@@ -1,0 +1,287 @@
+// The recovery of interrupted sends, on a real SQLite store with the real sandbox carrier and a
+// Twilio-shaped API on loopback: a send cut off after its reservation is accepted and billed when
+// the carrier took it, abandoned when it did not, retried when the carrier cannot be asked, and
+// settled once when passes race each other or the send itself.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { createContextValues, type HandlerContext } from '@connectrpc/connect';
+import { callerKey, createLogger, newId, SecretBox, type Caller } from '@voice/runtime';
+import { CarrierDirectory } from '../src/carriers/directory.js';
+import { carrierFor, CircuitBreakers } from '../src/carriers/registry.js';
+import { telephonyService } from '../src/routes.js';
+import { SendRecovery } from '../src/service/send-recovery.js';
+import { SqliteTelephonyStore } from '../src/store/sqlite.js';
+import type { MessageRecord, Reservation, SendClaim } from '../src/store/store.js';
+import { startFakeTwilio, type FakeTwilio } from './support-carrier/twilio-server.js';
+
+const recoveryAfterMs = 60_000;
+const box = new SecretBox(randomBytes(32));
+const logger = createLogger({ service: 'telephony-test', level: 'silent' });
+
+let dir: string;
+let store: SqliteTelephonyStore;
+let carriers: CarrierDirectory;
+let twilio: FakeTwilio;
+let clockMs: number;
+let workspaceId: string;
+let relayWakes: number;
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'telephony-recovery-'));
+  store = new SqliteTelephonyStore(join(dir, 'telephony.sqlite'));
+  carriers = directory();
+  twilio = await startFakeTwilio();
+  clockMs = Date.now();
+  workspaceId = newId();
+  relayWakes = 0;
+  await store.applyWalletView({ workspaceId, creditUnits: 10_000, version: 1, issuer: false });
+});
+
+afterEach(async () => {
+  carriers.close();
+  await twilio.close();
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function directory(): CarrierDirectory {
+  return new CarrierDirectory({
+    platform: { provider: 'sandbox' },
+    box,
+    publicUrl: 'https://voice.example',
+    build: (account) => carrierFor(account, { breakers: new CircuitBreakers(), allowPrivate: true, onDelivery: () => undefined, http: { timeoutMs: 2_000 } }),
+  });
+}
+
+function recovery(on = store, through = carriers): SendRecovery {
+  return new SendRecovery({
+    store: on,
+    carriers: through,
+    wakeRelay: () => relayWakes++,
+    now: () => new Date(clockMs),
+    logger,
+    afterMs: recoveryAfterMs,
+  });
+}
+
+const passTime = () => {
+  clockMs += recoveryAfterMs + 1;
+};
+
+function message(overrides: Partial<MessageRecord> = {}): MessageRecord {
+  const at = new Date(clockMs).toISOString();
+  return {
+    id: newId(),
+    workspaceId,
+    fromNumberId: newId(),
+    from: '+14155550100',
+    to: '+442071838750',
+    body: 'Your table is ready',
+    segments: 1,
+    encoding: 'GSM-7',
+    creditUnits: 150,
+    status: 'sending',
+    failureReason: '',
+    carrierConnectionId: null,
+    carrierMessageId: null,
+    createdAt: at,
+    updatedAt: at,
+    ...overrides,
+  };
+}
+
+const claim = (key: string): SendClaim => ({ key, fingerprint: 'fp', now: new Date(clockMs).toISOString(), expiredBefore: '2000-01-01T00:00:00.000Z' });
+
+/** Reserves a send as the handler does, and stops there: the process "dies" before the carrier's answer is recorded. */
+async function interrupted(overrides: Partial<MessageRecord> = {}, key?: string): Promise<{ message: MessageRecord; reservation: Reservation }> {
+  const sent = message(overrides);
+  const reservation = { id: newId(), workspaceId, creditUnits: sent.creditUnits };
+  expect(await store.reserveSend(sent, reservation, key === undefined ? undefined : claim(key))).toEqual({ kind: 'reserved' });
+  return { message: sent, reservation };
+}
+
+const pendingEvents = async () => store.outbox.pending(1000);
+
+async function twilioConnection(): Promise<string> {
+  const id = newId();
+  const at = new Date(clockMs).toISOString();
+  await store.insertConnection({
+    id,
+    workspaceId,
+    name: 'Our Twilio',
+    provider: 'twilio',
+    baseUrl: twilio.baseUrl,
+    sealedAccountSid: box.seal('AC0123456789abcdef0123456789abcdef'),
+    sealedAuthToken: box.seal('f00dfeedf00dfeedf00dfeedf00dfeed'),
+    createdAt: at,
+    updatedAt: at,
+  });
+  return id;
+}
+
+const listing = (sid: string, sent: MessageRecord) => ({
+  status: 200,
+  json: { messages: [{ sid, body: sent.body, from: sent.from, to: sent.to, date_created: new Date(clockMs).toUTCString() }], next_page_uri: null },
+});
+
+test('a send the carrier took before the process died is accepted and billed once, and its key replays it', async () => {
+  const { message: sent, reservation } = await interrupted({}, 'key-taken');
+  const { carrierMessageId } = await carriers.platform().sendSms({ from: sent.from, to: sent.to, body: sent.body });
+  passTime();
+
+  expect(await recovery().runPass()).toEqual({ accepted: 1, abandoned: 0, deferred: 0, settledElsewhere: 0 });
+  const recovered = await store.getMessage(workspaceId, sent.id);
+  expect(recovered).toMatchObject({ status: 'queued', carrierMessageId, creditUnits: 150 });
+  const events = await pendingEvents();
+  expect(events.map((event) => event.id)).toEqual([reservation.id]);
+  expect(relayWakes).toBe(1);
+  // Credits stay reserved until billing reports the usage event applied.
+  expect((await store.creditView(workspaceId)).reservedUnits).toBe(150);
+  expect(await store.reserveSend(message(), { id: newId(), workspaceId, creditUnits: 150 }, claim('key-taken'))).toEqual({ kind: 'replayed', message: recovered });
+
+  // Nothing is left to recover.
+  passTime();
+  expect(await recovery().runPass()).toEqual({ accepted: 0, abandoned: 0, deferred: 0, settledElsewhere: 0 });
+  expect(await pendingEvents()).toHaveLength(1);
+});
+
+test('a send the carrier never took is abandoned: credits released, no event, the key free for a retry', async () => {
+  const { message: sent } = await interrupted({ creditUnits: 400 }, 'key-lost');
+  passTime();
+
+  expect(await recovery().runPass()).toEqual({ accepted: 0, abandoned: 1, deferred: 0, settledElsewhere: 0 });
+  expect(await store.interruptedSends(new Date(clockMs).toISOString(), 10)).toEqual([]);
+  expect(await store.getMessage(workspaceId, sent.id)).toBeUndefined();
+  expect((await store.creditView(workspaceId)).reservedUnits).toBe(0);
+  expect(await pendingEvents()).toEqual([]);
+  expect(await store.reserveSend(message(), { id: newId(), workspaceId, creditUnits: 150 }, claim('key-lost'))).toEqual({ kind: 'reserved' });
+});
+
+test('sends younger than the recovery age may still be in flight and are left alone', async () => {
+  await interrupted();
+  clockMs += recoveryAfterMs - 1_000;
+  expect(await recovery().runPass()).toEqual({ accepted: 0, abandoned: 0, deferred: 0, settledElsewhere: 0 });
+  expect((await store.creditView(workspaceId)).reservedUnits).toBe(150);
+});
+
+test("a message of the same text already recorded for another send is not taken for the interrupted one", async () => {
+  const first = message();
+  const firstReservation = { id: newId(), workspaceId, creditUnits: first.creditUnits };
+  await store.reserveSend(first, firstReservation);
+  const { carrierMessageId } = await carriers.platform().sendSms({ from: first.from, to: first.to, body: first.body });
+  await store.acceptSend(first.id, carrierMessageId, { id: firstReservation.id, subject: 'usage.telephony.sms', payload: new Uint8Array([1]) }, first.createdAt);
+  const { message: second } = await interrupted();
+  passTime();
+
+  expect(await recovery().runPass()).toMatchObject({ accepted: 0, abandoned: 1 });
+  expect(await store.getMessage(workspaceId, second.id)).toBeUndefined();
+  expect(await store.getMessage(workspaceId, first.id)).toMatchObject({ status: 'queued', carrierMessageId });
+});
+
+test('a carrier that cannot be asked leaves the send reserved until a later pass can ask it', async () => {
+  const connectionId = await twilioConnection();
+  const { message: sent, reservation } = await interrupted({ carrierConnectionId: connectionId });
+  passTime();
+
+  twilio.handle = () => ({ status: 503, json: { message: 'down' } });
+  expect(await recovery().runPass()).toEqual({ accepted: 0, abandoned: 0, deferred: 1, settledElsewhere: 0 });
+  expect((await store.creditView(workspaceId)).reservedUnits).toBe(150);
+  expect(await store.interruptedSends(new Date(clockMs).toISOString(), 10)).toHaveLength(1);
+
+  twilio.handle = () => listing('SMfromtwilio', sent);
+  expect(await recovery().runPass()).toMatchObject({ accepted: 1, deferred: 0 });
+  expect(await store.getMessage(workspaceId, sent.id)).toMatchObject({ status: 'queued', carrierMessageId: 'SMfromtwilio', carrierConnectionId: connectionId });
+  expect((await pendingEvents()).map((event) => event.id)).toEqual([reservation.id]);
+  const asked = twilio.received.filter((request) => request.method === 'GET').at(-1)!;
+  expect(Object.fromEntries(asked.query)).toMatchObject({ From: sent.from, To: sent.to });
+});
+
+test('a send whose carrier connection was deleted cannot be asked about and is abandoned', async () => {
+  const { message: sent } = await interrupted({ carrierConnectionId: newId() });
+  passTime();
+  expect(await recovery().runPass()).toMatchObject({ abandoned: 1 });
+  expect((await store.creditView(workspaceId)).reservedUnits).toBe(0);
+  expect(await store.getMessage(workspaceId, sent.id)).toBeUndefined();
+});
+
+test('passes of two replicas racing over the same sends settle each one once', async () => {
+  const sends = [];
+  const platform = carriers.platform();
+  for (let i = 0; i < 10; i++) {
+    const { message: sent } = await interrupted({ body: `message ${i}` });
+    // The carrier took the even ones.
+    if (i % 2 === 0) await platform.sendSms({ from: sent.from, to: sent.to, body: sent.body });
+    sends.push(sent);
+  }
+  passTime();
+  const otherReplica = new SqliteTelephonyStore(join(dir, 'telephony.sqlite'));
+  try {
+    const passes = await Promise.all([recovery().runPass(), recovery(otherReplica).runPass()]);
+    const total = (field: 'accepted' | 'abandoned' | 'settledElsewhere') => passes.reduce((sum, pass) => sum + pass[field], 0);
+    expect(total('accepted')).toBe(5);
+    expect(total('abandoned') + total('settledElsewhere')).toBeGreaterThanOrEqual(5);
+    expect(await pendingEvents()).toHaveLength(5);
+    expect((await store.creditView(workspaceId)).reservedUnits).toBe(5 * 150);
+    for (const [i, sent] of sends.entries()) {
+      expect((await store.getMessage(workspaceId, sent.id))?.status).toBe(i % 2 === 0 ? 'queued' : undefined);
+    }
+  } finally {
+    await otherReplica.close();
+  }
+});
+
+test('a send that outlives the recovery age answers with the message the recovery accepted, billed once', async () => {
+  const connectionId = await twilioConnection();
+  const at = new Date(clockMs).toISOString();
+  const number = {
+    id: newId(),
+    workspaceId,
+    number: '+14155550100',
+    country: 'US',
+    source: 'imported' as const,
+    smsCapable: true,
+    voiceCapable: true,
+    smsOutboundEnabled: true,
+    carrierConnectionId: connectionId,
+    a2pCampaignId: null,
+    name: 'Front desk',
+    assistantId: null,
+    createdAt: at,
+    updatedAt: at,
+  };
+  await store.insertNumber(number);
+  const service = telephonyService({
+    store,
+    box,
+    carriers,
+    pricing: { feePerSegmentUnits: 150, carrierPerSegmentUnits: 0, numberMonthlyUnits: 0 },
+    balances: { current: async () => undefined },
+    wakeRelay: () => relayWakes++,
+    now: () => new Date(clockMs),
+    logger,
+  });
+  const caller: Caller = { workspaceId, principal: { type: 'service_account', id: 'k1', name: 'test' }, scopes: null, requestId: 'r1' };
+  const context = { values: createContextValues().set(callerKey, caller) } as unknown as HandlerContext;
+
+  // The carrier takes the message at once but its answer is slow; meanwhile a pass finds the send old.
+  let listed: MessageRecord | undefined;
+  twilio.handle = (request) => {
+    if (request.method === 'POST') return { status: 201, json: { sid: 'SMslow' }, delayMs: 500 };
+    return listed ? listing('SMslow', listed) : { status: 200, json: { messages: [], next_page_uri: null } };
+  };
+  const sending = service.sendSms(
+    { $typeName: 'voice.telephony.v1.SendSmsRequest', fromNumberId: number.id, to: '+442071838750', body: 'Your table is ready', idempotencyKey: '' },
+    context,
+  );
+  while (!twilio.received.some((request) => request.method === 'POST')) await new Promise((resolve) => setTimeout(resolve, 5));
+  listed = (await store.interruptedSends(new Date(clockMs + 1).toISOString(), 10))[0]?.message;
+  expect(listed).toBeDefined();
+  passTime();
+  expect(await recovery().runPass()).toMatchObject({ accepted: 1 });
+
+  const answer = await sending;
+  expect(answer.message).toMatchObject({ id: listed!.id, status: 'queued' });
+  expect(await pendingEvents()).toHaveLength(1);
+});

@@ -14,6 +14,7 @@ import { telephonyService } from '../src/routes.js';
 import { SendRecovery } from '../src/service/send-recovery.js';
 import { SqliteTelephonyStore } from '../src/store/sqlite.js';
 import type { MessageRecord, Reservation, SendClaim } from '../src/store/store.js';
+import { messageRecord } from './store.contract.js';
 import { startFakeTwilio, type FakeTwilio } from './support-carrier/twilio-server.js';
 
 const recoveryAfterMs = 60_000;
@@ -72,24 +73,7 @@ const passTime = () => {
 
 function message(overrides: Partial<MessageRecord> = {}): MessageRecord {
   const at = new Date(clockMs).toISOString();
-  return {
-    id: newId(),
-    workspaceId,
-    fromNumberId: newId(),
-    from: '+14155550100',
-    to: '+442071838750',
-    body: 'Your table is ready',
-    segments: 1,
-    encoding: 'GSM-7',
-    creditUnits: 150,
-    status: 'sending',
-    failureReason: '',
-    carrierConnectionId: null,
-    carrierMessageId: null,
-    createdAt: at,
-    updatedAt: at,
-    ...overrides,
-  };
+  return messageRecord(workspaceId, { from: '+14155550100', to: '+442071838750', body: 'Your table is ready', creditUnits: 150, createdAt: at, updatedAt: at, ...overrides });
 }
 
 const claim = (key: string): SendClaim => ({ key, fingerprint: 'fp', now: new Date(clockMs).toISOString(), expiredBefore: '2000-01-01T00:00:00.000Z' });

@@ -270,6 +270,24 @@ describe('sending through the carrier', () => {
     expect((await platform.api.get('/sms/messages', workspace.key)).body.meta.pagination.total).toBe(0);
     expect(await balance(platform.api, workspace.key)).toEqual({ credits: '1.0000', minutes: '0.000' });
   });
+
+  test('missing credits are refused before the carrier is asked: 409, not 503, when the carrier is down too', async () => {
+    const broke = await platform.workspace();
+    const connection = await platform.api.post('/carrier-connections', broke.key, {
+      name: 'Soon gone',
+      provider: 'twilio',
+      base_url: carrier.url,
+      account_sid: carrier.accountSid,
+      auth_token: carrier.authToken,
+    });
+    const number = await importNumber(broke.key, connection.body.data.id, '+14155550160');
+    const closed = await startFakeTwilio();
+    await closed.close();
+    await platform.api.patch(`/carrier-connections/${connection.body.data.id}`, broke.key, { base_url: closed.url, auth_token: carrier.authToken });
+    const refused = await platform.api.post('/sms/send', broke.key, { from_number_id: number.id, to: ukDestination, body: 'x' });
+    expectError(refused, 409, 'conflict');
+    expect(refused.body.error.message).toMatch(/credits/);
+  });
 });
 
 describe('A2P 10DLC', () => {

@@ -130,6 +130,9 @@ describe('preconditions, in order', () => {
     const other = await funded();
     expectError(await send(key, { from_number_id: other.number.id, to: destination, body: 'x' }), 404, 'not_found');
     expectError(await send(key, { from_number_id: '5b7e0c3e-4d5f-4a1b-9c2d-0e1f2a3b4c5d', to: destination, body: 'x' }), 404, 'not_found');
+    // Unknown beats every check of the number itself: another workspace's disabled number is 404, not 409.
+    const disabled = await buySmsNumber(platform.api, other.key, { enable: false });
+    expectError(await send(key, { from_number_id: disabled.id, to: destination, body: 'x' }), 404, 'not_found');
   });
 
   test('outbound SMS disabled (the default) is 409 telephony_configuration_error', async () => {
@@ -197,12 +200,37 @@ describe('idempotent retries', () => {
     expect(first.status).toBe(202);
     expect(retry.status).toBe(202);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
-    expect(retry.body.data.id).toBe(first.body.data.id);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    expect(retry.body).toEqual(first.body);
     expectError(await send(key, { ...body, body: 'Something else' }, { 'Idempotency-Key': 'order-1234-confirmation' }), 409, 'conflict');
     expect((await send(key, body, { 'Idempotency-Key': 'x'.repeat(256) })).status).toBe(400);
     await ledgerWith(platform.api, key, 'sms.outbound', 1);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect((await ledger(platform.api, key)).filter((entry) => entry.kind === 'sms.outbound')).toHaveLength(1);
+    expect((await platform.api.get('/sms/messages', key)).body.meta.pagination.total).toBe(1);
+  });
+
+  test('a retry answers the first response, even after delivery and after the number stopped sending', async () => {
+    const { key, number } = await funded('1.0000');
+    const body = { from_number_id: number.id, to: destination, body: 'Replay me exactly.' };
+    const first = await send(key, body, { 'Idempotency-Key': 'replay-exact' });
+    expect(first.status).toBe(202);
+    expect(first.body.data.status).toBe('queued');
+    await eventually(async () => {
+      const read = await platform.api.get(`/sms/messages/${first.body.data.id}`, key);
+      return read.body.data.status === 'delivered' ? read : undefined;
+    });
+    const disabled = await platform.api.patch(`/phone-numbers/${number.id}`, key, { sms_outbound_enabled: false });
+    expect(disabled.status).toBe(200);
+    expectError(await send(key, body), 409, 'telephony_configuration_error');
+
+    const retry = await send(key, body, { 'Idempotency-Key': 'replay-exact' });
+    expect(retry.status).toBe(202);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body).toEqual(first.body);
+    // Another body under the key is still refused, and a new key still meets the disabled number.
+    expectError(await send(key, { ...body, body: 'Different' }, { 'Idempotency-Key': 'replay-exact' }), 409, 'conflict');
+    expectError(await send(key, body, { 'Idempotency-Key': 'replay-new' }), 409, 'telephony_configuration_error');
     expect((await platform.api.get('/sms/messages', key)).body.meta.pagination.total).toBe(1);
   });
 

@@ -391,7 +391,7 @@ export function registerTelephonyRoutes(rest: RestRouter, deps: RestDeps): void 
       id: 'sendSms',
       summary: 'Send an SMS from one of the workspace’s numbers; it is charged when the carrier takes it',
       description:
-        'Answers 202 with the message `queued`. With an `Idempotency-Key` a retry answers 202 with the message as it is now and `Idempotent-Replayed: true` (409 while the first attempt is still with the carrier); a failed attempt does not bind the key.',
+        'Answers 202 with the message `queued`. With an `Idempotency-Key` a retry within 24 h answers 202 with the first response (the message as accepted) and `Idempotent-Replayed: true`, whatever changed since (409 while the first attempt is still with the carrier); a failed attempt does not bind the key.',
       toolset,
       status: 202,
       response: dataOf(smsMessageSchema),

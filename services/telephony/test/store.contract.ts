@@ -568,11 +568,12 @@ export function describeTelephonyStoreContract(name: string, open: () => Promise
         await store.applyWalletView(wallet(workspace, 1000, 1));
       });
 
-      test('the same key and body is in progress while the carrier has it, then replays the message as it is now', async () => {
+      test('the same key and body is in progress while the carrier has it, then replays the message as first answered', async () => {
         const message = messageRecord(workspace, { creditUnits: 100 });
         const reservation = reservationFor(message);
         expect(await store.reserveSend(message, reservation, claim('key-1', 'fp-a'))).toEqual({ kind: 'reserved' });
         expect(await store.reserveSend(messageRecord(workspace), reservationFor(message), claim('key-1', 'fp-a'))).toEqual({ kind: 'in_progress' });
+        expect(await store.claimedSend(workspace, claim('key-1', 'fp-a'))).toEqual({ kind: 'in_progress' });
 
         const accepted = await store.acceptSend(message.id, 'SM-1', usageEvent(reservation), tick());
         expect(await store.reserveSend(messageRecord(workspace), reservationFor(message), claim('key-1', 'fp-a'))).toEqual({
@@ -580,13 +581,44 @@ export function describeTelephonyStoreContract(name: string, open: () => Promise
           message: accepted,
         });
         const delivered = await store.applyDelivery(null, 'SM-1', { status: 'delivered', at: tick() });
+        expect(delivered?.status).toBe('delivered');
+        // The first response, not the message as it is now.
         expect(await store.reserveSend(messageRecord(workspace), reservationFor(message), claim('key-1', 'fp-a'))).toEqual({
           kind: 'replayed',
-          message: delivered,
+          message: accepted,
         });
+        expect(await store.claimedSend(workspace, claim('key-1', 'fp-a'))).toEqual({ kind: 'replayed', message: accepted });
         // Nothing but the first send reserved credits.
         expect((await store.creditView(workspace)).reservedUnits).toBe(100);
         expect((await store.listMessages(workspace, {}, all)).total).toBe(1);
+      });
+
+      test('claimedSend reads what a key decides without taking it: unknown, reused, expired, or another workspace go ahead', async () => {
+        expect(await store.claimedSend(workspace, claim('key-read', 'fp-a'))).toBeUndefined();
+        const message = messageRecord(workspace);
+        await store.reserveSend(message, reservationFor(message), claim('key-read', 'fp-a'));
+        expect(await store.claimedSend(workspace, claim('key-read', 'fp-b'))).toEqual({ kind: 'key_reused' });
+        expect(await store.claimedSend(otherWorkspace, claim('key-read', 'fp-a'))).toBeUndefined();
+        expect(await store.claimedSend(workspace, claim('key-read', 'fp-a', { expiredBefore: '2999-01-01T00:00:00.000Z' }))).toBeUndefined();
+        // Reading took nothing: a send under a fresh key in the other workspace is reserved.
+        const other = messageRecord(otherWorkspace);
+        await store.applyWalletView(wallet(otherWorkspace, 1000, 1));
+        expect(await store.reserveSend(other, reservationFor(other), claim('key-read', 'fp-a'))).toEqual({ kind: 'reserved' });
+      });
+
+      test('a key replaced after expiry replays its new message, not the old first response', async () => {
+        const first = messageRecord(workspace);
+        const firstReservation = reservationFor(first);
+        await store.reserveSend(first, firstReservation, claim('key-renew', 'fp-a'));
+        await store.acceptSend(first.id, 'SM-renew-1', usageEvent(firstReservation), tick());
+        const second = messageRecord(workspace);
+        const secondReservation = reservationFor(second);
+        expect(await store.reserveSend(second, secondReservation, claim('key-renew', 'fp-a', { expiredBefore: '2999-01-01T00:00:00.000Z' }))).toEqual({
+          kind: 'reserved',
+        });
+        expect(await store.claimedSend(workspace, claim('key-renew', 'fp-a'))).toEqual({ kind: 'in_progress' });
+        const accepted = await store.acceptSend(second.id, 'SM-renew-2', usageEvent(secondReservation), tick());
+        expect(await store.claimedSend(workspace, claim('key-renew', 'fp-a'))).toEqual({ kind: 'replayed', message: accepted });
       });
 
       test('the same key with another body is refused, before credits are looked at', async () => {

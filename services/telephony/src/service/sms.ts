@@ -21,7 +21,7 @@ import { presentMessage } from '../presenter.js';
 import { smsPriceUnits } from '../pricing.js';
 import { segmentSms } from '../sms/segments.js';
 import { smsUsageEvent } from '../credits/usage-event.js';
-import type { MessageRecord, MessageStatus, NumberRecord, Reservation, ReserveOutcome, SendClaim } from '../store/store.js';
+import type { ClaimOutcome, MessageRecord, MessageStatus, NumberRecord, Reservation, ReserveOutcome, SendClaim } from '../store/store.js';
 import type { CarrierRoute } from '../carriers/directory.js';
 import { withCarrier } from './carrier-errors.js';
 import type { TelephonyDeps } from './deps.js';
@@ -69,11 +69,32 @@ export function smsHandlers(deps: TelephonyDeps) {
     return settled;
   }
 
+  /** The answer to a send whose key an earlier request holds. */
+  function answerForClaimed(outcome: ClaimOutcome) {
+    switch (outcome.kind) {
+      case 'replayed':
+        return { message: presentMessage(outcome.message), replayed: true };
+      case 'in_progress':
+        throw serviceError('conflict', 'a request with this Idempotency-Key is still being processed; retry shortly');
+      case 'key_reused':
+        throw serviceError('conflict', 'this Idempotency-Key was already used with a different request body');
+    }
+  }
+
   return {
     async sendSms(request: SendSmsRequest, context: HandlerContext) {
       const caller = workspaceCallerOf(context);
       const fields = { from_number_id: request.fromNumberId, to: request.to, body: request.body };
       const input = parseInput(sendSmsBodySchema, fields);
+      const now = deps.now();
+      const at = now.toISOString();
+      const claim = request.idempotencyKey
+        ? { key: request.idempotencyKey, fingerprint: requestFingerprint(fields), now: at, expiredBefore: idempotencyExpiry(now) }
+        : undefined;
+      // A retry under a used key answers as the first request did, whatever changed since (API.md 1).
+      const earlier = claim && (await store.claimedSend(caller.workspaceId, claim));
+      if (earlier) return answerForClaimed(earlier);
+
       const to = parseE164(input.to)!.number;
       const number = await loadOr404('phone number', input.from_number_id, (id) => store.getNumber(caller.workspaceId, id));
       const route = await senderRoute(caller, number, to);
@@ -81,8 +102,6 @@ export function smsHandlers(deps: TelephonyDeps) {
         throw serviceError('destination_forbidden', "the destination is on this workspace's suppression list");
       }
       const { segments, encoding } = segmentSms(input.body);
-      const now = deps.now();
-      const at = now.toISOString();
       const message: MessageRecord = {
         id: newId(),
         workspaceId: caller.workspaceId,
@@ -101,18 +120,9 @@ export function smsHandlers(deps: TelephonyDeps) {
         updatedAt: at,
       };
       const reservation: Reservation = { id: newId(), workspaceId: caller.workspaceId, creditUnits: message.creditUnits };
-      const claim = request.idempotencyKey
-        ? { key: request.idempotencyKey, fingerprint: requestFingerprint(fields), now: at, expiredBefore: idempotencyExpiry(now) }
-        : undefined;
 
       const outcome = await reserve(message, reservation, claim, caller.requestId);
       switch (outcome.kind) {
-        case 'replayed':
-          return { message: presentMessage(outcome.message), replayed: true };
-        case 'in_progress':
-          throw serviceError('conflict', 'a request with this Idempotency-Key is still being processed; retry shortly');
-        case 'key_reused':
-          throw serviceError('conflict', 'this Idempotency-Key was already used with a different request body');
         case 'insufficient_credits':
           throw serviceError(
             'conflict',
@@ -120,6 +130,9 @@ export function smsHandlers(deps: TelephonyDeps) {
           );
         case 'reserved':
           break;
+        default:
+          // A send under the same key got there first.
+          return answerForClaimed(outcome);
       }
 
       let carrierMessageId: string;

@@ -19,6 +19,7 @@ import type {
   TelephonyStore,
   WalletView,
 } from './store.js';
+import type { ClaimOutcome } from './store.js';
 
 export type NumberStore = Pick<TelephonyStore, 'insertNumber' | 'getNumber' | 'listNumbers' | 'heldNumbers' | 'updateNumber' | 'deleteNumber'>;
 export type ConnectionStore = Pick<
@@ -29,7 +30,7 @@ export type CampaignStore = Pick<TelephonyStore, 'insertCampaign' | 'getCampaign
 export type SuppressionStore = Pick<TelephonyStore, 'insertSuppression' | 'isSuppressed' | 'listSuppressions' | 'deleteSuppression'>;
 export type SmsStore = Pick<
   TelephonyStore,
-  'reserveSend' | 'acceptSend' | 'abandonSend' | 'interruptedSends' | 'unrecordedCarrierIds' | 'getMessage' | 'listMessages' | 'applyDelivery'
+  'reserveSend' | 'claimedSend' | 'acceptSend' | 'abandonSend' | 'interruptedSends' | 'unrecordedCarrierIds' | 'getMessage' | 'listMessages' | 'applyDelivery'
 >;
 export type CreditStore = Pick<TelephonyStore, 'applyWalletView' | 'creditView'>;
 
@@ -137,6 +138,10 @@ export abstract class ComposedTelephonyStore implements TelephonyStore {
 
   abandonSend(messageId: string, reservationId: string | null): Promise<void> {
     return this.parts.sms.abandonSend(messageId, reservationId);
+  }
+
+  claimedSend(workspaceId: string, claim: SendClaim): Promise<ClaimOutcome | undefined> {
+    return this.parts.sms.claimedSend(workspaceId, claim);
   }
 
   interruptedSends(createdBefore: string, limit: number): Promise<InterruptedSend[]> {

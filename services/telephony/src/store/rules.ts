@@ -1,12 +1,14 @@
 // The rules both store adapters apply, written once: what an idempotency claim decides, which
 // delivery reports move a message on, and what a reservation may spend.
-import type { CreditView, DeliveryUpdate, MessageRecord, MessageStatus, ReserveOutcome, SendClaim } from './store.js';
+import type { ClaimOutcome, CreditView, DeliveryUpdate, MessageRecord, MessageStatus, SendClaim } from './store.js';
 
 /** A claim as either adapter keeps it. */
 export interface StoredClaim {
   fingerprint: string;
   messageId: string;
   createdAt: string;
+  /** The message as its send answered (accepted), once it did: what a replay answers. */
+  firstResponse?: MessageRecord;
 }
 
 /**
@@ -14,11 +16,11 @@ export interface StoredClaim {
  * undefined when it does not bind (there is none, it expired, or the message of the same body is
  * gone) and the send goes ahead, replacing it.
  */
-export function claimDecision(stored: StoredClaim | undefined, claim: SendClaim, message: MessageRecord | undefined): ReserveOutcome | undefined {
+export function claimDecision(stored: StoredClaim | undefined, claim: SendClaim, message: MessageRecord | undefined): ClaimOutcome | undefined {
   if (!stored || stored.createdAt < claim.expiredBefore) return undefined;
   if (stored.fingerprint !== claim.fingerprint) return { kind: 'key_reused' };
   if (!message) return undefined;
-  return message.status === 'sending' ? { kind: 'in_progress' } : { kind: 'replayed', message };
+  return message.status === 'sending' ? { kind: 'in_progress' } : { kind: 'replayed', message: stored.firstResponse ?? message };
 }
 
 /** A reserved message waits for the carrier, whatever the caller filled in. */

@@ -125,15 +125,19 @@ export interface InterruptedSend {
   reservationId: string | null;
 }
 
-export type ReserveOutcome =
-  | { kind: 'reserved' }
-  /** The workspace's spendable credits (view balance minus open reservations, never below zero) are short. */
-  | { kind: 'insufficient_credits'; availableUnits: number }
-  /** The key's first request finished: its message, as it is now. */
+/** What an Idempotency-Key an earlier send holds decides for a new one. */
+export type ClaimOutcome =
+  /** The key's first request finished: its message as that request answered it (later delivery reports aside). */
   | { kind: 'replayed'; message: MessageRecord }
   /** The key's first request is still with the carrier. */
   | { kind: 'in_progress' }
   | { kind: 'key_reused' };
+
+export type ReserveOutcome =
+  | { kind: 'reserved' }
+  /** The workspace's spendable credits (view balance minus open reservations, never below zero) are short. */
+  | { kind: 'insufficient_credits'; availableUnits: number }
+  | ClaimOutcome;
 
 /** Billing's word on a wallet, as its WalletChanged event (or a balance read) carried it. */
 export interface WalletView {
@@ -196,8 +200,14 @@ export interface TelephonyStore {
    */
   reserveSend(message: MessageRecord, reservation: Reservation, claim?: SendClaim): Promise<ReserveOutcome>;
   /**
+   * What the workspace's claim on the key decides for a new send, read before anything else is
+   * checked (replayed, in progress, reused), or undefined when the send goes ahead. reserveSend
+   * decides again, atomically, for sends racing under one key.
+   */
+  claimedSend(workspaceId: string, claim: SendClaim): Promise<ClaimOutcome | undefined>;
+  /**
    * One transaction: the carrier took the message. It becomes 'queued' with the carrier's id,
-   * and the usage event that bills it enters the outbox. The reservation stays open until
+   * its claim keeps it as the first response, and the usage event that bills it enters the outbox. The reservation stays open until
    * billing reports it applied. Undefined (and nothing written) when the message no longer waits
    * for the carrier: the recovery of interrupted sends settled it first.
    */

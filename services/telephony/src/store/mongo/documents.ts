@@ -89,6 +89,8 @@ export interface ClaimDocument {
   fingerprint: string;
   message_id: string;
   created_at: string;
+  /** The message as accepted: what a replay answers. */
+  first_response?: MessageDocument;
 }
 
 /**

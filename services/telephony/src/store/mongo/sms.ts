@@ -1,10 +1,10 @@
 // SMS in MongoDB: a send reserves credits, then the carrier's answer accepts (with its usage event
 // in the outbox) or abandons it; delivery reports move accepted messages forward.
-import type { Filter } from 'mongodb';
+import type { ClientSession, Filter } from 'mongodb';
 import type { MongoHandle, MongoOutbox, NewOutboxEvent, Page } from '@voice/runtime';
 import type { SmsStore } from '../composed.js';
 import { availableUnits, awaitingCarrier, claimDecision, failureReasonOf, statusesOvertakenBy } from '../rules.js';
-import type { DeliveryUpdate, InterruptedSend, MessageRecord, MessageStatus, Reservation, ReserveOutcome, SendClaim } from '../store.js';
+import type { ClaimOutcome, DeliveryUpdate, InterruptedSend, MessageRecord, MessageStatus, Reservation, ReserveOutcome, SendClaim } from '../store.js';
 import type { MongoSendClaims } from './claims.js';
 import type { MongoCreditStore } from './credits.js';
 import { messageDocument, messageRecord, type Collections, type MessageDocument } from './documents.js';
@@ -24,12 +24,8 @@ export class MongoSmsStore extends MongoStorePart implements SmsStore {
   async reserveSend(message: MessageRecord, reservation: Reservation, claim?: SendClaim): Promise<ReserveOutcome> {
     await this.credits.ensureView(reservation.workspaceId);
     return this.transaction(async (session): Promise<ReserveOutcome> => {
-      if (claim) {
-        const stored = await this.claims.find(message.workspaceId, claim.key, session);
-        const claimed = stored && (await this.collections.messages.findOne({ _id: stored.messageId }, { session }));
-        const decided = claimDecision(stored, claim, claimed ? messageRecord(claimed) : undefined);
-        if (decided) return decided;
-      }
+      const decided = claim && (await this.decideClaim(message.workspaceId, claim, session));
+      if (decided) return decided;
       if (!(await this.credits.reserve(reservation, message.id, session))) {
         return { kind: 'insufficient_credits', availableUnits: availableUnits(await this.credits.currentView(reservation.workspaceId, session)) };
       }
@@ -37,6 +33,10 @@ export class MongoSmsStore extends MongoStorePart implements SmsStore {
       if (claim) await this.claims.write(message.workspaceId, claim, message.id, session);
       return { kind: 'reserved' };
     });
+  }
+
+  async claimedSend(workspaceId: string, claim: SendClaim): Promise<ClaimOutcome | undefined> {
+    return this.decideClaim(workspaceId, claim);
   }
 
   async acceptSend(messageId: string, carrierMessageId: string, usageEvent: NewOutboxEvent, now: string): Promise<MessageRecord | undefined> {
@@ -47,8 +47,10 @@ export class MongoSmsStore extends MongoStorePart implements SmsStore {
         { session, returnDocument: 'after' },
       );
       if (!accepted) return undefined;
+      const message = messageRecord(accepted);
+      await this.claims.recordFirstResponse(message, session);
       await this.outbox.add(usageEvent, session);
-      return messageRecord(accepted);
+      return message;
     });
   }
 
@@ -74,6 +76,12 @@ export class MongoSmsStore extends MongoStorePart implements SmsStore {
       .toArray();
     const taken = new Set(recorded.map((doc) => doc.carrier_message_id));
     return carrierMessageIds.filter((id) => !taken.has(id));
+  }
+
+  private async decideClaim(workspaceId: string, claim: SendClaim, session?: ClientSession): Promise<ClaimOutcome | undefined> {
+    const stored = await this.claims.find(workspaceId, claim.key, session);
+    const claimed = stored && (await this.collections.messages.findOne({ _id: stored.messageId }, { session }));
+    return claimDecision(stored, claim, claimed ? messageRecord(claimed) : undefined);
   }
 
   async getMessage(workspaceId: string, id: string): Promise<MessageRecord | undefined> {

@@ -111,4 +111,6 @@ export const migrations = [
   `ALTER TABLE reservations ADD COLUMN message_id TEXT;
    CREATE INDEX reservations_by_message ON reservations (message_id);
    CREATE INDEX sms_messages_sending ON sms_messages (created_at) WHERE status = 'sending';`,
+  // A replay answers the first response (the message as accepted), not the message as it is now.
+  `ALTER TABLE send_claims ADD COLUMN first_response TEXT;`,
 ];

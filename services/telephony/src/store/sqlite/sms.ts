@@ -3,7 +3,7 @@
 import type { NewOutboxEvent, Page, SqliteDatabase, SqliteOutbox } from '@voice/runtime';
 import type { SmsStore } from '../composed.js';
 import { availableUnits, awaitingCarrier, claimDecision, failureReasonOf, reservationFits, statusesOvertakenBy } from '../rules.js';
-import type { DeliveryUpdate, InterruptedSend, MessageRecord, MessageStatus, Reservation, ReserveOutcome, SendClaim } from '../store.js';
+import type { ClaimOutcome, DeliveryUpdate, InterruptedSend, MessageRecord, MessageStatus, Reservation, ReserveOutcome, SendClaim } from '../store.js';
 import type { SqliteSendClaims } from './claims.js';
 import type { SqliteCreditStore } from './credits.js';
 import { messageFromRow, messageRow, type MessageRow } from './rows.js';
@@ -20,11 +20,8 @@ export class SqliteSmsStore implements SmsStore {
 
   async reserveSend(message: MessageRecord, reservation: Reservation, claim?: SendClaim): Promise<ReserveOutcome> {
     return this.db.transaction((): ReserveOutcome => {
-      if (claim) {
-        const stored = this.claims.find(message.workspaceId, claim.key);
-        const decided = claimDecision(stored, claim, stored && this.messageById(stored.messageId));
-        if (decided) return decided;
-      }
+      const decided = claim && this.decideClaim(message.workspaceId, claim);
+      if (decided) return decided;
       const view = this.credits.currentView(reservation.workspaceId);
       if (!reservationFits(view, reservation.creditUnits)) {
         return { kind: 'insufficient_credits', availableUnits: availableUnits(view) };
@@ -36,13 +33,19 @@ export class SqliteSmsStore implements SmsStore {
     }).immediate();
   }
 
+  async claimedSend(workspaceId: string, claim: SendClaim): Promise<ClaimOutcome | undefined> {
+    return this.db.transaction(() => this.decideClaim(workspaceId, claim))();
+  }
+
   async acceptSend(messageId: string, carrierMessageId: string, usageEvent: NewOutboxEvent, now: string): Promise<MessageRecord | undefined> {
     return this.db.transaction(() => {
       const accepted = this.sql("UPDATE sms_messages SET status = 'queued', carrier_message_id = ?, updated_at = ? WHERE id = ? AND status = 'sending' RETURNING *")
         .get(carrierMessageId, now, messageId) as MessageRow | undefined;
       if (!accepted) return undefined;
+      const message = messageFromRow(accepted);
+      this.claims.recordFirstResponse(message);
       this.outbox.add(usageEvent);
-      return messageFromRow(accepted);
+      return message;
     }).immediate();
   }
 
@@ -110,6 +113,11 @@ export class SqliteSmsStore implements SmsStore {
       const row = this.sql(`SELECT * FROM sms_messages WHERE ${byCarrierId}`).get(carrier) as MessageRow | undefined;
       return row ? messageFromRow(row) : undefined;
     }).immediate();
+  }
+
+  private decideClaim(workspaceId: string, claim: SendClaim): ClaimOutcome | undefined {
+    const stored = this.claims.find(workspaceId, claim.key);
+    return claimDecision(stored, claim, stored && this.messageById(stored.messageId));
   }
 
   private messageById(id: string): MessageRecord | undefined {

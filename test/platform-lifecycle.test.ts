@@ -64,6 +64,11 @@ describe('configuration is checked at start and a bad value names the variable',
     [{ VOICE_METRICS_HOST: 'http://0.0.0.0' }, 'VOICE_METRICS_HOST'],
     [{ VOICE_NATS_REPLICAS: '0' }, 'VOICE_NATS_REPLICAS'],
     [{ VOICE_NATS_REPLICAS: 'three' }, 'VOICE_NATS_REPLICAS'],
+    [{ VOICE_TRUSTED_PROXIES: 'ingress.internal' }, 'VOICE_TRUSTED_PROXIES'],
+    [{ VOICE_TRUSTED_PROXIES: '10.0.0.0/33' }, 'VOICE_TRUSTED_PROXIES'],
+    [{ VOICE_TRUSTED_PROXIES: '0.0.0.0/0' }, 'VOICE_TRUSTED_PROXIES'],
+    [{ VOICE_DRAIN_DELAY_SECONDS: '-1' }, 'VOICE_DRAIN_DELAY_SECONDS'],
+    [{ VOICE_DRAIN_DELAY_SECONDS: '61' }, 'VOICE_DRAIN_DELAY_SECONDS'],
   ])('%j', async (env, variable) => {
     const dir = freshDir();
     await expect(startPlatform({ PORT: '0', DATA_DIR: dir, LOG_LEVEL: 'silent', VOICE_METRICS_PORT: 'off', ...env }, { announce: () => {} })).rejects.toThrow(variable);
@@ -72,20 +77,21 @@ describe('configuration is checked at start and a bad value names the variable',
 });
 
 describe('health and limits', () => {
-  test('/healthz and /readyz are public and 200 when every service answers', async () => {
+  test('/healthz, /readyz and /health/dependencies are public and 200 when every service answers', async () => {
     const platform = await startTestPlatform();
     const healthz = await platform.api.get('/healthz');
     expect(healthz.status).toBe(200);
+    const serving = { identity: 'serving', tools: 'serving', telephony: 'serving', billing: 'serving', platformUsers: 'serving' };
     const readyz = await platform.api.get('/readyz');
     expect(readyz.status).toBe(200);
-    expect(readyz.body).toEqual({
-      status: 'ready',
-      services: { identity: 'serving', tools: 'serving', telephony: 'serving', billing: 'serving', platformUsers: 'serving' },
-    });
+    expect(readyz.body).toEqual({ status: 'ready', services: serving });
+    const dependencies = await fetch(`${platform.running.url}/health/dependencies`);
+    expect(dependencies.status).toBe(200);
+    expect(await dependencies.json()).toEqual({ status: 'ok', services: serving });
     await platform.close();
   });
 
-  test('a service that does not answer: /readyz is 503 naming it, its routes are 503 with Retry-After', async () => {
+  test('a service that does not answer: /readyz stays 200 and names it, /health/dependencies is 503, only its routes are 503 with Retry-After', async () => {
     const platform = await startTestPlatform();
     const { services } = platform.running;
     const gateway = await startGateway({
@@ -100,9 +106,14 @@ describe('health and limits', () => {
     });
     try {
       const api = new ApiClient(gateway.url);
+      const states = { identity: 'serving', tools: 'unreachable', telephony: 'serving', billing: 'serving', platformUsers: 'serving' };
+      // Readiness is the gateway's own: one service down must not take every gateway out of rotation.
       const readyz = await api.get('/readyz');
-      expect(readyz.status).toBe(503);
-      expect(readyz.body.services).toEqual({ identity: 'serving', tools: 'unreachable', telephony: 'serving', billing: 'serving', platformUsers: 'serving' });
+      expect(readyz.status).toBe(200);
+      expect(readyz.body).toEqual({ status: 'ready', services: states });
+      const dependencies = await fetch(`${gateway.url}/health/dependencies`);
+      expect(dependencies.status).toBe(503);
+      expect(await dependencies.json()).toEqual({ status: 'degraded', services: states });
       const tools = await api.get('/tools', platform.rootKey);
       expectError(tools, 503, 'internal_error');
       expect(tools.headers.get('retry-after')).toBe('1');

@@ -49,6 +49,8 @@ export interface GatewayDeps {
   accountCounter: WindowCounter;
   /** Where the HTTP metrics go; the process's registry (served on the metrics port, never here) by default. */
   metrics?: MetricsRegistry;
+  /** True once the gateway drains (SIGTERM): /readyz answers 503. Never, by default. */
+  draining?: () => boolean;
 }
 
 /** The public address of this request: its tenant's domain, or the platform's own. */
@@ -85,15 +87,20 @@ export function buildGatewayApp(platformDeps: GatewayDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // req.ip (proxies/client-address.ts) follows X-Forwarded-For through these proxies only; from
+  // them express also takes X-Forwarded-Host (req.hostname, the tenant's domain) and -Proto.
+  const trusted = deps.config.trustedProxies;
+  app.set('trust proxy', trusted.length > 0 ? trusted : false);
   app.use(requestId());
   app.use(routeTemplate());
   app.use(accessLog(deps.logger));
   app.use(httpMetrics(deps.metrics));
+  // Before the tenant lookup: probes never wait for a custom domain's services.
+  registerHealthRoutes(app, deps.clients, deps.draining ?? (() => false));
   const tenants = new TenantDirectory(deps.clients, deps.signer, deps.logger);
   // The platform's own host is fixed once the gateway listens; parsed once, not per request.
   let platformHost: string | undefined;
   app.use(tenantHost(tenants, () => (platformHost ??= new URL(platformDeps.publicUrl()).hostname.toLowerCase())));
-  registerHealthRoutes(app, deps.clients);
   /** The name on pages and in the API's description: the tenant's on its own domain. */
   const platformName = () => currentTenant()?.name ?? deps.config.platformName;
   registerOAuthRoutes(app, {

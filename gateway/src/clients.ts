@@ -19,7 +19,7 @@ export interface ServiceClients {
   billing: Client<typeof BillingService>;
   customDomains: Client<typeof CustomDomainService>;
   platformUsers: Client<typeof PlatformUserService>;
-  /** Health clients of every service /readyz checks, by service name. */
+  /** Health clients of every service /readyz and /health/dependencies report on, by service name. */
   health: Record<string, Client<typeof Health>>;
   /** Closes every HTTP/2 session (shutdown). */
   close(): void;

@@ -12,6 +12,7 @@ import {
   type Env,
 } from '@voice/runtime';
 import type { RateLimitPolicy } from './middleware/rate-limit.js';
+import { readTrustedProxies } from './proxies/trusted-proxies.js';
 
 export interface GatewayConfig {
   common: CommonConfig;
@@ -23,6 +24,10 @@ export interface GatewayConfig {
   /** Requests per minute and client address at the OAuth endpoints. */
   oauthRateLimits: Record<(typeof oauthEndpoints)[number], number>;
   platformName: string;
+  /** Proxies whose X-Forwarded-For names the client (express's `trust proxy`); empty trusts nobody. */
+  trustedProxies: string[];
+  /** After SIGTERM, how long /readyz answers 503 while requests are still served, before the listener closes. */
+  drainDelayMs: number;
 }
 
 /** A "name=count,name=count" variable where every allowed name must appear with a count of at least 1. */
@@ -67,5 +72,7 @@ export function readGatewayConfig(env: Env): GatewayConfig {
     },
     oauthRateLimits: readCounts(env, 'VOICE_OAUTH_RATE_LIMITS', 'register=20,authorize=60,token=120', oauthEndpoints),
     platformName: readString(env, 'VOICE_PLATFORM_NAME', 'Voice platform'),
+    trustedProxies: readTrustedProxies(env),
+    drainDelayMs: readInt(env, 'VOICE_DRAIN_DELAY_SECONDS', 0, { min: 0, max: 60 }) * 1000,
   };
 }

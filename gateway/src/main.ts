@@ -1,4 +1,6 @@
-// Starts the gateway: config, service clients, revocation notices, HTTP server; drains on SIGTERM.
+// Starts the gateway: config, service clients, revocation notices, HTTP server. On SIGTERM it
+// drains: /readyz answers 503 at once, everything else is served for VOICE_DRAIN_DELAY_SECONDS
+// (so load balancers take it out first), then the listener closes and requests in flight finish.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
@@ -17,8 +19,7 @@ import { CredentialsRevokedSchema } from '@voice/proto/voice/identity/v1/identit
 import { buildGatewayApp } from './app.js';
 import { CredentialCache } from './auth/credential-cache.js';
 import { createServiceClients } from './clients.js';
-import { NatsWindowCounter } from './counters/nats-window-counter.js';
-import { MemoryWindowCounter } from './counters/window-counter.js';
+import { openWindowCounter, rateLimitBuckets } from './counters/open-window-counter.js';
 import { readGatewayConfig } from './config.js';
 
 export interface StartedGateway {
@@ -49,13 +50,10 @@ export async function startGateway(env: Env, options: GatewayOptions = {}): Prom
     cache.invalidate(fromBinary(CredentialsRevokedSchema, payload));
   });
   const clients = createServiceClients(config.services);
-  const counter = (bucket: string, windowMs: number) =>
-    config.common.natsUrl
-      ? NatsWindowCounter.connect(config.common.natsUrl, bucket, windowMs, Date.now, config.common.natsReplicas)
-      : Promise.resolve(new MemoryWindowCounter(windowMs));
-  const oauthCounter = await counter('voice_oauth_rate_limits', 60_000);
-  const accountCounter = await counter('voice_api_rate_limits', config.rateLimit.windowSeconds * 1000);
+  const oauthCounter = await openWindowCounter(config.common, rateLimitBuckets.oauth, 60_000);
+  const accountCounter = await openWindowCounter(config.common, rateLimitBuckets.api, config.rateLimit.windowSeconds * 1000);
   let boundUrl = '';
+  let draining = false;
   const app = buildGatewayApp({
     config,
     clients,
@@ -65,6 +63,7 @@ export async function startGateway(env: Env, options: GatewayOptions = {}): Prom
     publicUrl: () => config.publicUrl ?? boundUrl,
     oauthCounter,
     accountCounter,
+    draining: () => draining,
   });
   const server: Server = createServer({ keepAliveTimeout: 65_000 }, app);
   await new Promise<void>((resolve, reject) => {
@@ -80,6 +79,11 @@ export async function startGateway(env: Env, options: GatewayOptions = {}): Prom
     url: boundUrl,
     app,
     close: async () => {
+      draining = true;
+      if (config.drainDelayMs > 0) {
+        logger.info('draining', { delay_ms: config.drainDelayMs });
+        await new Promise((resolve) => setTimeout(resolve, config.drainDelayMs));
+      }
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const forced = setTimeout(() => server.closeAllConnections(), drainMs);

@@ -1,14 +1,14 @@
-// Registration, authorization and token exchange are limited per client address; a limited
-// request is 429 with Retry-After, in the OAuth error format.
+// Registration, authorization and token exchange are limited per client address (see
+// proxies/client-address.ts); a limited request is 429 with Retry-After, in the OAuth error format.
 import type { RequestHandler } from 'express';
 import { secondsUntilReset, type WindowCounter } from '../counters/window-counter.js';
+import { clientAddress } from '../proxies/client-address.js';
 import { OAuthError, sendOAuthError } from './oauth-error.js';
 
 export function addressRateLimit(options: { endpoint: string; limit: number; counter: WindowCounter; clock?: () => number }): RequestHandler {
   const clock = options.clock ?? Date.now;
   return (req, res, next) => {
-    const address = req.socket.remoteAddress ?? 'unknown';
-    options.counter.hit(`${options.endpoint}.${address}`).then((window) => {
+    options.counter.hit(`${options.endpoint}.${clientAddress(req)}`).then((window) => {
       if (window.count <= options.limit) return next();
       const retryAfter = String(secondsUntilReset(window, clock()));
       sendOAuthError(res, new OAuthError('slow_down', `too many ${options.endpoint} requests from this address; retry after ${retryAfter} s`, 429, { 'Retry-After': retryAfter }));

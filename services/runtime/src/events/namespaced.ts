@@ -5,6 +5,12 @@ import type { ConsumeOptions, Consumption, EnsureStreamOptions, EventStream, Pub
 
 export const eventNamespacePattern = /^[A-Za-z0-9_-]{1,32}$/;
 
+/**
+ * The one naming rule for everything a platform keeps on a shared NATS server (streams, durable
+ * consumers, key-value buckets): `<namespace>_<name>`, or the name itself without a namespace.
+ */
+export const namespacedName = (namespace: string | undefined, name: string): string => (namespace ? `${namespace}_${name}` : name);
+
 export class NamespacedEventStream implements EventStream {
   constructor(
     private readonly inner: EventStream,
@@ -37,7 +43,7 @@ export class NamespacedEventStream implements EventStream {
   }
 
   private name(name: string): string {
-    return `${this.namespace}_${name}`;
+    return namespacedName(this.namespace, name);
   }
 
   private subject(subject: string): string {

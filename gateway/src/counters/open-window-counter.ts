@@ -1,0 +1,21 @@
+// The rate-limit counters as the configuration asks for them: with NATS_URL, in JetStream
+// key-value buckets shared by every gateway replica of one platform and named in its event
+// namespace like its streams (two platforms on one NATS server never share counts); otherwise
+// in this process's memory.
+import { namespacedName, type CommonConfig } from '@voice/runtime';
+import { NatsWindowCounter } from './nats-window-counter.js';
+import { MemoryWindowCounter, type WindowCounter } from './window-counter.js';
+
+/** The buckets' names before the namespace: OAuth requests per client address, API requests per account. */
+export const rateLimitBuckets = { oauth: 'voice_oauth_rate_limits', api: 'voice_api_rate_limits' } as const;
+
+export type RateLimitBucket = (typeof rateLimitBuckets)[keyof typeof rateLimitBuckets];
+
+export function openWindowCounter(
+  common: Pick<CommonConfig, 'natsUrl' | 'eventNamespace' | 'natsReplicas'>,
+  bucket: RateLimitBucket,
+  windowMs: number,
+): Promise<WindowCounter> {
+  if (!common.natsUrl) return Promise.resolve(new MemoryWindowCounter(windowMs));
+  return NatsWindowCounter.connect(common.natsUrl, namespacedName(common.eventNamespace, bucket), windowMs, Date.now, common.natsReplicas);
+}

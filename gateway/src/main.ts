@@ -50,8 +50,10 @@ export async function startGateway(env: Env, options: GatewayOptions = {}): Prom
     cache.invalidate(fromBinary(CredentialsRevokedSchema, payload));
   });
   const clients = createServiceClients(config.services);
-  const oauthCounter = await openWindowCounter(config.common, rateLimitBuckets.oauth, 60_000);
-  const accountCounter = await openWindowCounter(config.common, rateLimitBuckets.api, config.rateLimit.windowSeconds * 1000);
+  const counterDown = (bucket: string) => (error: unknown) =>
+    logger.warn('rate-limit bucket unreachable; counting in this replica for now', { bucket, error });
+  const oauthCounter = await openWindowCounter(config.common, rateLimitBuckets.oauth, 60_000, counterDown(rateLimitBuckets.oauth));
+  const accountCounter = await openWindowCounter(config.common, rateLimitBuckets.api, config.rateLimit.windowSeconds * 1000, counterDown(rateLimitBuckets.api));
   let boundUrl = '';
   let draining = false;
   const app = buildGatewayApp({

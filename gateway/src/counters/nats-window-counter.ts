@@ -5,6 +5,9 @@ import type { KV, NatsConnection } from 'nats';
 import { connectNats } from '@voice/runtime';
 import type { WindowCount, WindowCounter } from './window-counter.js';
 
+/** The longest one KV operation of a hit may take. */
+const hitTimeoutMs = 1_000;
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -22,7 +25,9 @@ export class NatsWindowCounter implements WindowCounter {
   /** `replicas`: copies of the bucket in a NATS cluster (VOICE_NATS_REPLICAS). */
   static async connect(url: string, bucket: string, windowMs: number, clock: () => number = Date.now, replicas = 1): Promise<NatsWindowCounter> {
     const connection = await connectNats(url, `gateway-${bucket}`);
-    const kv = await connection.jetstream().views.kv(bucket, { history: 1, ttl: windowMs * 2, replicas });
+    await connection.jetstream().views.kv(bucket, { history: 1, ttl: windowMs * 2, replicas });
+    // Requests wait on every hit: while NATS is away a hit fails fast instead of holding them for the client's default 20 s.
+    const kv = await connection.jetstream({ timeout: hitTimeoutMs }).views.kv(bucket, { bindOnly: true });
     return new NatsWindowCounter(connection, kv, windowMs, clock);
   }
 

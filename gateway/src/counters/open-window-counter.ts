@@ -1,8 +1,9 @@
 // The rate-limit counters as the configuration asks for them: with NATS_URL, in JetStream
 // key-value buckets shared by every gateway replica of one platform and named in its event
 // namespace like its streams (two platforms on one NATS server never share counts); otherwise
-// in this process's memory.
+// in this process's memory (also the stand-in while NATS cannot be reached).
 import { namespacedName, type CommonConfig } from '@voice/runtime';
+import { FallbackWindowCounter } from './fallback-window-counter.js';
 import { NatsWindowCounter } from './nats-window-counter.js';
 import { MemoryWindowCounter, type WindowCounter } from './window-counter.js';
 
@@ -11,11 +12,15 @@ export const rateLimitBuckets = { oauth: 'voice_oauth_rate_limits', api: 'voice_
 
 export type RateLimitBucket = (typeof rateLimitBuckets)[keyof typeof rateLimitBuckets];
 
-export function openWindowCounter(
+/** With NATS, hits count in this replica's memory while the bucket cannot be reached; `onFailure` hears of each outage. */
+export async function openWindowCounter(
   common: Pick<CommonConfig, 'natsUrl' | 'eventNamespace' | 'natsReplicas'>,
   bucket: RateLimitBucket,
   windowMs: number,
+  onFailure: (error: unknown) => void = () => {},
 ): Promise<WindowCounter> {
-  if (!common.natsUrl) return Promise.resolve(new MemoryWindowCounter(windowMs));
-  return NatsWindowCounter.connect(common.natsUrl, namespacedName(common.eventNamespace, bucket), windowMs, Date.now, common.natsReplicas);
+  const local = new MemoryWindowCounter(windowMs);
+  if (!common.natsUrl) return local;
+  const shared = await NatsWindowCounter.connect(common.natsUrl, namespacedName(common.eventNamespace, bucket), windowMs, Date.now, common.natsReplicas);
+  return new FallbackWindowCounter(shared, local, { onFailure });
 }

@@ -2,7 +2,7 @@
 // gateway routes by template, the services' RPCs by method and code, the billing consumer's event
 // lag, process metrics; and nothing of it on the gateway's public port.
 import { randomUUID } from 'node:crypto';
-import { startTestPlatform, type TestPlatform } from './support/platform.js';
+import { inProcess, startTestPlatform, type TestPlatform } from './support/platform.js';
 import { buySmsNumber, ledgerWith } from './support/telephony.js';
 
 let platform: TestPlatform;
@@ -32,7 +32,7 @@ function parseExposition(text: string): Sample[] {
 }
 
 async function scrape(): Promise<Sample[]> {
-  const response = await fetch(platform.running.metricsUrl!);
+  const response = await fetch(inProcess(platform).metricsUrl!);
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
   return parseExposition(await response.text());
@@ -48,8 +48,8 @@ function valueOf(samples: Sample[], name: string, labels: Record<string, string>
 }
 
 test('the metrics URL is a loopback port of its own', () => {
-  expect(platform.running.metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
-  expect(new URL(platform.running.metricsUrl!).port).not.toBe(String(platform.running.port));
+  expect(inProcess(platform).metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+  expect(new URL(inProcess(platform).metricsUrl!).port).not.toBe(String(platform.running.port));
 });
 
 test('after an SMS send and a few other calls: routes by template, RPCs by code, the event lag of billing', async () => {
@@ -92,7 +92,7 @@ test('after an SMS send and a few other calls: routes by template, RPCs by code,
 });
 
 test('the metrics server answers only /metrics; the gateway does not serve metrics', async () => {
-  const base = new URL(platform.running.metricsUrl!);
+  const base = new URL(inProcess(platform).metricsUrl!);
   expect((await fetch(new URL('/', base))).status).toBe(404);
   expect((await fetch(new URL('/metrics/extra', base))).status).toBe(404);
   expect((await fetch(base, { method: 'POST' })).status).toBe(405);

@@ -6,7 +6,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { canonicalScopes } from '@voice/runtime';
 import { openApiDocument, restRouterOf } from '@voice/gateway';
-import { startTestPlatform, type TestPlatform } from './support/platform.js';
+import { inProcess, singleProcessTest, startTestPlatform, type TestPlatform } from './support/platform.js';
 
 /** Every operation the API serves. A new route is added here, after it is declared and documented. */
 const knownRoutes = [
@@ -137,8 +137,8 @@ describe('the document', () => {
     for (const description of Object.values(flow.scopes)) expect(description).toEqual(expect.any(String));
   });
 
-  test('names the servers of the address it is built for (a tenant domain gets its own)', () => {
-    const rest = restRouterOf(platform.running.gatewayApp);
+  singleProcessTest('names the servers of the address it is built for (a tenant domain gets its own)', "reads the gateway's route table in-process", () => {
+    const rest = restRouterOf(inProcess(platform).gatewayApp);
     const tenant = openApiDocument(rest.operations(), { publicUrl: 'https://voice.acme.test', platformName: 'Acme Voice' }) as Json;
     expect(tenant.servers).toEqual([{ url: 'https://voice.acme.test/api/v1', description: 'Acme Voice' }]);
     expect(tenant.info.title).toBe('Acme Voice API');
@@ -147,8 +147,8 @@ describe('the document', () => {
 });
 
 describe('coverage', () => {
-  test('every route the gateway serves under /api/v1 is documented, and only those', () => {
-    const rest = restRouterOf(platform.running.gatewayApp);
+  singleProcessTest('every route the gateway serves under /api/v1 is documented, and only those', "reads the gateway's route table in-process", () => {
+    const rest = restRouterOf(inProcess(platform).gatewayApp);
     const served = [...rest.paths()]
       .flatMap(([path, verbs]) => [...verbs].filter((verb) => verb !== 'HEAD').map((verb) => `${verb} ${path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`))
       .sort();

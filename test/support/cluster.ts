@@ -1,11 +1,14 @@
 // Starts the platform as separate processes (the built entry points, as `npm run start:cluster`
-// does) on free ports with a fresh data directory, behind the same helpers as startTestPlatform.
+// does) on free ports with a fresh data directory, behind the same helpers as startTestPlatform
+// (which starts this one for VOICE_E2E_TOPOLOGY=cluster). The built entry points must be current:
+// `npm test` runs `tsc -b` first.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCluster, type RunningCluster } from '@voice/platform';
-import { createLogger } from '@voice/runtime';
+import { createLogger, newId } from '@voice/runtime';
+import { deleteNamespaceStreams, testNatsUrl } from './nats-namespace.js';
 import { newRootKey, testPlatformOn, type TestPlatform } from './platform.js';
 
 export interface TestCluster extends TestPlatform<RunningCluster> {
@@ -13,8 +16,24 @@ export interface TestCluster extends TestPlatform<RunningCluster> {
   output(): string[];
 }
 
-export async function startTestCluster(env: Record<string, string> = {}): Promise<TestCluster> {
-  const dir = mkdtempSync(join(tmpdir(), 'voice-cluster-'));
+/**
+ * The cluster over NATS_URL (the test NATS server unless `env` names one). Without a
+ * VOICE_EVENT_NAMESPACE in `env` it gets one of its own, whose streams close() removes; one the
+ * test passes is the test's to remove. A directory the test names (`dataDir` or DATA_DIR) is kept
+ * on close; a fresh one is removed.
+ */
+export async function startTestCluster(env: Record<string, string> = {}, dataDir?: string): Promise<TestCluster> {
+  const given = dataDir ?? env.DATA_DIR;
+  const dir = given ?? mkdtempSync(join(tmpdir(), 'voice-cluster-'));
+  const removeDir = () => {
+    if (!given) rmSync(dir, { recursive: true, force: true });
+  };
+  // Its own namespace keeps this cluster's streams and durables apart from every other run's.
+  const ownNamespace = env.VOICE_EVENT_NAMESPACE === undefined ? `e2e_${newId().slice(0, 8)}` : undefined;
+  const natsUrl = env.NATS_URL ?? testNatsUrl;
+  const removeStreams = async () => {
+    if (ownNamespace) await deleteNamespaceStreams(ownNamespace, natsUrl);
+  };
   const rootKey = env.VOICE_ROOT_API_KEY ?? newRootKey();
   const internalSecret = env.VOICE_INTERNAL_SECRET ?? randomBytes(32).toString('hex');
   const lines: string[] = [];
@@ -38,6 +57,8 @@ export async function startTestCluster(env: Record<string, string> = {}): Promis
     VOICE_PLATFORM_USERS_PORT: '0',
     DATA_DIR: dir,
     LOG_LEVEL: 'warn',
+    NATS_URL: natsUrl,
+    ...(ownNamespace ? { VOICE_EVENT_NAMESPACE: ownNamespace } : {}),
     ...env,
     VOICE_ROOT_API_KEY: rootKey,
     VOICE_INTERNAL_SECRET: internalSecret,
@@ -46,16 +67,29 @@ export async function startTestCluster(env: Record<string, string> = {}): Promis
     output: collect,
     logger: createLogger({ service: 'cluster', level: 'info', write: (line) => lines.push(line) }),
     restartBackoff: { initialMs: 100, maxMs: 2_000 },
-  }).catch((error: unknown) => {
-    rmSync(dir, { recursive: true, force: true });
+  }).catch(async (error: unknown) => {
+    removeDir();
+    // The start's failure is the one to report, not a clean-up's.
+    await removeStreams().catch(() => undefined);
     throw new Error(`${error instanceof Error ? error.message : String(error)}\n${lines.slice(-20).join('\n')}`);
   });
   try {
-    const platform = await testPlatformOn(running, { env: clusterEnv, rootKey, internalSecret, dataDir: dir, removeDataDir: true });
-    return { ...platform, output: () => [...lines] };
+    const platform = await testPlatformOn(running, { env: clusterEnv, rootKey, internalSecret, dataDir: dir, removeDataDir: !given });
+    return {
+      ...platform,
+      output: () => [...lines],
+      close: async () => {
+        try {
+          await platform.close();
+        } finally {
+          await removeStreams();
+        }
+      },
+    };
   } catch (error) {
     await running.stop();
-    rmSync(dir, { recursive: true, force: true });
+    removeDir();
+    await removeStreams().catch(() => undefined);
     throw error;
   }
 }

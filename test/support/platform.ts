@@ -1,12 +1,13 @@
-// Starts the whole platform for a test file, the way `npm start` does, on free ports with a
-// fresh data directory, and drives it through the gateway like a client would.
+// Starts the whole platform for a test file, the way `npm start` does (or, with
+// VOICE_E2E_TOPOLOGY=cluster, as separate processes the way `npm run start:cluster` does), on
+// free ports with a fresh data directory, and drives it through the gateway like a client would.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@connectrpc/connect';
 import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';
-import { startPlatform, type RunningPlatform } from '@voice/platform';
+import { startPlatform, type RunningCluster, type RunningPlatform } from '@voice/platform';
 import { BillingService } from '@voice/proto/voice/billing/v1/billing';
 import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
 import { callHeaders, CallerSigner, canonicalScopes, newId, parseCredits, randomBase62 } from '@voice/runtime';
@@ -19,7 +20,10 @@ export interface PlatformProcesses {
   close(): Promise<void>;
 }
 
-export interface TestPlatform<R extends PlatformProcesses = RunningPlatform> {
+/** Either topology: what a test uses of it beyond PlatformProcesses needs inProcess() or a look at which one it is. */
+export type E2ePlatformProcesses = RunningPlatform | RunningCluster;
+
+export interface TestPlatform<R extends PlatformProcesses = E2ePlatformProcesses> {
   running: R;
   /** The environment the platform was started with (shared secrets included). */
   env: Record<string, string>;
@@ -43,14 +47,66 @@ let emailCounter = 0;
 /** An e-mail address no other test in this process uses. */
 export const uniqueEmail = (label = 'user'): string => `${label}.${process.pid}.${++emailCounter}@customers.example`;
 
+export type Topology = 'single' | 'cluster';
+
+function readTopology(value: string | undefined): Topology {
+  if (value === undefined || value === '' || value === 'single') return 'single';
+  if (value === 'cluster') return 'cluster';
+  throw new Error(`VOICE_E2E_TOPOLOGY must be single or cluster, not ${JSON.stringify(value)}`);
+}
+
+/** The topology startTestPlatform starts: VOICE_E2E_TOPOLOGY, `single` (one process, the default) or `cluster`. */
+export const topology: Topology = readTopology(process.env.VOICE_E2E_TOPOLOGY);
+
+/**
+ * The platform for a test file, in the topology the run asks for. On the cluster the children get
+ * exactly `env` (plus PATH), with NATS_URL (the test NATS server unless given) and an event
+ * namespace of their own whose streams are removed on close.
+ */
 export async function startTestPlatform(env: Record<string, string> = {}, dataDir?: string): Promise<TestPlatform> {
-  const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'voice-e2e-'));
+  if (topology === 'cluster') {
+    // Imported on demand: cluster.ts builds on this file.
+    const { startTestCluster } = await import('./cluster.js');
+    const cluster = await startTestCluster(env, dataDir);
+    return {
+      ...cluster,
+      close: async () => {
+        // The supervisor restarts a child that dies, which would hide the crash from the tests: none may die.
+        const crashed = Object.entries(cluster.running.status()).filter(([, status]) => status.crashes > 0);
+        await cluster.close();
+        if (crashed.length > 0) {
+          const counts = crashed.map(([name, status]) => `${name} ${status.crashes}x`).join(', ');
+          throw new Error(`cluster processes crashed during the tests (${counts}); the last output:\n${cluster.output().slice(-30).join('\n')}`);
+        }
+      },
+    };
+  }
+  // A directory the test names (the argument or DATA_DIR) is the test's to keep.
+  const given = dataDir ?? env.DATA_DIR;
+  const dir = given ?? mkdtempSync(join(tmpdir(), 'voice-e2e-'));
   const rootKey = env.VOICE_ROOT_API_KEY ?? newRootKey();
   const internalSecret = env.VOICE_INTERNAL_SECRET ?? randomBytes(32).toString('hex');
   // Many platforms share a test process: none serves metrics on the fixed default port unless the test asks.
   const platformEnv = { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'silent', VOICE_METRICS_PORT: 'off', ...env, VOICE_ROOT_API_KEY: rootKey, VOICE_INTERNAL_SECRET: internalSecret };
   const running = await startPlatform(platformEnv, { announce: () => {} });
-  return testPlatformOn(running, { env: platformEnv, rootKey, internalSecret, dataDir: dir, removeDataDir: !dataDir });
+  return testPlatformOn(running, { env: platformEnv, rootKey, internalSecret, dataDir: dir, removeDataDir: !given });
+}
+
+/** The in-process platform behind `platform`, for a test that reaches into it (such tests do not run on the cluster). */
+export function inProcess(platform: TestPlatform): RunningPlatform {
+  const { running } = platform;
+  if (!('gatewayApp' in running)) throw new Error('this test needs the single-process platform, and VOICE_E2E_TOPOLOGY=cluster started the cluster');
+  return running;
+}
+
+/**
+ * `test` on the single-process platform; on the cluster a skip that says why in its name, for a
+ * test that needs what only the in-process platform offers (its app, its metrics endpoint, a
+ * service kept stopped while the rest run).
+ */
+export function singleProcessTest(name: string, reason: string, fn: jest.ProvidesCallback, timeout?: number): void {
+  if (topology === 'cluster') test.skip(`${name} [single process only: ${reason}]`, fn);
+  else test(name, fn, timeout);
 }
 
 /** The test helpers around platform processes already started with the given root key and internal secret (hex). */

@@ -69,6 +69,7 @@ export async function startBillingService(env: Env, options: BillingOptions = {}
       name: 'billing',
       host: config.host,
       port: config.port,
+      connectionAge: config.common.connectionAge,
       signer,
       logger,
       serviceNames: billingServiceNames,

@@ -46,6 +46,7 @@ export async function startIdentityService(env: Env, options: IdentityOptions = 
     name: 'identity',
     host: config.host,
     port: config.port,
+    connectionAge: config.common.connectionAge,
     signer: new CallerSigner(config.common.internalSecret),
     logger,
     serviceNames: identityServiceNames,

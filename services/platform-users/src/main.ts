@@ -39,6 +39,7 @@ export async function startPlatformUsersService(env: Env, logger?: Logger): Prom
       name: 'platform-users',
       host: config.host,
       port: config.port,
+      connectionAge: config.common.connectionAge,
       signer,
       logger: log,
       serviceNames: platformUsersServiceNames,

@@ -1,12 +1,13 @@
 // The HTTP/2 server every service runs: Connect, gRPC and gRPC-Web on one port, the health
 // service, the signed-caller check, per-RPC metrics and logs, and a shutdown that does not hang
-// on idle sessions.
+// on idle sessions. Each connection ends after its maximum age (connect-server-age.ts).
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { Code, ConnectError, type ConnectRouter, type Interceptor } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import { Health } from '@voice/proto/grpc/health/v1/health';
 import { callerHeader, callerKey, requestIdHeader, type CallerSigner } from './caller.js';
+import { defaultConnectionAge, limitConnectionAge, type ConnectionAge } from './connect-server-age.js';
 import { HealthRegistry, registerHealth, ServingStatus } from './health.js';
 import type { Logger } from './logger.js';
 import { rpcMetricsInterceptor } from './metrics/rpc.js';
@@ -24,7 +25,11 @@ export interface ConnectServerOptions {
   serviceNames: string[];
   /** Where the RPC metrics go (labelled with `name`); the process's registry by default. */
   registry?: MetricsRegistry;
+  /** CommonConfig.connectionAge; 300 s with a 30 s grace when absent. */
+  connectionAge?: ConnectionAge;
 }
+
+export type { ConnectionAge, ConnectionAgeLimit } from './connect-server-age.js';
 
 export interface RunningServer {
   port: number;
@@ -82,6 +87,7 @@ export async function startConnectServer(options: ConnectServerOptions): Promise
     sessions.add(session);
     session.once('close', () => sessions.delete(session));
   });
+  limitConnectionAge(server, options.connectionAge ?? defaultConnectionAge, options.logger);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {

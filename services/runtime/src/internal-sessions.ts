@@ -7,7 +7,13 @@
 // after a minute of load on other services. So sessions here are never verified: a peer that goes
 // away closes or resets the connection, the next request opens a new one, and a peer that vanishes
 // silently is bounded by each call's deadline.
+//
+// Servers end connections that reached their maximum age with GOAWAY; connect-node then opens a
+// new session for the next request, but fails the requests the server refused because they
+// crossed the GOAWAY. Those are sent again (refused-stream-retry.ts).
+import type http2 from 'node:http2';
 import { Http2SessionManager } from '@connectrpc/connect-node';
+import { RefusedStreamRetry } from './refused-stream-retry.js';
 
 /** The largest timer Node accepts; connect-node ignores larger values, so this means "never". */
 const never = 2 ** 31 - 1;
@@ -18,6 +24,25 @@ export const internalSessionDefaults = {
   idleConnectionTimeoutMs: 5 * 60 * 1000,
 } as const;
 
+/** connect-node's session manager, with requests the server refused sent again. */
+class InternalSessionManager extends Http2SessionManager {
+  override async request(
+    method: string,
+    path: string,
+    headers: http2.OutgoingHttpHeaders,
+    options: Omit<http2.ClientSessionRequestOptions, 'signal'>,
+  ): Promise<http2.ClientHttp2Stream> {
+    const open = () => super.request(method, path, headers, options);
+    // The cast is the price of the library's signature: connect-node uses only what the two share.
+    return new RefusedStreamRetry(await open(), open) as unknown as http2.ClientHttp2Stream;
+  }
+
+  override notifyResponseByteRead(stream: http2.ClientHttp2Stream): void {
+    const current = stream instanceof RefusedStreamRetry ? stream.current : stream;
+    if (current) super.notifyResponseByteRead(current);
+  }
+}
+
 export function internalSessionManager(baseUrl: string, options: { idleConnectionTimeoutMs?: number } = {}): Http2SessionManager {
-  return new Http2SessionManager(baseUrl, { ...internalSessionDefaults, ...options });
+  return new InternalSessionManager(baseUrl, { ...internalSessionDefaults, ...options });
 }

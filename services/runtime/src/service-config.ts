@@ -1,5 +1,6 @@
 // Settings every service process shares; each service's own config.ts adds its own.
 import { join, resolve } from 'node:path';
+import { defaultConnectionAge, type ConnectionAge } from './connect-server-age.js';
 import { loadKey } from './crypto.js';
 import { ConfigError, readEnum, readInt, readOptionalString, readPort, readString, readUrl, type Env } from './config.js';
 import { eventNamespacePattern } from './events/namespaced.js';
@@ -17,6 +18,8 @@ export interface CommonConfig {
   logLevel: LogLevel;
   /** HMAC key of signed internal callers, shared by the gateway and every service. */
   internalSecret: Buffer;
+  /** When each service's server sends its callers GOAWAY, so they reconnect (and spread over new replicas). */
+  connectionAge: ConnectionAge;
 }
 
 function readEventNamespace(env: Env): string | undefined {
@@ -25,6 +28,21 @@ function readEventNamespace(env: Env): string | undefined {
     throw new ConfigError('VOICE_EVENT_NAMESPACE', 'must be 1 to 32 letters, digits, _ or -');
   }
   return namespace;
+}
+
+const maxAgeLimitSeconds = 86_400;
+
+/** VOICE_GRPC_MAX_CONNECTION_AGE_SECONDS (`0` or `off` disables) and its _GRACE_SECONDS. */
+function readConnectionAge(env: Env): ConnectionAge {
+  // The grace is checked even when the age is off, so a bad value never waits for the age to be turned on.
+  const graceSeconds = readInt(env, 'VOICE_GRPC_MAX_CONNECTION_AGE_GRACE_SECONDS', defaultConnectionAge.graceMs / 1000, { min: 0, max: maxAgeLimitSeconds });
+  const maxAge = readOptionalString(env, 'VOICE_GRPC_MAX_CONNECTION_AGE_SECONDS');
+  if (maxAge === undefined) return { ...defaultConnectionAge, graceMs: graceSeconds * 1000 };
+  if (maxAge.toLowerCase() === 'off' || maxAge === '0') return 'off';
+  if (!/^\d{1,5}$/.test(maxAge) || Number(maxAge) < 1 || Number(maxAge) > maxAgeLimitSeconds) {
+    throw new ConfigError('VOICE_GRPC_MAX_CONNECTION_AGE_SECONDS', `must be seconds (1 to ${maxAgeLimitSeconds}), or 0 or off to keep connections, got "${maxAge}"`);
+  }
+  return { maxAgeMs: Number(maxAge) * 1000, graceMs: graceSeconds * 1000 };
 }
 
 export function readCommonConfig(env: Env): CommonConfig {
@@ -44,6 +62,7 @@ export function readCommonConfig(env: Env): CommonConfig {
       file: join(dataDir, 'keys', 'internal.key'),
       required: mongodbUri !== undefined,
     }),
+    connectionAge: readConnectionAge(env),
   };
 }
 

@@ -94,6 +94,7 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
       name: 'telephony',
       host: config.host,
       port: config.port,
+      connectionAge: config.common.connectionAge,
       signer,
       logger,
       serviceNames: telephonyServiceNames,

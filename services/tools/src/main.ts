@@ -14,6 +14,7 @@ export async function startToolsService(env: Env, logger?: Logger): Promise<Star
     name: 'tools',
     host: config.host,
     port: config.port,
+    connectionAge: config.common.connectionAge,
     signer: new CallerSigner(config.common.internalSecret),
     logger: log,
     serviceNames: toolsServiceNames,

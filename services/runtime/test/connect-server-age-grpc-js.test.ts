@@ -1,0 +1,86 @@
+// The maximum connection age of startConnectServer with a @grpc/grpc-js client, as a third-party
+// gRPC caller would connect: it follows GOAWAY to new connections, and sends again on its own
+// the calls the server refused because they crossed a GOAWAY.
+import { setTimeout as sleep } from 'node:timers/promises';
+import * as grpc from '@grpc/grpc-js';
+import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
+import { HealthCheckRequestSchema, HealthCheckResponseSchema, type HealthCheckResponse } from '@voice/proto/grpc/health/v1/health';
+import { ServingStatus } from '../src/health.js';
+import { startAgedServer, type AgedServer } from './aged-server.js';
+
+/** grpc.health.v1.Health/Check through grpc-js, messages encoded with the generated schemas. */
+const HealthClient = grpc.makeGenericClientConstructor(
+  {
+    Check: {
+      path: '/grpc.health.v1.Health/Check',
+      requestStream: false,
+      responseStream: false,
+      requestSerialize: (message: { service: string }) => Buffer.from(toBinary(HealthCheckRequestSchema, create(HealthCheckRequestSchema, message))),
+      requestDeserialize: (bytes: Buffer) => fromBinary(HealthCheckRequestSchema, bytes),
+      responseSerialize: (message: HealthCheckResponse) => Buffer.from(toBinary(HealthCheckResponseSchema, message)),
+      responseDeserialize: (bytes: Buffer) => fromBinary(HealthCheckResponseSchema, bytes),
+    },
+  },
+  'Health',
+);
+
+interface HealthStub extends grpc.Client {
+  Check(request: { service: string }, callback: (error: grpc.ServiceError | null, response: HealthCheckResponse) => void): void;
+}
+
+let aged: AgedServer | undefined;
+let client: HealthStub | undefined;
+
+afterEach(async () => {
+  client?.close();
+  await aged?.close();
+  client = undefined;
+  aged = undefined;
+});
+
+function check(): Promise<HealthCheckResponse> {
+  return new Promise((resolve, reject) => client!.Check({ service: '' }, (error, response) => (error ? reject(error) : resolve(response))));
+}
+
+/** `callers` loops of Health/Check for `ms`; the failures, as text. */
+async function checkFor(ms: number, callers: number): Promise<{ answered: number; failures: string[] }> {
+  const until = Date.now() + ms;
+  let answered = 0;
+  const failures: string[] = [];
+  await Promise.all(
+    Array.from({ length: callers }, async () => {
+      while (Date.now() < until) {
+        try {
+          expect((await check()).status).toBe(ServingStatus.SERVING);
+          answered += 1;
+        } catch (error) {
+          failures.push(String(error));
+        }
+        if (callers === 1) await sleep(20);
+      }
+    }),
+  );
+  return { answered, failures };
+}
+
+async function start(maxAgeMs: number): Promise<AgedServer> {
+  aged = await startAgedServer({ maxAgeMs, graceMs: 1000 });
+  client = new HealthClient(`127.0.0.1:${aged.server.port}`, grpc.credentials.createInsecure()) as unknown as HealthStub;
+  return aged;
+}
+
+test('a grpc-js caller making calls for 3 s is moved to new connections, and no call fails', async () => {
+  const server = await start(1000);
+  const { answered, failures } = await checkFor(3000, 1);
+  expect(failures).toEqual([]);
+  expect(answered).toBeGreaterThan(10);
+  expect(server.connections()).toBeGreaterThanOrEqual(2);
+});
+
+test('16 grpc-js callers on connections that last 100 ms: the calls that cross a GOAWAY are sent again', async () => {
+  const server = await start(100);
+  const { answered, failures } = await checkFor(1500, 16);
+  expect(failures).toEqual([]);
+  expect(answered).toBeGreaterThan(100);
+  expect(server.connections()).toBeGreaterThanOrEqual(5);
+});

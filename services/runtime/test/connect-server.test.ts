@@ -11,6 +11,7 @@ import { startConnectServer, type RunningServer } from '../src/connect-server.js
 import { notFound } from '../src/errors.js';
 import { ServingStatus } from '../src/health.js';
 import { createLogger } from '../src/logger.js';
+import { connectErrorOf } from './connect-error-of.js';
 
 const secretText = 'disk /var/lib/voice/identity.sqlite is full';
 
@@ -67,16 +68,6 @@ beforeAll(() => {
   });
 });
 afterAll(() => jest.restoreAllMocks());
-
-async function connectErrorOf(call: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await call;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConnectError);
-    return error as ConnectError;
-  }
-  throw new Error('expected the call to fail');
-}
 
 describe('startConnectServer', () => {
   const signer = new CallerSigner(randomBytes(32));

@@ -12,6 +12,7 @@ import { Health } from '@voice/proto/grpc/health/v1/health';
 import { HealthRegistry, registerHealth, ServingStatus } from '../src/health.js';
 import { internalSessionManager } from '../src/internal-sessions.js';
 import { startAgedServer } from './aged-server.js';
+import { connectErrorOf } from './connect-error-of.js';
 
 const churn = (mode: 'internal' | 'library') =>
   new Promise<{ code: number | null; stdout: string }>((resolve) => {
@@ -56,16 +57,6 @@ async function refusingServer(refusing: number) {
 
 function healthClient(sessions: Http2SessionManager, url: string): Client<typeof Health> {
   return createClient(Health, createConnectTransport({ baseUrl: url, httpVersion: '2', sessionManager: sessions }));
-}
-
-async function connectErrorOf(call: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await call;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConnectError);
-    return error as ConnectError;
-  }
-  throw new Error('expected the call to fail');
 }
 
 describe('a request the server refused', () => {

@@ -5,13 +5,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Code, ConnectError, createContextValues, type HandlerContext } from '@connectrpc/connect';
-import { callerKey, createLogger, newId, SecretBox, type Caller } from '@voice/runtime';
+import { Code, ConnectError } from '@connectrpc/connect';
+import { newId, SecretBox } from '@voice/runtime';
 import { CarrierDirectory } from '../src/carriers/directory.js';
 import { carrierFor, CircuitBreakers } from '../src/carriers/registry.js';
 import { twilioSignature } from '../src/carriers/twilio.js';
-import { telephonyService } from '../src/routes.js';
 import { SqliteTelephonyStore } from '../src/store/sqlite.js';
+import { contextOf, serviceOver } from './service-harness.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'telephony-callbacks-'));
 const store = new SqliteTelephonyStore(join(dir, 'callbacks.sqlite'));
@@ -23,19 +23,9 @@ const carriers = new CarrierDirectory({
   publicUrl,
   build: (account) => carrierFor(account, { breakers: new CircuitBreakers(), allowPrivate: false, onDelivery: () => undefined }),
 });
-const service = telephonyService({
-  store,
-  box,
-  carriers,
-  pricing: { feePerSegmentUnits: 100, carrierPerSegmentUnits: 0, numberMonthlyUnits: 0 },
-  balances: { current: async () => undefined },
-  wakeRelay: () => undefined,
-  now: () => new Date(),
-  logger: createLogger({ service: 'telephony-test', level: 'error' }),
-});
+const service = serviceOver({ store, box, carriers });
 
-const caller: Caller = { workspaceId: '', principal: { type: 'internal', id: 'gateway', name: 'gateway' }, scopes: null, requestId: 'r1' };
-const context = { values: createContextValues().set(callerKey, caller) } as unknown as HandlerContext;
+const context = contextOf('', { workspaceId: '', principal: { type: 'internal', id: 'gateway', name: 'gateway' }, scopes: null, requestId: 'r1' });
 const authToken = 'sandbox-token-0123456789';
 const connectionId = newId();
 

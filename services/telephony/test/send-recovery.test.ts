@@ -6,15 +6,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createContextValues, type HandlerContext } from '@connectrpc/connect';
-import { callerKey, createLogger, newId, SecretBox, type Caller } from '@voice/runtime';
+import { createLogger, newId, SecretBox } from '@voice/runtime';
 import { CarrierDirectory } from '../src/carriers/directory.js';
 import { carrierFor, CircuitBreakers } from '../src/carriers/registry.js';
-import { telephonyService } from '../src/routes.js';
 import { SendRecovery } from '../src/service/send-recovery.js';
 import { SqliteTelephonyStore } from '../src/store/sqlite.js';
 import type { MessageRecord, Reservation, SendClaim } from '../src/store/store.js';
-import { messageRecord } from './store.contract.js';
+import { contextOf, serviceOver } from './service-harness.js';
+import { messageRecord, numberRecord } from './store.contract.js';
 import { startFakeTwilio, type FakeTwilio } from './support-carrier/twilio-server.js';
 
 const recoveryAfterMs = 60_000;
@@ -218,36 +217,17 @@ test('passes of two replicas racing over the same sends settle each one once', a
 
 test('a send that outlives the recovery age answers with the message the recovery accepted, billed once', async () => {
   const connectionId = await twilioConnection();
-  const at = new Date(clockMs).toISOString();
-  const number = {
-    id: newId(),
-    workspaceId,
-    number: '+14155550100',
-    country: 'US',
-    source: 'imported' as const,
-    smsCapable: true,
-    voiceCapable: true,
-    smsOutboundEnabled: true,
-    carrierConnectionId: connectionId,
-    a2pCampaignId: null,
-    name: 'Front desk',
-    assistantId: null,
-    createdAt: at,
-    updatedAt: at,
-  };
+  const number = numberRecord(workspaceId, { number: '+14155550100', source: 'imported', smsOutboundEnabled: true, carrierConnectionId: connectionId });
   await store.insertNumber(number);
-  const service = telephonyService({
+  const service = serviceOver({
     store,
     box,
     carriers,
     pricing: { feePerSegmentUnits: 150, carrierPerSegmentUnits: 0, numberMonthlyUnits: 0 },
-    balances: { current: async () => undefined },
     wakeRelay: () => relayWakes++,
     now: () => new Date(clockMs),
-    logger,
   });
-  const caller: Caller = { workspaceId, principal: { type: 'service_account', id: 'k1', name: 'test' }, scopes: null, requestId: 'r1' };
-  const context = { values: createContextValues().set(callerKey, caller) } as unknown as HandlerContext;
+  const context = contextOf(workspaceId);
 
   // The carrier takes the message at once but its answer is slow; meanwhile a pass finds the send old.
   let listed: MessageRecord | undefined;

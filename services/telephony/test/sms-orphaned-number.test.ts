@@ -1,0 +1,46 @@
+// A precondition the public API cannot reach (a connection in use cannot be deleted), kept for
+// data that got there another way: an imported number without a carrier connection is a 409
+// telephony_configuration_error, nothing is reserved and no message is made.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Code, ConnectError } from '@connectrpc/connect';
+import { newId, SecretBox } from '@voice/runtime';
+import { CarrierDirectory } from '../src/carriers/directory.js';
+import { carrierFor, CircuitBreakers } from '../src/carriers/registry.js';
+import { SqliteTelephonyStore } from '../src/store/sqlite.js';
+import { contextOf, serviceOver } from './service-harness.js';
+import { numberRecord } from './store.contract.js';
+
+test('an imported number whose carrier connection is gone cannot send: 409 telephony_configuration_error, nothing reserved', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'telephony-orphan-'));
+  const store = new SqliteTelephonyStore(join(dir, 'telephony.sqlite'));
+  const box = new SecretBox(randomBytes(32));
+  const carriers = new CarrierDirectory({
+    platform: { provider: 'sandbox' },
+    box,
+    publicUrl: 'https://voice.example',
+    build: (account) => carrierFor(account, { breakers: new CircuitBreakers(), allowPrivate: false, onDelivery: () => undefined }),
+  });
+  try {
+    const workspaceId = newId();
+    await store.applyWalletView({ workspaceId, creditUnits: 10_000, version: 1, issuer: false });
+    const number = numberRecord(workspaceId, { source: 'imported', smsOutboundEnabled: true, carrierConnectionId: null });
+    await store.insertNumber(number);
+    const service = serviceOver({ store, box, carriers });
+    const context = contextOf(workspaceId);
+    const refusal = await Promise.resolve()
+      .then(() => service.sendSms({ $typeName: 'voice.telephony.v1.SendSmsRequest', fromNumberId: number.id, to: '+442071838750', body: 'hello', idempotencyKey: '' }, context))
+      .then(() => undefined, (error: unknown) => error);
+    expect(refusal).toBeInstanceOf(ConnectError);
+    expect((refusal as ConnectError).code).toBe(Code.FailedPrecondition);
+    expect((refusal as ConnectError).rawMessage).toMatch(/no carrier connection/);
+    expect((await store.creditView(workspaceId)).reservedUnits).toBe(0);
+    expect((await store.listMessages(workspaceId, {}, { limit: 10, offset: 0 })).total).toBe(0);
+  } finally {
+    carriers.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -6,7 +6,7 @@ import { connect, type NatsConnection } from 'nats';
 import { UsageEventSchema } from '@voice/proto/voice/billing/v1/events';
 import { newId, usageStream, usageSubject } from '@voice/runtime';
 import { deleteNamespaceStreams } from './support/nats-namespace.js';
-import { inProcess, singleProcessTest, startTestPlatform, type TestPlatform } from './support/platform.js';
+import { startTestPlatform, type TestPlatform } from './support/platform.js';
 import { balance, buySmsNumber, eventually, ledger, ledgerWith } from './support/telephony.js';
 
 const natsUrl = 'nats://127.0.0.1:4222';
@@ -45,18 +45,18 @@ const sendMany = async (key: string, fromNumberId: string, count: number, label:
   return statuses;
 };
 
-singleProcessTest('billing stopped while 200 messages are sent: all are accepted, and exactly 200 debits follow its return', "keeps a service stopped while the rest run; the cluster's supervisor restarts a child that stops", async () => {
+test('billing stopped while 200 messages are sent: all are accepted, and exactly 200 debits follow its return', async () => {
   const { key, number } = await sender('10.0000');
   // Telephony learns the funded balance before billing goes away.
   await eventually(async () => ((await platform.api.post('/sms/send', key, { from_number_id: number.id, to: destination, body: 'warm-up' })).status === 202 ? true : undefined));
   await ledgerWith(platform.api, key, 'sms.outbound', 1);
 
-  await inProcess(platform).stopService('billing');
+  await platform.running.stopService('billing');
   expect((await platform.api.get('/balance', key)).status).toBe(503);
   const statuses = await sendMany(key, number.id, 200, 'while billing is down');
   expect(statuses.filter((status) => status === 202)).toHaveLength(200);
 
-  await inProcess(platform).startService('billing');
+  await platform.running.startService('billing');
   await ledgerWith(platform.api, key, 'sms.outbound', 201, 60_000);
   // A redelivered event would arrive after the first copies: give it time to show before counting.
   await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -90,7 +90,7 @@ test('the same usage event delivered twice is charged once', async () => {
   expect(await balance(platform.api, key)).toEqual({ credits: '0.9821', minutes: '0.000' });
 });
 
-singleProcessTest('telephony (and its outbox relay) restarted mid-stream: every accepted message is charged once', "keeps a service stopped while the rest run; the cluster's supervisor restarts a child that stops", async () => {
+test('telephony (and its outbox relay) restarted mid-stream: every accepted message is charged once', async () => {
   const { key, number } = await sender('10.0000');
   let accepted = 0;
   const statuses = new Set<number>();
@@ -106,9 +106,9 @@ singleProcessTest('telephony (and its outbox relay) restarted mid-stream: every 
   })();
   // Stopped mid-stream (some sends accepted), and started again once sends have met it stopped.
   await eventually(async () => (accepted > 0 ? true : undefined), 10_000, 'a first accepted send');
-  await inProcess(platform).stopService('telephony');
+  await platform.running.stopService('telephony');
   await eventually(async () => (statuses.has(503) ? true : undefined), 10_000, 'a send refused while telephony is stopped');
-  await inProcess(platform).startService('telephony');
+  await platform.running.startService('telephony');
   restarted = true;
   await sending;
   // Requests that met the stopped service failed as unavailable; none failed otherwise.

@@ -37,6 +37,10 @@ export interface RunningCluster {
   kill(name: ClusterProcessName, signal?: NodeJS.Signals): Promise<void>;
   /** Stops one child gracefully (SIGTERM) if it runs, starts it again on the same port at once, and resolves when it is healthy. */
   restart(name: ClusterProcessName): Promise<void>;
+  /** Stops one service gracefully (SIGTERM, awaited) and keeps it down: no restart until startService. */
+  stopService(name: ClusterServiceName): Promise<void>;
+  /** Starts a service stopped by stopService again, on its port; resolves when it is healthy. */
+  startService(name: ClusterServiceName): Promise<void>;
   /** Resolves when the child is running and healthy (after a pending restart); rejects after `timeoutMs`. */
   ready(name: ClusterProcessName, timeoutMs?: number): Promise<void>;
   status(): Record<ClusterProcessName, ProcessStatus>;
@@ -348,6 +352,8 @@ export async function startCluster(env: Env, options: ClusterOptions = {}): Prom
     secrets: { ...config.secrets },
     kill: (name, signal = 'SIGTERM') => get(name).kill(signal),
     restart: (name) => get(name).restart(),
+    stopService: (name) => get(name).stop(),
+    startService: (name) => get(name).start(),
     ready: (name, timeoutMs = settings.readyTimeoutMs) => get(name).ready(timeoutMs),
     status: () =>
       Object.fromEntries(

@@ -16,9 +16,15 @@ import { ApiClient } from './api-client.js';
 /** What the helpers need of a running platform: the one-process platform or the cluster (test/support/cluster.ts). */
 export interface PlatformProcesses {
   url: string;
-  services: Record<'identity' | 'tools' | 'telephony' | 'billing' | 'platformUsers', string>;
+  services: Record<ServiceName, string>;
+  /** Stops one service and keeps it down while the rest run (on the cluster: no restart by the supervisor). */
+  stopService(name: ServiceName): Promise<void>;
+  /** Starts it again on its address. */
+  startService(name: ServiceName): Promise<void>;
   close(): Promise<void>;
 }
+
+type ServiceName = 'identity' | 'tools' | 'telephony' | 'billing' | 'platformUsers';
 
 /** Either topology: what a test uses of it beyond PlatformProcesses needs inProcess() or a look at which one it is. */
 export type E2ePlatformProcesses = RunningPlatform | RunningCluster;

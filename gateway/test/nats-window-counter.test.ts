@@ -1,6 +1,7 @@
 // The OAuth rate-limit counters shared between gateway replicas, against the real NATS server
 // (JetStream key-value): two replicas count the same requests, exactly, under concurrency.
 import { randomBytes } from 'node:crypto';
+import { connect } from 'nats';
 import { NatsWindowCounter } from '../src/counters/nats-window-counter.js';
 
 const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -14,6 +15,13 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all(replicas.map((replica) => replica.close()));
+  // The shared NATS server keeps buckets for good: remove this run's.
+  const admin = await connect({ servers: natsUrl });
+  try {
+    await (await admin.jetstreamManager()).streams.delete(`KV_${bucket}`);
+  } finally {
+    await admin.close();
+  }
 });
 
 test('two replicas count one address together', async () => {

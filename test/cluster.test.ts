@@ -8,6 +8,7 @@ import { deleteNamespaceStreams } from './support/nats-namespace.js';
 import { startCluster } from '@voice/platform';
 import { newId } from '@voice/runtime';
 import { startTestCluster, type TestCluster } from './support/cluster.js';
+import { startFakeTwilio } from './support/fake-twilio.js';
 import { balance, buySmsNumber, eventually, ledger, ledgerWith } from './support/telephony.js';
 import { apiTool } from './support/tools.js';
 
@@ -28,6 +29,8 @@ beforeAll(async () => {
     // Short carrier timeouts allow a short recovery age: a send cut off by the kill is settled within seconds.
     VOICE_CARRIER_TIMEOUT_MS: '1000',
     VOICE_SMS_RECOVERY_AFTER_SECONDS: '7',
+    // The Twilio-compatible carrier of the last test listens on loopback.
+    VOICE_EGRESS_ALLOW_PRIVATE: 'true',
   });
 }, 60_000);
 
@@ -273,3 +276,54 @@ test('billing and then telephony SIGKILLed mid-traffic: every accepted SMS is de
   expect(stuck).toEqual({ count: 0, units: 0 });
   expect(open).toEqual({ count: 0, units: 0 });
 }, 90_000);
+
+test('a send cut off by SIGKILL after the carrier took it is recovered: listed, billed once, replayed under its key', async () => {
+  const carrier = await startFakeTwilio();
+  try {
+    const workspace = await platform.workspace();
+    await platform.fund(workspace.id, '1.0000');
+    const connection = await platform.api.post('/carrier-connections', workspace.key, {
+      name: 'Carrier account',
+      provider: 'twilio',
+      base_url: carrier.url,
+      account_sid: carrier.accountSid,
+      auth_token: carrier.authToken,
+    });
+    expect(connection.status).toBe(201);
+    carrier.numbers.set('+14155550171', { sms: true });
+    const imported = await platform.api.post('/phone-numbers/import', workspace.key, { number: '+14155550171', carrier_connection_id: connection.body.data.id });
+    expect(imported.status).toBe(201);
+    expect((await platform.api.patch(`/phone-numbers/${imported.body.data.id}`, workspace.key, { sms_outbound_enabled: true })).status).toBe(200);
+
+    // The carrier takes the message but its answer never arrives: telephony is killed while it waits.
+    carrier.mode = 'accept_silently';
+    const body = { from_number_id: imported.body.data.id, to: destination, body: 'Cut off mid-send' };
+    const headers = { 'Idempotency-Key': 'cut-off-by-sigkill' };
+    const sending = platform.api.post('/sms/send', workspace.key, body, { headers });
+    await eventually(async () => (carrier.sentMessages().length > 0 ? true : undefined), 5_000, 'the carrier to receive the message');
+    await platform.running.kill('telephony', 'SIGKILL');
+    expect((await sending).status).toBe(503);
+    await platform.running.ready('telephony', 15_000);
+    carrier.mode = 'ok';
+
+    // The restarted telephony finds the send waiting after the recovery age, and the carrier's record of it.
+    const listed = await eventually(async () => {
+      const response = await platform.api.get('/sms/messages', workspace.key);
+      return response.body.meta.pagination.total === 1 ? response.body.data[0] : undefined;
+    }, 30_000, 'the recovered message');
+    expect(listed).toMatchObject({ status: 'queued', body: 'Cut off mid-send', credits: '0.0100' });
+    const [debit] = await ledgerWith(platform.api, workspace.key, 'sms.outbound', 1);
+    expect(debit).toMatchObject({ reference: listed.id, credits: '-0.0100' });
+
+    const retry = await platform.api.post('/sms/send', workspace.key, body, { headers });
+    expect(retry.status).toBe(202);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body.data).toMatchObject({ id: listed.id, status: 'queued' });
+    // Sent once: the retry did not reach the carrier again.
+    expect(carrier.sentMessages()).toHaveLength(1);
+    await sleep(500);
+    expect((await ledger(platform.api, workspace.key)).filter((entry) => entry.kind === 'sms.outbound')).toHaveLength(1);
+  } finally {
+    await carrier.close();
+  }
+}, 60_000);

@@ -4,7 +4,8 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type CarrierMode = 'ok' | 'server_error' | 'hang';
+/** accept_silently: takes a message (it is sent and listed) but the answer never comes, like a carrier whose caller died. */
+export type CarrierMode = 'ok' | 'server_error' | 'hang' | 'accept_silently';
 
 export interface FakeTwilio {
   url: string;
@@ -14,7 +15,7 @@ export interface FakeTwilio {
   /** Numbers the account holds, with their SMS capability. */
   numbers: Map<string, { sms: boolean }>;
   /** Every request, with its parsed form body. */
-  requests: { method: string; path: string; form: Record<string, string>; authorization: string | undefined; sid?: string }[];
+  requests: { method: string; path: string; form: Record<string, string>; authorization: string | undefined; sid?: string; at: Date }[];
   sentMessages(): Record<string, string>[];
   close(): Promise<void>;
 }
@@ -37,19 +38,32 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://carrier');
       const form = Object.fromEntries(new URLSearchParams(raw));
-      const request: FakeTwilio['requests'][number] = { method: req.method ?? '', path: url.pathname, form, authorization: req.headers.authorization };
+      const request: FakeTwilio['requests'][number] = { method: req.method ?? '', path: url.pathname, form, authorization: req.headers.authorization, at: new Date() };
       fake.requests.push(request);
       if (fake.mode === 'hang') return;
+      const account = `/2010-04-01/Accounts/${fake.accountSid}`;
+      if (fake.mode === 'accept_silently') {
+        if (req.method === 'POST' && url.pathname === `${account}/Messages.json`) request.sid = `SM${randomBytes(16).toString('hex')}`;
+        return;
+      }
       if (fake.mode === 'server_error') return json(res, 500, { code: 20500, message: 'Internal Server Error', status: 500 });
       const expected = `Basic ${Buffer.from(`${fake.accountSid}:${fake.authToken}`).toString('base64')}`;
       if (req.headers.authorization !== expected) return json(res, 401, { code: 20003, message: 'Authenticate', status: 401 });
-      const account = `/2010-04-01/Accounts/${fake.accountSid}`;
       if (req.method === 'GET' && url.pathname === `${account}.json`) return json(res, 200, { sid: fake.accountSid, status: 'active' });
       if (req.method === 'GET' && url.pathname === `${account}/IncomingPhoneNumbers.json`) {
         const wanted = url.searchParams.get('PhoneNumber') ?? '';
         const held = fake.numbers.get(wanted);
         const list = held ? [{ sid: `PN${wanted.slice(1)}`, phone_number: wanted, capabilities: { sms: held.sms, voice: true, mms: false } }] : [];
         return json(res, 200, { incoming_phone_numbers: list });
+      }
+      if (req.method === 'GET' && url.pathname === `${account}/Messages.json`) {
+        // The account's messages, newest first, filtered like Twilio's list by From and To.
+        const matches = (value: string, filter: string | null) => filter === null || value === filter;
+        const messages = fake.requests
+          .filter((sent) => sent.sid && matches(sent.form.From ?? '', url.searchParams.get('From')) && matches(sent.form.To ?? '', url.searchParams.get('To')))
+          .reverse()
+          .map((sent) => ({ sid: sent.sid, from: sent.form.From, to: sent.form.To, body: sent.form.Body, date_created: sent.at.toUTCString() }));
+        return json(res, 200, { messages, next_page_uri: null });
       }
       if (req.method === 'POST' && url.pathname === `${account}/Messages.json`) {
         if (!form.To || !form.From || !form.Body) return json(res, 400, { code: 21604, message: 'A required field is missing', status: 400 });

@@ -8,11 +8,12 @@ const base = require('./jest.config.js');
 // Read by test/support/platform.ts, here and in the workers Jest starts from here.
 process.env.VOICE_E2E_TOPOLOGY = 'cluster';
 
-// Files that start the platform but are single-process by nature. Single tests of that kind in
-// the other files are skipped on the cluster by singleProcessTest (their names say why).
+// Files that start the platform but are single-process by nature; every other e2e file runs whole
+// on the cluster.
 const singleProcessOnly = {
   'platform-lifecycle.test.ts': 'the single-process lifecycle: startPlatform itself, an in-process gateway, `npm start` spawned',
   'metrics.test.ts': "the one metrics endpoint of the single process (each of the cluster's children serves its own)",
+  'openapi-route-table.test.ts': "reads the gateway's route table in the test process (the document's other checks run on both)",
 };
 // A file that never calls startTestPlatform (cluster.test.ts starts its own cluster; others start
 // no platform) runs the same in both topologies: the main run covers it.

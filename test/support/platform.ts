@@ -105,16 +105,6 @@ export function inProcess(platform: TestPlatform): RunningPlatform {
   return running;
 }
 
-/**
- * `test` on the single-process platform; on the cluster a skip that says why in its name, for a
- * test that needs what only the in-process platform offers (its app, its metrics endpoint, a
- * service kept stopped while the rest run).
- */
-export function singleProcessTest(name: string, reason: string, fn: jest.ProvidesCallback, timeout?: number): void {
-  if (topology === 'cluster') test.skip(`${name} [single process only: ${reason}]`, fn);
-  else test(name, fn, timeout);
-}
-
 /** The test helpers around platform processes already started with the given root key and internal secret (hex). */
 export async function testPlatformOn<R extends PlatformProcesses>(
   running: R,

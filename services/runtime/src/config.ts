@@ -34,6 +34,19 @@ export function readInt(env: Env, name: string, fallback: number, bounds: { min:
   return parsed;
 }
 
+/**
+ * A whole number in bounds, or the word `off` (any case). `expected` completes "must be …" in the
+ * error, which a value of neither kind gets.
+ */
+export function readIntOrOff(env: Env, name: string, fallback: number, bounds: { min: number; max: number }, expected: string): number | 'off' {
+  const value = raw(env, name);
+  if (value === undefined) return fallback;
+  if (value.toLowerCase() === 'off') return 'off';
+  const parsed = Number(value);
+  if (!/^\d{1,15}$/.test(value) || parsed < bounds.min || parsed > bounds.max) throw new ConfigError(name, `must be ${expected}, got "${value}"`);
+  return parsed;
+}
+
 export function readPort(env: Env, name: string, fallback: number): number {
   return readInt(env, name, fallback, { min: 0, max: 65535 });
 }

@@ -2,7 +2,7 @@
 import { join, resolve } from 'node:path';
 import { defaultConnectionAge, type ConnectionAge } from './connect-server-age.js';
 import { loadKey } from './crypto.js';
-import { ConfigError, readEnum, readInt, readOptionalString, readPort, readString, readUrl, type Env } from './config.js';
+import { ConfigError, readEnum, readInt, readIntOrOff, readOptionalString, readPort, readString, readUrl, type Env } from './config.js';
 import { eventNamespacePattern } from './events/namespaced.js';
 import { logLevels, type LogLevel } from './logger.js';
 
@@ -36,13 +36,17 @@ const maxAgeLimitSeconds = 86_400;
 function readConnectionAge(env: Env): ConnectionAge {
   // The grace is checked even when the age is off, so a bad value never waits for the age to be turned on.
   const graceSeconds = readInt(env, 'VOICE_GRPC_MAX_CONNECTION_AGE_GRACE_SECONDS', defaultConnectionAge.graceMs / 1000, { min: 0, max: maxAgeLimitSeconds });
-  const maxAge = readOptionalString(env, 'VOICE_GRPC_MAX_CONNECTION_AGE_SECONDS');
-  if (maxAge === undefined) return { ...defaultConnectionAge, graceMs: graceSeconds * 1000 };
-  if (maxAge.toLowerCase() === 'off' || maxAge === '0') return 'off';
-  if (!/^\d{1,5}$/.test(maxAge) || Number(maxAge) < 1 || Number(maxAge) > maxAgeLimitSeconds) {
-    throw new ConfigError('VOICE_GRPC_MAX_CONNECTION_AGE_SECONDS', `must be seconds (1 to ${maxAgeLimitSeconds}), or 0 or off to keep connections, got "${maxAge}"`);
-  }
-  return { maxAgeMs: Number(maxAge) * 1000, graceMs: graceSeconds * 1000 };
+  // gRPC's spelling of "no maximum" is 0; any other value must be a real age.
+  if (readOptionalString(env, 'VOICE_GRPC_MAX_CONNECTION_AGE_SECONDS') === '0') return 'off';
+  const maxAgeSeconds = readIntOrOff(
+    env,
+    'VOICE_GRPC_MAX_CONNECTION_AGE_SECONDS',
+    defaultConnectionAge.maxAgeMs / 1000,
+    { min: 1, max: maxAgeLimitSeconds },
+    `seconds (1 to ${maxAgeLimitSeconds}), or 0 or off to keep connections`,
+  );
+  if (maxAgeSeconds === 'off') return 'off';
+  return { maxAgeMs: maxAgeSeconds * 1000, graceMs: graceSeconds * 1000 };
 }
 
 export function readCommonConfig(env: Env): CommonConfig {

@@ -1,6 +1,6 @@
 // Where a process serves its metrics: VOICE_METRICS_HOST and VOICE_METRICS_PORT (`off` serves none).
 import { isIP } from 'node:net';
-import { ConfigError, readOptionalString, readString, type Env } from '../config.js';
+import { ConfigError, readIntOrOff, readString, type Env } from '../config.js';
 
 export interface MetricsConfig {
   host: string;
@@ -18,11 +18,6 @@ export function readMetricsConfig(env: Env): MetricsConfig | undefined {
   if (isIP(host) === 0 && !hostnamePattern.test(host)) {
     throw new ConfigError('VOICE_METRICS_HOST', `must be an IP address or a host name, got "${host}"`);
   }
-  const port = readOptionalString(env, 'VOICE_METRICS_PORT');
-  if (port === undefined) return { host, port: defaultMetricsPort };
-  if (port.toLowerCase() === 'off') return undefined;
-  if (!/^\d{1,5}$/.test(port) || Number(port) > 65_535) {
-    throw new ConfigError('VOICE_METRICS_PORT', `must be a port (0 to 65535, 0 for any free one) or off, got "${port}"`);
-  }
-  return { host, port: Number(port) };
+  const port = readIntOrOff(env, 'VOICE_METRICS_PORT', defaultMetricsPort, { min: 0, max: 65_535 }, 'a port (0 to 65535, 0 for any free one) or off');
+  return port === 'off' ? undefined : { host, port };
 }

@@ -6,11 +6,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@connectrpc/connect';
-import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';
+import { createConnectTransport } from '@connectrpc/connect-node';
 import { startPlatform, type RunningCluster, type RunningPlatform } from '@voice/platform';
 import { BillingService } from '@voice/proto/voice/billing/v1/billing';
 import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
-import { callHeaders, CallerSigner, canonicalScopes, newId, parseCredits, randomBase62 } from '@voice/runtime';
+import { callHeaders, CallerSigner, canonicalScopes, internalSessionManager, newId, parseCredits, randomBase62 } from '@voice/runtime';
 import { ApiClient } from './api-client.js';
 
 /** What the helpers need of a running platform: the one-process platform or the cluster (test/support/cluster.ts). */
@@ -115,12 +115,12 @@ export async function testPlatformOn<R extends PlatformProcesses>(
   const me = await api.get('/me', rootKey);
   const rootWorkspaceId = (me.body as { data: { workspace: { id: string } } }).data.workspace.id;
   const signer = new CallerSigner(Buffer.from(setup.internalSecret, 'hex'));
-  const sessions = new Http2SessionManager(running.services.identity);
+  const sessions = internalSessionManager(running.services.identity);
   const identity = createClient(
     IdentityService,
     createConnectTransport({ baseUrl: running.services.identity, httpVersion: '2', sessionManager: sessions }),
   );
-  const billingSessions = new Http2SessionManager(running.services.billing);
+  const billingSessions = internalSessionManager(running.services.billing);
   const billing = createClient(
     BillingService,
     createConnectTransport({ baseUrl: running.services.billing, httpVersion: '2', sessionManager: billingSessions }),

@@ -24,6 +24,20 @@ export const internalSessionDefaults = {
   idleConnectionTimeoutMs: 5 * 60 * 1000,
 } as const;
 
+/**
+ * connect-node 2.1.2 answers a GOAWAY on a session without open streams by destroying it with an
+ * error, which Node emits on the next tick; when the manager has moved on meanwhile, its listeners
+ * are gone and that error is an uncaught exception that ends the process (seen with a 1 s
+ * connection age). Every failure of a session already reaches its streams and the manager, so
+ * this listener only keeps an orphaned one from crashing the caller.
+ */
+const guardedSessions = new WeakSet<http2.Http2Session>();
+export function guardSession(session: http2.Http2Session | undefined): void {
+  if (!session || guardedSessions.has(session)) return;
+  guardedSessions.add(session);
+  session.on('error', () => {});
+}
+
 /** connect-node's session manager, with requests the server refused sent again. */
 class InternalSessionManager extends Http2SessionManager {
   override async request(
@@ -32,7 +46,11 @@ class InternalSessionManager extends Http2SessionManager {
     headers: http2.OutgoingHttpHeaders,
     options: Omit<http2.ClientSessionRequestOptions, 'signal'>,
   ): Promise<http2.ClientHttp2Stream> {
-    const open = () => super.request(method, path, headers, options);
+    const open = async () => {
+      const stream = await super.request(method, path, headers, options);
+      guardSession(stream.session);
+      return stream;
+    };
     // The cast is the price of the library's signature: connect-node uses only what the two share.
     return new RefusedStreamRetry(await open(), open) as unknown as http2.ClientHttp2Stream;
   }

@@ -10,7 +10,7 @@ import { Code, ConnectError, createClient, type Client } from '@connectrpc/conne
 import { connectNodeAdapter, createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';
 import { Health } from '@voice/proto/grpc/health/v1/health';
 import { HealthRegistry, registerHealth, ServingStatus } from '../src/health.js';
-import { internalSessionManager } from '../src/internal-sessions.js';
+import { guardSession, internalSessionManager } from '../src/internal-sessions.js';
 import { startAgedServer } from './aged-server.js';
 import { connectErrorOf } from './connect-error-of.js';
 
@@ -151,3 +151,24 @@ test('16 callers on connections that last 100 ms: the calls that cross a GOAWAY 
     await aged.close();
   }
 }, 20_000);
+
+describe('a session connect-node has let go of', () => {
+  test('failing later (destroyed with an error) does not escape as an uncaught exception', async () => {
+    const server = http2.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const session = http2.connect(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    await new Promise<void>((resolve, reject) => {
+      session.once('connect', () => resolve());
+      session.once('error', reject);
+    });
+    // Nothing else listens: as after connect-node's clean-up, when its GOAWAY handling destroys the session.
+    session.removeAllListeners('error');
+    guardSession(session);
+    guardSession(session);
+    expect(session.listenerCount('error')).toBe(1);
+    const closed = new Promise<void>((resolve) => session.once('close', () => resolve()));
+    session.destroy(new Error('received GOAWAY without any open streams'));
+    await closed;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+});

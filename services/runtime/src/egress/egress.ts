@@ -109,7 +109,7 @@ export function guardedLookup(policy: EgressPolicy): LookupFunction {
       if (refused) return callback(new EgressRefused(hostname, refused.address), '');
       const first = addresses[0];
       if (!first) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), '');
-      // Node 20 asks for every address (happy eyeballs); each one handed back has been checked.
+      // Node asks for every address (happy eyeballs); each one handed back has been checked.
       if (options.all) return callback(null, addresses);
       callback(null, first.address, first.family);
     });

@@ -62,7 +62,8 @@ export function registerApiKeyRoutes(rest: RestRouter, deps: RestDeps): void {
     doc: {
       id: 'revokeApiKey',
       summary: 'Revoke an API key',
-      description: 'The key is refused (401) from the very next request, on every gateway.',
+      description:
+        'The key is refused (401) from the very next request, on every gateway. The root platform’s last key without scope restrictions cannot be revoked (409 `conflict`): an operator first registers another by restarting with a new `VOICE_ROOT_API_KEY`.',
       toolset: 'account',
       response: deletedSchema,
       mcp: { tool: 'revoke_api_key', annotations: toolHints.remove },

@@ -207,7 +207,14 @@ export class IdentityServiceImpl implements ServiceImpl<typeof IdentityService> 
 
   async revokeApiKey(request: { id: string }, context: HandlerContext) {
     const caller = workspaceCallerOf(context);
-    if (!isUuid(request.id) || !(await this.deps.store.revokeApiKey(caller.workspaceId, request.id))) throw notFound('API key');
+    const outcome = isUuid(request.id) ? await this.deps.store.revokeApiKey(caller.workspaceId, request.id) : 'not_found';
+    if (outcome === 'not_found') throw notFound('API key');
+    if (outcome === 'last_unrestricted') {
+      throw serviceError(
+        'conflict',
+        'this is the root platform’s last key without scope restrictions and cannot be revoked; restart identity with a new VOICE_ROOT_API_KEY to register another, then revoke this one',
+      );
+    }
     await announceRevoked(this.deps.notifier, { credentialIds: [request.id] });
     return {};
   }

@@ -263,7 +263,7 @@ export function identityStoreContract(open: () => Promise<IdentityStore>): void 
         created.push(key);
       }
       await store.createApiKey(apiKeyRecord(other.id));
-      expect(await store.revokeApiKey(workspace.id, created[1]!.id)).toBe(true);
+      expect(await store.revokeApiKey(workspace.id, created[1]!.id)).toBe('revoked');
       const newestFirst = [created[4]!, created[3]!, created[2]!, created[0]!];
 
       const all = await store.listApiKeys(workspace.id, { limit: 50, offset: 0 });
@@ -297,14 +297,52 @@ export function identityStoreContract(open: () => Promise<IdentityStore>): void 
       const { workspace, other } = await seed();
       const key = apiKeyRecord(workspace.id);
       await store.createApiKey(key);
-      expect(await store.revokeApiKey(other.id, key.id)).toBe(false);
+      expect(await store.revokeApiKey(other.id, key.id)).toBe('not_found');
       expect((await store.findApiKeyByHash(key.keyHash))?.status).toBe('active');
-      expect(await store.revokeApiKey(workspace.id, key.id)).toBe(true);
-      expect(await store.revokeApiKey(workspace.id, key.id)).toBe(false);
-      expect(await store.revokeApiKey(workspace.id, newId())).toBe(false);
+      expect(await store.revokeApiKey(workspace.id, key.id)).toBe('revoked');
+      expect(await store.revokeApiKey(workspace.id, key.id)).toBe('not_found');
+      expect(await store.revokeApiKey(workspace.id, newId())).toBe('not_found');
       // A revoked key is still found by its hash (so authentication can refuse it), marked revoked.
       expect(await store.findApiKeyByHash(key.keyHash)).toEqual({ ...key, status: 'revoked' });
       expect((await store.listApiKeys(workspace.id, { limit: 50, offset: 0 })).total).toBe(0);
+    });
+
+    test('the root’s last active unrestricted key is never revoked; restricted root keys and other workspaces’ keys are', async () => {
+      const { root, rootKey, workspace } = await seed();
+      expect(await store.revokeApiKey(root.id, rootKey.id)).toBe('last_unrestricted');
+      const restricted = apiKeyRecord(root.id);
+      await store.createApiKey(restricted);
+      expect(await store.revokeApiKey(root.id, restricted.id)).toBe('revoked');
+      expect(await store.revokeApiKey(root.id, rootKey.id)).toBe('last_unrestricted');
+      const rotated = apiKeyRecord(root.id, { scopes: null });
+      expect(await store.registerApiKey(rotated)).toBe('created');
+      expect(await store.revokeApiKey(root.id, rootKey.id)).toBe('revoked');
+      expect(await store.revokeApiKey(root.id, rotated.id)).toBe('last_unrestricted');
+      expect((await store.findApiKeyByHash(rotated.keyHash))?.status).toBe('active');
+      // Outside the root the rule does not apply (only the root holds unrestricted keys, but the store does not rely on it).
+      const elsewhere = apiKeyRecord(workspace.id, { scopes: null });
+      await store.createApiKey(elsewhere);
+      expect(await store.revokeApiKey(workspace.id, elsewhere.id)).toBe('revoked');
+    });
+
+    test('concurrent revocations of the root’s two unrestricted keys leave exactly one', async () => {
+      const { root, rootKey } = await seed();
+      const second = apiKeyRecord(root.id, { scopes: null });
+      await store.createApiKey(second);
+      const outcomes = await Promise.all([store.revokeApiKey(root.id, rootKey.id), store.revokeApiKey(root.id, second.id)]);
+      expect([...outcomes].sort()).toEqual(['last_unrestricted', 'revoked']);
+      const statuses = await Promise.all([rootKey, second].map(async (k) => (await store.findApiKeyByHash(k.keyHash))?.status));
+      expect(statuses.sort()).toEqual(['active', 'revoked']);
+    });
+
+    test('registering a key whose hash exists leaves the stored key alone', async () => {
+      const { workspace, rootKey } = await seed();
+      const key = apiKeyRecord(workspace.id);
+      expect(await store.registerApiKey(key)).toBe('created');
+      expect(await store.registerApiKey({ ...key, id: newId(), name: 'again' })).toBe('exists');
+      expect(await store.registerApiKey(apiKeyRecord(workspace.id, { keyHash: rootKey.keyHash }))).toBe('exists');
+      expect(await store.findApiKeyByHash(key.keyHash)).toEqual(key);
+      expect((await store.listApiKeys(workspace.id, { limit: 50, offset: 0 })).total).toBe(1);
     });
 
     test('touch sets lastUsedAt and nothing else', async () => {

@@ -18,6 +18,7 @@ import type {
   OAuthClientRecord,
   RedeemOutcome,
   RegisterCustomerOutcome,
+  RevokeKeyOutcome,
   RotateOutcome,
   TokenRecord,
   UserRecord,
@@ -63,7 +64,11 @@ export abstract class ComposedIdentityStore implements IdentityStore {
     return this.parts.workspaceKeys.listApiKeys(workspaceId, page);
   }
 
-  revokeApiKey(workspaceId: string, id: string): Promise<boolean> {
+  registerApiKey(key: ApiKeyRecord): Promise<'created' | 'exists'> {
+    return this.parts.workspaceKeys.registerApiKey(key);
+  }
+
+  revokeApiKey(workspaceId: string, id: string): Promise<RevokeKeyOutcome> {
     return this.parts.workspaceKeys.revokeApiKey(workspaceId, id);
   }
 

@@ -154,6 +154,13 @@ export type RotateOutcome =
   | { kind: 'reused'; revokedCredentialIds: string[] }
   | { kind: 'unavailable' };
 
+export type RevokeKeyOutcome =
+  | 'revoked'
+  /** No active key of the workspace has that id. */
+  | 'not_found'
+  /** The key is the root workspace's last active key without scope restrictions: revoking it would lock the operator out. */
+  | 'last_unrestricted';
+
 /** Workspaces and their service-account API keys. */
 export interface WorkspaceKeyStore {
   /** Creates the root workspace and its key in one transaction, unless a root already exists. */
@@ -162,11 +169,16 @@ export interface WorkspaceKeyStore {
   createWorkspace(workspace: WorkspaceRecord): Promise<void>;
   getWorkspace(id: string): Promise<WorkspaceRecord | undefined>;
   createApiKey(key: ApiKeyRecord): Promise<void>;
+  /** Creates the key unless a key with its hash exists already (active or revoked), which is then left as it is. */
+  registerApiKey(key: ApiKeyRecord): Promise<'created' | 'exists'>;
   findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
   /** Active keys of the workspace, newest first. */
   listApiKeys(workspaceId: string, page: Page): Promise<{ keys: ApiKeyRecord[]; total: number }>;
-  /** True when an active key of the workspace was revoked by this call. */
-  revokeApiKey(workspaceId: string, id: string): Promise<boolean>;
+  /**
+   * Revokes an active key of the workspace, unless it is the root workspace's last active
+   * unrestricted key; concurrent revocations of the root's keys never leave it without one.
+   */
+  revokeApiKey(workspaceId: string, id: string): Promise<RevokeKeyOutcome>;
   touchApiKey(id: string, at: string): Promise<void>;
   /**
    * Suspending revokes every API key, grant, token and unused code of the workspace in the same

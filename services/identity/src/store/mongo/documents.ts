@@ -26,6 +26,8 @@ export interface WorkspaceDocument {
    * and one is retried: without it, two owners demoting each other could both see the other.
    */
   members_revision?: number;
+  /** Bumped by every revocation of an unrestricted root key, for the same reason. */
+  keys_revision?: number;
 }
 
 export interface ApiKeyDocument {

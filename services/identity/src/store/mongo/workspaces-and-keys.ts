@@ -1,6 +1,6 @@
 // Workspaces and their API keys in MongoDB, including the suspension that revokes a workspace's credentials.
 import { isDuplicateKey, type Page } from '@voice/runtime';
-import type { ApiKeyRecord, WorkspaceKeyStore, WorkspaceRecord } from '../store.js';
+import type { ApiKeyRecord, RevokeKeyOutcome, WorkspaceKeyStore, WorkspaceRecord } from '../store.js';
 import { keyDocument, keyRecord, workspaceDocument, workspaceRecord } from './documents.js';
 import { MongoStorePart } from './part.js';
 
@@ -60,9 +60,36 @@ export class MongoWorkspaceKeyStore extends MongoStorePart implements WorkspaceK
     return { keys: docs.map(keyRecord), total };
   }
 
-  async revokeApiKey(workspaceId: string, id: string): Promise<boolean> {
-    const result = await this.keys.updateOne({ _id: id, workspace_id: workspaceId, status: 'active' }, { $set: { status: 'revoked' } });
-    return result.modifiedCount === 1;
+  async registerApiKey(key: ApiKeyRecord): Promise<'created' | 'exists'> {
+    try {
+      await this.keys.insertOne(keyDocument(key));
+      return 'created';
+    } catch (error) {
+      // Another replica registered the same key at the same moment (or it was registered long ago).
+      if (isDuplicateKey(error)) return 'exists';
+      throw error;
+    }
+  }
+
+  async revokeApiKey(workspaceId: string, id: string): Promise<RevokeKeyOutcome> {
+    return this.transaction(async (session): Promise<RevokeKeyOutcome> => {
+      const key = await this.keys.findOne({ _id: id, workspace_id: workspaceId, status: 'active' }, { session });
+      if (!key) return 'not_found';
+      if (key.scopes === null) {
+        // Every revocation of a root key writes the root document, so two of them conflict and
+        // the one retried counts again: neither can leave the root without an unrestricted key.
+        const root = await this.workspaces.findOneAndUpdate({ _id: workspaceId, root: true }, { $inc: { keys_revision: 1 } }, { session });
+        if (root) {
+          const others = await this.keys.countDocuments(
+            { workspace_id: workspaceId, _id: { $ne: id }, status: 'active', scopes: null },
+            { session, limit: 1 },
+          );
+          if (others === 0) return 'last_unrestricted';
+        }
+      }
+      await this.keys.updateOne({ _id: id }, { $set: { status: 'revoked' } }, { session });
+      return 'revoked';
+    });
   }
 
   async touchApiKey(id: string, at: string): Promise<void> {

@@ -1,7 +1,7 @@
 // Workspaces and their API keys in SQLite, including the suspension that revokes a workspace's credentials.
 import type Database from 'better-sqlite3';
-import type { Page, SqliteDatabase } from '@voice/runtime';
-import type { ApiKeyRecord, WorkspaceKeyStore, WorkspaceRecord } from '../store.js';
+import { isUniqueViolation, type Page, type SqliteDatabase } from '@voice/runtime';
+import type { ApiKeyRecord, RevokeKeyOutcome, WorkspaceKeyStore, WorkspaceRecord } from '../store.js';
 import { insertWorkspace } from './inserts.js';
 import { revokeOAuthCredentials } from './revoke.js';
 import { ids, keyFromRow, workspaceFromRow, type ApiKeyRow, type WorkspaceRow } from './rows.js';
@@ -51,11 +51,32 @@ export class SqliteWorkspaceKeyStore implements WorkspaceKeyStore {
     })();
   }
 
-  async revokeApiKey(workspaceId: string, id: string): Promise<boolean> {
-    return (
-      this.sql("UPDATE api_keys SET status = 'revoked' WHERE id = ? AND workspace_id = ? AND status = 'active'").run(id, workspaceId)
-        .changes === 1
-    );
+  async registerApiKey(key: ApiKeyRecord): Promise<'created' | 'exists'> {
+    try {
+      this.insertKey(key);
+      return 'created';
+    } catch (error) {
+      if (isUniqueViolation(error) && String((error as Error).message).includes('api_keys.key_hash')) return 'exists';
+      throw error;
+    }
+  }
+
+  async revokeApiKey(workspaceId: string, id: string): Promise<RevokeKeyOutcome> {
+    return this.db.transaction((): RevokeKeyOutcome => {
+      const key = this.sql(
+        `SELECT k.scopes, w.parent_workspace_id FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id
+         WHERE k.id = ? AND k.workspace_id = ? AND k.status = 'active'`,
+      ).get(id, workspaceId) as { scopes: string | null; parent_workspace_id: string | null } | undefined;
+      if (!key) return 'not_found';
+      if (key.scopes === null && key.parent_workspace_id === null) {
+        const others = this.sql(
+          "SELECT COUNT(*) AS n FROM api_keys WHERE workspace_id = ? AND id <> ? AND status = 'active' AND scopes IS NULL",
+        ).get(workspaceId, id) as { n: number };
+        if (others.n === 0) return 'last_unrestricted';
+      }
+      this.sql("UPDATE api_keys SET status = 'revoked' WHERE id = ?").run(id);
+      return 'revoked';
+    }).immediate();
   }
 
   async touchApiKey(id: string, at: string): Promise<void> {

@@ -1,8 +1,9 @@
 // VerifyPassword for the login page: every failure is the same error, and an unknown e-mail
-// costs one scrypt like a wrong password, so neither answer nor timing tells which it was.
+// costs one scrypt like a wrong password, so neither answer nor timing tells which it was. A
+// successful sign-in with a hash of an older cost stores a hash of today's.
 import { serviceError, emailIssue, normaliseEmail, passwordLength } from '@voice/runtime';
 import type { VerifyPasswordRequest } from '@voice/proto/voice/identity/v1/identity';
-import { verifyNothing, verifyPassword } from './passwords.js';
+import { hashPassword, needsRehash, verifyNothing, verifyPassword } from './passwords.js';
 import type { IdentityStore } from './store/store.js';
 
 const wrong = () => serviceError('unauthorized', 'the e-mail or password is wrong');
@@ -18,6 +19,8 @@ export async function signIn(store: IdentityStore, request: VerifyPasswordReques
   }
   const matches = await verifyPassword(password, user.passwordHash);
   if (!matches || password !== request.password) throw wrong();
+  // Only the hash that was verified is replaced: a password changed meanwhile stays as it was set.
+  if (needsRehash(user.passwordHash)) await store.replacePasswordHash(user.id, user.passwordHash, await hashPassword(password));
   const memberships = await store.membershipsOf(user.id);
   return {
     userId: user.id,

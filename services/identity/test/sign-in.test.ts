@@ -2,18 +2,51 @@
 // spent on unknown e-mails too.
 import crypto from 'node:crypto';
 import { Code } from '@connectrpc/connect';
-import { hashPassword, verifyPassword } from '../src/passwords.js';
+import { hashPassword, maxConcurrentDerivations, needsRehash, verifyPassword } from '../src/passwords.js';
 import { failure, setup, type Harness } from './harness.js';
 
 describe('password hashes', () => {
   test('are self-describing scrypt strings with a fresh salt, verified only by the right password', async () => {
     const first = await hashPassword('correct horse battery');
     const second = await hashPassword('correct horse battery');
-    expect(first).toMatch(/^scrypt\$16384\$8\$1\$[A-Za-z0-9+/]{22}==\$[A-Za-z0-9+/]{43}=$/);
+    expect(first).toMatch(/^scrypt\$131072\$8\$1\$[A-Za-z0-9+/]{22}==\$[A-Za-z0-9+/]{43}=$/);
     expect(first).not.toBe(second);
     expect(await verifyPassword('correct horse battery', first)).toBe(true);
     expect(await verifyPassword('correct horse batterY', first)).toBe(false);
     expect(await verifyPassword('', first)).toBe(false);
+  });
+
+  test('a hash of an older cost verifies and asks to be made again; a current one does not', async () => {
+    const salt = crypto.randomBytes(16);
+    const legacy = ['scrypt', 16384, 8, 1, salt.toString('base64'), crypto.scryptSync('correct horse battery', salt, 32, { N: 16384, r: 8, p: 1 }).toString('base64')].join('$');
+    expect(await verifyPassword('correct horse battery', legacy)).toBe(true);
+    expect(needsRehash(legacy)).toBe(true);
+    expect(needsRehash(await hashPassword('correct horse battery'))).toBe(false);
+    expect(needsRehash('bcrypt$2b$10$abc')).toBe(true);
+  });
+
+  test('concurrent hashes run at most two at a time and all complete', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const real = crypto.scrypt;
+    const scrypt = jest.spyOn(crypto, 'scrypt').mockImplementation(((...args: Parameters<typeof real>) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      const done = args[args.length - 1] as (error: Error | null, key: Buffer) => void;
+      (real as unknown as (...a: unknown[]) => void)(...args.slice(0, -1), (error: Error | null, key: Buffer) => {
+        inFlight -= 1;
+        done(error, key);
+      });
+    }) as typeof real);
+    try {
+      const hashes = await Promise.all(Array.from({ length: 5 }, (_, i) => hashPassword(`password number ${i}`)));
+      expect(new Set(hashes).size).toBe(5);
+      expect(scrypt).toHaveBeenCalledTimes(5);
+      expect(most).toBe(maxConcurrentDerivations);
+      expect(await verifyPassword('password number 3', hashes[3]!)).toBe(true);
+    } finally {
+      scrypt.mockRestore();
+    }
   });
 
   test('a damaged or foreign hash verifies nothing and asks for no absurd memory', async () => {
@@ -79,6 +112,22 @@ describe('VerifyPassword', () => {
       expect(refused).toEqual({ code: Code.Unauthenticated, reason: 'unauthorized', message: 'the e-mail or password is wrong', fields: [] });
       expect(scrypt).toHaveBeenCalledTimes(1);
     }
+  });
+
+  test('a successful sign-in replaces a hash of an older cost; a failed one leaves it', async () => {
+    const acme = await h.newWorkspace();
+    const ada = await h.addMember(acme.id, 'owner', { email: 'ada@example.com', password: 'correct horse battery' });
+    const salt = crypto.randomBytes(16);
+    const legacy = ['scrypt', 16384, 8, 1, salt.toString('base64'), crypto.scryptSync('correct horse battery', salt, 32, { N: 16384, r: 8, p: 1 }).toString('base64')].join('$');
+    const current = (await h.store.getUser(ada.userId))!.passwordHash!;
+    expect(await h.store.replacePasswordHash(ada.userId, 'not the stored hash', legacy)).toBe(false);
+    expect(await h.store.replacePasswordHash(ada.userId, current, legacy)).toBe(true);
+    await failure(h.client.verifyPassword({ email: 'ada@example.com', password: 'wrong horse battery' }, h.gateway));
+    expect((await h.store.getUser(ada.userId))!.passwordHash).toBe(legacy);
+    await h.client.verifyPassword({ email: 'ada@example.com', password: 'correct horse battery' }, h.gateway);
+    const rehashed = (await h.store.getUser(ada.userId))!.passwordHash!;
+    expect(rehashed).toMatch(/^scrypt\$131072\$8\$1\$/);
+    expect(await verifyPassword('correct horse battery', rehashed)).toBe(true);
   });
 
   test('is for platform services only', async () => {

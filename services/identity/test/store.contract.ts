@@ -787,6 +787,21 @@ export function identityStoreContract(open: () => Promise<IdentityStore>): void 
       expect(outcomes.filter(Boolean)).toHaveLength(1);
       expect((await store.getUser(invited.id))?.passwordHash).toBe(hashes[outcomes.indexOf(true)]);
     });
+
+    test('replacePasswordHash replaces only the hash it expects', async () => {
+      const user = userRecord();
+      const invited = userRecord({ passwordHash: null });
+      await store.createUser(user);
+      await store.createUser(invited);
+      expect(await store.replacePasswordHash(user.id, 'scrypt$not-the-stored-one', 'scrypt$new')).toBe(false);
+      expect(await store.replacePasswordHash(invited.id, '', 'scrypt$new')).toBe(false);
+      expect(await store.replacePasswordHash(newId(), user.passwordHash!, 'scrypt$new')).toBe(false);
+      expect(await store.getUser(user.id)).toEqual(user);
+      expect(await store.replacePasswordHash(user.id, user.passwordHash!, 'scrypt$new')).toBe(true);
+      expect(await store.replacePasswordHash(user.id, user.passwordHash!, 'scrypt$newer')).toBe(false);
+      expect(await store.getUser(user.id)).toEqual({ ...user, passwordHash: 'scrypt$new' });
+      expect((await store.getUser(invited.id))?.passwordHash).toBeNull();
+    });
   });
 
   describe('OAuth clients', () => {

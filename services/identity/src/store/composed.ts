@@ -127,6 +127,10 @@ export abstract class ComposedIdentityStore implements IdentityStore {
     return this.parts.members.setInitialPassword(userId, passwordHash);
   }
 
+  replacePasswordHash(userId: string, expected: string, passwordHash: string): Promise<boolean> {
+    return this.parts.members.replacePasswordHash(userId, expected, passwordHash);
+  }
+
   registerCustomer(user: UserRecord, workspace: WorkspaceRecord, membership: MembershipRecord): Promise<RegisterCustomerOutcome> {
     return this.parts.customers.registerCustomer(user, workspace, membership);
   }

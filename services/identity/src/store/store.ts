@@ -218,6 +218,8 @@ export interface MemberStore {
   membershipsOf(userId: string): Promise<{ workspace: WorkspaceRecord; role: Role }[]>;
   /** Sets the password only if the user has none yet; true when this call set it. */
   setInitialPassword(userId: string, passwordHash: string): Promise<boolean>;
+  /** Replaces the hash only if it is still `expected` (a rehash of the same password); true when this call did. */
+  replacePasswordHash(userId: string, expected: string, passwordHash: string): Promise<boolean>;
 }
 
 /**

@@ -124,6 +124,11 @@ export class MongoMemberStore extends MongoStorePart implements MemberStore {
     return result.modifiedCount === 1;
   }
 
+  async replacePasswordHash(userId: string, expected: string, passwordHash: string): Promise<boolean> {
+    const result = await this.users.updateOne({ _id: userId, password_hash: expected }, { $set: { password_hash: passwordHash } });
+    return result.modifiedCount === 1;
+  }
+
   /**
    * Runs `work` once the member is found in the `expected` state and the change keeps an active
    * owner; `next` undefined is a removal.

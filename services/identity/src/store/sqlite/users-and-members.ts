@@ -105,6 +105,10 @@ export class SqliteMemberStore implements MemberStore {
     return this.sql('UPDATE users SET password_hash = ? WHERE id = ? AND password_hash IS NULL').run(passwordHash, userId).changes === 1;
   }
 
+  async replacePasswordHash(userId: string, expected: string, passwordHash: string): Promise<boolean> {
+    return this.sql('UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?').run(passwordHash, userId, expected).changes === 1;
+  }
+
   private member(workspaceId: string, userId: string): MemberRecord | undefined {
     const row = this.sql(`${memberSelect} WHERE m.workspace_id = ? AND m.user_id = ?`).get(workspaceId, userId) as MemberRow | undefined;
     return row ? memberFromRow(row) : undefined;

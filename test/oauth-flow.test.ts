@@ -158,6 +158,43 @@ describe('the authorization code flow', () => {
   });
 });
 
+describe('client authentication with the registered method only', () => {
+  const confidential = async (method: 'client_secret_basic' | 'client_secret_post') => {
+    const registered = await oauth.processDynamicClientRegistrationResponse(
+      await oauth.dynamicClientRegistrationRequest(as, { redirect_uris: [redirectUri], token_endpoint_auth_method: method, scope: 'assistants:read' }, insecure),
+    );
+    return { client: registered as oauth.Client, secret: String(registered.client_secret) };
+  };
+
+  test.each([
+    ['client_secret_basic', 'client_secret_post'],
+    ['client_secret_post', 'client_secret_basic'],
+  ] as const)('a %s client presenting its secret with %s is invalid_client at every endpoint', async (registeredMethod, otherMethod) => {
+    const { client, secret } = await confidential(registeredMethod);
+    const auth = (method: string) => (method === 'client_secret_basic' ? oauth.ClientSecretBasic(secret) : oauth.ClientSecretPost(secret));
+    const { params, verifier } = await authorize(client);
+    const wrong = await oauth.authorizationCodeGrantRequest(as, client, auth(otherMethod), params, redirectUri, verifier, insecure);
+    expect(wrong.status).toBe(401);
+    const refusal = await json(wrong);
+    expect(refusal.error).toBe('invalid_client');
+    expect(refusal.error_description).toContain(registeredMethod);
+    // The refused exchange did not use the code up: the right method still redeems it.
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      as,
+      client,
+      await oauth.authorizationCodeGrantRequest(as, client, auth(registeredMethod), params, redirectUri, verifier, insecure),
+    );
+    const badRefresh = await oauth.refreshTokenGrantRequest(as, client, auth(otherMethod), tokens.refresh_token!, insecure);
+    expect(badRefresh.status).toBe(401);
+    expect((await json(badRefresh)).error).toBe('invalid_client');
+    const badRevoke = await oauth.revocationRequest(as, client, auth(otherMethod), tokens.access_token, insecure);
+    expect(badRevoke.status).toBe(401);
+    expect((await platform.api.get('/me', tokens.access_token)).status).toBe(200);
+    const refreshed = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, auth(registeredMethod), tokens.refresh_token!, insecure));
+    expect(refreshed.access_token).toMatch(/^svc_at_/);
+  });
+});
+
 describe('codes, refresh rotation, replay and revocation', () => {
   test('a code is single use: the second exchange is invalid_grant and revokes what the first issued', async () => {
     const client = await registerPublicClient();

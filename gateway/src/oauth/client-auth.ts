@@ -6,6 +6,8 @@ import { OAuthError } from './oauth-error.js';
 export interface ClientCredentials {
   clientId: string;
   clientSecret: string;
+  /** How they came, so identity can hold a confidential client to the method it registered. */
+  method: 'client_secret_basic' | 'client_secret_post' | 'none';
 }
 
 const formDecode = (value: string): string => decodeURIComponent(value.replace(/\+/g, ' '));
@@ -22,12 +24,12 @@ export function clientCredentialsOf(req: Request, form: Record<string, string>):
     try {
       const clientId = formDecode(decoded.slice(0, colon));
       if (form.client_id !== undefined && form.client_id !== clientId) throw new OAuthError('invalid_request', 'client_id does not match the authenticated client');
-      return { clientId, clientSecret: formDecode(decoded.slice(colon + 1)) };
+      return { clientId, clientSecret: formDecode(decoded.slice(colon + 1)), method: 'client_secret_basic' };
     } catch (error) {
       if (error instanceof OAuthError) throw error;
       throw new OAuthError('invalid_client', 'malformed Basic credentials', 401);
     }
   }
   if (!form.client_id) throw new OAuthError('invalid_request', 'client_id is required');
-  return { clientId: form.client_id, clientSecret: form.client_secret ?? '' };
+  return { clientId: form.client_id, clientSecret: form.client_secret ?? '', method: form.client_secret === undefined ? 'none' : 'client_secret_post' };
 }

@@ -32,7 +32,15 @@ export function registerTokenRoutes(router: Router, deps: OAuthDeps): void {
           if (!resource) throw new OAuthError('invalid_target', 'resource is not a resource of this server');
         }
         const answer = await deps.clients.identity.exchangeAuthorizationCode(
-          { clientId: client.clientId, clientSecret: client.clientSecret, code: form.code, redirectUri: form.redirect_uri, codeVerifier: form.code_verifier, resource },
+          {
+            clientId: client.clientId,
+            clientSecret: client.clientSecret,
+            clientAuthMethod: client.method,
+            code: form.code,
+            redirectUri: form.redirect_uri,
+            codeVerifier: form.code_verifier,
+            resource,
+          },
           deps.internalCall(res),
         );
         tokens = answer.tokens;
@@ -41,7 +49,7 @@ export function registerTokenRoutes(router: Router, deps: OAuthDeps): void {
       case 'refresh_token': {
         if (!form.refresh_token) throw new OAuthError('invalid_request', 'refresh_token is required');
         const answer = await deps.clients.identity.refreshAccessToken(
-          { clientId: client.clientId, clientSecret: client.clientSecret, refreshToken: form.refresh_token, scope: form.scope ?? '' },
+          { clientId: client.clientId, clientSecret: client.clientSecret, clientAuthMethod: client.method, refreshToken: form.refresh_token, scope: form.scope ?? '' },
           deps.internalCall(res),
         );
         tokens = answer.tokens;
@@ -60,7 +68,10 @@ export function registerTokenRoutes(router: Router, deps: OAuthDeps): void {
     const form = formOf(req);
     const client = clientCredentialsOf(req, form);
     if (!form.token) throw new OAuthError('invalid_request', 'token is required');
-    await deps.clients.identity.revokeToken({ token: form.token, clientId: client.clientId, clientSecret: client.clientSecret }, deps.internalCall(res));
+    await deps.clients.identity.revokeToken(
+      { token: form.token, clientId: client.clientId, clientSecret: client.clientSecret, clientAuthMethod: client.method },
+      deps.internalCall(res),
+    );
     res.status(200).end();
   }));
 }

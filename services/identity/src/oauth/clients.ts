@@ -58,9 +58,11 @@ export class Clients {
 
   /**
    * Client authentication at the token and revocation endpoints: a confidential client must
-   * present its secret, a public client none. Every failure is invalid_client (401).
+   * present its secret with the method it registered (RFC 7591 token_endpoint_auth_method), a
+   * public client none. `method` is how the secret came (empty: not reported). Every failure is
+   * invalid_client (401).
    */
-  async authenticate(clientId: string, secret: string): Promise<ResolvedClient> {
+  async authenticate(clientId: string, secret: string, method: string): Promise<ResolvedClient> {
     if (!clientId) throw clientAuthenticationFailed('client authentication failed: no client_id');
     let client: ResolvedClient;
     try {
@@ -75,6 +77,10 @@ export class Clients {
     }
     if (!secret || !constantTimeEqual(hashCredential(secret), client.secretHash)) {
       throw clientAuthenticationFailed('client authentication failed: the client secret is missing or wrong');
+    }
+    // Checked after the secret, so the answer never tells a method's rule to whoever lacks the secret.
+    if (method && method !== client.tokenEndpointAuthMethod) {
+      throw clientAuthenticationFailed(`client authentication failed: the client is registered for ${client.tokenEndpointAuthMethod}`);
     }
     return client;
   }

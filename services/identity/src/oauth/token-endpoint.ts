@@ -20,7 +20,7 @@ export class TokenEndpoint {
   constructor(private readonly deps: { store: IdentityStore; clients: Clients; notifier: Notifier; now: () => Date }) {}
 
   async exchange(request: ExchangeAuthorizationCodeRequest): Promise<IssuedTokens> {
-    const client = await this.deps.clients.authenticate(request.clientId, request.clientSecret);
+    const client = await this.deps.clients.authenticate(request.clientId, request.clientSecret, request.clientAuthMethod);
     if (!client.grantTypes.includes('authorization_code')) throw oauthError('unauthorized_client', 'the client may not use the authorization_code grant');
     const code = looksLike(request.code, authorizationCodePrefix) ? await this.deps.store.findAuthorizationCode(hashCredential(request.code)) : undefined;
     if (!code || code.status === 'revoked') throw invalidGrant('authorization code');
@@ -47,7 +47,7 @@ export class TokenEndpoint {
   }
 
   async refresh(request: RefreshAccessTokenRequest): Promise<IssuedTokens> {
-    const client = await this.deps.clients.authenticate(request.clientId, request.clientSecret);
+    const client = await this.deps.clients.authenticate(request.clientId, request.clientSecret, request.clientAuthMethod);
     if (!client.grantTypes.includes('refresh_token')) throw oauthError('unauthorized_client', 'the client may not use the refresh_token grant');
     const token = looksLike(request.refreshToken, refreshTokenPrefix) ? await this.deps.store.findToken(hashCredential(request.refreshToken)) : undefined;
     if (!token || token.kind !== 'refresh' || token.clientId !== client.id || token.status === 'revoked') throw invalidGrant('refresh token');
@@ -74,7 +74,7 @@ export class TokenEndpoint {
 
   /** RFC 7009: unknown tokens and other clients' tokens succeed without effect. */
   async revoke(request: RevokeTokenRequest): Promise<void> {
-    const client = await this.deps.clients.authenticate(request.clientId, request.clientSecret);
+    const client = await this.deps.clients.authenticate(request.clientId, request.clientSecret, request.clientAuthMethod);
     const ours = looksLike(request.token, accessTokenPrefix) || looksLike(request.token, refreshTokenPrefix);
     const token = ours ? await this.deps.store.findToken(hashCredential(request.token)) : undefined;
     if (!token || token.clientId !== client.id) return;

@@ -3,12 +3,13 @@
 import { CredentialCache } from '../src/auth/credential-cache.js';
 import type { AuthContext } from '../src/auth/auth-context.js';
 
-function authContext(credentialId: string, workspaceId = 'ws-1'): AuthContext {
+function authContext(credentialId: string, workspaceId = 'ws-1', platformIds: string[] = ['root']): AuthContext {
   return {
     principal: { type: 'service_account', id: `principal-${credentialId}`, name: 'key' },
     workspace: { id: workspaceId, name: 'Acme', plan: 'pro', features: ['mcp'], white_label: false, status: 'active', created_at: null },
     scopes: ['calls:read'],
     credentialId,
+    platformIds,
   };
 }
 
@@ -117,6 +118,22 @@ describe('CredentialCache', () => {
     const other = countingLoad(authContext('key-3', 'ws-2'));
     await cache.resolve('svc_three', other);
     expect(other).not.toHaveBeenCalled();
+  });
+
+  test('invalidate by a platform’s workspace id drops the entries of every workspace under it', async () => {
+    const cache = new CredentialCache(100, clock);
+    await cache.resolve('svc_platform', countingLoad(authContext('key-1', 'platform', ['root'])));
+    await cache.resolve('svc_customer', countingLoad(authContext('key-2', 'customer', ['platform', 'root'])));
+    await cache.resolve('svc_deeper', countingLoad(authContext('key-3', 'deeper', ['customer', 'platform', 'root'])));
+    await cache.resolve('svc_elsewhere', countingLoad(authContext('key-4', 'elsewhere', ['root'])));
+    cache.invalidate({ credentialIds: [], workspaceId: 'platform' });
+    expect(cache.size).toBe(1);
+    const elsewhere = countingLoad(authContext('key-4', 'elsewhere', ['root']));
+    await cache.resolve('svc_elsewhere', elsewhere);
+    expect(elsewhere).not.toHaveBeenCalled();
+    const customer = countingLoad(authContext('key-2', 'customer', ['platform', 'root']));
+    await cache.resolve('svc_customer', customer);
+    expect(customer).toHaveBeenCalledTimes(1);
   });
 
   test('an empty workspace id in a notice matches no workspace', async () => {

@@ -37,6 +37,7 @@ const fakeAuth: RequestHandler = (req, res, next) => {
     },
     scopes: JSON.parse(req.get('x-test-scopes') ?? 'null') as string[] | null,
     credentialId: 'key-1',
+    platformIds: [],
   };
   res.locals.auth = auth;
   next();

@@ -17,6 +17,8 @@ export interface AuthContext {
   workspace: WorkspaceView;
   scopes: GrantedScopes;
   credentialId: string;
+  /** The platforms above the workspace, nearest first: a suspension of any of them ends this answer. */
+  platformIds: string[];
 }
 
 export function authOf(res: Response): AuthContext {

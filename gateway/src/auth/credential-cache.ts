@@ -48,8 +48,10 @@ export class CredentialCache {
     // In-flight loads may hold answers from before the revocation; later callers must load again.
     this.inFlight.clear();
     const ids = new Set(notice.credentialIds);
+    // A suspended workspace takes the workspaces under it along (identity refuses them from now on).
+    const suspended = (auth: AuthContext) => notice.workspaceId !== '' && (auth.workspace.id === notice.workspaceId || auth.platformIds.includes(notice.workspaceId));
     for (const [key, entry] of this.entries) {
-      if (ids.has(entry.auth.credentialId) || entry.auth.workspace.id === notice.workspaceId) this.entries.delete(key);
+      if (ids.has(entry.auth.credentialId) || suspended(entry.auth)) this.entries.delete(key);
     }
   }
 

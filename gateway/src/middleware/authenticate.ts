@@ -26,6 +26,7 @@ function toAuthContext(answer: AuthenticateResponse): AuthContext {
     },
     scopes: answer.unrestricted ? null : [...answer.scopes],
     credentialId: answer.credentialId,
+    platformIds: [...answer.platformWorkspaceIds],
   };
 }
 

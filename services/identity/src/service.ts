@@ -53,6 +53,7 @@ import { TokenEndpoint } from './oauth/token-endpoint.js';
 import { presentApiKey, presentClient, presentWorkspace } from './presenter.js';
 import { announceRevoked } from './revocations.js';
 import { signIn } from './sign-in.js';
+import { activeStanding } from './standing.js';
 import type { IdentityStore } from './store/store.js';
 import { UserCredentials } from './user-credentials.js';
 
@@ -108,15 +109,16 @@ export class IdentityServiceImpl implements ServiceImpl<typeof IdentityService> 
     const hash = hashCredential(credential);
     const key = await this.deps.store.findApiKeyByHash(hash);
     if (!key || !constantTimeEqual(key.keyHash, hash) || key.status !== 'active') throw unauthenticated();
-    const workspace = await this.deps.store.getWorkspace(key.workspaceId);
-    if (!workspace || workspace.status !== 'active') throw unauthenticated();
+    const standing = await activeStanding(this.deps.store, key.workspaceId);
+    if (!standing) throw unauthenticated();
     const now = this.now();
     if (!key.lastUsedAt || now.getTime() - Date.parse(key.lastUsedAt) >= lastUsedResolutionMs) {
       await this.deps.store.touchApiKey(key.id, now.toISOString());
     }
     return {
       principal: { type: 'service_account', id: key.principalId, name: key.name },
-      workspace: presentWorkspace(workspace),
+      workspace: presentWorkspace(standing.workspace),
+      platformWorkspaceIds: standing.platformIds,
       unrestricted: key.scopes === null,
       scopes: key.scopes ?? [],
       credentialId: key.id,

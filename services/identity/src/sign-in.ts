@@ -4,6 +4,7 @@
 import { serviceError, emailIssue, normaliseEmail, passwordLength } from '@voice/runtime';
 import type { VerifyPasswordRequest } from '@voice/proto/voice/identity/v1/identity';
 import { hashPassword, needsRehash, verifyNothing, verifyPassword } from './passwords.js';
+import { activeStanding } from './standing.js';
 import type { IdentityStore } from './store/store.js';
 
 const wrong = () => serviceError('unauthorized', 'the e-mail or password is wrong');
@@ -21,7 +22,11 @@ export async function signIn(store: IdentityStore, request: VerifyPasswordReques
   if (!matches || password !== request.password) throw wrong();
   // Only the hash that was verified is replaced: a password changed meanwhile stays as it was set.
   if (needsRehash(user.passwordHash)) await store.replacePasswordHash(user.id, user.passwordHash, await hashPassword(password));
-  const memberships = await store.membershipsOf(user.id);
+  // Workspaces under a suspended platform are left out, as suspended ones are.
+  const memberships = [];
+  for (const membership of await store.membershipsOf(user.id)) {
+    if (await activeStanding(store, membership.workspace.id)) memberships.push(membership);
+  }
   return {
     userId: user.id,
     email: user.email,

@@ -10,6 +10,7 @@ import { mintTokens, newGrant } from './oauth/mint.js';
 import { platformClient, platformClientId } from './oauth/platform-client.js';
 import { hashPassword } from './passwords.js';
 import { announceRevoked } from './revocations.js';
+import { activeMember } from './standing.js';
 import type { IdentityStore, MemberRecord } from './store/store.js';
 
 const passwordAlreadySet = () => serviceError('conflict', 'the password is already set');
@@ -20,8 +21,8 @@ export class UserCredentials {
   /** A grant of the built-in platform client with every canonical scope; the role narrows them when used. */
   async issueTokens(request: IssueUserTokensRequest) {
     const member = await this.member(request.workspaceId, request.userId);
-    const workspace = await this.deps.store.getWorkspace(member.workspaceId);
-    if (member.status !== 'active' || workspace?.status !== 'active') throw serviceError('conflict', 'the user or its workspace is suspended');
+    // A workspace under a suspended platform is suspended with it.
+    if (!(await activeMember(this.deps.store, member.workspaceId, member.userId))) throw serviceError('conflict', 'the user or its workspace is suspended');
     const now = this.deps.now();
     const grant = newGrant(
       { clientId: platformClientId, userId: member.userId, workspaceId: member.workspaceId, scopes: [...canonicalScopes], resource: '' },

@@ -5,6 +5,7 @@ import { constantTimeEqual, scopesWithinRole } from '@voice/runtime';
 import type { AuthenticateResponseSchema } from '@voice/proto/voice/identity/v1/identity';
 import { hashCredential } from '../credentials.js';
 import { presentWorkspace } from '../presenter.js';
+import { activeMember } from '../standing.js';
 import type { IdentityStore } from '../store/store.js';
 
 type Answer = MessageInitShape<typeof AuthenticateResponseSchema>;
@@ -21,13 +22,13 @@ export async function authenticateAccessToken(
   if (!token || !constantTimeEqual(token.tokenHash, hash) || token.kind !== 'access' || token.status !== 'active') return undefined;
   const remainingMs = Date.parse(token.expiresAt) - now.getTime();
   if (remainingMs <= 0) return undefined;
-  const member = await store.getMember(token.workspaceId, token.userId);
-  if (member?.status !== 'active') return undefined;
-  const workspace = await store.getWorkspace(token.workspaceId);
-  if (workspace?.status !== 'active') return undefined;
+  const active = await activeMember(store, token.workspaceId, token.userId);
+  if (!active) return undefined;
+  const { member, standing } = active;
   return {
     principal: { type: 'user', id: member.userId, name: member.name },
-    workspace: presentWorkspace(workspace),
+    workspace: presentWorkspace(standing.workspace),
+    platformWorkspaceIds: standing.platformIds,
     unrestricted: false,
     scopes: scopesWithinRole(token.scopes, member.role),
     credentialId: token.id,

@@ -4,6 +4,7 @@
 import { isUuid, newId } from '@voice/runtime';
 import type { CheckAuthorizationRequestRequest, IssueAuthorizationCodeRequest } from '@voice/proto/voice/identity/v1/identity';
 import { authorizationCodePrefix, hashCredential, newCredential } from '../credentials.js';
+import { activeMember } from '../standing.js';
 import type { IdentityStore } from '../store/store.js';
 import type { Clients, ResolvedClient } from './clients.js';
 import { oauthError, withRedirectTrust } from './errors.js';
@@ -45,11 +46,8 @@ export class Authorization {
     if (issue) throw oauthError('invalid_scope', issue);
     if (!isCodeChallenge(request.codeChallenge)) throw oauthError('invalid_request', 'code_challenge must be a base64url SHA-256');
     if (request.resource && !isResourceIndicator(request.resource)) throw oauthError('invalid_target', 'resource must be an absolute URI without a fragment');
-    const member = isUuid(request.userId) && isUuid(request.workspaceId) ? await this.deps.store.getMember(request.workspaceId, request.userId) : undefined;
-    const workspace = member ? await this.deps.store.getWorkspace(member.workspaceId) : undefined;
-    if (!member || member.status !== 'active' || workspace?.status !== 'active') {
-      throw oauthError('access_denied', 'the user is not an active member of an active workspace');
-    }
+    const member = isUuid(request.userId) && isUuid(request.workspaceId) ? (await activeMember(this.deps.store, request.workspaceId, request.userId))?.member : undefined;
+    if (!member) throw oauthError('access_denied', 'the user is not an active member of an active workspace');
     const code = newCredential(authorizationCodePrefix);
     const now = this.deps.now();
     await this.deps.store.createAuthorizationCode({

@@ -9,7 +9,8 @@ import type {
 } from '@voice/proto/voice/identity/v1/identity';
 import { accessTokenPrefix, authorizationCodePrefix, hashCredential, looksLike, refreshTokenPrefix } from '../credentials.js';
 import { announceRevoked } from '../revocations.js';
-import type { IdentityStore, MemberRecord } from '../store/store.js';
+import { activeMember } from '../standing.js';
+import type { IdentityStore } from '../store/store.js';
 import type { Clients } from './clients.js';
 import { invalidGrant, oauthError } from './errors.js';
 import { mintTokens, newGrant, type IssuedTokens } from './mint.js';
@@ -35,7 +36,7 @@ export class TokenEndpoint {
     }
     if (!verifierMatches(request.codeVerifier, code.codeChallenge)) throw oauthError('invalid_grant', 'code_verifier does not match the code_challenge');
     if (request.resource && request.resource !== code.resource) throw oauthError('invalid_target', 'resource is not the one the code was issued for');
-    const member = await this.activeMember(code.workspaceId, code.userId);
+    const member = (await activeMember(this.deps.store, code.workspaceId, code.userId))?.member;
     if (!member) throw invalidGrant('authorization code');
 
     const grant = newGrant({ clientId: client.id, userId: code.userId, workspaceId: code.workspaceId, scopes: code.scopes, resource: code.resource }, now);
@@ -59,7 +60,7 @@ export class TokenEndpoint {
     const now = this.deps.now();
     const grant = await this.deps.store.getGrant(token.grantId);
     if (Date.parse(token.expiresAt) <= now.getTime() || grant?.status !== 'active') throw invalidGrant('refresh token');
-    const member = await this.activeMember(grant.workspaceId, grant.userId);
+    const member = (await activeMember(this.deps.store, grant.workspaceId, grant.userId))?.member;
     if (!member) throw invalidGrant('refresh token');
     const { scopes } = parseScope(request.scope);
     const issue = scopeIssue(scopes, grant.scopes);
@@ -80,12 +81,5 @@ export class TokenEndpoint {
     if (!token || token.clientId !== client.id) return;
     const revoked = token.kind === 'refresh' ? await this.deps.store.revokeGrant(token.grantId) : await this.deps.store.revokeToken(token.id);
     await announceRevoked(this.deps.notifier, { credentialIds: revoked });
-  }
-
-  /** The member behind a grant, if still active in an active workspace. */
-  private async activeMember(workspaceId: string, userId: string): Promise<MemberRecord | undefined> {
-    const member = await this.deps.store.getMember(workspaceId, userId);
-    const workspace = member?.status === 'active' ? await this.deps.store.getWorkspace(workspaceId) : undefined;
-    return workspace?.status === 'active' ? member : undefined;
   }
 }

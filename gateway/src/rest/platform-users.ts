@@ -125,7 +125,8 @@ export function registerPlatformUserRoutes(rest: RestRouter, deps: RestDeps): vo
     doc: {
       id: 'setPlatformUserStatus',
       summary: 'Suspend or reactivate an end-user',
-      description: 'Suspending suspends the user’s workspaces under the platform and revokes every credential of them, API keys included; reactivating revives none.',
+      description:
+        'Suspending suspends the user’s workspaces under the platform and revokes every credential of them, API keys included; reactivating revives none. A suspended workspace that is a white-label platform takes its own end-users (every workspace under it) with it from the next request, without changing them: reactivating it brings their credentials back as they were.',
       toolset,
       response: dataOf(platformUserSchema),
     },

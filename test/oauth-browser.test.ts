@@ -59,7 +59,11 @@ test('signing in and approving in the browser delivers a code the client can exc
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto(url.toString());
-  expect(await page.locator('h1').innerText()).toContain('Desk Agent');
+  // The browser shows where the code goes, prominently, and the client's name only as its claim.
+  expect(await page.locator('.redirect-host').innerText()).toBe(`this computer (127.0.0.1:${callbackPort})`);
+  expect(await page.locator('.unverified').isVisible()).toBe(true);
+  expect(await page.locator('h1').innerText()).not.toContain('Desk Agent');
+  expect(await page.locator('.claim').innerText()).toBe('It calls itself “Desk Agent”: not verified.');
   expect(await page.locator('.brand').innerText()).toBe('Acme Voice');
   expect(await page.locator('ul.scopes').innerText()).toContain('assistants:read');
 

@@ -10,7 +10,7 @@ import type { OAuthDeps } from './deps.js';
 import { parseForm } from './form.js';
 import type { LoginTickets } from './login-ticket.js';
 import { OAuthError, oauthErrorOf } from './oauth-error.js';
-import { consentPage, errorPage, workspaceChoicePage } from './page/pages.js';
+import { consentPage, errorPage, workspaceChoicePage, type ClientView } from './page/pages.js';
 import { sendPage } from './page/html.js';
 import { canonicalResource } from './resources.js';
 
@@ -90,6 +90,19 @@ export function registerAuthorizeRoutes(router: Router, deps: OAuthDeps, options
     sendPage(res, status, errorPage(options.platformName(), 'This sign-in link is not valid', failure.oauth.description));
   };
 
+  /** What the page may say of the client: facts from the verified request, and the client's claims. */
+  const clientView = (request: AuthorizationRequest, client: OAuthClient): ClientView => {
+    // Identity verified redirect_uri against the client's registration, so it parses.
+    const redirect = new URL(request.redirect_uri!);
+    return {
+      redirectHost: redirect.host,
+      redirectLoopback: redirect.protocol === 'http:',
+      documentHost: client.metadataDocument ? new URL(client.clientId).host : undefined,
+      claimedName: client.clientName,
+      claimedUri: client.clientUri,
+    };
+  };
+
   const hiddenRequest = (request: AuthorizationRequest): Record<string, string> =>
     Object.fromEntries(Object.entries(request).filter((entry): entry is [string, string] => entry[1] !== undefined));
 
@@ -99,8 +112,7 @@ export function registerAuthorizeRoutes(router: Router, deps: OAuthDeps, options
       status,
       consentPage({
         platformName: options.platformName(),
-        clientName: client.clientName,
-        clientUri: client.clientUri,
+        client: clientView(request, client),
         scopes,
         request: { ...hiddenRequest(request), scope: scopes.join(' ') },
         csrfToken: options.csrf.issue(res),
@@ -161,7 +173,7 @@ export function registerAuthorizeRoutes(router: Router, deps: OAuthDeps, options
         200,
         workspaceChoicePage({
           platformName: options.platformName(),
-          clientName: client.clientName,
+          client: clientView(request, client),
           scopes,
           request: { ...hiddenRequest(request), scope: scopes.join(' ') },
           csrfToken: options.csrf.issue(res),

@@ -19,6 +19,10 @@ const styles = `
   button.approve{background:#2d5bd7;color:#fff} button.deny{background:#fff;color:#2d5bd7}
   .error{background:#fdecec;color:#8a1c1c;border-radius:8px;padding:.6rem .8rem;margin:0 0 1rem}
   .muted{color:#5b6475;font-size:.9rem}
+  .destination{border:2px solid #2d5bd7;border-radius:8px;padding:.6rem .8rem;margin:0 0 1rem}
+  .destination p{margin:0} .redirect-host{font-size:1.3rem;font-weight:700;word-break:break-all}
+  .unverified{background:#fff4e0;color:#7a4a00;border-radius:8px;padding:.6rem .8rem}
+  .claim{color:#5b6475;font-size:.9rem;word-break:break-all}
 `;
 
 export function page(title: string, platformName: string, body: string): string {

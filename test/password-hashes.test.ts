@@ -1,6 +1,6 @@
-// Password hashes at the cost OWASP recommends now (scrypt N=2^17, r=8, p=1), and a hash made at
-// an older cost rehashed on the user's next successful sign-in: both verify, since every hash
-// records its parameters.
+// Password hashes at the cost OWASP recommends now (scrypt N=2^17, r=8, p=1), the default of
+// VOICE_PASSWORD_HASH_COST, and a hash made at the older cost rehashed on the user's next
+// successful sign-in: both verify, since every hash records its parameters.
 import { randomBytes, scryptSync } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -9,7 +9,8 @@ import { startTestPlatform, uniqueEmail, type TestPlatform } from './support/pla
 
 let platform: TestPlatform;
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  // The default cost, which other suites lower for speed.
+  platform = await startTestPlatform({ VOICE_PASSWORD_HASH_COST: '' });
 });
 afterAll(() => platform.close());
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { startCluster, type RunningCluster } from '@voice/platform';
 import { createLogger, newId } from '@voice/runtime';
 import { deleteNamespaceStreams, testNatsUrl } from './nats-namespace.js';
-import { newRootKey, testPlatformOn, type TestPlatform } from './platform.js';
+import { newRootKey, testPasswordHashCost, testPlatformOn, type TestPlatform } from './platform.js';
 
 export interface TestCluster extends TestPlatform<RunningCluster> {
   /** Every line the children and the supervisor wrote (JSON log lines, mostly), oldest first. */
@@ -58,6 +58,7 @@ export async function startTestCluster(env: Record<string, string> = {}, dataDir
     DATA_DIR: dir,
     LOG_LEVEL: 'warn',
     NATS_URL: natsUrl,
+    VOICE_PASSWORD_HASH_COST: testPasswordHashCost,
     ...(ownNamespace ? { VOICE_EVENT_NAMESPACE: ownNamespace } : {}),
     ...env,
     VOICE_ROOT_API_KEY: rootKey,

@@ -49,6 +49,13 @@ export interface TestPlatform<R extends PlatformProcesses = E2ePlatformProcesses
 
 export const newRootKey = (): string => `svc_${randomBase62(40)}`;
 
+/**
+ * VOICE_PASSWORD_HASH_COST for test platforms unless a test sets it: the lowest allowed, 2^14, so
+ * suites that sign many users in stay quick on two shared cores. test/password-hashes.test.ts runs
+ * the default cost (2^17) and its rehashing.
+ */
+export const testPasswordHashCost = '14';
+
 let emailCounter = 0;
 /** An e-mail address no other test in this process uses. */
 export const uniqueEmail = (label = 'user'): string => `${label}.${process.pid}.${++emailCounter}@customers.example`;
@@ -93,7 +100,17 @@ export async function startTestPlatform(env: Record<string, string> = {}, dataDi
   const rootKey = env.VOICE_ROOT_API_KEY ?? newRootKey();
   const internalSecret = env.VOICE_INTERNAL_SECRET ?? randomBytes(32).toString('hex');
   // Many platforms share a test process: none serves metrics on the fixed default port unless the test asks.
-  const platformEnv = { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'silent', VOICE_METRICS_PORT: 'off', ...env, VOICE_ROOT_API_KEY: rootKey, VOICE_INTERNAL_SECRET: internalSecret };
+  const platformEnv = {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dir,
+    LOG_LEVEL: 'silent',
+    VOICE_METRICS_PORT: 'off',
+    VOICE_PASSWORD_HASH_COST: testPasswordHashCost,
+    ...env,
+    VOICE_ROOT_API_KEY: rootKey,
+    VOICE_INTERNAL_SECRET: internalSecret,
+  };
   const running = await startPlatform(platformEnv, { announce: () => {} });
   return testPlatformOn(running, { env: platformEnv, rootKey, internalSecret, dataDir: dir, removeDataDir: !given });
 }

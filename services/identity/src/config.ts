@@ -1,6 +1,7 @@
 // Every setting of the identity service, read and validated once at start.
-import { ConfigError, readBool, readCommonConfig, readOptionalString, readPort, readString, type CommonConfig, type Env } from '@voice/runtime';
+import { ConfigError, readBool, readCommonConfig, readInt, readOptionalString, readPort, readString, type CommonConfig, type Env } from '@voice/runtime';
 import { isValidRootKey } from './credentials.js';
+import { passwordHashCost } from './passwords.js';
 
 export interface IdentityConfig {
   common: CommonConfig;
@@ -10,6 +11,8 @@ export interface IdentityConfig {
   rootApiKey: string | undefined;
   /** Let Client ID Metadata Documents be fetched from private, loopback and link-local addresses (tests and closed networks only). */
   egressAllowPrivate: boolean;
+  /** scrypt's N as a power of two; hashes below it are replaced at the next sign-in. */
+  passwordHashCost: number;
 }
 
 export function readIdentityConfig(env: Env): IdentityConfig {
@@ -23,5 +26,6 @@ export function readIdentityConfig(env: Env): IdentityConfig {
     port: readPort(env, 'VOICE_IDENTITY_PORT', 50051),
     rootApiKey,
     egressAllowPrivate: readBool(env, 'VOICE_EGRESS_ALLOW_PRIVATE', false),
+    passwordHashCost: readInt(env, 'VOICE_PASSWORD_HASH_COST', passwordHashCost.default, passwordHashCost),
   };
 }

@@ -16,7 +16,7 @@ import {
   type FieldIssue,
 } from '@voice/runtime';
 import type { GetCustomerRequest, ListCustomersRequest, RegisterCustomerRequest } from '@voice/proto/voice/identity/v1/identity';
-import { hashPassword } from './passwords.js';
+import type { PasswordHasher } from './passwords.js';
 import { presentCustomer } from './presenter.js';
 import type { IdentityStore, MembershipRecord, UserRecord, WorkspaceRecord } from './store/store.js';
 
@@ -26,9 +26,9 @@ const maxQueryLength = 254;
 const emailTaken = () => serviceError('conflict', 'a user with this e-mail already exists');
 
 export class Customers {
-  constructor(private readonly deps: { store: IdentityStore; now: () => Date }) {}
+  constructor(private readonly deps: { store: IdentityStore; passwords: PasswordHasher; now: () => Date }) {}
 
-  async register(request: RegisterCustomerRequest) {
+  async register(request: RegisterCustomerRequest, signal?: AbortSignal) {
     const { store } = this.deps;
     const email = normaliseEmail(request.email);
     const givenName = request.name.trim();
@@ -49,7 +49,7 @@ export class Customers {
     // Checked before hashing, so a taken e-mail costs no scrypt; the store checks again atomically.
     if (await store.findUserByEmail(email)) throw emailTaken();
 
-    const passwordHash = request.password ? await hashPassword(request.password) : null;
+    const passwordHash = request.password ? await this.deps.passwords.hash(request.password, signal) : null;
     const createdAt = this.deps.now().toISOString();
     const user: UserRecord = { id: newId(), email, name, passwordHash, createdAt };
     const workspace: WorkspaceRecord = { id: newId(), name: workspaceName, plan: request.plan, status: 'active', parentWorkspaceId: platform.id, createdAt };

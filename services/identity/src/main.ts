@@ -15,6 +15,7 @@ import {
 import { bootstrapRoot } from './bootstrap.js';
 import { readIdentityConfig } from './config.js';
 import { guardedMetadataFetcher } from './oauth/metadata-fetch.js';
+import { PasswordHasher } from './passwords.js';
 import { ensurePlatformClient } from './oauth/platform-client.js';
 import { identityRoutes, identityServiceNames } from './routes.js';
 import { openIdentityStore } from './store/open.js';
@@ -54,6 +55,7 @@ export async function startIdentityService(env: Env, options: IdentityOptions = 
       store,
       notifier,
       fetchClientMetadata: guardedMetadataFetcher(egressPolicy({ allowPrivate: config.egressAllowPrivate })),
+      passwords: new PasswordHasher(config.passwordHashCost),
     }),
   });
   return {

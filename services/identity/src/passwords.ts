@@ -1,29 +1,59 @@
 // Password hashes: scrypt at the cost the OWASP Password Storage Cheat Sheet recommends (N=2^17,
 // r=8, p=1: 128 MiB; 16-byte salt, 32-byte key), kept as the self-describing string
-// scrypt$N$r$p$<salt>$<hash>, so a hash made at an older cost still verifies and is replaced on
-// the user's next successful sign-in (needsRehash).
+// scrypt$N$r$p$<salt>$<hash>, so a hash made at another cost still verifies, and one below
+// today's is replaced on the user's next successful sign-in (needsRehash).
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-const cost = { N: 1 << 17, r: 8, p: 1 };
+/** VOICE_PASSWORD_HASH_COST: scrypt's N as a power of two. */
+export const passwordHashCost = { default: 17, min: 14, max: 20 } as const;
+
+interface Cost {
+  N: number;
+  r: number;
+  p: number;
+}
+
+const costOf = (log2N: number): Cost => ({ N: 2 ** log2N, r: 8, p: 1 });
 const saltBytes = 16;
 const keyBytes = 32;
 
 /**
- * Each derivation holds 128 * N * r bytes (128 MiB today) while it runs: at most this many run at
- * once in a process, so concurrent sign-ins queue instead of exceeding identity's memory limit.
+ * Each derivation holds 128 * N * r bytes (128 MiB at the default cost) while it runs: at most this
+ * many run at once in a process, so concurrent sign-ins queue instead of exceeding identity's
+ * memory limit.
  */
 export const maxConcurrentDerivations = 2;
 let running = 0;
 const waiting: (() => void)[] = [];
 
-async function derive(password: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
-  if (running >= maxConcurrentDerivations) await new Promise<void>((resolve) => waiting.push(resolve));
-  else running += 1;
+/** Waits for a slot; a caller that gives up meanwhile (its call was cancelled) leaves the queue. */
+function slot(signal: AbortSignal | undefined): Promise<void> {
+  signal?.throwIfAborted();
+  if (running < maxConcurrentDerivations) {
+    running += 1;
+    return Promise.resolve();
+  }
+  return new Promise<void>((resolve, reject) => {
+    const take = () => {
+      signal?.removeEventListener('abort', leave);
+      resolve();
+    };
+    const leave = () => {
+      waiting.splice(waiting.indexOf(take), 1);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener('abort', leave, { once: true });
+    waiting.push(take);
+  });
+}
+
+async function derive(password: string, salt: Buffer, keyLength: number, options: Cost, signal?: AbortSignal): Promise<Buffer> {
+  await slot(signal);
   try {
     // 128 * N * r bytes are needed; the default ceiling (32 MiB) is too tight for larger N.
-    const maxmem = 256 * (options.N ?? cost.N) * (options.r ?? cost.r);
+    const scryptOptions: ScryptOptions = { ...options, maxmem: 256 * options.N * options.r };
     return await new Promise((resolve, reject) => {
-      scrypt(password, salt, keyLength, { ...options, maxmem }, (error, key) => (error ? reject(error) : resolve(key)));
+      scrypt(password, salt, keyLength, scryptOptions, (error, key) => (error ? reject(error) : resolve(key)));
     });
   } finally {
     // The slot passes straight to the next waiter, so `running` never drops below what runs.
@@ -33,16 +63,10 @@ async function derive(password: string, salt: Buffer, keyLength: number, options
   }
 }
 
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(saltBytes);
-  const hash = await derive(password, salt, keyBytes, cost);
-  return ['scrypt', cost.N, cost.r, cost.p, salt.toString('base64'), hash.toString('base64')].join('$');
-}
+const encode = (cost: Cost, salt: Buffer, hash: Buffer): string =>
+  ['scrypt', cost.N, cost.r, cost.p, salt.toString('base64'), hash.toString('base64')].join('$');
 
-interface Encoded {
-  N: number;
-  r: number;
-  p: number;
+interface Encoded extends Cost {
   salt: Buffer;
   hash: Buffer;
 }
@@ -57,23 +81,40 @@ function decode(encoded: string): Encoded | undefined {
   return sane && decoded.salt.length >= 8 && decoded.hash.length >= 16 && decoded.hash.length <= 64 ? decoded : undefined;
 }
 
-/** True for a hash made with other parameters than today's: it verifies, but should be made again. */
-export function needsRehash(encoded: string): boolean {
-  const parsed = decode(encoded);
-  return !parsed || parsed.N !== cost.N || parsed.r !== cost.r || parsed.p !== cost.p || parsed.hash.length !== keyBytes;
-}
+/**
+ * Hashes and verifies passwords at one cost. `signal` is the call a hash is for: once it is
+ * cancelled, a hash still waiting for its turn is not made.
+ */
+export class PasswordHasher {
+  private readonly cost: Cost;
+  /** A hash no password matches, at this cost, so an unknown e-mail costs what a wrong password does. */
+  private readonly decoy: string;
 
-export async function verifyPassword(password: string, encoded: string): Promise<boolean> {
-  const parsed = decode(encoded);
-  if (!parsed) return false;
-  const candidate = await derive(password, parsed.salt, parsed.hash.length, { N: parsed.N, r: parsed.r, p: parsed.p });
-  return timingSafeEqual(candidate, parsed.hash);
-}
+  constructor(log2N: number = passwordHashCost.default) {
+    this.cost = costOf(log2N);
+    this.decoy = encode(this.cost, randomBytes(saltBytes), randomBytes(keyBytes));
+  }
 
-/** A hash no password matches, with the current parameters. */
-const decoy = ['scrypt', cost.N, cost.r, cost.p, randomBytes(saltBytes).toString('base64'), randomBytes(keyBytes).toString('base64')].join('$');
+  async hash(password: string, signal?: AbortSignal): Promise<string> {
+    const salt = randomBytes(saltBytes);
+    return encode(this.cost, salt, await derive(password, salt, keyBytes, this.cost, signal));
+  }
 
-/** Spends the time of one verification, so an unknown e-mail answers as slowly as a wrong password. */
-export async function verifyNothing(password: string): Promise<void> {
-  await verifyPassword(password, decoy);
+  async verify(password: string, encoded: string, signal?: AbortSignal): Promise<boolean> {
+    const parsed = decode(encoded);
+    if (!parsed) return false;
+    const candidate = await derive(password, parsed.salt, parsed.hash.length, parsed, signal);
+    return timingSafeEqual(candidate, parsed.hash);
+  }
+
+  /** Spends the time of one verification. */
+  async verifyNothing(password: string, signal?: AbortSignal): Promise<void> {
+    await this.verify(password, this.decoy, signal);
+  }
+
+  /** True for a hash weaker than this cost (or not ours): it verifies, but should be made again. A stronger one stays. */
+  needsRehash(encoded: string): boolean {
+    const parsed = decode(encoded);
+    return !parsed || parsed.N < this.cost.N || parsed.r !== this.cost.r || parsed.p !== this.cost.p || parsed.hash.length !== keyBytes;
+  }
 }

@@ -52,6 +52,7 @@ import { MetadataDocuments } from './oauth/metadata-documents.js';
 import { TokenEndpoint } from './oauth/token-endpoint.js';
 import { presentApiKey, presentClient, presentWorkspace } from './presenter.js';
 import { announceRevoked } from './revocations.js';
+import { PasswordHasher } from './passwords.js';
 import { signIn } from './sign-in.js';
 import { activeStanding } from './standing.js';
 import type { IdentityStore } from './store/store.js';
@@ -66,6 +67,8 @@ export interface IdentityDeps {
    * the egress guard with private addresses refused (main.ts passes VOICE_EGRESS_ALLOW_PRIVATE).
    */
   fetchClientMetadata?: ClientMetadataFetcher;
+  /** Hashes passwords; at the default cost unless main.ts passes VOICE_PASSWORD_HASH_COST's. */
+  passwords?: PasswordHasher;
 }
 
 /** How long the gateway may keep an Authenticate answer; revocations reach it sooner. */
@@ -83,18 +86,20 @@ export class IdentityServiceImpl implements ServiceImpl<typeof IdentityService> 
   private readonly tokens: TokenEndpoint;
   private readonly customers: Customers;
   private readonly userCredentials: UserCredentials;
+  private readonly passwords: PasswordHasher;
 
   constructor(private readonly deps: IdentityDeps) {
     this.now = deps.now ?? monotonicClock();
     const { store, notifier } = deps;
     const now = this.now;
+    const passwords = (this.passwords = deps.passwords ?? new PasswordHasher());
     const documents = new MetadataDocuments(deps.fetchClientMetadata ?? guardedMetadataFetcher(egressPolicy({ allowPrivate: false })), now);
-    this.members = new Members({ store, notifier, now });
+    this.members = new Members({ store, passwords, notifier, now });
     this.clients = new Clients({ store, documents, now });
     this.authorization = new Authorization({ store, clients: this.clients, now });
     this.tokens = new TokenEndpoint({ store, clients: this.clients, notifier, now });
-    this.customers = new Customers({ store, now });
-    this.userCredentials = new UserCredentials({ store, notifier, now });
+    this.customers = new Customers({ store, passwords, now });
+    this.userCredentials = new UserCredentials({ store, passwords, notifier, now });
   }
 
   async authenticate(request: { credential: string }, context: HandlerContext) {
@@ -239,7 +244,7 @@ export class IdentityServiceImpl implements ServiceImpl<typeof IdentityService> 
 
   async verifyPassword(request: VerifyPasswordRequest, context: HandlerContext) {
     requireInternal(context);
-    return signIn(this.deps.store, request);
+    return signIn({ store: this.deps.store, passwords: this.passwords }, request, context.signal);
   }
 
   async registerClient(request: RegisterClientRequest, context: HandlerContext) {
@@ -277,7 +282,7 @@ export class IdentityServiceImpl implements ServiceImpl<typeof IdentityService> 
 
   async registerCustomer(request: RegisterCustomerRequest, context: HandlerContext) {
     requireInternal(context);
-    return this.customers.register(request);
+    return this.customers.register(request, context.signal);
   }
 
   async listCustomers(request: ListCustomersRequest, context: HandlerContext) {
@@ -302,6 +307,6 @@ export class IdentityServiceImpl implements ServiceImpl<typeof IdentityService> 
 
   async setInitialPassword(request: SetInitialPasswordRequest, context: HandlerContext) {
     requireInternal(context);
-    return this.userCredentials.setInitialPassword(request);
+    return this.userCredentials.setInitialPassword(request, context.signal);
   }
 }

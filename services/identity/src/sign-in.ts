@@ -3,25 +3,25 @@
 // successful sign-in with a hash of an older cost stores a hash of today's.
 import { serviceError, emailIssue, normaliseEmail, passwordLength } from '@voice/runtime';
 import type { VerifyPasswordRequest } from '@voice/proto/voice/identity/v1/identity';
-import { hashPassword, needsRehash, verifyNothing, verifyPassword } from './passwords.js';
+import type { PasswordHasher } from './passwords.js';
 import { activeStanding } from './standing.js';
 import type { IdentityStore } from './store/store.js';
 
 const wrong = () => serviceError('unauthorized', 'the e-mail or password is wrong');
 
-export async function signIn(store: IdentityStore, request: VerifyPasswordRequest) {
+export async function signIn({ store, passwords }: { store: IdentityStore; passwords: PasswordHasher }, request: VerifyPasswordRequest, signal?: AbortSignal) {
   const email = normaliseEmail(request.email);
   // No stored password is longer, and hashing a huge one would only cost time.
   const password = request.password.slice(0, passwordLength.max * 2);
   const user = emailIssue(email) === undefined ? await store.findUserByEmail(email) : undefined;
   if (!user?.passwordHash) {
-    await verifyNothing(password);
+    await passwords.verifyNothing(password, signal);
     throw wrong();
   }
-  const matches = await verifyPassword(password, user.passwordHash);
+  const matches = await passwords.verify(password, user.passwordHash, signal);
   if (!matches || password !== request.password) throw wrong();
   // Only the hash that was verified is replaced: a password changed meanwhile stays as it was set.
-  if (needsRehash(user.passwordHash)) await store.replacePasswordHash(user.id, user.passwordHash, await hashPassword(password));
+  if (passwords.needsRehash(user.passwordHash)) await store.replacePasswordHash(user.id, user.passwordHash, await passwords.hash(password));
   // Workspaces under a suspended platform are left out, as suspended ones are.
   const memberships = [];
   for (const membership of await store.membershipsOf(user.id)) {

@@ -8,7 +8,7 @@ import type {
 } from '@voice/proto/voice/identity/v1/identity';
 import { mintTokens, newGrant } from './oauth/mint.js';
 import { platformClient, platformClientId } from './oauth/platform-client.js';
-import { hashPassword } from './passwords.js';
+import type { PasswordHasher } from './passwords.js';
 import { announceRevoked } from './revocations.js';
 import { activeMember } from './standing.js';
 import type { IdentityStore, MemberRecord } from './store/store.js';
@@ -16,7 +16,7 @@ import type { IdentityStore, MemberRecord } from './store/store.js';
 const passwordAlreadySet = () => serviceError('conflict', 'the password is already set');
 
 export class UserCredentials {
-  constructor(private readonly deps: { store: IdentityStore; notifier: Notifier; now: () => Date }) {}
+  constructor(private readonly deps: { store: IdentityStore; passwords: PasswordHasher; notifier: Notifier; now: () => Date }) {}
 
   /** A grant of the built-in platform client with every canonical scope; the role narrows them when used. */
   async issueTokens(request: IssueUserTokensRequest) {
@@ -41,14 +41,14 @@ export class UserCredentials {
     return { revokedTokens: revoked.length };
   }
 
-  async setInitialPassword(request: SetInitialPasswordRequest) {
+  async setInitialPassword(request: SetInitialPasswordRequest, signal?: AbortSignal) {
     const issue = passwordIssue(request.password);
     if (issue) throw invalidRequest([{ field: 'password', issue }]);
     const user = isUuid(request.userId) ? await this.deps.store.getUser(request.userId) : undefined;
     if (!user) throw notFound('user');
     if (user.passwordHash !== null) throw passwordAlreadySet();
     // Only the first of concurrent calls finds the password still unset.
-    if (!(await this.deps.store.setInitialPassword(user.id, await hashPassword(request.password)))) throw passwordAlreadySet();
+    if (!(await this.deps.store.setInitialPassword(user.id, await this.deps.passwords.hash(request.password, signal)))) throw passwordAlreadySet();
     return {};
   }
 

@@ -22,6 +22,7 @@ import {
 import { bootstrapRoot } from '../src/bootstrap.js';
 import type { ClientMetadataFetcher } from '../src/oauth/metadata-fetch.js';
 import { ensurePlatformClient } from '../src/oauth/platform-client.js';
+import { PasswordHasher, passwordHashCost } from '../src/passwords.js';
 import { identityRoutes } from '../src/routes.js';
 import { SqliteIdentityStore } from '../src/store/sqlite.js';
 
@@ -50,7 +51,8 @@ export async function setup(options: HarnessOptions = {}) {
   };
   await bootstrapRoot(store, { rootApiKey: undefined, logger, announce: (line) => announced.push(line) });
   await ensurePlatformClient(store, clock.now());
-  const routes = identityRoutes({ store, notifier, now: clock.now, fetchClientMetadata: options.fetchClientMetadata });
+  // The lowest cost VOICE_PASSWORD_HASH_COST allows: these tests are about rules, sign-in.test.ts about the hashes.
+  const routes = identityRoutes({ store, notifier, now: clock.now, fetchClientMetadata: options.fetchClientMetadata, passwords: new PasswordHasher(passwordHashCost.min) });
   const transport = createRouterTransport(routes, { router: { interceptors: [callerInterceptor(signer, logger)] } });
   const client = createClient(IdentityService, transport);
   const as = (caller: Omit<Caller, 'requestId'>) => ({ headers: callHeaders(signer, { ...caller, requestId: 'test' }) });

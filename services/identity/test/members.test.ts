@@ -28,7 +28,7 @@ describe('AddMember', () => {
   test('a password is stored as a scrypt hash; a name is kept', async () => {
     const member = await h.addMember(workspaceId, 'member', { email: 'grace@example.com', password: 'correct horse battery', name: 'Grace Hopper' });
     expect(member.name).toBe('Grace Hopper');
-    expect((await h.store.getUser(member.userId))?.passwordHash).toMatch(/^scrypt\$131072\$8\$1\$[A-Za-z0-9+/=]{24}\$[A-Za-z0-9+/=]{44}$/);
+    expect((await h.store.getUser(member.userId))?.passwordHash).toMatch(/^scrypt\$16384\$8\$1\$[A-Za-z0-9+/=]{24}\$[A-Za-z0-9+/=]{44}$/);
   });
 
   test('an existing user is added as it is: same id, own name and password', async () => {

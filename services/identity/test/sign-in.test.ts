@@ -2,7 +2,12 @@
 // spent on unknown e-mails too.
 import crypto from 'node:crypto';
 import { Code } from '@connectrpc/connect';
-import { hashPassword, maxConcurrentDerivations, needsRehash, verifyPassword } from '../src/passwords.js';
+import { maxConcurrentDerivations, PasswordHasher } from '../src/passwords.js';
+
+const passwords = new PasswordHasher();
+const hashPassword = (password: string, signal?: AbortSignal) => passwords.hash(password, signal);
+const verifyPassword = (password: string, encoded: string) => passwords.verify(password, encoded);
+const needsRehash = (encoded: string) => passwords.needsRehash(encoded);
 import { failure, setup, type Harness } from './harness.js';
 
 describe('password hashes', () => {
@@ -23,6 +28,8 @@ describe('password hashes', () => {
     expect(needsRehash(legacy)).toBe(true);
     expect(needsRehash(await hashPassword('correct horse battery'))).toBe(false);
     expect(needsRehash('bcrypt$2b$10$abc')).toBe(true);
+    // A hash stronger than the configured cost is kept: lowering the cost never weakens stored hashes.
+    expect(new PasswordHasher(14).needsRehash(await hashPassword('correct horse battery'))).toBe(false);
   });
 
   test('concurrent hashes run at most two at a time and all complete', async () => {
@@ -47,6 +54,19 @@ describe('password hashes', () => {
     } finally {
       scrypt.mockRestore();
     }
+  });
+
+  test('a hash waiting for its turn is not made once its call is cancelled', async () => {
+    const scrypt = jest.spyOn(crypto, 'scrypt');
+    const cancelled = new AbortController();
+    const busy = Array.from({ length: maxConcurrentDerivations }, (_, i) => hashPassword(`busy password ${i}`));
+    const abandoned = hashPassword('abandoned password', cancelled.signal);
+    const after = hashPassword('later password');
+    cancelled.abort(new Error('the caller gave up'));
+    await expect(abandoned).rejects.toThrow('the caller gave up');
+    await Promise.all([...busy, after]);
+    expect(scrypt).toHaveBeenCalledTimes(maxConcurrentDerivations + 1);
+    scrypt.mockRestore();
   });
 
   test('a damaged or foreign hash verifies nothing and asks for no absurd memory', async () => {
@@ -118,7 +138,8 @@ describe('VerifyPassword', () => {
     const acme = await h.newWorkspace();
     const ada = await h.addMember(acme.id, 'owner', { email: 'ada@example.com', password: 'correct horse battery' });
     const salt = crypto.randomBytes(16);
-    const legacy = ['scrypt', 16384, 8, 1, salt.toString('base64'), crypto.scryptSync('correct horse battery', salt, 32, { N: 16384, r: 8, p: 1 }).toString('base64')].join('$');
+    // Below the harness's cost (the lowest VOICE_PASSWORD_HASH_COST allows, 2^14).
+    const legacy = ['scrypt', 1024, 8, 1, salt.toString('base64'), crypto.scryptSync('correct horse battery', salt, 32, { N: 1024, r: 8, p: 1 }).toString('base64')].join('$');
     const current = (await h.store.getUser(ada.userId))!.passwordHash!;
     expect(await h.store.replacePasswordHash(ada.userId, 'not the stored hash', legacy)).toBe(false);
     expect(await h.store.replacePasswordHash(ada.userId, current, legacy)).toBe(true);
@@ -126,7 +147,7 @@ describe('VerifyPassword', () => {
     expect((await h.store.getUser(ada.userId))!.passwordHash).toBe(legacy);
     await h.client.verifyPassword({ email: 'ada@example.com', password: 'correct horse battery' }, h.gateway);
     const rehashed = (await h.store.getUser(ada.userId))!.passwordHash!;
-    expect(rehashed).toMatch(/^scrypt\$131072\$8\$1\$/);
+    expect(rehashed).toMatch(/^scrypt\$16384\$8\$1\$/);
     expect(await verifyPassword('correct horse battery', rehashed)).toBe(true);
   });
 

@@ -13,7 +13,7 @@ import {
   type FieldIssue,
   type Notifier, defaultName, emailIssue, nameIssue, normaliseEmail, passwordIssue } from '@voice/runtime';
 import type { AddMemberRequest, UpdateMemberRequest } from '@voice/proto/voice/identity/v1/identity';
-import { hashPassword } from '../passwords.js';
+import type { PasswordHasher } from '../passwords.js';
 import { presentMember } from '../presenter.js';
 import { announceRevoked } from '../revocations.js';
 import type { IdentityStore, MemberChangeOutcome, MemberRecord, MemberState } from '../store/store.js';
@@ -29,7 +29,7 @@ const memberNotFound = () => notFound('member');
 const stateOf = (member: MemberRecord): MemberState => ({ role: member.role, status: member.status });
 
 export class Members {
-  constructor(private readonly deps: { store: IdentityStore; notifier: Notifier; now: () => Date }) {}
+  constructor(private readonly deps: { store: IdentityStore; passwords: PasswordHasher; notifier: Notifier; now: () => Date }) {}
 
   async list(request: { limit: number; offset: number }, context: HandlerContext) {
     const caller = workspaceCallerOf(context);
@@ -60,7 +60,7 @@ export class Members {
       id: newId(),
       email,
       name: name || defaultName(request.email.trim()),
-      passwordHash: !existing && request.password ? await hashPassword(request.password) : null,
+      passwordHash: !existing && request.password ? await this.deps.passwords.hash(request.password) : null,
       createdAt,
     };
     const outcome = await this.deps.store.addMember({ workspaceId: caller.workspaceId, role: request.role, status: 'active', createdAt }, user);

@@ -15,6 +15,13 @@ import type {
 import { internalCallOptions, type OnBehalfOf } from './caller.js';
 import { answered, callDownstream } from './failures.js';
 
+/**
+ * Calls that hash a password (scrypt at OWASP's cost, a second or more under load, queued two at a
+ * time in identity) get the gateway's whole budget instead of the usual bound.
+ */
+const passwordCallTimeoutMs = 30_000;
+const hashing = (options: ReturnType<typeof internalCallOptions>) => ({ ...options, timeoutMs: passwordCallTimeoutMs });
+
 export class IdentityCalls {
   constructor(
     private readonly client: Client<typeof IdentityService>,
@@ -27,7 +34,7 @@ export class IdentityCalls {
   }
 
   async registerCustomer(request: MessageInitShape<typeof RegisterCustomerRequestSchema>, on: OnBehalfOf): Promise<Customer> {
-    const answer = await this.call(() => this.client.registerCustomer(request, internalCallOptions(this.signer, on)));
+    const answer = await this.call(() => this.client.registerCustomer(request, hashing(internalCallOptions(this.signer, on))));
     return answered('identity', answer.customer, 'a customer');
   }
 
@@ -53,11 +60,11 @@ export class IdentityCalls {
   }
 
   async setInitialPassword(userId: string, password: string, on: OnBehalfOf): Promise<void> {
-    await this.call(() => this.client.setInitialPassword({ userId, password }, internalCallOptions(this.signer, on)));
+    await this.call(() => this.client.setInitialPassword({ userId, password }, hashing(internalCallOptions(this.signer, on))));
   }
 
   async verifyPassword(email: string, password: string, on: OnBehalfOf): Promise<VerifyPasswordResponse> {
-    return this.call(() => this.client.verifyPassword({ email, password }, internalCallOptions(this.signer, on)));
+    return this.call(() => this.client.verifyPassword({ email, password }, hashing(internalCallOptions(this.signer, on))));
   }
 
   async setWorkspaceStatus(workspaceId: string, status: 'active' | 'suspended', on: OnBehalfOf): Promise<Workspace> {

@@ -27,8 +27,10 @@ module.exports = {
   testMatch: ['**/test/**/*.test.ts'],
   transform: { '^.+\\.(ts|js)$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }] },
   // ESM-only packages the tests import are compiled to CommonJS like the sources.
-  transformIgnorePatterns: ['/node_modules/(?!(oauth4webapi)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(oauth4webapi|@sparticuz/chromium)/)'],
   moduleNameMapper,
+  // Unpacks the browser of the browser tests once, before the workers start (test/support/global-setup.ts).
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
   testTimeout: 30000,
   // Services and SQLite files are cheap, but two cores are all CI has.
   maxWorkers: 2,

@@ -3,7 +3,7 @@
 // sends against a small balance.
 import { expectError, fieldsOf } from './support/api-client.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
-import { balance, buySmsNumber, eventually, ledger, ledgerWith } from './support/telephony.js';
+import { balance, buySmsNumber, eventually, ledger, ledgerWith, settledBalance } from './support/telephony.js';
 
 let platform: TestPlatform;
 
@@ -56,7 +56,7 @@ describe('sending', () => {
     expect(delivered.credits).toBe('0.0179');
     const [debit] = await ledgerWith(platform.api, key, 'sms.outbound', 1);
     expect(debit).toMatchObject({ credits: '-0.0179', minutes: '0.000', reference: id, balance_after: { credits: '0.9821', minutes: '0.000' } });
-    expect(await balance(platform.api, key)).toEqual({ credits: '0.9821', minutes: '0.000' });
+    expect(await balance(platform.api, key)).toEqual(settledBalance('0.9821'));
     expect(response.text).not.toMatch(/SM[0-9a-f]{32}/);
   });
 
@@ -122,7 +122,7 @@ describe('preconditions, in order', () => {
     }
     expectError(await platform.api.request('POST', '/sms/send', { key, rawBody: '{"to":', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
     expect((await platform.api.get('/sms/messages', key)).body.meta.pagination.total).toBe(0);
-    expect(await balance(platform.api, key)).toEqual({ credits: '1.0000', minutes: '0.000' });
+    expect(await balance(platform.api, key)).toEqual(settledBalance('1.0000'));
   });
 
   test("a number that is not the workspace's is 404, even a malformed-looking one the body allows", async () => {
@@ -258,7 +258,7 @@ describe('concurrent sends against a small balance', () => {
     for (const response of responses.filter((r) => r.status !== 202)) expectError(response, 409, 'conflict');
     const debits = await ledgerWith(platform.api, key, 'sms.outbound', 2);
     expect(debits).toHaveLength(2);
-    expect(await balance(platform.api, key)).toEqual({ credits: '0.0142', minutes: '0.000' });
+    expect(await balance(platform.api, key)).toEqual(settledBalance('0.0142'));
     for (const entry of await ledger(platform.api, key)) expect(entry.balance_after.credits.startsWith('-')).toBe(false);
   });
 });

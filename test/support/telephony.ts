@@ -58,7 +58,10 @@ export const ledgerWith = (api: ApiClient, key: string, kind: string, count: num
     `${count} ${kind} ledger entries`,
   );
 
-export async function balance(api: ApiClient, key: string): Promise<{ credits: string; minutes: string }> {
+/** GET /balance as it reads when no hold is open: the whole balance available. */
+export const settledBalance = (credits: string, minutes = '0.000') => ({ credits, minutes, available: { credits, minutes } });
+
+export async function balance(api: ApiClient, key: string): Promise<{ credits: string; minutes: string; available: { credits: string; minutes: string } }> {
   const response = await api.get('/balance', key);
   if (response.status !== 200) throw new Error(`balance failed: ${response.text}`);
   return response.body.data;

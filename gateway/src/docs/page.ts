@@ -1,6 +1,7 @@
 // GET /docs: the API reference, rendered in the browser by Scalar from /api/v1/openapi.json. The
 // gateway serves Scalar's standalone bundle itself, so the page loads nothing from elsewhere
 // (no CDN, no web fonts, no telemetry), and its Content-Security-Policy allows only this origin.
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -11,11 +12,18 @@ import { openApiPath } from '../openapi/route.js';
 
 export const docsPath = '/docs';
 
+/** The gateway package's folder: the nearest one with a package.json, from src/ (tests) or dist/src/. */
+function gatewayRoot(): string {
+  let dir = __dirname;
+  while (!existsSync(join(dir, 'package.json'))) dir = dirname(dir);
+  return dir;
+}
+
 /**
- * Scalar's browser bundle. The package exports only its ESM entry (`dist/index.js`), not the
- * bundle's path, so the bundle is found next to it.
+ * Scalar's browser bundle, copied into the build by `scripts/vendor-scalar.mjs` (`npm run build`):
+ * Scalar is a build-time dependency, so production installs none of its packages.
  */
-const scalarBundlePath = () => join(dirname(require.resolve('@scalar/api-reference')), 'browser', 'standalone.js');
+const scalarBundlePath = () => join(gatewayRoot(), 'dist', 'assets', 'scalar', 'standalone.js');
 
 /** Scalar's settings: no default fonts (fonts.scalar.com), no telemetry, no hosted agent, no proxy. */
 const scalarConfiguration = {

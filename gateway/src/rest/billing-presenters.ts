@@ -5,11 +5,15 @@ import { formatCredits, formatMinutes, toIso } from '@voice/runtime';
 import type { Amount, GetUsageSummaryResponse, Transaction, Wallet } from '@voice/proto/voice/billing/v1/billing';
 import { amountsSchema, creditsSchema, minutesSchema, timeSchema } from './responses.js';
 
-export const balanceSchema = amountsSchema;
+export const balanceSchema = amountsSchema.extend({
+  available: amountsSchema.describe(
+    'the balance less open holds (amounts reserved for SMS being sent, numbers being bought, calls in progress): what can still be spent or transferred',
+  ),
+});
 
 export const transactionSchema = z.object({
   id: z.string(),
-  kind: z.string().describe('a usage kind such as sms.outbound, or transfer_in, transfer_out, debit'),
+  kind: z.string().describe('a usage kind such as sms.outbound or number.monthly, or transfer_in, transfer_out'),
   credits: creditsSchema.describe('signed: negative when value leaves the wallet'),
   minutes: minutesSchema,
   balance_after: amountsSchema,
@@ -34,7 +38,7 @@ export const decimalsOf = (amount: Units | undefined): z.infer<typeof amountsSch
   minutes: formatMinutes(Number(amount?.minuteUnits ?? 0n)),
 });
 
-export const presentBalance = (wallet: Wallet) => decimalsOf(wallet.balance);
+export const presentBalance = (wallet: Wallet): z.infer<typeof balanceSchema> => ({ ...decimalsOf(wallet.balance), available: decimalsOf(wallet.available) });
 
 /** A ledger entry: billing's Transaction, or the same fields as another service relays them. */
 type LedgerLine = Pick<Transaction, 'id' | 'kind' | 'reference' | 'description' | 'createdAt'> & { amount?: Units; balanceAfter?: Units };

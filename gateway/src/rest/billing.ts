@@ -30,7 +30,19 @@ export function registerBillingRoutes(rest: RestRouter, deps: RestDeps): void {
     method: 'get',
     path: '/balance',
     scope: 'billing:read',
-    doc: { id: 'getBalance', summary: 'The workspace’s balance in credits and minutes', toolset: 'billing', response: dataOf(balanceSchema), mcp: { tool: 'get_balance', annotations: toolHints.read } },
+    doc: {
+      id: 'getBalance',
+      summary: 'The workspace’s balance in credits and minutes, and what of it is available',
+      description:
+        'Every charge is first a hold of the amount against `available` (the balance less open holds) and then its capture: ' +
+        'sending an SMS holds its price until the carrier has taken it, buying or renewing a number holds the month’s fee. ' +
+        'A hold that cannot be covered refuses the operation (`409`); `credits` moves only when a hold is captured, ' +
+        'and `available` never goes below zero, except in the root platform’s wallet, which issues credits. ' +
+        'A wallet’s included minutes are used before its credits.',
+      toolset: 'billing',
+      response: dataOf(balanceSchema),
+      mcp: { tool: 'get_balance', annotations: toolHints.read },
+    },
     handle: async (call) => ({ body: { data: presentBalance((await billing.getBalance({}, call.options)).wallet!) } }),
   });
 

@@ -1,10 +1,12 @@
-// Starts the billing service: config, store, the wallet-event relay, the usage consumer and the
-// Connect server; stops them in reverse on close (SIGTERM when run on its own).
+// Starts the billing service: config, store, the wallet-event relay, the usage consumer, the
+// sweeper of expired holds and the Connect server; stops them in reverse on close (SIGTERM when
+// run on its own).
 import {
   CallerSigner,
   createLogger,
   monotonicClock,
   openConfiguredEventStream,
+  PollingLoop,
   runProcess,
   startConnectServer,
   type Env,
@@ -14,6 +16,7 @@ import {
   type StartedService,
 } from '@voice/runtime';
 import { readBillingConfig } from './config.js';
+import { HoldSweeper } from './hold-sweeper.js';
 import { IdentityIssuerLookup, type IssuerLookup } from './issuers.js';
 import { billingRoutes, billingServiceNames } from './routes.js';
 import { openBillingStore } from './store/open.js';
@@ -30,6 +33,9 @@ export interface BillingOptions {
   /** The process's in-process services (single-process mode): identity is called there, and billing's handlers are callable there too. */
   local?: InProcessServices;
 }
+
+/** How often expired holds are looked for: a hold outlives its expiry by at most this. */
+const sweepIntervalMs = 30_000;
 
 /** What startBillingService returns (the runtime's StartedService). */
 export type StartedBilling = StartedService;
@@ -66,6 +72,16 @@ export async function startBillingService(env: Env, options: BillingOptions = {}
       await relay.runOnce().catch((error: unknown) => logger.warn('wallet events left for the next start', { error }));
     });
     const wallets = new Wallets(store, issuers, now);
+    const sweeper = new HoldSweeper({ store, logger: logger.child({ component: 'hold-sweeper' }) });
+    const sweeps = new PollingLoop({
+      pass: () => sweeper.runOnce(now()),
+      delayMs: (outcome) => {
+        if (outcome.failed) logger.error('releasing expired holds failed; retrying', { error: outcome.error });
+        return sweepIntervalMs;
+      },
+    });
+    sweeps.start();
+    closers.push(() => sweeps.stop());
     const consumption = await new UsageConsumer({ store, wallets, walletEvents: relay, logger: logger.child({ component: 'usage' }), now }).start(events);
     closers.push(() => consumption.stop());
     const server = await startConnectServer({

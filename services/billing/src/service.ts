@@ -1,13 +1,21 @@
 // The BillingService: the caller's wallet, ledger and usage, and (for platform services only)
-// transfers and debits that never take a non-issuer wallet below zero.
+// transfers and holds that never take a non-issuer wallet's available balance below zero.
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
-import type { BillingService, DebitRequest, GetUsageSummaryRequest, ListTransactionsRequest, TransferRequest } from '@voice/proto/voice/billing/v1/billing';
+import type {
+  AuthorizeRequest,
+  BillingService,
+  CaptureRequest,
+  GetUsageSummaryRequest,
+  ListTransactionsRequest,
+  ReleaseRequest,
+  TransferRequest,
+} from '@voice/proto/voice/billing/v1/billing';
 import { internalCallerOf, invalidRequest, isUuid, normalisePage, notFound, serviceError, workspaceCallerOf } from '@voice/runtime';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { noUnits, plus, unitsToWire } from './domain/amounts.js';
-import { readDebit, readTransfer } from './domain/requests.js';
+import { readAuthorize, readCapture, readRelease, readTransfer, type Checked } from './domain/requests.js';
 import { usageWindow } from './domain/usage-window.js';
-import { presentEntry, presentUsageTotal, presentWallet } from './presenter.js';
+import { presentEntry, presentHold, presentUsageTotal, presentWallet } from './presenter.js';
 import type { BillingStore } from './store/store.js';
 import type { WalletEventsNotice } from './wallet-events.js';
 import type { Wallets } from './wallets.js';
@@ -26,10 +34,17 @@ const insufficientCredits = () =>
   serviceError('conflict', 'insufficient credits', { fields: [{ field: 'amount', issue: 'is more than the source wallet holds' }] });
 const idReused = (field: string) =>
   serviceError('conflict', `this ${field} was already used for a different request`, { fields: [{ field, issue: 'was already used for a different request' }] });
+const holdConflict = (message: string, issue: string) => serviceError('conflict', message, { fields: [{ field: 'hold_id', issue }] });
 
 /** Workspace ids are UUIDs; anything else names no workspace. */
 function requireWorkspaceId(id: string): void {
   if (!isUuid(id)) throw notFound('workspace');
+}
+
+/** The checked request, or the 400 naming its fields. */
+function valid<T>(checked: Checked<T>): T {
+  if (!checked.ok) throw invalidRequest(checked.issues);
+  return checked.value;
 }
 
 export class BillingServiceImpl implements ServiceImpl<typeof BillingService> {
@@ -62,9 +77,7 @@ export class BillingServiceImpl implements ServiceImpl<typeof BillingService> {
 
   async transfer(request: TransferRequest, context: HandlerContext) {
     requireInternal(context);
-    const checked = readTransfer(request);
-    if (!checked.ok) throw invalidRequest(checked.issues);
-    const transfer = checked.value;
+    const transfer = valid(readTransfer(request));
     requireWorkspaceId(transfer.fromWorkspaceId);
     requireWorkspaceId(transfer.toWorkspaceId);
     await this.deps.wallets.open(transfer.fromWorkspaceId);
@@ -84,25 +97,63 @@ export class BillingServiceImpl implements ServiceImpl<typeof BillingService> {
     }
   }
 
-  async debit(request: DebitRequest, context: HandlerContext) {
+  async authorize(request: AuthorizeRequest, context: HandlerContext) {
     requireInternal(context);
-    const checked = readDebit(request);
-    if (!checked.ok) throw invalidRequest(checked.issues);
-    const debit = checked.value;
-    requireWorkspaceId(debit.workspaceId);
-    await this.deps.wallets.open(debit.workspaceId);
-    const outcome = await this.deps.store.debit({ ...debit, now: this.deps.now().toISOString() });
+    const hold = valid(readAuthorize(request));
+    requireWorkspaceId(hold.workspaceId);
+    await this.deps.wallets.open(hold.workspaceId);
+    const outcome = await this.deps.store.authorize({ ...hold, now: this.deps.now().toISOString() });
     switch (outcome.kind) {
-      case 'debited':
+      case 'authorized':
       case 'replayed':
-        if (outcome.kind === 'debited') this.deps.walletEvents.wake();
-        return { transaction: presentEntry(outcome.entry), replayed: outcome.kind === 'replayed' };
-      case 'insufficient_credits':
-        throw insufficientCredits();
+        return { outcome: { case: 'hold' as const, value: presentHold(outcome.hold) }, replayed: outcome.kind === 'replayed' };
+      case 'insufficient':
+        return { outcome: { case: 'refused' as const, value: { available: unitsToWire(outcome.available) } }, replayed: false };
       case 'id_reused':
-        throw idReused('debit_id');
+        throw idReused('hold_id');
       case 'wallet_missing':
         throw notFound('workspace');
+    }
+  }
+
+  async capture(request: CaptureRequest, context: HandlerContext) {
+    requireInternal(context);
+    const capture = valid(readCapture(request));
+    requireWorkspaceId(capture.workspaceId);
+    const outcome = await this.deps.store.capture({ ...capture, now: this.deps.now().toISOString(), afterSettled: 'refuse' });
+    switch (outcome.kind) {
+      case 'captured':
+      case 'replayed':
+        if (outcome.kind === 'captured' && outcome.entry) this.deps.walletEvents.wake();
+        return { hold: presentHold(outcome.hold), transaction: outcome.entry && presentEntry(outcome.entry), replayed: outcome.kind === 'replayed' };
+      case 'exceeds_hold':
+        throw serviceError('conflict', 'the amount is more than the hold covers; nothing was captured', {
+          fields: [{ field: 'amount', issue: 'is more than the hold covers' }],
+        });
+      case 'already_captured':
+        throw holdConflict('the hold was already captured with a different amount', 'was already captured with a different amount');
+      case 'not_open':
+        throw holdConflict(`the hold was ${outcome.hold.status} and can no longer be captured`, `was ${outcome.hold.status}`);
+      case 'hold_missing':
+        throw notFound('hold');
+    }
+  }
+
+  async release(request: ReleaseRequest, context: HandlerContext) {
+    requireInternal(context);
+    const key = valid(readRelease(request));
+    requireWorkspaceId(key.workspaceId);
+    const outcome = await this.deps.store.release({ ...key, now: this.deps.now().toISOString() });
+    switch (outcome.kind) {
+      case 'released':
+      case 'replayed':
+        return { hold: presentHold(outcome.hold), replayed: outcome.kind === 'replayed' };
+      case 'captured':
+        throw holdConflict('the hold was already captured and cannot be released', 'was already captured');
+      case 'hold_missing':
+        throw notFound('hold');
+      case 'not_expired':
+        throw new Error('a release that is not the sweeper\'s never waits for the expiry');
     }
   }
 }

@@ -1,6 +1,8 @@
-// Applies the usage stream to the ledger: each usage event once, in one transaction with its
-// processed-event record and its WalletChanged event. Resolving the handler acknowledges. Each
-// delivery's outcome and each applied event's lag are recorded as metrics.
+// Applies the usage stream to the ledger: an event naming a hold captures it (or, for a use of
+// nothing, releases it), once however often it comes; an event without one (producers from
+// before holds) is charged once per event id. Each in one transaction with its WalletChanged
+// event. Resolving the handler acknowledges. Each delivery's outcome and each applied event's lag
+// are recorded as metrics.
 import { Code, ConnectError } from '@connectrpc/connect';
 import {
   durableNames,
@@ -12,7 +14,9 @@ import {
   type Logger,
   type StreamEvent,
 } from '@voice/runtime';
-import { decodeUsageEvent } from './domain/usage-event.js';
+import { isZero } from './domain/amounts.js';
+import { captureInput } from './domain/requests.js';
+import { decodeUsageEvent, type UsageCharge } from './domain/usage-event.js';
 import type { BillingStore } from './store/store.js';
 import type { WalletEventsNotice } from './wallet-events.js';
 import type { Wallets } from './wallets.js';
@@ -70,13 +74,57 @@ export class UsageConsumer {
       this.metrics.failed();
       return;
     }
-    const outcome = await this.deps.store.applyUsage({ ...charge, now: this.deps.now().toISOString() });
-    if (outcome.kind === 'wallet_missing') throw new Error(`wallet ${outcome.workspaceId} vanished after it was opened`);
-    if (outcome.kind === 'already_applied') {
+    const applied = charge.holdId ? await this.settleHold(charge) : await this.charge(charge);
+    if (applied === 'duplicate') {
       this.metrics.duplicate();
+      return;
+    }
+    if (applied === 'dropped') {
+      this.metrics.failed();
       return;
     }
     this.deps.walletEvents.wake();
     this.metrics.applied(decoded.occurredAt ?? event.storedAt);
+  }
+
+  /** A use without a hold (or whose hold billing never saw): charged once per event id. */
+  private async charge(charge: UsageCharge): Promise<'applied' | 'duplicate'> {
+    const outcome = await this.deps.store.applyUsage({ ...charge, now: this.deps.now().toISOString() });
+    if (outcome.kind === 'wallet_missing') throw new Error(`wallet ${outcome.workspaceId} vanished after it was opened`);
+    return outcome.kind === 'already_applied' ? 'duplicate' : 'applied';
+  }
+
+  /**
+   * Captures the event's hold for what was used, or releases it when nothing was. The hold makes
+   * it idempotent: a copy finds it captured (or released) by the same use.
+   */
+  private async settleHold(charge: UsageCharge): Promise<'applied' | 'duplicate' | 'dropped'> {
+    const now = this.deps.now().toISOString();
+    const log = { event_id: charge.eventId, workspace_id: charge.workspaceId, hold_id: charge.holdId };
+    if (isZero(charge.consumed)) {
+      const released = await this.deps.store.release({ workspaceId: charge.workspaceId, holdId: charge.holdId, now });
+      if (released.kind === 'released') return 'applied';
+      if (released.kind === 'captured') this.deps.logger.error('a release event for a hold that was captured; the capture stands', log);
+      // Already released or expired, or never authorized (the producer gave up before billing answered).
+      return 'duplicate';
+    }
+    const outcome = await this.deps.store.capture({ ...captureInput(charge.workspaceId, charge.holdId, charge.consumed, charge.description), now, afterSettled: 'charge' });
+    switch (outcome.kind) {
+      case 'captured':
+        if (outcome.afterSettled) {
+          this.deps.logger.error('a use captured a hold that had expired: charged as delivered, which may take the wallet below zero', log);
+        }
+        return 'applied';
+      case 'replayed':
+        return 'duplicate';
+      case 'hold_missing':
+        this.deps.logger.error('a use names a hold billing never authorized: charged as delivered', log);
+        return this.charge(charge);
+      case 'already_captured':
+      case 'exceeds_hold':
+      case 'not_open':
+        this.deps.logger.error('a use that its hold cannot take was dropped', { ...log, outcome: outcome.kind });
+        return 'dropped';
+    }
   }
 }

@@ -1,27 +1,66 @@
-// The rules billing decides by, on their own: how far a change may take a balance, which amounts
-// may move, which usage events can be applied, and the usage summary's window.
+// The rules billing decides by, on their own: how far a change may take a balance, what holds
+// reserve and captures take, which amounts may move, which usage events can be applied, and the
+// usage summary's window.
 import { create, toBinary, type MessageInitShape } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { UsageEventSchema } from '@voice/proto/voice/billing/v1/events';
-import { balanceAfter, spendingOverdraft, usageOverdraft } from '../src/domain/balance.js';
+import { deliveredOverdraft, spendingOverdraft, withinBound } from '../src/domain/balance.js';
+import { captureOf, creditsForMinutes, planHold } from '../src/domain/holds.js';
 import { readMovement } from '../src/domain/amounts.js';
 import { decodeUsageEvent } from '../src/domain/usage-event.js';
 import { usageWindow } from '../src/domain/usage-window.js';
 
-const wallet = (creditUnits: number, minuteUnits: number, issuer = false) => ({ balance: { creditUnits, minuteUnits }, issuer });
+const wallet = (creditUnits: number, minuteUnits: number, issuer = false, held = { creditUnits: 0, minuteUnits: 0 }) => ({ balance: { creditUnits, minuteUnits }, held, issuer });
+const units = (creditUnits: number, minuteUnits = 0) => ({ creditUnits, minuteUnits });
 
-describe('balanceAfter', () => {
-  test('refuses spending that takes a lowered unit of a customer below zero', () => {
-    expect(balanceAfter(wallet(10, 5), { creditUnits: -10, minuteUnits: -5 }, spendingOverdraft)).toEqual({ creditUnits: 0, minuteUnits: 0 });
-    expect(balanceAfter(wallet(10, 5), { creditUnits: -11, minuteUnits: 0 }, spendingOverdraft)).toBeUndefined();
-    expect(balanceAfter(wallet(10, 5), { creditUnits: 0, minuteUnits: -6 }, spendingOverdraft)).toBeUndefined();
+describe('withinBound', () => {
+  test('refuses spending that takes a lowered unit of a customer\'s available balance below zero', () => {
+    expect(withinBound(wallet(10, 5), units(-10, -5), units(0), spendingOverdraft)).toBe(true);
+    expect(withinBound(wallet(10, 5), units(-11), units(0), spendingOverdraft)).toBe(false);
+    expect(withinBound(wallet(10, 5), units(0, -6), units(0), spendingOverdraft)).toBe(false);
+    // Open holds count: 4 of 10 held leaves 6 to spend.
+    expect(withinBound(wallet(10, 0, false, units(4)), units(-6), units(0), spendingOverdraft)).toBe(true);
+    expect(withinBound(wallet(10, 0, false, units(4)), units(-7), units(0), spendingOverdraft)).toBe(false);
+    // A new hold lowers the available balance like a debit does.
+    expect(withinBound(wallet(10, 0, false, units(4)), units(0), units(7), spendingOverdraft)).toBe(false);
     // Minutes already below zero do not block spending credits only.
-    expect(balanceAfter(wallet(10, -5), { creditUnits: -3, minuteUnits: 0 }, spendingOverdraft)).toEqual({ creditUnits: 7, minuteUnits: -5 });
+    expect(withinBound(wallet(10, -5), units(-3), units(0), spendingOverdraft)).toBe(true);
   });
 
-  test('lets the issuer and usage go below zero', () => {
-    expect(balanceAfter(wallet(0, 0, true), { creditUnits: -500, minuteUnits: -1 }, spendingOverdraft)).toEqual({ creditUnits: -500, minuteUnits: -1 });
-    expect(balanceAfter(wallet(3, 0), { creditUnits: -5, minuteUnits: 0 }, usageOverdraft)).toEqual({ creditUnits: -2, minuteUnits: 0 });
+  test('lets the issuer and delivered services go below zero', () => {
+    expect(withinBound(wallet(0, 0, true), units(-500, -1), units(0), spendingOverdraft)).toBe(true);
+    expect(withinBound(wallet(3, 0), units(-5), units(0), deliveredOverdraft)).toBe(true);
+  });
+});
+
+describe('holds', () => {
+  test('reserve the amount as asked without a rate, refused beyond the available balance', () => {
+    expect(planHold(wallet(10, 1_000, false, units(4)), { amount: units(6, 1_000), creditUnitsPerMinute: 0 })).toEqual({ ok: true, held: units(6, 1_000) });
+    expect(planHold(wallet(10, 1_000, false, units(4)), { amount: units(7), creditUnitsPerMinute: 0 })).toEqual({ ok: false, available: units(6, 1_000) });
+    expect(planHold(wallet(-10, -10, true), { amount: units(7, 7), creditUnitsPerMinute: 0 })).toEqual({ ok: true, held: units(7, 7) });
+  });
+
+  test('with a rate, take included minutes first and hold the rest in credits, rounded up', () => {
+    expect(planHold(wallet(1_000, 2_500), { amount: units(0, 4_000), creditUnitsPerMinute: 333 })).toEqual({ ok: true, held: units(500, 2_500) });
+    expect(planHold(wallet(1_000, -200), { amount: units(10, 1_000), creditUnitsPerMinute: 333 })).toEqual({ ok: true, held: units(343, 0) });
+    expect(planHold(wallet(100, 0), { amount: units(0, 1_000), creditUnitsPerMinute: 101 })).toEqual({ ok: false, available: units(100, 0) });
+    // The issuer has no bound: its minutes are held as minutes.
+    expect(planHold(wallet(0, 0, true), { amount: units(0, 1_000), creditUnitsPerMinute: 101 })).toEqual({ ok: true, held: units(0, 1_000) });
+    expect(planHold(wallet(0, 0), { amount: units(0, Number.MAX_SAFE_INTEGER), creditUnitsPerMinute: Number.MAX_SAFE_INTEGER })).toBeUndefined();
+  });
+
+  test('capture minutes from the held minutes first, then credits at the rate; never more than held', () => {
+    const hold = { held: units(500, 2_500), creditUnitsPerMinute: 333 };
+    expect(captureOf(hold, units(0, 2_000))).toEqual(units(0, 2_000));
+    expect(captureOf(hold, units(0, 4_000))).toEqual(units(500, 2_500));
+    expect(captureOf(hold, units(1, 4_000))).toBeUndefined();
+    expect(captureOf(hold, units(0, 4_002))).toBeUndefined();
+    expect(captureOf({ held: units(10, 0), creditUnitsPerMinute: 0 }, units(0, 1))).toBeUndefined();
+    expect(captureOf({ held: units(10, 0), creditUnitsPerMinute: 0 }, units(10))).toEqual(units(10));
+    expect(creditsForMinutes(1, 1)).toBe(1);
+    expect(creditsForMinutes(1_000, 1)).toBe(1);
+    expect(creditsForMinutes(1_001, 1)).toBe(2);
+    expect(creditsForMinutes(0, 999)).toBe(0);
   });
 });
 
@@ -38,7 +77,7 @@ describe('decodeUsageEvent', () => {
   test('reads a charge, keyed by the payload\'s event id, else the stream\'s', () => {
     const event = { id: 'stream-id', subject: 'usage.telephony.sms', deliveryCount: 1 };
     const decoded = decodeUsageEvent({ ...event, payload: payload({ eventId: 'e-1', workspaceId: 'w', kind: 'Call-Minutes', minuteUnits: 1500n }) });
-    expect(decoded).toEqual({ ok: true, charge: { eventId: 'e-1', workspaceId: 'w', kind: 'Call-Minutes', consumed: { creditUnits: 0, minuteUnits: 1500 }, reference: '', description: '' } });
+    expect(decoded).toEqual({ ok: true, charge: { eventId: 'e-1', workspaceId: 'w', kind: 'Call-Minutes', consumed: { creditUnits: 0, minuteUnits: 1500 }, reference: '', description: '', holdId: '' } });
     const unnamed = decodeUsageEvent({ ...event, payload: payload({ workspaceId: 'w', kind: 'sms.outbound', creditUnits: 1n }) });
     expect(unnamed.ok && unnamed.charge.eventId).toBe('stream-id');
   });

@@ -9,7 +9,7 @@ import { create, fromBinary, toBinary, type MessageInitShape } from '@bufbuild/p
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { Code, ConnectError, createClient, type Client } from '@connectrpc/connect';
 import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';
-import { BillingService } from '@voice/proto/voice/billing/v1/billing';
+import { BillingService, HoldStatus, type Hold } from '@voice/proto/voice/billing/v1/billing';
 import { UsageEventSchema, WalletChangedSchema, type UsageEvent, type WalletChanged } from '@voice/proto/voice/billing/v1/events';
 import {
   callHeaders,
@@ -220,29 +220,133 @@ describe('transfers', () => {
   });
 });
 
-describe('debits', () => {
-  test('take an amount once per debit id, with the kind given or "debit"', async () => {
+/** An Authorize request for a hold of `creditUnits` (and minutes) in the workspace, under a new id. */
+const holdRequest = (workspaceId: string, creditUnits: number, minuteUnits = 0) => ({
+  holdId: newId(),
+  workspaceId,
+  amount: amount(creditUnits, minuteUnits),
+  expiresInSeconds: 300,
+  kind: 'sms.outbound',
+  reference: `msg-${newId()}`,
+  description: 'SMS to +15550100',
+});
+
+/** The hold an Authorize answered, or a failure naming the refusal. */
+function heldBy(answer: { outcome: { case: string | undefined; value?: unknown } }) {
+  if (answer.outcome.case !== 'hold') throw new Error(`not authorized: ${answer.outcome.case}`);
+  return answer.outcome.value as Hold;
+}
+
+describe('holds', () => {
+  test('reserve part of the available balance, which GetBalance shows beside the balance, and a refusal says what is available', async () => {
     const customer = directory.add();
     await fund(customer, 1_000, 100);
-    const request = { workspaceId: customer, amount: amount(300, 40), debitId: newId(), kind: 'number.monthly', reference: 'pn-1' };
-    const first = await client.debit(request, internal());
-    expect(first).toMatchObject({ replayed: false, transaction: { kind: 'number.monthly', amount: amount(-300, -40), balanceAfter: amount(700, 60) } });
-    expect(await client.debit(request, internal())).toMatchObject({ replayed: true, transaction: { id: first.transaction?.id } });
-    const plain = await client.debit({ workspaceId: customer, amount: amount(1), debitId: newId() }, internal());
-    expect(plain.transaction?.kind).toBe('debit');
-    const short = await failure(client.debit({ workspaceId: customer, amount: amount(700), debitId: newId() }, internal()));
-    expect(short.rawMessage).toBe('insufficient credits');
-    expect((await balanceOf(customer)).balance).toMatchObject(amount(699, 60));
+    const request = holdRequest(customer, 600, 40);
+    const answer = await client.authorize(request, internal());
+    expect(answer.replayed).toBe(false);
+    expect(heldBy(answer)).toMatchObject({ holdId: request.holdId, workspaceId: customer, status: HoldStatus.OPEN, held: amount(600, 40), kind: 'sms.outbound' });
+    const hold = heldBy(answer);
+    expect(Number(hold.expiresAt!.seconds - hold.createdAt!.seconds)).toBe(300);
+    expect(await balanceOf(customer)).toMatchObject({ balance: amount(1_000, 100), available: amount(400, 60), version: 2n });
+    const refused = await client.authorize(holdRequest(customer, 401), internal());
+    expect(refused).toMatchObject({ replayed: false, outcome: { case: 'refused', value: { available: amount(400, 60) } } });
+    // A reclaim (a transfer out) sees the available balance too.
+    const reclaim = await failure(client.transfer({ fromWorkspaceId: customer, toWorkspaceId: directory.root, amount: amount(401), transferId: newId() }, internal()));
+    expect([reclaim.code, reclaim.rawMessage]).toEqual([Code.FailedPrecondition, 'insufficient credits']);
+    expect((await ledgerOf(customer)).total).toBe(1);
   });
 
-  test('are refused to public callers and for bad amounts or kinds', async () => {
+  test('are captured once into one ledger debit of the final amount; the rest goes back', async () => {
     const customer = directory.add();
-    const denied = await failure(client.debit({ workspaceId: customer, amount: amount(1), debitId: newId() }, member(customer)));
+    await fund(customer, 1_000);
+    const request = holdRequest(customer, 300);
+    heldBy(await client.authorize(request, internal()));
+    const capture = { holdId: request.holdId, workspaceId: customer, amount: amount(179) };
+    const first = await client.capture(capture, internal());
+    expect(first).toMatchObject({
+      replayed: false,
+      hold: { status: HoldStatus.CAPTURED, captured: amount(179), held: amount(300) },
+      transaction: { kind: 'sms.outbound', amount: amount(-179), balanceAfter: amount(821), reference: request.reference, description: 'SMS to +15550100' },
+    });
+    const replay = await client.capture(capture, internal());
+    expect(replay).toMatchObject({ replayed: true, transaction: { id: first.transaction!.id } });
+    const other = await failure(client.capture({ ...capture, amount: amount(180) }, internal()));
+    expect([other.code, errorDetailOf(other).fields.map((issue) => issue.field)]).toEqual([Code.FailedPrecondition, ['hold_id']]);
+    expect(await client.authorize(request, internal())).toMatchObject({ replayed: true, outcome: { case: 'hold', value: { status: HoldStatus.CAPTURED } } });
+    expect(await balanceOf(customer)).toMatchObject({ balance: amount(821), available: amount(821) });
+    expect((await ledgerOf(customer)).total).toBe(2);
+  });
+
+  test('refuse a capture above the hold and leave it open; a release gives it back, once', async () => {
+    const customer = directory.add();
+    await fund(customer, 500);
+    const request = holdRequest(customer, 200);
+    heldBy(await client.authorize(request, internal()));
+    const above = await failure(client.capture({ holdId: request.holdId, workspaceId: customer, amount: amount(201) }, internal()));
+    expect([above.code, errorDetailOf(above).fields]).toEqual([Code.FailedPrecondition, [{ field: 'amount', issue: 'is more than the hold covers' }]]);
+    expect(await balanceOf(customer)).toMatchObject({ available: amount(300) });
+    const key = { holdId: request.holdId, workspaceId: customer };
+    expect(await client.release(key, internal())).toMatchObject({ replayed: false, hold: { status: HoldStatus.RELEASED } });
+    expect(await client.release(key, internal())).toMatchObject({ replayed: true, hold: { status: HoldStatus.RELEASED } });
+    const late = await failure(client.capture({ ...key, amount: amount(1) }, internal()));
+    expect([late.code, late.rawMessage]).toEqual([Code.FailedPrecondition, 'the hold was released and can no longer be captured']);
+    expect(await balanceOf(customer)).toMatchObject({ balance: amount(500), available: amount(500) });
+    expect((await failure(client.release({ holdId: newId(), workspaceId: customer }, internal()))).code).toBe(Code.NotFound);
+  });
+
+  test('of a hold id reused for another request are refused; replays change nothing', async () => {
+    const customer = directory.add();
+    await fund(customer, 500);
+    const request = holdRequest(customer, 100);
+    const first = heldBy(await client.authorize(request, internal()));
+    const again = await client.authorize(request, internal());
+    expect(again.replayed).toBe(true);
+    expect(heldBy(again)).toEqual(first);
+    const reused = await failure(client.authorize({ ...request, amount: amount(101) }, internal()));
+    expect([reused.code, errorDetailOf(reused).fields.map((issue) => issue.field)]).toEqual([Code.FailedPrecondition, ['hold_id']]);
+    expect(await balanceOf(customer)).toMatchObject({ balance: amount(500), available: amount(400), version: 2n });
+  });
+
+  test('pay minutes from included minutes first, then credits at the hold\'s rate', async () => {
+    const customer = directory.add();
+    await fund(customer, 10_000, 2_000);
+    const request = { ...holdRequest(customer, 0, 5_000), creditUnitsPerMinute: 1_500n, kind: 'call.minutes' };
+    expect(heldBy(await client.authorize(request, internal()))).toMatchObject({ held: amount(4_500, 2_000), creditUnitsPerMinute: 1_500n });
+    const captured = await client.capture({ holdId: request.holdId, workspaceId: customer, amount: amount(0, 3_500), description: 'call, 3.5 minutes' }, internal());
+    expect(captured.transaction).toMatchObject({ kind: 'call.minutes', amount: amount(-2_250, -2_000), description: 'call, 3.5 minutes' });
+    expect(await balanceOf(customer)).toMatchObject({ balance: amount(7_750, 0), available: amount(7_750, 0) });
+  });
+
+  test('are for platform services only, and refuse bad requests naming the field', async () => {
+    const customer = directory.add();
+    await fund(customer, 100);
+    const denied = await failure(client.authorize(holdRequest(customer, 1), member(customer)));
     expect(denied.code).toBe(Code.PermissionDenied);
-    const negative = await failure(client.debit({ workspaceId: customer, amount: amount(-1), debitId: newId() }, internal()));
-    expect([negative.code, errorDetailOf(negative).fields]).toEqual([Code.InvalidArgument, [{ field: 'amount', issue: 'credit_units must not be negative' }]]);
-    const reserved = await failure(client.debit({ workspaceId: customer, amount: amount(1), debitId: newId(), kind: 'transfer_in' }, internal()));
-    expect([reserved.code, errorDetailOf(reserved).fields.map((issue) => issue.field)]).toEqual([Code.InvalidArgument, ['kind']]);
+    expect((await failure(client.capture({ holdId: newId(), workspaceId: customer, amount: amount(1) }, member(customer)))).code).toBe(Code.PermissionDenied);
+    expect((await failure(client.release({ holdId: newId(), workspaceId: customer }, member(customer)))).code).toBe(Code.PermissionDenied);
+    const cases: [Record<string, unknown>, string][] = [
+      [{ amount: amount(0) }, 'amount'],
+      [{ amount: amount(-1) }, 'amount'],
+      [{ holdId: '' }, 'hold_id'],
+      [{ expiresInSeconds: 0 }, 'expires_in_seconds'],
+      [{ expiresInSeconds: 7 * 24 * 3600 + 1 }, 'expires_in_seconds'],
+      [{ kind: '' }, 'kind'],
+      [{ kind: 'transfer_in' }, 'kind'],
+      [{ kind: 'SMS' }, 'kind'],
+      [{ creditUnitsPerMinute: -1n }, 'credit_units_per_minute'],
+      [{ description: 'd'.repeat(1001) }, 'description'],
+    ];
+    for (const [change, field] of cases) {
+      const refused = await failure(client.authorize({ ...holdRequest(customer, 1), ...change }, internal()));
+      expect([refused.code, errorDetailOf(refused).fields.map((issue) => issue.field)]).toEqual([Code.InvalidArgument, [field]]);
+    }
+    const negative = await failure(client.capture({ holdId: newId(), workspaceId: customer, amount: amount(-1) }, internal()));
+    expect([negative.code, errorDetailOf(negative).fields.map((issue) => issue.field)]).toEqual([Code.InvalidArgument, ['amount']]);
+    for (const unknown of [newId(), 'not-a-uuid']) {
+      expect((await failure(client.authorize(holdRequest(unknown, 1), internal()))).code).toBe(Code.NotFound);
+      expect((await failure(client.capture({ holdId: newId(), workspaceId: unknown, amount: amount(1) }, internal()))).code).toBe(Code.NotFound);
+    }
+    expect(await balanceOf(customer)).toMatchObject({ balance: amount(100), available: amount(100), version: 1n });
   });
 });
 
@@ -263,7 +367,9 @@ describe('the ledger and usage summary', () => {
     await publishUsage(sms);
     await publishUsage(usageEvent(customer, 0, { kind: 'call.minutes', minuteUnits: 2_500n }));
     await waitFor('both usage events', async () => ((await ledgerOf(customer)).total === 3 ? true : undefined));
-    await client.debit({ workspaceId: customer, amount: amount(1_000), debitId: newId(), kind: 'number.monthly' }, internal());
+    const fee = { ...holdRequest(customer, 1_000), kind: 'number.monthly' };
+    heldBy(await client.authorize(fee, internal()));
+    await client.capture({ holdId: fee.holdId, workspaceId: customer, amount: amount(1_000) }, internal());
     const summary = await client.getUsageSummary({}, member(customer));
     const now = new Date();
     expect(Number(summary.from?.seconds) * 1000).toBe(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
@@ -326,6 +432,54 @@ describe('usage events', () => {
     expect(after.lagSum - before.lagSum).toBeLessThan(10);
   });
 
+  test('naming a hold capture it once for the event\'s amount, whatever copies come', async () => {
+    const before = await usageMetrics();
+    const customer = directory.add();
+    await fund(customer, 1_000);
+    const request = holdRequest(customer, 179);
+    heldBy(await client.authorize(request, internal()));
+    const event = usageEvent(customer, 179, { holdId: request.holdId, reference: request.reference, description: 'SMS to +15550100, 1 GSM-7 segment' });
+    await publishUsage(event);
+    await publishUsage(event, newId());
+    const marker = usageEvent(customer, 1);
+    await publishUsage(marker);
+    await waitForEntry(customer, marker.reference);
+    const entries = (await ledgerOf(customer)).transactions.filter((entry) => entry.reference === request.reference);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ kind: 'sms.outbound', amount: amount(-179), description: 'SMS to +15550100, 1 GSM-7 segment' });
+    expect(await balanceOf(customer)).toMatchObject({ balance: amount(820), available: amount(820) });
+    const after = await usageMetrics();
+    expect([after.applied - before.applied, after.duplicate - before.duplicate, after.failed - before.failed]).toEqual([2, 1, 0]);
+  });
+
+  test('of nothing release their hold; one whose hold expired is still charged, and one above its hold is dropped', async () => {
+    const customer = directory.add();
+    await fund(customer, 1_000);
+    const unused = holdRequest(customer, 300);
+    heldBy(await client.authorize(unused, internal()));
+    await publishUsage(usageEvent(customer, 0, { holdId: unused.holdId }));
+    await waitFor('the release', async () => ((await balanceOf(customer)).available?.creditUnits === 1_000n ? true : undefined));
+    expect((await ledgerOf(customer)).total).toBe(1);
+
+    const late = holdRequest(customer, 200);
+    heldBy(await client.authorize(late, internal()));
+    await client.release({ holdId: late.holdId, workspaceId: customer }, internal());
+    const lateEvent = usageEvent(customer, 200, { holdId: late.holdId, reference: late.reference });
+    await publishUsage(lateEvent);
+    await waitForEntry(customer, late.reference);
+    expect(logLines.some((line) => line.level === 'error' && line.hold_id === late.holdId && line.msg.includes('had expired'))).toBe(true);
+
+    const small = holdRequest(customer, 10);
+    heldBy(await client.authorize(small, internal()));
+    const above = usageEvent(customer, 11, { holdId: small.holdId });
+    await publishUsage(above);
+    const marker = usageEvent(customer, 1);
+    await publishUsage(marker);
+    await waitForEntry(customer, marker.reference);
+    expect(logLines.some((line) => line.level === 'error' && line.event_id === above.eventId)).toBe(true);
+    expect(await balanceOf(customer)).toMatchObject({ balance: amount(799), available: amount(789) });
+  });
+
   test('take a customer below zero: the service was already delivered', async () => {
     const customer = directory.add();
     await fund(customer, 100);
@@ -365,11 +519,13 @@ describe('usage events', () => {
 });
 
 describe('wallet events', () => {
-  test('announce every change on the wallet stream, naming the usage event a change applied', async () => {
+  test('announce every balance change on the wallet stream (holds alone move only the version), naming the usage event a change applied', async () => {
     const [customer, other] = [directory.add(), directory.add()];
     await fund(customer, 500);
     await client.transfer({ fromWorkspaceId: customer, toWorkspaceId: other, amount: amount(200), transferId: newId() }, internal());
-    await client.debit({ workspaceId: customer, amount: amount(50), debitId: newId() }, internal());
+    const hold = holdRequest(customer, 50);
+    heldBy(await client.authorize(hold, internal()));
+    await client.capture({ holdId: hold.holdId, workspaceId: customer, amount: amount(50) }, internal());
     const usage = usageEvent(customer, 25);
     await publishUsage(usage);
     const ofCustomer = () => walletEvents.filter((event) => event.wallet?.workspaceId === customer);
@@ -377,8 +533,8 @@ describe('wallet events', () => {
     expect(ofCustomer().map((event) => [event.wallet?.version, event.wallet?.balance?.creditUnits, event.appliedUsageEventId])).toEqual([
       [1n, 500n, ''],
       [2n, 300n, ''],
-      [3n, 250n, ''],
-      [4n, 225n, usage.eventId],
+      [4n, 250n, ''],
+      [5n, 225n, usage.eventId],
     ]);
     await waitFor('the receiving wallet\'s event', () => walletEvents.find((event) => event.wallet?.workspaceId === other));
     expect(walletEvents.find((event) => event.wallet?.workspaceId === directory.root)?.wallet?.issuer).toBe(true);

@@ -1,35 +1,10 @@
 // The behaviour every BillingStore must have, written once and run against each adapter.
 import { newId } from '@voice/runtime';
 import type { Units } from '../src/domain/amounts.js';
-import type { BillingStore, DebitCommand, TransferCommand, UsageCommand } from '../src/store/store.js';
+import type { BillingStore } from '../src/store/store.js';
+import { authorizeCommand, captureCommand, credits, tick, transferCommand, usageCommand } from './store-commands.js';
+import { holdContract } from './store.hold-contract.js';
 import { pendingWalletEvents } from './support.js';
-
-let clock = Date.parse('2026-03-01T00:00:00.000Z');
-const tick = (): string => new Date((clock += 1000)).toISOString();
-
-const credits = (creditUnits: number, minuteUnits = 0): Units => ({ creditUnits, minuteUnits });
-
-export function transferCommand(from: string, to: string, amount: Units, overrides: Partial<TransferCommand> = {}): TransferCommand {
-  return {
-    transferId: newId(),
-    fingerprint: `fp-${newId()}`,
-    fromWorkspaceId: from,
-    toWorkspaceId: to,
-    amount,
-    reference: 'ref',
-    description: 'top-up',
-    now: tick(),
-    ...overrides,
-  };
-}
-
-function debitCommand(workspaceId: string, amount: Units, overrides: Partial<DebitCommand> = {}): DebitCommand {
-  return { debitId: newId(), fingerprint: `fp-${newId()}`, workspaceId, amount, kind: 'debit', reference: '', description: '', now: tick(), ...overrides };
-}
-
-function usageCommand(workspaceId: string, consumed: Units, overrides: Partial<UsageCommand> = {}): UsageCommand {
-  return { eventId: newId(), workspaceId, kind: 'sms.outbound', consumed, reference: 'msg-1', description: 'SMS', now: tick(), ...overrides };
-}
 
 export function billingStoreContract(open: () => Promise<BillingStore>): void {
   let store: BillingStore;
@@ -63,7 +38,7 @@ export function billingStoreContract(open: () => Promise<BillingStore>): void {
       expect(await store.getWallet(customer)).toBeUndefined();
       const at = tick();
       const opened = await store.openWallet(customer, false, at);
-      expect(opened).toEqual({ workspaceId: customer, balance: credits(0, 0), version: 0, issuer: false, createdAt: at, updatedAt: at });
+      expect(opened).toEqual({ workspaceId: customer, balance: credits(0, 0), held: credits(0, 0), version: 0, issuer: false, createdAt: at, updatedAt: at });
       await store.transfer(transferCommand(root, customer, credits(5)));
       const reopened = await store.openWallet(customer, true, tick());
       expect([reopened.issuer, reopened.balance, reopened.version, reopened.createdAt]).toEqual([false, credits(5), 1, at]);
@@ -158,8 +133,10 @@ export function billingStoreContract(open: () => Promise<BillingStore>): void {
       await store.openWallet(customer, false, tick());
       expect((await store.transfer(transferCommand(root, customer, credits(9_000_000_000_000, 1_000_000)))).kind).toBe('transferred');
       expect(await balanceOf(root)).toEqual(credits(-9_000_000_000_000, -1_000_000));
-      expect((await store.debit(debitCommand(root, credits(1)))).kind).toBe('debited');
-      expect(await balanceOf(root)).toEqual(credits(-9_000_000_000_001, -1_000_000));
+      const hold = authorizeCommand(root, credits(1, 1));
+      expect((await store.authorize(hold)).kind).toBe('authorized');
+      expect((await store.capture(captureCommand(hold, credits(1, 1)))).kind).toBe('captured');
+      expect(await balanceOf(root)).toEqual(credits(-9_000_000_000_001, -1_000_001));
     });
 
     test('need both wallets opened', async () => {
@@ -216,42 +193,7 @@ export function billingStoreContract(open: () => Promise<BillingStore>): void {
     });
   });
 
-  describe('debits', () => {
-    test('take the amount once per debit id with the given kind, never below zero', async () => {
-      await fund(customer, credits(20, 1_000));
-      const command = debitCommand(customer, credits(12, 250), { kind: 'number.monthly', reference: 'pn-1', description: 'number rent' });
-      const first = await store.debit(command);
-      expect(first).toEqual({
-        kind: 'debited',
-        entry: {
-          id: expect.any(String),
-          workspaceId: customer,
-          kind: 'number.monthly',
-          category: 'debit',
-          amount: credits(-12, -250),
-          balanceAfter: credits(8, 750),
-          walletVersion: 2,
-          reference: 'pn-1',
-          description: 'number rent',
-          createdAt: command.now,
-        },
-      });
-      expect(await store.debit({ ...command, now: tick() })).toEqual({ ...first, kind: 'replayed' });
-      expect(await store.debit({ ...command, fingerprint: 'other' })).toEqual({ kind: 'id_reused' });
-      expect(await store.debit(debitCommand(customer, credits(9)))).toEqual({ kind: 'insufficient_credits' });
-      expect(await store.getWallet(customer)).toMatchObject({ balance: credits(8, 750), version: 2 });
-      const [, changed] = await walletEventsOf(customer);
-      expect([changed?.wallet?.balance?.creditUnits, changed?.wallet?.balance?.minuteUnits, changed?.wallet?.version]).toEqual([8n, 750n, 2n]);
-      expect(await store.debit(debitCommand(newId(), credits(1)))).toMatchObject({ kind: 'wallet_missing' });
-    });
-
-    test('debit ids and transfer ids are separate', async () => {
-      await fund(customer, credits(20));
-      const id = newId();
-      expect((await store.debit(debitCommand(customer, credits(1), { debitId: id }))).kind).toBe('debited');
-      expect((await store.transfer(transferCommand(root, customer, credits(1), { transferId: id }))).kind).toBe('transferred');
-    });
-  });
+  holdContract(() => ({ store, root, customer, fund, walletEventsOf, balanceOf }));
 
   describe('usage', () => {
     test('is applied once per event id, with its WalletChanged naming the event', async () => {
@@ -276,7 +218,7 @@ export function billingStoreContract(open: () => Promise<BillingStore>): void {
       expect((await store.applyUsage(usageCommand(customer, credits(25, 1_500), { kind: 'call.minutes' }))).kind).toBe('applied');
       expect(await balanceOf(customer)).toEqual(credits(-15, -1_500));
       // Spending stops until the wallet is topped up.
-      expect(await store.debit(debitCommand(customer, credits(1)))).toEqual({ kind: 'insufficient_credits' });
+      expect(await store.authorize(authorizeCommand(customer, credits(1)))).toEqual({ kind: 'insufficient', available: credits(-15, -1_500) });
     });
 
     test('concurrent deliveries of one event apply it once', async () => {
@@ -309,14 +251,16 @@ export function billingStoreContract(open: () => Promise<BillingStore>): void {
       expect(await store.listTransactions(newId(), { limit: 10, offset: 0 })).toEqual({ entries: [], total: 0 });
     });
 
-    test('sums consumption by kind within [from, to): usage and debits, never transfers', async () => {
+    test('sums consumption by kind within [from, to): usage and captured holds, never transfers', async () => {
       await fund(customer, credits(10_000));
       const at = (iso: string) => ({ now: iso });
       await store.applyUsage(usageCommand(customer, credits(100), at('2026-04-30T23:59:59.999Z')));
       await store.applyUsage(usageCommand(customer, credits(150), at('2026-05-01T00:00:00.000Z')));
       await store.applyUsage(usageCommand(customer, credits(250, 0), at('2026-05-10T12:00:00.000Z')));
       await store.applyUsage(usageCommand(customer, credits(0, 2_500), { kind: 'call.minutes', now: '2026-05-11T08:00:00.000Z' }));
-      await store.debit(debitCommand(customer, credits(900), { kind: 'number.monthly', now: '2026-05-12T00:00:00.000Z' }));
+      const fee = authorizeCommand(customer, credits(900), { kind: 'number.monthly', now: '2026-05-11T23:00:00.000Z' });
+      await store.authorize(fee);
+      await store.capture(captureCommand(fee, credits(900), { now: '2026-05-12T00:00:00.000Z' }));
       await store.transfer(transferCommand(customer, root, credits(5), at('2026-05-13T00:00:00.000Z')));
       await store.applyUsage(usageCommand(customer, credits(1_000), at('2026-06-01T00:00:00.000Z')));
       const other = newId();

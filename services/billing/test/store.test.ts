@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { newId } from '@voice/runtime';
 import { MongoBillingStore } from '../src/store/mongo.js';
 import { SqliteBillingStore } from '../src/store/sqlite.js';
-import { billingStoreContract, transferCommand } from './store.contract.js';
+import { billingStoreContract } from './store.contract.js';
+import { transferCommand } from './store-commands.js';
 
 describe('SqliteBillingStore', () => {
   const dir = mkdtempSync(join(tmpdir(), 'billing-store-'));

@@ -21,6 +21,10 @@ export const negated = (units: Units): Units => ({ creditUnits: -units.creditUni
 
 export const plus = (a: Units, b: Units): Units => ({ creditUnits: a.creditUnits + b.creditUnits, minuteUnits: a.minuteUnits + b.minuteUnits });
 
+export const minus = (a: Units, b: Units): Units => plus(a, negated(b));
+
+export const isZero = (units: Units): boolean => units.creditUnits === 0 && units.minuteUnits === 0;
+
 /** The number an int64 stands for, or undefined when a JS number cannot hold it exactly. */
 export function numberFromWire(value: bigint): number | undefined {
   return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : undefined;
@@ -37,16 +41,23 @@ export function nonNegativeIssue(units: WireUnits): string | undefined {
   return undefined;
 }
 
-/**
- * The amount of a Transfer or Debit: never negative in either unit and positive in at least one,
- * else the issues naming `field`.
- */
-export function readMovement(amount: WireUnits | undefined, field: string): { ok: true; units: Units } | { ok: false; issues: FieldIssue[] } {
-  if (!amount) return { ok: false, issues: [{ field, issue: 'is required' }] };
+type ReadUnits = { ok: true; units: Units } | { ok: false; issues: FieldIssue[] };
+
+/** An amount that may be zero (a capture of nothing): never negative in either unit, else the issues naming `field`. */
+export function readNonNegative(amount: WireUnits | undefined, field: string): ReadUnits {
+  if (!amount) return { ok: true, units: noUnits };
   const problem = nonNegativeIssue(amount);
   if (problem) return { ok: false, issues: [{ field, issue: problem }] };
-  if (amount.creditUnits === 0n && amount.minuteUnits === 0n) {
-    return { ok: false, issues: [{ field, issue: 'must be positive in credit_units or minute_units' }] };
-  }
   return { ok: true, units: { creditUnits: Number(amount.creditUnits), minuteUnits: Number(amount.minuteUnits) } };
+}
+
+/**
+ * The amount of a Transfer or Authorize: never negative in either unit and positive in at least
+ * one, else the issues naming `field`.
+ */
+export function readMovement(amount: WireUnits | undefined, field: string): ReadUnits {
+  if (!amount) return { ok: false, issues: [{ field, issue: 'is required' }] };
+  const read = readNonNegative(amount, field);
+  if (read.ok && isZero(read.units)) return { ok: false, issues: [{ field, issue: 'must be positive in credit_units or minute_units' }] };
+  return read;
 }

@@ -1,29 +1,34 @@
-// The one rule on how far a change may take a wallet's balance.
-import { plus, type Units } from './amounts.js';
+// The one rule on how far a change may take a wallet: its available balance (the balance less
+// its open holds) never below zero, except in the issuer's wallet.
+import { minus, plus, type Units } from './amounts.js';
 
-/** Whether a change may take a non-issuer wallet below zero. */
+/** Whether a change may take a non-issuer wallet's available balance below zero. */
 export type Overdraft = 'refused' | 'allowed';
 
-/** Transfers and debits spend what the wallet holds: never more. */
+/** Transfers and holds spend what the wallet has available: never more. */
 export const spendingOverdraft: Overdraft = 'refused';
 
 /**
- * A usage charge records a service that was already delivered: the producer authorised it
- * against its own view of the wallet (which may lag behind billing), so refusing the charge
- * now would only lose it. It is always applied, even when it takes a non-issuer wallet below
- * zero; the negative balance then stops further spending until the wallet is topped up.
+ * A use that reaches billing without a hold to capture records a service already delivered
+ * (usage events of producers from before holds, or a capture arriving after its hold expired):
+ * refusing it would only lose it. It is applied even when it takes the wallet below zero, and the
+ * shortfall then stops further spending until the wallet is topped up.
  */
-export const usageOverdraft: Overdraft = 'allowed';
+export const deliveredOverdraft: Overdraft = 'allowed';
+
+/** What the wallet may still spend, move or hold: the balance less its open holds. */
+export const availableOf = (wallet: { balance: Units; held: Units }): Units => minus(wallet.balance, wallet.held);
 
 /**
- * The balance after adding `delta`, or undefined when the change is refused: with overdraft
- * refused, a unit the change lowers may not end below zero in a non-issuer wallet. The issuer
- * (the root platform's wallet) creates credits and has no lower bound.
+ * Whether adding `delta` to the balance and `heldDelta` to the holds keeps the wallet within its
+ * bound: with overdraft refused, a unit whose available amount the change lowers may not end below
+ * zero in a non-issuer wallet. The issuer (the root platform's wallet) creates credits and has no
+ * lower bound.
  */
-export function balanceAfter(wallet: { balance: Units; issuer: boolean }, delta: Units, overdraft: Overdraft): Units | undefined {
-  const next = plus(wallet.balance, delta);
-  if (overdraft === 'allowed' || wallet.issuer) return next;
-  const lowersBelowZero = (change: number, result: number) => change < 0 && result < 0;
-  if (lowersBelowZero(delta.creditUnits, next.creditUnits) || lowersBelowZero(delta.minuteUnits, next.minuteUnits)) return undefined;
-  return next;
+export function withinBound(wallet: { balance: Units; held: Units; issuer: boolean }, delta: Units, heldDelta: Units, overdraft: Overdraft): boolean {
+  if (overdraft === 'allowed' || wallet.issuer) return true;
+  const change = minus(delta, heldDelta);
+  const after = availableOf({ balance: plus(wallet.balance, delta), held: plus(wallet.held, heldDelta) });
+  const lowersBelowZero = (by: number, result: number) => by < 0 && result < 0;
+  return !lowersBelowZero(change.creditUnits, after.creditUnits) && !lowersBelowZero(change.minuteUnits, after.minuteUnits);
 }

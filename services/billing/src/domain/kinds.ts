@@ -2,17 +2,15 @@
 
 export const transferOutKind = 'transfer_out';
 export const transferInKind = 'transfer_in';
-/** The kind of a Debit that names none. */
-export const defaultDebitKind = 'debit';
 
-/** What made an entry: a usage event, a Debit call or a Transfer. */
-export type EntryCategory = 'usage' | 'debit' | 'transfer';
+/** What made an entry: a use of the platform (a captured hold, or a usage event without one) or a Transfer. */
+export type EntryCategory = 'usage' | 'transfer';
 
 /**
  * The categories the usage summary counts as consumption. Transfers only move credits between
- * wallets; usage and debits pay for something the workspace used.
+ * wallets; usage pays for something the workspace used.
  */
-export const consumptionCategories: readonly EntryCategory[] = ['usage', 'debit'];
+export const consumptionCategories: readonly EntryCategory[] = ['usage'];
 
 const kindPattern = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/;
 const maxKindLength = 64;
@@ -27,8 +25,8 @@ export function usageKindIssue(kind: string): string | undefined {
   return undefined;
 }
 
-/** Why a Debit's kind is refused; the caller can correct it, so it must also be well formed (e.g. "number.monthly"). */
-export function debitKindIssue(kind: string): string | undefined {
+/** Why a hold's kind is refused; the caller can correct it, so it must also be well formed (e.g. "number.monthly"). */
+export function holdKindIssue(kind: string): string | undefined {
   const issue = usageKindIssue(kind);
   if (issue) return issue;
   if (kind.length > maxKindLength || !kindPattern.test(kind)) {

@@ -16,6 +16,8 @@ export interface UsageCharge {
   consumed: Units;
   reference: string;
   description: string;
+  /** The hold this use captures; empty for producers from before holds. */
+  holdId: string;
 }
 
 /** `occurredAt` is when the producer created the event, when it says. */
@@ -43,6 +45,7 @@ export function decodeUsageEvent(event: StreamEvent): DecodedUsage {
       consumed: { creditUnits: Number(usage.creditUnits), minuteUnits: Number(usage.minuteUnits) },
       reference: usage.reference,
       description: usage.description,
+      holdId: usage.holdId,
     },
     occurredAt: usage.occurredAt ? timestampDate(usage.occurredAt) : undefined,
   };

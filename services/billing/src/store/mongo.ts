@@ -1,17 +1,24 @@
 // BillingStore on MongoDB: the service's own database; every change is one multi-document
-// transaction (wallets, ledger, operation or processed event, outbox), and each wallet write is
-// conditional on the version the change was planned from. MongoDB transactions need a replica
-// set, as production runs.
+// transaction (wallets, holds, ledger, operation or processed event, outbox), and each wallet
+// write is conditional on the version the change was planned from, so the available balance a
+// change checked is still the wallet's when it commits. MongoDB transactions need a replica set,
+// as production runs.
 import { MongoServerError, type ClientSession, type Collection, type Db } from 'mongodb';
 import { connectMongo, isDuplicateKey, MongoOutbox, MongoProcessedEvents, type MongoHandle, type Page } from '@voice/runtime';
 import { consumptionCategories } from '../domain/kinds.js';
-import { planDebit, planTransfer, planUsage, type WalletChange } from './changes.js';
+import { planAuthorize, planCapture, planRelease, planTransfer, planUsage, type HoldPlan, type WalletChange } from './changes.js';
+import { holdColumnsOf, holdOf, type HoldColumns } from './hold-columns.js';
 import { ledgerColumnsOf, ledgerEntryOf, usageTotalOf, type LedgerColumns } from './ledger-columns.js';
 import type {
+  AuthorizeCommand,
+  AuthorizeOutcome,
   BillingStore,
-  DebitCommand,
-  DebitOutcome,
+  CaptureCommand,
+  CaptureOutcome,
+  HoldRecord,
   LedgerEntry,
+  ReleaseCommand,
+  ReleaseOutcome,
   TransferCommand,
   TransferOutcome,
   UsageCommand,
@@ -24,6 +31,9 @@ interface WalletDocument {
   _id: string;
   credit_units: number;
   minute_units: number;
+  /** Absent in wallets written before holds existed: none open. */
+  held_credit_units?: number;
+  held_minute_units?: number;
   version: number;
   issuer: boolean;
   created_at: string;
@@ -33,7 +43,10 @@ interface WalletDocument {
 /** A ledger document: the shared fields under the entry's id. */
 type LedgerDocument = LedgerColumns & { _id: string };
 
-/** A transfer or debit by the caller's id (`transfer:<id>`, `debit:<id>`). */
+/** A hold under `<workspace id>:<hold id>` (workspace ids are UUIDs, so the key is unambiguous). */
+type HoldDocument = HoldColumns & { _id: string };
+
+/** A transfer by the caller's id (`transfer:<id>`). */
 interface OperationDocument {
   _id: string;
   fingerprint: string;
@@ -44,6 +57,7 @@ interface OperationDocument {
 const walletOf = (doc: WalletDocument): WalletRecord => ({
   workspaceId: doc._id,
   balance: { creditUnits: doc.credit_units, minuteUnits: doc.minute_units },
+  held: { creditUnits: doc.held_credit_units ?? 0, minuteUnits: doc.held_minute_units ?? 0 },
   version: doc.version,
   issuer: doc.issuer,
   createdAt: doc.created_at,
@@ -53,6 +67,8 @@ const walletOf = (doc: WalletDocument): WalletRecord => ({
 const entryOf = (doc: LedgerDocument): LedgerEntry => ledgerEntryOf(doc._id, doc);
 
 const documentOf = (entry: LedgerEntry): LedgerDocument => ({ _id: entry.id, ...ledgerColumnsOf(entry) });
+
+const holdKey = (key: { workspaceId: string; holdId: string }): string => `${key.workspaceId}:${key.holdId}`;
 
 /** A wallet moved on between reading and writing it: the whole transaction runs again. */
 class WalletMoved extends Error {
@@ -74,6 +90,7 @@ export class MongoBillingStore implements BillingStore {
     private readonly wallets: Collection<WalletDocument>,
     private readonly ledger: Collection<LedgerDocument>,
     private readonly operations: Collection<OperationDocument>,
+    private readonly holds: Collection<HoldDocument>,
   ) {
     this.outbox = new MongoOutbox(handle.db);
     this.processed = new MongoProcessedEvents(handle.db);
@@ -83,15 +100,17 @@ export class MongoBillingStore implements BillingStore {
     const handle = await connectMongo(uri, databaseName);
     try {
       // Collections exist before the first transaction writes to them (older servers refuse to create them inside one).
-      await createCollections(handle.db, ['wallets', 'ledger', 'operations', 'outbox', 'processed_events']);
+      await createCollections(handle.db, ['wallets', 'ledger', 'operations', 'holds', 'outbox', 'processed_events']);
       const store = new MongoBillingStore(
         handle,
         handle.db.collection<WalletDocument>('wallets'),
         handle.db.collection<LedgerDocument>('ledger'),
         handle.db.collection<OperationDocument>('operations'),
+        handle.db.collection<HoldDocument>('holds'),
       );
       await store.ledger.createIndex({ workspace_id: 1, wallet_version: -1 }, { unique: true, name: 'one_entry_per_wallet_version' });
       await store.ledger.createIndex({ workspace_id: 1, category: 1, created_at: 1 }, { name: 'by_category_and_time' });
+      await store.holds.createIndex({ status: 1, expires_at: 1 }, { name: 'by_status_and_expiry' });
       await store.outbox.ensureIndexes();
       await store.processed.ensureIndexes();
       return store;
@@ -110,7 +129,7 @@ export class MongoBillingStore implements BillingStore {
     try {
       await this.wallets.updateOne(
         { _id: workspaceId },
-        { $setOnInsert: { credit_units: 0, minute_units: 0, version: 0, issuer, created_at: now, updated_at: now } },
+        { $setOnInsert: { credit_units: 0, minute_units: 0, held_credit_units: 0, held_minute_units: 0, version: 0, issuer, created_at: now, updated_at: now } },
         { upsert: true },
       );
     } catch (error) {
@@ -138,19 +157,35 @@ export class MongoBillingStore implements BillingStore {
     });
   }
 
-  async debit(command: DebitCommand): Promise<DebitOutcome> {
-    return this.inTransaction(async (session): Promise<DebitOutcome> => {
-      const prior = await this.prior(`debit:${command.debitId}`, command.fingerprint, session);
-      if (prior?.kind === 'other') return { kind: 'id_reused' };
-      if (prior?.kind === 'same') return { kind: 'replayed', entry: prior.entries[0]! };
-      const wallet = await this.wallet(command.workspaceId, session);
-      if (!wallet) return { kind: 'wallet_missing', workspaceId: command.workspaceId };
-      const change = planDebit(wallet, command);
-      if (!change) return { kind: 'insufficient_credits' };
-      await this.persist(change, session);
-      await this.recordOperation(`debit:${command.debitId}`, command.fingerprint, [change.entry], command.now, session);
-      return { kind: 'debited', entry: change.entry };
+  async authorize(command: AuthorizeCommand): Promise<AuthorizeOutcome> {
+    return this.inTransaction(async (session) => this.carryOut(planAuthorize(await this.hold(command, session), await this.wallet(command.workspaceId, session), command), session));
+  }
+
+  async capture(command: CaptureCommand): Promise<CaptureOutcome> {
+    return this.inTransaction(async (session): Promise<CaptureOutcome> => {
+      const plan = planCapture(await this.hold(command, session), await this.wallet(command.workspaceId, session), command);
+      const outcome = await this.carryOut(plan, session);
+      if (outcome.kind !== 'replayed' || outcome.hold.entryId === null) return outcome;
+      return { ...outcome, entry: entryOf((await this.ledger.findOne({ _id: outcome.hold.entryId }, { session }))!) };
     });
+  }
+
+  async release(command: ReleaseCommand): Promise<ReleaseOutcome> {
+    return this.inTransaction(async (session) => this.carryOut(planRelease(await this.hold(command, session), await this.wallet(command.workspaceId, session), command), session));
+  }
+
+  async getHold(workspaceId: string, holdId: string): Promise<HoldRecord | undefined> {
+    const doc = await this.holds.findOne({ _id: holdKey({ workspaceId, holdId }) });
+    return doc ? holdOf(doc) : undefined;
+  }
+
+  async expiredHolds(now: string, limit: number): Promise<{ workspaceId: string; holdId: string }[]> {
+    const docs = await this.holds
+      .find({ status: 'open', expires_at: { $lte: now } }, { projection: { workspace_id: 1, hold_id: 1 } })
+      .sort({ expires_at: 1 })
+      .limit(limit)
+      .toArray();
+    return docs.map((doc) => ({ workspaceId: doc.workspace_id, holdId: doc.hold_id }));
   }
 
   async applyUsage(command: UsageCommand): Promise<UsageOutcome> {
@@ -217,15 +252,41 @@ export class MongoBillingStore implements BillingStore {
     return doc ? walletOf(doc) : undefined;
   }
 
+  private async hold(key: { workspaceId: string; holdId: string }, session: ClientSession): Promise<HoldRecord | undefined> {
+    const doc = await this.holds.findOne({ _id: holdKey(key) }, { session });
+    return doc ? holdOf(doc) : undefined;
+  }
+
+  /**
+   * Writes a hold plan's change and hold. The wallet write is conditional on its version, and
+   * every hold operation changes the wallet, so two operations on one hold cannot both commit.
+   */
+  private async carryOut<Outcome>(plan: HoldPlan<Outcome>, session: ClientSession): Promise<Outcome> {
+    if (plan.write) {
+      await this.persist(plan.change, session);
+      await this.holds.replaceOne({ _id: holdKey(plan.hold) }, holdColumnsOf(plan.hold), { upsert: true, session });
+    }
+    return plan.outcome;
+  }
+
   private async persist({ before, after, entry, event }: WalletChange, session: ClientSession): Promise<void> {
     const updated = await this.wallets.updateOne(
       { _id: before.workspaceId, version: before.version },
-      { $set: { credit_units: after.balance.creditUnits, minute_units: after.balance.minuteUnits, version: after.version, updated_at: after.updatedAt } },
+      {
+        $set: {
+          credit_units: after.balance.creditUnits,
+          minute_units: after.balance.minuteUnits,
+          held_credit_units: after.held.creditUnits,
+          held_minute_units: after.held.minuteUnits,
+          version: after.version,
+          updated_at: after.updatedAt,
+        },
+      },
       { session },
     );
     if (updated.matchedCount !== 1) throw new WalletMoved(before.workspaceId);
-    await this.ledger.insertOne(documentOf(entry), { session });
-    await this.outbox.add(event, session);
+    if (entry) await this.ledger.insertOne(documentOf(entry), { session });
+    if (event) await this.outbox.add(event, session);
   }
 
   private async prior(id: string, fingerprint: string, session: ClientSession): Promise<undefined | { kind: 'same'; entries: LedgerEntry[] } | { kind: 'other' }> {

@@ -1,5 +1,5 @@
 // BillingStore on embedded SQLite: every change runs in one IMMEDIATE transaction that holds
-// the write lock from its first read, so the balance it checks is the balance it writes.
+// the write lock from its first read, so the available balance it checks is the one it writes.
 import type Database from 'better-sqlite3';
 import {
   openSqlite,
@@ -12,13 +12,19 @@ import {
   type SqliteDatabase,
 } from '@voice/runtime';
 import { consumptionCategories } from '../domain/kinds.js';
-import { planDebit, planTransfer, planUsage, type WalletChange } from './changes.js';
+import { planAuthorize, planCapture, planRelease, planTransfer, planUsage, type HoldPlan, type WalletChange } from './changes.js';
+import { holdColumnsOf, holdOf, type HoldColumns } from './hold-columns.js';
 import { ledgerColumnsOf, ledgerEntryOf, usageTotalOf, type LedgerColumns } from './ledger-columns.js';
 import type {
+  AuthorizeCommand,
+  AuthorizeOutcome,
   BillingStore,
-  DebitCommand,
-  DebitOutcome,
+  CaptureCommand,
+  CaptureOutcome,
+  HoldRecord,
   LedgerEntry,
+  ReleaseCommand,
+  ReleaseOutcome,
   TransferCommand,
   TransferOutcome,
   UsageCommand,
@@ -64,12 +70,39 @@ const migrations = [
    );`,
   sqliteOutboxMigration,
   sqliteProcessedEventsMigration,
+  // Holds: a wallet's open holds are summed on the wallet, so the available balance is read and
+  // changed with the balance in one row.
+  `ALTER TABLE wallets ADD COLUMN held_credit_units INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE wallets ADD COLUMN held_minute_units INTEGER NOT NULL DEFAULT 0;
+   CREATE TABLE holds (
+     workspace_id TEXT NOT NULL,
+     hold_id TEXT NOT NULL,
+     status TEXT NOT NULL,
+     held_credit_units INTEGER NOT NULL,
+     held_minute_units INTEGER NOT NULL,
+     captured_credit_units INTEGER NOT NULL,
+     captured_minute_units INTEGER NOT NULL,
+     credit_units_per_minute INTEGER NOT NULL,
+     kind TEXT NOT NULL,
+     reference TEXT NOT NULL,
+     description TEXT NOT NULL,
+     fingerprint TEXT NOT NULL,
+     capture_fingerprint TEXT,
+     entry_id TEXT,
+     expires_at TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     settled_at TEXT,
+     PRIMARY KEY (workspace_id, hold_id)
+   );
+   CREATE INDEX holds_open_by_expiry ON holds (expires_at) WHERE status = 'open';`,
 ];
 
 interface WalletRow {
   workspace_id: string;
   credit_units: number;
   minute_units: number;
+  held_credit_units: number;
+  held_minute_units: number;
   version: number;
   issuer: number;
   created_at: string;
@@ -82,6 +115,7 @@ type LedgerRow = LedgerColumns & { id: string };
 const walletOf = (row: WalletRow): WalletRecord => ({
   workspaceId: row.workspace_id,
   balance: { creditUnits: row.credit_units, minuteUnits: row.minute_units },
+  held: { creditUnits: row.held_credit_units, minuteUnits: row.held_minute_units },
   version: row.version,
   issuer: row.issuer === 1,
   createdAt: row.created_at,
@@ -90,7 +124,7 @@ const walletOf = (row: WalletRow): WalletRecord => ({
 
 const entryOf = (row: LedgerRow): LedgerEntry => ledgerEntryOf(row.id, row);
 
-type Operation = 'transfer' | 'debit';
+type Operation = 'transfer';
 
 /** What an operation id already stands for: nothing, the entries of the same request, or another request. */
 type Prior = undefined | { kind: 'same'; entries: LedgerEntry[] } | { kind: 'other' };
@@ -140,19 +174,32 @@ export class SqliteBillingStore implements BillingStore {
     }).immediate();
   }
 
-  async debit(command: DebitCommand): Promise<DebitOutcome> {
-    return this.db.transaction((): DebitOutcome => {
-      const prior = this.prior('debit', command.debitId, command.fingerprint);
-      if (prior?.kind === 'other') return { kind: 'id_reused' };
-      if (prior?.kind === 'same') return { kind: 'replayed', entry: prior.entries[0]! };
-      const wallet = this.wallet(command.workspaceId);
-      if (!wallet) return { kind: 'wallet_missing', workspaceId: command.workspaceId };
-      const change = planDebit(wallet, command);
-      if (!change) return { kind: 'insufficient_credits' };
-      this.persist(change);
-      this.recordOperation('debit', command.debitId, command.fingerprint, [change.entry], command.now);
-      return { kind: 'debited', entry: change.entry };
+  async authorize(command: AuthorizeCommand): Promise<AuthorizeOutcome> {
+    return this.db.transaction(() => this.carryOut(planAuthorize(this.hold(command), this.wallet(command.workspaceId), command))).immediate();
+  }
+
+  async capture(command: CaptureCommand): Promise<CaptureOutcome> {
+    return this.db.transaction((): CaptureOutcome => {
+      const outcome = this.carryOut(planCapture(this.hold(command), this.wallet(command.workspaceId), command));
+      if (outcome.kind !== 'replayed' || outcome.hold.entryId === null) return outcome;
+      return { ...outcome, entry: entryOf(this.sql('SELECT * FROM ledger WHERE id = ?').get(outcome.hold.entryId) as LedgerRow) };
     }).immediate();
+  }
+
+  async release(command: ReleaseCommand): Promise<ReleaseOutcome> {
+    return this.db.transaction(() => this.carryOut(planRelease(this.hold(command), this.wallet(command.workspaceId), command))).immediate();
+  }
+
+  async getHold(workspaceId: string, holdId: string): Promise<HoldRecord | undefined> {
+    return this.hold({ workspaceId, holdId });
+  }
+
+  async expiredHolds(now: string, limit: number): Promise<{ workspaceId: string; holdId: string }[]> {
+    const rows = this.sql("SELECT workspace_id, hold_id FROM holds WHERE status = 'open' AND expires_at <= ? ORDER BY expires_at LIMIT ?").all(now, limit) as {
+      workspace_id: string;
+      hold_id: string;
+    }[];
+    return rows.map((row) => ({ workspaceId: row.workspace_id, holdId: row.hold_id }));
   }
 
   async applyUsage(command: UsageCommand): Promise<UsageOutcome> {
@@ -195,20 +242,47 @@ export class SqliteBillingStore implements BillingStore {
     return row ? walletOf(row) : undefined;
   }
 
-  /** Writes the change, its entry and its event; the caller's transaction holds the write lock. */
+  private hold(key: { workspaceId: string; holdId: string }): HoldRecord | undefined {
+    const row = this.sql('SELECT * FROM holds WHERE workspace_id = ? AND hold_id = ?').get(key.workspaceId, key.holdId) as HoldColumns | undefined;
+    return row ? holdOf(row) : undefined;
+  }
+
+  /** Writes a hold plan's change and hold; the caller's transaction holds the write lock. */
+  private carryOut<Outcome>(plan: HoldPlan<Outcome>): Outcome {
+    if (plan.write) {
+      this.persist(plan.change);
+      const columns = holdColumnsOf(plan.hold);
+      const names = Object.keys(columns);
+      this.sql(`INSERT OR REPLACE INTO holds (${names.join(', ')}) VALUES (${names.map((name) => `@${name}`).join(', ')})`).run(columns);
+    }
+    return plan.outcome;
+  }
+
+  /** Writes the change, and its entry and event if it has them; the caller's transaction holds the write lock. */
   private persist({ before, after, entry, event }: WalletChange): void {
     const updated = this.sql(
-      `UPDATE wallets SET credit_units = ?, minute_units = ?, version = ?, updated_at = ?
+      `UPDATE wallets SET credit_units = ?, minute_units = ?, held_credit_units = ?, held_minute_units = ?, version = ?, updated_at = ?
        WHERE workspace_id = ? AND version = ?`,
-    ).run(after.balance.creditUnits, after.balance.minuteUnits, after.version, after.updatedAt, before.workspaceId, before.version);
+    ).run(
+      after.balance.creditUnits,
+      after.balance.minuteUnits,
+      after.held.creditUnits,
+      after.held.minuteUnits,
+      after.version,
+      after.updatedAt,
+      before.workspaceId,
+      before.version,
+    );
     if (updated.changes !== 1) throw new Error(`wallet ${before.workspaceId} changed during its own transaction`);
-    this.sql(
-      `INSERT INTO ledger (id, workspace_id, wallet_version, kind, category, credit_units, minute_units,
-         balance_credit_units, balance_minute_units, reference, description, created_at)
-       VALUES (@id, @workspace_id, @wallet_version, @kind, @category, @credit_units, @minute_units,
-         @balance_credit_units, @balance_minute_units, @reference, @description, @created_at)`,
-    ).run({ id: entry.id, ...ledgerColumnsOf(entry) });
-    this.outbox.add(event);
+    if (entry) {
+      this.sql(
+        `INSERT INTO ledger (id, workspace_id, wallet_version, kind, category, credit_units, minute_units,
+           balance_credit_units, balance_minute_units, reference, description, created_at)
+         VALUES (@id, @workspace_id, @wallet_version, @kind, @category, @credit_units, @minute_units,
+           @balance_credit_units, @balance_minute_units, @reference, @description, @created_at)`,
+      ).run({ id: entry.id, ...ledgerColumnsOf(entry) });
+    }
+    if (event) this.outbox.add(event);
   }
 
   private prior(operation: Operation, operationId: string, fingerprint: string): Prior {

@@ -1,15 +1,20 @@
 // The billing service's persistence, in its own words; SQLite and MongoDB adapters implement it
 // and one contract suite (test/store.contract.ts) holds them to the same behaviour. Every change
-// of a wallet commits together with its ledger entry and its WalletChanged outbox event.
+// of a wallet (its balance or its holds) commits in one transaction with what goes with it: the
+// hold, the ledger entry and the WalletChanged outbox event of a balance change.
 import type { UsageCharge } from '../domain/usage-event.js';
 import type { OutboxReader, Page } from '@voice/runtime';
 import type { Units } from '../domain/amounts.js';
+import type { HoldStatus } from '../domain/holds.js';
 import type { EntryCategory } from '../domain/kinds.js';
+import type { AuthorizeInput, CaptureInput, HoldKey } from '../domain/requests.js';
 
 export interface WalletRecord {
   workspaceId: string;
   balance: Units;
-  /** 0 for a wallet that never changed; one more with every change. */
+  /** The sum of the wallet's open holds; the available balance is balance less this. */
+  held: Units;
+  /** 0 for a wallet that never changed; one more with every change, holds included. */
   version: number;
   /** The root platform's wallet: creates credits, no lower bound. */
   issuer: boolean;
@@ -52,23 +57,78 @@ export type TransferOutcome =
   | { kind: 'insufficient_credits' }
   | { kind: 'wallet_missing'; workspaceId: string };
 
-export interface DebitCommand {
-  debitId: string;
-  fingerprint: string;
-  workspaceId: string;
-  amount: Units;
+export interface HoldRecord extends HoldKey {
+  status: HoldStatus;
+  /** What it reserves (reserved) while open; what it had reserved once settled. */
+  held: Units;
+  /** What its capture debited; zero until captured. */
+  captured: Units;
+  creditUnitsPerMinute: number;
   kind: string;
   reference: string;
   description: string;
+  /** Of the Authorize request: tells a retry from another request under the same hold id. */
+  fingerprint: string;
+  /** Of the capture: tells a retry of the capture from another capture. */
+  captureFingerprint: string | null;
+  /** The capture's ledger entry; null until captured, and when the capture was zero. */
+  entryId: string | null;
+  expiresAt: string;
+  createdAt: string;
+  settledAt: string | null;
+}
+
+export interface AuthorizeCommand extends AuthorizeInput {
   now: string;
 }
 
-export type DebitOutcome =
-  | { kind: 'debited'; entry: LedgerEntry }
-  | { kind: 'replayed'; entry: LedgerEntry }
+export type AuthorizeOutcome =
+  | { kind: 'authorized'; hold: HoldRecord }
+  /** The hold id was authorized for this request before: the hold as it is now. */
+  | { kind: 'replayed'; hold: HoldRecord }
   | { kind: 'id_reused' }
-  | { kind: 'insufficient_credits' }
+  /** The available balance cannot cover it: nothing written, the hold id still free. */
+  | { kind: 'insufficient'; available: Units }
   | { kind: 'wallet_missing'; workspaceId: string };
+
+export interface CaptureCommand extends CaptureInput {
+  now: string;
+  /**
+   * What a capture of a hold that is no longer open (released, or expired before the capture
+   * came) does: `refuse` answers not_open; `charge` debits the use anyway as a delivered service
+   * (a usage event for a hold that expired while billing or the stream was away).
+   */
+  afterSettled: 'refuse' | 'charge';
+}
+
+export type CaptureOutcome =
+  /**
+   * `entry` is the debit; undefined when the capture was zero (the hold released unused).
+   * `afterSettled` when the hold had been released or had expired (afterSettled: charge).
+   */
+  | { kind: 'captured'; hold: HoldRecord; entry?: LedgerEntry; afterSettled?: true }
+  | { kind: 'replayed'; hold: HoldRecord; entry?: LedgerEntry }
+  /** Captured before with another amount or description. */
+  | { kind: 'already_captured'; hold: HoldRecord }
+  | { kind: 'exceeds_hold'; hold: HoldRecord }
+  /** Released or expired (afterSettled: refuse). */
+  | { kind: 'not_open'; hold: HoldRecord }
+  | { kind: 'hold_missing' };
+
+export interface ReleaseCommand extends HoldKey {
+  now: string;
+  /** The sweeper: release only a hold that expired by `now`, as expired. */
+  expiredOnly?: boolean;
+}
+
+export type ReleaseOutcome =
+  | { kind: 'released'; hold: HoldRecord }
+  /** Already released or expired: nothing changed. */
+  | { kind: 'replayed'; hold: HoldRecord }
+  | { kind: 'captured'; hold: HoldRecord }
+  /** expiredOnly, and the hold has not expired yet. */
+  | { kind: 'not_expired'; hold: HoldRecord }
+  | { kind: 'hold_missing' };
 
 /** A decoded usage event, applied once however often it comes, as of `now`. */
 export interface UsageCommand extends UsageCharge {
@@ -76,7 +136,8 @@ export interface UsageCommand extends UsageCharge {
 }
 
 export type UsageOutcome =
-  | { kind: 'applied'; entry: LedgerEntry; wallet: WalletRecord }
+  /** `entry` is undefined for a use of nothing. */
+  | { kind: 'applied'; entry?: LedgerEntry; wallet: WalletRecord }
   | { kind: 'already_applied' }
   | { kind: 'wallet_missing'; workspaceId: string };
 
@@ -92,18 +153,35 @@ export interface BillingStore {
   /** Creates the wallet (balance 0, version 0) unless it exists; answers the stored wallet either way. */
   openWallet(workspaceId: string, issuer: boolean, now: string): Promise<WalletRecord>;
   /**
-   * Moves the amount between two open wallets in one transaction, unless the source (not the
-   * issuer) would go below zero. A transfer id already used answers the first outcome for the
-   * same request and id_reused for another; refused transfers leave no trace and may be retried.
+   * Moves the amount between two open wallets in one transaction, unless the source's available
+   * balance (not the issuer's) would go below zero. A transfer id already used answers the first
+   * outcome for the same request and id_reused for another; refused transfers leave no trace and
+   * may be retried.
    */
   transfer(command: TransferCommand): Promise<TransferOutcome>;
-  /** Takes the amount from an open wallet, with the rules and idempotency of transfer. */
-  debit(command: DebitCommand): Promise<DebitOutcome>;
-  /** Charges a usage event to an open wallet once per event id; never refused for the balance. */
+  /**
+   * Reserves the hold of an open wallet in one transaction with the wallet's held sum, unless the
+   * available balance (not the issuer's) cannot cover it. Idempotent like transfer.
+   */
+  authorize(command: AuthorizeCommand): Promise<AuthorizeOutcome>;
+  /**
+   * Turns an open hold into one ledger debit (none for a zero capture) and gives the rest of its
+   * reservation back, in one transaction. A second capture with the same fingerprint replays.
+   */
+  capture(command: CaptureCommand): Promise<CaptureOutcome>;
+  /** Gives an open hold's reservation back unused ('released', or 'expired' for the sweeper). */
+  release(command: ReleaseCommand): Promise<ReleaseOutcome>;
+  getHold(workspaceId: string, holdId: string): Promise<HoldRecord | undefined>;
+  /** Open holds that expired by `now`, soonest expired first. */
+  expiredHolds(now: string, limit: number): Promise<HoldKey[]>;
+  /**
+   * Charges a usage event that names no hold to an open wallet once per event id; never refused
+   * for the balance (it records a service already delivered).
+   */
   applyUsage(command: UsageCommand): Promise<UsageOutcome>;
   /** Newest first. */
   listTransactions(workspaceId: string, page: Page): Promise<{ entries: LedgerEntry[]; total: number }>;
-  /** Consumption (usage and debits) created in [from, to), by kind in kind order. */
+  /** Consumption (usage: captured holds and usage events) created in [from, to), by kind in kind order. */
   usageByKind(workspaceId: string, from: string, to: string): Promise<UsageTotal[]>;
   /** The WalletChanged events committed with the changes, for the relay. */
   readonly outbox: OutboxReader;

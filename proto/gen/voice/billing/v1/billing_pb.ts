@@ -2,8 +2,8 @@
 // @generated from file voice/billing/v1/billing.proto (package voice.billing.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { PageRequest } from "../../common/v1/page_pb.js";
@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file voice/billing/v1/billing.proto.
  */
 export const file_voice_billing_v1_billing: GenFile = /*@__PURE__*/
-  fileDesc("Ch52b2ljZS9iaWxsaW5nL3YxL2JpbGxpbmcucHJvdG8SEHZvaWNlLmJpbGxpbmcudjEiNAoGQW1vdW50EhQKDGNyZWRpdF91bml0cxgBIAEoAxIUCgxtaW51dGVfdW5pdHMYAiABKAMiagoGV2FsbGV0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRIpCgdiYWxhbmNlGAIgASgLMhgudm9pY2UuYmlsbGluZy52MS5BbW91bnQSDwoHdmVyc2lvbhgDIAEoAxIOCgZpc3N1ZXIYBCABKAgiEwoRR2V0QmFsYW5jZVJlcXVlc3QiPgoSR2V0QmFsYW5jZVJlc3BvbnNlEigKBndhbGxldBgBIAEoCzIYLnZvaWNlLmJpbGxpbmcudjEuV2FsbGV0ItoBCgtUcmFuc2FjdGlvbhIKCgJpZBgBIAEoCRIMCgRraW5kGAIgASgJEigKBmFtb3VudBgDIAEoCzIYLnZvaWNlLmJpbGxpbmcudjEuQW1vdW50Ei8KDWJhbGFuY2VfYWZ0ZXIYBCABKAsyGC52b2ljZS5iaWxsaW5nLnYxLkFtb3VudBIRCglyZWZlcmVuY2UYBSABKAkSEwoLZGVzY3JpcHRpb24YBiABKAkSLgoKY3JlYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiRQoXTGlzdFRyYW5zYWN0aW9uc1JlcXVlc3QSKgoEcGFnZRgBIAEoCzIcLnZvaWNlLmNvbW1vbi52MS5QYWdlUmVxdWVzdCJeChhMaXN0VHJhbnNhY3Rpb25zUmVzcG9uc2USMwoMdHJhbnNhY3Rpb25zGAEgAygLMh0udm9pY2UuYmlsbGluZy52MS5UcmFuc2FjdGlvbhINCgV0b3RhbBgCIAEoBSJqChZHZXRVc2FnZVN1bW1hcnlSZXF1ZXN0EigKBGZyb20YASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiYKAnRvGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJUCgtVc2FnZUJ5S2luZBIMCgRraW5kGAEgASgJEg0KBWNvdW50GAIgASgFEigKBmFtb3VudBgDIAEoCzIYLnZvaWNlLmJpbGxpbmcudjEuQW1vdW50IsQBChdHZXRVc2FnZVN1bW1hcnlSZXNwb25zZRIoCgRmcm9tGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBImCgJ0bxgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJwoFdG90YWwYAyABKAsyGC52b2ljZS5iaWxsaW5nLnYxLkFtb3VudBIuCgdieV9raW5kGAQgAygLMh0udm9pY2UuYmlsbGluZy52MS5Vc2FnZUJ5S2luZCKsAQoPVHJhbnNmZXJSZXF1ZXN0EhkKEWZyb21fd29ya3NwYWNlX2lkGAEgASgJEhcKD3RvX3dvcmtzcGFjZV9pZBgCIAEoCRIoCgZhbW91bnQYAyABKAsyGC52b2ljZS5iaWxsaW5nLnYxLkFtb3VudBITCgt0cmFuc2Zlcl9pZBgEIAEoCRIRCglyZWZlcmVuY2UYBSABKAkSEwoLZGVzY3JpcHRpb24YBiABKAkigQEKEFRyYW5zZmVyUmVzcG9uc2USLAoFZGViaXQYASABKAsyHS52b2ljZS5iaWxsaW5nLnYxLlRyYW5zYWN0aW9uEi0KBmNyZWRpdBgCIAEoCzIdLnZvaWNlLmJpbGxpbmcudjEuVHJhbnNhY3Rpb24SEAoIcmVwbGF5ZWQYAyABKAgilgEKDERlYml0UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSKAoGYW1vdW50GAIgASgLMhgudm9pY2UuYmlsbGluZy52MS5BbW91bnQSEAoIZGViaXRfaWQYAyABKAkSDAoEa2luZBgEIAEoCRIRCglyZWZlcmVuY2UYBSABKAkSEwoLZGVzY3JpcHRpb24YBiABKAkiVQoNRGViaXRSZXNwb25zZRIyCgt0cmFuc2FjdGlvbhgBIAEoCzIdLnZvaWNlLmJpbGxpbmcudjEuVHJhbnNhY3Rpb24SEAoIcmVwbGF5ZWQYAiABKAgy2QMKDkJpbGxpbmdTZXJ2aWNlElcKCkdldEJhbGFuY2USIy52b2ljZS5iaWxsaW5nLnYxLkdldEJhbGFuY2VSZXF1ZXN0GiQudm9pY2UuYmlsbGluZy52MS5HZXRCYWxhbmNlUmVzcG9uc2USaQoQTGlzdFRyYW5zYWN0aW9ucxIpLnZvaWNlLmJpbGxpbmcudjEuTGlzdFRyYW5zYWN0aW9uc1JlcXVlc3QaKi52b2ljZS5iaWxsaW5nLnYxLkxpc3RUcmFuc2FjdGlvbnNSZXNwb25zZRJmCg9HZXRVc2FnZVN1bW1hcnkSKC52b2ljZS5iaWxsaW5nLnYxLkdldFVzYWdlU3VtbWFyeVJlcXVlc3QaKS52b2ljZS5iaWxsaW5nLnYxLkdldFVzYWdlU3VtbWFyeVJlc3BvbnNlElEKCFRyYW5zZmVyEiEudm9pY2UuYmlsbGluZy52MS5UcmFuc2ZlclJlcXVlc3QaIi52b2ljZS5iaWxsaW5nLnYxLlRyYW5zZmVyUmVzcG9uc2USSAoFRGViaXQSHi52b2ljZS5iaWxsaW5nLnYxLkRlYml0UmVxdWVzdBofLnZvaWNlLmJpbGxpbmcudjEuRGViaXRSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp, file_voice_common_v1_page]);
+  fileDesc("Ch52b2ljZS9iaWxsaW5nL3YxL2JpbGxpbmcucHJvdG8SEHZvaWNlLmJpbGxpbmcudjEiNAoGQW1vdW50EhQKDGNyZWRpdF91bml0cxgBIAEoAxIUCgxtaW51dGVfdW5pdHMYAiABKAMilwEKBldhbGxldBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSKQoHYmFsYW5jZRgCIAEoCzIYLnZvaWNlLmJpbGxpbmcudjEuQW1vdW50Eg8KB3ZlcnNpb24YAyABKAMSDgoGaXNzdWVyGAQgASgIEisKCWF2YWlsYWJsZRgFIAEoCzIYLnZvaWNlLmJpbGxpbmcudjEuQW1vdW50IhMKEUdldEJhbGFuY2VSZXF1ZXN0Ij4KEkdldEJhbGFuY2VSZXNwb25zZRIoCgZ3YWxsZXQYASABKAsyGC52b2ljZS5iaWxsaW5nLnYxLldhbGxldCLaAQoLVHJhbnNhY3Rpb24SCgoCaWQYASABKAkSDAoEa2luZBgCIAEoCRIoCgZhbW91bnQYAyABKAsyGC52b2ljZS5iaWxsaW5nLnYxLkFtb3VudBIvCg1iYWxhbmNlX2FmdGVyGAQgASgLMhgudm9pY2UuYmlsbGluZy52MS5BbW91bnQSEQoJcmVmZXJlbmNlGAUgASgJEhMKC2Rlc2NyaXB0aW9uGAYgASgJEi4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIkUKF0xpc3RUcmFuc2FjdGlvbnNSZXF1ZXN0EioKBHBhZ2UYASABKAsyHC52b2ljZS5jb21tb24udjEuUGFnZVJlcXVlc3QiXgoYTGlzdFRyYW5zYWN0aW9uc1Jlc3BvbnNlEjMKDHRyYW5zYWN0aW9ucxgBIAMoCzIdLnZvaWNlLmJpbGxpbmcudjEuVHJhbnNhY3Rpb24SDQoFdG90YWwYAiABKAUiagoWR2V0VXNhZ2VTdW1tYXJ5UmVxdWVzdBIoCgRmcm9tGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBImCgJ0bxgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiVAoLVXNhZ2VCeUtpbmQSDAoEa2luZBgBIAEoCRINCgVjb3VudBgCIAEoBRIoCgZhbW91bnQYAyABKAsyGC52b2ljZS5iaWxsaW5nLnYxLkFtb3VudCLEAQoXR2V0VXNhZ2VTdW1tYXJ5UmVzcG9uc2USKAoEZnJvbRgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJgoCdG8YAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEicKBXRvdGFsGAMgASgLMhgudm9pY2UuYmlsbGluZy52MS5BbW91bnQSLgoHYnlfa2luZBgEIAMoCzIdLnZvaWNlLmJpbGxpbmcudjEuVXNhZ2VCeUtpbmQirAEKD1RyYW5zZmVyUmVxdWVzdBIZChFmcm9tX3dvcmtzcGFjZV9pZBgBIAEoCRIXCg90b193b3Jrc3BhY2VfaWQYAiABKAkSKAoGYW1vdW50GAMgASgLMhgudm9pY2UuYmlsbGluZy52MS5BbW91bnQSEwoLdHJhbnNmZXJfaWQYBCABKAkSEQoJcmVmZXJlbmNlGAUgASgJEhMKC2Rlc2NyaXB0aW9uGAYgASgJIoEBChBUcmFuc2ZlclJlc3BvbnNlEiwKBWRlYml0GAEgASgLMh0udm9pY2UuYmlsbGluZy52MS5UcmFuc2FjdGlvbhItCgZjcmVkaXQYAiABKAsyHS52b2ljZS5iaWxsaW5nLnYxLlRyYW5zYWN0aW9uEhAKCHJlcGxheWVkGAMgASgIIpYDCgRIb2xkEg8KB2hvbGRfaWQYASABKAkSFAoMd29ya3NwYWNlX2lkGAIgASgJEiwKBnN0YXR1cxgDIAEoDjIcLnZvaWNlLmJpbGxpbmcudjEuSG9sZFN0YXR1cxImCgRoZWxkGAQgASgLMhgudm9pY2UuYmlsbGluZy52MS5BbW91bnQSKgoIY2FwdHVyZWQYBSABKAsyGC52b2ljZS5iaWxsaW5nLnYxLkFtb3VudBIfChdjcmVkaXRfdW5pdHNfcGVyX21pbnV0ZRgGIAEoAxIMCgRraW5kGAcgASgJEhEKCXJlZmVyZW5jZRgIIAEoCRITCgtkZXNjcmlwdGlvbhgJIAEoCRIuCgpleHBpcmVzX2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpjcmVhdGVkX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpzZXR0bGVkX2F0GAwgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCLWAQoQQXV0aG9yaXplUmVxdWVzdBIPCgdob2xkX2lkGAEgASgJEhQKDHdvcmtzcGFjZV9pZBgCIAEoCRIoCgZhbW91bnQYAyABKAsyGC52b2ljZS5iaWxsaW5nLnYxLkFtb3VudBIfChdjcmVkaXRfdW5pdHNfcGVyX21pbnV0ZRgEIAEoAxIaChJleHBpcmVzX2luX3NlY29uZHMYBSABKAUSDAoEa2luZBgGIAEoCRIRCglyZWZlcmVuY2UYByABKAkSEwoLZGVzY3JpcHRpb24YCCABKAkiPwoQQXV0aG9yaXplUmVmdXNhbBIrCglhdmFpbGFibGUYASABKAsyGC52b2ljZS5iaWxsaW5nLnYxLkFtb3VudCKPAQoRQXV0aG9yaXplUmVzcG9uc2USJgoEaG9sZBgBIAEoCzIWLnZvaWNlLmJpbGxpbmcudjEuSG9sZEgAEjUKB3JlZnVzZWQYAiABKAsyIi52b2ljZS5iaWxsaW5nLnYxLkF1dGhvcml6ZVJlZnVzYWxIABIQCghyZXBsYXllZBgDIAEoCEIJCgdvdXRjb21lInYKDkNhcHR1cmVSZXF1ZXN0Eg8KB2hvbGRfaWQYASABKAkSFAoMd29ya3NwYWNlX2lkGAIgASgJEigKBmFtb3VudBgDIAEoCzIYLnZvaWNlLmJpbGxpbmcudjEuQW1vdW50EhMKC2Rlc2NyaXB0aW9uGAQgASgJIn0KD0NhcHR1cmVSZXNwb25zZRIkCgRob2xkGAEgASgLMhYudm9pY2UuYmlsbGluZy52MS5Ib2xkEjIKC3RyYW5zYWN0aW9uGAIgASgLMh0udm9pY2UuYmlsbGluZy52MS5UcmFuc2FjdGlvbhIQCghyZXBsYXllZBgDIAEoCCI3Cg5SZWxlYXNlUmVxdWVzdBIPCgdob2xkX2lkGAEgASgJEhQKDHdvcmtzcGFjZV9pZBgCIAEoCSJJCg9SZWxlYXNlUmVzcG9uc2USJAoEaG9sZBgBIAEoCzIWLnZvaWNlLmJpbGxpbmcudjEuSG9sZBIQCghyZXBsYXllZBgCIAEoCCqMAQoKSG9sZFN0YXR1cxIbChdIT0xEX1NUQVRVU19VTlNQRUNJRklFRBAAEhQKEEhPTERfU1RBVFVTX09QRU4QARIYChRIT0xEX1NUQVRVU19DQVBUVVJFRBACEhgKFEhPTERfU1RBVFVTX1JFTEVBU0VEEAMSFwoTSE9MRF9TVEFUVVNfRVhQSVJFRBAEMoUFCg5CaWxsaW5nU2VydmljZRJXCgpHZXRCYWxhbmNlEiMudm9pY2UuYmlsbGluZy52MS5HZXRCYWxhbmNlUmVxdWVzdBokLnZvaWNlLmJpbGxpbmcudjEuR2V0QmFsYW5jZVJlc3BvbnNlEmkKEExpc3RUcmFuc2FjdGlvbnMSKS52b2ljZS5iaWxsaW5nLnYxLkxpc3RUcmFuc2FjdGlvbnNSZXF1ZXN0Gioudm9pY2UuYmlsbGluZy52MS5MaXN0VHJhbnNhY3Rpb25zUmVzcG9uc2USZgoPR2V0VXNhZ2VTdW1tYXJ5Eigudm9pY2UuYmlsbGluZy52MS5HZXRVc2FnZVN1bW1hcnlSZXF1ZXN0Gikudm9pY2UuYmlsbGluZy52MS5HZXRVc2FnZVN1bW1hcnlSZXNwb25zZRJRCghUcmFuc2ZlchIhLnZvaWNlLmJpbGxpbmcudjEuVHJhbnNmZXJSZXF1ZXN0GiIudm9pY2UuYmlsbGluZy52MS5UcmFuc2ZlclJlc3BvbnNlElQKCUF1dGhvcml6ZRIiLnZvaWNlLmJpbGxpbmcudjEuQXV0aG9yaXplUmVxdWVzdBojLnZvaWNlLmJpbGxpbmcudjEuQXV0aG9yaXplUmVzcG9uc2USTgoHQ2FwdHVyZRIgLnZvaWNlLmJpbGxpbmcudjEuQ2FwdHVyZVJlcXVlc3QaIS52b2ljZS5iaWxsaW5nLnYxLkNhcHR1cmVSZXNwb25zZRJOCgdSZWxlYXNlEiAudm9pY2UuYmlsbGluZy52MS5SZWxlYXNlUmVxdWVzdBohLnZvaWNlLmJpbGxpbmcudjEuUmVsZWFzZVJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_voice_common_v1_page]);
 
 /**
  * @generated from message voice.billing.v1.Amount
@@ -65,6 +65,13 @@ export type Wallet = Message<"voice.billing.v1.Wallet"> & {
    * @generated from field: bool issuer = 4;
    */
   issuer: boolean;
+
+  /**
+   * The balance less the open holds: what may still be spent, moved or held.
+   *
+   * @generated from field: voice.billing.v1.Amount available = 5;
+   */
+  available?: Amount | undefined;
 };
 
 /**
@@ -114,7 +121,7 @@ export type Transaction = Message<"voice.billing.v1.Transaction"> & {
   id: string;
 
   /**
-   * usage kinds (e.g. "sms.outbound"), "transfer_in", "transfer_out", "debit".
+   * usage kinds (e.g. "sms.outbound", "number.monthly"), "transfer_in", "transfer_out".
    *
    * @generated from field: string kind = 2;
    */
@@ -358,74 +365,370 @@ export const TransferResponseSchema: GenMessage<TransferResponse> = /*@__PURE__*
   messageDesc(file_voice_billing_v1_billing, 11);
 
 /**
- * @generated from message voice.billing.v1.DebitRequest
+ * @generated from message voice.billing.v1.Hold
  */
-export type DebitRequest = Message<"voice.billing.v1.DebitRequest"> & {
+export type Hold = Message<"voice.billing.v1.Hold"> & {
   /**
-   * @generated from field: string workspace_id = 1;
+   * @generated from field: string hold_id = 1;
+   */
+  holdId: string;
+
+  /**
+   * @generated from field: string workspace_id = 2;
    */
   workspaceId: string;
 
   /**
-   * Positive in at least one unit, never negative.
-   *
-   * @generated from field: voice.billing.v1.Amount amount = 2;
+   * @generated from field: voice.billing.v1.HoldStatus status = 3;
    */
-  amount?: Amount | undefined;
+  status: HoldStatus;
 
   /**
-   * Same id, same debit (see TransferRequest.transfer_id).
+   * What the hold reserves of the wallet: included minutes first when credit_units_per_minute is
+   * set, the rest of the minutes as credits.
    *
-   * @generated from field: string debit_id = 3;
+   * @generated from field: voice.billing.v1.Amount held = 4;
    */
-  debitId: string;
+  held?: Amount | undefined;
 
   /**
-   * Ledger kind; "debit" when empty.
+   * What the capture debited; zero until captured.
    *
-   * @generated from field: string kind = 4;
+   * @generated from field: voice.billing.v1.Amount captured = 5;
+   */
+  captured?: Amount | undefined;
+
+  /**
+   * The rate minutes beyond the held minutes are paid at, in credit sub-units per whole minute; 0
+   * when the hold converts nothing.
+   *
+   * @generated from field: int64 credit_units_per_minute = 6;
+   */
+  creditUnitsPerMinute: bigint;
+
+  /**
+   * The ledger kind of the capture, e.g. "sms.outbound".
+   *
+   * @generated from field: string kind = 7;
    */
   kind: string;
 
   /**
-   * @generated from field: string reference = 5;
+   * @generated from field: string reference = 8;
    */
   reference: string;
 
   /**
-   * @generated from field: string description = 6;
+   * @generated from field: string description = 9;
+   */
+  description: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expires_at = 10;
+   */
+  expiresAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 11;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * When it was captured, released or expired.
+   *
+   * @generated from field: google.protobuf.Timestamp settled_at = 12;
+   */
+  settledAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message voice.billing.v1.Hold.
+ * Use `create(HoldSchema)` to create a new message.
+ */
+export const HoldSchema: GenMessage<Hold> = /*@__PURE__*/
+  messageDesc(file_voice_billing_v1_billing, 12);
+
+/**
+ * @generated from message voice.billing.v1.AuthorizeRequest
+ */
+export type AuthorizeRequest = Message<"voice.billing.v1.AuthorizeRequest"> & {
+  /**
+   * The caller's id of this hold, unique within the workspace: a retry with the same id and
+   * request answers the hold as it is now; the same id with another request is a conflict.
+   *
+   * @generated from field: string hold_id = 1;
+   */
+  holdId: string;
+
+  /**
+   * @generated from field: string workspace_id = 2;
+   */
+  workspaceId: string;
+
+  /**
+   * What to reserve; never negative, positive in at least one unit.
+   *
+   * @generated from field: voice.billing.v1.Amount amount = 3;
+   */
+  amount?: Amount | undefined;
+
+  /**
+   * When positive, the minutes of `amount` that the wallet's included minutes do not cover are
+   * reserved as credits at this many credit sub-units per whole minute (rounded up to a sub-unit),
+   * so a call is paid from included minutes first, then from credits.
+   *
+   * @generated from field: int64 credit_units_per_minute = 4;
+   */
+  creditUnitsPerMinute: bigint;
+
+  /**
+   * How long the hold lives unless captured or released first (1 second to 7 days).
+   *
+   * @generated from field: int32 expires_in_seconds = 5;
+   */
+  expiresInSeconds: number;
+
+  /**
+   * The ledger kind of the capture: lower-case words joined by dots, e.g. "sms.outbound".
+   *
+   * @generated from field: string kind = 6;
+   */
+  kind: string;
+
+  /**
+   * @generated from field: string reference = 7;
+   */
+  reference: string;
+
+  /**
+   * @generated from field: string description = 8;
    */
   description: string;
 };
 
 /**
- * Describes the message voice.billing.v1.DebitRequest.
- * Use `create(DebitRequestSchema)` to create a new message.
+ * Describes the message voice.billing.v1.AuthorizeRequest.
+ * Use `create(AuthorizeRequestSchema)` to create a new message.
  */
-export const DebitRequestSchema: GenMessage<DebitRequest> = /*@__PURE__*/
-  messageDesc(file_voice_billing_v1_billing, 12);
+export const AuthorizeRequestSchema: GenMessage<AuthorizeRequest> = /*@__PURE__*/
+  messageDesc(file_voice_billing_v1_billing, 13);
 
 /**
- * @generated from message voice.billing.v1.DebitResponse
+ * The available balance could not cover the hold: nothing was reserved, and the hold id stays
+ * free for a later attempt.
+ *
+ * @generated from message voice.billing.v1.AuthorizeRefusal
  */
-export type DebitResponse = Message<"voice.billing.v1.DebitResponse"> & {
+export type AuthorizeRefusal = Message<"voice.billing.v1.AuthorizeRefusal"> & {
   /**
-   * @generated from field: voice.billing.v1.Transaction transaction = 1;
+   * The wallet's available balance when the hold was refused.
+   *
+   * @generated from field: voice.billing.v1.Amount available = 1;
+   */
+  available?: Amount | undefined;
+};
+
+/**
+ * Describes the message voice.billing.v1.AuthorizeRefusal.
+ * Use `create(AuthorizeRefusalSchema)` to create a new message.
+ */
+export const AuthorizeRefusalSchema: GenMessage<AuthorizeRefusal> = /*@__PURE__*/
+  messageDesc(file_voice_billing_v1_billing, 14);
+
+/**
+ * @generated from message voice.billing.v1.AuthorizeResponse
+ */
+export type AuthorizeResponse = Message<"voice.billing.v1.AuthorizeResponse"> & {
+  /**
+   * @generated from oneof voice.billing.v1.AuthorizeResponse.outcome
+   */
+  outcome: {
+    /**
+     * @generated from field: voice.billing.v1.Hold hold = 1;
+     */
+    value: Hold;
+    case: "hold";
+  } | {
+    /**
+     * @generated from field: voice.billing.v1.AuthorizeRefusal refused = 2;
+     */
+    value: AuthorizeRefusal;
+    case: "refused";
+  } | { case: undefined; value?: undefined };
+
+  /**
+   * True when the hold id was already authorized for this request: `hold` is that hold now.
+   *
+   * @generated from field: bool replayed = 3;
+   */
+  replayed: boolean;
+};
+
+/**
+ * Describes the message voice.billing.v1.AuthorizeResponse.
+ * Use `create(AuthorizeResponseSchema)` to create a new message.
+ */
+export const AuthorizeResponseSchema: GenMessage<AuthorizeResponse> = /*@__PURE__*/
+  messageDesc(file_voice_billing_v1_billing, 15);
+
+/**
+ * @generated from message voice.billing.v1.CaptureRequest
+ */
+export type CaptureRequest = Message<"voice.billing.v1.CaptureRequest"> & {
+  /**
+   * @generated from field: string hold_id = 1;
+   */
+  holdId: string;
+
+  /**
+   * @generated from field: string workspace_id = 2;
+   */
+  workspaceId: string;
+
+  /**
+   * The final amount used, never negative; zero captures nothing and releases the hold. Minutes
+   * beyond the held minutes are paid from the held credits at the hold's rate. More than the hold
+   * covers is refused.
+   *
+   * @generated from field: voice.billing.v1.Amount amount = 3;
+   */
+  amount?: Amount | undefined;
+
+  /**
+   * The ledger entry's description; the hold's when empty.
+   *
+   * @generated from field: string description = 4;
+   */
+  description: string;
+};
+
+/**
+ * Describes the message voice.billing.v1.CaptureRequest.
+ * Use `create(CaptureRequestSchema)` to create a new message.
+ */
+export const CaptureRequestSchema: GenMessage<CaptureRequest> = /*@__PURE__*/
+  messageDesc(file_voice_billing_v1_billing, 16);
+
+/**
+ * @generated from message voice.billing.v1.CaptureResponse
+ */
+export type CaptureResponse = Message<"voice.billing.v1.CaptureResponse"> & {
+  /**
+   * @generated from field: voice.billing.v1.Hold hold = 1;
+   */
+  hold?: Hold | undefined;
+
+  /**
+   * The ledger debit; unset when nothing was captured.
+   *
+   * @generated from field: voice.billing.v1.Transaction transaction = 2;
    */
   transaction?: Transaction | undefined;
 
   /**
+   * True when the hold was already captured with this request.
+   *
+   * @generated from field: bool replayed = 3;
+   */
+  replayed: boolean;
+};
+
+/**
+ * Describes the message voice.billing.v1.CaptureResponse.
+ * Use `create(CaptureResponseSchema)` to create a new message.
+ */
+export const CaptureResponseSchema: GenMessage<CaptureResponse> = /*@__PURE__*/
+  messageDesc(file_voice_billing_v1_billing, 17);
+
+/**
+ * @generated from message voice.billing.v1.ReleaseRequest
+ */
+export type ReleaseRequest = Message<"voice.billing.v1.ReleaseRequest"> & {
+  /**
+   * @generated from field: string hold_id = 1;
+   */
+  holdId: string;
+
+  /**
+   * @generated from field: string workspace_id = 2;
+   */
+  workspaceId: string;
+};
+
+/**
+ * Describes the message voice.billing.v1.ReleaseRequest.
+ * Use `create(ReleaseRequestSchema)` to create a new message.
+ */
+export const ReleaseRequestSchema: GenMessage<ReleaseRequest> = /*@__PURE__*/
+  messageDesc(file_voice_billing_v1_billing, 18);
+
+/**
+ * @generated from message voice.billing.v1.ReleaseResponse
+ */
+export type ReleaseResponse = Message<"voice.billing.v1.ReleaseResponse"> & {
+  /**
+   * @generated from field: voice.billing.v1.Hold hold = 1;
+   */
+  hold?: Hold | undefined;
+
+  /**
+   * True when the hold was already released (or expired).
+   *
    * @generated from field: bool replayed = 2;
    */
   replayed: boolean;
 };
 
 /**
- * Describes the message voice.billing.v1.DebitResponse.
- * Use `create(DebitResponseSchema)` to create a new message.
+ * Describes the message voice.billing.v1.ReleaseResponse.
+ * Use `create(ReleaseResponseSchema)` to create a new message.
  */
-export const DebitResponseSchema: GenMessage<DebitResponse> = /*@__PURE__*/
-  messageDesc(file_voice_billing_v1_billing, 13);
+export const ReleaseResponseSchema: GenMessage<ReleaseResponse> = /*@__PURE__*/
+  messageDesc(file_voice_billing_v1_billing, 19);
+
+/**
+ * @generated from enum voice.billing.v1.HoldStatus
+ */
+export enum HoldStatus {
+  /**
+   * @generated from enum value: HOLD_STATUS_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Reserving its amount of the available balance.
+   *
+   * @generated from enum value: HOLD_STATUS_OPEN = 1;
+   */
+  OPEN = 1,
+
+  /**
+   * Turned into a ledger debit (of nothing when the capture was zero).
+   *
+   * @generated from enum value: HOLD_STATUS_CAPTURED = 2;
+   */
+  CAPTURED = 2,
+
+  /**
+   * Given back unused by its holder.
+   *
+   * @generated from enum value: HOLD_STATUS_RELEASED = 3;
+   */
+  RELEASED = 3,
+
+  /**
+   * Given back unused because it was neither captured nor released before it expired.
+   *
+   * @generated from enum value: HOLD_STATUS_EXPIRED = 4;
+   */
+  EXPIRED = 4,
+}
+
+/**
+ * Describes the enum voice.billing.v1.HoldStatus.
+ */
+export const HoldStatusSchema: GenEnum<HoldStatus> = /*@__PURE__*/
+  enumDesc(file_voice_billing_v1_billing, 0);
 
 /**
  * Wallets, the ledger and usage. Amounts are exact integer sub-units: credits in 1/10,000
@@ -465,8 +768,8 @@ export const BillingService: GenService<{
     output: typeof GetUsageSummaryResponseSchema;
   },
   /**
-   * Internal callers only: moves an amount between two wallets in one transaction; the source
-   * never goes below zero unless it is the issuer (the root platform's wallet).
+   * Internal callers only: moves an amount between two wallets in one transaction; the source's
+   * available balance never goes below zero unless it is the issuer (the root platform's wallet).
    *
    * @generated from rpc voice.billing.v1.BillingService.Transfer
    */
@@ -476,14 +779,37 @@ export const BillingService: GenService<{
     output: typeof TransferResponseSchema;
   },
   /**
-   * Internal callers only: takes an amount from a wallet once per debit_id; never below zero.
+   * Internal callers only: reserves an amount of a wallet's available balance under the caller's
+   * hold id, until it is captured, released or expires. The only way to spend: every debit of a
+   * wallet is the capture of a hold.
    *
-   * @generated from rpc voice.billing.v1.BillingService.Debit
+   * @generated from rpc voice.billing.v1.BillingService.Authorize
    */
-  debit: {
+  authorize: {
     methodKind: "unary";
-    input: typeof DebitRequestSchema;
-    output: typeof DebitResponseSchema;
+    input: typeof AuthorizeRequestSchema;
+    output: typeof AuthorizeResponseSchema;
+  },
+  /**
+   * Internal callers only: turns an open hold into one ledger debit of the final amount (at most
+   * what it holds) and releases the rest.
+   *
+   * @generated from rpc voice.billing.v1.BillingService.Capture
+   */
+  capture: {
+    methodKind: "unary";
+    input: typeof CaptureRequestSchema;
+    output: typeof CaptureResponseSchema;
+  },
+  /**
+   * Internal callers only: gives an open hold's amount back to the available balance, unused.
+   *
+   * @generated from rpc voice.billing.v1.BillingService.Release
+   */
+  release: {
+    methodKind: "unary";
+    input: typeof ReleaseRequestSchema;
+    output: typeof ReleaseResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_voice_billing_v1_billing, 0);

@@ -14,11 +14,13 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file voice/billing/v1/events.proto.
  */
 export const file_voice_billing_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Ch12b2ljZS9iaWxsaW5nL3YxL2V2ZW50cy5wcm90bxIQdm9pY2UuYmlsbGluZy52MSLHAQoKVXNhZ2VFdmVudBIQCghldmVudF9pZBgBIAEoCRIUCgx3b3Jrc3BhY2VfaWQYAiABKAkSDAoEa2luZBgDIAEoCRIUCgxjcmVkaXRfdW5pdHMYBCABKAMSFAoMbWludXRlX3VuaXRzGAUgASgDEhEKCXJlZmVyZW5jZRgGIAEoCRITCgtkZXNjcmlwdGlvbhgHIAEoCRIvCgtvY2N1cnJlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAinAEKDVdhbGxldENoYW5nZWQSEAoIZXZlbnRfaWQYASABKAkSKAoGd2FsbGV0GAIgASgLMhgudm9pY2UuYmlsbGluZy52MS5XYWxsZXQSHgoWYXBwbGllZF91c2FnZV9ldmVudF9pZBgDIAEoCRIvCgtvY2N1cnJlZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBiBnByb3RvMw", [file_google_protobuf_timestamp, file_voice_billing_v1_billing]);
+  fileDesc("Ch12b2ljZS9iaWxsaW5nL3YxL2V2ZW50cy5wcm90bxIQdm9pY2UuYmlsbGluZy52MSLYAQoKVXNhZ2VFdmVudBIQCghldmVudF9pZBgBIAEoCRIUCgx3b3Jrc3BhY2VfaWQYAiABKAkSDAoEa2luZBgDIAEoCRIUCgxjcmVkaXRfdW5pdHMYBCABKAMSFAoMbWludXRlX3VuaXRzGAUgASgDEhEKCXJlZmVyZW5jZRgGIAEoCRITCgtkZXNjcmlwdGlvbhgHIAEoCRIvCgtvY2N1cnJlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDwoHaG9sZF9pZBgJIAEoCSKcAQoNV2FsbGV0Q2hhbmdlZBIQCghldmVudF9pZBgBIAEoCRIoCgZ3YWxsZXQYAiABKAsyGC52b2ljZS5iaWxsaW5nLnYxLldhbGxldBIeChZhcHBsaWVkX3VzYWdlX2V2ZW50X2lkGAMgASgJEi8KC29jY3VycmVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcGIGcHJvdG8z", [file_google_protobuf_timestamp, file_voice_billing_v1_billing]);
 
 /**
  * A billable use of the platform, written to the producer's outbox in the same transaction
  * as the thing it bills, relayed to the bus and recorded by billing exactly once per event_id.
+ * An event naming a hold captures that hold for its amount (zero: the hold is released unused);
+ * one without is charged as it is (producers from before holds).
  * Subject: usage.<producer>.<kind>, e.g. usage.telephony.sms.
  *
  * @generated from message voice.billing.v1.UsageEvent
@@ -71,6 +73,13 @@ export type UsageEvent = Message<"voice.billing.v1.UsageEvent"> & {
    * @generated from field: google.protobuf.Timestamp occurred_at = 8;
    */
   occurredAt?: Timestamp | undefined;
+
+  /**
+   * The hold this use was authorized under (BillingService.Authorize), in the same workspace.
+   *
+   * @generated from field: string hold_id = 9;
+   */
+  holdId: string;
 };
 
 /**
@@ -81,9 +90,9 @@ export const UsageEventSchema: GenMessage<UsageEvent> = /*@__PURE__*/
   messageDesc(file_voice_billing_v1_events, 0);
 
 /**
- * Published by billing after every committed change of a wallet, from billing's own outbox.
- * Subject: billing.wallets.changed. Producers that authorise spending on their own (telephony
- * while billing may be down) keep a view of each wallet from these.
+ * Published by billing after every committed change of a wallet's balance (a ledger entry), from
+ * billing's own outbox. Holds change the available balance and the version without an event.
+ * Subject: billing.wallets.changed.
  *
  * @generated from message voice.billing.v1.WalletChanged
  */

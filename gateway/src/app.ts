@@ -10,6 +10,7 @@ import { errorHandler } from './errors/error-handler.js';
 import { HttpError } from './errors/http-error.js';
 import { registerHealthRoutes } from './health.js';
 import { protectedResourceMetadataPaths } from './oauth/metadata.js';
+import { resourcesOf } from './oauth/resources.js';
 import { registerOAuthRoutes } from './oauth/router.js';
 import { accessLog } from './middleware/access-log.js';
 import { authenticate } from './middleware/authenticate.js';
@@ -65,6 +66,8 @@ const authenticated = (deps: GatewayDeps, resource: keyof typeof protectedResour
     get resourceMetadataUrl() {
       return `${deps.publicUrl()}${protectedResourceMetadataPaths[resource]}`;
     },
+    served: resource,
+    resources: () => resourcesOf(deps.publicUrl()),
   }),
   rateLimit(deps.config.rateLimit, deps.accountCounter),
 ];

@@ -10,6 +10,7 @@ function authContext(credentialId: string, workspaceId = 'ws-1', platformIds: st
     scopes: ['calls:read'],
     credentialId,
     platformIds,
+    audience: '',
   };
 }
 

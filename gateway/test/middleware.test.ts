@@ -38,6 +38,7 @@ const fakeAuth: RequestHandler = (req, res, next) => {
     scopes: JSON.parse(req.get('x-test-scopes') ?? 'null') as string[] | null,
     credentialId: 'key-1',
     platformIds: [],
+    audience: '',
   };
   res.locals.auth = auth;
   next();

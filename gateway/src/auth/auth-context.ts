@@ -19,6 +19,8 @@ export interface AuthContext {
   credentialId: string;
   /** The platforms above the workspace, nearest first: a suspension of any of them ends this answer. */
   platformIds: string[];
+  /** The resource an OAuth access token was issued for; empty for a service-account key (see auth/audience.ts). */
+  audience: string;
 }
 
 export function authOf(res: Response): AuthContext {

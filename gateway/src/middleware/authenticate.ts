@@ -3,11 +3,13 @@ import type { RequestHandler } from 'express';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { toIso, type CallerSigner } from '@voice/runtime';
 import type { AuthenticateResponse } from '@voice/proto/voice/identity/v1/identity';
+import { acceptsAudience } from '../auth/audience.js';
 import type { AuthContext } from '../auth/auth-context.js';
 import type { CredentialCache } from '../auth/credential-cache.js';
 import { gatewayCallOptions } from '../auth/signed-caller.js';
 import type { ServiceClients } from '../clients.js';
 import { HttpError } from '../errors/http-error.js';
+import type { Resources } from '../oauth/resources.js';
 
 const bearer = /^Bearer +([\x21-\x7e]{1,512}) *$/i;
 
@@ -27,6 +29,7 @@ function toAuthContext(answer: AuthenticateResponse): AuthContext {
     scopes: answer.unrestricted ? null : [...answer.scopes],
     credentialId: answer.credentialId,
     platformIds: [...answer.platformWorkspaceIds],
+    audience: answer.audience,
   };
 }
 
@@ -36,6 +39,9 @@ export function authenticate(options: {
   cache: CredentialCache;
   /** Where the protected-resource metadata lives, named in WWW-Authenticate. */
   resourceMetadataUrl: string;
+  /** The resource this chain protects, and this domain's resources: a token issued for another is refused. */
+  served: keyof Resources;
+  resources: () => Resources;
 }): RequestHandler {
   const challenge = (error?: string) =>
     `Bearer realm="voice", ${error ? `error="${error}", ` : ''}resource_metadata="${options.resourceMetadataUrl}"`;
@@ -54,6 +60,9 @@ export function authenticate(options: {
       })
       .then(
         (auth) => {
+          if (!acceptsAudience(auth, options.served, options.resources())) {
+            return next(unauthorized('the access token was issued for another resource of this server', 'invalid_token'));
+          }
           res.locals.auth = auth;
           next();
         },

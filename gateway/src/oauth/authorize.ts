@@ -191,7 +191,8 @@ export function registerAuthorizeRoutes(router: Router, deps: OAuthDeps, options
           redirectUri: request.redirect_uri!,
           scopes,
           codeChallenge: request.code_challenge ?? '',
-          resource: request.resource === undefined ? '' : canonicalResource(deps.resources(), request.resource)!,
+          // A token requested without a resource is bound to the REST API.
+          resource: request.resource === undefined ? deps.resources().api : canonicalResource(deps.resources(), request.resource)!,
         },
         deps.internalCall(res),
       );

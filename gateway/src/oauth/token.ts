@@ -17,6 +17,14 @@ const tokenResponse = (tokens: IssuedTokens) => ({
 });
 
 export function registerTokenRoutes(router: Router, deps: OAuthDeps): void {
+  /** RFC 8707 resource of a token request: ours in canonical form, or empty when none was sent. */
+  const ourResource = (requested: string | undefined): string => {
+    if (requested === undefined) return '';
+    const resource = canonicalResource(deps.resources(), requested);
+    if (!resource) throw new OAuthError('invalid_target', 'resource is not a resource of this server');
+    return resource;
+  };
+
   router.post(deps.paths.token, deps.limits.token, parseForm, deps.handle(async (req, res) => {
     const form = formOf(req);
     const client = clientCredentialsOf(req, form);
@@ -26,11 +34,7 @@ export function registerTokenRoutes(router: Router, deps: OAuthDeps): void {
         if (!form.code || !form.redirect_uri || !form.code_verifier) {
           throw new OAuthError('invalid_request', 'code, redirect_uri and code_verifier are required');
         }
-        let resource = '';
-        if (form.resource !== undefined) {
-          resource = canonicalResource(deps.resources(), form.resource) ?? '';
-          if (!resource) throw new OAuthError('invalid_target', 'resource is not a resource of this server');
-        }
+        const resource = ourResource(form.resource);
         const answer = await deps.clients.identity.exchangeAuthorizationCode(
           {
             clientId: client.clientId,
@@ -49,7 +53,14 @@ export function registerTokenRoutes(router: Router, deps: OAuthDeps): void {
       case 'refresh_token': {
         if (!form.refresh_token) throw new OAuthError('invalid_request', 'refresh_token is required');
         const answer = await deps.clients.identity.refreshAccessToken(
-          { clientId: client.clientId, clientSecret: client.clientSecret, clientAuthMethod: client.method, refreshToken: form.refresh_token, scope: form.scope ?? '' },
+          {
+            clientId: client.clientId,
+            clientSecret: client.clientSecret,
+            clientAuthMethod: client.method,
+            refreshToken: form.refresh_token,
+            scope: form.scope ?? '',
+            resource: ourResource(form.resource),
+          },
           deps.internalCall(res),
         );
         tokens = answer.tokens;

@@ -6,4 +6,6 @@ import type { ServiceClients } from '../clients.js';
 export interface RestDeps {
   clients: ServiceClients;
   cache: CredentialCache;
+  /** The public address of this request (the tenant's on its domain). */
+  publicUrl: () => string;
 }

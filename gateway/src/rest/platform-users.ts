@@ -10,6 +10,7 @@ import {
   transferCreditsBodySchema,
 } from '@voice/platform-users/schema';
 import { emptyBodySchema } from '@voice/runtime';
+import { resourcesOf } from '../oauth/resources.js';
 import { currentTenant } from '../tenants/tenant-context.js';
 import type { RestRouter } from './router.js';
 import type { RestDeps } from './deps.js';
@@ -91,7 +92,12 @@ export function registerPlatformUserRoutes(rest: RestRouter, deps: RestDeps): vo
     },
     handle: async (call) => {
       const answer = await users.loginPlatformUser(
-        { email: call.body.email, password: call.body.password, tenantWorkspaceId: currentTenant()?.workspaceId ?? '' },
+        {
+          email: call.body.email,
+          password: call.body.password,
+          tenantWorkspaceId: currentTenant()?.workspaceId ?? '',
+          resource: resourcesOf(deps.publicUrl()).api,
+        },
         call.options,
       );
       return { body: { data: presentUserToken(answer.tokens!) }, headers: noStore };
@@ -152,7 +158,7 @@ export function registerPlatformUserRoutes(rest: RestRouter, deps: RestDeps): vo
       mcp: { tool: 'create_platform_user_token', annotations: toolHints.create },
     },
     handle: async (call) => {
-      const answer = await users.issuePlatformUserToken({ userId: call.params.user_id }, call.options);
+      const answer = await users.issuePlatformUserToken({ userId: call.params.user_id, resource: resourcesOf(deps.publicUrl()).api }, call.options);
       return { body: { data: presentUserToken(answer.tokens!) }, headers: noStore };
     },
   });

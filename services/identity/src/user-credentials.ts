@@ -10,6 +10,7 @@ import { mintTokens, newGrant } from './oauth/mint.js';
 import { platformClient, platformClientId } from './oauth/platform-client.js';
 import type { PasswordHasher } from './passwords.js';
 import { announceRevoked } from './revocations.js';
+import { isResourceIndicator } from './oauth/resource.js';
 import { activeMember } from './standing.js';
 import type { IdentityStore, MemberRecord } from './store/store.js';
 
@@ -20,12 +21,13 @@ export class UserCredentials {
 
   /** A grant of the built-in platform client with every canonical scope; the role narrows them when used. */
   async issueTokens(request: IssueUserTokensRequest) {
+    if (request.resource && !isResourceIndicator(request.resource)) throw invalidRequest([{ field: 'resource', issue: 'must be an absolute URI without a fragment' }]);
     const member = await this.member(request.workspaceId, request.userId);
     // A workspace under a suspended platform is suspended with it.
     if (!(await activeMember(this.deps.store, member.workspaceId, member.userId))) throw serviceError('conflict', 'the user or its workspace is suspended');
     const now = this.deps.now();
     const grant = newGrant(
-      { clientId: platformClientId, userId: member.userId, workspaceId: member.workspaceId, scopes: [...canonicalScopes], resource: '' },
+      { clientId: platformClientId, userId: member.userId, workspaceId: member.workspaceId, scopes: [...canonicalScopes], resource: request.resource },
       now,
     );
     const minted = mintTokens(platformClient(now.toISOString()), grant, grant.scopes, member.role, now);

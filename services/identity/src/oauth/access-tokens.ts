@@ -25,10 +25,12 @@ export async function authenticateAccessToken(
   const active = await activeMember(store, token.workspaceId, token.userId);
   if (!active) return undefined;
   const { member, standing } = active;
+  const grant = await store.getGrant(token.grantId);
   return {
     principal: { type: 'user', id: member.userId, name: member.name },
     workspace: presentWorkspace(standing.workspace),
     platformWorkspaceIds: standing.platformIds,
+    audience: grant?.resource ?? '',
     unrestricted: false,
     scopes: scopesWithinRole(token.scopes, member.role),
     credentialId: token.id,

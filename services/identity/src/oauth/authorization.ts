@@ -10,13 +10,10 @@ import type { Clients, ResolvedClient } from './clients.js';
 import { oauthError, withRedirectTrust } from './errors.js';
 import { isCodeChallenge } from './pkce.js';
 import { isRegisteredRedirectUri } from './redirect-uris.js';
+import { isResourceIndicator } from './resource.js';
 import { parseScope, scopeIssue } from './scope.js';
 import { authorizationCodeSeconds, secondsFrom } from './tokens.js';
 
-/** RFC 8707: an absolute URI without a fragment. */
-function isResourceIndicator(resource: string): boolean {
-  return resource.length <= 2000 && !resource.includes('#') && URL.canParse(resource);
-}
 
 export class Authorization {
   constructor(private readonly deps: { store: IdentityStore; clients: Clients; now: () => Date }) {}

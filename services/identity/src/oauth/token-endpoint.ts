@@ -62,6 +62,8 @@ export class TokenEndpoint {
     if (Date.parse(token.expiresAt) <= now.getTime() || grant?.status !== 'active') throw invalidGrant('refresh token');
     const member = (await activeMember(this.deps.store, grant.workspaceId, grant.userId))?.member;
     if (!member) throw invalidGrant('refresh token');
+    // A refresh keeps the grant's resource; it cannot move the tokens to another one.
+    if (request.resource && request.resource !== grant.resource) throw oauthError('invalid_target', 'resource is not the one the grant was issued for');
     const { scopes } = parseScope(request.scope);
     const issue = scopeIssue(scopes, grant.scopes);
     if (issue) throw oauthError('invalid_scope', `${issue} (originally granted)`);

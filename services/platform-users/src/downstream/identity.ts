@@ -49,8 +49,9 @@ export class IdentityCalls {
     return answered('identity', answer.customer, 'a customer');
   }
 
-  async issueUserTokens(workspaceId: string, userId: string, on: OnBehalfOf): Promise<IssueUserTokensResponse> {
-    return this.call(() => this.client.issueUserTokens({ workspaceId, userId }, internalCallOptions(this.signer, on)));
+  /** `resource`: the RFC 8707 resource the tokens are bound to. */
+  async issueUserTokens(workspaceId: string, userId: string, resource: string, on: OnBehalfOf): Promise<IssueUserTokensResponse> {
+    return this.call(() => this.client.issueUserTokens({ workspaceId, userId, resource }, internalCallOptions(this.signer, on)));
   }
 
   /** How many access and refresh tokens stopped working. */

@@ -98,7 +98,7 @@ export class PlatformUserServiceImpl implements ServiceImpl<typeof PlatformUserS
 
   async issuePlatformUserToken(request: IssuePlatformUserTokenRequest, context: HandlerContext) {
     const platform = await this.platform(context);
-    return this.issueTokens(await customerOf(this.deps.identity, platform, request.userId), platform);
+    return this.issueTokens(await customerOf(this.deps.identity, platform, request.userId), platform, request.resource);
   }
 
   async loginPlatformUser(request: LoginPlatformUserRequest, context: HandlerContext) {
@@ -120,7 +120,7 @@ export class PlatformUserServiceImpl implements ServiceImpl<typeof PlatformUserS
       if (isRefusal(error)) throw wrongCredentials();
       throw error;
     }
-    return this.issueTokens(customer, platform);
+    return this.issueTokens(customer, platform, request.resource);
   }
 
   async logoutPlatformUser(request: LogoutPlatformUserRequest, context: HandlerContext) {
@@ -178,9 +178,9 @@ export class PlatformUserServiceImpl implements ServiceImpl<typeof PlatformUserS
     return internalCallerOf(context, 'only the platform serves invitations').requestId;
   }
 
-  private async issueTokens(customer: Customer, platform: PlatformCall) {
+  private async issueTokens(customer: Customer, platform: PlatformCall, resource: string) {
     const workspace = signInWorkspace(customer);
-    const tokens = await this.deps.identity.issueUserTokens(workspace.id, customer.userId, platform.on);
+    const tokens = await this.deps.identity.issueUserTokens(workspace.id, customer.userId, resource, platform.on);
     return { tokens: presentTokens(tokens, customer.userId, workspace.id) };
   }
 

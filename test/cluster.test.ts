@@ -44,6 +44,12 @@ test('without NATS_URL the cluster does not start, and says why', async () => {
   await expect(startCluster({ DATA_DIR: platform.dataDir })).rejects.toThrow(/NATS_URL is required in cluster mode/);
 });
 
+test('the cluster refuses the in-process transport: its processes reach each other over HTTP/2 only', async () => {
+  await expect(startCluster({ DATA_DIR: platform.dataDir, NATS_URL: natsUrl, VOICE_INTERNAL_TRANSPORT: 'in-process' })).rejects.toThrow(
+    /VOICE_INTERNAL_TRANSPORT is in-process, but here the parts of the platform run as processes of their own/,
+  );
+});
+
 test('each service and the gateway run as processes of their own, and the flows work end to end through the gateway', async () => {
   const pids = Object.values(platform.running.status()).map((status) => status.pid);
   expect(new Set(pids).size).toBe(6);

@@ -1,6 +1,8 @@
 // Services ending their connections after a short maximum age, under steady API traffic through
 // the gateway: every connection the gateway holds to a service is replaced several times, and no
-// request fails for it (calls that cross a GOAWAY are sent again on the new connection).
+// request fails for it (calls that cross a GOAWAY are sent again on the new connection). The
+// single-process platform is asked to call its services over HTTP/2 too, so both runs have
+// connections to age.
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 import { apiTool } from './support/tools.js';
 
@@ -11,6 +13,7 @@ beforeAll(async () => {
     VOICE_GRPC_MAX_CONNECTION_AGE_SECONDS: '1',
     VOICE_GRPC_MAX_CONNECTION_AGE_GRACE_SECONDS: '5',
     VOICE_RATE_LIMITS: 'starter=100000,pro=100000,enterprise=100000',
+    VOICE_INTERNAL_TRANSPORT: 'http2',
   });
 }, 60_000);
 afterAll(() => platform?.close());

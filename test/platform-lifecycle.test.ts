@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { startGateway } from '@voice/gateway';
 import { startPlatform } from '@voice/platform';
 import { ApiClient, expectError } from './support/api-client.js';
-import { newRootKey, startTestPlatform } from './support/platform.js';
+import { inProcess, newRootKey, startTestPlatform } from './support/platform.js';
+import { apiTool } from './support/tools.js';
 
 const freshDir = () => mkdtempSync(join(tmpdir(), 'voice-life-'));
 
@@ -69,6 +70,7 @@ describe('configuration is checked at start and a bad value names the variable',
     [{ VOICE_TRUSTED_PROXIES: '0.0.0.0/0' }, 'VOICE_TRUSTED_PROXIES'],
     [{ VOICE_DRAIN_DELAY_SECONDS: '-1' }, 'VOICE_DRAIN_DELAY_SECONDS'],
     [{ VOICE_DRAIN_DELAY_SECONDS: '61' }, 'VOICE_DRAIN_DELAY_SECONDS'],
+    [{ VOICE_INTERNAL_TRANSPORT: 'grpc' }, 'VOICE_INTERNAL_TRANSPORT'],
   ])('%j', async (env, variable) => {
     const dir = freshDir();
     await expect(startPlatform({ PORT: '0', DATA_DIR: dir, LOG_LEVEL: 'silent', VOICE_METRICS_PORT: 'off', ...env }, { announce: () => {} })).rejects.toThrow(variable);
@@ -148,6 +150,47 @@ describe('health and limits', () => {
   });
 });
 
+describe('the internal transport', () => {
+  test.each([
+    [{}, 'in-process'],
+    [{ VOICE_INTERNAL_TRANSPORT: 'http2' }, 'http2'],
+  ] as const)('%j: services called %s answer alike, and a stopped one is 503 until it is started again', async (env, kind) => {
+    const platform = await startTestPlatform(env);
+    try {
+      expect(inProcess(platform).internalTransport).toBe(kind);
+      const customer = await platform.workspace();
+      const created = await platform.api.post('/tools', customer.key, apiTool('transport_probe'));
+      expect(created.status).toBe(201);
+      expect((await platform.api.get(`/tools/${created.body.data.id}`, customer.key)).body.data).toEqual(created.body.data);
+      await platform.running.stopService('tools');
+      const stopped = await platform.api.get(`/tools/${created.body.data.id}`, customer.key);
+      expectError(stopped, 503, 'internal_error');
+      expect(stopped.headers.get('retry-after')).toBe('1');
+      expect((await platform.api.get('/readyz')).body.services.tools).toBe('unreachable');
+      await platform.running.startService('tools');
+      expect((await platform.api.get(`/tools/${created.body.data.id}`, customer.key)).status).toBe(200);
+    } finally {
+      await platform.close();
+    }
+  });
+
+  test('a service run alone refuses in-process: it exits 1 naming the variable, before it listens', async () => {
+    const dir = freshDir();
+    const child = spawn(process.execPath, [join(__dirname, '..', 'services', 'tools', 'dist', 'src', 'main.js')], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', DATA_DIR: dir, VOICE_TOOLS_PORT: '0', VOICE_METRICS_PORT: 'off', VOICE_INTERNAL_TRANSPORT: 'in-process' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
+    expect(code).toBe(1);
+    expect(output).toContain('Invalid configuration: VOICE_INTERNAL_TRANSPORT is in-process');
+    expect(output).not.toContain('listening');
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
 describe('npm start', () => {
   test('the built platform starts, serves (its metrics on one port of their own), and exits 0 on SIGTERM', async () => {
     const dir = freshDir();
@@ -169,6 +212,7 @@ describe('npm start', () => {
       });
     });
     const key = /Root API key \(shown once, store it now\): (svc_\w+)/.exec(output)![1]!;
+    expect(output).toMatch(/"msg":"platform ready".*"internal_transport":"in-process"/);
     expect((await new ApiClient(url).get('/me', key)).status).toBe(200);
     const metricsUrls = [...output.matchAll(/"msg":"metrics listening".*?"url":"([^"]+)"/g)].map((match) => match[1]!);
     expect(metricsUrls).toHaveLength(1);

@@ -1,7 +1,6 @@
-// Connect clients for the services behind the gateway: binary Connect protocol over one
-// HTTP/2 session per service.
-import { createClient, type Client, type Transport } from '@connectrpc/connect';
-import { createConnectTransport, type Http2SessionManager } from '@connectrpc/connect-node';
+// Connect clients for the services behind the gateway: binary Connect protocol, over one HTTP/2
+// session per service or, in the single-process mode, to the services' handlers in process.
+import { createClient, type Client } from '@connectrpc/connect';
 import { Health } from '@voice/proto/grpc/health/v1/health';
 import { BillingService } from '@voice/proto/voice/billing/v1/billing';
 import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
@@ -9,7 +8,7 @@ import { CustomDomainService } from '@voice/proto/voice/platform/v1/custom_domai
 import { PlatformUserService } from '@voice/proto/voice/platform/v1/platform_users';
 import { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
 import { ToolsService } from '@voice/proto/voice/tools/v1/tools';
-import { internalSessionManager } from '@voice/runtime';
+import { openInternalChannel, type InProcessServices, type InternalChannel } from '@voice/runtime';
 import type { GatewayConfig } from './config.js';
 
 export interface ServiceClients {
@@ -25,22 +24,30 @@ export interface ServiceClients {
   close(): void;
 }
 
-export function createServiceClients(services: GatewayConfig['services']): ServiceClients {
-  const sessions: Http2SessionManager[] = [];
-  const transportFor = (baseUrl: string): Transport => {
-    const sessionManager = internalSessionManager(baseUrl);
-    sessions.push(sessionManager);
-    return createConnectTransport({ baseUrl, httpVersion: '2', useBinaryFormat: true, defaultTimeoutMs: 30_000, sessionManager });
-  };
-  const transports = Object.fromEntries(Object.entries(services).map(([name, url]) => [name, transportFor(url)]));
+/** The name each service's server registers under (in-process-services.ts). */
+const serverNames: Record<keyof GatewayConfig['services'], string> = {
+  identity: 'identity',
+  tools: 'tools',
+  telephony: 'telephony',
+  billing: 'billing',
+  platformUsers: 'platform-users',
+};
+
+export function createServiceClients(services: GatewayConfig['services'], local?: InProcessServices): ServiceClients {
+  const channels = Object.fromEntries(
+    (Object.keys(serverNames) as (keyof GatewayConfig['services'])[]).map((name) => [
+      name,
+      openInternalChannel({ name: serverNames[name], url: services[name], defaultTimeoutMs: 30_000 }, local),
+    ]),
+  ) as Record<keyof GatewayConfig['services'], InternalChannel>;
   return {
-    identity: createClient(IdentityService, transports.identity!),
-    tools: createClient(ToolsService, transports.tools!),
-    telephony: createClient(TelephonyService, transports.telephony!),
-    billing: createClient(BillingService, transports.billing!),
-    customDomains: createClient(CustomDomainService, transports.platformUsers!),
-    platformUsers: createClient(PlatformUserService, transports.platformUsers!),
-    health: Object.fromEntries(Object.entries(transports).map(([name, transport]) => [name, createClient(Health, transport)])),
-    close: () => sessions.forEach((session) => session.abort()),
+    identity: createClient(IdentityService, channels.identity.transport),
+    tools: createClient(ToolsService, channels.tools.transport),
+    telephony: createClient(TelephonyService, channels.telephony.transport),
+    billing: createClient(BillingService, channels.billing.transport),
+    customDomains: createClient(CustomDomainService, channels.platformUsers.transport),
+    platformUsers: createClient(PlatformUserService, channels.platformUsers.transport),
+    health: Object.fromEntries(Object.entries(channels).map(([name, channel]) => [name, createClient(Health, channel.transport)])),
+    close: () => Object.values(channels).forEach((channel) => channel.close()),
   };
 }

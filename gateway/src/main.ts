@@ -12,6 +12,7 @@ import {
   openNotifier,
   runProcess,
   type Env,
+  type InProcessServices,
   type Logger,
   type Notifier,
 } from '@voice/runtime';
@@ -34,6 +35,8 @@ export interface GatewayOptions {
   logger?: Logger;
   /** The process's notifier in the single-process mode; otherwise one is opened from NATS_URL. */
   notifier?: Notifier;
+  /** The services of this process (single-process mode, VOICE_INTERNAL_TRANSPORT=in-process): called in process instead of over HTTP/2. */
+  local?: InProcessServices;
 }
 
 /** Requests still running at shutdown get this long to finish. */
@@ -49,7 +52,7 @@ export async function startGateway(env: Env, options: GatewayOptions = {}): Prom
   const unsubscribe = notifier.subscribe(credentialsRevokedSubject, (payload) => {
     cache.invalidate(fromBinary(CredentialsRevokedSchema, payload));
   });
-  const clients = createServiceClients(config.services);
+  const clients = createServiceClients(config.services, options.local);
   const counterDown = (bucket: string) => (error: unknown) =>
     logger.warn('rate-limit bucket unreachable; counting in this replica for now', { bucket, error });
   const oauthCounter = await openWindowCounter(config.common, rateLimitBuckets.oauth, 60_000, counterDown(rateLimitBuckets.oauth));

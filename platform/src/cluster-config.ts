@@ -8,6 +8,7 @@ import {
   loadKey,
   logLevels,
   readEnum,
+  readInternalTransport,
   readOptionalString,
   readPort,
   readString,
@@ -66,6 +67,8 @@ export async function resolveClusterConfig(env: Env): Promise<ClusterConfig> {
     throw new ConfigError('NATS_URL', 'is required in cluster mode: usage and wallet events and revocation notices travel between the processes over NATS JetStream (e.g. NATS_URL=nats://127.0.0.1:4222)');
   }
   readUrl(env, 'MONGODB_URI', undefined, ['mongodb:', 'mongodb+srv:']);
+  // Each child runs one part and reaches the others over HTTP/2: refused here rather than by every child.
+  readInternalTransport(env, 'one-part');
   const dataDir = resolve(readString(env, 'DATA_DIR', './data'));
   const logLevel = readEnum(env, 'LOG_LEVEL', 'info', logLevels);
   // Generated once into the data directory (the files the single-process mode reads too), so

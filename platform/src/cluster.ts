@@ -6,9 +6,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createClient } from '@connectrpc/connect';
-import { createConnectTransport } from '@connectrpc/connect-node';
 import { Health, HealthCheckResponse_ServingStatus as ServingStatus } from '@voice/proto/grpc/health/v1/health';
-import { createLogger, failStart, internalSessionManager, redeliveryDelayMs, type Env, type Logger } from '@voice/runtime';
+import { createLogger, failStart, openInternalChannel, redeliveryDelayMs, type Env, type Logger } from '@voice/runtime';
 import { clusterProcesses, resolveClusterConfig, type ClusterConfig, type ClusterProcessName, type ClusterServiceName } from './cluster-config.js';
 
 export { clusterProcesses, resolveClusterConfig, type ClusterConfig, type ClusterProcessName, type ClusterServiceName } from './cluster-config.js';
@@ -260,14 +259,13 @@ class Supervised {
   }
 }
 
-async function serviceHealthy(url: string): Promise<boolean> {
-  const sessions = internalSessionManager(url);
+async function serviceHealthy(name: ClusterServiceName, url: string): Promise<boolean> {
+  const channel = openInternalChannel({ name, url });
   try {
-    const health = createClient(Health, createConnectTransport({ baseUrl: url, httpVersion: '2', useBinaryFormat: true, sessionManager: sessions }));
-    const answer = await health.check({ service: '' }, { timeoutMs: 1_000 });
+    const answer = await createClient(Health, channel.transport).check({ service: '' }, { timeoutMs: 1_000 });
     return answer.status === ServingStatus.SERVING;
   } finally {
-    sessions.abort();
+    channel.close();
   }
 }
 
@@ -297,7 +295,7 @@ export async function startCluster(env: Env, options: ClusterOptions = {}): Prom
       throw new Error(`${file} is missing: build first (npm run build)`);
     }
     const url = name === 'gateway' ? config.gatewayUrl : config.services[name];
-    const healthy = name === 'gateway' ? () => gatewayReady(url) : () => serviceHealthy(url);
+    const healthy = name === 'gateway' ? () => gatewayReady(url) : () => serviceHealthy(name, url);
     processes.set(name, new Supervised(name, file, config.childEnv[name], healthy, () => config.release(name), settings, logger, () => shuttingDown));
   }
   const get = (name: ClusterProcessName): Supervised => {

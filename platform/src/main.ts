@@ -4,6 +4,6 @@ import { startPlatform } from './platform.js';
 
 startPlatform(process.env).then((platform) => {
   const logger = createLogger({ service: 'platform', level: 'info' });
-  logger.info('platform ready', { url: platform.url, api: `${platform.url}/api/v1` });
+  logger.info('platform ready', { url: platform.url, api: `${platform.url}/api/v1`, internal_transport: platform.internalTransport });
   closeOnSignal(platform, logger);
 }, failStart);

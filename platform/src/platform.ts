@@ -1,17 +1,22 @@
-// The whole platform in one process: every service on its own loopback port, called by the
-// gateway over real HTTP/2, sharing one in-process notifier; data under DATA_DIR. The process
-// serves one metrics endpoint for all of them (each service's metrics carry its `service` label).
+// The whole platform in one process: every service on its own loopback port (for outside gRPC
+// callers), called by the gateway and by each other through their handlers in process
+// (VOICE_INTERNAL_TRANSPORT=in-process, the default) or over loopback HTTP/2 (`http2`), sharing
+// one in-process notifier; data under DATA_DIR. The process serves one metrics endpoint for all
+// of them (each service's metrics carry its `service` label).
 import { holdFreePort } from './held-port.js';
 import {
   collectProcessMetrics,
   createLogger,
+  InProcessServices,
   openConfiguredEventStream,
   openNotifier,
   readCommonConfig,
+  readInternalTransport,
   readMetricsConfig,
   startMetricsServer,
   type Env,
   type EventStream,
+  type InternalTransportKind,
   type Logger,
   type MetricsServer,
   type Notifier,
@@ -32,6 +37,8 @@ export interface RunningPlatform {
   metricsUrl: string | undefined;
   /** Loopback addresses of the services, for internal gRPC callers (tests, operators' tools). */
   services: Record<'identity' | 'tools' | 'telephony' | 'billing' | 'platformUsers', string>;
+  /** How the gateway and the services call each other (VOICE_INTERNAL_TRANSPORT). */
+  internalTransport: InternalTransportKind;
   /** Stops one service while the rest keep running (fault drills and tests). */
   stopService(name: keyof RunningPlatform['services']): Promise<void>;
   /** Starts a stopped service again, on the address it had. */
@@ -68,6 +75,8 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
   const serviceEnv = loopbackDefaults(gatewayEnv);
   const common = readCommonConfig(serviceEnv);
   const metricsConfig = readMetricsConfig(serviceEnv);
+  const internalTransport = readInternalTransport(serviceEnv, 'every-part');
+  const local = internalTransport === 'in-process' ? new InProcessServices() : undefined;
   const loggerFor = options.logger ?? ((service: string) => createLogger({ service, level: common.logLevel }));
   const notifier: Notifier = await openNotifier(common.natsUrl, 'platform');
   // One stream for every service: in-process without NATS_URL, so producers and consumers meet.
@@ -84,12 +93,12 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
   };
   // In start order: each service may call those started before it.
   const starters: Record<ServiceName, (env: Env) => Promise<Running>> = {
-    identity: (serviceEnv) => startIdentityService(serviceEnv, { logger: loggerFor('identity'), notifier, announce: options.announce }),
-    tools: (serviceEnv) => startToolsService(serviceEnv, loggerFor('tools')),
-    billing: (serviceEnv) => startBillingService({ ...serviceEnv, VOICE_IDENTITY_URL: urls.identity }, { logger: loggerFor('billing'), events }),
-    telephony: (serviceEnv) => startTelephonyService({ ...serviceEnv, VOICE_BILLING_URL: urls.billing }, { logger: loggerFor('telephony'), events }),
+    identity: (serviceEnv) => startIdentityService(serviceEnv, { logger: loggerFor('identity'), notifier, announce: options.announce, local }),
+    tools: (serviceEnv) => startToolsService(serviceEnv, { logger: loggerFor('tools'), local }),
+    billing: (serviceEnv) => startBillingService({ ...serviceEnv, VOICE_IDENTITY_URL: urls.identity }, { logger: loggerFor('billing'), events, local }),
+    telephony: (serviceEnv) => startTelephonyService({ ...serviceEnv, VOICE_BILLING_URL: urls.billing }, { logger: loggerFor('telephony'), events, local }),
     platformUsers: (serviceEnv) =>
-      startPlatformUsersService({ ...serviceEnv, VOICE_IDENTITY_URL: urls.identity, VOICE_BILLING_URL: urls.billing }, loggerFor('platform-users')),
+      startPlatformUsersService({ ...serviceEnv, VOICE_IDENTITY_URL: urls.identity, VOICE_BILLING_URL: urls.billing }, { logger: loggerFor('platform-users'), local }),
   };
   const startService = async (name: ServiceName) => {
     if (running.has(name)) return;
@@ -128,7 +137,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
         VOICE_BILLING_URL: urls.billing,
         VOICE_PLATFORM_USERS_URL: urls.platformUsers,
       },
-      { logger: loggerFor('gateway'), notifier },
+      { logger: loggerFor('gateway'), notifier, local },
     );
     running.set('gateway', { server: { url: gateway.url, port: gateway.port }, close: () => gateway.close() });
     return {
@@ -137,6 +146,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
       metricsUrl: metricsServer?.url,
       gatewayApp: gateway.app,
       services: { ...urls },
+      internalTransport,
       stopService,
       startService,
       close: shutdown,

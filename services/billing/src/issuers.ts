@@ -1,9 +1,8 @@
 // Which wallet is the issuer: the root platform workspace's, the one workspace whose identity
 // record has no parent. Billing asks once per wallet and keeps the answer in the wallet.
 import { Code, ConnectError, createClient, type Client } from '@connectrpc/connect';
-import { createConnectTransport, type Http2SessionManager } from '@connectrpc/connect-node';
 import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
-import { callHeaders, internalSessionManager, newId, notFound, type CallerSigner } from '@voice/runtime';
+import { callHeaders, newId, notFound, openInternalChannel, type CallerSigner, type InProcessServices, type InternalChannel } from '@voice/runtime';
 
 export interface IssuerLookup {
   /** True for the root platform workspace; rejects with not_found for a workspace identity does not know. */
@@ -12,15 +11,13 @@ export interface IssuerLookup {
 
 /** The production lookup: IdentityService.GetWorkspace over Connect, as an internal caller naming the workspace. */
 export class IdentityIssuerLookup implements IssuerLookup {
-  private readonly sessions: Http2SessionManager;
+  private readonly channel: InternalChannel;
   private readonly identity: Client<typeof IdentityService>;
 
-  constructor(identityUrl: string, private readonly signer: CallerSigner) {
-    this.sessions = internalSessionManager(identityUrl);
-    this.identity = createClient(
-      IdentityService,
-      createConnectTransport({ baseUrl: identityUrl, httpVersion: '2', useBinaryFormat: true, defaultTimeoutMs: 10_000, sessionManager: this.sessions }),
-    );
+  /** `local`: the process's in-process services (single-process mode), where identity is called instead of at `identityUrl`. */
+  constructor(identityUrl: string, private readonly signer: CallerSigner, local?: InProcessServices) {
+    this.channel = openInternalChannel({ name: 'identity', url: identityUrl, defaultTimeoutMs: 10_000 }, local);
+    this.identity = createClient(IdentityService, this.channel.transport);
   }
 
   async isIssuer(workspaceId: string): Promise<boolean> {
@@ -37,6 +34,6 @@ export class IdentityIssuerLookup implements IssuerLookup {
   }
 
   close(): void {
-    this.sessions.abort();
+    this.channel.close();
   }
 }

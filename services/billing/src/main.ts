@@ -11,6 +11,7 @@ import {
   startConnectServer,
   type Env,
   type EventStream,
+  type InProcessServices,
   type Logger,
   type StartedService,
 } from '@voice/runtime';
@@ -29,6 +30,8 @@ export interface BillingOptions {
   events?: EventStream;
   /** Which workspace issues credits; by default the identity service at VOICE_IDENTITY_URL is asked. */
   issuers?: IssuerLookup;
+  /** The process's in-process services (single-process mode): identity is called there, and billing's handlers are callable there too. */
+  local?: InProcessServices;
 }
 
 /** How often expired holds are looked for: a hold outlives its expiry by at most this. */
@@ -50,7 +53,7 @@ export async function startBillingService(env: Env, options: BillingOptions = {}
   try {
     let issuers = options.issuers;
     if (!issuers) {
-      const identity = new IdentityIssuerLookup(config.identityUrl, signer);
+      const identity = new IdentityIssuerLookup(config.identityUrl, signer, options.local);
       closers.push(async () => identity.close());
       issuers = identity;
     }
@@ -88,6 +91,7 @@ export async function startBillingService(env: Env, options: BillingOptions = {}
       connectionAge: config.common.connectionAge,
       signer,
       logger,
+      local: options.local,
       serviceNames: billingServiceNames,
       routes: billingRoutes({ store, wallets, walletEvents: relay, now }),
     });

@@ -8,6 +8,7 @@ import {
   runProcess,
   startConnectServer,
   type Env,
+  type InProcessServices,
   type Logger,
   type Notifier,
   type StartedService,
@@ -27,6 +28,8 @@ export interface IdentityOptions {
   /** The process's notifier in the single-process mode; otherwise one is opened from NATS_URL. */
   notifier?: Notifier;
   announce?: (line: string) => void;
+  /** The process's in-process services (single-process mode): the handlers are callable there too. */
+  local?: InProcessServices;
 }
 
 export async function startIdentityService(env: Env, options: IdentityOptions = {}): Promise<StartedIdentity> {
@@ -49,6 +52,7 @@ export async function startIdentityService(env: Env, options: IdentityOptions = 
     connectionAge: config.common.connectionAge,
     signer: new CallerSigner(config.common.internalSecret),
     logger,
+    local: options.local,
     serviceNames: identityServiceNames,
     routes: identityRoutes({
       store,

@@ -1,4 +1,4 @@
-export { startPlatformUsersService } from './main.js';
+export { startPlatformUsersService, type PlatformUsersOptions } from './main.js';
 export { readPlatformUsersConfig, type PlatformUsersConfig } from './config.js';
 export { platformUsersRoutes, platformUsersServiceNames, type PlatformUsersRoutesDeps } from './routes.js';
 export { CustomDomainServiceImpl, type CustomDomainDeps } from './service/custom-domains.js';

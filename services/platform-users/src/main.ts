@@ -1,6 +1,6 @@
 // Starts the platform-users service: config, store, DNS lookups, the identity and billing
 // clients, the mail relay and the Connect server; stops cleanly on SIGTERM.
-import { CallerSigner, createLogger, runProcess, SecretBox, startConnectServer, type Env, type Logger, type StartedService } from '@voice/runtime';
+import { CallerSigner, createLogger, runProcess, SecretBox, startConnectServer, type Env, type InProcessServices, type Logger, type StartedService } from '@voice/runtime';
 import { readPlatformUsersConfig, type PlatformUsersConfig } from './config.js';
 import { ResolverDnsLookup } from './domains/dns-lookup.js';
 import { connectDownstreams } from './downstream/clients.js';
@@ -15,9 +15,15 @@ import { openPlatformUsersStore } from './store/open.js';
 const mailerFor = async (config: PlatformUsersConfig): Promise<Mailer> =>
   config.smtp ? new SmtpMailer(config.smtp) : DirectoryMailer.open(config.mailDirectory);
 
-export async function startPlatformUsersService(env: Env, logger?: Logger): Promise<StartedService> {
+export interface PlatformUsersOptions {
+  logger?: Logger;
+  /** The process's in-process services (single-process mode): identity and billing are called there, and this service's handlers are callable there too. */
+  local?: InProcessServices;
+}
+
+export async function startPlatformUsersService(env: Env, options: PlatformUsersOptions = {}): Promise<StartedService> {
   const config = readPlatformUsersConfig(env);
-  const log = logger ?? createLogger({ service: 'platform-users', level: config.common.logLevel });
+  const log = options.logger ?? createLogger({ service: 'platform-users', level: config.common.logLevel });
   const mailer = await mailerFor(config);
   const store = await openPlatformUsersStore(config.common).catch((error: unknown) => {
     mailer.close();
@@ -25,7 +31,7 @@ export async function startPlatformUsersService(env: Env, logger?: Logger): Prom
   });
   const signer = new CallerSigner(config.common.internalSecret);
   const box = new SecretBox(config.encryptionKey);
-  const downstreams = connectDownstreams({ identity: config.identityUrl, billing: config.billingUrl }, signer);
+  const downstreams = connectDownstreams({ identity: config.identityUrl, billing: config.billingUrl }, signer, options.local);
   const relay = new MailRelay({ store, mailer, box, from: config.mailFrom, logger: log.child({ component: 'mail-relay' }) });
   const now = () => new Date();
   const stopParts = async () => {
@@ -42,6 +48,7 @@ export async function startPlatformUsersService(env: Env, logger?: Logger): Prom
       connectionAge: config.common.connectionAge,
       signer,
       logger: log,
+      local: options.local,
       serviceNames: platformUsersServiceNames,
       routes: platformUsersRoutes({
         customDomains: { store, dns: new ResolverDnsLookup(config.dnsServers), platformHost: config.platformHost, now },

@@ -103,7 +103,7 @@ export async function startRealServices(services: ServiceName[], env: Env = {}):
     identity: (env) => startIdentityService(env, { logger: silent('identity'), notifier, announce: () => {} }),
     billing: (env) => startBillingService({ ...env, VOICE_IDENTITY_URL: urls.identity }, { logger: silent('billing'), events }),
     platformUsers: (env) =>
-      startPlatformUsersService({ ...env, VOICE_IDENTITY_URL: urls.identity, VOICE_BILLING_URL: urls.billing }, silent('platform-users')),
+      startPlatformUsersService({ ...env, VOICE_IDENTITY_URL: urls.identity, VOICE_BILLING_URL: urls.billing }, { logger: silent('platform-users') }),
   };
   const start = async (name: ServiceName) => {
     if (running.has(name)) return;

@@ -1,6 +1,7 @@
 // The HTTP/2 server every service runs: Connect, gRPC and gRPC-Web on one port, the health
 // service, the signed-caller check, per-RPC metrics and logs, and a shutdown that does not hang
-// on idle sessions. Each connection ends after its maximum age (connect-server-age.ts).
+// on idle sessions. Each connection ends after its maximum age (connect-server-age.ts). In the
+// single-process mode the same handlers are also callable in process (in-process-services.ts).
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { Code, ConnectError, type ConnectRouter, type Interceptor } from '@connectrpc/connect';
@@ -9,6 +10,7 @@ import { Health } from '@voice/proto/grpc/health/v1/health';
 import { callerHeader, callerKey, requestIdHeader, type CallerSigner } from './caller.js';
 import { defaultConnectionAge, limitConnectionAge, type ConnectionAge } from './connect-server-age.js';
 import { HealthRegistry, registerHealth, ServingStatus } from './health.js';
+import type { InProcessServices } from './in-process-services.js';
 import type { Logger } from './logger.js';
 import { rpcMetricsInterceptor } from './metrics/rpc.js';
 import type { MetricsRegistry } from './metrics/registry.js';
@@ -27,6 +29,8 @@ export interface ConnectServerOptions {
   registry?: MetricsRegistry;
   /** CommonConfig.connectionAge; 300 s with a 30 s grace when absent. */
   connectionAge?: ConnectionAge;
+  /** The process's in-process services (single-process mode): the handlers are registered there under `name` too. */
+  local?: InProcessServices;
 }
 
 export type { ConnectionAge, ConnectionAgeLimit } from './connect-server-age.js';
@@ -70,6 +74,8 @@ export function callerInterceptor(signer: CallerSigner, logger: Logger): Interce
 
 export async function startConnectServer(options: ConnectServerOptions): Promise<RunningServer> {
   const health = new HealthRegistry();
+  // What the adapter routes to, captured so the in-process path calls the same handlers.
+  let handlers: ConnectRouter['handlers'] = [];
   const handler = connectNodeAdapter({
     // The first is the outermost: the metrics see the caller check's refusals too.
     interceptors: [
@@ -79,6 +85,7 @@ export async function startConnectServer(options: ConnectServerOptions): Promise
     routes: (router) => {
       options.routes(router);
       registerHealth(router, health);
+      handlers = router.handlers;
     },
   });
   const server = http2.createServer(handler);
@@ -97,6 +104,7 @@ export async function startConnectServer(options: ConnectServerOptions): Promise
   });
   health.set('', ServingStatus.SERVING);
   for (const name of options.serviceNames) health.set(name, ServingStatus.SERVING);
+  const registration = options.local?.register(options.name, handlers);
   const port = (server.address() as AddressInfo).port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   options.logger.info('listening', { port, host: options.host });
@@ -108,12 +116,14 @@ export async function startConnectServer(options: ConnectServerOptions): Promise
     close: async () => {
       for (const name of ['', ...options.serviceNames]) health.set(name, ServingStatus.NOT_SERVING);
       health.close();
+      const withdrawn = registration?.withdraw();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Let in-flight streams finish; idle sessions would otherwise keep close() waiting forever.
       for (const session of sessions) session.close();
       const forced = setTimeout(() => sessions.forEach((session) => session.destroy()), 5000);
       await closed;
       clearTimeout(forced);
+      await withdrawn;
     },
   };
 }

@@ -73,6 +73,9 @@ export function registerHealth(router: ConnectRouter, registry: HealthRegistry):
         if (status !== last) {
           last = status;
           yield response(status);
+          // Read again: a change made while the reader held the last answer (a reader that pulls
+          // lazily, as in process) has notified no one.
+          continue;
         }
         if (registry.isClosed) return;
         await registry.changed(context.signal);

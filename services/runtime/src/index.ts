@@ -27,6 +27,8 @@ export * from './events/index.js';
 export * from './polling-loop.js';
 export * from './json-depth.js';
 export * from './internal-sessions.js';
+export * from './in-process-services.js';
+export * from './internal-channel.js';
 export * from './accounts.js';
 export * from './amounts.js';
 export * from './metrics/index.js';

@@ -1,6 +1,7 @@
 // Runs a started component until SIGTERM or SIGINT, then closes it and exits; and the entry point
 // of a process that runs one part of the platform on its own.
 import { readEnum, type Env } from './config.js';
+import { readInternalTransport } from './internal-channel.js';
 import { createLogger, logLevels, type Logger } from './logger.js';
 import { readMetricsConfig } from './metrics/config.js';
 import { collectProcessMetrics } from './metrics/registry.js';
@@ -38,6 +39,8 @@ export function failStart(error: unknown): never {
  */
 export function runProcess(service: string, start: (env: Env) => Promise<{ close(): Promise<void> }>, env: Env = process.env): void {
   const run = async () => {
+    // Alone in its process, a part reaches the others over HTTP/2 only: refused here, before anything starts.
+    readInternalTransport(env, 'one-part');
     const metrics = readMetricsConfig(env);
     const logger = createLogger({ service, level: readEnum(env, 'LOG_LEVEL', 'info', logLevels) });
     const metricsServer = metrics ? await startMetricsServer({ ...metrics, logger }) : undefined;

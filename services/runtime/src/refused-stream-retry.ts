@@ -8,8 +8,13 @@ import { Duplex } from 'node:stream';
 
 const { NGHTTP2_CANCEL, NGHTTP2_NO_ERROR, NGHTTP2_REFUSED_STREAM } = http2.constants;
 
-/** A request refused this many times in a row fails with the last refusal. */
-const maxAttempts = 3;
+/**
+ * A request refused this many times in a row fails with the last refusal. With short connection
+ * ages and a stalled event loop, a new connection can itself reach its age before the request sent
+ * again gets through (seen under heavy load with 100 ms ages); ten attempts ride out such stalls,
+ * and a server that refuses everything still fails the call within a few round trips.
+ */
+const maxAttempts = 10;
 
 /**
  * What connect-node uses of a ClientHttp2Stream (the Duplex, close(), rstCode and the `response`

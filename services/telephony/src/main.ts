@@ -1,12 +1,11 @@
 // Starts the telephony service: config, store, carriers, the usage-event relay, billing's holds,
 // the recovery of interrupted sends, the Connect server; stops cleanly on SIGTERM.
 import { createClient } from '@connectrpc/connect';
-import { createConnectTransport } from '@connectrpc/connect-node';
 import {
   CallerSigner,
   createLogger,
-  internalSessionManager,
   OutboxRelay,
+  openInternalChannel,
   openConfiguredEventStream,
   runProcess,
   SecretBox,
@@ -14,6 +13,7 @@ import {
   usageStream,
   type Env,
   type EventStream,
+  type InProcessServices,
   type Logger,
   type StartedService,
 } from '@voice/runtime';
@@ -30,6 +30,8 @@ export interface TelephonyOptions {
   logger?: Logger;
   /** The event stream to share (single-process platform); otherwise one is opened from NATS_URL and closed with the service. */
   events?: EventStream;
+  /** The process's in-process services (single-process mode): billing is called there, and telephony's handlers are callable there too. */
+  local?: InProcessServices;
 }
 
 export async function startTelephonyService(env: Env, options: TelephonyOptions = {}): Promise<StartedService> {
@@ -71,9 +73,9 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
 
     closers.push(async () => carriers.close());
 
-    const sessions = internalSessionManager(config.billingUrl);
-    closers.push(async () => sessions.abort());
-    const billing = createClient(BillingService, createConnectTransport({ baseUrl: config.billingUrl, httpVersion: '2', useBinaryFormat: true, sessionManager: sessions }));
+    const billingChannel = openInternalChannel({ name: 'billing', url: config.billingUrl }, options.local);
+    closers.push(async () => billingChannel.close());
+    const billing = createClient(BillingService, billingChannel.transport);
 
     const recovery = new SendRecovery({
       store,
@@ -93,6 +95,7 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
       connectionAge: config.common.connectionAge,
       signer,
       logger,
+      local: options.local,
       serviceNames: telephonyServiceNames,
       routes: telephonyRoutes({
         store,

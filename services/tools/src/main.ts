@@ -1,14 +1,20 @@
 // Starts the tools service: config, store, Connect server; stops cleanly on SIGTERM.
-import { CallerSigner, createLogger, runProcess, SecretBox, startConnectServer, type Env, type Logger, type StartedService } from '@voice/runtime';
+import { CallerSigner, createLogger, runProcess, SecretBox, startConnectServer, type Env, type InProcessServices, type Logger, type StartedService } from '@voice/runtime';
 import { readToolsConfig } from './config.js';
 import { ToolSecrets } from './domain/secrets.js';
 import { toolsRoutes, toolsServiceNames } from './routes.js';
 import { createToolRunner } from './runner.js';
 import { openToolStore } from './store/open.js';
 
-export async function startToolsService(env: Env, logger?: Logger): Promise<StartedService> {
+export interface ToolsOptions {
+  logger?: Logger;
+  /** The process's in-process services (single-process mode): the handlers are callable there too. */
+  local?: InProcessServices;
+}
+
+export async function startToolsService(env: Env, options: ToolsOptions = {}): Promise<StartedService> {
   const config = readToolsConfig(env);
-  const log = logger ?? createLogger({ service: 'tools', level: config.common.logLevel });
+  const log = options.logger ?? createLogger({ service: 'tools', level: config.common.logLevel });
   const store = await openToolStore(config.common);
   const server = await startConnectServer({
     name: 'tools',
@@ -17,6 +23,7 @@ export async function startToolsService(env: Env, logger?: Logger): Promise<Star
     connectionAge: config.common.connectionAge,
     signer: new CallerSigner(config.common.internalSecret),
     logger: log,
+    local: options.local,
     serviceNames: toolsServiceNames,
     routes: toolsRoutes({
       store,

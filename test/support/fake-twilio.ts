@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ApiClient } from './api-client.js';
 
 /** accept_silently: takes a message (it is sent and listed) but the answer never comes, like a carrier whose caller died. */
 export type CarrierMode = 'ok' | 'server_error' | 'hang' | 'accept_silently';
@@ -12,6 +13,8 @@ export interface FakeTwilio {
   accountSid: string;
   authToken: string;
   mode: CarrierMode;
+  /** In mode `ok`, how long a message's answer waits after the message is taken (recorded). */
+  answerDelayMs: number;
   /** Numbers the account holds, with their SMS capability. */
   numbers: Map<string, { sms: boolean }>;
   /** Every request, with its parsed form body. */
@@ -20,11 +23,33 @@ export interface FakeTwilio {
   close(): Promise<void>;
 }
 
+/**
+ * A carrier connection to `carrier` in the workspace and `number` imported through it with
+ * outbound SMS on, through the public API: a sender whose every message the test can see.
+ */
+export async function importedSmsNumber(api: ApiClient, key: string, carrier: FakeTwilio, number: string): Promise<{ id: string; connectionId: string }> {
+  const connection = await api.post('/carrier-connections', key, {
+    name: 'Carrier account',
+    provider: 'twilio',
+    base_url: carrier.url,
+    account_sid: carrier.accountSid,
+    auth_token: carrier.authToken,
+  });
+  if (connection.status !== 201) throw new Error(`connection failed: ${connection.text}`);
+  carrier.numbers.set(number, { sms: true });
+  const imported = await api.post('/phone-numbers/import', key, { number, carrier_connection_id: connection.body.data.id });
+  if (imported.status !== 201) throw new Error(`import failed: ${imported.text}`);
+  const enabled = await api.patch(`/phone-numbers/${imported.body.data.id}`, key, { sms_outbound_enabled: true });
+  if (enabled.status !== 200) throw new Error(`enable failed: ${enabled.text}`);
+  return { id: imported.body.data.id, connectionId: connection.body.data.id };
+}
+
 export async function startFakeTwilio(): Promise<FakeTwilio> {
   const fake: Omit<FakeTwilio, 'url' | 'close' | 'sentMessages'> = {
     accountSid: `AC${randomBytes(16).toString('hex')}`,
     authToken: randomBytes(16).toString('hex'),
     mode: 'ok',
+    answerDelayMs: 0,
     numbers: new Map(),
     requests: [],
   };
@@ -68,7 +93,9 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
       if (req.method === 'POST' && url.pathname === `${account}/Messages.json`) {
         if (!form.To || !form.From || !form.Body) return json(res, 400, { code: 21604, message: 'A required field is missing', status: 400 });
         request.sid = `SM${randomBytes(16).toString('hex')}`;
-        return json(res, 201, { sid: request.sid, status: 'queued', to: form.To, from: form.From });
+        const answer = () => json(res, 201, { sid: request.sid, status: 'queued', to: form.To, from: form.From });
+        if (fake.answerDelayMs > 0) return void setTimeout(answer, fake.answerDelayMs);
+        return answer();
       }
       json(res, 404, { code: 20404, message: 'Not found', status: 404 });
     });

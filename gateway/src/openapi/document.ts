@@ -48,7 +48,7 @@ const reasonMeanings: Record<string, string> = {
   internal_error: 'unexpected error (`500`, naming the request id); `503` with `Retry-After` while a service is briefly unavailable',
   telephony_configuration_error: 'the sending number or its carrier set-up does not allow the request',
   destination_forbidden: 'the destination is suppressed or blocked',
-  telephony_unavailable: 'the carrier is unreachable or failing; retry after `Retry-After` seconds',
+  telephony_unavailable: 'the carrier is unreachable or failing, or the platform could not hold the price; nothing was sent or charged, retry after `Retry-After` seconds',
 };
 
 function infoDescription(): string {

@@ -391,7 +391,9 @@ export function registerTelephonyRoutes(rest: RestRouter, deps: RestDeps): void 
       id: 'sendSms',
       summary: 'Send an SMS from one of the workspace’s numbers; it is charged when the carrier takes it',
       description:
-        'Answers 202 with the message `queued`. With an `Idempotency-Key` a retry within 24 h answers 202 with the first response (the message as accepted) and `Idempotent-Replayed: true`, whatever changed since (409 while the first attempt is still with the carrier); a failed attempt does not bind the key.',
+        'Answers 202 with the message `queued`. Its price is held against the wallet’s available balance before the carrier is asked (`available` in `GET /balance` shows it) and charged once the carrier takes the message; ' +
+        'a wallet that cannot cover it is 409, and when the platform cannot hold the price the answer is `503 telephony_unavailable` with `Retry-After` and nothing is sent. ' +
+        'With an `Idempotency-Key` a retry within 24 h answers 202 with the first response (the message as accepted) and `Idempotent-Replayed: true`, whatever changed since (409 while the first attempt is still with the carrier); a failed attempt does not bind the key.',
       toolset,
       status: 202,
       response: dataOf(smsMessageSchema),

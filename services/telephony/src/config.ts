@@ -15,7 +15,7 @@ import {
   type Env,
 } from '@voice/runtime';
 import { longestSendMs } from './carriers/twilio.js';
-import { balanceCheckTimeoutMs } from './credits/billing-balances.js';
+import { holdTimeoutMs } from './billing/holds.js';
 import { readSmsPricing, type SmsPricing } from './pricing.js';
 
 /** The carrier that sells marketplace numbers and carries their messages. */
@@ -42,6 +42,13 @@ export interface TelephonyConfig {
    * flight any more (it exceeds the longest send): its send was interrupted and gets recovered.
    */
   sendRecoveryAfterMs: number;
+  /**
+   * How long billing keeps an SMS's hold unless it is captured or released first. Every send's hold
+   * is settled by the send or by its recovery; the expiry only frees holds a lost telephony
+   * database would leave behind, so it outlives the recovery age by a day of billing or stream
+   * outage, during which the capture may still be on its way.
+   */
+  smsHoldSeconds: number;
 }
 
 function readPlatformCarrier(env: Env): PlatformCarrierConfig {
@@ -61,7 +68,10 @@ function readPlatformCarrier(env: Env): PlatformCarrierConfig {
 }
 
 /** The longest a send can take from its start to the carrier's answer, rounded up to whole seconds. */
-const longestSendSeconds = (carrierTimeoutMs: number) => Math.ceil((balanceCheckTimeoutMs + longestSendMs(carrierTimeoutMs)) / 1000);
+const longestSendSeconds = (carrierTimeoutMs: number) => Math.ceil((holdTimeoutMs + longestSendMs(carrierTimeoutMs)) / 1000);
+
+/** A day, the outage of billing or the stream a capture still survives; billing's holds last 7 days at most. */
+const holdSeconds = (recoveryAfterMs: number) => Math.min(7 * 24 * 3600, recoveryAfterMs / 1000 + 24 * 3600);
 
 function readSendRecoveryAfterMs(env: Env, carrierTimeoutMs: number): number {
   const longest = longestSendSeconds(carrierTimeoutMs);
@@ -72,6 +82,7 @@ function readSendRecoveryAfterMs(env: Env, carrierTimeoutMs: number): number {
 export function readTelephonyConfig(env: Env): TelephonyConfig {
   const common = readCommonConfig(env);
   const carrierTimeoutMs = readInt(env, 'VOICE_CARRIER_TIMEOUT_MS', 10_000, { min: 100, max: 120_000 });
+  const sendRecoveryAfterMs = readSendRecoveryAfterMs(env, carrierTimeoutMs);
   return {
     common,
     host: readString(env, 'VOICE_TELEPHONY_HOST', '127.0.0.1'),
@@ -83,6 +94,7 @@ export function readTelephonyConfig(env: Env): TelephonyConfig {
     platformCarrier: readPlatformCarrier(env),
     pricing: readSmsPricing(env),
     carrierTimeoutMs,
-    sendRecoveryAfterMs: readSendRecoveryAfterMs(env, carrierTimeoutMs),
+    sendRecoveryAfterMs,
+    smsHoldSeconds: holdSeconds(sendRecoveryAfterMs),
   };
 }

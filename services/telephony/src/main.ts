@@ -1,5 +1,5 @@
-// Starts the telephony service: config, store, carriers, the usage-event relay and the wallet
-// consumer, the recovery of interrupted sends, the Connect server; stops cleanly on SIGTERM.
+// Starts the telephony service: config, store, carriers, the usage-event relay, billing's holds,
+// the recovery of interrupted sends, the Connect server; stops cleanly on SIGTERM.
 import { createClient } from '@connectrpc/connect';
 import {
   CallerSigner,
@@ -21,8 +21,7 @@ import { BillingService } from '@voice/proto/voice/billing/v1/billing';
 import { readTelephonyConfig } from './config.js';
 import { CarrierDirectory } from './carriers/directory.js';
 import { carrierFor, CircuitBreakers } from './carriers/registry.js';
-import { ConnectBillingBalances } from './credits/billing-balances.js';
-import { consumeWalletChanges } from './credits/wallet-consumer.js';
+import { ConnectBillingHolds } from './billing/holds.js';
 import { telephonyRoutes, telephonyServiceNames } from './routes.js';
 import { SendRecovery } from './service/send-recovery.js';
 import { openTelephonyStore } from './store/open.js';
@@ -78,9 +77,6 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
     closers.push(async () => billingChannel.close());
     const billing = createClient(BillingService, billingChannel.transport);
 
-    const wallets = await consumeWalletChanges(events, store, logger.child({ component: 'wallet-consumer' }));
-    closers.push(() => wallets.stop());
-
     const recovery = new SendRecovery({
       store,
       carriers,
@@ -106,7 +102,8 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
         box,
         carriers,
         pricing: config.pricing,
-        balances: new ConnectBillingBalances(billing, signer, logger),
+        holds: new ConnectBillingHolds(billing, signer, logger),
+        smsHoldSeconds: config.smsHoldSeconds,
         wakeRelay: () => relay.wake(),
         now: () => new Date(),
         logger,

@@ -1,17 +1,20 @@
 // The recovery of interrupted sends, on a real SQLite store with the real sandbox carrier and a
-// Twilio-shaped API on loopback: a send cut off after its reservation is accepted and billed when
-// the carrier took it, abandoned when it did not, retried when the carrier cannot be asked, and
-// settled once when passes race each other or the send itself.
+// Twilio-shaped API on loopback: a send cut off after it began (and its price was held) is accepted
+// and its hold captured when the carrier took it, abandoned with its hold released when it did not,
+// retried when the carrier cannot be asked, and settled once when passes race each other or the
+// send itself.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { fromBinary } from '@bufbuild/protobuf';
+import { UsageEventSchema } from '@voice/proto/voice/billing/v1/events';
 import { createLogger, newId, SecretBox } from '@voice/runtime';
 import { CarrierDirectory } from '../src/carriers/directory.js';
 import { carrierFor, CircuitBreakers } from '../src/carriers/registry.js';
 import { SendRecovery } from '../src/service/send-recovery.js';
 import { SqliteTelephonyStore } from '../src/store/sqlite.js';
-import type { MessageRecord, Reservation, SendClaim } from '../src/store/store.js';
+import type { MessageRecord, SendClaim } from '../src/store/store.js';
 import { contextOf, serviceOver } from './service-harness.js';
 import { messageRecord, numberRecord } from './store.contract.js';
 import { startFakeTwilio, type FakeTwilio } from './support-carrier/twilio-server.js';
@@ -36,7 +39,6 @@ beforeEach(async () => {
   clockMs = Date.now();
   workspaceId = newId();
   relayWakes = 0;
-  await store.applyWalletView({ workspaceId, creditUnits: 10_000, version: 1, issuer: false });
 });
 
 afterEach(async () => {
@@ -77,15 +79,21 @@ function message(overrides: Partial<MessageRecord> = {}): MessageRecord {
 
 const claim = (key: string): SendClaim => ({ key, fingerprint: 'fp', now: new Date(clockMs).toISOString(), expiredBefore: '2000-01-01T00:00:00.000Z' });
 
-/** Reserves a send as the handler does, and stops there: the process "dies" before the carrier's answer is recorded. */
-async function interrupted(overrides: Partial<MessageRecord> = {}, key?: string): Promise<{ message: MessageRecord; reservation: Reservation }> {
+/** Begins a send as the handler does, and stops there: the process "dies" before the carrier's answer is recorded. */
+async function interrupted(overrides: Partial<MessageRecord> = {}, key?: string): Promise<MessageRecord> {
   const sent = message(overrides);
-  const reservation = { id: newId(), workspaceId, creditUnits: sent.creditUnits };
-  expect(await store.reserveSend(sent, reservation, key === undefined ? undefined : claim(key))).toEqual({ kind: 'reserved' });
-  return { message: sent, reservation };
+  expect(await store.beginSend(sent, key === undefined ? undefined : claim(key))).toEqual({ kind: 'begun' });
+  return sent;
 }
 
 const pendingEvents = async () => store.outbox.pending(1000);
+
+/** The holds the outbox settles: captures of a price and releases (0). */
+const settlements = async () =>
+  (await pendingEvents()).map((event) => {
+    const usage = fromBinary(UsageEventSchema, event.payload);
+    return { holdId: usage.holdId, workspaceId: usage.workspaceId, kind: usage.kind, creditUnits: Number(usage.creditUnits), reference: usage.reference };
+  });
 
 async function twilioConnection(): Promise<string> {
   const id = newId();
@@ -109,20 +117,17 @@ const listing = (sid: string, sent: MessageRecord) => ({
   json: { messages: [{ sid, body: sent.body, from: sent.from, to: sent.to, date_created: new Date(clockMs).toUTCString() }], next_page_uri: null },
 });
 
-test('a send the carrier took before the process died is accepted and billed once, and its key replays it', async () => {
-  const { message: sent, reservation } = await interrupted({}, 'key-taken');
+test('a send the carrier took before the process died is accepted and its hold captured once, and its key replays it', async () => {
+  const sent = await interrupted({}, 'key-taken');
   const { carrierMessageId } = await carriers.platform().sendSms({ from: sent.from, to: sent.to, body: sent.body });
   passTime();
 
   expect(await recovery().runPass()).toEqual({ accepted: 1, abandoned: 0, deferred: 0, settledElsewhere: 0 });
   const recovered = await store.getMessage(workspaceId, sent.id);
   expect(recovered).toMatchObject({ status: 'queued', carrierMessageId, creditUnits: 150 });
-  const events = await pendingEvents();
-  expect(events.map((event) => event.id)).toEqual([reservation.id]);
+  expect(await settlements()).toEqual([{ holdId: sent.id, workspaceId, kind: 'sms.outbound', creditUnits: 150, reference: sent.id }]);
   expect(relayWakes).toBe(1);
-  // Credits stay reserved until billing reports the usage event applied.
-  expect((await store.creditView(workspaceId)).reservedUnits).toBe(150);
-  expect(await store.reserveSend(message(), { id: newId(), workspaceId, creditUnits: 150 }, claim('key-taken'))).toEqual({ kind: 'replayed', message: recovered });
+  expect(await store.beginSend(message(), claim('key-taken'))).toEqual({ kind: 'replayed', message: recovered });
 
   // Nothing is left to recover.
   passTime();
@@ -130,32 +135,32 @@ test('a send the carrier took before the process died is accepted and billed onc
   expect(await pendingEvents()).toHaveLength(1);
 });
 
-test('a send the carrier never took is abandoned: credits released, no event, the key free for a retry', async () => {
-  const { message: sent } = await interrupted({ creditUnits: 400 }, 'key-lost');
+test('a send the carrier never took is abandoned: its hold released, the key free for a retry', async () => {
+  const sent = await interrupted({ creditUnits: 400 }, 'key-lost');
   passTime();
 
   expect(await recovery().runPass()).toEqual({ accepted: 0, abandoned: 1, deferred: 0, settledElsewhere: 0 });
   expect(await store.interruptedSends(new Date(clockMs).toISOString(), 10)).toEqual([]);
   expect(await store.getMessage(workspaceId, sent.id)).toBeUndefined();
-  expect((await store.creditView(workspaceId)).reservedUnits).toBe(0);
-  expect(await pendingEvents()).toEqual([]);
-  expect(await store.reserveSend(message(), { id: newId(), workspaceId, creditUnits: 150 }, claim('key-lost'))).toEqual({ kind: 'reserved' });
+  expect(await settlements()).toEqual([{ holdId: sent.id, workspaceId, kind: 'sms.outbound', creditUnits: 0, reference: sent.id }]);
+  expect(relayWakes).toBe(1);
+  expect(await store.beginSend(message(), claim('key-lost'))).toEqual({ kind: 'begun' });
 });
 
 test('sends younger than the recovery age may still be in flight and are left alone', async () => {
-  await interrupted();
+  const sent = await interrupted();
   clockMs += recoveryAfterMs - 1_000;
   expect(await recovery().runPass()).toEqual({ accepted: 0, abandoned: 0, deferred: 0, settledElsewhere: 0 });
-  expect((await store.creditView(workspaceId)).reservedUnits).toBe(150);
+  expect(await store.interruptedSends(new Date(clockMs).toISOString(), 10)).toEqual([sent]);
+  expect(await pendingEvents()).toEqual([]);
 });
 
 test("a message of the same text already recorded for another send is not taken for the interrupted one", async () => {
   const first = message();
-  const firstReservation = { id: newId(), workspaceId, creditUnits: first.creditUnits };
-  await store.reserveSend(first, firstReservation);
+  await store.beginSend(first);
   const { carrierMessageId } = await carriers.platform().sendSms({ from: first.from, to: first.to, body: first.body });
-  await store.acceptSend(first.id, carrierMessageId, { id: firstReservation.id, subject: 'usage.telephony.sms', payload: new Uint8Array([1]) }, first.createdAt);
-  const { message: second } = await interrupted();
+  await store.acceptSend(first.id, carrierMessageId, undefined, first.createdAt);
+  const second = await interrupted();
   passTime();
 
   expect(await recovery().runPass()).toMatchObject({ accepted: 0, abandoned: 1 });
@@ -163,29 +168,29 @@ test("a message of the same text already recorded for another send is not taken 
   expect(await store.getMessage(workspaceId, first.id)).toMatchObject({ status: 'queued', carrierMessageId });
 });
 
-test('a carrier that cannot be asked leaves the send reserved until a later pass can ask it', async () => {
+test('a carrier that cannot be asked leaves the send (and its hold) waiting until a later pass can ask it', async () => {
   const connectionId = await twilioConnection();
-  const { message: sent, reservation } = await interrupted({ carrierConnectionId: connectionId });
+  const sent = await interrupted({ carrierConnectionId: connectionId });
   passTime();
 
   twilio.handle = () => ({ status: 503, json: { message: 'down' } });
   expect(await recovery().runPass()).toEqual({ accepted: 0, abandoned: 0, deferred: 1, settledElsewhere: 0 });
-  expect((await store.creditView(workspaceId)).reservedUnits).toBe(150);
+  expect(await pendingEvents()).toEqual([]);
   expect(await store.interruptedSends(new Date(clockMs).toISOString(), 10)).toHaveLength(1);
 
   twilio.handle = () => listing('SMfromtwilio', sent);
   expect(await recovery().runPass()).toMatchObject({ accepted: 1, deferred: 0 });
   expect(await store.getMessage(workspaceId, sent.id)).toMatchObject({ status: 'queued', carrierMessageId: 'SMfromtwilio', carrierConnectionId: connectionId });
-  expect((await pendingEvents()).map((event) => event.id)).toEqual([reservation.id]);
+  expect(await settlements()).toEqual([expect.objectContaining({ holdId: sent.id, creditUnits: 150 })]);
   const asked = twilio.received.filter((request) => request.method === 'GET').at(-1)!;
   expect(Object.fromEntries(asked.query)).toMatchObject({ From: sent.from, To: sent.to });
 });
 
 test('a send whose carrier connection was deleted cannot be asked about and is abandoned', async () => {
-  const { message: sent } = await interrupted({ carrierConnectionId: newId() });
+  const sent = await interrupted({ carrierConnectionId: newId() });
   passTime();
   expect(await recovery().runPass()).toMatchObject({ abandoned: 1 });
-  expect((await store.creditView(workspaceId)).reservedUnits).toBe(0);
+  expect(await settlements()).toEqual([expect.objectContaining({ holdId: sent.id, creditUnits: 0 })]);
   expect(await store.getMessage(workspaceId, sent.id)).toBeUndefined();
 });
 
@@ -193,7 +198,7 @@ test('passes of two replicas racing over the same sends settle each one once', a
   const sends = [];
   const platform = carriers.platform();
   for (let i = 0; i < 10; i++) {
-    const { message: sent } = await interrupted({ body: `message ${i}` });
+    const sent = await interrupted({ body: `message ${i}` });
     // The carrier took the even ones.
     if (i % 2 === 0) await platform.sendSms({ from: sent.from, to: sent.to, body: sent.body });
     sends.push(sent);
@@ -205,8 +210,13 @@ test('passes of two replicas racing over the same sends settle each one once', a
     const total = (field: 'accepted' | 'abandoned' | 'settledElsewhere') => passes.reduce((sum, pass) => sum + pass[field], 0);
     expect(total('accepted')).toBe(5);
     expect(total('abandoned') + total('settledElsewhere')).toBeGreaterThanOrEqual(5);
-    expect(await pendingEvents()).toHaveLength(5);
-    expect((await store.creditView(workspaceId)).reservedUnits).toBe(5 * 150);
+    // Each send settled once: a capture for each one taken, a release for each one not.
+    const settled = await settlements();
+    expect(settled).toHaveLength(10);
+    expect(new Set(settled.map((settlement) => settlement.holdId)).size).toBe(10);
+    for (const [i, sent] of sends.entries()) {
+      expect(settled.find((settlement) => settlement.holdId === sent.id)?.creditUnits).toBe(i % 2 === 0 ? 150 : 0);
+    }
     for (const [i, sent] of sends.entries()) {
       expect((await store.getMessage(workspaceId, sent.id))?.status).toBe(i % 2 === 0 ? 'queued' : undefined);
     }
@@ -240,12 +250,12 @@ test('a send that outlives the recovery age answers with the message the recover
     context,
   );
   while (!twilio.received.some((request) => request.method === 'POST')) await new Promise((resolve) => setTimeout(resolve, 5));
-  listed = (await store.interruptedSends(new Date(clockMs + 1).toISOString(), 10))[0]?.message;
+  listed = (await store.interruptedSends(new Date(clockMs + 1).toISOString(), 10))[0];
   expect(listed).toBeDefined();
   passTime();
   expect(await recovery().runPass()).toMatchObject({ accepted: 1 });
 
   const answer = await sending;
   expect(answer.message).toMatchObject({ id: listed!.id, status: 'queued' });
-  expect(await pendingEvents()).toHaveLength(1);
+  expect(await settlements()).toEqual([expect.objectContaining({ holdId: listed!.id, creditUnits: 150 })]);
 });

@@ -1,7 +1,9 @@
 // The telephony handlers over a real store and carrier directory, called as the gateway would:
-// with a caller in the context. No billing behind them (balance checks answer nothing).
+// with a caller in the context. This is the handlers' own tier: billing is not behind them, its
+// holds are granted and recorded here (test/ runs the whole path, real billing included).
 import { createContextValues, type HandlerContext } from '@connectrpc/connect';
 import { callerKey, createLogger, type Caller, type SecretBox } from '@voice/runtime';
+import type { BillingHolds, HoldRequest } from '../src/billing/holds.js';
 import type { CarrierDirectory } from '../src/carriers/directory.js';
 import type { SmsPricing } from '../src/pricing.js';
 import { telephonyService } from '../src/routes.js';
@@ -14,6 +16,17 @@ export interface HarnessParts {
   pricing?: SmsPricing;
   wakeRelay?: () => void;
   now?: () => Date;
+  holds?: BillingHolds;
+}
+
+/** Grants every hold and keeps the requests, for tests that check what was held. */
+export class GrantedHolds implements BillingHolds {
+  readonly requests: HoldRequest[] = [];
+
+  async authorize(request: HoldRequest) {
+    this.requests.push(request);
+    return { kind: 'held' as const };
+  }
 }
 
 export function serviceOver(parts: HarnessParts) {
@@ -22,7 +35,8 @@ export function serviceOver(parts: HarnessParts) {
     box: parts.box,
     carriers: parts.carriers,
     pricing: parts.pricing ?? { feePerSegmentUnits: 100, carrierPerSegmentUnits: 0, numberMonthlyUnits: 0 },
-    balances: { current: async () => undefined },
+    holds: parts.holds ?? new GrantedHolds(),
+    smsHoldSeconds: 3_600,
     wakeRelay: parts.wakeRelay ?? (() => undefined),
     now: parts.now ?? (() => new Date()),
     logger: createLogger({ service: 'telephony-test', level: 'silent' }),

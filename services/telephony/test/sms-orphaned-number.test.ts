@@ -1,6 +1,6 @@
 // A precondition the public API cannot reach (a connection in use cannot be deleted), kept for
 // data that got there another way: an imported number without a carrier connection is a 409
-// telephony_configuration_error, nothing is reserved and no message is made.
+// telephony_configuration_error, nothing is held and no message is made.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,10 +10,10 @@ import { newId, SecretBox } from '@voice/runtime';
 import { CarrierDirectory } from '../src/carriers/directory.js';
 import { carrierFor, CircuitBreakers } from '../src/carriers/registry.js';
 import { SqliteTelephonyStore } from '../src/store/sqlite.js';
-import { contextOf, serviceOver } from './service-harness.js';
+import { contextOf, GrantedHolds, serviceOver } from './service-harness.js';
 import { numberRecord } from './store.contract.js';
 
-test('an imported number whose carrier connection is gone cannot send: 409 telephony_configuration_error, nothing reserved', async () => {
+test('an imported number whose carrier connection is gone cannot send: 409 telephony_configuration_error, nothing held', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'telephony-orphan-'));
   const store = new SqliteTelephonyStore(join(dir, 'telephony.sqlite'));
   const box = new SecretBox(randomBytes(32));
@@ -25,10 +25,10 @@ test('an imported number whose carrier connection is gone cannot send: 409 telep
   });
   try {
     const workspaceId = newId();
-    await store.applyWalletView({ workspaceId, creditUnits: 10_000, version: 1, issuer: false });
     const number = numberRecord(workspaceId, { source: 'imported', smsOutboundEnabled: true, carrierConnectionId: null });
     await store.insertNumber(number);
-    const service = serviceOver({ store, box, carriers });
+    const holds = new GrantedHolds();
+    const service = serviceOver({ store, box, carriers, holds });
     const context = contextOf(workspaceId);
     const refusal = await Promise.resolve()
       .then(() => service.sendSms({ $typeName: 'voice.telephony.v1.SendSmsRequest', fromNumberId: number.id, to: '+442071838750', body: 'hello', idempotencyKey: '' }, context))
@@ -36,7 +36,8 @@ test('an imported number whose carrier connection is gone cannot send: 409 telep
     expect(refusal).toBeInstanceOf(ConnectError);
     expect((refusal as ConnectError).code).toBe(Code.FailedPrecondition);
     expect((refusal as ConnectError).rawMessage).toMatch(/no carrier connection/);
-    expect((await store.creditView(workspaceId)).reservedUnits).toBe(0);
+    expect(holds.requests).toEqual([]);
+    expect(await store.interruptedSends(new Date(Date.now() + 1_000).toISOString(), 10)).toEqual([]);
     expect((await store.listMessages(workspaceId, {}, { limit: 10, offset: 0 })).total).toBe(0);
   } finally {
     carriers.close();

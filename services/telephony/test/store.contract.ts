@@ -1,16 +1,6 @@
 // The behaviour every TelephonyStore must have, written once and run against each adapter.
 import { newId, type NewOutboxEvent, type OutboxEvent } from '@voice/runtime';
-import type {
-  CampaignRecord,
-  ConnectionRecord,
-  MessageRecord,
-  NumberRecord,
-  Reservation,
-  SendClaim,
-  SuppressionRecord,
-  TelephonyStore,
-  WalletView,
-} from '../src/store/store.js';
+import type { CampaignRecord, ConnectionRecord, MessageRecord, NumberRecord, SendClaim, SuppressionRecord, TelephonyStore } from '../src/store/store.js';
 import { awaitingCarrier } from '../src/store/rules.js';
 
 let clock = Date.parse('2026-01-01T00:00:00.000Z');
@@ -103,8 +93,6 @@ export function messageRecord(workspaceId: string, overrides: Partial<MessageRec
   };
 }
 
-const reservationFor = (message: MessageRecord): Reservation => ({ id: newId(), workspaceId: message.workspaceId, creditUnits: message.creditUnits });
-
 const claim = (key: string, fingerprint: string, overrides: Partial<SendClaim> = {}): SendClaim => ({
   key,
   fingerprint,
@@ -113,12 +101,11 @@ const claim = (key: string, fingerprint: string, overrides: Partial<SendClaim> =
   ...overrides,
 });
 
-const wallet = (workspaceId: string, creditUnits: number, version: number, issuer = false): WalletView => ({ workspaceId, creditUnits, version, issuer });
-
-const usageEvent = (reservation: Reservation): NewOutboxEvent => ({
-  id: reservation.id,
+/** Stands for the event that captures or releases a message's hold: the store only keeps it. */
+const usageEvent = (message: MessageRecord): NewOutboxEvent => ({
+  id: newId(),
   subject: 'usage.telephony.sms',
-  payload: new Uint8Array([1, 2, 3, reservation.creditUnits % 256]),
+  payload: new Uint8Array([1, 2, 3, message.creditUnits % 256]),
 });
 
 export function describeTelephonyStoreContract(name: string, open: () => Promise<TelephonyStore>): void {
@@ -136,14 +123,13 @@ export function describeTelephonyStoreContract(name: string, open: () => Promise
       await store.close();
     });
 
-    /** Reserves and accepts one message; the accepted record and its reservation. */
-    async function sent(message: MessageRecord): Promise<{ message: MessageRecord; reservation: Reservation; carrierMessageId: string }> {
-      const reservation = reservationFor(message);
-      expect(await store.reserveSend(message, reservation)).toEqual({ kind: 'reserved' });
+    /** Begins and accepts one message; the accepted record and its carrier id. */
+    async function sent(message: MessageRecord): Promise<{ message: MessageRecord; carrierMessageId: string }> {
+      expect(await store.beginSend(message)).toEqual({ kind: 'begun' });
       const carrierMessageId = `SM${newId()}`;
-      const accepted = await store.acceptSend(message.id, carrierMessageId, usageEvent(reservation), tick());
-      if (!accepted) throw new Error('the reserved message was not accepted');
-      return { message: accepted, reservation, carrierMessageId };
+      const accepted = await store.acceptSend(message.id, carrierMessageId, usageEvent(message), tick());
+      if (!accepted) throw new Error('the begun message was not accepted');
+      return { message: accepted, carrierMessageId };
     }
 
     const pendingEvents = async (): Promise<OutboxEvent[]> => store.outbox.pending(10_000);
@@ -349,112 +335,22 @@ export function describeTelephonyStoreContract(name: string, open: () => Promise
       });
     });
 
-    describe('credits and reservations', () => {
-      test('before any wallet report the view is empty and only a free send fits', async () => {
-        expect(await store.creditView(workspace)).toEqual({ balanceUnits: 0, version: 0, issuer: false, reservedUnits: 0 });
-        const message = messageRecord(workspace, { creditUnits: 1 });
-        expect(await store.reserveSend(message, reservationFor(message))).toEqual({ kind: 'insufficient_credits', availableUnits: 0 });
-        const free = messageRecord(workspace, { creditUnits: 0 });
-        expect(await store.reserveSend(free, reservationFor(free))).toEqual({ kind: 'reserved' });
-      });
-
-      test('a reservation must fit the balance less the open reservations', async () => {
-        await store.applyWalletView(wallet(workspace, 1000, 1));
-        const first = messageRecord(workspace, { creditUnits: 600 });
-        expect(await store.reserveSend(first, reservationFor(first))).toEqual({ kind: 'reserved' });
-        expect(await store.creditView(workspace)).toEqual({ balanceUnits: 1000, version: 1, issuer: false, reservedUnits: 600 });
-        const tooMuch = messageRecord(workspace, { creditUnits: 401 });
-        expect(await store.reserveSend(tooMuch, reservationFor(tooMuch))).toEqual({ kind: 'insufficient_credits', availableUnits: 400 });
-        const exact = messageRecord(workspace, { creditUnits: 400 });
-        expect(await store.reserveSend(exact, reservationFor(exact))).toEqual({ kind: 'reserved' });
-        expect((await store.creditView(workspace)).reservedUnits).toBe(1000);
-        const more = messageRecord(workspace, { creditUnits: 1 });
-        expect(await store.reserveSend(more, reservationFor(more))).toEqual({ kind: 'insufficient_credits', availableUnits: 0 });
-        // A refused reservation leaves nothing behind, and other workspaces spend their own credits.
-        expect((await store.creditView(workspace)).reservedUnits).toBe(1000);
-        expect(await store.creditView(otherWorkspace)).toEqual({ balanceUnits: 0, version: 0, issuer: false, reservedUnits: 0 });
-      });
-
-      test('an issuer wallet fits every reservation', async () => {
-        await store.applyWalletView(wallet(workspace, 0, 1, true));
-        const big = messageRecord(workspace, { creditUnits: 1_000_000 });
-        expect(await store.reserveSend(big, reservationFor(big))).toEqual({ kind: 'reserved' });
-        const bigger = messageRecord(workspace, { creditUnits: 5_000_000 });
-        expect(await store.reserveSend(bigger, reservationFor(bigger))).toEqual({ kind: 'reserved' });
-        expect(await store.creditView(workspace)).toEqual({ balanceUnits: 0, version: 1, issuer: true, reservedUnits: 6_000_000 });
-      });
-
-      test('billing settling a reservation frees it, and credits are spent against the new balance', async () => {
-        await store.applyWalletView(wallet(workspace, 1000, 1));
-        const { reservation } = await sent(messageRecord(workspace, { creditUnits: 300 }));
-        expect((await store.creditView(workspace)).reservedUnits).toBe(300);
-
-        await store.applyWalletView(wallet(workspace, 700, 2), reservation.id);
-        expect(await store.creditView(workspace)).toEqual({ balanceUnits: 700, version: 2, issuer: false, reservedUnits: 0 });
-        // The same report again changes nothing.
-        await store.applyWalletView(wallet(workspace, 700, 2), reservation.id);
-        expect(await store.creditView(workspace)).toEqual({ balanceUnits: 700, version: 2, issuer: false, reservedUnits: 0 });
-
-        const tooMuch = messageRecord(workspace, { creditUnits: 701 });
-        expect(await store.reserveSend(tooMuch, reservationFor(tooMuch))).toEqual({ kind: 'insufficient_credits', availableUnits: 700 });
-        const all700 = messageRecord(workspace, { creditUnits: 700 });
-        expect(await store.reserveSend(all700, reservationFor(all700))).toEqual({ kind: 'reserved' });
-      });
-
-      test('a stale wallet report is ignored but still settles its reservation', async () => {
-        await store.applyWalletView(wallet(workspace, 1000, 5));
-        const { reservation } = await sent(messageRecord(workspace, { creditUnits: 200 }));
-        await store.applyWalletView(wallet(workspace, 50, 4, true), reservation.id);
-        expect(await store.creditView(workspace)).toEqual({ balanceUnits: 1000, version: 5, issuer: false, reservedUnits: 0 });
-        await store.applyWalletView(wallet(workspace, 20, 5));
-        expect((await store.creditView(workspace)).balanceUnits).toBe(1000);
-        await store.applyWalletView(wallet(workspace, 800, 6));
-        expect(await store.creditView(workspace)).toEqual({ balanceUnits: 800, version: 6, issuer: false, reservedUnits: 0 });
-      });
-
-      test("a wallet report settles only its own workspace's reservations", async () => {
-        await store.applyWalletView(wallet(workspace, 1000, 1));
-        const { reservation } = await sent(messageRecord(workspace, { creditUnits: 300 }));
-        await store.applyWalletView(wallet(otherWorkspace, 1000, 1), reservation.id);
-        await store.applyWalletView(wallet(workspace, 1000, 1), newId());
-        expect((await store.creditView(workspace)).reservedUnits).toBe(300);
-      });
-
-      test('of 20 concurrent reservations against a balance that fits 5, exactly 5 are made', async () => {
-        await store.applyWalletView(wallet(workspace, 500, 1));
-        const outcomes = await Promise.all(
-          Array.from({ length: 20 }, () => {
-            const message = messageRecord(workspace, { creditUnits: 100 });
-            return store.reserveSend(message, reservationFor(message));
-          }),
-        );
-        expect(outcomes.filter((o) => o.kind === 'reserved')).toHaveLength(5);
-        expect(outcomes.filter((o) => o.kind === 'insufficient_credits')).toHaveLength(15);
-        expect(await store.creditView(workspace)).toEqual({ balanceUnits: 500, version: 1, issuer: false, reservedUnits: 500 });
-      });
-    });
-
     describe('sending', () => {
-      beforeEach(async () => {
-        await store.applyWalletView(wallet(workspace, 10_000, 1));
-      });
-
-      test('a reserved message stays out of sight until the carrier takes it', async () => {
+      test('a begun message stays out of sight until the carrier takes it', async () => {
         const message = messageRecord(workspace, { status: 'queued', carrierMessageId: 'SMfilled-in' });
-        expect(await store.reserveSend(message, reservationFor(message))).toEqual({ kind: 'reserved' });
+        expect(await store.beginSend(message)).toEqual({ kind: 'begun' });
         expect(await store.getMessage(workspace, message.id)).toBeUndefined();
         expect(await store.listMessages(workspace, {}, all)).toEqual({ messages: [], total: 0 });
         expect(await store.listMessages(workspace, { status: 'sending' }, all)).toEqual({ messages: [], total: 0 });
       });
 
-      test('acceptSend queues the message with the carrier id and adds exactly one usage event', async () => {
+      test('acceptSend queues the message with the carrier id and adds exactly its usage event', async () => {
         const connectionId = newId();
         const message = messageRecord(workspace, { carrierConnectionId: connectionId, creditUnits: 250 });
-        const reservation = reservationFor(message);
-        await store.reserveSend(message, reservation);
+        await store.beginSend(message);
         const before = await pendingEvents();
         const now = tick();
-        const event = usageEvent(reservation);
+        const event = usageEvent(message);
         const accepted = await store.acceptSend(message.id, 'SM-accepted', event, now);
         expect(accepted).toEqual({ ...message, status: 'queued', carrierMessageId: 'SM-accepted', updatedAt: now });
         expect(await store.getMessage(workspace, message.id)).toEqual(accepted);
@@ -466,72 +362,68 @@ export function describeTelephonyStoreContract(name: string, open: () => Promise
         expect(added).toHaveLength(1);
         expect(added[0]!.subject).toBe(event.subject);
         expect(Array.from(added[0]!.payload)).toEqual(Array.from(event.payload));
-        // The reservation stays open until billing reports it applied.
-        expect((await store.creditView(workspace)).reservedUnits).toBe(250);
+      });
+
+      test('a free message is accepted without an event', async () => {
+        const message = messageRecord(workspace, { creditUnits: 0 });
+        await store.beginSend(message);
+        const before = await pendingEvents();
+        expect((await store.acceptSend(message.id, `SM${newId()}`, undefined, tick()))?.status).toBe('queued');
+        expect(await pendingEvents()).toHaveLength(before.length);
       });
 
       test('a message is accepted once; a second answer changes nothing and adds no event', async () => {
-        const { message, reservation } = await sent(messageRecord(workspace));
+        const { message } = await sent(messageRecord(workspace));
         const before = await pendingEvents();
-        expect(await store.acceptSend(message.id, 'SM-again', usageEvent({ ...reservation, id: newId() }), tick())).toBeUndefined();
-        expect(await store.acceptSend(newId(), 'SM-ghost', usageEvent({ ...reservation, id: newId() }), tick())).toBeUndefined();
+        expect(await store.acceptSend(message.id, 'SM-again', usageEvent(message), tick())).toBeUndefined();
+        expect(await store.acceptSend(newId(), 'SM-ghost', usageEvent(message), tick())).toBeUndefined();
         expect(await pendingEvents()).toHaveLength(before.length);
         expect(await store.getMessage(workspace, message.id)).toEqual(message);
       });
 
-      test('abandonSend leaves no message, reservation, claim or event behind', async () => {
+      test('abandonSend leaves no message or claim behind, and adds exactly the release event given', async () => {
         const message = messageRecord(workspace, { creditUnits: 400 });
-        const reservation = reservationFor(message);
         const before = await pendingEvents();
-        expect(await store.reserveSend(message, reservation, claim('key-abandon', 'fp'))).toEqual({ kind: 'reserved' });
-        await store.abandonSend(message.id, reservation.id);
+        expect(await store.beginSend(message, claim('key-abandon', 'fp'))).toEqual({ kind: 'begun' });
+        const release = usageEvent(message);
+        expect(await store.abandonSend(message.id, release)).toBe(true);
         expect(await store.getMessage(workspace, message.id)).toBeUndefined();
-        expect((await store.creditView(workspace)).reservedUnits).toBe(0);
-        expect(await pendingEvents()).toHaveLength(before.length);
-        // The key is free again, even for another body.
+        expect(await store.interruptedSends(tick(), 10_000)).not.toContainEqual(expect.objectContaining({ id: message.id }));
+        const after = await pendingEvents();
+        expect(after).toHaveLength(before.length + 1);
+        expect(after.filter((event) => event.id === release.id)).toHaveLength(1);
+        // The key is free again, even for another body; an abandon without an event adds none.
         const retry = messageRecord(workspace, { creditUnits: 400, body: 'Another body' });
-        expect(await store.reserveSend(retry, reservationFor(retry), claim('key-abandon', 'fp-other'))).toEqual({ kind: 'reserved' });
-        expect((await store.creditView(workspace)).reservedUnits).toBe(400);
+        expect(await store.beginSend(retry, claim('key-abandon', 'fp-other'))).toEqual({ kind: 'begun' });
+        expect(await store.abandonSend(retry.id)).toBe(true);
+        expect(await pendingEvents()).toHaveLength(before.length + 1);
       });
 
-      test('abandonSend of an accepted message changes nothing', async () => {
-        const { message, reservation } = await sent(messageRecord(workspace, { creditUnits: 300 }));
-        await store.abandonSend(message.id, reservation.id);
+      test('abandonSend of an accepted (or unknown) message changes nothing and adds no event', async () => {
+        const { message } = await sent(messageRecord(workspace, { creditUnits: 300 }));
+        const before = await pendingEvents();
+        expect(await store.abandonSend(message.id, usageEvent(message))).toBe(false);
+        expect(await store.abandonSend(newId(), usageEvent(message))).toBe(false);
         expect(await store.getMessage(workspace, message.id)).toEqual(message);
-        expect((await store.creditView(workspace)).reservedUnits).toBe(300);
+        expect(await pendingEvents()).toHaveLength(before.length);
       });
 
-      test('interruptedSends lists the sends still waiting that began before the instant, oldest first, with their reservations', async () => {
-        const mine = (sends: Awaited<ReturnType<TelephonyStore['interruptedSends']>>) => sends.filter((send) => send.message.workspaceId === workspace);
+      test('interruptedSends lists the sends still waiting that began before the instant, oldest first', async () => {
+        const mine = (messages: MessageRecord[]) => messages.filter((message) => message.workspaceId === workspace);
         const oldest = messageRecord(workspace, { creditUnits: 10 });
         const older = messageRecord(workspace, { creditUnits: 20, carrierConnectionId: newId() });
         const answered = messageRecord(workspace);
-        const oldestReservation = reservationFor(oldest);
-        const olderReservation = reservationFor(older);
-        await store.reserveSend(older, olderReservation);
-        await store.reserveSend(oldest, oldestReservation);
+        await store.beginSend(older);
+        await store.beginSend(oldest);
         await sent(answered);
         const cutOff = tick();
         const young = messageRecord(workspace);
-        await store.reserveSend(young, reservationFor(young));
+        await store.beginSend(young);
 
-        expect(mine(await store.interruptedSends(cutOff, 100))).toEqual([
-          { message: awaitingCarrier(oldest), reservationId: oldestReservation.id },
-          { message: awaitingCarrier(older), reservationId: olderReservation.id },
-        ]);
+        expect(mine(await store.interruptedSends(cutOff, 100))).toEqual([awaitingCarrier(oldest), awaitingCarrier(older)]);
         expect(mine(await store.interruptedSends(young.createdAt, 1))).toHaveLength(1);
-        await store.abandonSend(oldest.id, oldestReservation.id);
-        expect(mine(await store.interruptedSends(cutOff, 100)).map((send) => send.message.id)).toEqual([older.id]);
-      });
-
-      test('abandonSend without a reservation removes the message and its claim, and leaves every reservation open', async () => {
-        const message = messageRecord(workspace, { creditUnits: 70 });
-        await store.reserveSend(message, reservationFor(message), claim('key-unlinked', 'fp'));
-        await store.abandonSend(message.id, null);
-        expect(await store.interruptedSends(tick(), 100)).not.toContainEqual(expect.objectContaining({ message: expect.objectContaining({ id: message.id }) }));
-        expect((await store.creditView(workspace)).reservedUnits).toBe(70);
-        const retry = messageRecord(workspace, { creditUnits: 70 });
-        expect(await store.reserveSend(retry, reservationFor(retry), claim('key-unlinked', 'fp'))).toEqual({ kind: 'reserved' });
+        await store.abandonSend(oldest.id);
+        expect(mine(await store.interruptedSends(cutOff, 100)).map((message) => message.id)).toEqual([older.id]);
       });
 
       test('unrecordedCarrierIds keeps the ids no message of that connection holds, in order', async () => {
@@ -549,133 +441,103 @@ export function describeTelephonyStoreContract(name: string, open: () => Promise
         const { carrierMessageId: carrierId } = await sent(messageRecord(workspace, { carrierConnectionId: connectionId }));
         for (const carrierConnectionId of [newId(), null]) {
           const message = messageRecord(workspace, { carrierConnectionId });
-          const reservation = reservationFor(message);
-          await store.reserveSend(message, reservation);
-          expect((await store.acceptSend(message.id, carrierId, usageEvent(reservation), tick()))?.carrierMessageId).toBe(carrierId);
+          await store.beginSend(message);
+          expect((await store.acceptSend(message.id, carrierId, usageEvent(message), tick()))?.carrierMessageId).toBe(carrierId);
         }
         const duplicate = messageRecord(workspace, { carrierConnectionId: connectionId });
-        const reservation = reservationFor(duplicate);
-        await store.reserveSend(duplicate, reservation);
+        await store.beginSend(duplicate);
         // better-sqlite3's errors come from another realm in a reused worker: check the rejection by hand.
-        const refused = await store.acceptSend(duplicate.id, carrierId, usageEvent(reservation), tick()).then(() => false, () => true);
+        const refused = await store.acceptSend(duplicate.id, carrierId, usageEvent(duplicate), tick()).then(() => false, () => true);
         expect(refused).toBe(true);
         expect(await pendingEvents()).toHaveLength(before.length + 3);
       });
     });
 
     describe('idempotency claims', () => {
-      beforeEach(async () => {
-        await store.applyWalletView(wallet(workspace, 1000, 1));
-      });
-
       test('the same key and body is in progress while the carrier has it, then replays the message as first answered', async () => {
         const message = messageRecord(workspace, { creditUnits: 100 });
-        const reservation = reservationFor(message);
-        expect(await store.reserveSend(message, reservation, claim('key-1', 'fp-a'))).toEqual({ kind: 'reserved' });
-        expect(await store.reserveSend(messageRecord(workspace), reservationFor(message), claim('key-1', 'fp-a'))).toEqual({ kind: 'in_progress' });
+        expect(await store.beginSend(message, claim('key-1', 'fp-a'))).toEqual({ kind: 'begun' });
+        expect(await store.beginSend(messageRecord(workspace), claim('key-1', 'fp-a'))).toEqual({ kind: 'in_progress' });
         expect(await store.claimedSend(workspace, claim('key-1', 'fp-a'))).toEqual({ kind: 'in_progress' });
 
-        const accepted = await store.acceptSend(message.id, 'SM-1', usageEvent(reservation), tick());
-        expect(await store.reserveSend(messageRecord(workspace), reservationFor(message), claim('key-1', 'fp-a'))).toEqual({
+        const accepted = await store.acceptSend(message.id, 'SM-1', usageEvent(message), tick());
+        expect(await store.beginSend(messageRecord(workspace), claim('key-1', 'fp-a'))).toEqual({
           kind: 'replayed',
           message: accepted,
         });
         const delivered = await store.applyDelivery(null, 'SM-1', { status: 'delivered', at: tick() });
         expect(delivered?.status).toBe('delivered');
         // The first response, not the message as it is now.
-        expect(await store.reserveSend(messageRecord(workspace), reservationFor(message), claim('key-1', 'fp-a'))).toEqual({
+        expect(await store.beginSend(messageRecord(workspace), claim('key-1', 'fp-a'))).toEqual({
           kind: 'replayed',
           message: accepted,
         });
         expect(await store.claimedSend(workspace, claim('key-1', 'fp-a'))).toEqual({ kind: 'replayed', message: accepted });
-        // Nothing but the first send reserved credits.
-        expect((await store.creditView(workspace)).reservedUnits).toBe(100);
+        // Nothing but the first send began.
         expect((await store.listMessages(workspace, {}, all)).total).toBe(1);
+        expect(await store.interruptedSends(tick(), 10_000)).not.toContainEqual(expect.objectContaining({ workspaceId: workspace }));
       });
 
       test('claimedSend reads what a key decides without taking it: unknown, reused, expired, or another workspace go ahead', async () => {
         expect(await store.claimedSend(workspace, claim('key-read', 'fp-a'))).toBeUndefined();
         const message = messageRecord(workspace);
-        await store.reserveSend(message, reservationFor(message), claim('key-read', 'fp-a'));
+        await store.beginSend(message, claim('key-read', 'fp-a'));
         expect(await store.claimedSend(workspace, claim('key-read', 'fp-b'))).toEqual({ kind: 'key_reused' });
         expect(await store.claimedSend(otherWorkspace, claim('key-read', 'fp-a'))).toBeUndefined();
         expect(await store.claimedSend(workspace, claim('key-read', 'fp-a', { expiredBefore: '2999-01-01T00:00:00.000Z' }))).toBeUndefined();
-        // Reading took nothing: a send under a fresh key in the other workspace is reserved.
+        // Reading took nothing: a send under a fresh key in the other workspace begins.
         const other = messageRecord(otherWorkspace);
-        await store.applyWalletView(wallet(otherWorkspace, 1000, 1));
-        expect(await store.reserveSend(other, reservationFor(other), claim('key-read', 'fp-a'))).toEqual({ kind: 'reserved' });
+        expect(await store.beginSend(other, claim('key-read', 'fp-a'))).toEqual({ kind: 'begun' });
       });
 
       test('a key replaced after expiry replays its new message, not the old first response', async () => {
         const first = messageRecord(workspace);
-        const firstReservation = reservationFor(first);
-        await store.reserveSend(first, firstReservation, claim('key-renew', 'fp-a'));
-        await store.acceptSend(first.id, 'SM-renew-1', usageEvent(firstReservation), tick());
+        await store.beginSend(first, claim('key-renew', 'fp-a'));
+        await store.acceptSend(first.id, 'SM-renew-1', usageEvent(first), tick());
         const second = messageRecord(workspace);
-        const secondReservation = reservationFor(second);
-        expect(await store.reserveSend(second, secondReservation, claim('key-renew', 'fp-a', { expiredBefore: '2999-01-01T00:00:00.000Z' }))).toEqual({
-          kind: 'reserved',
-        });
+        expect(await store.beginSend(second, claim('key-renew', 'fp-a', { expiredBefore: '2999-01-01T00:00:00.000Z' }))).toEqual({ kind: 'begun' });
         expect(await store.claimedSend(workspace, claim('key-renew', 'fp-a'))).toEqual({ kind: 'in_progress' });
-        const accepted = await store.acceptSend(second.id, 'SM-renew-2', usageEvent(secondReservation), tick());
+        const accepted = await store.acceptSend(second.id, 'SM-renew-2', usageEvent(second), tick());
         expect(await store.claimedSend(workspace, claim('key-renew', 'fp-a'))).toEqual({ kind: 'replayed', message: accepted });
       });
 
-      test('the same key with another body is refused, before credits are looked at', async () => {
+      test('the same key with another body is refused, and nothing begins', async () => {
         const message = messageRecord(workspace, { creditUnits: 1000 });
-        await store.reserveSend(message, reservationFor(message), claim('key-2', 'fp-a'));
-        const broke = messageRecord(workspace, { creditUnits: 500 });
-        expect(await store.reserveSend(broke, reservationFor(broke), claim('key-2', 'fp-b'))).toEqual({ kind: 'key_reused' });
-        expect(await store.reserveSend(broke, reservationFor(broke), claim('key-2', 'fp-a'))).toEqual({ kind: 'in_progress' });
-        expect((await store.creditView(workspace)).reservedUnits).toBe(1000);
+        await store.beginSend(message, claim('key-2', 'fp-a'));
+        const other = messageRecord(workspace, { creditUnits: 500 });
+        expect(await store.beginSend(other, claim('key-2', 'fp-b'))).toEqual({ kind: 'key_reused' });
+        expect(await store.beginSend(other, claim('key-2', 'fp-a'))).toEqual({ kind: 'in_progress' });
+        expect((await store.interruptedSends(tick(), 10_000)).filter((waiting) => waiting.workspaceId === workspace).map((waiting) => waiting.id)).toEqual([message.id]);
       });
 
       test('an expired claim is replaced by the new send', async () => {
         const first = messageRecord(workspace);
-        await store.reserveSend(first, reservationFor(first), claim('key-3', 'fp-a'));
+        await store.beginSend(first, claim('key-3', 'fp-a'));
         const later = messageRecord(workspace);
         const expired = { expiredBefore: '2999-01-01T00:00:00.000Z' };
-        expect(await store.reserveSend(later, reservationFor(later), claim('key-3', 'fp-b', expired))).toEqual({ kind: 'reserved' });
+        expect(await store.beginSend(later, claim('key-3', 'fp-b', expired))).toEqual({ kind: 'begun' });
         // The key now names the later send.
-        const reservation = reservationFor(later);
-        const accepted = await store.acceptSend(later.id, 'SM-later', usageEvent(reservation), tick());
-        expect(await store.reserveSend(messageRecord(workspace), reservationFor(later), claim('key-3', 'fp-b'))).toEqual({ kind: 'replayed', message: accepted });
-        expect(await store.reserveSend(messageRecord(workspace), reservationFor(later), claim('key-3', 'fp-a'))).toEqual({ kind: 'key_reused' });
+        const accepted = await store.acceptSend(later.id, 'SM-later', usageEvent(later), tick());
+        expect(await store.beginSend(messageRecord(workspace), claim('key-3', 'fp-b'))).toEqual({ kind: 'replayed', message: accepted });
+        expect(await store.beginSend(messageRecord(workspace), claim('key-3', 'fp-a'))).toEqual({ kind: 'key_reused' });
       });
 
       test('a claim binds only its own workspace', async () => {
-        await store.applyWalletView(wallet(otherWorkspace, 1000, 1));
         const mine = messageRecord(workspace);
-        await store.reserveSend(mine, reservationFor(mine), claim('key-4', 'fp-a'));
+        await store.beginSend(mine, claim('key-4', 'fp-a'));
         const theirs = messageRecord(otherWorkspace);
-        expect(await store.reserveSend(theirs, reservationFor(theirs), claim('key-4', 'fp-b'))).toEqual({ kind: 'reserved' });
+        expect(await store.beginSend(theirs, claim('key-4', 'fp-b'))).toEqual({ kind: 'begun' });
       });
 
-      test('a send refused for credits leaves its key unused', async () => {
-        const tooMuch = messageRecord(workspace, { creditUnits: 5000 });
-        expect(await store.reserveSend(tooMuch, reservationFor(tooMuch), claim('key-5', 'fp-a'))).toEqual({ kind: 'insufficient_credits', availableUnits: 1000 });
-        const fits = messageRecord(workspace, { creditUnits: 100 });
-        expect(await store.reserveSend(fits, reservationFor(fits), claim('key-5', 'fp-b'))).toEqual({ kind: 'reserved' });
-      });
-
-      test('concurrent sends under one key reserve once', async () => {
-        const outcomes = await Promise.all(
-          Array.from({ length: 8 }, () => {
-            const message = messageRecord(workspace, { creditUnits: 100 });
-            return store.reserveSend(message, reservationFor(message), claim('key-6', 'fp'));
-          }),
-        );
-        expect(outcomes.filter((o) => o.kind === 'reserved')).toHaveLength(1);
+      test('concurrent sends under one key begin once', async () => {
+        const outcomes = await Promise.all(Array.from({ length: 8 }, () => store.beginSend(messageRecord(workspace, { creditUnits: 100 }), claim('key-6', 'fp'))));
+        expect(outcomes.filter((o) => o.kind === 'begun')).toHaveLength(1);
         expect(outcomes.filter((o) => o.kind === 'in_progress')).toHaveLength(7);
-        expect((await store.creditView(workspace)).reservedUnits).toBe(100);
+        expect((await store.interruptedSends(tick(), 10_000)).filter((waiting) => waiting.workspaceId === workspace)).toHaveLength(1);
       });
     });
 
     describe('delivery reports', () => {
-      beforeEach(async () => {
-        await store.applyWalletView(wallet(workspace, 10_000, 1));
-      });
-
       test('a report for an unknown carrier id, or under another connection, finds nothing', async () => {
         const connectionId = newId();
         const { carrierMessageId } = await sent(messageRecord(workspace, { carrierConnectionId: connectionId }));
@@ -713,11 +575,9 @@ export function describeTelephonyStoreContract(name: string, open: () => Promise
 
     describe('listing messages', () => {
       test('newest first, filtered by status, paginated, never showing sends in flight', async () => {
-        await store.applyWalletView(wallet(workspace, 10_000, 1));
         const accepted: MessageRecord[] = [];
         for (let i = 0; i < 4; i += 1) accepted.push((await sent(messageRecord(workspace))).message);
-        const inFlight = messageRecord(workspace);
-        await store.reserveSend(inFlight, reservationFor(inFlight));
+        await store.beginSend(messageRecord(workspace));
         const delivered = await store.applyDelivery(null, accepted[1]!.carrierMessageId!, { status: 'delivered', at: tick() });
 
         const listed = await store.listMessages(workspace, {}, all);

@@ -13,24 +13,24 @@ describe('SqliteTelephonyStore', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   describeTelephonyStoreContract('contract', async () => new SqliteTelephonyStore(join(dir, `${newId()}.sqlite`)));
 
-  test('data, reservations and the outbox survive reopening the file', async () => {
+  test('data, sends in flight and the outbox survive reopening the file', async () => {
     const file = join(dir, 'reopen.sqlite');
     const workspace = newId();
     const first = new SqliteTelephonyStore(file);
     const number = numberRecord(workspace);
     await first.insertNumber(number);
-    await first.applyWalletView({ workspaceId: workspace, creditUnits: 1000, version: 3, issuer: false });
     const message = messageRecord(workspace, { creditUnits: 100 });
-    const reservation = { id: newId(), workspaceId: workspace, creditUnits: 100 };
-    await first.reserveSend(message, reservation);
-    const accepted = await first.acceptSend(message.id, 'SM-1', { id: reservation.id, subject: 'usage.telephony.sms', payload: new Uint8Array([7]) }, message.createdAt);
+    await first.beginSend(message);
+    const accepted = await first.acceptSend(message.id, 'SM-1', { id: 'capture-1', subject: 'usage.telephony.sms', payload: new Uint8Array([7]) }, message.createdAt);
+    const waiting = messageRecord(workspace);
+    await first.beginSend(waiting);
     await first.close();
 
     const second = new SqliteTelephonyStore(file);
     expect(await second.getNumber(workspace, number.id)).toEqual(number);
     expect(await second.getMessage(workspace, message.id)).toEqual(accepted);
-    expect(await second.creditView(workspace)).toEqual({ balanceUnits: 1000, version: 3, issuer: false, reservedUnits: 100 });
-    expect((await second.outbox.pending(10)).map((event) => event.id)).toEqual([reservation.id]);
+    expect(await second.interruptedSends(new Date(Date.parse(waiting.createdAt) + 1).toISOString(), 10)).toEqual([waiting]);
+    expect((await second.outbox.pending(10)).map((event) => event.id)).toEqual(['capture-1']);
     await second.close();
   });
 

@@ -9,7 +9,7 @@ export interface StreamDefinition {
 /** Usage events (voice.billing.v1.UsageEvent) from every producer, consumed by billing. */
 export const usageStream: StreamDefinition = { name: 'USAGE', subjects: ['usage.>'] };
 
-/** Wallet changes (voice.billing.v1.WalletChanged) from billing, consumed by spending producers. */
+/** Balance changes (voice.billing.v1.WalletChanged) published by billing for whoever follows wallets. */
 export const walletStream: StreamDefinition = { name: 'WALLETS', subjects: ['billing.wallets.>'] };
 
 /** usage.<producer>.<kind>, e.g. usage.telephony.sms. */
@@ -20,5 +20,4 @@ export const walletChangedSubject = 'billing.wallets.changed';
 /** Durable consumer names: one position per consuming service, shared by its replicas. */
 export const durableNames = {
   billingUsage: 'billing-usage',
-  telephonyWallets: 'telephony-wallets',
 } as const;

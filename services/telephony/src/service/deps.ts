@@ -1,7 +1,7 @@
 // What the telephony handlers need; main.ts builds it once.
 import type { Logger, SecretBox } from '@voice/runtime';
 import type { CarrierDirectory } from '../carriers/directory.js';
-import type { BillingBalances } from '../credits/billing-balances.js';
+import type { BillingHolds } from '../billing/holds.js';
 import type { SmsPricing } from '../pricing.js';
 import type { TelephonyStore } from '../store/store.js';
 
@@ -11,8 +11,10 @@ export interface TelephonyDeps {
   box: SecretBox;
   carriers: CarrierDirectory;
   pricing: SmsPricing;
-  /** Billing's current word on a wallet, when billing answers. */
-  balances: BillingBalances;
+  /** Holds the price of a send or a purchase at billing before it goes ahead. */
+  holds: BillingHolds;
+  /** How long an SMS's hold lasts (TelephonyConfig.smsHoldSeconds). */
+  smsHoldSeconds: number;
   /** Asks the outbox relay to publish now (after a usage event committed). */
   wakeRelay(): void;
   now(): Date;

@@ -1,15 +1,15 @@
-// Sends cut off between their credit reservation and the carrier's recorded answer (the process
-// was killed, or the write after the answer failed) would hold their credits and their
-// Idempotency-Key for good, and a message the carrier took would never be billed. A periodic pass
-// asks each one's carrier whether it took the message: if it did, the message is accepted and
-// billed exactly as the send would have done; if it did not, the send is abandoned like one the
-// carrier refused (credits released, the key free for a retry). A carrier that cannot be asked
-// now is asked again on the next pass.
-import { newId, PollingLoop, type Logger } from '@voice/runtime';
+// Sends cut off between their start and the carrier's recorded answer (the process was killed, or
+// the write after the answer failed) would keep their hold at billing and their Idempotency-Key
+// until the hold expires, and a message the carrier took would never be billed. A periodic pass
+// asks each one's carrier whether it took the message: if it did, the message is accepted and its
+// hold captured exactly as the send would have done; if it did not, the send is abandoned like one
+// the carrier refused (its hold released, the key free for a retry). A carrier that cannot be
+// asked now is asked again on the next pass.
+import { PollingLoop, type Logger } from '@voice/runtime';
 import type { CarrierAdapter } from '../carriers/carrier.js';
 import type { CarrierDirectory } from '../carriers/directory.js';
-import { smsUsageEvent } from '../credits/usage-event.js';
-import type { InterruptedSend, TelephonyStore } from '../store/store.js';
+import { smsCaptureEvent, smsReleaseEvent } from '../billing/usage-events.js';
+import type { MessageRecord, TelephonyStore } from '../store/store.js';
 
 export interface SendRecoveryOptions {
   store: TelephonyStore;
@@ -25,7 +25,7 @@ export interface SendRecoveryOptions {
 export interface RecoveryPass {
   /** The carrier had taken them: now accepted, and billed. */
   accepted: number;
-  /** The carrier had not: gone, their credits released. */
+  /** The carrier had not: gone, their holds released. */
   abandoned: number;
   /** The carrier could not be asked: left for the next pass. */
   deferred: number;
@@ -68,18 +68,17 @@ export class SendRecovery {
     const createdBefore = new Date(this.options.now().getTime() - this.options.afterMs).toISOString();
     const seen = new Set<string>();
     for (;;) {
-      const batch = (await this.options.store.interruptedSends(createdBefore, batchSize + seen.size)).filter((send) => !seen.has(send.message.id));
-      for (const send of batch) {
+      const batch = (await this.options.store.interruptedSends(createdBefore, batchSize + seen.size)).filter((message) => !seen.has(message.id));
+      for (const message of batch) {
         if (this.loop.stopped) return pass;
-        seen.add(send.message.id);
-        pass[await this.recover(send)]++;
+        seen.add(message.id);
+        pass[await this.recover(message)]++;
       }
       if (batch.length === 0) return pass;
     }
   }
 
-  private async recover(send: InterruptedSend): Promise<Outcome> {
-    const { message } = send;
+  private async recover(message: MessageRecord): Promise<Outcome> {
     const log = { message_id: message.id, workspace_id: message.workspaceId };
     const adapter = await this.carrierOf(message.carrierConnectionId);
     let carrierMessageId: string | undefined;
@@ -96,15 +95,14 @@ export class SendRecovery {
       this.options.logger.warn("an interrupted send's carrier connection is gone; nobody can be asked, so it is abandoned", log);
     }
 
+    const at = this.options.now().toISOString();
     if (carrierMessageId === undefined) {
-      await this.options.store.abandonSend(message.id, send.reservationId);
-      this.options.logger.warn('an interrupted send was not taken by the carrier; abandoned, its credits released', log);
+      if (!(await this.options.store.abandonSend(message.id, smsReleaseEvent(message, at)))) return 'settledElsewhere';
+      this.options.wakeRelay();
+      this.options.logger.warn('an interrupted send was not taken by the carrier; abandoned, its hold released', log);
       return 'abandoned';
     }
-    const at = this.options.now().toISOString();
-    // A send reserved before reservations named their message has no reservation to settle; its event still needs an id.
-    const reservation = { id: send.reservationId ?? newId(), workspaceId: message.workspaceId, creditUnits: message.creditUnits };
-    const accepted = await this.options.store.acceptSend(message.id, carrierMessageId, smsUsageEvent(message, reservation, at), at);
+    const accepted = await this.options.store.acceptSend(message.id, carrierMessageId, smsCaptureEvent(message, at), at);
     if (!accepted) return 'settledElsewhere';
     this.options.wakeRelay();
     this.options.logger.warn('an interrupted send had been taken by the carrier; accepted and billed', log);

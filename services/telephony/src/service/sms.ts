@@ -1,7 +1,9 @@
-// POST /sms/send and the message reads. The preconditions run in API.md 6's order; credits are
-// reserved against telephony's own view of the wallet (so sending works while billing is down
-// and concurrent sends can never overspend), the carrier is asked, and only a message the
-// carrier took becomes a usage event, in the same transaction that records the acceptance.
+// POST /sms/send and the message reads. The preconditions run in API.md 6's order; the credits
+// are the last of them: billing holds the price against the wallet's available balance (so
+// concurrent sends, renewals and reclaims can never overspend it together), then the carrier is
+// asked. A message the carrier took captures its hold through a usage event written in the same
+// transaction that records the acceptance (so the debit lands exactly once, even if billing is
+// away by then); a message it did not take releases the hold the same way.
 import type { HandlerContext } from '@connectrpc/connect';
 import {
   formatCredits,
@@ -20,8 +22,9 @@ import { isUsNumber, isUsTenDlc, parseE164 } from '../numbers/phone.js';
 import { presentMessage } from '../presenter.js';
 import { smsPriceUnits } from '../pricing.js';
 import { segmentSms } from '../sms/segments.js';
-import { smsUsageEvent } from '../credits/usage-event.js';
-import type { ClaimOutcome, MessageRecord, MessageStatus, NumberRecord, Reservation, ReserveOutcome, SendClaim } from '../store/store.js';
+import { BillingUnreachable, type HoldAnswer } from '../billing/holds.js';
+import { smsCaptureEvent, smsDescription, smsHoldId, smsReleaseEvent, smsUsageKind } from '../billing/usage-events.js';
+import type { ClaimOutcome, MessageRecord, MessageStatus, NumberRecord } from '../store/store.js';
 import type { CarrierRoute } from '../carriers/directory.js';
 import { withCarrier } from './carrier-errors.js';
 import type { TelephonyDeps } from './deps.js';
@@ -49,14 +52,40 @@ export function smsHandlers(deps: TelephonyDeps) {
     return route;
   }
 
-  /** Reserves the price; when the local view is short, billing's current balance gets one chance. */
-  async function reserve(message: MessageRecord, reservation: Reservation, claim: SendClaim | undefined, requestId: string): Promise<ReserveOutcome> {
-    const first = await store.reserveSend(message, reservation, claim);
-    if (first.kind !== 'insufficient_credits') return first;
-    const wallet = await deps.balances.current(message.workspaceId, requestId);
-    if (!wallet) return first;
-    await store.applyWalletView(wallet);
-    return store.reserveSend(message, reservation, claim);
+  /**
+   * Holds the message's price at billing. Refused or unanswered, the send ends here: its message
+   * and its key go, and when billing did not answer (it may have made the hold) a release follows
+   * through the outbox.
+   */
+  async function hold(message: MessageRecord, requestId: string): Promise<void> {
+    let answer: HoldAnswer;
+    try {
+      answer = await deps.holds.authorize({
+        workspaceId: message.workspaceId,
+        holdId: smsHoldId(message),
+        creditUnits: message.creditUnits,
+        kind: smsUsageKind,
+        reference: message.id,
+        description: smsDescription(message),
+        expiresInSeconds: deps.smsHoldSeconds,
+        requestId,
+      });
+    } catch (error) {
+      if (!(error instanceof BillingUnreachable)) {
+        await store.abandonSend(message.id);
+        throw error;
+      }
+      // Billing may have made the hold before its answer was lost: the release goes through the outbox.
+      if (await store.abandonSend(message.id, smsReleaseEvent(message, deps.now().toISOString()))) deps.wakeRelay();
+      throw serviceError('telephony_unavailable', 'the platform could not hold the price of the message; nothing was sent or charged, retry shortly', { cause: error });
+    }
+    if (answer.kind === 'refused') {
+      await store.abandonSend(message.id);
+      throw serviceError(
+        'conflict',
+        `not enough credits: the message costs ${formatCredits(message.creditUnits)} credits and ${formatCredits(Math.max(0, answer.availableUnits))} are available`,
+      );
+    }
   }
 
   /**
@@ -119,21 +148,12 @@ export function smsHandlers(deps: TelephonyDeps) {
         createdAt: at,
         updatedAt: at,
       };
-      const reservation: Reservation = { id: newId(), workspaceId: caller.workspaceId, creditUnits: message.creditUnits };
 
-      const outcome = await reserve(message, reservation, claim, caller.requestId);
-      switch (outcome.kind) {
-        case 'insufficient_credits':
-          throw serviceError(
-            'conflict',
-            `not enough credits: the message costs ${formatCredits(message.creditUnits)} credits and ${formatCredits(outcome.availableUnits)} are available`,
-          );
-        case 'reserved':
-          break;
-        default:
-          // A send under the same key got there first.
-          return answerForClaimed(outcome);
-      }
+      const begun = await store.beginSend(message, claim);
+      // A send under the same key got there first.
+      if (begun.kind !== 'begun') return answerForClaimed(begun);
+      // A free message (prices may be configured to zero) has nothing to hold.
+      if (message.creditUnits > 0) await hold(message, caller.requestId);
 
       let carrierMessageId: string;
       try {
@@ -141,11 +161,11 @@ export function smsHandlers(deps: TelephonyDeps) {
           route.adapter.sendSms({ from: number.number, to, body: input.body, statusCallbackUrl: deps.carriers.callbackUrl(route.connectionId) }),
         ));
       } catch (error) {
-        await store.abandonSend(message.id, reservation.id);
+        if (await store.abandonSend(message.id, smsReleaseEvent(message, deps.now().toISOString()))) deps.wakeRelay();
         throw error;
       }
       const acceptedAt = deps.now().toISOString();
-      const accepted = await store.acceptSend(message.id, carrierMessageId, smsUsageEvent(message, reservation, acceptedAt), acceptedAt);
+      const accepted = await store.acceptSend(message.id, carrierMessageId, smsCaptureEvent(message, acceptedAt), acceptedAt);
       if (!accepted) return { message: presentMessage(await settledByRecovery(message)), replayed: false };
       deps.wakeRelay();
       return { message: presentMessage(accepted), replayed: false };

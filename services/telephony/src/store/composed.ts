@@ -5,21 +5,16 @@ import type {
   CampaignRecord,
   ConnectionChanges,
   ConnectionRecord,
-  CreditView,
   DeliveryUpdate,
-  InterruptedSend,
   MessageRecord,
   MessageStatus,
   NumberChanges,
   NumberRecord,
-  Reservation,
-  ReserveOutcome,
   SendClaim,
   SuppressionRecord,
   TelephonyStore,
-  WalletView,
 } from './store.js';
-import type { ClaimOutcome } from './store.js';
+import type { BeginOutcome, ClaimOutcome } from './store.js';
 
 export type NumberStore = Pick<TelephonyStore, 'insertNumber' | 'getNumber' | 'listNumbers' | 'heldNumbers' | 'updateNumber' | 'deleteNumber'>;
 export type ConnectionStore = Pick<
@@ -30,9 +25,8 @@ export type CampaignStore = Pick<TelephonyStore, 'insertCampaign' | 'getCampaign
 export type SuppressionStore = Pick<TelephonyStore, 'insertSuppression' | 'isSuppressed' | 'listSuppressions' | 'deleteSuppression'>;
 export type SmsStore = Pick<
   TelephonyStore,
-  'reserveSend' | 'claimedSend' | 'acceptSend' | 'abandonSend' | 'interruptedSends' | 'unrecordedCarrierIds' | 'getMessage' | 'listMessages' | 'applyDelivery'
+  'beginSend' | 'claimedSend' | 'acceptSend' | 'abandonSend' | 'interruptedSends' | 'unrecordedCarrierIds' | 'getMessage' | 'listMessages' | 'applyDelivery'
 >;
-export type CreditStore = Pick<TelephonyStore, 'applyWalletView' | 'creditView'>;
 
 export interface TelephonyStoreParts {
   numbers: NumberStore;
@@ -40,7 +34,6 @@ export interface TelephonyStoreParts {
   campaigns: CampaignStore;
   suppressions: SuppressionStore;
   sms: SmsStore;
-  credits: CreditStore;
 }
 
 export abstract class ComposedTelephonyStore implements TelephonyStore {
@@ -128,23 +121,23 @@ export abstract class ComposedTelephonyStore implements TelephonyStore {
     return this.parts.suppressions.deleteSuppression(workspaceId, id);
   }
 
-  reserveSend(message: MessageRecord, reservation: Reservation, claim?: SendClaim): Promise<ReserveOutcome> {
-    return this.parts.sms.reserveSend(message, reservation, claim);
+  beginSend(message: MessageRecord, claim?: SendClaim): Promise<BeginOutcome> {
+    return this.parts.sms.beginSend(message, claim);
   }
 
-  acceptSend(messageId: string, carrierMessageId: string, usageEvent: NewOutboxEvent, now: string): Promise<MessageRecord | undefined> {
+  acceptSend(messageId: string, carrierMessageId: string, usageEvent: NewOutboxEvent | undefined, now: string): Promise<MessageRecord | undefined> {
     return this.parts.sms.acceptSend(messageId, carrierMessageId, usageEvent, now);
   }
 
-  abandonSend(messageId: string, reservationId: string | null): Promise<void> {
-    return this.parts.sms.abandonSend(messageId, reservationId);
+  abandonSend(messageId: string, releaseEvent?: NewOutboxEvent): Promise<boolean> {
+    return this.parts.sms.abandonSend(messageId, releaseEvent);
   }
 
   claimedSend(workspaceId: string, claim: SendClaim): Promise<ClaimOutcome | undefined> {
     return this.parts.sms.claimedSend(workspaceId, claim);
   }
 
-  interruptedSends(createdBefore: string, limit: number): Promise<InterruptedSend[]> {
+  interruptedSends(createdBefore: string, limit: number): Promise<MessageRecord[]> {
     return this.parts.sms.interruptedSends(createdBefore, limit);
   }
 
@@ -162,14 +155,6 @@ export abstract class ComposedTelephonyStore implements TelephonyStore {
 
   applyDelivery(carrierConnectionId: string | null, carrierMessageId: string, update: DeliveryUpdate): Promise<MessageRecord | undefined> {
     return this.parts.sms.applyDelivery(carrierConnectionId, carrierMessageId, update);
-  }
-
-  applyWalletView(wallet: WalletView, settledReservationId?: string): Promise<void> {
-    return this.parts.credits.applyWalletView(wallet, settledReservationId);
-  }
-
-  creditView(workspaceId: string): Promise<CreditView> {
-    return this.parts.credits.creditView(workspaceId);
   }
 
   abstract close(): Promise<void>;

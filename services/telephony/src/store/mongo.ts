@@ -1,12 +1,13 @@
 // TelephonyStore on MongoDB: the service's own database; unique indexes on numbers, suppressed
 // numbers per workspace and carrier message ids per connection; a transaction wherever writes
-// must agree, the usage events of accepted sends entering the outbox inside it.
+// must agree, the usage events that capture or release a send's hold entering the outbox inside
+// it. (Databases from before billing held the sends keep two collections nobody reads any more,
+// credit_views and reservations: see docs/operations.md.)
 import { connectMongo, MongoOutbox, type MongoHandle } from '@voice/runtime';
 import { ComposedTelephonyStore } from './composed.js';
 import { MongoCampaignStore } from './mongo/campaigns.js';
 import { MongoSendClaims } from './mongo/claims.js';
 import { MongoConnectionStore } from './mongo/connections.js';
-import { MongoCreditStore } from './mongo/credits.js';
 import { telephonyCollections, type Collections } from './mongo/documents.js';
 import { createIndexes } from './mongo/indexes.js';
 import { MongoNumberStore } from './mongo/numbers.js';
@@ -19,14 +20,12 @@ export class MongoTelephonyStore extends ComposedTelephonyStore {
     collections: Collections,
     readonly outbox: MongoOutbox,
   ) {
-    const credits = new MongoCreditStore(handle, collections);
     super({
       numbers: new MongoNumberStore(handle, collections),
       connections: new MongoConnectionStore(handle, collections),
       campaigns: new MongoCampaignStore(handle, collections),
       suppressions: new MongoSuppressionStore(handle, collections),
-      sms: new MongoSmsStore(handle, collections, outbox, credits, new MongoSendClaims(collections.claims)),
-      credits,
+      sms: new MongoSmsStore(handle, collections, outbox, new MongoSendClaims(collections.claims)),
     });
   }
 

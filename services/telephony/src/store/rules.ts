@@ -1,6 +1,6 @@
-// The rules both store adapters apply, written once: what an idempotency claim decides, which
-// delivery reports move a message on, and what a reservation may spend.
-import type { ClaimOutcome, CreditView, DeliveryUpdate, MessageRecord, MessageStatus, SendClaim } from './store.js';
+// The rules both store adapters apply, written once: what an idempotency claim decides and which
+// delivery reports move a message on.
+import type { ClaimOutcome, DeliveryUpdate, MessageRecord, MessageStatus, SendClaim } from './store.js';
 
 /** A claim as either adapter keeps it. */
 export interface StoredClaim {
@@ -12,7 +12,7 @@ export interface StoredClaim {
 }
 
 /**
- * What a stored claim decides for a new send under its key, before credits are looked at:
+ * What a stored claim decides for a new send under its key, before billing is asked:
  * undefined when it does not bind (there is none, it expired, or the message of the same body is
  * gone) and the send goes ahead, replacing it.
  */
@@ -23,7 +23,7 @@ export function claimDecision(stored: StoredClaim | undefined, claim: SendClaim,
   return message.status === 'sending' ? { kind: 'in_progress' } : { kind: 'replayed', message: stored.firstResponse ?? message };
 }
 
-/** A reserved message waits for the carrier, whatever the caller filled in. */
+/** A begun message waits for the carrier, whatever the caller filled in. */
 export const awaitingCarrier = (message: MessageRecord): MessageRecord => ({ ...message, status: 'sending', carrierMessageId: null });
 
 type ReportedStatus = DeliveryUpdate['status'];
@@ -39,10 +39,3 @@ export const statusesOvertakenBy = (next: ReportedStatus): MessageStatus[] =>
 
 /** Only a failure keeps a reason. */
 export const failureReasonOf = (update: DeliveryUpdate): string => (update.status === 'failed' ? (update.failureReason ?? '') : '');
-
-/** Spendable credits: the view's balance less the open reservations, never shown below zero. */
-export const availableUnits = (view: Pick<CreditView, 'balanceUnits' | 'reservedUnits'>): number => Math.max(0, view.balanceUnits - view.reservedUnits);
-
-/** An issuer's wallet covers every send; any other covers what its spendable credits cover. */
-export const reservationFits = (view: Pick<CreditView, 'balanceUnits' | 'reservedUnits' | 'issuer'>, creditUnits: number): boolean =>
-  view.issuer || view.balanceUnits - view.reservedUnits >= creditUnits;

@@ -1,12 +1,11 @@
 // TelephonyStore on embedded SQLite. Writes that must agree run in one IMMEDIATE transaction,
-// which also serialises them against other connections to the file; the usage events of
-// accepted sends enter the outbox in the same transaction.
+// which also serialises them against other connections to the file; the usage events that
+// capture or release a send's hold enter the outbox in the transaction that settles the send.
 import { openSqlite, SqliteOutbox, statementCache, type SqliteDatabase } from '@voice/runtime';
 import { ComposedTelephonyStore } from './composed.js';
 import { SqliteCampaignStore } from './sqlite/campaigns.js';
 import { SqliteSendClaims } from './sqlite/claims.js';
 import { SqliteConnectionStore } from './sqlite/connections.js';
-import { SqliteCreditStore } from './sqlite/credits.js';
 import { migrations } from './sqlite/migrations.js';
 import { SqliteNumberStore } from './sqlite/numbers.js';
 import { SqliteSmsStore } from './sqlite/sms.js';
@@ -20,14 +19,12 @@ export class SqliteTelephonyStore extends ComposedTelephonyStore {
     const db = openSqlite(file, migrations);
     const sql = statementCache(db);
     const outbox = new SqliteOutbox(db);
-    const credits = new SqliteCreditStore(db, sql);
     super({
       numbers: new SqliteNumberStore(db, sql),
       connections: new SqliteConnectionStore(db, sql),
       campaigns: new SqliteCampaignStore(db, sql),
       suppressions: new SqliteSuppressionStore(db, sql),
-      sms: new SqliteSmsStore(db, sql, outbox, credits, new SqliteSendClaims(sql)),
-      credits,
+      sms: new SqliteSmsStore(db, sql, outbox, new SqliteSendClaims(sql)),
     });
     this.db = db;
     this.outbox = outbox;

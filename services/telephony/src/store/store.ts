@@ -78,7 +78,10 @@ export interface SuppressionRecord {
   createdAt: string;
 }
 
-/** 'sending' exists only between the reservation and the carrier's answer; clients never see it. */
+/**
+ * 'sending' exists only from the start of a send (before its hold) to the carrier's answer;
+ * clients never see it.
+ */
 export type MessageStatus = 'sending' | 'queued' | 'sent' | 'delivered' | 'failed';
 
 export interface MessageRecord {
@@ -111,20 +114,6 @@ export interface SendClaim {
   expiredBefore: string;
 }
 
-export interface Reservation {
-  /** Also the id of the usage event that will settle it. */
-  id: string;
-  workspaceId: string;
-  creditUnits: number;
-}
-
-/** A send cut off between its reservation and the carrier's answer being recorded (the process died, or that write failed). */
-export interface InterruptedSend {
-  message: MessageRecord;
-  /** The reservation it holds; null for a send reserved before reservations named their message. */
-  reservationId: string | null;
-}
-
 /** What an Idempotency-Key an earlier send holds decides for a new one. */
 export type ClaimOutcome =
   /** The key's first request finished: its message as that request answered it (later delivery reports aside). */
@@ -133,28 +122,7 @@ export type ClaimOutcome =
   | { kind: 'in_progress' }
   | { kind: 'key_reused' };
 
-export type ReserveOutcome =
-  | { kind: 'reserved' }
-  /** The workspace's spendable credits (view balance minus open reservations, never below zero) are short. */
-  | { kind: 'insufficient_credits'; availableUnits: number }
-  | ClaimOutcome;
-
-/** Billing's word on a wallet, as its WalletChanged event (or a balance read) carried it. */
-export interface WalletView {
-  workspaceId: string;
-  creditUnits: number;
-  version: number;
-  issuer: boolean;
-}
-
-export interface CreditView {
-  /** The newest wallet balance billing reported (0 before any report). */
-  balanceUnits: number;
-  version: number;
-  issuer: boolean;
-  /** Sum of open reservations: sends accepted here that billing has not applied yet. */
-  reservedUnits: number;
-}
+export type BeginOutcome = { kind: 'begun' } | ClaimOutcome;
 
 export type DeliveryUpdate = { status: 'queued' | 'sent' | 'delivered' | 'failed'; failureReason?: string; at: string };
 
@@ -191,31 +159,34 @@ export interface TelephonyStore {
   listSuppressions(workspaceId: string, page: Page): Promise<{ entries: SuppressionRecord[]; total: number }>;
   deleteSuppression(workspaceId: string, id: string): Promise<boolean>;
 
-  // SMS, with the credit view, the reservations and the outbox.
+  // SMS, with the outbox of their usage events.
   /**
    * One transaction: a claim under the key decides first (replay, in progress, reused; an
-   * expired claim is replaced); then the reservation must fit the workspace's spendable credits
-   * (an issuer wallet always fits); then the message (status 'sending'), the reservation and the
-   * claim are written together.
+   * expired claim is replaced); then the message (status 'sending') and the claim are written
+   * together, before billing is asked for the hold that pays for the message.
    */
-  reserveSend(message: MessageRecord, reservation: Reservation, claim?: SendClaim): Promise<ReserveOutcome>;
+  beginSend(message: MessageRecord, claim?: SendClaim): Promise<BeginOutcome>;
   /**
    * What the workspace's claim on the key decides for a new send, read before anything else is
-   * checked (replayed, in progress, reused), or undefined when the send goes ahead. reserveSend
+   * checked (replayed, in progress, reused), or undefined when the send goes ahead. beginSend
    * decides again, atomically, for sends racing under one key.
    */
   claimedSend(workspaceId: string, claim: SendClaim): Promise<ClaimOutcome | undefined>;
   /**
    * One transaction: the carrier took the message. It becomes 'queued' with the carrier's id,
-   * its claim keeps it as the first response, and the usage event that bills it enters the outbox. The reservation stays open until
-   * billing reports it applied. Undefined (and nothing written) when the message no longer waits
-   * for the carrier: the recovery of interrupted sends settled it first.
+   * its claim keeps it as the first response, and the usage event that captures its hold enters
+   * the outbox (a free message has none). Undefined (and nothing written) when the message no
+   * longer waits for the carrier: the recovery of interrupted sends settled it first.
    */
-  acceptSend(messageId: string, carrierMessageId: string, usageEvent: NewOutboxEvent, now: string): Promise<MessageRecord | undefined>;
-  /** One transaction: the carrier did not take it; message, reservation and claim disappear. */
-  abandonSend(messageId: string, reservationId: string | null): Promise<void>;
-  /** Messages still 'sending' that were created before the instant, oldest first, with their reservations. */
-  interruptedSends(createdBefore: string, limit: number): Promise<InterruptedSend[]>;
+  acceptSend(messageId: string, carrierMessageId: string, usageEvent: NewOutboxEvent | undefined, now: string): Promise<MessageRecord | undefined>;
+  /**
+   * One transaction: the message was not sent (no hold, or the carrier did not take it); the
+   * message and its claim disappear, and `releaseEvent` (which releases a hold billing may hold for
+   * it) enters the outbox. False (and nothing written) when the message no longer waits.
+   */
+  abandonSend(messageId: string, releaseEvent?: NewOutboxEvent): Promise<boolean>;
+  /** Messages still 'sending' that were created before the instant, oldest first. */
+  interruptedSends(createdBefore: string, limit: number): Promise<MessageRecord[]>;
   /** Those of the carrier ids that no message of the connection (null: the platform's carrier) holds, in the given order. */
   unrecordedCarrierIds(carrierConnectionId: string | null, carrierMessageIds: string[]): Promise<string[]>;
   /** A message still with the carrier ('sending') is not found: nobody was told its id yet, and it may vanish. */
@@ -228,14 +199,7 @@ export interface TelephonyStore {
    */
   applyDelivery(carrierConnectionId: string | null, carrierMessageId: string, update: DeliveryUpdate): Promise<MessageRecord | undefined>;
 
-  /**
-   * One transaction: keeps the view if `wallet.version` is newer than the stored one, and closes
-   * the reservation `settledReservationId` (billing applied its usage event) if it is open.
-   */
-  applyWalletView(wallet: WalletView, settledReservationId?: string): Promise<void>;
-  creditView(workspaceId: string): Promise<CreditView>;
-
-  /** The outbox the relay drains (usage events). */
+  /** The outbox the relay drains (usage events: captures and releases of holds). */
   readonly outbox: OutboxReader;
   close(): Promise<void>;
 }

@@ -93,27 +93,6 @@ export interface ClaimDocument {
   first_response?: MessageDocument;
 }
 
-/**
- * _id is the workspace. Created with reserved_units 0 before the first reservation or report;
- * balance_units, version and issuer are absent until billing's first report.
- */
-export interface CreditViewDocument {
-  _id: string;
-  balance_units?: number;
-  version?: number;
-  issuer?: boolean;
-  /** The sum of the workspace's open reservations, moved in the same transaction as they are. */
-  reserved_units: number;
-}
-
-export interface ReservationDocument {
-  _id: string;
-  workspace_id: string;
-  credit_units: number;
-  /** The message the reservation pays for; absent on reservations made before it was recorded. */
-  message_id?: string;
-}
-
 export interface Collections {
   numbers: Collection<NumberDocument>;
   connections: Collection<ConnectionDocument>;
@@ -121,8 +100,6 @@ export interface Collections {
   suppressions: Collection<SuppressionDocument>;
   messages: Collection<MessageDocument>;
   claims: Collection<ClaimDocument>;
-  creditViews: Collection<CreditViewDocument>;
-  reservations: Collection<ReservationDocument>;
 }
 
 export const telephonyCollections = (db: Db): Collections => ({
@@ -132,8 +109,6 @@ export const telephonyCollections = (db: Db): Collections => ({
   suppressions: db.collection<SuppressionDocument>('suppressions'),
   messages: db.collection<MessageDocument>('sms_messages'),
   claims: db.collection<ClaimDocument>('send_claims'),
-  creditViews: db.collection<CreditViewDocument>('credit_views'),
-  reservations: db.collection<ReservationDocument>('reservations'),
 });
 
 export const numberDocument = (n: NumberRecord): NumberDocument => ({

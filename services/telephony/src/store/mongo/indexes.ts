@@ -5,7 +5,7 @@ import type { Collections } from './documents.js';
 const newestFirst = { workspace_id: 1, created_at: -1, _id: -1 } as const;
 
 export async function createIndexes(collections: Collections, outbox: MongoOutbox): Promise<void> {
-  const { numbers, connections, campaigns, suppressions, messages, claims, reservations } = collections;
+  const { numbers, connections, campaigns, suppressions, messages, claims } = collections;
   await numbers.createIndex({ number: 1 }, { unique: true, name: 'unique_number' });
   await numbers.createIndex(newestFirst, { name: 'numbers_newest_first' });
   await numbers.createIndex({ carrier_connection_id: 1 }, { name: 'numbers_by_connection' });
@@ -22,7 +22,6 @@ export async function createIndexes(collections: Collections, outbox: MongoOutbo
   await messages.createIndex(newestFirst, { name: 'messages_newest_first' });
   await messages.createIndex({ workspace_id: 1, status: 1, created_at: -1, _id: -1 }, { name: 'messages_by_status' });
   await messages.createIndex({ created_at: 1 }, { partialFilterExpression: { status: 'sending' }, name: 'messages_sending' });
-  await reservations.createIndex({ message_id: 1 }, { name: 'reservations_by_message' });
   await claims.createIndex({ message_id: 1 }, { name: 'claims_by_message' });
   await outbox.ensureIndexes();
 }

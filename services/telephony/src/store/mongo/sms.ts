@@ -1,12 +1,12 @@
-// SMS in MongoDB: a send reserves credits, then the carrier's answer accepts (with its usage event
-// in the outbox) or abandons it; delivery reports move accepted messages forward.
+// SMS in MongoDB: a send begins (its message waiting, its key claimed), then the carrier's answer
+// accepts it (with the usage event capturing its hold in the outbox) or it is abandoned (with the
+// event releasing its hold); delivery reports move accepted messages forward.
 import type { ClientSession, Filter } from 'mongodb';
 import type { MongoHandle, MongoOutbox, NewOutboxEvent, Page } from '@voice/runtime';
 import type { SmsStore } from '../composed.js';
-import { availableUnits, awaitingCarrier, claimDecision, failureReasonOf, statusesOvertakenBy } from '../rules.js';
-import type { ClaimOutcome, DeliveryUpdate, InterruptedSend, MessageRecord, MessageStatus, Reservation, ReserveOutcome, SendClaim } from '../store.js';
+import { awaitingCarrier, claimDecision, failureReasonOf, statusesOvertakenBy } from '../rules.js';
+import type { BeginOutcome, ClaimOutcome, DeliveryUpdate, MessageRecord, MessageStatus, SendClaim } from '../store.js';
 import type { MongoSendClaims } from './claims.js';
-import type { MongoCreditStore } from './credits.js';
 import { messageDocument, messageRecord, type Collections, type MessageDocument } from './documents.js';
 import { findPage, MongoStorePart } from './part.js';
 
@@ -15,23 +15,18 @@ export class MongoSmsStore extends MongoStorePart implements SmsStore {
     handle: MongoHandle,
     collections: Collections,
     private readonly outbox: MongoOutbox,
-    private readonly credits: MongoCreditStore,
     private readonly claims: MongoSendClaims,
   ) {
     super(handle, collections);
   }
 
-  async reserveSend(message: MessageRecord, reservation: Reservation, claim?: SendClaim): Promise<ReserveOutcome> {
-    await this.credits.ensureView(reservation.workspaceId);
-    return this.transaction(async (session): Promise<ReserveOutcome> => {
+  async beginSend(message: MessageRecord, claim?: SendClaim): Promise<BeginOutcome> {
+    return this.transaction(async (session): Promise<BeginOutcome> => {
       const decided = claim && (await this.decideClaim(message.workspaceId, claim, session));
       if (decided) return decided;
-      if (!(await this.credits.reserve(reservation, message.id, session))) {
-        return { kind: 'insufficient_credits', availableUnits: availableUnits(await this.credits.currentView(reservation.workspaceId, session)) };
-      }
       await this.collections.messages.insertOne(messageDocument(awaitingCarrier(message)), { session });
       if (claim) await this.claims.write(message.workspaceId, claim, message.id, session);
-      return { kind: 'reserved' };
+      return { kind: 'begun' };
     });
   }
 
@@ -39,7 +34,7 @@ export class MongoSmsStore extends MongoStorePart implements SmsStore {
     return this.decideClaim(workspaceId, claim);
   }
 
-  async acceptSend(messageId: string, carrierMessageId: string, usageEvent: NewOutboxEvent, now: string): Promise<MessageRecord | undefined> {
+  async acceptSend(messageId: string, carrierMessageId: string, usageEvent: NewOutboxEvent | undefined, now: string): Promise<MessageRecord | undefined> {
     return this.transaction(async (session) => {
       const accepted = await this.collections.messages.findOneAndUpdate(
         { _id: messageId, status: 'sending' },
@@ -49,25 +44,24 @@ export class MongoSmsStore extends MongoStorePart implements SmsStore {
       if (!accepted) return undefined;
       const message = messageRecord(accepted);
       await this.claims.recordFirstResponse(message, session);
-      await this.outbox.add(usageEvent, session);
+      if (usageEvent) await this.outbox.add(usageEvent, session);
       return message;
     });
   }
 
-  async abandonSend(messageId: string, reservationId: string | null): Promise<void> {
-    await this.transaction(async (session) => {
-      const abandoned = await this.collections.messages.findOneAndDelete({ _id: messageId, status: 'sending' }, { session });
-      if (!abandoned) return;
-      if (reservationId !== null) await this.credits.closeReservation(abandoned.workspace_id, reservationId, session);
+  async abandonSend(messageId: string, releaseEvent?: NewOutboxEvent): Promise<boolean> {
+    return this.transaction(async (session) => {
+      const abandoned = await this.collections.messages.deleteOne({ _id: messageId, status: 'sending' }, { session });
+      if (abandoned.deletedCount === 0) return false;
       await this.claims.releaseFor(messageId, session);
+      if (releaseEvent) await this.outbox.add(releaseEvent, session);
+      return true;
     });
   }
 
-  async interruptedSends(createdBefore: string, limit: number): Promise<InterruptedSend[]> {
+  async interruptedSends(createdBefore: string, limit: number): Promise<MessageRecord[]> {
     const docs = await this.collections.messages.find({ status: 'sending', created_at: { $lt: createdBefore } }).sort({ created_at: 1 }).limit(limit).toArray();
-    const reservations = await this.collections.reservations.find({ message_id: { $in: docs.map((doc) => doc._id) } }).toArray();
-    const reservationOf = new Map(reservations.map((reservation) => [reservation.message_id, reservation._id]));
-    return docs.map((doc) => ({ message: messageRecord(doc), reservationId: reservationOf.get(doc._id) ?? null }));
+    return docs.map(messageRecord);
   }
 
   async unrecordedCarrierIds(carrierConnectionId: string | null, carrierMessageIds: string[]): Promise<string[]> {

@@ -113,4 +113,9 @@ export const migrations = [
    CREATE INDEX sms_messages_sending ON sms_messages (created_at) WHERE status = 'sending';`,
   // A replay answers the first response (the message as accepted), not the message as it is now.
   `ALTER TABLE send_claims ADD COLUMN first_response TEXT;`,
+  // Billing holds every send's price (under the message's id), so telephony keeps no view of the
+  // wallets and no reservations of its own. A send still waiting from before has no hold: its
+  // recovery's capture is charged by billing as a delivered use, its release finds nothing.
+  `DROP TABLE reservations;
+   DROP TABLE credit_views;`,
 ];

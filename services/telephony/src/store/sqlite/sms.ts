@@ -1,11 +1,11 @@
-// SMS in SQLite: a send reserves credits, then the carrier's answer accepts (with its usage event
-// in the outbox) or abandons it; delivery reports move accepted messages forward.
+// SMS in SQLite: a send begins (its message waiting, its key claimed), then the carrier's answer
+// accepts it (with the usage event capturing its hold in the outbox) or it is abandoned (with the
+// event releasing its hold); delivery reports move accepted messages forward.
 import type { NewOutboxEvent, Page, SqliteDatabase, SqliteOutbox } from '@voice/runtime';
 import type { SmsStore } from '../composed.js';
-import { availableUnits, awaitingCarrier, claimDecision, failureReasonOf, reservationFits, statusesOvertakenBy } from '../rules.js';
-import type { ClaimOutcome, DeliveryUpdate, InterruptedSend, MessageRecord, MessageStatus, Reservation, ReserveOutcome, SendClaim } from '../store.js';
+import { awaitingCarrier, claimDecision, failureReasonOf, statusesOvertakenBy } from '../rules.js';
+import type { BeginOutcome, ClaimOutcome, DeliveryUpdate, MessageRecord, MessageStatus, SendClaim } from '../store.js';
 import type { SqliteSendClaims } from './claims.js';
-import type { SqliteCreditStore } from './credits.js';
 import { messageFromRow, messageRow, type MessageRow } from './rows.js';
 import { insertRow, selectPage, type Sql } from './statements.js';
 
@@ -14,22 +14,16 @@ export class SqliteSmsStore implements SmsStore {
     private readonly db: SqliteDatabase,
     private readonly sql: Sql,
     private readonly outbox: SqliteOutbox,
-    private readonly credits: SqliteCreditStore,
     private readonly claims: SqliteSendClaims,
   ) {}
 
-  async reserveSend(message: MessageRecord, reservation: Reservation, claim?: SendClaim): Promise<ReserveOutcome> {
-    return this.db.transaction((): ReserveOutcome => {
+  async beginSend(message: MessageRecord, claim?: SendClaim): Promise<BeginOutcome> {
+    return this.db.transaction((): BeginOutcome => {
       const decided = claim && this.decideClaim(message.workspaceId, claim);
       if (decided) return decided;
-      const view = this.credits.currentView(reservation.workspaceId);
-      if (!reservationFits(view, reservation.creditUnits)) {
-        return { kind: 'insufficient_credits', availableUnits: availableUnits(view) };
-      }
       insertRow(this.sql, 'sms_messages', messageRow(awaitingCarrier(message)));
-      this.credits.openReservation(reservation, message.id);
       if (claim) this.claims.write(message.workspaceId, claim, message.id);
-      return { kind: 'reserved' };
+      return { kind: 'begun' };
     }).immediate();
   }
 
@@ -37,36 +31,31 @@ export class SqliteSmsStore implements SmsStore {
     return this.db.transaction(() => this.decideClaim(workspaceId, claim))();
   }
 
-  async acceptSend(messageId: string, carrierMessageId: string, usageEvent: NewOutboxEvent, now: string): Promise<MessageRecord | undefined> {
+  async acceptSend(messageId: string, carrierMessageId: string, usageEvent: NewOutboxEvent | undefined, now: string): Promise<MessageRecord | undefined> {
     return this.db.transaction(() => {
       const accepted = this.sql("UPDATE sms_messages SET status = 'queued', carrier_message_id = ?, updated_at = ? WHERE id = ? AND status = 'sending' RETURNING *")
         .get(carrierMessageId, now, messageId) as MessageRow | undefined;
       if (!accepted) return undefined;
       const message = messageFromRow(accepted);
       this.claims.recordFirstResponse(message);
-      this.outbox.add(usageEvent);
+      if (usageEvent) this.outbox.add(usageEvent);
       return message;
     }).immediate();
   }
 
-  async abandonSend(messageId: string, reservationId: string | null): Promise<void> {
-    this.db.transaction(() => {
-      const abandoned = this.sql("DELETE FROM sms_messages WHERE id = ? AND status = 'sending' RETURNING workspace_id").get(messageId) as
-        | { workspace_id: string }
-        | undefined;
-      if (!abandoned) return;
-      if (reservationId !== null) this.credits.closeReservation(abandoned.workspace_id, reservationId);
+  async abandonSend(messageId: string, releaseEvent?: NewOutboxEvent): Promise<boolean> {
+    return this.db.transaction(() => {
+      const abandoned = this.sql("DELETE FROM sms_messages WHERE id = ? AND status = 'sending'").run(messageId);
+      if (abandoned.changes === 0) return false;
       this.claims.releaseFor(messageId);
+      if (releaseEvent) this.outbox.add(releaseEvent);
+      return true;
     }).immediate();
   }
 
-  async interruptedSends(createdBefore: string, limit: number): Promise<InterruptedSend[]> {
-    const rows = this.sql(
-      `SELECT sms_messages.*, reservations.id AS reservation_id FROM sms_messages
-       LEFT JOIN reservations ON reservations.message_id = sms_messages.id
-       WHERE sms_messages.status = 'sending' AND sms_messages.created_at < ? ORDER BY sms_messages.created_at LIMIT ?`,
-    ).all(createdBefore, limit) as (MessageRow & { reservation_id: string | null })[];
-    return rows.map((row) => ({ message: messageFromRow(row), reservationId: row.reservation_id }));
+  async interruptedSends(createdBefore: string, limit: number): Promise<MessageRecord[]> {
+    const rows = this.sql("SELECT * FROM sms_messages WHERE status = 'sending' AND created_at < ? ORDER BY created_at LIMIT ?").all(createdBefore, limit) as MessageRow[];
+    return rows.map(messageFromRow);
   }
 
   async unrecordedCarrierIds(carrierConnectionId: string | null, carrierMessageIds: string[]): Promise<string[]> {

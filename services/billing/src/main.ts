@@ -1,5 +1,5 @@
 // Starts the billing service: config, store, the wallet-event relay, the usage consumer, the
-// periodic jobs (the sweeper of expired holds) and the Connect server; stops them in reverse on
+// periodic jobs (the sweeper of expired holds, the pruning of old records) and the Connect server; stops them in reverse on
 // close (SIGTERM when run on its own).
 import {
   CallerSigner,
@@ -18,6 +18,7 @@ import {
 } from '@voice/runtime';
 import { readBillingConfig } from './config.js';
 import { HoldSweeper } from './hold-sweeper.js';
+import { billingRetentionJob } from './retention.js';
 import { IdentityIssuerLookup, type IssuerLookup } from './issuers.js';
 import { billingRoutes, billingServiceNames } from './routes.js';
 import { openBillingStore } from './store/open.js';
@@ -73,7 +74,7 @@ export async function startBillingService(env: Env, options: BillingOptions = {}
     const leases = await openJobLeases(config.common, 'billing');
     closers.push(() => leases.close());
     const jobs = new PeriodicJobs({ leases, logger, clock: now });
-    jobs.start([new HoldSweeper({ store, logger: logger.child({ component: 'hold-sweeper' }) }).job()]);
+    jobs.start([new HoldSweeper({ store, logger: logger.child({ component: 'hold-sweeper' }) }).job(), billingRetentionJob(store, config.common.retention)]);
     closers.push(() => jobs.stop());
     const consumption = await new UsageConsumer({ store, wallets, walletEvents: relay, logger: logger.child({ component: 'usage' }), now }).start(events);
     closers.push(() => consumption.stop());

@@ -4,6 +4,7 @@ import type { Units } from '../src/domain/amounts.js';
 import type { BillingStore } from '../src/store/store.js';
 import { authorizeCommand, captureCommand, credits, tick, transferCommand, usageCommand } from './store-commands.js';
 import { holdContract } from './store.hold-contract.js';
+import { retentionContract } from './store.retention-contract.js';
 import { pendingWalletEvents } from './support.js';
 
 export function billingStoreContract(open: () => Promise<BillingStore>): void {
@@ -194,6 +195,7 @@ export function billingStoreContract(open: () => Promise<BillingStore>): void {
   });
 
   holdContract(() => ({ store, root, customer, fund, walletEventsOf, balanceOf }));
+  retentionContract(() => ({ store, customer, fund }));
 
   describe('usage', () => {
     test('is applied once per event id, with its WalletChanged naming the event', async () => {

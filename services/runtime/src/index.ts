@@ -34,3 +34,4 @@ export * from './amounts.js';
 export * from './metrics/index.js';
 export * from './nats-connection.js';
 export * from './jobs/index.js';
+export * from './mongo-batches.js';

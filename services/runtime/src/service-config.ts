@@ -4,6 +4,7 @@ import { defaultConnectionAge, type ConnectionAge } from './connect-server-age.j
 import { loadKey } from './crypto.js';
 import { ConfigError, readEnum, readInt, readIntOrOff, readOptionalString, readPort, readString, readUrl, type Env } from './config.js';
 import { eventNamespacePattern } from './events/namespaced.js';
+import { readRetentionConfig, type RetentionConfig } from './jobs/retention-config.js';
 import { logLevels, type LogLevel } from './logger.js';
 
 export interface CommonConfig {
@@ -20,6 +21,8 @@ export interface CommonConfig {
   internalSecret: Buffer;
   /** When each service's server sends its callers GOAWAY, so they reconnect (and spread over new replicas). */
   connectionAge: ConnectionAge;
+  /** How long records kept only for a while are kept, and how often each service prunes them. */
+  retention: RetentionConfig;
 }
 
 function readEventNamespace(env: Env): string | undefined {
@@ -67,6 +70,7 @@ export function readCommonConfig(env: Env): CommonConfig {
       required: mongodbUri !== undefined,
     }),
     connectionAge: readConnectionAge(env),
+    retention: readRetentionConfig(env),
   };
 }
 

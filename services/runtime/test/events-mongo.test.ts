@@ -104,7 +104,7 @@ describeMongo('MongoOutbox and MongoProcessedEvents', () => {
     await outbox.markPublished([a], '2026-01-01T00:00:00.000Z');
     await outbox.markPublished([a, b], '2026-01-03T00:00:00.000Z');
     expect((await outbox.pending(10)).map((event) => event.id)).toEqual([c]);
-    expect(await outbox.prune('2026-01-02T00:00:00.000Z')).toBe(1);
+    expect(await outbox.prune('2026-01-02T00:00:00.000Z', 10)).toBe(1);
     const left = await db.collection(`${prefix}_outbox`).find({}, { projection: { published_at: 1 } }).sort({ created_at: 1 }).toArray();
     expect(left).toEqual([{ _id: b, published_at: '2026-01-03T00:00:00.000Z' }, { _id: c, published_at: null }]);
   });
@@ -113,12 +113,15 @@ describeMongo('MongoOutbox and MongoProcessedEvents', () => {
     const session = handle.client.startSession();
     try {
       await expect(processed.record(randomUUID(), nowIso(), session)).rejects.toThrow('inside the transaction');
-      const [old, recent] = [randomUUID(), randomUUID()];
+      const [oldest, old, recent] = [randomUUID(), randomUUID(), randomUUID()];
       await session.withTransaction(async () => {
-        await processed.record(old, '2026-01-01T00:00:00.000Z', session);
+        await processed.record(old, '2026-01-02T00:00:00.000Z', session);
+        await processed.record(oldest, '2026-01-01T00:00:00.000Z', session);
         await processed.record(recent, '2026-03-01T00:00:00.000Z', session);
       });
-      expect(await processed.prune('2026-02-01T00:00:00.000Z')).toBe(1);
+      expect(await processed.prune('2026-02-01T00:00:00.000Z', 1)).toBe(1);
+      expect([await processed.seen(oldest, session), await processed.seen(old, session)]).toEqual([false, true]);
+      expect(await processed.prune('2026-02-01T00:00:00.000Z', 10)).toBe(1);
       expect([await processed.seen(old, session), await processed.seen(recent, session)]).toEqual([false, true]);
     } finally {
       await session.endSession();

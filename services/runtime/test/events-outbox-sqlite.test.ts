@@ -166,11 +166,21 @@ describe('SqliteOutbox', () => {
     const [a, b, c] = [producer.send(1), producer.send(2), producer.send(3)];
     await producer.outbox.markPublished([a], '2026-01-01T00:00:00.000Z');
     await producer.outbox.markPublished([a, b], '2026-01-03T00:00:00.000Z');
-    expect(await producer.outbox.prune('2026-01-02T00:00:00.000Z')).toBe(1);
+    expect(await producer.outbox.prune('2026-01-02T00:00:00.000Z', 10)).toBe(1);
     const left = producer.db.prepare('SELECT id, published_at FROM outbox ORDER BY rowid').all();
     expect(left).toEqual([{ id: b, published_at: '2026-01-03T00:00:00.000Z' }, { id: c, published_at: null }]);
-    expect(await producer.outbox.prune('2026-12-31T00:00:00.000Z')).toBe(1);
+    expect(await producer.outbox.prune('2026-12-31T00:00:00.000Z', 10)).toBe(1);
     expect((await producer.outbox.pending(10)).map((event) => event.id)).toEqual([c]);
+  });
+
+  test('prune deletes at most its batch, the earliest published first', async () => {
+    const ids = [producer.send(1), producer.send(2), producer.send(3)];
+    await producer.outbox.markPublished([ids[2]!], '2026-01-01T00:00:00.000Z');
+    await producer.outbox.markPublished([ids[0]!], '2026-01-02T00:00:00.000Z');
+    await producer.outbox.markPublished([ids[1]!], '2026-01-03T00:00:00.000Z');
+    expect(await producer.outbox.prune('2026-12-31T00:00:00.000Z', 2)).toBe(2);
+    expect(producer.db.prepare('SELECT id FROM outbox').all()).toEqual([{ id: ids[1] }]);
+    expect(await producer.outbox.prune('2026-12-31T00:00:00.000Z', 2)).toBe(1);
   });
 
   test('pending events survive reopening the database file', async () => {
@@ -209,13 +219,16 @@ describe('SqliteProcessedEvents', () => {
     expect(consumer.processed.seen(rolledBack)).toBe(false);
   });
 
-  test('prune forgets ids processed before the cut-off', () => {
-    const [old, recent] = [randomUUID(), randomUUID()];
+  test('prune forgets ids processed before the cut-off, at most its batch, the oldest first', () => {
+    const [oldest, old, recent] = [randomUUID(), randomUUID(), randomUUID()];
     consumer.db.transaction(() => {
-      consumer.processed.record(old, '2026-01-01T00:00:00.000Z');
+      consumer.processed.record(old, '2026-01-02T00:00:00.000Z');
+      consumer.processed.record(oldest, '2026-01-01T00:00:00.000Z');
       consumer.processed.record(recent, '2026-03-01T00:00:00.000Z');
     })();
-    expect(consumer.processed.prune('2026-02-01T00:00:00.000Z')).toBe(1);
+    expect(consumer.processed.prune('2026-02-01T00:00:00.000Z', 1)).toBe(1);
+    expect([consumer.processed.seen(oldest), consumer.processed.seen(old)]).toEqual([false, true]);
+    expect(consumer.processed.prune('2026-02-01T00:00:00.000Z', 10)).toBe(1);
     expect([consumer.processed.seen(old), consumer.processed.seen(recent)]).toEqual([false, true]);
   });
 

@@ -4,7 +4,7 @@
 // change checked is still the wallet's when it commits. MongoDB transactions need a replica set,
 // as production runs.
 import { MongoServerError, type ClientSession, type Collection, type Db } from 'mongodb';
-import { connectMongo, isDuplicateKey, MongoOutbox, MongoProcessedEvents, type MongoHandle, type Page } from '@voice/runtime';
+import { connectMongo, deleteBatch, isDuplicateKey, MongoOutbox, MongoProcessedEvents, type MongoHandle, type Page } from '@voice/runtime';
 import { consumptionCategories } from '../domain/kinds.js';
 import { planAuthorize, planCapture, planRelease, planTransfer, planUsage, type HoldPlan, type WalletChange } from './changes.js';
 import { holdColumnsOf, holdOf, type HoldColumns } from './hold-columns.js';
@@ -111,6 +111,7 @@ export class MongoBillingStore implements BillingStore {
       await store.ledger.createIndex({ workspace_id: 1, wallet_version: -1 }, { unique: true, name: 'one_entry_per_wallet_version' });
       await store.ledger.createIndex({ workspace_id: 1, category: 1, created_at: 1 }, { name: 'by_category_and_time' });
       await store.holds.createIndex({ status: 1, expires_at: 1 }, { name: 'by_status_and_expiry' });
+      await store.holds.createIndex({ settled_at: 1 }, { name: 'by_settlement' });
       await store.outbox.ensureIndexes();
       await store.processed.ensureIndexes();
       return store;
@@ -186,6 +187,14 @@ export class MongoBillingStore implements BillingStore {
       .limit(limit)
       .toArray();
     return docs.map((doc) => ({ workspaceId: doc.workspace_id, holdId: doc.hold_id }));
+  }
+
+  async pruneSettledHolds(before: string, limit: number): Promise<number> {
+    return deleteBatch(this.holds, { status: { $ne: 'open' }, settled_at: { $type: 'string', $lt: before } }, { settled_at: 1 }, limit);
+  }
+
+  async pruneProcessedEvents(before: string, limit: number): Promise<number> {
+    return this.processed.prune(before, limit);
   }
 
   async applyUsage(command: UsageCommand): Promise<UsageOutcome> {

@@ -95,6 +95,7 @@ const migrations = [
      PRIMARY KEY (workspace_id, hold_id)
    );
    CREATE INDEX holds_open_by_expiry ON holds (expires_at) WHERE status = 'open';`,
+  `CREATE INDEX holds_settled_by_time ON holds (settled_at) WHERE status != 'open';`,
 ];
 
 interface WalletRow {
@@ -200,6 +201,17 @@ export class SqliteBillingStore implements BillingStore {
       hold_id: string;
     }[];
     return rows.map((row) => ({ workspaceId: row.workspace_id, holdId: row.hold_id }));
+  }
+
+  async pruneSettledHolds(before: string, limit: number): Promise<number> {
+    return this.sql(
+      `DELETE FROM holds WHERE rowid IN
+         (SELECT rowid FROM holds WHERE status != 'open' AND settled_at < ? ORDER BY settled_at LIMIT ?)`,
+    ).run(before, limit).changes;
+  }
+
+  async pruneProcessedEvents(before: string, limit: number): Promise<number> {
+    return this.processed.prune(before, limit);
   }
 
   async applyUsage(command: UsageCommand): Promise<UsageOutcome> {

@@ -175,6 +175,14 @@ export interface BillingStore {
   /** Open holds that expired by `now`, soonest expired first. */
   expiredHolds(now: string, limit: number): Promise<HoldKey[]>;
   /**
+   * Deletes at most `limit` holds settled (captured, released or expired) before `before`, the
+   * earliest settled first; answers how many. A hold recognises its redelivered usage events, so
+   * it must outlive the stream's copies of them.
+   */
+  pruneSettledHolds(before: string, limit: number): Promise<number>;
+  /** Forgets at most `limit` usage-event ids applied before `before`, the oldest first; answers how many. */
+  pruneProcessedEvents(before: string, limit: number): Promise<number>;
+  /**
    * Charges a usage event that names no hold to an open wallet once per event id; never refused
    * for the balance (it records a service already delivered).
    */

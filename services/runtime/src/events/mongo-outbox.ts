@@ -1,6 +1,7 @@
 // Transactional outbox in a collection of the service's own MongoDB database: the event
 // document commits or aborts with the business write's transaction.
 import { Binary, type ClientSession, type Collection, type Db } from 'mongodb';
+import { deleteBatch } from '../mongo-batches.js';
 import { nowIso } from '../time.js';
 import type { NewOutboxEvent, OutboxEvent, OutboxReader } from './outbox.js';
 
@@ -57,9 +58,7 @@ export class MongoOutbox implements OutboxReader {
     await this.collection.updateMany({ _id: { $in: ids }, published_at: null }, { $set: { published_at: at } });
   }
 
-  /** Deletes events published before the given time; returns how many. */
-  async prune(publishedBefore: string): Promise<number> {
-    const result = await this.collection.deleteMany({ published_at: { $ne: null, $lt: publishedBefore } });
-    return result.deletedCount;
+  async prune(publishedBefore: string, limit: number): Promise<number> {
+    return deleteBatch(this.collection, { published_at: { $ne: null, $lt: publishedBefore } }, { published_at: 1 }, limit);
   }
 }

@@ -15,6 +15,7 @@
 // retries and which then finds the id, or a duplicate key, which fails the handler so the
 // event comes again and is found then).
 import type { ClientSession, Collection, Db } from 'mongodb';
+import { deleteBatch } from '../mongo-batches.js';
 
 interface ProcessedDocument {
   _id: string;
@@ -43,10 +44,10 @@ export class MongoProcessedEvents {
   }
 
   /**
-   * Forgets ids processed before the given time; returns how many. Keep them longer than the
-   * stream keeps events, or a replayed event would be applied again.
+   * Forgets at most `limit` ids processed before the given time, the oldest first; returns how
+   * many. Keep them longer than the stream keeps events, or a replayed event would be applied again.
    */
-  async prune(processedBefore: string): Promise<number> {
-    return (await this.collection.deleteMany({ processed_at: { $lt: processedBefore } })).deletedCount;
+  async prune(processedBefore: string, limit: number): Promise<number> {
+    return deleteBatch(this.collection, { processed_at: { $lt: processedBefore } }, { processed_at: 1 }, limit);
   }
 }

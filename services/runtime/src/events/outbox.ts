@@ -19,4 +19,6 @@ export interface OutboxReader {
   /** Unpublished events, oldest first. */
   pending(limit: number): Promise<OutboxEvent[]>;
   markPublished(ids: string[], at: string): Promise<void>;
+  /** Deletes at most `limit` events published before `publishedBefore`, the oldest first; answers how many. */
+  prune(publishedBefore: string, limit: number): Promise<number>;
 }

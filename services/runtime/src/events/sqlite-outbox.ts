@@ -63,8 +63,8 @@ export class SqliteOutbox implements OutboxReader {
     })();
   }
 
-  /** Deletes events published before the given time; returns how many. */
-  async prune(publishedBefore: string): Promise<number> {
-    return this.sql('DELETE FROM outbox WHERE published_at < ?').run(publishedBefore).changes;
+  async prune(publishedBefore: string, limit: number): Promise<number> {
+    return this.sql('DELETE FROM outbox WHERE rowid IN (SELECT rowid FROM outbox WHERE published_at < ? ORDER BY published_at LIMIT ?)')
+      .run(publishedBefore, limit).changes;
   }
 }

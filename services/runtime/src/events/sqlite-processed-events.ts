@@ -42,10 +42,11 @@ export class SqliteProcessedEvents {
   }
 
   /**
-   * Forgets ids processed before the given time; returns how many. Keep them longer than the
-   * stream keeps events, or a replayed event would be applied again.
+   * Forgets at most `limit` ids processed before the given time, the oldest first; returns how
+   * many. Keep them longer than the stream keeps events, or a replayed event would be applied again.
    */
-  prune(processedBefore: string): number {
-    return this.sql('DELETE FROM processed_events WHERE processed_at < ?').run(processedBefore).changes;
+  prune(processedBefore: string, limit: number): number {
+    return this.sql('DELETE FROM processed_events WHERE rowid IN (SELECT rowid FROM processed_events WHERE processed_at < ? ORDER BY processed_at LIMIT ?)')
+      .run(processedBefore, limit).changes;
   }
 }

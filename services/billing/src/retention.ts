@@ -1,0 +1,15 @@
+// Billing's pruning job: wallet events already published, usage-event ids and settled holds once
+// no redelivery of their event can come any more. Wallets, the ledger and transfers stay.
+import { pruningJob, publishedEventsStep, type PeriodicJob, type RetentionConfig } from '@voice/runtime';
+import type { BillingStore } from './store/store.js';
+
+export const billingRetentionJob = (store: BillingStore, retention: RetentionConfig): PeriodicJob =>
+  pruningJob({
+    service: 'billing',
+    periodMs: retention.periodMs,
+    steps: [
+      publishedEventsStep(store.outbox, retention.publishedEventsMs),
+      { kind: 'processed_events', retentionMs: retention.deduplicationMs, prune: (before, limit) => store.pruneProcessedEvents(before, limit) },
+      { kind: 'settled_holds', retentionMs: retention.deduplicationMs, prune: (before, limit) => store.pruneSettledHolds(before, limit) },
+    ],
+  });

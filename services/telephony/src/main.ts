@@ -1,5 +1,5 @@
 // Starts the telephony service: config, store, carriers, the usage-event relay, billing's holds,
-// the recovery of interrupted sends, the periodic jobs (numbers' monthly fees), the Connect server;
+// the recovery of interrupted sends, the periodic jobs (numbers' monthly fees, the pruning of old records), the Connect server;
 // stops cleanly on SIGTERM.
 import { createClient } from '@connectrpc/connect';
 import {
@@ -26,6 +26,7 @@ import { CarrierDirectory } from './carriers/directory.js';
 import { carrierFor, CircuitBreakers } from './carriers/registry.js';
 import { ConnectBillingHolds } from './billing/holds.js';
 import { NumberRenewals } from './billing/number-renewals.js';
+import { telephonyRetentionJob } from './retention.js';
 import { telephonyRoutes, telephonyServiceNames } from './routes.js';
 import { SendRecovery } from './service/send-recovery.js';
 import { openTelephonyStore } from './store/open.js';
@@ -109,7 +110,7 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
       wakeRelay: () => relay.wake(),
       logger: logger.child({ component: 'number-renewals' }),
     });
-    jobs.start([renewals.job()]);
+    jobs.start([renewals.job(), telephonyRetentionJob(store, config.common.retention)]);
     closers.push(() => jobs.stop());
 
     const server = await startConnectServer({

@@ -590,6 +590,23 @@ export function describeTelephonyStoreContract(name: string, open: () => Promise
         expect(await store.beginSend(theirs, claim('key-4', 'fp-b'))).toEqual({ kind: 'begun' });
       });
 
+      test('pruning deletes claims made before the cut-off, the oldest first and at most the batch; their keys are free again', async () => {
+        const [oldest, old, young] = [messageRecord(workspace), messageRecord(workspace), messageRecord(workspace)];
+        await store.beginSend(oldest, claim('key-oldest', 'fp'));
+        await store.beginSend(old, claim('key-old', 'fp'));
+        const cutOff = tick();
+        await store.beginSend(young, claim('key-young', 'fp'));
+        expect(await store.pruneSendClaims(cutOff, 1)).toBe(1);
+        expect(await store.claimedSend(workspace, claim('key-oldest', 'fp'))).toBeUndefined();
+        expect(await store.claimedSend(workspace, claim('key-old', 'fp'))).toEqual({ kind: 'in_progress' });
+        expect(await store.pruneSendClaims(cutOff, 10)).toBe(1);
+        expect(await store.pruneSendClaims(cutOff, 10)).toBe(0);
+        expect(await store.claimedSend(workspace, claim('key-old', 'fp'))).toBeUndefined();
+        expect(await store.claimedSend(workspace, claim('key-young', 'fp'))).toEqual({ kind: 'in_progress' });
+        // The messages themselves stay.
+        expect((await store.interruptedSends(tick(), 10_000)).filter((waiting) => waiting.workspaceId === workspace)).toHaveLength(3);
+      });
+
       test('concurrent sends under one key begin once', async () => {
         const outcomes = await Promise.all(Array.from({ length: 8 }, () => store.beginSend(messageRecord(workspace, { creditUnits: 100 }), claim('key-6', 'fp'))));
         expect(outcomes.filter((o) => o.kind === 'begun')).toHaveLength(1);

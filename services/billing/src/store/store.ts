@@ -3,7 +3,7 @@
 // of a wallet (its balance or its holds) commits in one transaction with what goes with it: the
 // hold, the ledger entry and the WalletChanged outbox event of a balance change.
 import type { UsageCharge } from '../domain/usage-event.js';
-import type { OutboxReader, Page } from '@voice/runtime';
+import type { Page, PrunableOutbox } from '@voice/runtime';
 import type { Units } from '../domain/amounts.js';
 import type { HoldStatus } from '../domain/holds.js';
 import type { EntryCategory } from '../domain/kinds.js';
@@ -191,7 +191,7 @@ export interface BillingStore {
   listTransactions(workspaceId: string, page: Page): Promise<{ entries: LedgerEntry[]; total: number }>;
   /** Consumption (usage: captured holds and usage events) created in [from, to), by kind in kind order. */
   usageByKind(workspaceId: string, from: string, to: string): Promise<UsageTotal[]>;
-  /** The WalletChanged events committed with the changes, for the relay. */
-  readonly outbox: OutboxReader;
+  /** The WalletChanged events committed with the changes, for the relay and the pruning job. */
+  readonly outbox: PrunableOutbox;
   close(): Promise<void>;
 }

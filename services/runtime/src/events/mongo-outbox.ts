@@ -3,7 +3,7 @@
 import { Binary, type ClientSession, type Collection, type Db } from 'mongodb';
 import { deleteBatch } from '../mongo-batches.js';
 import { nowIso } from '../time.js';
-import type { NewOutboxEvent, OutboxEvent, OutboxReader } from './outbox.js';
+import type { NewOutboxEvent, OutboxEvent, PrunableOutbox } from './outbox.js';
 
 interface OutboxDocument {
   _id: string;
@@ -13,7 +13,7 @@ interface OutboxDocument {
   published_at: string | null;
 }
 
-export class MongoOutbox implements OutboxReader {
+export class MongoOutbox implements PrunableOutbox {
   private readonly collection: Collection<OutboxDocument>;
 
   constructor(

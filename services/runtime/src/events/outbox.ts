@@ -19,6 +19,10 @@ export interface OutboxReader {
   /** Unpublished events, oldest first. */
   pending(limit: number): Promise<OutboxEvent[]>;
   markPublished(ids: string[], at: string): Promise<void>;
+}
+
+/** A service's own outbox: the relay's view, and what its pruning job deletes. */
+export interface PrunableOutbox extends OutboxReader {
   /** Deletes at most `limit` events published before `publishedBefore`, the oldest first; answers how many. */
   prune(publishedBefore: string, limit: number): Promise<number>;
 }

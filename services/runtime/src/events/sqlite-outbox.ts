@@ -3,7 +3,7 @@
 import type Database from 'better-sqlite3';
 import { statementCache, type SqliteDatabase } from '../sqlite.js';
 import { nowIso } from '../time.js';
-import type { NewOutboxEvent, OutboxEvent, OutboxReader } from './outbox.js';
+import type { NewOutboxEvent, OutboxEvent, PrunableOutbox } from './outbox.js';
 
 /**
  * Appended by a service to its own migrations. Rows are read in rowid order, which is commit
@@ -28,7 +28,7 @@ interface OutboxRow {
   created_at: string;
 }
 
-export class SqliteOutbox implements OutboxReader {
+export class SqliteOutbox implements PrunableOutbox {
   private readonly sql: (text: string) => Database.Statement;
 
   constructor(

@@ -1,7 +1,7 @@
 // A service's pruning job: one periodic job that deletes, kind by kind, the records kept past
 // their retention, at most one batch per run in all (a full batch is followed by another run at
 // once), and counts what it deleted by kind.
-import type { OutboxReader } from '../events/outbox.js';
+import type { PrunableOutbox } from '../events/outbox.js';
 import { counterIn, metricsRegistry, type MetricsRegistry } from '../metrics/registry.js';
 import type { PeriodicJob } from './periodic-jobs.js';
 
@@ -49,7 +49,7 @@ export function pruningJob(options: PruningJobOptions): PeriodicJob {
 }
 
 /** The step every service with an outbox has: events published longer ago than the retention. */
-export const publishedEventsStep = (outbox: Pick<OutboxReader, 'prune'>, retentionMs: number): PruneStep => ({
+export const publishedEventsStep = (outbox: Pick<PrunableOutbox, 'prune'>, retentionMs: number): PruneStep => ({
   kind: 'outbox',
   retentionMs,
   prune: (before, limit) => outbox.prune(before, limit),

@@ -1,6 +1,6 @@
 // The telephony store as one object over its per-concern parts; each adapter builds the parts on
 // its own connection, and owns the outbox and closing.
-import type { NewOutboxEvent, OutboxReader, Page } from '@voice/runtime';
+import type { NewOutboxEvent, Page, PrunableOutbox } from '@voice/runtime';
 import type {
   CampaignRecord,
   ConnectionChanges,
@@ -28,7 +28,7 @@ export type CampaignStore = Pick<TelephonyStore, 'insertCampaign' | 'getCampaign
 export type SuppressionStore = Pick<TelephonyStore, 'insertSuppression' | 'isSuppressed' | 'listSuppressions' | 'deleteSuppression'>;
 export type SmsStore = Pick<
   TelephonyStore,
-  'beginSend' | 'claimedSend' | 'acceptSend' | 'abandonSend' | 'interruptedSends' | 'unrecordedCarrierIds' | 'getMessage' | 'listMessages' | 'applyDelivery'
+  'beginSend' | 'claimedSend' | 'acceptSend' | 'abandonSend' | 'pruneSendClaims' | 'interruptedSends' | 'unrecordedCarrierIds' | 'getMessage' | 'listMessages' | 'applyDelivery'
 >;
 
 export interface TelephonyStoreParts {
@@ -40,7 +40,7 @@ export interface TelephonyStoreParts {
 }
 
 export abstract class ComposedTelephonyStore implements TelephonyStore {
-  abstract readonly outbox: OutboxReader;
+  abstract readonly outbox: PrunableOutbox;
 
   protected constructor(private readonly parts: TelephonyStoreParts) {}
 
@@ -154,6 +154,10 @@ export abstract class ComposedTelephonyStore implements TelephonyStore {
 
   claimedSend(workspaceId: string, claim: SendClaim): Promise<ClaimOutcome | undefined> {
     return this.parts.sms.claimedSend(workspaceId, claim);
+  }
+
+  pruneSendClaims(createdBefore: string, limit: number): Promise<number> {
+    return this.parts.sms.pruneSendClaims(createdBefore, limit);
   }
 
   interruptedSends(createdBefore: string, limit: number): Promise<MessageRecord[]> {

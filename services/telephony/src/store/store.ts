@@ -1,6 +1,6 @@
 // The telephony service's persistence, in its own words; SQLite and MongoDB adapters implement
 // it and one contract suite (test/store.contract.ts) holds them to the same behaviour.
-import type { NewOutboxEvent, OutboxReader, Page } from '@voice/runtime';
+import type { NewOutboxEvent, Page, PrunableOutbox } from '@voice/runtime';
 
 export type NumberSource = 'marketplace' | 'imported';
 
@@ -205,6 +205,8 @@ export interface TelephonyStore {
    * it) enters the outbox. False (and nothing written) when the message no longer waits.
    */
   abandonSend(messageId: string, releaseEvent?: NewOutboxEvent): Promise<boolean>;
+  /** Deletes at most `limit` Idempotency-Key claims made before `createdBefore`, the oldest first; answers how many. */
+  pruneSendClaims(createdBefore: string, limit: number): Promise<number>;
   /** Messages still 'sending' that were created before the instant, oldest first. */
   interruptedSends(createdBefore: string, limit: number): Promise<MessageRecord[]>;
   /** Those of the carrier ids that no message of the connection (null: the platform's carrier) holds, in the given order. */
@@ -220,6 +222,6 @@ export interface TelephonyStore {
   applyDelivery(carrierConnectionId: string | null, carrierMessageId: string, update: DeliveryUpdate): Promise<MessageRecord | undefined>;
 
   /** The outbox the relay drains (usage events: captures and releases of holds). */
-  readonly outbox: OutboxReader;
+  readonly outbox: PrunableOutbox;
   close(): Promise<void>;
 }

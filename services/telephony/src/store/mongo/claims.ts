@@ -1,5 +1,6 @@
 // Idempotency claims on sends in MongoDB: (workspace, key) names the message its first request made.
 import type { ClientSession, Collection } from 'mongodb';
+import { deleteBatch } from '@voice/runtime';
 import type { StoredClaim } from '../rules.js';
 import type { MessageRecord, SendClaim } from '../store.js';
 import { messageDocument, messageRecord, type ClaimDocument } from './documents.js';
@@ -29,6 +30,10 @@ export class MongoSendClaims {
       { workspace_id: workspaceId, key: claim.key, fingerprint: claim.fingerprint, message_id: messageId, created_at: claim.now },
       { upsert: true, session },
     );
+  }
+
+  prune(createdBefore: string, limit: number): Promise<number> {
+    return deleteBatch(this.claims, { created_at: { $lt: createdBefore } }, { created_at: 1 }, limit);
   }
 
   async releaseFor(messageId: string, session: ClientSession): Promise<void> {

@@ -28,5 +28,6 @@ export async function createIndexes(collections: Collections, outbox: MongoOutbo
   await messages.createIndex({ workspace_id: 1, status: 1, created_at: -1, _id: -1 }, { name: 'messages_by_status' });
   await messages.createIndex({ created_at: 1 }, { partialFilterExpression: { status: 'sending' }, name: 'messages_sending' });
   await claims.createIndex({ message_id: 1 }, { name: 'claims_by_message' });
+  await claims.createIndex({ created_at: 1 }, { name: 'claims_by_time' });
   await outbox.ensureIndexes();
 }

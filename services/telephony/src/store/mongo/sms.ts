@@ -59,6 +59,10 @@ export class MongoSmsStore extends MongoStorePart implements SmsStore {
     });
   }
 
+  async pruneSendClaims(createdBefore: string, limit: number): Promise<number> {
+    return this.claims.prune(createdBefore, limit);
+  }
+
   async interruptedSends(createdBefore: string, limit: number): Promise<MessageRecord[]> {
     const docs = await this.collections.messages.find({ status: 'sending', created_at: { $lt: createdBefore } }).sort({ created_at: 1 }).limit(limit).toArray();
     return docs.map(messageRecord);

@@ -30,6 +30,11 @@ export class SqliteSendClaims {
     ).run(workspaceId, claim.key, claim.fingerprint, messageId, claim.now);
   }
 
+  prune(createdBefore: string, limit: number): number {
+    return this.sql('DELETE FROM send_claims WHERE rowid IN (SELECT rowid FROM send_claims WHERE created_at < ? ORDER BY created_at LIMIT ?)')
+      .run(createdBefore, limit).changes;
+  }
+
   releaseFor(messageId: string): void {
     this.sql('DELETE FROM send_claims WHERE message_id = ?').run(messageId);
   }

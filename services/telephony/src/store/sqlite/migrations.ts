@@ -124,4 +124,5 @@ export const migrations = [
    ALTER TABLE phone_numbers ADD COLUMN past_due_since TEXT;
    UPDATE phone_numbers SET renews_at = created_at WHERE source = 'marketplace';
    CREATE INDEX phone_numbers_by_renewal ON phone_numbers (renews_at) WHERE renews_at IS NOT NULL;`,
+  `CREATE INDEX send_claims_by_time ON send_claims (created_at);`,
 ];

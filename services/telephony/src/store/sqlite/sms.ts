@@ -53,6 +53,10 @@ export class SqliteSmsStore implements SmsStore {
     }).immediate();
   }
 
+  async pruneSendClaims(createdBefore: string, limit: number): Promise<number> {
+    return this.claims.prune(createdBefore, limit);
+  }
+
   async interruptedSends(createdBefore: string, limit: number): Promise<MessageRecord[]> {
     const rows = this.sql("SELECT * FROM sms_messages WHERE status = 'sending' AND created_at < ? ORDER BY created_at LIMIT ?").all(createdBefore, limit) as MessageRow[];
     return rows.map(messageFromRow);

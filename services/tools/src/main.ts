@@ -1,8 +1,22 @@
-// Starts the tools service: config, store, Connect server; stops cleanly on SIGTERM.
-import { CallerSigner, createLogger, runProcess, SecretBox, startConnectServer, type Env, type InProcessServices, type Logger, type StartedService } from '@voice/runtime';
+// Starts the tools service: config, store, the periodic jobs (the pruning of old records), the
+// Connect server; stops them in reverse on close (SIGTERM when run on its own).
+import {
+  CallerSigner,
+  createLogger,
+  openJobLeases,
+  PeriodicJobs,
+  runProcess,
+  SecretBox,
+  startConnectServer,
+  type Env,
+  type InProcessServices,
+  type Logger,
+  type StartedService,
+} from '@voice/runtime';
 import { readToolsConfig } from './config.js';
 import { ToolSecrets } from './domain/secrets.js';
 import { toolsRoutes, toolsServiceNames } from './routes.js';
+import { toolsRetentionJob } from './retention.js';
 import { createToolRunner } from './runner.js';
 import { openToolStore } from './store/open.js';
 
@@ -16,28 +30,37 @@ export async function startToolsService(env: Env, options: ToolsOptions = {}): P
   const config = readToolsConfig(env);
   const log = options.logger ?? createLogger({ service: 'tools', level: config.common.logLevel });
   const store = await openToolStore(config.common);
-  const server = await startConnectServer({
-    name: 'tools',
-    host: config.host,
-    port: config.port,
-    connectionAge: config.common.connectionAge,
-    signer: new CallerSigner(config.common.internalSecret),
-    logger: log,
-    local: options.local,
-    serviceNames: toolsServiceNames,
-    routes: toolsRoutes({
-      store,
-      secrets: new ToolSecrets(new SecretBox(config.encryptionKey)),
-      runner: createToolRunner({ allowPrivate: config.egressAllowPrivate }),
-    }),
-  });
-  return {
-    server,
-    close: async () => {
-      await server.close();
-      await store.close();
-    },
+  const closers: (() => Promise<void>)[] = [() => store.close()];
+  const closeAll = async () => {
+    for (const close of closers.reverse().splice(0)) await close();
   };
+  try {
+    const leases = await openJobLeases(config.common, 'tools');
+    closers.push(() => leases.close());
+    const jobs = new PeriodicJobs({ leases, logger: log });
+    jobs.start([toolsRetentionJob(store, config.common.retention)]);
+    closers.push(() => jobs.stop());
+    const server = await startConnectServer({
+      name: 'tools',
+      host: config.host,
+      port: config.port,
+      connectionAge: config.common.connectionAge,
+      signer: new CallerSigner(config.common.internalSecret),
+      logger: log,
+      local: options.local,
+      serviceNames: toolsServiceNames,
+      routes: toolsRoutes({
+        store,
+        secrets: new ToolSecrets(new SecretBox(config.encryptionKey)),
+        runner: createToolRunner({ allowPrivate: config.egressAllowPrivate }),
+      }),
+    });
+    closers.push(() => server.close());
+    return { server, close: closeAll };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
 }
 
 // Run on its own: with the process's metrics server (the platform serves one for all its parts).

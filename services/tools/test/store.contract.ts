@@ -144,6 +144,21 @@ export function toolStoreContract(open: () => Promise<ToolStore>): void {
     expect(await store.create(retry, claim('key-2', 'fp'))).toEqual({ kind: 'created', tool: retry });
   });
 
+  test('pruning deletes idempotency claims made before the cut-off, the oldest first and at most the batch; the tools stay', async () => {
+    const [oldest, old, young] = [toolRecord(workspace), toolRecord(workspace), toolRecord(workspace)];
+    await store.create(oldest, claim('key-oldest', 'fp'));
+    await store.create(old, claim('key-old', 'fp'));
+    const cutOff = tick();
+    await store.create(young, claim('key-young', 'fp'));
+    expect(await store.pruneIdempotencyClaims(cutOff, 1)).toBe(1);
+    expect(await store.pruneIdempotencyClaims(cutOff, 10)).toBe(1);
+    expect(await store.pruneIdempotencyClaims(cutOff, 10)).toBe(0);
+    // A pruned key is free: the same request creates anew (here refused for the name the first took).
+    expect(await store.create(toolRecord(workspace, { name: oldest.name }), claim('key-oldest', 'fp'))).toEqual({ kind: 'name_taken' });
+    expect(await store.create(toolRecord(workspace), claim('key-young', 'fp'))).toEqual({ kind: 'replayed', tool: young });
+    expect((await store.list(workspace, {}, { limit: 10, offset: 0 })).total).toBe(3);
+  });
+
   test('concurrent creates under one idempotency key create one tool', async () => {
     const outcomes = await Promise.all(
       Array.from({ length: 8 }, () => store.create(toolRecord(workspace, { name: 'same' }), claim('key-3', 'fp'))),

@@ -3,7 +3,7 @@
 // claim must agree (MongoDB transactions need a replica set, as production runs).
 import type { JsonObject } from '@bufbuild/protobuf';
 import type { ClientSession, Collection } from 'mongodb';
-import { connectMongo, isDuplicateKey, type MongoHandle, type Page } from '@voice/runtime';
+import { connectMongo, deleteBatch, isDuplicateKey, type MongoHandle, type Page } from '@voice/runtime';
 import type { ToolType } from '../domain/schema.js';
 import {
   claimOutcome,
@@ -85,6 +85,7 @@ export class MongoToolStore implements ToolStore {
     const claims = handle.db.collection<ClaimDocument>('idempotency_claims');
     await tools.createIndex({ workspace_id: 1, name: 1 }, { unique: true, name: 'unique_name_per_workspace' });
     await tools.createIndex({ workspace_id: 1, created_at: -1, _id: -1 }, { name: 'newest_first' });
+    await claims.createIndex({ created_at: 1 }, { name: 'claims_by_time' });
     return new MongoToolStore(handle, tools, claims);
   }
 
@@ -169,6 +170,10 @@ export class MongoToolStore implements ToolStore {
 
   async delete(workspaceId: string, id: string): Promise<boolean> {
     return (await this.tools.deleteOne({ _id: id, workspace_id: workspaceId })).deletedCount === 1;
+  }
+
+  async pruneIdempotencyClaims(createdBefore: string, limit: number): Promise<number> {
+    return deleteBatch(this.claims, { created_at: { $lt: createdBefore } }, { created_at: 1 }, limit);
   }
 
   /** Tests only: removes the whole database this store owns. */

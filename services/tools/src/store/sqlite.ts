@@ -38,6 +38,7 @@ const migrations = [
      created_at TEXT NOT NULL,
      PRIMARY KEY (workspace_id, key)
    );`,
+  `CREATE INDEX idempotency_claims_by_time ON idempotency_claims (created_at);`,
 ];
 
 interface ToolRow {
@@ -156,6 +157,11 @@ export class SqliteToolStore implements ToolStore {
 
   async delete(workspaceId: string, id: string): Promise<boolean> {
     return this.sql('DELETE FROM tools WHERE id = ? AND workspace_id = ?').run(id, workspaceId).changes === 1;
+  }
+
+  async pruneIdempotencyClaims(createdBefore: string, limit: number): Promise<number> {
+    return this.sql('DELETE FROM idempotency_claims WHERE rowid IN (SELECT rowid FROM idempotency_claims WHERE created_at < ? ORDER BY created_at LIMIT ?)')
+      .run(createdBefore, limit).changes;
   }
 
   async close(): Promise<void> {

@@ -60,6 +60,8 @@ export interface ToolStore {
   /** Applies the changes only if the stored revision is still `expectedRevision`, and bumps it. */
   update(workspaceId: string, id: string, expectedRevision: number, changes: ToolChanges, now: string): Promise<UpdateOutcome>;
   delete(workspaceId: string, id: string): Promise<boolean>;
+  /** Deletes at most `limit` Idempotency-Key claims made before `createdBefore`, the oldest first; answers how many. */
+  pruneIdempotencyClaims(createdBefore: string, limit: number): Promise<number>;
   close(): Promise<void>;
 }
 

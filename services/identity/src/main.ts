@@ -1,10 +1,13 @@
 // Starts the identity service: config, store, the root bootstrap and the built-in platform client,
-// then the Connect server; stops on SIGTERM.
+// the periodic jobs (the pruning of old OAuth records), then the Connect server; stops them in
+// reverse on close (SIGTERM when run on its own).
 import {
   CallerSigner,
   createLogger,
   egressPolicy,
+  openJobLeases,
   openNotifier,
+  PeriodicJobs,
   runProcess,
   startConnectServer,
   type Env,
@@ -18,6 +21,7 @@ import { readIdentityConfig } from './config.js';
 import { guardedMetadataFetcher } from './oauth/metadata-fetch.js';
 import { PasswordHasher } from './passwords.js';
 import { ensurePlatformClient } from './oauth/platform-client.js';
+import { identityRetentionJob } from './retention.js';
 import { identityRoutes, identityServiceNames } from './routes.js';
 import { openIdentityStore } from './store/open.js';
 
@@ -36,40 +40,53 @@ export interface IdentityOptions {
 export async function startIdentityService(env: Env, options: IdentityOptions = {}): Promise<StartedIdentity> {
   const config = readIdentityConfig(env);
   const logger = options.logger ?? createLogger({ service: 'identity', level: config.common.logLevel });
-  const ownNotifier = options.notifier === undefined;
-  const notifier =
-    options.notifier ?? (await openNotifier(config.common.natsUrl, 'identity'));
-  const store = await openIdentityStore(config.common);
-  await bootstrapRoot(store, {
-    rootApiKey: config.rootApiKey,
-    logger,
-    announce: options.announce ?? ((line) => process.stdout.write(`${line}\n`)),
-  });
-  await ensurePlatformClient(store);
-  const server = await startConnectServer({
-    name: 'identity',
-    host: config.host,
-    port: config.port,
-    connectionAge: config.common.connectionAge,
-    signer: new CallerSigner(config.common.internalSecret),
-    logger,
-    local: options.local,
-    serviceNames: identityServiceNames,
-    routes: identityRoutes({
-      store,
-      notifier,
-      fetchClientMetadata: guardedMetadataFetcher(egressPolicy({ allowPrivate: config.egressAllowPrivate })),
-      passwords: new PasswordHasher(config.passwordHashCost),
-    }),
-  });
-  return {
-    server,
-    close: async () => {
-      await server.close();
-      await store.close();
-      if (ownNotifier) await notifier.close();
-    },
+  // Closed in reverse order of opening, on close() or when a later step of the start fails.
+  const closers: (() => Promise<void>)[] = [];
+  const closeAll = async () => {
+    for (const close of closers.reverse().splice(0)) await close();
   };
+  try {
+    let notifier = options.notifier;
+    if (!notifier) {
+      const own = await openNotifier(config.common.natsUrl, 'identity');
+      closers.push(() => own.close());
+      notifier = own;
+    }
+    const store = await openIdentityStore(config.common);
+    closers.push(() => store.close());
+    await bootstrapRoot(store, {
+      rootApiKey: config.rootApiKey,
+      logger,
+      announce: options.announce ?? ((line) => process.stdout.write(`${line}\n`)),
+    });
+    await ensurePlatformClient(store);
+    const leases = await openJobLeases(config.common, 'identity');
+    closers.push(() => leases.close());
+    const jobs = new PeriodicJobs({ leases, logger });
+    jobs.start([identityRetentionJob(store, config.common.retention)]);
+    closers.push(() => jobs.stop());
+    const server = await startConnectServer({
+      name: 'identity',
+      host: config.host,
+      port: config.port,
+      connectionAge: config.common.connectionAge,
+      signer: new CallerSigner(config.common.internalSecret),
+      logger,
+      local: options.local,
+      serviceNames: identityServiceNames,
+      routes: identityRoutes({
+        store,
+        notifier,
+        fetchClientMetadata: guardedMetadataFetcher(egressPolicy({ allowPrivate: config.egressAllowPrivate })),
+        passwords: new PasswordHasher(config.passwordHashCost),
+      }),
+    });
+    closers.push(() => server.close());
+    return { server, close: closeAll };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
 }
 
 // Run on its own: with the process's metrics server (the platform serves one for all its parts).

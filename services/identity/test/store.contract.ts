@@ -1014,4 +1014,62 @@ export function identityStoreContract(open: () => Promise<IdentityStore>): void 
       expect(await statusOf(second.access)).toBe('active');
     });
   });
+
+  describe('pruning OAuth records', () => {
+    const cutOff = '2026-02-01T00:00:00.000Z';
+    const [january, second, december] = ['2026-01-01T00:00:00.000Z', '2026-01-02T00:00:00.000Z', '2025-12-01T00:00:00.000Z'];
+
+    test('codes and tokens go once expired before the cut-off, the oldest first and at most the batch; whatever is still valid stays', async () => {
+      const { workspace } = await seed();
+      const alice = await member(workspace.id, 'owner');
+      const binding = { workspaceId: workspace.id, userId: alice.userId };
+      const [usedCode, expiredCode, liveCode] = [codeRecord(binding, { expiresAt: january }), codeRecord(binding, { expiresAt: second }), codeRecord(binding)];
+      for (const code of [usedCode, expiredCode, liveCode]) await store.createAuthorizationCode(code);
+      const redeemed = grantRecord(binding, { createdAt: december });
+      expect(await store.redeemAuthorizationCode(usedCode.id, redeemed, [tokenRecord(redeemed, 'access', { expiresAt: january })])).toEqual({ kind: 'redeemed' });
+
+      expect(await store.pruneAuthorizationCodes(cutOff, 1)).toBe(1);
+      expect(await store.findAuthorizationCode(usedCode.codeHash)).toBeUndefined();
+      expect(await store.findAuthorizationCode(expiredCode.codeHash)).toBeDefined();
+      expect(await store.pruneAuthorizationCodes(cutOff, 10)).toBe(1);
+      expect(await store.pruneAuthorizationCodes(cutOff, 10)).toBe(0);
+      expect(await store.findAuthorizationCode(liveCode.codeHash)).toEqual(liveCode);
+
+      const spent = grantRecord(binding, { createdAt: december });
+      const [spentAccess, spentRefresh] = [tokenRecord(spent, 'access', { expiresAt: january }), tokenRecord(spent, 'refresh', { expiresAt: second })];
+      await store.issueGrant(spent, [spentAccess, spentRefresh]);
+      const alive = grantRecord(binding, { createdAt: december });
+      const [aliveAccess, aliveRefresh] = [tokenRecord(alive, 'access', { expiresAt: second }), tokenRecord(alive, 'refresh')];
+      await store.issueGrant(alive, [aliveAccess, aliveRefresh]);
+
+      expect(await store.pruneTokens(cutOff, 2)).toBe(2);
+      expect(await store.pruneTokens(cutOff, 10)).toBe(2);
+      expect(await store.pruneTokens(cutOff, 10)).toBe(0);
+      for (const token of [spentAccess, spentRefresh, aliveAccess]) expect(await store.findToken(token.tokenHash)).toBeUndefined();
+      expect(await store.findToken(aliveRefresh.tokenHash)).toEqual(aliveRefresh);
+    });
+
+    test('a grant goes once created before the cut-off with no token left; one with a live token, or a younger one, stays', async () => {
+      const { workspace } = await seed();
+      const alice = await member(workspace.id, 'owner');
+      const binding = { workspaceId: workspace.id, userId: alice.userId };
+      const [first, second, alive] = [grantRecord(binding, { createdAt: december }), grantRecord(binding, { createdAt: january }), grantRecord(binding, { createdAt: december })];
+      await store.issueGrant(first, [tokenRecord(first, 'refresh', { expiresAt: january })]);
+      await store.issueGrant(second, [tokenRecord(second, 'refresh', { expiresAt: january })]);
+      await store.issueGrant(alive, [tokenRecord(alive, 'refresh')]);
+      const young = grantRecord(binding, { createdAt: '2026-03-01T00:00:00.000Z' });
+      await store.issueGrant(young, []);
+      // Their tokens are still there, expired or not.
+      expect(await store.pruneGrants(cutOff, 10)).toBe(0);
+      expect(await store.pruneTokens(cutOff, 10)).toBe(2);
+
+      expect(await store.pruneGrants(cutOff, 1)).toBe(1);
+      expect(await store.getGrant(first.id)).toBeUndefined();
+      expect(await store.pruneGrants(cutOff, 10)).toBe(1);
+      expect(await store.pruneGrants(cutOff, 10)).toBe(0);
+      expect(await store.getGrant(second.id)).toBeUndefined();
+      expect(await store.getGrant(alive.id)).toEqual(alive);
+      expect(await store.getGrant(young.id)).toEqual(young);
+    });
+  });
 }

@@ -195,5 +195,17 @@ export abstract class ComposedIdentityStore implements IdentityStore {
     return this.parts.oauth.revokeUserCredentials(workspaceId, userId);
   }
 
+  pruneAuthorizationCodes(expiredBefore: string, limit: number): Promise<number> {
+    return this.parts.oauth.pruneAuthorizationCodes(expiredBefore, limit);
+  }
+
+  pruneTokens(expiredBefore: string, limit: number): Promise<number> {
+    return this.parts.oauth.pruneTokens(expiredBefore, limit);
+  }
+
+  pruneGrants(createdBefore: string, limit: number): Promise<number> {
+    return this.parts.oauth.pruneGrants(createdBefore, limit);
+  }
+
   abstract close(): Promise<void>;
 }

@@ -274,6 +274,14 @@ export interface OAuthStore {
    * ids of the access and refresh tokens that were still active.
    */
   revokeUserCredentials(workspaceId: string, userId: string): Promise<string[]>;
+
+  // Pruning: each deletes at most `limit` records, the oldest first, and answers how many.
+  /** Codes (issued, used or revoked) that expired before `expiredBefore`; a later replay of one is an unknown code. */
+  pruneAuthorizationCodes(expiredBefore: string, limit: number): Promise<number>;
+  /** Access and refresh tokens (any status) that expired before `expiredBefore`. */
+  pruneTokens(expiredBefore: string, limit: number): Promise<number>;
+  /** Grants created before `createdBefore` that have no token left (every one expired and pruned). */
+  pruneGrants(createdBefore: string, limit: number): Promise<number>;
 }
 
 export interface IdentityStore extends WorkspaceKeyStore, MemberStore, CustomerStore, OAuthStore {

@@ -18,4 +18,7 @@ export async function createIndexes(collections: Collections): Promise<void> {
   await tokens.createIndex({ token_hash: 1 }, { unique: true, name: 'unique_token_hash' });
   await tokens.createIndex({ grant_id: 1, status: 1 }, { name: 'tokens_by_grant' });
   await tokens.createIndex({ workspace_id: 1, user_id: 1, status: 1 }, { name: 'tokens_by_member' });
+  await codes.createIndex({ expires_at: 1 }, { name: 'codes_by_expiry' });
+  await tokens.createIndex({ expires_at: 1 }, { name: 'tokens_by_expiry' });
+  await grants.createIndex({ created_at: 1 }, { name: 'grants_by_time' });
 }

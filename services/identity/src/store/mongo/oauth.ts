@@ -1,6 +1,6 @@
 // The OAuth 2.0 server's clients, codes, grants and tokens in MongoDB.
 import type { ClientSession } from 'mongodb';
-import { isDuplicateKey } from '@voice/runtime';
+import { deleteBatch, isDuplicateKey } from '@voice/runtime';
 import type { AuthorizationCodeRecord, GrantRecord, OAuthClientRecord, OAuthStore, RedeemOutcome, RotateOutcome, TokenRecord } from '../store.js';
 import { clientDocument, clientRecord, codeDocument, codeRecord, grantDocument, grantRecord, tokenDocument, tokenRecord } from './documents.js';
 import { MongoStorePart } from './part.js';
@@ -93,6 +93,30 @@ export class MongoOAuthStore extends MongoStorePart implements OAuthStore {
 
   async revokeUserCredentials(workspaceId: string, userId: string): Promise<string[]> {
     return this.transaction((session) => this.revokeOAuthCredentialsWhere({ workspace_id: workspaceId, user_id: userId }, session));
+  }
+
+  async pruneAuthorizationCodes(expiredBefore: string, limit: number): Promise<number> {
+    return deleteBatch(this.codes, { expires_at: { $lt: expiredBefore } }, { expires_at: 1 }, limit);
+  }
+
+  async pruneTokens(expiredBefore: string, limit: number): Promise<number> {
+    return deleteBatch(this.tokens, { expires_at: { $lt: expiredBefore } }, { expires_at: 1 }, limit);
+  }
+
+  async pruneGrants(createdBefore: string, limit: number): Promise<number> {
+    const tokenless = await this.grants
+      .aggregate<{ _id: string }>([
+        { $match: { created_at: { $lt: createdBefore } } },
+        { $sort: { created_at: 1 } },
+        { $lookup: { from: this.tokens.collectionName, localField: '_id', foreignField: 'grant_id', as: 'tokens' } },
+        { $match: { tokens: { $size: 0 } } },
+        { $limit: limit },
+        { $project: { _id: 1 } },
+      ])
+      .toArray();
+    if (tokenless.length === 0) return 0;
+    // A grant without tokens gets none any more: only a live refresh token of its own could add one.
+    return (await this.grants.deleteMany({ _id: { $in: tokenless.map((grant) => grant._id) } })).deletedCount;
   }
 
   private async revokeGrantIn(grantId: string, session: ClientSession): Promise<string[]> {

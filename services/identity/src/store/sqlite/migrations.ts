@@ -96,4 +96,8 @@ export const migrations = [
    CREATE INDEX oauth_tokens_by_workspace ON oauth_tokens (workspace_id, status);`,
   // A platform's customers are found through the workspaces under it.
   `CREATE INDEX workspaces_by_parent ON workspaces (parent_workspace_id, created_at);`,
+  // The pruning job's scans.
+  `CREATE INDEX oauth_codes_by_expiry ON oauth_codes (expires_at);
+   CREATE INDEX oauth_tokens_by_expiry ON oauth_tokens (expires_at);
+   CREATE INDEX oauth_grants_by_time ON oauth_grants (created_at);`,
 ];

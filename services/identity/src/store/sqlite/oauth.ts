@@ -95,6 +95,22 @@ export class SqliteOAuthStore implements OAuthStore {
     return this.db.transaction(() => revokeOAuthCredentials(this.sql, { where: 'workspace_id = ? AND user_id = ?', params: [workspaceId, userId] })).immediate();
   }
 
+  async pruneAuthorizationCodes(expiredBefore: string, limit: number): Promise<number> {
+    return this.sql('DELETE FROM oauth_codes WHERE rowid IN (SELECT rowid FROM oauth_codes WHERE expires_at < ? ORDER BY expires_at LIMIT ?)').run(expiredBefore, limit).changes;
+  }
+
+  async pruneTokens(expiredBefore: string, limit: number): Promise<number> {
+    return this.sql('DELETE FROM oauth_tokens WHERE rowid IN (SELECT rowid FROM oauth_tokens WHERE expires_at < ? ORDER BY expires_at LIMIT ?)').run(expiredBefore, limit).changes;
+  }
+
+  async pruneGrants(createdBefore: string, limit: number): Promise<number> {
+    return this.sql(
+      `DELETE FROM oauth_grants WHERE rowid IN
+         (SELECT rowid FROM oauth_grants AS grants WHERE created_at < ? AND NOT EXISTS (SELECT 1 FROM oauth_tokens WHERE grant_id = grants.id)
+          ORDER BY created_at LIMIT ?)`,
+    ).run(createdBefore, limit).changes;
+  }
+
   /** Inside the caller's transaction. */
   private revokeGrantNow(grantId: string): string[] {
     this.sql("UPDATE oauth_grants SET status = 'revoked' WHERE id = ?").run(grantId);

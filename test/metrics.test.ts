@@ -3,7 +3,7 @@
 // lag, process metrics; and nothing of it on the gateway's public port.
 import { randomUUID } from 'node:crypto';
 import { inProcess, startTestPlatform, type TestPlatform } from './support/platform.js';
-import { buySmsNumber, ledgerWith } from './support/telephony.js';
+import { buySmsNumber, eventually, ledgerWith } from './support/telephony.js';
 
 let platform: TestPlatform;
 
@@ -90,6 +90,15 @@ test('after an SMS send and a few other calls: routes by template, RPCs by code,
 
   // One process, one set of process metrics.
   expect(valueOf(samples, 'process_cpu_user_seconds_total', { service: 'platform' })).toBeGreaterThan(0);
+});
+
+test('every service runs its pruning job: one run each at start, counted by job', async () => {
+  const jobs = ['identity', 'tools', 'telephony', 'billing', 'platform-users'].map((service) => `${service}.retention`);
+  const samples = await eventually(async () => {
+    const scraped = await scrape();
+    return jobs.every((job) => (valueOf(scraped, 'periodic_job_runs_total', { job }) ?? 0) >= 1) ? scraped : undefined;
+  }, 30_000, 'a run of every pruning job');
+  for (const job of jobs) expect(valueOf(samples, 'periodic_job_failures_total', { job })).toBeUndefined();
 });
 
 test('the metrics server answers only /metrics; the gateway does not serve metrics', async () => {

@@ -1,19 +1,29 @@
 // Starts the platform-users service: config, store, DNS lookups, the identity and billing
-// clients, the mail relay and the Connect server; stops cleanly on SIGTERM.
-import { CallerSigner, createLogger, runProcess, SecretBox, startConnectServer, type Env, type InProcessServices, type Logger, type StartedService } from '@voice/runtime';
-import { readPlatformUsersConfig, type PlatformUsersConfig } from './config.js';
+// clients, the mail relay, the periodic jobs (the pruning of old mail) and the Connect server;
+// stops cleanly on SIGTERM.
+import {
+  CallerSigner,
+  createLogger,
+  openJobLeases,
+  PeriodicJobs,
+  runProcess,
+  SecretBox,
+  startConnectServer,
+  type Env,
+  type InProcessServices,
+  type Logger,
+  type StartedService,
+} from '@voice/runtime';
+import { readPlatformUsersConfig } from './config.js';
 import { ResolverDnsLookup } from './domains/dns-lookup.js';
 import { connectDownstreams } from './downstream/clients.js';
 import { Invitations } from './invitations/invitations.js';
 import { DirectoryMailer } from './mail/directory-mailer.js';
-import type { Mailer } from './mail/mailer.js';
 import { MailRelay } from './mail/relay.js';
 import { SmtpMailer } from './mail/smtp-mailer.js';
+import { platformUsersRetentionJob } from './retention.js';
 import { platformUsersRoutes, platformUsersServiceNames } from './routes.js';
 import { openPlatformUsersStore } from './store/open.js';
-
-const mailerFor = async (config: PlatformUsersConfig): Promise<Mailer> =>
-  config.smtp ? new SmtpMailer(config.smtp) : DirectoryMailer.open(config.mailDirectory);
 
 export interface PlatformUsersOptions {
   logger?: Logger;
@@ -24,7 +34,9 @@ export interface PlatformUsersOptions {
 export async function startPlatformUsersService(env: Env, options: PlatformUsersOptions = {}): Promise<StartedService> {
   const config = readPlatformUsersConfig(env);
   const log = options.logger ?? createLogger({ service: 'platform-users', level: config.common.logLevel });
-  const mailer = await mailerFor(config);
+  // Without an SMTP server, mail is written to files (the sandbox), which the pruning job also clears.
+  const sandbox = config.smtp ? undefined : await DirectoryMailer.open(config.mailDirectory);
+  const mailer = sandbox ?? new SmtpMailer(config.smtp!);
   const store = await openPlatformUsersStore(config.common).catch((error: unknown) => {
     mailer.close();
     throw error;
@@ -34,13 +46,21 @@ export async function startPlatformUsersService(env: Env, options: PlatformUsers
   const downstreams = connectDownstreams({ identity: config.identityUrl, billing: config.billingUrl }, signer, options.local);
   const relay = new MailRelay({ store, mailer, box, from: config.mailFrom, logger: log.child({ component: 'mail-relay' }) });
   const now = () => new Date();
+  let jobs: PeriodicJobs | undefined;
+  let closeLeases = async () => {};
   const stopParts = async () => {
+    await jobs?.stop();
+    await closeLeases();
     await relay.stop();
     mailer.close();
     downstreams.close();
     await store.close();
   };
   try {
+    const leases = await openJobLeases(config.common, 'platform-users');
+    closeLeases = () => leases.close();
+    jobs = new PeriodicJobs({ leases, logger: log });
+    jobs.start([platformUsersRetentionJob(store, sandbox, config.common.retention)]);
     const server = await startConnectServer({
       name: 'platform-users',
       host: config.host,

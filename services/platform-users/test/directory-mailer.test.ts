@@ -1,5 +1,5 @@
 // DirectoryMailer: each message is a private, parseable .eml file in a private directory.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import PostalMime from 'postal-mime';
@@ -40,5 +40,23 @@ describe('DirectoryMailer', () => {
     expect(parsed.to?.map((address) => address.address)).toEqual([message.to]);
     expect(parsed.text?.trim()).toBe(message.text.replace(/\r\n/g, '\n').trim());
     expect(parsed.html).toContain('<p>Hello Ada,</p>');
+  });
+
+  test('prune deletes the messages written before the cut-off, the oldest first and at most the batch, and nothing else', async () => {
+    const directory = join(root, 'prune', 'mail-outbox');
+    const mailer = await DirectoryMailer.open(directory);
+    const [oldest, old, recent] = [await mailer.write(message), await mailer.write(message), await mailer.write(message)];
+    mailer.close();
+    utimesSync(oldest, new Date('2026-01-01T00:00:00Z'), new Date('2026-01-01T00:00:00Z'));
+    utimesSync(old, new Date('2026-01-02T00:00:00Z'), new Date('2026-01-02T00:00:00Z'));
+    const stranger = join(directory, 'notes.txt');
+    writeFileSync(stranger, 'not a message');
+    utimesSync(stranger, new Date('2025-01-01T00:00:00Z'), new Date('2025-01-01T00:00:00Z'));
+
+    expect(await mailer.prune('2026-02-01T00:00:00.000Z', 1)).toBe(1);
+    expect(readdirSync(directory).sort()).toEqual([old, recent, stranger].map((path) => path.slice(directory.length + 1)).sort());
+    expect(await mailer.prune('2026-02-01T00:00:00.000Z', 10)).toBe(1);
+    expect(await mailer.prune('2026-02-01T00:00:00.000Z', 10)).toBe(0);
+    expect(readdirSync(directory).sort()).toEqual([recent, stranger].map((path) => path.slice(directory.length + 1)).sort());
   });
 });

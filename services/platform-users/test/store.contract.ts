@@ -218,6 +218,30 @@ function invitationsAndMailContract(open: () => Promise<PlatformUsersStore>): vo
     await store.markMailFailed(mail.id, 'late failure', '2026-11-22T10:00:04.000Z');
     expect(await store.getMail(mail.id)).toMatchObject({ sentAt: '2026-11-22T10:00:03.000Z', attempts: 0, nextAttemptAt: null });
   });
+
+  test('pruning deletes mail sent or given up before the cut-off, the oldest first and at most the batch; waiting mail stays', async () => {
+    const cutOff = '2026-11-10T00:00:00.000Z';
+    const [sentEarly, givenUp, sentLate, waiting] = [
+      newMail({ createdAt: '2026-11-01T00:00:00.000Z' }),
+      newMail({ createdAt: '2026-11-02T00:00:00.000Z' }),
+      newMail({ createdAt: '2026-11-03T00:00:00.000Z' }),
+      newMail({ createdAt: '2026-11-01T00:00:00.000Z' }),
+    ];
+    for (const mail of [sentEarly, givenUp, sentLate, waiting]) await store.insertInvitationWithMail(invitationRecord(), mail);
+    await store.markMailSent(sentEarly.id, '2026-11-01T00:00:01.000Z');
+    await store.markMailFailed(givenUp.id, 'mailbox unavailable', null);
+    // Created before the cut-off, but sent after it: kept for its full retention from the sending.
+    await store.markMailSent(sentLate.id, '2026-11-11T00:00:00.000Z');
+    await store.markMailFailed(waiting.id, 'connection refused', '2026-11-01T00:05:00.000Z');
+
+    expect(await store.pruneFinishedMail(cutOff, 1)).toBe(1);
+    expect(await store.getMail(sentEarly.id)).toBeUndefined();
+    expect(await store.pruneFinishedMail(cutOff, 10)).toBe(1);
+    expect(await store.pruneFinishedMail(cutOff, 10)).toBe(0);
+    expect(await store.getMail(givenUp.id)).toBeUndefined();
+    expect(await store.getMail(sentLate.id)).toMatchObject({ sentAt: '2026-11-11T00:00:00.000Z' });
+    expect(await store.getMail(waiting.id)).toMatchObject({ attempts: 1, nextAttemptAt: '2026-11-01T00:05:00.000Z' });
+  });
 }
 
 export function platformUsersStoreContract(open: () => Promise<PlatformUsersStore>): void {

@@ -1,7 +1,8 @@
 // The embedded mode's mail: each message becomes an RFC 5322 .eml file in a private directory
-// (written under a temporary name and renamed, so a reader never sees half a message).
+// (written under a temporary name and renamed, so a reader never sees half a message), kept until
+// the pruning job finds it older than the mail's retention.
 import { randomUUID } from 'node:crypto';
-import { chmod, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createTransport } from 'nodemailer';
 import type { MailMessage, Mailer } from './mailer.js';
@@ -36,6 +37,24 @@ export class DirectoryMailer implements Mailer {
       throw error;
     }
     return path;
+  }
+
+  /**
+   * Deletes at most `limit` messages written before `before` (their files' modification time),
+   * the oldest first; answers how many. Files that are not messages are left alone.
+   */
+  async prune(before: string, limit: number): Promise<number> {
+    const cutOff = Date.parse(before);
+    const names = (await readdir(this.directory).catch(() => [])).filter((name) => name.endsWith('.eml') && !name.startsWith('.'));
+    const old: { path: string; writtenAt: number }[] = [];
+    for (const name of names) {
+      const path = join(this.directory, name);
+      const writtenAt = (await stat(path).catch(() => undefined))?.mtimeMs;
+      if (writtenAt !== undefined && writtenAt < cutOff) old.push({ path, writtenAt });
+    }
+    const doomed = old.sort((a, b) => a.writtenAt - b.writtenAt).slice(0, limit);
+    for (const { path } of doomed) await rm(path, { force: true });
+    return doomed.length;
   }
 
   async send(message: MailMessage): Promise<void> {

@@ -51,6 +51,7 @@ export async function ensureIndexes(collections: Collections): Promise<void> {
   await collections.invitations.createIndex({ token_hash: 1 }, { unique: true, name: 'unique_token_hash' });
   await collections.invitations.createIndex({ user_id: 1 }, { name: 'by_user' });
   await collections.mail.createIndex({ sent_at: 1, next_attempt_at: 1, created_at: 1 }, { name: 'due' });
+  await collections.mail.createIndex({ next_attempt_at: 1, created_at: 1 }, { name: 'finished' });
 }
 
 export const domainOf = (doc: DomainDocument): CustomDomainRecord => ({

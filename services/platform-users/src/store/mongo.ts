@@ -1,6 +1,6 @@
 // PlatformUsersStore on MongoDB: unique indexes keep a domain with one workspace and a token hash
 // with one invitation; an invitation and its e-mail are written in one transaction.
-import { connectMongo, isDuplicateKey, type MongoHandle } from '@voice/runtime';
+import { connectMongo, deleteBatch, isDuplicateKey, type MongoHandle } from '@voice/runtime';
 import { domainOf, ensureIndexes, invitationOf, mailOf, type Collections } from './mongo-documents.js';
 import type {
   CustomDomainRecord,
@@ -164,6 +164,15 @@ export class MongoPlatformUsersStore implements PlatformUsersStore {
     await this.collections.mail.updateOne(
       { _id: id, sent_at: null },
       { $inc: { attempts: 1 }, $set: { last_error: error, next_attempt_at: nextAttemptAt, ...wipe } },
+    );
+  }
+
+  async pruneFinishedMail(before: string, limit: number): Promise<number> {
+    return deleteBatch(
+      this.collections.mail,
+      { next_attempt_at: null, created_at: { $lt: before }, $or: [{ sent_at: null }, { sent_at: { $lt: before } }] },
+      { created_at: 1 },
+      limit,
     );
   }
 

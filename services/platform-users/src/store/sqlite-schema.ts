@@ -37,6 +37,7 @@ export const migrations = [
      created_at TEXT NOT NULL
    );
    CREATE INDEX mail_outbox_due ON mail_outbox (next_attempt_at) WHERE sent_at IS NULL AND next_attempt_at IS NOT NULL;`,
+  `CREATE INDEX mail_outbox_finished ON mail_outbox (created_at) WHERE next_attempt_at IS NULL;`,
 ];
 
 export interface DomainRow {

@@ -132,6 +132,15 @@ export class SqlitePlatformUsersStore implements PlatformUsersStore {
     ).run(error, nextAttemptAt, nextAttemptAt, nextAttemptAt, id);
   }
 
+  async pruneFinishedMail(before: string, limit: number): Promise<number> {
+    // Sent after it was created: created before the cut-off is a condition of both kinds, and the index's.
+    return this.sql(
+      `DELETE FROM mail_outbox WHERE rowid IN
+         (SELECT rowid FROM mail_outbox WHERE next_attempt_at IS NULL AND created_at < @before AND IFNULL(sent_at, created_at) < @before
+          ORDER BY created_at LIMIT @limit)`,
+    ).run({ before, limit }).changes;
+  }
+
   async getMail(id: string): Promise<MailRecord | undefined> {
     const row = this.sql('SELECT * FROM mail_outbox WHERE id = ?').get(id) as MailRow | undefined;
     return row ? mailOf(row) : undefined;

@@ -109,6 +109,11 @@ export interface MailOutboxStore {
   markMailFailed(id: string, error: string, nextAttemptAt: string | null): Promise<void>;
   /** For operators and tests: the mail as stored. */
   getMail(id: string): Promise<MailRecord | undefined>;
+  /**
+   * Deletes at most `limit` mails the outbox is done with, sent (or, given up, created) before
+   * `before`, the oldest first; answers how many. Mail still waiting stays, however old.
+   */
+  pruneFinishedMail(before: string, limit: number): Promise<number>;
 }
 
 export interface PlatformUsersStore extends CustomDomainStore, InvitationStore, MailOutboxStore {

@@ -12,6 +12,7 @@ import { BillingService } from '@voice/proto/voice/billing/v1/billing';
 import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
 import { callHeaders, CallerSigner, canonicalScopes, internalSessionManager, newId, parseCredits, randomBase62 } from '@voice/runtime';
 import { ApiClient } from './api-client.js';
+import { testStore } from './mongodb-store.js';
 
 /** What the helpers need of a running platform: the one-process platform or the cluster (test/support/cluster.ts). */
 export interface PlatformProcesses {
@@ -76,7 +77,26 @@ export const topology: Topology = readTopology(process.env.VOICE_E2E_TOPOLOGY);
  * exactly `env` (plus PATH), with NATS_URL (the test NATS server unless given) and an event
  * namespace of their own whose streams are removed on close.
  */
-export async function startTestPlatform(env: Record<string, string> = {}, dataDir?: string): Promise<TestPlatform> {
+export async function startTestPlatform(givenEnv: Record<string, string> = {}, dataDir?: string): Promise<TestPlatform> {
+  const store = testStore(givenEnv);
+  const env = { ...store.env, ...givenEnv };
+  const platform = await startTestPlatformOn(env, dataDir).catch(async (error: unknown) => {
+    await store.drop().catch(() => undefined);
+    throw error;
+  });
+  return {
+    ...platform,
+    close: async () => {
+      try {
+        await platform.close();
+      } finally {
+        await store.drop();
+      }
+    },
+  };
+}
+
+async function startTestPlatformOn(env: Record<string, string>, dataDir: string | undefined): Promise<TestPlatform> {
   if (topology === 'cluster') {
     // Imported on demand: cluster.ts builds on this file.
     const { startTestCluster } = await import('./cluster.js');

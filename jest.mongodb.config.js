@@ -1,0 +1,32 @@
+// The MongoDB run of `npm test` (scripts/test-mongodb.mjs starts it when MONGODB_URI is set): the
+// end-to-end files that go through each service's storage once more, on the single-process
+// platform, with every service's data in MongoDB databases of the platform's own
+// (test/support/mongodb-store.ts). The store contract suites run on MongoDB in the main run, which
+// sees the same MONGODB_URI.
+const base = require('./jest.config.js');
+
+// Read by test/support/mongodb-store.ts, here and in the workers Jest starts from here.
+process.env.VOICE_E2E_STORE = 'mongodb';
+
+/** Each service's storage, through the API: the files and what of it they go through. */
+const storageFiles = {
+  'api-keys.test.ts': 'identity: workspaces, keys, revocation',
+  'members.test.ts': 'identity: users, members, roles and the credentials they revoke',
+  'oauth-flow.test.ts': 'identity: OAuth clients, codes, grants, tokens and their rotation',
+  'tools-crud.test.ts': 'tools: tools, revisions, idempotency claims',
+  'phone-numbers.test.ts': 'telephony: numbers, carrier connections, campaigns, suppressions',
+  'sms-send.test.ts': 'telephony: sends, claims, the usage outbox; billing: holds and captures',
+  'number-fees.test.ts': 'telephony and billing: monthly fees, renewals, past due and release',
+  'billing-api.test.ts': 'billing: wallets, transfers, the ledger, usage summaries',
+  'holds-concurrency.test.ts': "billing: concurrent holds, captures and reclaims on one wallet in MongoDB's transactions",
+  'platform-users.test.ts': "platform-users and identity: a platform's end-users",
+  'platform-invitations.test.ts': 'platform-users: invitations and the mail outbox',
+  'custom-domain.test.ts': 'platform-users: custom domains',
+};
+
+module.exports = {
+  ...base,
+  roots: ['<rootDir>/test'],
+  testMatch: Object.keys(storageFiles).map((file) => `<rootDir>/test/${file}`),
+  testTimeout: 60000,
+};

@@ -10,7 +10,6 @@ process.env.VOICE_E2E_STORE = 'mongodb';
 
 /** Each service's storage, through the API: the files and what of it they go through. */
 const storageFiles = {
-  'api-keys.test.ts': 'identity: workspaces, keys, revocation',
   'members.test.ts': 'identity: users, members, roles and the credentials they revoke',
   'oauth-flow.test.ts': 'identity: OAuth clients, codes, grants, tokens and their rotation',
   'tools-crud.test.ts': 'tools: tools, revisions, idempotency claims',

@@ -3,6 +3,7 @@ import {
   ConfigError,
   plans,
   readCommonConfig,
+  readDrainDelayMs,
   readInt,
   readOptionalString,
   readPort,
@@ -76,6 +77,6 @@ export function readGatewayConfig(env: Env): GatewayConfig {
     oauthRateLimitWindowSeconds: readInt(env, 'VOICE_OAUTH_RATE_LIMIT_WINDOW_SECONDS', 60, { min: 1, max: 3600 }),
     platformName: readString(env, 'VOICE_PLATFORM_NAME', 'Voice platform'),
     trustedProxies: readTrustedProxies(env),
-    drainDelayMs: readInt(env, 'VOICE_DRAIN_DELAY_SECONDS', 0, { min: 0, max: 60 }) * 1000,
+    drainDelayMs: readDrainDelayMs(env),
   };
 }

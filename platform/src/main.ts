@@ -1,9 +1,9 @@
 // `npm start`: the whole platform on this machine, until SIGTERM or SIGINT.
-import { closeOnSignal, createLogger, failStart } from '@voice/runtime';
+import { closeOnSignal, createLogger, failStart, readShutdownDeadlineMs } from '@voice/runtime';
 import { startPlatform } from './platform.js';
 
 startPlatform(process.env).then((platform) => {
   const logger = createLogger({ service: 'platform', level: 'info' });
   logger.info('platform ready', { url: platform.url, api: `${platform.url}/api/v1`, internal_transport: platform.internalTransport });
-  closeOnSignal(platform, logger);
+  closeOnSignal(platform, logger, readShutdownDeadlineMs(process.env, true));
 }, failStart);

@@ -2,7 +2,7 @@
 // same requests. Increments are compare-and-set on the entry's revision; entries expire with
 // the bucket's TTL.
 import type { KV, NatsConnection } from 'nats';
-import { connectNats } from '@voice/runtime';
+import { closeNats, connectNats } from '@voice/runtime';
 import type { WindowCount, WindowCounter } from './window-counter.js';
 
 /** The longest one KV operation of a hit may take. */
@@ -53,6 +53,6 @@ export class NatsWindowCounter implements WindowCounter {
   }
 
   async close(): Promise<void> {
-    await this.connection.drain();
+    await closeNats(this.connection);
   }
 }

@@ -9,6 +9,7 @@ import {
   openJobLeases,
   PeriodicJobs,
   runProcess,
+  settledWithin,
   startConnectServer,
   type Env,
   type EventStream,
@@ -66,9 +67,11 @@ export async function startBillingService(env: Env, options: BillingOptions = {}
     closers.push(() => store.close());
     const relay = await startWalletEventRelay(store.outbox, events, logger);
     closers.push(async () => {
-      await relay.stop();
-      // Events committed by the last calls before the stop, published now rather than on the next start.
-      await relay.runOnce().catch((error: unknown) => logger.warn('wallet events left for the next start', { error }));
+      // Events committed by the last calls before the stop, published now rather than on the next
+      // start, unless the outbox or the stream is not answering.
+      const leftBehind = (error?: unknown) => logger.warn('wallet events left for the next start', { error });
+      if (!(await relay.stop())) return leftBehind();
+      if (!(await settledWithin(relay.runOnce().catch(leftBehind)))) leftBehind();
     });
     const wallets = new Wallets(store, issuers, now);
     const leases = await openJobLeases(config.common, 'billing');

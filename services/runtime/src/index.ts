@@ -35,3 +35,4 @@ export * from './metrics/index.js';
 export * from './nats-connection.js';
 export * from './jobs/index.js';
 export * from './mongo-batches.js';
+export * from './shutdown.js';

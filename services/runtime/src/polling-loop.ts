@@ -2,6 +2,7 @@
 // woken; go round once more when woken during a pass; stop by letting the pass in flight settle.
 // What a pass does, how long to wait after it and whether a wake may cut a wait short are the
 // owner's. A failing pass never escapes the loop: the owner hears of it and picks the next wait.
+import { settledWithin } from './shutdown.js';
 
 /** How a run of passes ended: handed to the owner to pick the pause before the next run. */
 export type PassOutcome = { failed: false } | { failed: true; error: unknown };
@@ -54,12 +55,15 @@ export class PollingLoop {
     this.cycle();
   }
 
-  /** Stops scheduling passes; resolves once the pass in flight, if any, is settled. */
-  async stop(): Promise<void> {
+  /**
+   * Stops scheduling passes; resolves once the pass in flight, if any, is settled, or after
+   * `shutdownWaitMs` when it waits on a system that does not answer (then false).
+   */
+  async stop(): Promise<boolean> {
     this.stopping = true;
     clearTimeout(this.timer);
     this.timer = undefined;
-    await this.inFlight;
+    return settledWithin(this.inFlight);
   }
 
   private cycle(): void {

@@ -1,18 +1,27 @@
 // Runs a started component until SIGTERM or SIGINT, then closes it and exits; and the entry point
 // of a process that runs one part of the platform on its own.
 import { readEnum, type Env } from './config.js';
+import { readShutdownDeadlineMs } from './shutdown.js';
 import { readInternalTransport } from './internal-channel.js';
 import { createLogger, logLevels, type Logger } from './logger.js';
 import { readMetricsConfig } from './metrics/config.js';
 import { collectProcessMetrics } from './metrics/registry.js';
 import { startMetricsServer } from './metrics/server.js';
 
-export function closeOnSignal(component: { close(): Promise<void> }, logger: Logger): void {
+/**
+ * Closes the component on SIGTERM or SIGINT and exits 0; 1 when closing failed or did not end
+ * within `deadlineMs` (what was still closing is then left to the exit).
+ */
+export function closeOnSignal(component: { close(): Promise<void> }, logger: Logger, deadlineMs: number): void {
   let closing = false;
   const stop = (signal: string) => {
     if (closing) return;
     closing = true;
     logger.info('shutting down', { signal });
+    setTimeout(() => {
+      logger.error('shutdown did not finish in time; exiting', { timeout_ms: deadlineMs });
+      process.exit(1);
+    }, deadlineMs).unref();
     component.close().then(
       () => process.exit(0),
       (error: unknown) => {
@@ -41,6 +50,7 @@ export function runProcess(service: string, start: (env: Env) => Promise<{ close
   const run = async () => {
     // Alone in its process, a part reaches the others over HTTP/2 only: refused here, before anything starts.
     readInternalTransport(env, 'one-part');
+    const deadlineMs = readShutdownDeadlineMs(env, service === 'gateway');
     const metrics = readMetricsConfig(env);
     const logger = createLogger({ service, level: readEnum(env, 'LOG_LEVEL', 'info', logLevels) });
     const metricsServer = metrics ? await startMetricsServer({ ...metrics, logger }) : undefined;
@@ -60,7 +70,10 @@ export function runProcess(service: string, start: (env: Env) => Promise<{ close
         },
       },
       logger,
+      deadlineMs,
     );
+    // From here on SIGTERM is a graceful stop (before, it ends the start abruptly).
+    logger.info('started', { shutdown_deadline_ms: deadlineMs });
   };
   run().catch(failStart);
 }

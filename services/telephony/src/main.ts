@@ -57,7 +57,9 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
 
     const relay = new OutboxRelay({ outbox: store.outbox, stream: events, logger: logger.child({ component: 'usage-relay' }) });
     relay.start();
-    closers.push(() => relay.stop());
+    closers.push(async () => {
+      await relay.stop();
+    });
 
     const box = new SecretBox(config.encryptionKey);
     const breakers = new CircuitBreakers();

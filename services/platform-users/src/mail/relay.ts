@@ -67,9 +67,9 @@ export class MailRelay {
     this.loop.wake();
   }
 
-  /** Stops scheduling runs; resolves once the message being sent is settled. */
-  stop(): Promise<void> {
-    return this.loop.stop();
+  /** Stops scheduling runs; resolves once the message being sent is settled, or let go after `shutdownWaitMs` (its lease ends and it is sent again). */
+  async stop(): Promise<void> {
+    await this.loop.stop();
   }
 
   /** Sends every message due now, batch by batch; resolves with how many went out. */

@@ -14,6 +14,7 @@ import {
   trackConsumption,
   afterFailedDelivery,
 } from './event-stream.js';
+import { settledWithin } from '../shutdown.js';
 import { matchesAny, subjectsOverlap } from './subject-match.js';
 
 interface StoredEvent {
@@ -183,7 +184,8 @@ class InProcessConsumption implements Consumption {
       this.durable.waiters.delete(this.resume);
       this.resume();
     }
-    await this.loop;
+    // A handler stuck on a dependency that does not answer is let go (see shutdown.ts).
+    await settledWithin(this.loop);
   }
 
   private async run(): Promise<void> {

@@ -17,7 +17,8 @@ import {
   type NatsConnection,
 } from 'nats';
 import type { Logger } from '../logger.js';
-import { connectNats } from '../nats-connection.js';
+import { settledWithin } from '../shutdown.js';
+import { closeNats, connectNats } from '../nats-connection.js';
 import {
   checkConsumeOptions,
   eventStreamDefaults,
@@ -132,7 +133,7 @@ export class JetStreamEventStream implements EventStream {
 
   async close(): Promise<void> {
     await stopAll(this.consumptions);
-    if (!this.connection.isClosed()) await this.connection.drain();
+    await closeNats(this.connection);
   }
 }
 
@@ -149,9 +150,10 @@ class JetStreamConsumption implements Consumption {
     this.loop = this.run();
   }
 
+  /** Resolves once the event in hand is acked or handed back, or after `shutdownWaitMs` when its handler or NATS does not answer (it comes again after its ack wait). */
   async stop(): Promise<void> {
     this.stopping.abort();
-    await this.loop;
+    if (!(await settledWithin(this.loop))) this.logger.warn('event handler still busy at stop; the event comes again');
   }
 
   private async run(): Promise<void> {

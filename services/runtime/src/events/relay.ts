@@ -48,8 +48,12 @@ export class OutboxRelay {
     this.loop.wake();
   }
 
-  /** Stops scheduling runs; resolves once the batch being published is marked. */
-  stop(): Promise<void> {
+  /**
+   * Stops scheduling runs; resolves once the batch being published is marked (true), or after
+   * `shutdownWaitMs` when the outbox or the stream does not answer (false: the batch is published
+   * again by the next run, here or in another replica).
+   */
+  stop(): Promise<boolean> {
     return this.loop.stop();
   }
 

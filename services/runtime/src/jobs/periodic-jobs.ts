@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from '../logger.js';
+import { settledWithin } from '../shutdown.js';
 import { metricsRegistry, type MetricsRegistry } from '../metrics/registry.js';
 import type { LeaseRecord, LeaseStore, StoredLease } from './lease-store.js';
 import { jobMetrics, type JobMetrics } from './job-metrics.js';
@@ -110,7 +111,12 @@ class JobLoop {
   async stop(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    await this.inFlight;
+    // The run is aborted; one stuck on a dependency that does not answer is let go (its lease
+    // expires on its own, and the next holder does the run again).
+    if (!(await settledWithin(this.inFlight))) {
+      this.logger.warn('job run still waiting on a dependency at stop; leaving it');
+      return;
+    }
     const held = this.held;
     this.held = undefined;
     if (!held) return;

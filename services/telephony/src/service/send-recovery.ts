@@ -58,8 +58,9 @@ export class SendRecovery {
     this.loop.start();
   }
 
-  stop(): Promise<void> {
-    return this.loop.stop();
+  /** Stops checking; resolves once the pass in flight is settled, or let go after `shutdownWaitMs` (every step of a recovery is conditional, so the next pass redoes it). */
+  async stop(): Promise<void> {
+    await this.loop.stop();
   }
 
   /** Settles every send that has been waiting longer than the recovery age, a batch at a time. */

@@ -7,7 +7,8 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { connectMongo, newId } from '@voice/runtime';
+import { newId } from '@voice/runtime/ids';
+import { connectMongo } from '@voice/runtime/store/mongo';
 import { deleteNamespaceStreams, testNatsUrl } from './support/nats-namespace.js';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.js';
 

@@ -1,9 +1,8 @@
 // Every setting of the gateway, read and validated once at start.
+import { plans } from '@voice/runtime/access';
 import {
   ConfigError,
-  plans,
   readCommonConfig,
-  readDrainDelayMs,
   readInt,
   readOptionalString,
   readPort,
@@ -11,7 +10,8 @@ import {
   readUrl,
   type CommonConfig,
   type Env,
-} from '@voice/runtime';
+} from '@voice/runtime/config';
+import { readDrainDelayMs } from '@voice/runtime/shutdown';
 import type { RateLimitPolicy } from './middleware/rate-limit.js';
 import { readTrustedProxies } from './proxies/trusted-proxies.js';
 

@@ -2,7 +2,8 @@
 // platform keeps its data in MongoDB databases of its own (`<prefix>-<service>` under a prefix no
 // other platform uses), dropped when it closes; otherwise each keeps it in SQLite files as usual.
 import { randomBytes } from 'node:crypto';
-import { connectMongo, newId } from '@voice/runtime';
+import { newId } from '@voice/runtime/ids';
+import { connectMongo } from '@voice/runtime/store/mongo';
 
 const services = ['identity', 'tools', 'telephony', 'billing', 'platform-users'];
 

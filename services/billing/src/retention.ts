@@ -1,6 +1,7 @@
 // Billing's pruning job: wallet events already published, usage-event ids and settled holds once
 // no redelivery of their event can come any more. Wallets, the ledger and transfers stay.
-import { pruningJob, publishedEventsStep, type PeriodicJob, type RetentionConfig } from '@voice/runtime';
+import type { RetentionConfig } from '@voice/runtime/config';
+import { pruningJob, publishedEventsStep, type PeriodicJob } from '@voice/runtime/jobs';
 import type { BillingStore } from './store/store.js';
 
 export const billingRetentionJob = (store: BillingStore, retention: RetentionConfig): PeriodicJob =>

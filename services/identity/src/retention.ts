@@ -1,7 +1,8 @@
 // Identity's pruning job: OAuth codes and tokens some time after they expired, then the grants
 // left without a token. Codes go first, so a code's grant is never pruned while the code could
 // still be replayed to revoke it.
-import { pruningJob, type PeriodicJob, type RetentionConfig } from '@voice/runtime';
+import type { RetentionConfig } from '@voice/runtime/config';
+import { pruningJob, type PeriodicJob } from '@voice/runtime/jobs';
 import type { OAuthStore } from './store/store.js';
 
 export const identityRetentionJob = (store: OAuthStore, retention: RetentionConfig): PeriodicJob =>

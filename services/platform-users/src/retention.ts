@@ -1,6 +1,7 @@
 // The platform-users service's pruning job: mail the outbox is done with, and the sandbox's
 // `.eml` files when no SMTP server is configured. Invitations and domains stay.
-import { pruningJob, type PeriodicJob, type PruneStep, type RetentionConfig } from '@voice/runtime';
+import type { RetentionConfig } from '@voice/runtime/config';
+import { pruningJob, type PeriodicJob, type PruneStep } from '@voice/runtime/jobs';
 import type { DirectoryMailer } from './mail/directory-mailer.js';
 import type { MailOutboxStore } from './store/store.js';
 

@@ -4,7 +4,7 @@
 // platform's writes are conditional and its events at least once, so what the work left undone is
 // done by another replica or the next start. And a process exits at the latest
 // VOICE_SHUTDOWN_TIMEOUT_SECONDS after SIGTERM (plus the gateway's drain delay), whatever is left.
-import { readInt, type Env } from './config.js';
+import { readInt, type Env } from './config/env.js';
 
 /** How long a stopping part waits for its work in flight before it lets go of it. */
 export const shutdownWaitMs = 2_000;

@@ -3,7 +3,7 @@
 // an aborted run stops between kinds, and what was deleted is counted by kind.
 import { Registry } from 'prom-client';
 import { pruningJob, type PruneStep } from '../src/jobs/pruning-job.js';
-import { readRetentionConfig } from '../src/jobs/retention-config.js';
+import { readRetentionConfig } from '../src/config/retention.js';
 
 /** A kind with `count` records, each `ageMs` old per index (record i is i+1 units old). */
 function recordsStep(kind: string, retentionMs: number, createdAt: number[]): PruneStep & { left: number[]; cutOffs: string[] } {

@@ -1,6 +1,7 @@
 // Telephony's pruning job: usage events already published and Idempotency-Key claims past the
 // window they bind. Messages, numbers and the rest stay.
-import { pruningJob, publishedEventsStep, type PeriodicJob, type RetentionConfig } from '@voice/runtime';
+import type { RetentionConfig } from '@voice/runtime/config';
+import { pruningJob, publishedEventsStep, type PeriodicJob } from '@voice/runtime/jobs';
 import type { TelephonyStore } from './store/store.js';
 
 export const telephonyRetentionJob = (store: TelephonyStore, retention: RetentionConfig): PeriodicJob =>

@@ -1,5 +1,6 @@
 // The tools service's pruning job: Idempotency-Key claims of tool creations past the window they bind.
-import { pruningJob, type PeriodicJob, type RetentionConfig } from '@voice/runtime';
+import type { RetentionConfig } from '@voice/runtime/config';
+import { pruningJob, type PeriodicJob } from '@voice/runtime/jobs';
 import type { ToolStore } from './store/store.js';
 
 export const toolsRetentionJob = (store: ToolStore, retention: RetentionConfig): PeriodicJob =>

@@ -17,8 +17,8 @@ import {
   type NatsConnection,
 } from 'nats';
 import type { Logger } from '../logger.js';
+import { closeNats, connectNats } from '../nats/connection.js';
 import { settledWithin } from '../shutdown.js';
-import { closeNats, connectNats } from '../nats-connection.js';
 import {
   checkConsumeOptions,
   eventStreamDefaults,

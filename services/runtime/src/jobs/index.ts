@@ -5,4 +5,3 @@ export * from './nats-lease-store.js';
 export * from './periodic-jobs.js';
 export * from './open.js';
 export * from './pruning-job.js';
-export * from './retention-config.js';

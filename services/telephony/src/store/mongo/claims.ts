@@ -1,6 +1,6 @@
 // Idempotency claims on sends in MongoDB: (workspace, key) names the message its first request made.
 import type { ClientSession, Collection } from 'mongodb';
-import { deleteBatch } from '@voice/runtime';
+import { deleteBatch } from '@voice/runtime/store/mongo';
 import type { StoredClaim } from '../rules.js';
 import type { MessageRecord, SendClaim } from '../store.js';
 import { messageDocument, messageRecord, type ClaimDocument } from './documents.js';

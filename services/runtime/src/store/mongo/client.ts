@@ -1,6 +1,6 @@
 // MongoDB connections: each service owns its own database, named `<prefix>-<service>`.
 import { MongoClient, MongoServerError, type Db } from 'mongodb';
-import { settledWithin } from './shutdown.js';
+import { settledWithin } from '../../shutdown.js';
 
 export interface MongoHandle {
   client: MongoClient;

@@ -1,9 +1,9 @@
 // Transactional outbox in a collection of the service's own MongoDB database: the event
 // document commits or aborts with the business write's transaction.
 import { Binary, type ClientSession, type Collection, type Db } from 'mongodb';
-import { deleteBatch } from '../mongo-batches.js';
-import { nowIso } from '../time.js';
-import type { NewOutboxEvent, OutboxEvent, PrunableOutbox } from './outbox.js';
+import { nowIso } from '../../time.js';
+import type { NewOutboxEvent, OutboxEvent, PrunableOutbox } from '../../events/outbox.js';
+import { deleteBatch } from './batches.js';
 
 interface OutboxDocument {
   _id: string;

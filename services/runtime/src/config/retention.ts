@@ -1,7 +1,7 @@
 // How long each kind of record the platform only keeps for a while is kept, and how often the
 // services' pruning jobs look for records past it. Every service reads the same variables and
 // uses those of the records it owns.
-import { readInt, type Env } from '../config.js';
+import { readInt, type Env } from './env.js';
 import { eventStreamDefaults } from '../events/event-stream.js';
 import { idempotencyWindowMs } from '../idempotency.js';
 

@@ -2,7 +2,7 @@
 // client's default gives up after ten tries, leaving revocation notices and rate-limit counters
 // dead until a restart after a NATS outage of about 20 s).
 import { connect, type NatsConnection } from 'nats';
-import { settledWithin } from './shutdown.js';
+import { settledWithin } from '../shutdown.js';
 
 export const connectNats = (url: string, name: string): Promise<NatsConnection> => connect({ servers: url, name, maxReconnectAttempts: -1 });
 

@@ -15,7 +15,7 @@
 // retries and which then finds the id, or a duplicate key, which fails the handler so the
 // event comes again and is found then).
 import type { ClientSession, Collection, Db } from 'mongodb';
-import { deleteBatch } from '../mongo-batches.js';
+import { deleteBatch } from './batches.js';
 
 interface ProcessedDocument {
   _id: string;

@@ -197,8 +197,10 @@ describe('the internal transport', () => {
 describe('npm start', () => {
   test('the built platform starts, serves (its metrics on one port of their own), and exits 0 on SIGTERM', async () => {
     const dir = freshDir();
+    // `npm start` as a user runs it: embedded storage, even where the test run has a MongoDB (CI exports MONGODB_URI).
+    const { MONGODB_URI: _testRunsMongo, ...inherited } = process.env;
     const child = spawn(process.execPath, [join(__dirname, '..', 'platform', 'dist', 'src', 'main.js')], {
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'info', VOICE_METRICS_PORT: '0' },
+      env: { ...inherited, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'info', VOICE_METRICS_PORT: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

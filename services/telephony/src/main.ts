@@ -19,6 +19,7 @@ import { ConnectBillingHolds } from './billing/holds.js';
 import { NumberRenewals } from './billing/number-renewals.js';
 import { telephonyRetentionJob } from './retention.js';
 import { telephonyRoutes, telephonyServiceNames } from './routes.js';
+import { recordDelivery } from './service/delivery-reports.js';
 import { SendRecovery } from './service/send-recovery.js';
 import { openTelephonyStore } from './store/open.js';
 
@@ -64,9 +65,9 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
           breakers,
           http: { timeoutMs: config.carrierTimeoutMs },
           onDelivery: (carrierMessageId, report) => {
-            store
-              .applyDelivery(connectionId, carrierMessageId, { ...report, at: new Date().toISOString() })
-              .catch((error: unknown) => logger.error('delivery report not recorded', { error }));
+            recordDelivery(store, { carrierConnectionId: connectionId, carrierMessageId, update: { ...report, at: new Date().toISOString() } }, logger).catch(
+              (error: unknown) => logger.error('delivery report not recorded', { error }),
+            );
           },
         }),
     });

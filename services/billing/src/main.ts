@@ -5,7 +5,7 @@ import { CallerSigner } from '@voice/runtime/caller';
 import type { Env } from '@voice/runtime/config';
 import { openConfiguredEventStream, type EventStream } from '@voice/runtime/events';
 import type { InProcessServices } from '@voice/runtime/internal';
-import { openJobLeases, PeriodicJobs } from '@voice/runtime/jobs';
+import { startPeriodicJobs } from '@voice/runtime/jobs';
 import { createLogger, type Logger } from '@voice/runtime/logger';
 import { runProcess } from '@voice/runtime/process';
 import { startConnectServer, type StartedService } from '@voice/runtime/server';
@@ -68,10 +68,10 @@ export async function startBillingService(env: Env, options: BillingOptions = {}
       if (!(await settledWithin(relay.runOnce().catch(leftBehind)))) leftBehind();
     });
     const wallets = new Wallets(store, issuers, now);
-    const leases = await openJobLeases(config.common, 'billing');
-    closers.push(() => leases.close());
-    const jobs = new PeriodicJobs({ leases, logger, clock: now });
-    jobs.start([new HoldSweeper({ store, logger: logger.child({ component: 'hold-sweeper' }) }).job(), billingRetentionJob(store, config.common.retention)]);
+    const jobs = await startPeriodicJobs(config.common, 'billing', { logger, clock: now }, [
+      new HoldSweeper({ store, logger: logger.child({ component: 'hold-sweeper' }) }).job(),
+      billingRetentionJob(store, config.common.retention),
+    ]);
     closers.push(() => jobs.stop());
     const consumption = await new UsageConsumer({ store, wallets, walletEvents: relay, logger: logger.child({ component: 'usage' }), now }).start(events);
     closers.push(() => consumption.stop());

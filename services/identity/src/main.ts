@@ -5,7 +5,7 @@ import { CallerSigner } from '@voice/runtime/caller';
 import type { Env } from '@voice/runtime/config';
 import { egressPolicy } from '@voice/runtime/egress';
 import type { InProcessServices } from '@voice/runtime/internal';
-import { openJobLeases, PeriodicJobs } from '@voice/runtime/jobs';
+import { startPeriodicJobs } from '@voice/runtime/jobs';
 import { createLogger, type Logger } from '@voice/runtime/logger';
 import { openNotifier, type Notifier } from '@voice/runtime/nats';
 import { runProcess } from '@voice/runtime/process';
@@ -54,10 +54,7 @@ export async function startIdentityService(env: Env, options: IdentityOptions = 
       announce: options.announce ?? ((line) => process.stdout.write(`${line}\n`)),
     });
     await ensurePlatformClient(store);
-    const leases = await openJobLeases(config.common, 'identity');
-    closers.push(() => leases.close());
-    const jobs = new PeriodicJobs({ leases, logger });
-    jobs.start([identityRetentionJob(store, config.common.retention)]);
+    const jobs = await startPeriodicJobs(config.common, 'identity', { logger }, [identityRetentionJob(store, config.common.retention)]);
     closers.push(() => jobs.stop());
     const server = await startConnectServer({
       name: 'identity',

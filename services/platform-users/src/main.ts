@@ -5,7 +5,7 @@ import { CallerSigner } from '@voice/runtime/caller';
 import type { Env } from '@voice/runtime/config';
 import { SecretBox } from '@voice/runtime/crypto';
 import type { InProcessServices } from '@voice/runtime/internal';
-import { openJobLeases, PeriodicJobs } from '@voice/runtime/jobs';
+import { startPeriodicJobs, type RunningJobs } from '@voice/runtime/jobs';
 import { createLogger, type Logger } from '@voice/runtime/logger';
 import { runProcess } from '@voice/runtime/process';
 import { startConnectServer, type StartedService } from '@voice/runtime/server';
@@ -41,21 +41,16 @@ export async function startPlatformUsersService(env: Env, options: PlatformUsers
   const downstreams = connectDownstreams({ identity: config.identityUrl, billing: config.billingUrl }, signer, options.local);
   const relay = new MailRelay({ store, mailer, box, from: config.mailFrom, logger: log.child({ component: 'mail-relay' }) });
   const now = () => new Date();
-  let jobs: PeriodicJobs | undefined;
-  let closeLeases = async () => {};
+  let jobs: RunningJobs | undefined;
   const stopParts = async () => {
     await jobs?.stop();
-    await closeLeases();
     await relay.stop();
     mailer.close();
     downstreams.close();
     await store.close();
   };
   try {
-    const leases = await openJobLeases(config.common, 'platform-users');
-    closeLeases = () => leases.close();
-    jobs = new PeriodicJobs({ leases, logger: log });
-    jobs.start([platformUsersRetentionJob(store, sandbox, config.common.retention)]);
+    jobs = await startPeriodicJobs(config.common, 'platform-users', { logger: log }, [platformUsersRetentionJob(store, sandbox, config.common.retention)]);
     const server = await startConnectServer({
       name: 'platform-users',
       host: config.host,

@@ -7,7 +7,7 @@ import type { Env } from '@voice/runtime/config';
 import { SecretBox } from '@voice/runtime/crypto';
 import { OutboxRelay, openConfiguredEventStream, usageStream, type EventStream } from '@voice/runtime/events';
 import { openInternalChannel, type InProcessServices } from '@voice/runtime/internal';
-import { openJobLeases, PeriodicJobs } from '@voice/runtime/jobs';
+import { startPeriodicJobs } from '@voice/runtime/jobs';
 import { createLogger, type Logger } from '@voice/runtime/logger';
 import { runProcess } from '@voice/runtime/process';
 import { startConnectServer, type StartedService } from '@voice/runtime/server';
@@ -92,9 +92,6 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
     recovery.start();
     closers.push(() => recovery.stop());
 
-    const leases = await openJobLeases(config.common, 'telephony');
-    closers.push(() => leases.close());
-    const jobs = new PeriodicJobs({ leases, logger, clock: now });
     const renewals = new NumberRenewals({
       store,
       holds,
@@ -104,7 +101,7 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
       wakeRelay: () => relay.wake(),
       logger: logger.child({ component: 'number-renewals' }),
     });
-    jobs.start([renewals.job(), telephonyRetentionJob(store, config.common.retention)]);
+    const jobs = await startPeriodicJobs(config.common, 'telephony', { logger, clock: now }, [renewals.job(), telephonyRetentionJob(store, config.common.retention)]);
     closers.push(() => jobs.stop());
 
     const server = await startConnectServer({

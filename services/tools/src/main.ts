@@ -4,7 +4,7 @@ import { CallerSigner } from '@voice/runtime/caller';
 import type { Env } from '@voice/runtime/config';
 import { SecretBox } from '@voice/runtime/crypto';
 import type { InProcessServices } from '@voice/runtime/internal';
-import { openJobLeases, PeriodicJobs } from '@voice/runtime/jobs';
+import { startPeriodicJobs } from '@voice/runtime/jobs';
 import { createLogger, type Logger } from '@voice/runtime/logger';
 import { runProcess } from '@voice/runtime/process';
 import { startConnectServer, type StartedService } from '@voice/runtime/server';
@@ -30,10 +30,7 @@ export async function startToolsService(env: Env, options: ToolsOptions = {}): P
     for (const close of closers.reverse().splice(0)) await close();
   };
   try {
-    const leases = await openJobLeases(config.common, 'tools');
-    closers.push(() => leases.close());
-    const jobs = new PeriodicJobs({ leases, logger: log });
-    jobs.start([toolsRetentionJob(store, config.common.retention)]);
+    const jobs = await startPeriodicJobs(config.common, 'tools', { logger: log }, [toolsRetentionJob(store, config.common.retention)]);
     closers.push(() => jobs.stop());
     const server = await startConnectServer({
       name: 'tools',

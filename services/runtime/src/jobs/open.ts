@@ -5,8 +5,33 @@ import type { CommonConfig } from '../config/service-config.js';
 import type { LeaseStore } from './lease-store.js';
 import { MemoryLeaseStore } from './memory-lease-store.js';
 import { jobLeaseBucket, NatsLeaseStore } from './nats-lease-store.js';
+import { PeriodicJobs, type PeriodicJob, type PeriodicJobsOptions } from './periodic-jobs.js';
 
 export const openJobLeases = (common: Pick<CommonConfig, 'natsUrl' | 'eventNamespace' | 'natsReplicas'>, name: string): Promise<LeaseStore> =>
   common.natsUrl
     ? NatsLeaseStore.connect(common.natsUrl, namespacedName(common.eventNamespace, jobLeaseBucket), `${name}-jobs`, common.natsReplicas)
     : Promise.resolve(new MemoryLeaseStore());
+
+/** A service's periodic jobs, running on the leases configuration asks for. */
+export interface RunningJobs {
+  /** Stops the jobs (handing their leases back), then closes the leases. */
+  stop(): Promise<void>;
+}
+
+/** Opens the service's job leases and starts `jobs` on them. */
+export async function startPeriodicJobs(
+  common: Pick<CommonConfig, 'natsUrl' | 'eventNamespace' | 'natsReplicas'>,
+  service: string,
+  options: Omit<PeriodicJobsOptions, 'leases'>,
+  jobs: readonly PeriodicJob[],
+): Promise<RunningJobs> {
+  const leases = await openJobLeases(common, service);
+  const runner = new PeriodicJobs({ ...options, leases });
+  runner.start(jobs);
+  return {
+    stop: async () => {
+      await runner.stop();
+      await leases.close();
+    },
+  };
+}

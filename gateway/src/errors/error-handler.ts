@@ -5,6 +5,7 @@ import { ConnectError } from '@connectrpc/connect';
 import { errorDetailOf, type ErrorReason, type FieldIssue, type Logger } from '@voice/runtime';
 import { bodyParserFailure, type BodyParserFailure } from './body-parser.js';
 import { HttpError } from './http-error.js';
+import { isMalformedPathEncoding, malformedPathMessage } from './path-encoding.js';
 import { effectiveCode, mappingOfCode, statusOfReason } from './status-table.js';
 
 export interface Envelope {
@@ -33,7 +34,7 @@ function fromConnect(error: ConnectError): Envelope {
 const restPhrasing: Partial<Record<BodyParserFailure['kind'], string>> = {
   too_large: 'the request body is larger than 1 MiB',
   malformed: 'the request body is not valid JSON',
-  encoding: 'the request body must be UTF-8 JSON',
+  charset: 'the request body must be UTF-8 JSON',
 };
 
 function fromBodyParser(error: unknown): Envelope | undefined {
@@ -49,6 +50,7 @@ export function envelopeOf(error: unknown): Envelope | undefined {
     return { status: error.status, code: error.code, message: error.message, details: error.options.details, headers: error.options.headers };
   }
   if (error instanceof ConnectError) return fromConnect(error);
+  if (isMalformedPathEncoding(error)) return { status: 404, code: 'not_found', message: malformedPathMessage };
   return fromBodyParser(error);
 }
 

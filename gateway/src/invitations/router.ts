@@ -6,7 +6,9 @@ import { ConnectError } from '@connectrpc/connect';
 import { errorDetailOf, type CallerSigner, type Logger } from '@voice/runtime';
 import { gatewayCallOptions } from '../auth/signed-caller.js';
 import type { ServiceClients } from '../clients.js';
+import { bodyParserFailure } from '../errors/body-parser.js';
 import { envelopeOf } from '../errors/error-handler.js';
+import { isMalformedPathEncoding } from '../errors/path-encoding.js';
 import { parseForm } from '../oauth/form.js';
 import { sendPage } from '../oauth/page/html.js';
 import { errorPage } from '../oauth/page/pages.js';
@@ -69,5 +71,13 @@ export function registerInvitationRoutes(app: Express, options: InvitationOption
       }
     }),
   );
+  // A token that is not even valid percent-encoding is as unknown as any other; a form the parser
+  // refuses is the visitor's to fix. Both are pages, like everything else here.
+  router.use(((error, _req, res, next) => {
+    if (isMalformedPathEncoding(error)) return notFound(res);
+    const failure = bodyParserFailure(error);
+    if (!failure) return next(error);
+    sendPage(res, failure.status, errorPage(options.platformName(), 'This form could not be read', 'Open the link from your invitation e-mail again and choose a password.'));
+  }) as express.ErrorRequestHandler);
   app.use(router);
 }

@@ -4,6 +4,7 @@ import type { ErrorRequestHandler, Response } from 'express';
 import { ConnectError } from '@connectrpc/connect';
 import { errorDetailOf, type ErrorReason, type FieldIssue, type Logger } from '@voice/runtime';
 import { bodyParserFailure, type BodyParserFailure } from './body-parser.js';
+import { routeTemplateOf } from '../middleware/route-template.js';
 import { HttpError } from './http-error.js';
 import { isMalformedPathEncoding, malformedPathMessage } from './path-encoding.js';
 import { effectiveCode, mappingOfCode, statusOfReason } from './status-table.js';
@@ -69,7 +70,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const requestId = String(res.getHeader('X-Request-Id') ?? '');
     const explained = envelopeOf(error);
     if (!explained || explained.status >= 500) {
-      logger.error('request failed', { request_id: requestId, method: req.method, path: req.path, error });
+      logger.error('request failed', { request_id: requestId, method: req.method, route: routeTemplateOf(res), error });
     }
     if (res.headersSent) {
       res.end();

@@ -1,5 +1,6 @@
 export * from './config.js';
 export * from './logger.js';
+export { redactCredentials } from './log-redaction.js';
 export * from './ids.js';
 export * from './scopes.js';
 export * from './roles.js';

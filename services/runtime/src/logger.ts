@@ -1,4 +1,5 @@
 // Structured JSON logs, one object per line, carrying the request id across every hop.
+import { redactedValue, redactCredentials } from './log-redaction.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 const ranks: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
@@ -14,11 +15,10 @@ export interface Logger {
   child(fields: LogFields): Logger;
 }
 
+/** Fields as written: errors as name, message and stack, every string without credentials. */
 function serialise(fields: LogFields): LogFields {
   const out: LogFields = {};
-  for (const [key, value] of Object.entries(fields)) {
-    out[key] = value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value;
-  }
+  for (const [key, value] of Object.entries(fields)) out[key] = redactedValue(value);
   return out;
 }
 
@@ -33,7 +33,7 @@ export function createLogger(options: {
   const base = { service: options.service, ...options.fields };
   const emit = (level: Exclude<LogLevel, 'silent'>, message: string, fields?: LogFields) => {
     if (ranks[level] < threshold) return;
-    write(JSON.stringify({ time: new Date().toISOString(), level, msg: message, ...base, ...serialise(fields ?? {}) }));
+    write(JSON.stringify({ time: new Date().toISOString(), level, msg: redactCredentials(message), ...base, ...serialise(fields ?? {}) }));
   };
   return {
     debug: (m, f) => emit('debug', m, f),

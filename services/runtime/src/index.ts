@@ -24,6 +24,7 @@ export * from './process.js';
 export * from './subjects.js';
 export * from './egress/egress.js';
 export * from './egress/http-client.js';
+export * from './egress/network-failure.js';
 export * from './events/index.js';
 export * from './polling-loop.js';
 export * from './json-depth.js';

@@ -23,11 +23,18 @@ export function redactCredentials(text: string): string {
   return out;
 }
 
-/** A log field's value with every string in it redacted (errors become name, message and stack). */
+/** A log field's value with every string in it redacted (errors become name, message, code and stack). */
 export function redactedValue(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return redactCredentials(value);
-  if (value instanceof Error) {
-    return { name: value.name, message: redactCredentials(value.message), ...(value.stack ? { stack: redactCredentials(value.stack) } : {}) };
+  // Errors of Node's internals may come from another realm (a test's VM context): known by their tag.
+  if (Object.prototype.toString.call(value) === '[object Error]') {
+    const error = value as Error & { code?: unknown };
+    return {
+      name: error.name,
+      message: redactCredentials(String(error.message)),
+      ...(typeof error.code === 'string' ? { code: error.code } : {}),
+      ...(error.stack ? { stack: redactCredentials(error.stack) } : {}),
+    };
   }
   if (depth >= 4 || typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) return value.map((item) => redactedValue(item, depth + 1));

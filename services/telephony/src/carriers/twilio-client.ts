@@ -1,7 +1,7 @@
 // HTTP exchanges with a Twilio-compatible REST API on behalf of one account: form-encoded bodies,
 // basic auth, JSON answers, all through the egress guard, with retries and the account's circuit
 // breaker. What the answers mean is the adapter's business (twilio.ts).
-import { EgressRefused, egressPolicy, guardedRequest, RequestFailed, sha256Hex, type EgressPolicy, type GuardedResponse } from '@voice/runtime';
+import { EgressRefused, egressPolicy, guardedRequest, RequestFailed, sha256Hex, type EgressPolicy, type GuardedResponse, type Logger } from '@voice/runtime';
 import { CarrierUnavailable } from './carrier.js';
 import { CircuitOpen, type CircuitBreaker, type CircuitBreakers } from './resilience/circuit-breaker.js';
 import { isOutage, isRetrySafe, statusFailure, transportFailure, type HttpFailure } from './resilience/http-failures.js';
@@ -21,6 +21,8 @@ export interface TwilioClientSettings {
   /** For one attempt, reading the answer included. */
   timeoutMs: number;
   retry: RetrySettings;
+  /** Where the detail of a failed request goes (callers see only its reason). */
+  logger?: Logger;
 }
 
 export interface TwilioRequest {
@@ -133,6 +135,7 @@ export class TwilioClient {
         policy: this.policy,
         redirect: 'manual',
         maxBodyBytes: maxAnswerBytes,
+        logger: this.settings.logger,
       });
     } catch (error) {
       throw this.unanswered(error);

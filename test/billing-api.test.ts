@@ -7,7 +7,8 @@ import { buySmsNumber, ledgerWith, settledBalance } from './support/telephony.js
 let platform: TestPlatform;
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  // Numbers are free here: this file counts SMS charges (test/number-fees.test.ts covers the monthly fees).
+  platform = await startTestPlatform({ VOICE_NUMBER_MONTHLY_CREDITS: '0' });
 });
 afterAll(() => platform.close());
 

@@ -25,7 +25,9 @@ let carrier: FakeTwilio;
 beforeAll(async () => {
   admin = await connect({ servers: natsUrl, name: 'billing-events-test' });
   carrier = await startFakeTwilio();
+  // Numbers are free here: this file counts SMS charges (test/number-fees.test.ts covers the monthly fees).
   platform = await startTestPlatform({
+    VOICE_NUMBER_MONTHLY_CREDITS: '0',
     NATS_URL: natsUrl,
     VOICE_EVENT_NAMESPACE: namespace,
     VOICE_RATE_LIMITS: 'starter=100000,pro=100000,enterprise=100000',

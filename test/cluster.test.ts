@@ -24,6 +24,8 @@ let platform: TestCluster;
 
 beforeAll(async () => {
   platform = await startTestCluster({
+    // Numbers are free here: this file counts SMS charges (test/number-fees.test.ts covers the monthly fees).
+    VOICE_NUMBER_MONTHLY_CREDITS: '0',
     NATS_URL: natsUrl,
     VOICE_EVENT_NAMESPACE: namespace,
     VOICE_RATE_LIMITS: 'starter=100000,pro=100000,enterprise=100000',

@@ -14,7 +14,9 @@ let carrier: FakeTwilio;
 
 beforeAll(async () => {
   carrier = await startFakeTwilio();
+  // Numbers are free here: this file counts SMS charges (test/number-fees.test.ts covers the monthly fees).
   platform = await startTestPlatform({
+    VOICE_NUMBER_MONTHLY_CREDITS: '0',
     VOICE_RATE_LIMITS: 'starter=1000000,pro=1000000,enterprise=1000000',
     // The carrier account on loopback of the last test.
     VOICE_EGRESS_ALLOW_PRIVATE: 'true',

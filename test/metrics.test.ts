@@ -8,7 +8,8 @@ import { buySmsNumber, ledgerWith } from './support/telephony.js';
 let platform: TestPlatform;
 
 beforeAll(async () => {
-  platform = await startTestPlatform({ VOICE_METRICS_PORT: '0' });
+  // Numbers are free here: this file counts SMS charges (test/number-fees.test.ts covers the monthly fees).
+  platform = await startTestPlatform({ VOICE_METRICS_PORT: '0', VOICE_NUMBER_MONTHLY_CREDITS: '0' });
 });
 afterAll(() => platform.close());
 

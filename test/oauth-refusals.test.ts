@@ -239,7 +239,7 @@ describe('the token endpoint', () => {
 
 describe('rate limits per client address', () => {
   test('registration, authorization and token exchange answer 429 with Retry-After past the limit', async () => {
-    const limited = await startTestPlatform({ VOICE_OAUTH_RATE_LIMITS: 'register=2,authorize=2,token=2' });
+    const limited = await startTestPlatform({ VOICE_OAUTH_RATE_LIMITS: 'register=2,authorize=2,token=2', VOICE_OAUTH_RATE_LIMIT_WINDOW_SECONDS: '3600' });
     try {
       const url = limited.running.url;
       const attempts = async (call: () => Promise<Response>) => {

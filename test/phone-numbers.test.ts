@@ -13,7 +13,8 @@ const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe('marketplace', () => {
   test('search lists valid E.164 numbers with capabilities and a monthly price; bought numbers leave the list', async () => {
-    const { key } = await platform.workspace();
+    const { id: workspaceId, key } = await platform.workspace();
+    await platform.fund(workspaceId, '1.1500');
     const search = await platform.api.get('/phone-numbers/available?country=us&area_code=415&limit=5', key);
     expect(search.status).toBe(200);
     expect(search.body.meta.pagination).toMatchObject({ limit: 5, offset: 0 });
@@ -41,17 +42,23 @@ describe('marketplace', () => {
       carrier_connection_id: null,
       a2p_campaign_id: null,
       assistant_id: null,
+      status: 'active',
+      monthly_credits: '1.1500',
+      next_renewal_at: expect.stringMatching(iso),
+      release_at: null,
       created_at: expect.stringMatching(iso),
       updated_at: expect.stringMatching(iso),
     });
     const again = await platform.api.get('/phone-numbers/available?country=US&area_code=415&limit=50', key);
     expect(again.body.data.map((offer: { number: string }) => offer.number)).not.toContain(chosen);
     const other = await platform.workspace();
+    await platform.fund(other.id, '1.1500');
     expectError(await platform.api.post('/phone-numbers', other.key, { number: chosen }), 409, 'conflict');
   });
 
   test('numbers the carrier does not offer, bad numbers and bad queries are refused', async () => {
-    const { key } = await platform.workspace();
+    const { id: workspaceId, key } = await platform.workspace();
+    await platform.fund(workspaceId, '1.1500');
     expectError(await platform.api.post('/phone-numbers', key, { number: '+14155550100' }), 409, 'conflict');
     const bad = await platform.api.post('/phone-numbers', key, { number: '555-0100' });
     expectError(bad, 400, 'invalid_request');
@@ -63,7 +70,8 @@ describe('marketplace', () => {
   });
 
   test('settings, assignment, listing, release; another workspace sees 404', async () => {
-    const { key } = await platform.workspace();
+    const { id: workspaceId, key } = await platform.workspace();
+    await platform.fund(workspaceId, '2.3000');
     const [first, second] = (await platform.api.get('/phone-numbers/available?country=GB&limit=2', key)).body.data;
     const a = (await platform.api.post('/phone-numbers', key, { number: first.number })).body.data;
     const b = (await platform.api.post('/phone-numbers', key, { number: second.number })).body.data;
@@ -81,6 +89,7 @@ describe('marketplace', () => {
     expect(list.body.data[0].id).toBe(b.id);
 
     const stranger = await platform.workspace();
+    await platform.fund(stranger.id, '1.1500');
     expectError(await platform.api.get(`/phone-numbers/${a.id}`, stranger.key), 404, 'not_found');
     expectError(await platform.api.patch(`/phone-numbers/${a.id}`, stranger.key, { name: 'mine' }), 404, 'not_found');
     expectError(await platform.api.delete(`/phone-numbers/${a.id}`, stranger.key), 404, 'not_found');
@@ -174,7 +183,8 @@ describe('sandbox carrier connections and A2P', () => {
 
   test('sandbox magic destinations: invalid and blocked are refused; undeliverable fails after acceptance', async () => {
     const { id, key } = await platform.workspace();
-    await platform.fund(id, '1.0000');
+    // The number's first month and the messages.
+    await platform.fund(id, '2.1500');
     const search = await platform.api.get('/phone-numbers/available?country=US&limit=1', key);
     const number = (await platform.api.post('/phone-numbers', key, { number: search.body.data[0].number })).body.data;
     await platform.api.patch(`/phone-numbers/${number.id}`, key, { sms_outbound_enabled: true });

@@ -64,6 +64,7 @@ test('real gateways over NATS: the OAuth limit is shared by a platform’s repli
       VOICE_EVENT_NAMESPACE: namespace,
       VOICE_INTERNAL_SECRET: internalSecret,
       VOICE_OAUTH_RATE_LIMITS: 'register=20,authorize=60,token=2',
+      VOICE_OAUTH_RATE_LIMIT_WINDOW_SECONDS: '3600',
       VOICE_IDENTITY_URL: unreachable,
       VOICE_TOOLS_URL: unreachable,
       VOICE_TELEPHONY_URL: unreachable,

@@ -8,7 +8,8 @@ import { balance, buySmsNumber, eventually, ledger, ledgerWith, settledBalance }
 let platform: TestPlatform;
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  // Numbers are free here: this file counts SMS charges (test/number-fees.test.ts covers the monthly fees).
+  platform = await startTestPlatform({ VOICE_NUMBER_MONTHLY_CREDITS: '0' });
 });
 afterAll(() => platform.close());
 

@@ -4,7 +4,7 @@
 // and a forged hop left of a client's real address does not buy it a new one.
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 
-const limits = { VOICE_OAUTH_RATE_LIMITS: 'register=20,authorize=60,token=2' };
+const limits = { VOICE_OAUTH_RATE_LIMITS: 'register=20,authorize=60,token=2', VOICE_OAUTH_RATE_LIMIT_WINDOW_SECONDS: '3600' };
 
 /** The status of one (refused, but counted) token request, as sent through a proxy that forwards `forwardedFor`. */
 async function tokenStatus(platform: TestPlatform, forwardedFor?: string): Promise<number> {

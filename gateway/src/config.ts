@@ -23,6 +23,8 @@ export interface GatewayConfig {
   rateLimit: RateLimitPolicy;
   /** Requests per minute and client address at the OAuth endpoints. */
   oauthRateLimits: Record<(typeof oauthEndpoints)[number], number>;
+  /** The fixed window the OAuth limits count in. */
+  oauthRateLimitWindowSeconds: number;
   platformName: string;
   /** Proxies whose X-Forwarded-For names the client (express's `trust proxy`); empty trusts nobody. */
   trustedProxies: string[];
@@ -71,6 +73,7 @@ export function readGatewayConfig(env: Env): GatewayConfig {
       windowSeconds: readInt(env, 'VOICE_RATE_LIMIT_WINDOW_SECONDS', 60, { min: 1, max: 3600 }),
     },
     oauthRateLimits: readCounts(env, 'VOICE_OAUTH_RATE_LIMITS', 'register=20,authorize=60,token=120', oauthEndpoints),
+    oauthRateLimitWindowSeconds: readInt(env, 'VOICE_OAUTH_RATE_LIMIT_WINDOW_SECONDS', 60, { min: 1, max: 3600 }),
     platformName: readString(env, 'VOICE_PLATFORM_NAME', 'Voice platform'),
     trustedProxies: readTrustedProxies(env),
     drainDelayMs: readInt(env, 'VOICE_DRAIN_DELAY_SECONDS', 0, { min: 0, max: 60 }) * 1000,

@@ -55,7 +55,7 @@ export async function startGateway(env: Env, options: GatewayOptions = {}): Prom
   const clients = createServiceClients(config.services, options.local);
   const counterDown = (bucket: string) => (error: unknown) =>
     logger.warn('rate-limit bucket unreachable; counting in this replica for now', { bucket, error });
-  const oauthCounter = await openWindowCounter(config.common, rateLimitBuckets.oauth, 60_000, counterDown(rateLimitBuckets.oauth));
+  const oauthCounter = await openWindowCounter(config.common, rateLimitBuckets.oauth, config.oauthRateLimitWindowSeconds * 1000, counterDown(rateLimitBuckets.oauth));
   const accountCounter = await openWindowCounter(config.common, rateLimitBuckets.api, config.rateLimit.windowSeconds * 1000, counterDown(rateLimitBuckets.api));
   let boundUrl = '';
   let draining = false;

@@ -16,6 +16,7 @@ import type {
 import { creditsSchema, e164Schema, idSchema, oneOf, timeSchema } from './responses.js';
 
 const numberSources = ['marketplace', 'imported'] as const;
+const numberBillingStatuses = ['active', 'past_due'] as const;
 const campaignStatuses = ['pending', 'approved', 'rejected'] as const;
 const smsEncodings = ['GSM-7', 'UCS-2'] as const;
 const connectionFailures = ['authentication_failed', 'unreachable', 'unexpected_response'] as const;
@@ -34,6 +35,12 @@ export const phoneNumberSchema = z.object({
   carrier_connection_id: idSchema.nullable().describe('the carrier connection of an imported number; null for marketplace numbers'),
   a2p_campaign_id: idSchema.nullable().describe('the A2P 10DLC campaign the number sends under, if any'),
   assistant_id: idSchema.nullable().describe('the assistant that answers the number, if any'),
+  status: z
+    .enum(numberBillingStatuses)
+    .describe('past_due: the monthly fee due at next_renewal_at could not be paid; the number is released at release_at unless the wallet can pay it by then'),
+  monthly_credits: creditsSchema.nullable().describe('the monthly fee in credits, charged at purchase and on each anniversary of it; null for imported numbers, which their carrier account pays for'),
+  next_renewal_at: timeSchema.nullable().describe('when the next monthly fee is due (the same day of the month as the purchase, or the month’s last day); null for imported numbers'),
+  release_at: timeSchema.nullable().describe('for a past_due number, when it goes back to the carrier unless the fee is paid first; otherwise null'),
   created_at: timeSchema.nullable(),
   updated_at: timeSchema.nullable(),
 });
@@ -50,6 +57,10 @@ export const presentPhoneNumber = (number: PhoneNumber): z.infer<typeof phoneNum
   carrier_connection_id: number.carrierConnectionId ?? null,
   a2p_campaign_id: number.a2pCampaignId ?? null,
   assistant_id: number.assistantId ?? null,
+  status: oneOf(numberBillingStatuses, number.billingStatus),
+  monthly_credits: number.nextRenewalAt ? formatCredits(Number(number.monthlyCreditUnits)) : null,
+  next_renewal_at: toIso(number.nextRenewalAt),
+  release_at: toIso(number.releaseAt),
   created_at: toIso(number.createdAt),
   updated_at: toIso(number.updatedAt),
 });

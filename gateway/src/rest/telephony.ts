@@ -93,7 +93,11 @@ export function registerTelephonyRoutes(rest: RestRouter, deps: RestDeps): void 
     doc: {
       id: 'buyPhoneNumber',
       summary: 'Buy a number the marketplace offers',
-      description: 'A number some workspace holds, or one the carrier no longer offers, is 409 `conflict`.',
+      description:
+        'The first month (`monthly_credits`) is charged at once; a wallet whose available balance cannot pay it is 409 `conflict` and nothing is bought. ' +
+        'Later months are charged on each anniversary of the purchase (ledger kind `number.monthly`, once per number and month). ' +
+        'A month the wallet cannot pay makes the number `past_due`; unless it is paid within the grace period (7 days by default) the number is released at `release_at`. ' +
+        'A number some workspace holds, or one the carrier no longer offers, is 409 `conflict`; when billing cannot be reached the answer is 503 `telephony_unavailable` and nothing is bought or charged.',
       toolset,
       status: 201,
       response: dataOf(phoneNumberSchema),

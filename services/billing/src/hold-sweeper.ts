@@ -1,32 +1,32 @@
 // Gives back the reservations of holds that outlived their expiry, neither captured nor released
 // (their holder is gone, or forgot them), so a wallet's available balance never stays short for a
-// use that will not come. Each release is conditional on the hold being open and expired, so two
-// sweeps (or a sweep racing a capture) settle a hold once.
-import type { Logger } from '@voice/runtime';
+// use that will not come. Runs as a periodic job on one billing replica at a time; each release is
+// still conditional on the hold being open and expired, so a sweep racing a capture (or a second
+// sweep) settles a hold once.
+import type { Logger, PeriodicJob } from '@voice/runtime';
 import type { BillingStore } from './store/store.js';
 
-const batchSize = 200;
+/** How often expired holds are looked for: a hold outlives its expiry by about this at most. */
+export const holdSweepPeriodMs = 30_000;
 
 export class HoldSweeper {
   constructor(private readonly deps: { store: BillingStore; logger: Logger }) {}
 
-  /** Releases every hold expired by `now`, a batch at a time; ends early (between holds) when `signal` aborts. Answers how many it released. */
-  async runOnce(now: Date, signal?: AbortSignal): Promise<number> {
+  /** Releases at most `limit` holds expired by `now`; ends early (between holds) when `signal` aborts. Answers how many it released. */
+  async runOnce(now: Date, limit: number, signal?: AbortSignal): Promise<number> {
     const at = now.toISOString();
     let released = 0;
-    for (;;) {
-      const expired = await this.deps.store.expiredHolds(at, batchSize);
-      let progressed = false;
-      for (const key of expired) {
-        if (signal?.aborted) return released;
-        const outcome = await this.deps.store.release({ ...key, now: at, expiredOnly: true });
-        if (outcome.kind === 'released') released += 1;
-        // Settled meanwhile (captured, released) also leaves the expired list.
-        progressed ||= outcome.kind !== 'not_expired';
-      }
-      if (expired.length < batchSize || !progressed) break;
+    for (const key of await this.deps.store.expiredHolds(at, limit)) {
+      if (signal?.aborted) break;
+      const outcome = await this.deps.store.release({ ...key, now: at, expiredOnly: true });
+      if (outcome.kind === 'released') released += 1;
     }
     if (released > 0) this.deps.logger.info('expired holds released', { released });
     return released;
+  }
+
+  /** The sweep as billing's periodic job. */
+  job(): PeriodicJob {
+    return { name: 'billing.expired-holds', periodMs: holdSweepPeriodMs, run: (run) => this.runOnce(run.now, run.batchSize, run.signal) };
   }
 }

@@ -1,12 +1,13 @@
 // Starts the billing service: config, store, the wallet-event relay, the usage consumer, the
-// sweeper of expired holds and the Connect server; stops them in reverse on close (SIGTERM when
-// run on its own).
+// periodic jobs (the sweeper of expired holds) and the Connect server; stops them in reverse on
+// close (SIGTERM when run on its own).
 import {
   CallerSigner,
   createLogger,
   monotonicClock,
   openConfiguredEventStream,
-  PollingLoop,
+  openJobLeases,
+  PeriodicJobs,
   runProcess,
   startConnectServer,
   type Env,
@@ -33,9 +34,6 @@ export interface BillingOptions {
   /** The process's in-process services (single-process mode): identity is called there, and billing's handlers are callable there too. */
   local?: InProcessServices;
 }
-
-/** How often expired holds are looked for: a hold outlives its expiry by at most this. */
-const sweepIntervalMs = 30_000;
 
 /** What startBillingService returns (the runtime's StartedService). */
 export type StartedBilling = StartedService;
@@ -72,16 +70,11 @@ export async function startBillingService(env: Env, options: BillingOptions = {}
       await relay.runOnce().catch((error: unknown) => logger.warn('wallet events left for the next start', { error }));
     });
     const wallets = new Wallets(store, issuers, now);
-    const sweeper = new HoldSweeper({ store, logger: logger.child({ component: 'hold-sweeper' }) });
-    const sweeps = new PollingLoop({
-      pass: () => sweeper.runOnce(now()),
-      delayMs: (outcome) => {
-        if (outcome.failed) logger.error('releasing expired holds failed; retrying', { error: outcome.error });
-        return sweepIntervalMs;
-      },
-    });
-    sweeps.start();
-    closers.push(() => sweeps.stop());
+    const leases = await openJobLeases(config.common, 'billing');
+    closers.push(() => leases.close());
+    const jobs = new PeriodicJobs({ leases, logger, clock: now });
+    jobs.start([new HoldSweeper({ store, logger: logger.child({ component: 'hold-sweeper' }) }).job()]);
+    closers.push(() => jobs.stop());
     const consumption = await new UsageConsumer({ store, wallets, walletEvents: relay, logger: logger.child({ component: 'usage' }), now }).start(events);
     closers.push(() => consumption.stop());
     const server = await startConnectServer({

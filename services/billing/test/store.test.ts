@@ -7,6 +7,7 @@ import { MongoBillingStore } from '../src/store/mongo.js';
 import { SqliteBillingStore } from '../src/store/sqlite.js';
 import { billingStoreContract } from './store.contract.js';
 import { transferCommand } from './store-commands.js';
+import { mongoTestDatabases } from '../../runtime/test/mongo-databases.js';
 
 describe('SqliteBillingStore', () => {
   const dir = mkdtempSync(join(tmpdir(), 'billing-store-'));
@@ -35,11 +36,7 @@ const describeMongo = mongoUri ? describe : describe.skip;
 if (!mongoUri) console.info('MongoBillingStore contract skipped: MONGODB_URI is not set (no MongoDB server on this machine).');
 
 describeMongo('MongoBillingStore', () => {
-  const database = `voice-test-billing-${process.pid}`;
-  afterAll(async () => {
-    const cleanup = await MongoBillingStore.connect(mongoUri!, database);
-    await cleanup.dropDatabase();
-    await cleanup.close();
-  });
-  billingStoreContract(() => MongoBillingStore.connect(mongoUri!, database));
+  const databases = mongoTestDatabases(mongoUri!, 'voice-test-billing');
+  afterAll(() => databases.dropAll());
+  billingStoreContract(() => MongoBillingStore.connect(mongoUri!, databases.next()));
 });

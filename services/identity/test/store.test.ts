@@ -6,6 +6,7 @@ import { newId } from '@voice/runtime';
 import { MongoIdentityStore } from '../src/store/mongo.js';
 import { SqliteIdentityStore } from '../src/store/sqlite.js';
 import { apiKeyRecord, identityStoreContract, workspaceRecord } from './store.contract.js';
+import { mongoTestDatabases } from '../../runtime/test/mongo-databases.js';
 
 describe('SqliteIdentityStore', () => {
   const dir = mkdtempSync(join(tmpdir(), 'identity-store-'));
@@ -53,17 +54,7 @@ if (!mongoUri) console.info('MongoIdentityStore contract skipped: MONGODB_URI is
 
 describeMongo('MongoIdentityStore', () => {
   // A database per test: the root workspace is global to a store.
-  const databases: string[] = [];
-  afterAll(async () => {
-    for (const database of databases) {
-      const cleanup = await MongoIdentityStore.connect(mongoUri!, database);
-      await cleanup.dropDatabase();
-      await cleanup.close();
-    }
-  });
-  identityStoreContract(async () => {
-    const database = `voice-test-identity-${process.pid}-${databases.length}`;
-    databases.push(database);
-    return MongoIdentityStore.connect(mongoUri!, database);
-  });
+  const databases = mongoTestDatabases(mongoUri!, 'voice-test-identity');
+  afterAll(() => databases.dropAll());
+  identityStoreContract(() => MongoIdentityStore.connect(mongoUri!, databases.next()));
 });

@@ -8,6 +8,7 @@ import { SqlitePlatformUsersStore } from '../src/store/sqlite.js';
 import { openSqlite } from '@voice/runtime';
 import { migrations } from '../src/store/sqlite-schema.js';
 import { domainRecord, invitationRecord, newMail, platformUsersStoreContract } from './store.contract.js';
+import { mongoTestDatabases } from '../../runtime/test/mongo-databases.js';
 
 describe('SqlitePlatformUsersStore', () => {
   const dir = mkdtempSync(join(tmpdir(), 'platform-users-store-'));
@@ -45,11 +46,7 @@ const describeMongo = mongoUri ? describe : describe.skip;
 if (!mongoUri) console.info('MongoPlatformUsersStore contract skipped: MONGODB_URI is not set (no MongoDB server on this machine).');
 
 describeMongo('MongoPlatformUsersStore', () => {
-  const database = `voice-test-platform-users-${process.pid}`;
-  afterAll(async () => {
-    const cleanup = await MongoPlatformUsersStore.connect(mongoUri!, database);
-    await cleanup.dropDatabase();
-    await cleanup.close();
-  });
-  platformUsersStoreContract(() => MongoPlatformUsersStore.connect(mongoUri!, database));
+  const databases = mongoTestDatabases(mongoUri!, 'voice-test-platform-users');
+  afterAll(() => databases.dropAll());
+  platformUsersStoreContract(() => MongoPlatformUsersStore.connect(mongoUri!, databases.next()));
 });

@@ -35,3 +35,4 @@ export * from './accounts.js';
 export * from './amounts.js';
 export * from './metrics/index.js';
 export * from './nats-connection.js';
+export * from './jobs/index.js';

@@ -37,6 +37,10 @@ export interface TelephonyConfig {
   pricing: SmsPricing;
   /** Per attempt of a request to an HTTP carrier. */
   carrierTimeoutMs: number;
+  /** How long a bought number whose monthly fee was refused stays (past due) before it is released. */
+  numberGraceMs: number;
+  /** How often the renewal job looks for numbers whose fee is due. */
+  numberRenewalCheckMs: number;
   /**
    * A message still waiting for its carrier's answer this long after it was created cannot be in
    * flight any more (it exceeds the longest send): its send was interrupted and gets recovered.
@@ -94,6 +98,9 @@ export function readTelephonyConfig(env: Env): TelephonyConfig {
     platformCarrier: readPlatformCarrier(env),
     pricing: readSmsPricing(env),
     carrierTimeoutMs,
+    // Shorter than any month, so a past-due month is released before the next one is due.
+    numberGraceMs: readInt(env, 'VOICE_NUMBER_GRACE_DAYS', 7, { min: 0, max: 27 }) * 24 * 3600 * 1000,
+    numberRenewalCheckMs: readInt(env, 'VOICE_NUMBER_RENEWAL_CHECK_SECONDS', 300, { min: 1, max: 86_400 }) * 1000,
     sendRecoveryAfterMs,
     smsHoldSeconds: holdSeconds(sendRecoveryAfterMs),
   };

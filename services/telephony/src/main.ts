@@ -1,5 +1,6 @@
 // Starts the telephony service: config, store, carriers, the usage-event relay, billing's holds,
-// the recovery of interrupted sends, the Connect server; stops cleanly on SIGTERM.
+// the recovery of interrupted sends, the periodic jobs (numbers' monthly fees), the Connect server;
+// stops cleanly on SIGTERM.
 import { createClient } from '@connectrpc/connect';
 import {
   CallerSigner,
@@ -7,6 +8,8 @@ import {
   OutboxRelay,
   openInternalChannel,
   openConfiguredEventStream,
+  openJobLeases,
+  PeriodicJobs,
   runProcess,
   SecretBox,
   startConnectServer,
@@ -22,6 +25,7 @@ import { readTelephonyConfig } from './config.js';
 import { CarrierDirectory } from './carriers/directory.js';
 import { carrierFor, CircuitBreakers } from './carriers/registry.js';
 import { ConnectBillingHolds } from './billing/holds.js';
+import { NumberRenewals } from './billing/number-renewals.js';
 import { telephonyRoutes, telephonyServiceNames } from './routes.js';
 import { SendRecovery } from './service/send-recovery.js';
 import { openTelephonyStore } from './store/open.js';
@@ -32,6 +36,8 @@ export interface TelephonyOptions {
   events?: EventStream;
   /** The process's in-process services (single-process mode): billing is called there, and telephony's handlers are callable there too. */
   local?: InProcessServices;
+  /** The time numbers are bought and renewed at; the system clock by default (tests move it). */
+  clock?: () => Date;
 }
 
 export async function startTelephonyService(env: Env, options: TelephonyOptions = {}): Promise<StartedService> {
@@ -77,6 +83,9 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
     const billingChannel = openInternalChannel({ name: 'billing', url: config.billingUrl }, options.local);
     closers.push(async () => billingChannel.close());
     const billing = createClient(BillingService, billingChannel.transport);
+    const holds = new ConnectBillingHolds(billing, signer, logger);
+    const now = options.clock ?? (() => new Date());
+    const numberTerms = { monthlyUnits: config.pricing.numberMonthlyUnits, graceMs: config.numberGraceMs };
 
     const recovery = new SendRecovery({
       store,
@@ -88,6 +97,21 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
     });
     recovery.start();
     closers.push(() => recovery.stop());
+
+    const leases = await openJobLeases(config.common, 'telephony');
+    closers.push(() => leases.close());
+    const jobs = new PeriodicJobs({ leases, logger, clock: now });
+    const renewals = new NumberRenewals({
+      store,
+      holds,
+      carriers,
+      terms: numberTerms,
+      checkMs: config.numberRenewalCheckMs,
+      wakeRelay: () => relay.wake(),
+      logger: logger.child({ component: 'number-renewals' }),
+    });
+    jobs.start([renewals.job()]);
+    closers.push(() => jobs.stop());
 
     const server = await startConnectServer({
       name: 'telephony',
@@ -103,10 +127,11 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
         box,
         carriers,
         pricing: config.pricing,
-        holds: new ConnectBillingHolds(billing, signer, logger),
+        holds,
+        numberTerms,
         smsHoldSeconds: config.smsHoldSeconds,
         wakeRelay: () => relay.wake(),
-        now: () => new Date(),
+        now,
         logger,
       }),
     });

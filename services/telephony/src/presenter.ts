@@ -11,7 +11,16 @@ import {
 import { secretMask } from './domain/schema.js';
 import type { CampaignRecord, ConnectionRecord, MessageRecord, NumberRecord, SuppressionRecord } from './store/store.js';
 
-export const presentNumber = (number: NumberRecord) =>
+/** What a bought number costs each month, and how long a month that could not be paid leaves it before it is released. */
+export interface NumberTerms {
+  monthlyUnits: number;
+  graceMs: number;
+}
+
+/** When a past-due number is released unless its fee is paid first. */
+export const releaseAt = (number: Pick<NumberRecord, 'renewsAt'>, terms: NumberTerms): Date => new Date(Date.parse(number.renewsAt!) + terms.graceMs);
+
+export const presentNumber = (number: NumberRecord, terms: NumberTerms) =>
   create(PhoneNumberSchema, {
     id: number.id,
     number: number.number,
@@ -24,6 +33,10 @@ export const presentNumber = (number: NumberRecord) =>
     a2pCampaignId: number.a2pCampaignId ?? undefined,
     name: number.name,
     assistantId: number.assistantId ?? undefined,
+    billingStatus: number.pastDueSince ? 'past_due' : 'active',
+    monthlyCreditUnits: BigInt(number.renewsAt ? terms.monthlyUnits : 0),
+    nextRenewalAt: number.renewsAt ? toTimestamp(number.renewsAt) : undefined,
+    releaseAt: number.pastDueSince ? toTimestamp(releaseAt(number, terms).toISOString()) : undefined,
     createdAt: toTimestamp(number.createdAt),
     updatedAt: toTimestamp(number.updatedAt),
   });

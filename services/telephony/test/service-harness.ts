@@ -27,6 +27,8 @@ export class GrantedHolds implements BillingHolds {
     this.requests.push(request);
     return { kind: 'held' as const };
   }
+
+  async release(): Promise<void> {}
 }
 
 export function serviceOver(parts: HarnessParts) {
@@ -36,6 +38,7 @@ export function serviceOver(parts: HarnessParts) {
     carriers: parts.carriers,
     pricing: parts.pricing ?? { feePerSegmentUnits: 100, carrierPerSegmentUnits: 0, numberMonthlyUnits: 0 },
     holds: parts.holds ?? new GrantedHolds(),
+    numberTerms: { monthlyUnits: parts.pricing?.numberMonthlyUnits ?? 0, graceMs: 7 * 24 * 3600 * 1000 },
     smsHoldSeconds: 3_600,
     wakeRelay: parts.wakeRelay ?? (() => undefined),
     now: parts.now ?? (() => new Date()),

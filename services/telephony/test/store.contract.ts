@@ -27,6 +27,8 @@ export function numberRecord(workspaceId: string, overrides: Partial<NumberRecor
     a2pCampaignId: null,
     name: 'Front desk',
     assistantId: null,
+    renewsAt: null,
+    pastDueSince: null,
     createdAt: at,
     updatedAt: at,
     ...overrides,
@@ -133,6 +135,65 @@ export function describeTelephonyStoreContract(name: string, open: () => Promise
     }
 
     const pendingEvents = async (): Promise<OutboxEvent[]> => store.outbox.pending(10_000);
+
+    describe('monthly fees of bought numbers', () => {
+      const feeEvent = (): NewOutboxEvent => ({ id: newId(), subject: 'usage.telephony.numbers', payload: new Uint8Array([7]) });
+      const due = '2026-02-01T00:00:00.000Z';
+      const next = '2026-03-01T00:00:00.000Z';
+      const ids = async () => (await pendingEvents()).map((event) => event.id);
+
+      test('a purchase stores the number and the capture of its first month together', async () => {
+        const event = feeEvent();
+        const number = numberRecord(workspace, { renewsAt: due });
+        expect(await store.insertNumber(number, event)).toEqual({ kind: 'created', number });
+        expect(await ids()).toContain(event.id);
+        const refused = feeEvent();
+        expect(await store.insertNumber(numberRecord(otherWorkspace, { number: number.number, renewsAt: due }), refused)).toEqual({ kind: 'number_taken' });
+        expect(await ids()).not.toContain(refused.id);
+      });
+
+      test('lists the numbers due by an instant, the longest due first, past-due ones included, never imported ones', async () => {
+        const later = numberRecord(workspace, { renewsAt: '2026-02-01T00:00:02.000Z' });
+        const earlier = numberRecord(otherWorkspace, { renewsAt: '2026-02-01T00:00:01.000Z', pastDueSince: '2026-02-01T00:00:05.000Z' });
+        const notYet = numberRecord(workspace, { renewsAt: '2026-02-01T00:00:03.000Z' });
+        const imported = numberRecord(workspace, { source: 'imported' });
+        for (const number of [later, earlier, notYet, imported]) await store.insertNumber(number);
+        const found = (await store.dueRenewals('2026-02-01T00:00:02.000Z', 100)).filter((number) => [later.id, earlier.id, notYet.id, imported.id].includes(number.id));
+        expect(found.map((number) => number.id)).toEqual([earlier.id, later.id]);
+        expect(found[0]).toEqual(earlier);
+        expect((await store.dueRenewals('2026-02-01T00:00:02.000Z', 1))).toHaveLength(1);
+      });
+
+      test('a renewal moves the due date once, clears past due and writes its capture; a racing one changes nothing', async () => {
+        const number = numberRecord(workspace, { renewsAt: due, pastDueSince: '2026-02-01T00:00:05.000Z' });
+        await store.insertNumber(number);
+        const [first, second] = [feeEvent(), feeEvent()];
+        const outcomes = await Promise.all([store.renewNumber(number.id, due, next, first, '2026-02-02T00:00:00.000Z'), store.renewNumber(number.id, due, next, second, '2026-02-02T00:00:00.000Z')]);
+        const renewed = outcomes.filter((outcome) => outcome !== undefined);
+        expect(renewed).toEqual([{ ...number, renewsAt: next, pastDueSince: null, updatedAt: '2026-02-02T00:00:00.000Z' }]);
+        const written = (await ids()).filter((id) => id === first.id || id === second.id);
+        expect(written).toHaveLength(1);
+        expect(await store.getNumber(workspace, number.id)).toEqual(renewed[0]);
+      });
+
+      test('past due is marked once for the due date it was read with, and only an unpaid past-due number is removed', async () => {
+        const number = numberRecord(workspace, { renewsAt: due });
+        await store.insertNumber(number);
+        expect(await store.deleteUnpaidNumber(number.id, due)).toBe(false);
+        expect(await store.markPastDue(number.id, next, '2026-02-01T01:00:00.000Z')).toBeUndefined();
+        expect(await store.markPastDue(number.id, due, '2026-02-01T01:00:00.000Z')).toEqual({ ...number, pastDueSince: '2026-02-01T01:00:00.000Z', updatedAt: '2026-02-01T01:00:00.000Z' });
+        expect(await store.markPastDue(number.id, due, '2026-02-01T02:00:00.000Z')).toBeUndefined();
+        expect(await store.deleteUnpaidNumber(number.id, next)).toBe(false);
+        expect(await store.deleteUnpaidNumber(number.id, due)).toBe(true);
+        expect(await store.getNumber(workspace, number.id)).toBeUndefined();
+        const paid = numberRecord(workspace, { renewsAt: due });
+        await store.insertNumber(paid);
+        await store.markPastDue(paid.id, due, '2026-02-01T01:00:00.000Z');
+        await store.renewNumber(paid.id, due, next, undefined, '2026-02-03T00:00:00.000Z');
+        expect(await store.deleteUnpaidNumber(paid.id, due)).toBe(false);
+        expect(await store.getNumber(workspace, paid.id)).toMatchObject({ renewsAt: next, pastDueSince: null });
+      });
+    });
 
     describe('phone numbers', () => {
       test('a number reads back whole, and only in its own workspace', async () => {

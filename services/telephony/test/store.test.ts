@@ -7,6 +7,7 @@ import { MongoTelephonyStore } from '../src/store/mongo.js';
 import { openTelephonyStore } from '../src/store/open.js';
 import { SqliteTelephonyStore } from '../src/store/sqlite.js';
 import { describeTelephonyStoreContract, messageRecord, numberRecord } from './store.contract.js';
+import { mongoTestDatabases } from '../../runtime/test/mongo-databases.js';
 
 describe('SqliteTelephonyStore', () => {
   const dir = mkdtempSync(join(tmpdir(), 'telephony-store-'));
@@ -48,11 +49,8 @@ const describeMongo = mongoUri ? describe : describe.skip;
 if (!mongoUri) console.info('MongoTelephonyStore contract skipped: MONGODB_URI is not set (no MongoDB server on this machine).');
 
 describeMongo('MongoTelephonyStore', () => {
-  const database = `voice-test-telephony-${process.pid}`;
-  afterAll(async () => {
-    const cleanup = await MongoTelephonyStore.connect(mongoUri!, database);
-    await cleanup.dropDatabase();
-    await cleanup.close();
-  });
-  describeTelephonyStoreContract('contract', () => MongoTelephonyStore.connect(mongoUri!, database));
+  // A database per test: sends other tests left waiting would show in interruptedSends.
+  const databases = mongoTestDatabases(mongoUri!, 'voice-test-telephony');
+  afterAll(() => databases.dropAll());
+  describeTelephonyStoreContract('contract', () => MongoTelephonyStore.connect(mongoUri!, databases.next()));
 });

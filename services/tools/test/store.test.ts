@@ -6,6 +6,7 @@ import { newId } from '@voice/runtime';
 import { MongoToolStore } from '../src/store/mongo.js';
 import { SqliteToolStore } from '../src/store/sqlite.js';
 import { toolStoreContract } from './store.contract.js';
+import { mongoTestDatabases } from '../../runtime/test/mongo-databases.js';
 
 describe('SqliteToolStore', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tools-store-'));
@@ -31,16 +32,7 @@ const describeMongo = mongoUri ? describe : describe.skip;
 if (!mongoUri) console.info('MongoToolStore contract skipped: MONGODB_URI is not set (no MongoDB server on this machine).');
 
 describeMongo('MongoToolStore', () => {
-  const database = `voice-test-tools-${process.pid}`;
-  const opened: MongoToolStore[] = [];
-  afterAll(async () => {
-    const cleanup = await MongoToolStore.connect(mongoUri!, database);
-    await cleanup.dropDatabase();
-    await cleanup.close();
-  });
-  toolStoreContract(async () => {
-    const store = await MongoToolStore.connect(mongoUri!, database);
-    opened.push(store);
-    return store;
-  });
+  const databases = mongoTestDatabases(mongoUri!, 'voice-test-tools');
+  afterAll(() => databases.dropAll());
+  toolStoreContract(() => MongoToolStore.connect(mongoUri!, databases.next()));
 });

@@ -35,6 +35,8 @@ export class BillingUnreachable extends Error {
 export interface BillingHolds {
   /** Rejects with BillingUnreachable when billing gives no answer. */
   authorize(request: HoldRequest): Promise<HoldAnswer>;
+  /** Gives a hold back now; when billing cannot be told, the hold is left to expire (logged). */
+  release(request: Pick<HoldRequest, 'workspaceId' | 'holdId' | 'requestId'>): Promise<void>;
 }
 
 /** Billing's answers that decide something; any other failure means billing could not be asked. */
@@ -47,6 +49,23 @@ export class ConnectBillingHolds implements BillingHolds {
     private readonly logger: Logger,
     private readonly timeoutMs = holdTimeoutMs,
   ) {}
+
+  async release(request: Pick<HoldRequest, 'workspaceId' | 'holdId' | 'requestId'>): Promise<void> {
+    try {
+      await this.client.release({ holdId: request.holdId, workspaceId: request.workspaceId }, { headers: this.headers(request), timeoutMs: this.timeoutMs });
+    } catch (error) {
+      this.logger.warn('billing did not take a hold back; it expires on its own', { error, workspace_id: request.workspaceId, hold_id: request.holdId });
+    }
+  }
+
+  private headers(request: Pick<HoldRequest, 'workspaceId' | 'requestId'>) {
+    return callHeaders(this.signer, {
+      workspaceId: request.workspaceId,
+      principal: { type: 'internal', id: 'telephony', name: 'telephony' },
+      scopes: null,
+      requestId: request.requestId,
+    });
+  }
 
   async authorize(request: HoldRequest): Promise<HoldAnswer> {
     let answer;
@@ -61,15 +80,7 @@ export class ConnectBillingHolds implements BillingHolds {
           reference: request.reference,
           description: request.description,
         },
-        {
-          headers: callHeaders(this.signer, {
-            workspaceId: request.workspaceId,
-            principal: { type: 'internal', id: 'telephony', name: 'telephony' },
-            scopes: null,
-            requestId: request.requestId,
-          }),
-          timeoutMs: this.timeoutMs,
-        },
+        { headers: this.headers(request), timeoutMs: this.timeoutMs },
       );
     } catch (error) {
       if (error instanceof ConnectError && answeredCodes.has(error.code)) throw error;

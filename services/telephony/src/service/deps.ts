@@ -2,6 +2,7 @@
 import type { Logger, SecretBox } from '@voice/runtime';
 import type { CarrierDirectory } from '../carriers/directory.js';
 import type { BillingHolds } from '../billing/holds.js';
+import type { NumberTerms } from '../presenter.js';
 import type { SmsPricing } from '../pricing.js';
 import type { TelephonyStore } from '../store/store.js';
 
@@ -13,6 +14,8 @@ export interface TelephonyDeps {
   pricing: SmsPricing;
   /** Holds the price of a send or a purchase at billing before it goes ahead. */
   holds: BillingHolds;
+  /** What a bought number costs each month and how long a refused month leaves it before it is released. */
+  numberTerms: NumberTerms;
   /** How long an SMS's hold lasts (TelephonyConfig.smsHoldSeconds). */
   smsHoldSeconds: number;
   /** Asks the outbox relay to publish now (after a usage event committed). */

@@ -1,8 +1,9 @@
-// Phone numbers: marketplace search and purchase through the platform's carrier, import from a
+// Phone numbers: marketplace search and purchase through the platform's carrier (its first month
+// held at billing before the carrier is asked, captured with the number's record), import from a
 // workspace's own carrier account, settings, release.
 import type { HandlerContext } from '@connectrpc/connect';
 import { create } from '@bufbuild/protobuf';
-import { newId, normalisePage, notFound, serviceError, workspaceCallerOf } from '@voice/runtime';
+import { formatCredits, newId, normalisePage, notFound, serviceError, workspaceCallerOf, type Caller, type NewOutboxEvent } from '@voice/runtime';
 import {
   AvailableNumberSchema,
   type BuyNumberRequest,
@@ -13,6 +14,9 @@ import {
   type SearchAvailableNumbersRequest,
   type UpdateNumberRequest,
 } from '@voice/proto/voice/telephony/v1/telephony';
+import { anniversary } from '../billing/anniversaries.js';
+import { BillingUnreachable } from '../billing/holds.js';
+import { numberFeeCaptureEvent, numberFeeDescription, numberFeeHoldId, numberFeeHoldSeconds, numberFeeKind } from '../billing/number-fees.js';
 import { NumberNotAvailable, type NumberCapabilities } from '../carriers/carrier.js';
 import { buyNumberBodySchema, importNumberBodySchema, searchNumbersQuerySchema, updateNumberBodySchema } from '../domain/schema.js';
 import { parseE164 } from '../numbers/phone.js';
@@ -29,6 +33,7 @@ const maxSearchResults = 200;
 
 export function numberHandlers(deps: TelephonyDeps) {
   const { store } = deps;
+  const present = (number: NumberRecord) => presentNumber(number, deps.numberTerms);
 
   async function insert(
     workspaceId: string,
@@ -36,10 +41,11 @@ export function numberHandlers(deps: TelephonyDeps) {
     e164: { number: string; country: string },
     capabilities: NumberCapabilities,
     carrierConnectionId: string | null,
+    purchase?: { id: string; boughtAt: Date; capture?: NewOutboxEvent },
   ): Promise<NumberRecord> {
-    const at = deps.now().toISOString();
-    const outcome = await store.insertNumber({
-      id: newId(),
+    const at = (purchase?.boughtAt ?? deps.now()).toISOString();
+    const record: NumberRecord = {
+      id: purchase?.id ?? newId(),
       workspaceId,
       number: e164.number,
       country: e164.country,
@@ -51,11 +57,44 @@ export function numberHandlers(deps: TelephonyDeps) {
       a2pCampaignId: null,
       name: '',
       assistantId: null,
+      renewsAt: purchase ? anniversary(purchase.boughtAt, 1).toISOString() : null,
+      pastDueSince: null,
       createdAt: at,
       updatedAt: at,
-    });
+    };
+    const outcome = await store.insertNumber(record, purchase?.capture);
     if (outcome.kind === 'number_taken') throw numberTaken(e164.number);
+    if (purchase?.capture) deps.wakeRelay();
     return outcome.number;
+  }
+
+  /** Holds the first month's fee of a number about to be bought: 409 when the wallet cannot pay it, 503 when billing cannot be asked. */
+  async function holdFirstMonth(caller: Caller & { workspaceId: string }, id: string, number: string): Promise<void> {
+    const creditUnits = deps.pricing.numberMonthlyUnits;
+    let answer;
+    try {
+      answer = await deps.holds.authorize({
+        workspaceId: caller.workspaceId,
+        holdId: numberFeeHoldId(id, 0),
+        creditUnits,
+        kind: numberFeeKind,
+        reference: id,
+        description: numberFeeDescription({ number }, 0),
+        expiresInSeconds: numberFeeHoldSeconds,
+        requestId: caller.requestId,
+      });
+    } catch (error) {
+      if (error instanceof BillingUnreachable) {
+        throw serviceError('telephony_unavailable', 'the platform could not hold the first month of the number; nothing was bought or charged, retry shortly', { cause: error });
+      }
+      throw error;
+    }
+    if (answer.kind === 'refused') {
+      throw serviceError(
+        'conflict',
+        `not enough credits: the first month of the number costs ${formatCredits(creditUnits)} credits and ${formatCredits(Math.max(0, answer.availableUnits))} are available`,
+      );
+    }
   }
 
   return {
@@ -79,14 +118,28 @@ export function numberHandlers(deps: TelephonyDeps) {
       const input = parseInput(buyNumberBodySchema, { number: request.number });
       const e164 = parseE164(input.number)!;
       if ((await store.heldNumbers([e164.number])).size > 0) throw numberTaken(e164.number);
-      let capabilities: NumberCapabilities;
+      const id = newId();
+      const boughtAt = deps.now();
+      const charged = deps.pricing.numberMonthlyUnits > 0;
+      if (charged) await holdFirstMonth(caller, id, e164.number);
+      // Whatever stops the purchase after the hold gives the first month back.
+      const giveBack = () => (charged ? deps.holds.release({ workspaceId: caller.workspaceId, holdId: numberFeeHoldId(id, 0), requestId: caller.requestId }) : Promise.resolve());
       try {
-        capabilities = await withCarrier(() => deps.carriers.platform().purchaseNumber(e164.number));
+        let capabilities: NumberCapabilities;
+        try {
+          capabilities = await withCarrier(() => deps.carriers.platform().purchaseNumber(e164.number));
+        } catch (error) {
+          if (error instanceof NumberNotAvailable) throw serviceError('conflict', `${e164.number} is not available for purchase; search again`);
+          throw error;
+        }
+        const capture = charged
+          ? numberFeeCaptureEvent({ id, workspaceId: caller.workspaceId, number: e164.number }, 0, deps.pricing.numberMonthlyUnits, boughtAt.toISOString())
+          : undefined;
+        return { number: present(await insert(caller.workspaceId, 'marketplace', e164, capabilities, null, { id, boughtAt, capture })) };
       } catch (error) {
-        if (error instanceof NumberNotAvailable) throw serviceError('conflict', `${e164.number} is not available for purchase; search again`);
+        await giveBack();
         throw error;
       }
-      return { number: presentNumber(await insert(caller.workspaceId, 'marketplace', e164, capabilities, null)) };
     },
 
     async importNumber(request: ImportNumberRequest, context: HandlerContext) {
@@ -99,18 +152,18 @@ export function numberHandlers(deps: TelephonyDeps) {
       if (!capabilities) {
         throw serviceError('telephony_configuration_error', `the carrier account of this connection does not hold ${e164.number}`);
       }
-      return { number: presentNumber(await insert(caller.workspaceId, 'imported', e164, capabilities, connection.id)) };
+      return { number: present(await insert(caller.workspaceId, 'imported', e164, capabilities, connection.id)) };
     },
 
     async listNumbers(request: ListNumbersRequest, context: HandlerContext) {
       const caller = workspaceCallerOf(context);
       const { numbers, total } = await store.listNumbers(caller.workspaceId, normalisePage(request.page));
-      return { numbers: numbers.map(presentNumber), total };
+      return { numbers: numbers.map(present), total };
     },
 
     async getNumber(request: GetNumberRequest, context: HandlerContext) {
       const caller = workspaceCallerOf(context);
-      return { number: presentNumber(await loadOr404('phone number', request.id, (id) => store.getNumber(caller.workspaceId, id))) };
+      return { number: present(await loadOr404('phone number', request.id, (id) => store.getNumber(caller.workspaceId, id))) };
     },
 
     async updateNumber(request: UpdateNumberRequest, context: HandlerContext) {
@@ -138,7 +191,7 @@ export function numberHandlers(deps: TelephonyDeps) {
       };
       const updated = await store.updateNumber(caller.workspaceId, number.id, changes, deps.now().toISOString());
       if (!updated) throw notFound('phone number');
-      return { number: presentNumber(updated) };
+      return { number: present(updated) };
     },
 
     async releaseNumber(request: ReleaseNumberRequest, context: HandlerContext) {

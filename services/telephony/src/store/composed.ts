@@ -16,7 +16,10 @@ import type {
 } from './store.js';
 import type { BeginOutcome, ClaimOutcome } from './store.js';
 
-export type NumberStore = Pick<TelephonyStore, 'insertNumber' | 'getNumber' | 'listNumbers' | 'heldNumbers' | 'updateNumber' | 'deleteNumber'>;
+export type NumberStore = Pick<
+  TelephonyStore,
+  'insertNumber' | 'getNumber' | 'listNumbers' | 'heldNumbers' | 'updateNumber' | 'deleteNumber' | 'dueRenewals' | 'renewNumber' | 'markPastDue' | 'deleteUnpaidNumber'
+>;
 export type ConnectionStore = Pick<
   TelephonyStore,
   'insertConnection' | 'getConnection' | 'getConnectionById' | 'listConnections' | 'updateConnection' | 'deleteConnection'
@@ -41,8 +44,24 @@ export abstract class ComposedTelephonyStore implements TelephonyStore {
 
   protected constructor(private readonly parts: TelephonyStoreParts) {}
 
-  insertNumber(number: NumberRecord): Promise<{ kind: 'created'; number: NumberRecord } | { kind: 'number_taken' }> {
-    return this.parts.numbers.insertNumber(number);
+  insertNumber(number: NumberRecord, usageEvent?: NewOutboxEvent): Promise<{ kind: 'created'; number: NumberRecord } | { kind: 'number_taken' }> {
+    return this.parts.numbers.insertNumber(number, usageEvent);
+  }
+
+  dueRenewals(now: string, limit: number): Promise<NumberRecord[]> {
+    return this.parts.numbers.dueRenewals(now, limit);
+  }
+
+  renewNumber(id: string, dueAt: string, nextAt: string, usageEvent: NewOutboxEvent | undefined, now: string): Promise<NumberRecord | undefined> {
+    return this.parts.numbers.renewNumber(id, dueAt, nextAt, usageEvent, now);
+  }
+
+  markPastDue(id: string, dueAt: string, now: string): Promise<NumberRecord | undefined> {
+    return this.parts.numbers.markPastDue(id, dueAt, now);
+  }
+
+  deleteUnpaidNumber(id: string, dueAt: string): Promise<boolean> {
+    return this.parts.numbers.deleteUnpaidNumber(id, dueAt);
   }
 
   getNumber(workspaceId: string, id: string): Promise<NumberRecord | undefined> {

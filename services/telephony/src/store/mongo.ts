@@ -21,7 +21,7 @@ export class MongoTelephonyStore extends ComposedTelephonyStore {
     readonly outbox: MongoOutbox,
   ) {
     super({
-      numbers: new MongoNumberStore(handle, collections),
+      numbers: new MongoNumberStore(handle, collections, outbox),
       connections: new MongoConnectionStore(handle, collections),
       campaigns: new MongoCampaignStore(handle, collections),
       suppressions: new MongoSuppressionStore(handle, collections),

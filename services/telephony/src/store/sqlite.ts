@@ -20,7 +20,7 @@ export class SqliteTelephonyStore extends ComposedTelephonyStore {
     const sql = statementCache(db);
     const outbox = new SqliteOutbox(db);
     super({
-      numbers: new SqliteNumberStore(db, sql),
+      numbers: new SqliteNumberStore(db, sql, outbox),
       connections: new SqliteConnectionStore(db, sql),
       campaigns: new SqliteCampaignStore(db, sql),
       suppressions: new SqliteSuppressionStore(db, sql),

@@ -18,6 +18,13 @@ export interface NumberRecord {
   a2pCampaignId: string | null;
   name: string;
   assistantId: string | null;
+  /**
+   * When the next monthly fee is due (an anniversary of the purchase); null for imported numbers,
+   * which their own carrier account pays for.
+   */
+  renewsAt: string | null;
+  /** When a fee due at `renewsAt` was first refused; null while the number is paid up. */
+  pastDueSince: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -127,8 +134,9 @@ export type BeginOutcome = { kind: 'begun' } | ClaimOutcome;
 export type DeliveryUpdate = { status: 'queued' | 'sent' | 'delivered' | 'failed'; failureReason?: string; at: string };
 
 export interface TelephonyStore {
-  // Phone numbers. insertNumber answers 'number_taken' when any workspace holds the number.
-  insertNumber(number: NumberRecord): Promise<{ kind: 'created'; number: NumberRecord } | { kind: 'number_taken' }>;
+  // Phone numbers. insertNumber answers 'number_taken' when any workspace holds the number; the
+  // usage event that captures the first month's hold enters the outbox in the same transaction.
+  insertNumber(number: NumberRecord, usageEvent?: NewOutboxEvent): Promise<{ kind: 'created'; number: NumberRecord } | { kind: 'number_taken' }>;
   getNumber(workspaceId: string, id: string): Promise<NumberRecord | undefined>;
   /** Newest first. */
   listNumbers(workspaceId: string, page: Page): Promise<{ numbers: NumberRecord[]; total: number }>;
@@ -136,6 +144,18 @@ export interface TelephonyStore {
   heldNumbers(numbers: string[]): Promise<Set<string>>;
   updateNumber(workspaceId: string, id: string, changes: NumberChanges, now: string): Promise<NumberRecord | undefined>;
   deleteNumber(workspaceId: string, id: string): Promise<boolean>;
+  /** Bought numbers whose fee is due by `now` (past-due ones included), the longest due first. */
+  dueRenewals(now: string, limit: number): Promise<NumberRecord[]>;
+  /**
+   * One transaction, only while the number is still due at `dueAt` (a racing renewal settles it
+   * once): the fee is paid, the next one is due at `nextAt`, the number is no longer past due, and
+   * the usage event capturing the fee's hold (none for a free number) enters the outbox.
+   */
+  renewNumber(id: string, dueAt: string, nextAt: string, usageEvent: NewOutboxEvent | undefined, now: string): Promise<NumberRecord | undefined>;
+  /** Marks the number past due since `now`, only while its fee is due at `dueAt` and it is not past due yet. */
+  markPastDue(id: string, dueAt: string, now: string): Promise<NumberRecord | undefined>;
+  /** Removes a past-due number whose fee due at `dueAt` was never paid; false when it was paid or removed meanwhile. */
+  deleteUnpaidNumber(id: string, dueAt: string): Promise<boolean>;
 
   // Carrier connections. deleteConnection refuses ('in_use') while a number or campaign uses it.
   insertConnection(connection: ConnectionRecord): Promise<ConnectionRecord>;

@@ -25,6 +25,9 @@ export interface NumberDocument {
   a2p_campaign_id: string | null;
   name: string;
   assistant_id: string | null;
+  /** Absent on numbers stored before fees (see indexes.ts). */
+  renews_at?: string | null;
+  past_due_since?: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -124,6 +127,8 @@ export const numberDocument = (n: NumberRecord): NumberDocument => ({
   a2p_campaign_id: n.a2pCampaignId,
   name: n.name,
   assistant_id: n.assistantId,
+  renews_at: n.renewsAt,
+  past_due_since: n.pastDueSince,
   created_at: n.createdAt,
   updated_at: n.updatedAt,
 });
@@ -141,6 +146,8 @@ export const numberRecord = (d: NumberDocument): NumberRecord => ({
   a2pCampaignId: d.a2p_campaign_id,
   name: d.name,
   assistantId: d.assistant_id,
+  renewsAt: d.renews_at ?? null,
+  pastDueSince: d.past_due_since ?? null,
   createdAt: d.created_at,
   updatedAt: d.updated_at,
 });

@@ -9,6 +9,11 @@ export async function createIndexes(collections: Collections, outbox: MongoOutbo
   await numbers.createIndex({ number: 1 }, { unique: true, name: 'unique_number' });
   await numbers.createIndex(newestFirst, { name: 'numbers_newest_first' });
   await numbers.createIndex({ carrier_connection_id: 1 }, { name: 'numbers_by_connection' });
+  await numbers.createIndex({ renews_at: 1 }, { name: 'numbers_by_renewal', partialFilterExpression: { renews_at: { $type: 'string' } } });
+  // Bought numbers stored before fees existed are due at once (as the SQLite migration does).
+  for await (const legacy of numbers.find({ source: 'marketplace', renews_at: { $exists: false } }, { projection: { created_at: 1 } })) {
+    await numbers.updateOne({ _id: legacy._id, renews_at: { $exists: false } }, { $set: { renews_at: legacy.created_at, past_due_since: null } });
+  }
   await connections.createIndex(newestFirst, { name: 'connections_newest_first' });
   await campaigns.createIndex(newestFirst, { name: 'campaigns_newest_first' });
   await campaigns.createIndex({ carrier_connection_id: 1 }, { name: 'campaigns_by_connection' });

@@ -1,14 +1,26 @@
-// Phone numbers in MongoDB: a unique index keeps a number with one workspace across the platform.
-import { definedFields, isDuplicateKey, type Page } from '@voice/runtime';
+// Phone numbers in MongoDB: a unique index keeps a number with one workspace across the platform;
+// a bought number's fees are captured through usage events written in the transaction that records them.
+import { definedFields, isDuplicateKey, type MongoHandle, type MongoOutbox, type NewOutboxEvent, type Page } from '@voice/runtime';
 import type { NumberStore } from '../composed.js';
 import type { NumberChanges, NumberRecord } from '../store.js';
-import { numberDocument, numberRecord } from './documents.js';
+import { numberDocument, numberRecord, type Collections } from './documents.js';
 import { findPage, MongoStorePart } from './part.js';
 
 export class MongoNumberStore extends MongoStorePart implements NumberStore {
-  async insertNumber(number: NumberRecord): Promise<{ kind: 'created'; number: NumberRecord } | { kind: 'number_taken' }> {
+  constructor(
+    handle: MongoHandle,
+    collections: Collections,
+    private readonly outbox: MongoOutbox,
+  ) {
+    super(handle, collections);
+  }
+
+  async insertNumber(number: NumberRecord, usageEvent?: NewOutboxEvent): Promise<{ kind: 'created'; number: NumberRecord } | { kind: 'number_taken' }> {
     try {
-      await this.collections.numbers.insertOne(numberDocument(number));
+      await this.transaction(async (session) => {
+        await this.collections.numbers.insertOne(numberDocument(number), { session });
+        if (usageEvent) await this.outbox.add(usageEvent, session);
+      });
       return { kind: 'created', number };
     } catch (error) {
       if (isDuplicateKey(error)) return { kind: 'number_taken' };
@@ -45,5 +57,36 @@ export class MongoNumberStore extends MongoStorePart implements NumberStore {
 
   async deleteNumber(workspaceId: string, id: string): Promise<boolean> {
     return (await this.collections.numbers.deleteOne({ _id: id, workspace_id: workspaceId })).deletedCount === 1;
+  }
+
+  async dueRenewals(now: string, limit: number): Promise<NumberRecord[]> {
+    const docs = await this.collections.numbers.find({ renews_at: { $type: 'string', $lte: now } }).sort({ renews_at: 1, _id: 1 }).limit(limit).toArray();
+    return docs.map(numberRecord);
+  }
+
+  async renewNumber(id: string, dueAt: string, nextAt: string, usageEvent: NewOutboxEvent | undefined, now: string): Promise<NumberRecord | undefined> {
+    return this.transaction(async (session) => {
+      const renewed = await this.collections.numbers.findOneAndUpdate(
+        { _id: id, renews_at: dueAt },
+        { $set: { renews_at: nextAt, past_due_since: null, updated_at: now } },
+        { session, returnDocument: 'after' },
+      );
+      if (!renewed) return undefined;
+      if (usageEvent) await this.outbox.add(usageEvent, session);
+      return numberRecord(renewed);
+    });
+  }
+
+  async markPastDue(id: string, dueAt: string, now: string): Promise<NumberRecord | undefined> {
+    const marked = await this.collections.numbers.findOneAndUpdate(
+      { _id: id, renews_at: dueAt, past_due_since: null },
+      { $set: { past_due_since: now, updated_at: now } },
+      { returnDocument: 'after' },
+    );
+    return marked ? numberRecord(marked) : undefined;
+  }
+
+  async deleteUnpaidNumber(id: string, dueAt: string): Promise<boolean> {
+    return (await this.collections.numbers.deleteOne({ _id: id, renews_at: dueAt, past_due_since: { $type: 'string' } })).deletedCount === 1;
   }
 }

@@ -118,4 +118,10 @@ export const migrations = [
   // recovery's capture is charged by billing as a delivered use, its release finds nothing.
   `DROP TABLE reservations;
    DROP TABLE credit_views;`,
+  // Bought numbers pay a monthly fee on each anniversary of the purchase. Numbers bought before
+  // fees existed are due at once: their first renewal charges the month they are in, no earlier one.
+  `ALTER TABLE phone_numbers ADD COLUMN renews_at TEXT;
+   ALTER TABLE phone_numbers ADD COLUMN past_due_since TEXT;
+   UPDATE phone_numbers SET renews_at = created_at WHERE source = 'marketplace';
+   CREATE INDEX phone_numbers_by_renewal ON phone_numbers (renews_at) WHERE renews_at IS NOT NULL;`,
 ];

@@ -1,16 +1,26 @@
-// Phone numbers in SQLite: a number is unique across the platform, everything else is per workspace.
-import { isUniqueViolation, type Page, type SqliteDatabase } from '@voice/runtime';
+// Phone numbers in SQLite: a number is unique across the platform, everything else is per workspace;
+// a bought number's fees are captured through usage events written in the transaction that records them.
+import { isUniqueViolation, type NewOutboxEvent, type Page, type SqliteDatabase, type SqliteOutbox } from '@voice/runtime';
 import type { NumberStore } from '../composed.js';
 import type { NumberChanges, NumberRecord } from '../store.js';
 import { numberFromRow, numberRow, type NumberRow } from './rows.js';
 import { insertRow, selectPage, sqliteBoolean, updateRow, type Sql } from './statements.js';
 
 export class SqliteNumberStore implements NumberStore {
-  constructor(private readonly db: SqliteDatabase, private readonly sql: Sql) {}
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly sql: Sql,
+    private readonly outbox: SqliteOutbox,
+  ) {}
 
-  async insertNumber(number: NumberRecord): Promise<{ kind: 'created'; number: NumberRecord } | { kind: 'number_taken' }> {
+  async insertNumber(number: NumberRecord, usageEvent?: NewOutboxEvent): Promise<{ kind: 'created'; number: NumberRecord } | { kind: 'number_taken' }> {
     try {
-      insertRow(this.sql, 'phone_numbers', numberRow(number));
+      this.db
+        .transaction(() => {
+          insertRow(this.sql, 'phone_numbers', numberRow(number));
+          if (usageEvent) this.outbox.add(usageEvent);
+        })
+        .immediate();
       return { kind: 'created', number };
     } catch (error) {
       if (isUniqueViolation(error)) return { kind: 'number_taken' };
@@ -50,5 +60,32 @@ export class SqliteNumberStore implements NumberStore {
 
   async deleteNumber(workspaceId: string, id: string): Promise<boolean> {
     return this.sql('DELETE FROM phone_numbers WHERE id = ? AND workspace_id = ?').run(id, workspaceId).changes === 1;
+  }
+
+  async dueRenewals(now: string, limit: number): Promise<NumberRecord[]> {
+    const rows = this.sql('SELECT * FROM phone_numbers WHERE renews_at IS NOT NULL AND renews_at <= ? ORDER BY renews_at, id LIMIT ?').all(now, limit) as NumberRow[];
+    return rows.map(numberFromRow);
+  }
+
+  async renewNumber(id: string, dueAt: string, nextAt: string, usageEvent: NewOutboxEvent | undefined, now: string): Promise<NumberRecord | undefined> {
+    return this.db
+      .transaction(() => {
+        const renewed = this.sql('UPDATE phone_numbers SET renews_at = ?, past_due_since = NULL, updated_at = ? WHERE id = ? AND renews_at = ?').run(nextAt, now, id, dueAt);
+        if (renewed.changes === 0) return undefined;
+        if (usageEvent) this.outbox.add(usageEvent);
+        return numberFromRow(this.sql('SELECT * FROM phone_numbers WHERE id = ?').get(id) as NumberRow);
+      })
+      .immediate();
+  }
+
+  async markPastDue(id: string, dueAt: string, now: string): Promise<NumberRecord | undefined> {
+    const row = this.sql('UPDATE phone_numbers SET past_due_since = ?, updated_at = ? WHERE id = ? AND renews_at = ? AND past_due_since IS NULL RETURNING *').get(now, now, id, dueAt) as
+      | NumberRow
+      | undefined;
+    return row ? numberFromRow(row) : undefined;
+  }
+
+  async deleteUnpaidNumber(id: string, dueAt: string): Promise<boolean> {
+    return this.sql('DELETE FROM phone_numbers WHERE id = ? AND renews_at = ? AND past_due_since IS NOT NULL').run(id, dueAt).changes === 1;
   }
 }

@@ -24,6 +24,8 @@ export interface NumberRow {
   a2p_campaign_id: string | null;
   name: string;
   assistant_id: string | null;
+  renews_at: string | null;
+  past_due_since: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -41,6 +43,8 @@ export const numberRow = (n: NumberRecord): NumberRow => ({
   a2p_campaign_id: n.a2pCampaignId,
   name: n.name,
   assistant_id: n.assistantId,
+  renews_at: n.renewsAt,
+  past_due_since: n.pastDueSince,
   created_at: n.createdAt,
   updated_at: n.updatedAt,
 });
@@ -58,6 +62,8 @@ export const numberFromRow = (r: NumberRow): NumberRecord => ({
   a2pCampaignId: r.a2p_campaign_id,
   name: r.name,
   assistantId: r.assistant_id,
+  renewsAt: r.renews_at,
+  pastDueSince: r.past_due_since,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });

@@ -99,9 +99,9 @@ describe('Invitations', () => {
   });
 
   test("the link uses the platform's custom domain only while it is active", async () => {
-    await store.insert(domainRecord(platform.id, { domain: 'voice.acme.com' }));
+    await store.insert(domainRecord(platform.id, { domain: 'voice.acme.com' }), now.toISOString());
     expect((await invite()).text).toContain('https://voice.example.net/invitations/');
-    await store.recordVerification(platform.id, 'voice.acme.com', { status: 'active', missing: [], checkedAt: now.toISOString(), verifiedAt: now.toISOString() });
+    await store.recordVerification(platform.id, 'voice.acme.com', { status: 'active', missing: [], checkedAt: now.toISOString(), verifiedAt: now.toISOString(), expiresAt: null });
     expect((await invite()).text).toMatch(/https:\/\/voice\.acme\.com\/invitations\/[A-Za-z0-9_-]{43}/);
   });
 

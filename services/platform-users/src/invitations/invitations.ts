@@ -46,7 +46,7 @@ export class Invitations {
     const token = newInvitationToken();
     const now = this.deps.now();
     const expiresAt = new Date(now.getTime() + this.deps.ttlHours * hourMs);
-    const domain = await store.get(invitation.platform.id);
+    const domain = await store.get(invitation.platform.id, now.toISOString());
     const baseUrl = invitationBaseUrl(domain?.status === 'active' ? domain.domain : undefined, this.deps.publicUrl);
     const message = invitationMessage({
       to: invitation.email,

@@ -37,6 +37,24 @@ export const migrations = [
      created_at TEXT NOT NULL
    );
    CREATE INDEX mail_outbox_due ON mail_outbox (next_attempt_at) WHERE sent_at IS NULL AND next_attempt_at IS NOT NULL;`,
+  // Pending claims no longer block a domain: only an active domain is unique, and claims lapse.
+  `CREATE TABLE custom_domains_v2 (
+     workspace_id TEXT PRIMARY KEY,
+     domain TEXT NOT NULL,
+     token TEXT NOT NULL,
+     status TEXT NOT NULL,
+     missing TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     checked_at TEXT,
+     verified_at TEXT,
+     expires_at TEXT
+   );
+   INSERT INTO custom_domains_v2 (workspace_id, domain, token, status, missing, created_at, checked_at, verified_at, expires_at)
+     SELECT workspace_id, domain, token, status, missing, created_at, checked_at, verified_at, NULL FROM custom_domains;
+   DROP TABLE custom_domains;
+   ALTER TABLE custom_domains_v2 RENAME TO custom_domains;
+   CREATE UNIQUE INDEX custom_domains_active ON custom_domains (domain) WHERE status = 'active';
+   CREATE INDEX custom_domains_by_domain ON custom_domains (domain);`,
 ];
 
 export interface DomainRow {
@@ -48,6 +66,7 @@ export interface DomainRow {
   created_at: string;
   checked_at: string | null;
   verified_at: string | null;
+  expires_at: string | null;
 }
 
 export const domainOf = (row: DomainRow): CustomDomainRecord => ({
@@ -59,6 +78,7 @@ export const domainOf = (row: DomainRow): CustomDomainRecord => ({
   createdAt: row.created_at,
   checkedAt: row.checked_at,
   verifiedAt: row.verified_at,
+  expiresAt: row.expires_at,
 });
 
 export interface InvitationRow {

@@ -36,3 +36,4 @@ export * from './amounts.js';
 export * from './metrics/index.js';
 export * from './nats-connection.js';
 export * from './jobs/index.js';
+export * from './private-files.js';

@@ -1,7 +1,8 @@
 // The embedded mode's mail: each message becomes an RFC 5322 .eml file in a private directory
 // (written under a temporary name and renamed, so a reader never sees half a message).
 import { randomUUID } from 'node:crypto';
-import { chmod, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
+import { ensurePrivateDirectory, writeNewPrivateFile } from '@voice/runtime';
 import { join } from 'node:path';
 import { createTransport } from 'nodemailer';
 import type { MailMessage, Mailer } from './mailer.js';
@@ -13,8 +14,7 @@ export class DirectoryMailer implements Mailer {
 
   /** Creates the directory (0700) at once, so operators find it before the first message. */
   static async open(directory: string): Promise<DirectoryMailer> {
-    await mkdir(directory, { recursive: true, mode: 0o700 });
-    await chmod(directory, 0o700);
+    ensurePrivateDirectory(directory);
     return new DirectoryMailer(directory);
   }
 
@@ -24,12 +24,12 @@ export class DirectoryMailer implements Mailer {
     const raw = info.message;
     if (!Buffer.isBuffer(raw)) throw new Error('the stream transport did not answer a buffered message');
     // Recreated if someone removed it meanwhile.
-    await mkdir(this.directory, { recursive: true, mode: 0o700 });
+    ensurePrivateDirectory(this.directory);
     const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`;
     const temporary = join(this.directory, `.${name}.tmp`);
     const path = join(this.directory, name);
     try {
-      await writeFile(temporary, raw, { mode: 0o600, flag: 'wx' });
+      writeNewPrivateFile(temporary, raw);
       await rename(temporary, path);
     } catch (error) {
       await rm(temporary, { force: true });

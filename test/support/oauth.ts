@@ -19,8 +19,9 @@ function formFields(html: string): Record<string, string> {
   return fields;
 }
 
-export async function loadAuthorizePage(url: string): Promise<FormPage> {
-  const response = await fetch(url, { redirect: 'manual' });
+/** `headers` go with the request (e.g. a trusted proxy's X-Forwarded-Host naming a tenant's domain). */
+export async function loadAuthorizePage(url: string, headers: Record<string, string> = {}): Promise<FormPage> {
+  const response = await fetch(url, { redirect: 'manual', headers });
   const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   const html = await response.text();
   return { status: response.status, html, cookie, fields: formFields(html) };
@@ -35,11 +36,16 @@ export interface FormAnswer {
 }
 
 /** Submits the page's form with extra fields; `cookie` may be overridden to test CSRF. */
-export async function submitAuthorizeForm(baseUrl: string, page: { cookie: string; fields: Record<string, string> }, answers: Record<string, string>): Promise<FormAnswer> {
+export async function submitAuthorizeForm(
+  baseUrl: string,
+  page: { cookie: string; fields: Record<string, string> },
+  answers: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<FormAnswer> {
   const response = await fetch(`${baseUrl}/oauth/authorize`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: page.cookie },
+    headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded', cookie: page.cookie },
     body: new URLSearchParams({ ...page.fields, ...answers }).toString(),
   });
   const html = await response.text();

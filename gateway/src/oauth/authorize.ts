@@ -13,6 +13,7 @@ import { OAuthError, oauthErrorOf } from './oauth-error.js';
 import { consentPage, errorPage, workspaceChoicePage, type ClientView } from './page/pages.js';
 import { sendPage } from './page/html.js';
 import { canonicalResource } from './resources.js';
+import { currentRealm } from '../tenants/tenant-context.js';
 
 const requestFields = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method', 'resource'] as const;
 
@@ -61,6 +62,7 @@ export function registerAuthorizeRoutes(router: Router, deps: OAuthDeps, options
           codeChallenge: request.code_challenge ?? '',
           codeChallengeMethod: request.code_challenge_method ?? '',
           scope: request.scope ?? '',
+          realmWorkspaceId: currentRealm(),
         },
         deps.internalCall(res),
       );
@@ -159,7 +161,10 @@ export function registerAuthorizeRoutes(router: Router, deps: OAuthDeps, options
     const email = field('email') ?? '';
     if (!userId) {
       try {
-        const user = await deps.clients.identity.verifyPassword({ email, password: field('password') ?? '' }, deps.internalCall(res));
+        const user = await deps.clients.identity.verifyPassword(
+          { email, password: field('password') ?? '', realmWorkspaceId: currentRealm() },
+          deps.internalCall(res),
+        );
         userId = user.userId;
         memberships = user.memberships;
       } catch (error) {
@@ -197,6 +202,7 @@ export function registerAuthorizeRoutes(router: Router, deps: OAuthDeps, options
           codeChallenge: request.code_challenge ?? '',
           // A token requested without a resource is bound to the REST API.
           resource: request.resource === undefined ? deps.resources().api : canonicalResource(deps.resources(), request.resource)!,
+          realmWorkspaceId: currentRealm(),
         },
         deps.internalCall(res),
       );

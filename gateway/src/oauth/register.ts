@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { validate } from '@voice/runtime';
 import type { OAuthDeps } from './deps.js';
 import { OAuthError } from './oauth-error.js';
+import { currentRealm } from '../tenants/tenant-context.js';
 
 const stringList = z.array(z.string().max(2048)).max(20);
 
@@ -38,6 +39,8 @@ export function registerRegistrationRoute(router: Router, deps: OAuthDeps): void
         tokenEndpointAuthMethod: body.token_endpoint_auth_method ?? '',
         scope: body.scope ?? '',
         clientUri: body.client_uri ?? '',
+        // The client serves the users of the domain it registered through.
+        realmWorkspaceId: currentRealm(),
       },
       deps.internalCall(res),
     );

@@ -67,7 +67,7 @@ export function registerMemberRoutes(rest: RestRouter, deps: RestDeps): void {
       id: 'addMember',
       summary: 'Add a person to the workspace with a role',
       description:
-        'An e-mail without a user creates one (with `password`, if given). A member of the `member` role cannot manage members; an admin manages admins and members; only an owner touches owners.',
+        'Members are users of the workspace’s realm: the root platform’s for a workspace directly under the root, a white-label platform’s for the workspaces under it. The e-mail is looked up in that realm only; an e-mail without a user there creates one (with `password`, if given), even when a user of another platform has it, and that other user is never added, changed or revealed. A member of the `member` role cannot manage members; an admin manages admins and members; only an owner touches owners.',
       toolset: 'account',
       status: 201,
       response: dataOf(memberSchema),

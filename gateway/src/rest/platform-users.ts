@@ -62,7 +62,7 @@ export function registerPlatformUserRoutes(rest: RestRouter, deps: RestDeps): vo
       id: 'registerPlatformUser',
       summary: 'Register an end-user with a workspace of their own under the platform',
       description:
-        'The user owns a new workspace named after them, on `plan` (default `starter`, never above the platform’s own). Without `password` an invitation is e-mailed. An e-mail that belongs to any user is 409 `conflict`.',
+        'The user owns a new workspace named after them, on `plan` (default `starter`, never above the platform’s own). Without `password` an invitation is e-mailed. The user belongs to the platform’s realm: the same e-mail under another platform (or the root platform) is another user with its own password, and an e-mail that belongs to a user of this platform’s realm is 409 `conflict`.',
       toolset,
       status: 201,
       response: dataOf(platformUserSchema),
@@ -86,7 +86,7 @@ export function registerPlatformUserRoutes(rest: RestRouter, deps: RestDeps): vo
       id: 'loginPlatformUser',
       summary: 'Sign an end-user in with e-mail and password; answers their tokens',
       description:
-        'A wrong password, an unknown e-mail and another platform’s user are the same 401. A suspended user is 409 `conflict`. On a tenant’s custom domain only that tenant’s users are found. Answered with `Cache-Control: no-store`.',
+        'Signs in within the platform’s realm: a wrong password, an unknown e-mail and another platform’s user (even with the same e-mail) are the same 401. A suspended user is 409 `conflict`. On a tenant’s custom domain only that tenant’s users are found. Answered with `Cache-Control: no-store`.',
       toolset,
       response: dataOf(userTokenSchema),
     },

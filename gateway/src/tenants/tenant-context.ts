@@ -18,3 +18,9 @@ const requestTenant = new AsyncLocalStorage<Tenant>();
 export const currentTenant = (): Tenant | undefined => requestTenant.getStore();
 
 export const runAsTenant = <T>(tenant: Tenant, work: () => T): T => requestTenant.run(tenant, work);
+
+/**
+ * The user realm this request signs in to: a tenant's domain serves its white-label platform's
+ * end-users, the platform's own address the root platform's realm (empty, as identity takes it).
+ */
+export const currentRealm = (): string => currentTenant()?.workspaceId ?? '';

@@ -46,12 +46,14 @@ export class Customers {
     ];
     for (const [field, issue] of problems) if (issue) issues.push({ field, issue });
     if (issues.length > 0 || !platform) throw invalidRequest(issues);
-    // Checked before hashing, so a taken e-mail costs no scrypt; the store checks again atomically.
-    if (await store.findUserByEmail(email)) throw emailTaken();
+    // A platform's customers are users of its realm. Checked before hashing, so a taken e-mail
+    // costs no scrypt; the store checks again atomically.
+    const realmId = platform.id;
+    if (await store.findUserByEmail(realmId, email)) throw emailTaken();
 
     const passwordHash = request.password ? await this.deps.passwords.hash(request.password, signal) : null;
     const createdAt = this.deps.now().toISOString();
-    const user: UserRecord = { id: newId(), email, name, passwordHash, createdAt };
+    const user: UserRecord = { id: newId(), realmId, email, name, passwordHash, createdAt };
     const workspace: WorkspaceRecord = { id: newId(), name: workspaceName, plan: request.plan, status: 'active', parentWorkspaceId: platform.id, createdAt };
     const membership: MembershipRecord = { workspaceId: workspace.id, userId: user.id, role: 'owner', status: 'active', createdAt };
     if ((await store.registerCustomer(user, workspace, membership)) === 'email_taken') throw emailTaken();

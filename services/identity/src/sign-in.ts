@@ -1,9 +1,11 @@
-// VerifyPassword for the login page: every failure is the same error, and an unknown e-mail
+// VerifyPassword for the login pages, within one user realm: every failure is the same error
+// (a user of another realm is unknown here), and an unknown e-mail
 // costs one scrypt like a wrong password, so neither answer nor timing tells which it was. A
 // successful sign-in with a hash of an older cost stores a hash of today's.
 import { serviceError, emailIssue, normaliseEmail, passwordLength } from '@voice/runtime';
 import type { VerifyPasswordRequest } from '@voice/proto/voice/identity/v1/identity';
 import type { PasswordHasher } from './passwords.js';
+import { realmNamed, realmOf } from './realms.js';
 import { activeStanding } from './standing.js';
 import type { IdentityStore } from './store/store.js';
 
@@ -13,7 +15,8 @@ export async function signIn({ store, passwords }: { store: IdentityStore; passw
   const email = normaliseEmail(request.email);
   // No stored password is longer, and hashing a huge one would only cost time.
   const password = request.password.slice(0, passwordLength.max * 2);
-  const user = emailIssue(email) === undefined ? await store.findUserByEmail(email) : undefined;
+  const realmId = emailIssue(email) === undefined ? await realmNamed(store, request.realmWorkspaceId) : undefined;
+  const user = realmId === undefined ? undefined : await store.findUserByEmail(realmId, email);
   if (!user?.passwordHash) {
     await passwords.verifyNothing(password, signal);
     throw wrong();
@@ -22,10 +25,11 @@ export async function signIn({ store, passwords }: { store: IdentityStore; passw
   if (!matches || password !== request.password) throw wrong();
   // Only the hash that was verified is replaced: a password changed meanwhile stays as it was set.
   if (passwords.needsRehash(user.passwordHash)) await store.replacePasswordHash(user.id, user.passwordHash, await passwords.hash(password));
-  // Workspaces under a suspended platform are left out, as suspended ones are.
+  // Workspaces under a suspended platform are left out, as suspended ones are, and so are
+  // memberships outside the user's realm (written before realms).
   const memberships = [];
   for (const membership of await store.membershipsOf(user.id)) {
-    if (await activeStanding(store, membership.workspace.id)) memberships.push(membership);
+    if (realmOf(membership.workspace) === user.realmId && (await activeStanding(store, membership.workspace.id))) memberships.push(membership);
   }
   return {
     userId: user.id,

@@ -1,6 +1,7 @@
 // Whether a workspace, or a member in it, may act: the workspace and every platform above it are
 // active. A platform's suspension reaches its end-users this way without changing them, so they
 // come back as they were when the platform is reactivated.
+import { realmOf } from './realms.js';
 import type { IdentityStore, MemberRecord, WorkspaceRecord } from './store/store.js';
 
 /** Workspaces nest root → platform → customer (who may be a platform too); a longer chain is refused, not followed. */
@@ -27,7 +28,10 @@ export async function activeStanding(store: Pick<IdentityStore, 'getWorkspace'>,
   return { workspace, platformIds };
 }
 
-/** The member when it is active in a workspace in good standing, with that standing; undefined otherwise. */
+/**
+ * The member when it is active in a workspace in good standing, with that standing; undefined
+ * otherwise, and for a membership outside the user's realm (one written before realms).
+ */
 export async function activeMember(
   store: Pick<IdentityStore, 'getWorkspace' | 'getMember'>,
   workspaceId: string,
@@ -36,5 +40,5 @@ export async function activeMember(
   const member = await store.getMember(workspaceId, userId);
   if (member?.status !== 'active') return undefined;
   const standing = await activeStanding(store, workspaceId);
-  return standing ? { member, standing } : undefined;
+  return standing && member.realmId === realmOf(standing.workspace) ? { member, standing } : undefined;
 }

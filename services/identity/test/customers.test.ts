@@ -64,7 +64,9 @@ describe('RegisterCustomer', () => {
     const workspaceId = workspaceOf(customer);
     expect(await h.store.getMember(workspaceId, customer.userId)).toMatchObject({ role: 'owner', status: 'active', email: 'ada@example.com' });
     expect((await h.client.getWorkspace({ id: workspaceId }, h.gateway)).workspace?.parentWorkspaceId).toBe(platformId);
-    const login = await h.client.verifyPassword({ email: 'ADA@example.com', password }, h.gateway);
+    const login = await h.client.verifyPassword({ email: 'ADA@example.com', password, realmWorkspaceId: platformId }, h.gateway);
+    // The platform's customers are users of its realm, unknown to the root platform's.
+    expect((await failure(h.client.verifyPassword({ email: 'ada@example.com', password }, h.gateway))).code).toBe(Code.Unauthenticated);
     expect(login).toMatchObject({ userId: customer.userId, memberships: [{ workspaceId, workspaceName: 'Engines', role: 'owner' }] });
     expect((await h.client.getCustomer({ platformWorkspaceId: platformId, userId: customer.userId }, h.gateway)).customer).toEqual(customer);
   });
@@ -73,7 +75,7 @@ describe('RegisterCustomer', () => {
     const unnamed = await register({ email: 'Grace.Hopper@navy.example' });
     expect(unnamed).toMatchObject({ name: 'Grace.Hopper', hasPassword: false, workspaces: [{ workspace: { name: 'Grace.Hopper', plan: 'pro' } }] });
     expect((await h.store.getUser(unnamed.userId))?.passwordHash).toBeNull();
-    expect((await failure(h.client.verifyPassword({ email: 'grace.hopper@navy.example', password }, h.gateway))).code).toBe(Code.Unauthenticated);
+    expect((await failure(h.client.verifyPassword({ email: 'grace.hopper@navy.example', password, realmWorkspaceId: platformId }, h.gateway))).code).toBe(Code.Unauthenticated);
     const named = await register({ name: 'Ada' });
     expect(named.workspaces[0]!.workspace?.name).toBe('Ada');
   });
@@ -92,18 +94,19 @@ describe('RegisterCustomer', () => {
     expect(await list()).toMatchObject({ customers: [], total: 0 });
   });
 
-  test('an e-mail any user already has is a conflict, and nothing is written', async () => {
+  test('an e-mail a user of the platform’s realm already has is a conflict, and nothing is written; another realm’s is not', async () => {
     const ada = await register({ email: 'ada@example.com' });
     expect(await failure(registration({ email: ' ADA@example.com', workspaceName: 'Second' }))).toMatchObject(
       conflict('a user with this e-mail already exists'),
     );
-    // A user who is no customer at all still holds the e-mail.
+    // A member of the root platform's realm is another user: the platform's customer is a user of its own.
     const elsewhere = await h.newWorkspace('Elsewhere');
-    await h.addMember(elsewhere.id, 'member', { email: 'grace@example.com' });
-    expect(await failure(registration({ email: 'grace@example.com', password }))).toMatchObject(conflict('a user with this e-mail already exists'));
+    const grace = await h.addMember(elsewhere.id, 'member', { email: 'grace@example.com' });
+    const registered = await register({ email: 'grace@example.com', password });
+    expect(registered.userId).not.toBe(grace.userId);
     const listed = await list();
-    expect(listed.total).toBe(1);
-    expect(listed.customers[0]).toEqual(ada);
+    expect(listed.total).toBe(2);
+    expect(listed.customers[1]).toEqual(ada);
   });
 
   test('of ten concurrent registrations of one e-mail exactly one wins; the others are conflicts', async () => {
@@ -133,7 +136,7 @@ test('every customer RPC is internal: a workspace caller and a user are refused'
     ];
     for (const call of calls) expect(await failure(call)).toMatchObject({ code: Code.PermissionDenied, reason: 'forbidden' });
   }
-  expect(await h.store.findUserByEmail('new@example.com')).toBeUndefined();
+  expect(await h.store.findUserByEmail(platformId, 'new@example.com')).toBeUndefined();
   expect((await h.store.getUser(userId))?.passwordHash).toBeNull();
 });
 
@@ -342,12 +345,12 @@ describe('RevokeUserCredentials', () => {
 
 describe('SetInitialPassword', () => {
   const setPassword = (userId: string, newPassword: string) => h.client.setInitialPassword({ userId, password: newPassword }, h.gateway);
-  const signIn = (email: string, attempt: string) => outcomeOf(h.client.verifyPassword({ email, password: attempt }, h.gateway));
+  const signIn = (email: string, attempt: string) => outcomeOf(h.client.verifyPassword({ email, password: attempt, realmWorkspaceId: platformId }, h.gateway));
 
   test('an invited customer chooses a password once, and signs in with it', async () => {
     const invited = await register();
     expect(await setPassword(invited.userId, password)).toBeDefined();
-    expect((await h.client.verifyPassword({ email: invited.email, password }, h.gateway)).userId).toBe(invited.userId);
+    expect((await h.client.verifyPassword({ email: invited.email, password, realmWorkspaceId: platformId }, h.gateway)).userId).toBe(invited.userId);
     expect((await h.client.getCustomer({ platformWorkspaceId: platformId, userId: invited.userId }, h.gateway)).customer?.hasPassword).toBe(true);
     expect(await failure(setPassword(invited.userId, 'another password'))).toMatchObject(conflict('the password is already set'));
     expect(await signIn(invited.email, 'another password')).toBe('the e-mail or password is wrong');

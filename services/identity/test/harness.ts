@@ -104,17 +104,25 @@ export function pkce() {
 
 export const redirectUri = 'https://app.example/callback';
 
-/** A registered public client (PKCE only, no secret) that may ask for every scope. */
-export async function publicClient(h: Harness, redirectUris = [redirectUri]) {
-  return (await h.client.registerClient({ redirectUris, tokenEndpointAuthMethod: 'none', clientName: 'Native app' }, h.gateway)).client!;
+/** A registered public client (PKCE only, no secret) that may ask for every scope, in a realm (empty: the root's). */
+export async function publicClient(h: Harness, redirectUris = [redirectUri], realmWorkspaceId = '') {
+  return (await h.client.registerClient({ redirectUris, tokenEndpointAuthMethod: 'none', clientName: 'Native app', realmWorkspaceId }, h.gateway)).client!;
 }
 
-/** Tokens for a member through the whole authorization code flow of a public client. */
+/** The realm a workspace's members sign in to, as the gateway names it (empty: the root's). */
+async function realmOfWorkspace(h: Harness, workspaceId: string): Promise<string> {
+  const workspace = await h.store.getWorkspace(workspaceId);
+  const root = await h.store.rootWorkspace();
+  return workspace && workspace.parentWorkspaceId !== root?.id && workspace.parentWorkspaceId !== null ? workspace.parentWorkspaceId : '';
+}
+
+/** Tokens for a member through the whole authorization code flow of a public client of the member's realm. */
 export async function tokensFor(h: Harness, member: { workspaceId: string; userId: string }, scopes: string[], clientId?: string) {
-  const id = clientId ?? (await publicClient(h)).clientId;
+  const realmWorkspaceId = await realmOfWorkspace(h, member.workspaceId);
+  const id = clientId ?? (await publicClient(h, [redirectUri], realmWorkspaceId)).clientId;
   const { verifier, challenge } = pkce();
   const { code } = await h.client.issueAuthorizationCode(
-    { clientId: id, userId: member.userId, workspaceId: member.workspaceId, redirectUri, scopes, codeChallenge: challenge, resource: '' },
+    { clientId: id, userId: member.userId, workspaceId: member.workspaceId, redirectUri, scopes, codeChallenge: challenge, resource: '', realmWorkspaceId },
     h.gateway,
   );
   const { tokens } = await h.client.exchangeAuthorizationCode({ clientId: id, code, redirectUri, codeVerifier: verifier }, h.gateway);

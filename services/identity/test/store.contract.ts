@@ -47,9 +47,12 @@ export function apiKeyRecord(workspaceId: string, overrides: Partial<ApiKeyRecor
   };
 }
 
+/** The realm of users the tests create unless they say otherwise. */
+export const testRealm = newId();
+
 export function userRecord(overrides: Partial<UserRecord> = {}): UserRecord {
   const id = newId();
-  return { id, email: `user-${id.slice(0, 8)}@example.com`, name: 'A User', passwordHash: 'scrypt$16384$8$1$c2FsdA==$aGFzaA==', createdAt: tick(), ...overrides };
+  return { id, realmId: testRealm, email: `user-${id.slice(0, 8)}@example.com`, name: 'A User', passwordHash: 'scrypt$16384$8$1$c2FsdA==$aGFzaA==', createdAt: tick(), ...overrides };
 }
 
 export function clientRecord(overrides: Partial<OAuthClientRecord> = {}): OAuthClientRecord {
@@ -62,6 +65,7 @@ export function clientRecord(overrides: Partial<OAuthClientRecord> = {}): OAuthC
     tokenEndpointAuthMethod: 'client_secret_basic',
     secretHash: sha256Hex(`svc_cs_${newId()}`),
     clientUri: 'https://app.example',
+    realmId: testRealm,
     createdAt: tick(),
     ...overrides,
   };
@@ -428,17 +432,22 @@ export function identityStoreContract(open: () => Promise<IdentityStore>): void 
       expect(await store.createUser(user)).toBe(true);
       expect(await store.createUser(passwordless)).toBe(true);
       expect(await store.getUser(user.id)).toEqual(user);
-      expect(await store.findUserByEmail(user.email)).toEqual(user);
+      expect(await store.findUserByEmail(testRealm, user.email)).toEqual(user);
       expect(await store.getUser(passwordless.id)).toEqual(passwordless);
       expect(await store.getUser(newId())).toBeUndefined();
-      expect(await store.findUserByEmail('nobody@example.com')).toBeUndefined();
+      expect(await store.findUserByEmail(testRealm, 'nobody@example.com')).toBeUndefined();
     });
 
-    test('an e-mail belongs to one user', async () => {
+    test('an e-mail belongs to one user of a realm; another realm has a user of its own with it', async () => {
       const user = userRecord();
       await store.createUser(user);
       expect(await store.createUser(userRecord({ email: user.email }))).toBe(false);
-      expect(await store.findUserByEmail(user.email)).toEqual(user);
+      expect(await store.findUserByEmail(testRealm, user.email)).toEqual(user);
+      const elsewhere = userRecord({ email: user.email, realmId: newId(), passwordHash: null });
+      expect(await store.createUser(elsewhere)).toBe(true);
+      expect(await store.findUserByEmail(elsewhere.realmId, user.email)).toEqual(elsewhere);
+      expect(await store.findUserByEmail(testRealm, user.email)).toEqual(user);
+      expect(await store.findUserByEmail(newId(), user.email)).toBeUndefined();
     });
   });
 
@@ -449,13 +458,24 @@ export function identityStoreContract(open: () => Promise<IdentityStore>): void 
       const first = await store.addMember({ workspaceId: workspace.id, role: 'admin', status: 'active', createdAt: tick() }, user);
       expect(first).toEqual({
         kind: 'added',
-        member: { workspaceId: workspace.id, userId: user.id, role: 'admin', status: 'active', createdAt: expect.any(String), email: user.email, name: user.name },
+        member: { workspaceId: workspace.id, userId: user.id, role: 'admin', status: 'active', createdAt: expect.any(String), email: user.email, name: user.name, realmId: user.realmId },
       });
       expect(await store.getUser(user.id)).toEqual(user);
       const candidate = userRecord({ email: user.email, name: 'Someone else' });
       const second = await store.addMember({ workspaceId: other.id, role: 'member', status: 'active', createdAt: tick() }, candidate);
       expect(second.kind === 'added' && second.member).toMatchObject({ userId: user.id, name: user.name, role: 'member' });
       expect(await store.getUser(candidate.id)).toBeUndefined();
+    });
+
+    test('addMember finds the existing user in the new user’s realm only: another realm’s e-mail makes a user of its own', async () => {
+      const { workspace, other } = await seed();
+      const original = await member(workspace.id, 'owner');
+      const stranger = userRecord({ email: original.email, realmId: newId(), name: 'Someone else', passwordHash: null });
+      const added = await store.addMember({ workspaceId: other.id, role: 'admin', status: 'active', createdAt: tick() }, stranger);
+      expect(added.kind === 'added' && added.member).toMatchObject({ userId: stranger.id, name: 'Someone else', realmId: stranger.realmId });
+      expect(await store.getUser(stranger.id)).toEqual(stranger);
+      expect(await store.getUser(original.userId)).toMatchObject({ realmId: testRealm, email: original.email });
+      expect(await store.getMember(other.id, original.userId)).toBeUndefined();
     });
 
     test('a user is a member of a workspace once', async () => {
@@ -641,7 +661,7 @@ export function identityStoreContract(open: () => Promise<IdentityStore>): void 
       expect(await store.registerCustomer(user, workspace, ownerOf(workspace, user))).toBe('registered');
       expect(await store.getUser(user.id)).toEqual(user);
       expect(await store.getWorkspace(workspace.id)).toEqual(workspace);
-      expect(await store.getMember(workspace.id, user.id)).toEqual({ ...ownerOf(workspace, user), email: user.email, name: user.name });
+      expect(await store.getMember(workspace.id, user.id)).toEqual({ ...ownerOf(workspace, user), email: user.email, name: user.name, realmId: user.realmId });
       expect(await store.getCustomer(platform.id, user.id)).toEqual({ user, workspaces: [{ workspace, role: 'owner' }] });
     });
 
@@ -657,6 +677,16 @@ export function identityStoreContract(open: () => Promise<IdentityStore>): void 
       expect(await store.listCustomers(platform.id, '', everyone)).toEqual({ customers: [], total: 0 });
     });
 
+    test('an e-mail taken in another realm is free in this one', async () => {
+      const { workspace: platform, other } = await seed();
+      const elsewhere = await member(other.id, 'member', { realmId: newId() });
+      const user = userRecord({ email: elsewhere.email, realmId: platform.id });
+      const workspace = workspaceRecord({ parentWorkspaceId: platform.id });
+      expect(await store.registerCustomer(user, workspace, ownerOf(workspace, user))).toBe('registered');
+      expect(await store.findUserByEmail(platform.id, user.email)).toEqual(user);
+      expect(await store.findUserByEmail(elsewhere.realmId, user.email)).toMatchObject({ id: elsewhere.userId });
+    });
+
     test('of concurrent registrations of one e-mail exactly one registers', async () => {
       const { workspace: platform } = await seed();
       const email = 'race@example.com';
@@ -669,7 +699,7 @@ export function identityStoreContract(open: () => Promise<IdentityStore>): void 
       expect(outcomes.filter((o) => o === 'registered')).toHaveLength(1);
       expect(outcomes.filter((o) => o === 'email_taken')).toHaveLength(9);
       const winner = attempts[outcomes.indexOf('registered')]!;
-      expect(await store.findUserByEmail(email)).toEqual(winner.user);
+      expect(await store.findUserByEmail(testRealm, email)).toEqual(winner.user);
       for (const attempt of attempts) {
         expect(await store.getWorkspace(attempt.workspace.id)).toEqual(attempt === winner ? attempt.workspace : undefined);
       }

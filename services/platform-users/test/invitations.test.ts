@@ -62,7 +62,7 @@ describe('Invitations', () => {
   /** Whether identity signs the user in with this password. */
   async function signsIn(email: string, password: string): Promise<boolean> {
     try {
-      await services.identity.verifyPassword({ email, password }, services.as(''));
+      await services.identity.verifyPassword({ email, password, realmWorkspaceId: platform.id }, services.as(''));
       return true;
     } catch (error) {
       if (codeOf(ConnectError.from(error)) === Code.Unauthenticated) return false;

@@ -84,7 +84,7 @@ describe('PlatformUserService', () => {
     const { customer } = await services.identity.getCustomer({ platformWorkspaceId: platformId, userId: user!.id }, services.as(platformId));
     expect(customer).toMatchObject({ email, hasPassword: true });
     expect(customer!.workspaces.map(({ workspace }) => [workspace?.id, workspace?.parentWorkspaceId])).toEqual([[user!.workspaces[0]!.id, platformId]]);
-    expect((await services.identity.verifyPassword({ email, password: 'a long enough password' }, services.as(''))).userId).toBe(user!.id);
+    expect((await services.identity.verifyPassword({ email, password: 'a long enough password', realmWorkspaceId: platformId }, services.as(''))).userId).toBe(user!.id);
 
     // An invitation queued after it reaches the SMTP server alone.
     const invited = unique('later');

@@ -15,6 +15,7 @@ import {
 import type { AddMemberRequest, UpdateMemberRequest } from '@voice/proto/voice/identity/v1/identity';
 import type { PasswordHasher } from '../passwords.js';
 import { presentMember } from '../presenter.js';
+import { realmOf } from '../realms.js';
 import { announceRevoked } from '../revocations.js';
 import type { IdentityStore, MemberChangeOutcome, MemberRecord, MemberState } from '../store/store.js';
 import { isMemberStatus, mayManage, revokesCredentials, type Actor } from './rules.js';
@@ -51,13 +52,16 @@ export class Members {
     if (nameProblem) issues.push({ field: 'name', issue: nameProblem });
     if (issues.length > 0 || !isRole(request.role)) throw invalidRequest(issues);
     if (!mayManage(await this.actorOf(context), undefined, request.role)) throw forbidden();
-    if (!(await this.deps.store.getWorkspace(caller.workspaceId))) throw notFound('workspace');
+    const workspace = await this.deps.store.getWorkspace(caller.workspaceId);
+    if (!workspace) throw notFound('workspace');
 
-    // The password only matters for a user created here; an existing user keeps its own.
-    const existing = await this.deps.store.findUserByEmail(email);
+    // Members come from the workspace's realm. The password only matters for a user created here; an existing user keeps its own.
+    const realmId = realmOf(workspace);
+    const existing = await this.deps.store.findUserByEmail(realmId, email);
     const createdAt = this.deps.now().toISOString();
     const user = {
       id: newId(),
+      realmId,
       email,
       name: name || defaultName(request.email.trim()),
       passwordHash: !existing && request.password ? await this.deps.passwords.hash(request.password) : null,

@@ -4,6 +4,7 @@
 import { isUuid, newId } from '@voice/runtime';
 import type { CheckAuthorizationRequestRequest, IssueAuthorizationCodeRequest } from '@voice/proto/voice/identity/v1/identity';
 import { authorizationCodePrefix, hashCredential, newCredential } from '../credentials.js';
+import { realmNamed } from '../realms.js';
 import { activeMember } from '../standing.js';
 import type { IdentityStore } from '../store/store.js';
 import type { Clients, ResolvedClient } from './clients.js';
@@ -20,7 +21,7 @@ export class Authorization {
 
   /** Every error carries redirect_uri_trusted (see errors.ts). */
   async check(request: CheckAuthorizationRequestRequest): Promise<{ client: ResolvedClient; scopes: string[] }> {
-    const client = await this.trustedClient(request.clientId, request.redirectUri).catch((error: unknown) => {
+    const client = await this.trustedClient(request.clientId, request.redirectUri, request.realmWorkspaceId).catch((error: unknown) => {
       throw withRedirectTrust(error, false);
     });
     try {
@@ -36,15 +37,17 @@ export class Authorization {
     }
   }
 
-  /** For a user the gateway signed in and who consented; checks everything again. */
+  /** For a user the gateway signed in and who consented; checks everything again, the realm included. */
   async issueCode(request: IssueAuthorizationCodeRequest): Promise<string> {
-    const client = await this.trustedClient(request.clientId, request.redirectUri);
+    const client = await this.trustedClient(request.clientId, request.redirectUri, request.realmWorkspaceId);
     const issue = request.scopes.length === 0 ? 'no scopes were requested' : scopeIssue(request.scopes, client.scopes);
     if (issue) throw oauthError('invalid_scope', issue);
     if (!isCodeChallenge(request.codeChallenge)) throw oauthError('invalid_request', 'code_challenge must be a base64url SHA-256');
     if (request.resource && !isResourceIndicator(request.resource)) throw oauthError('invalid_target', 'resource must be an absolute URI without a fragment');
     const member = isUuid(request.userId) && isUuid(request.workspaceId) ? (await activeMember(this.deps.store, request.workspaceId, request.userId))?.member : undefined;
-    if (!member) throw oauthError('access_denied', 'the user is not an active member of an active workspace');
+    // activeMember keeps the workspace in the user's realm; this keeps both in the page's.
+    const realmId = await realmNamed(this.deps.store, request.realmWorkspaceId);
+    if (!member || member.realmId !== realmId) throw oauthError('access_denied', 'the user is not an active member of an active workspace');
     const code = newCredential(authorizationCodePrefix);
     const now = this.deps.now();
     await this.deps.store.createAuthorizationCode({
@@ -65,10 +68,10 @@ export class Authorization {
     return code;
   }
 
-  /** The client, once redirect_uri is one of its redirect URIs. */
-  private async trustedClient(clientId: string, redirectUri: string): Promise<ResolvedClient> {
+  /** The client, once it serves the realm and redirect_uri is one of its redirect URIs. */
+  private async trustedClient(clientId: string, redirectUri: string, realmWorkspaceId: string): Promise<ResolvedClient> {
     if (!clientId) throw oauthError('invalid_request', 'client_id is required');
-    const client = await this.deps.clients.resolve(clientId);
+    const client = await this.deps.clients.resolveIn(clientId, realmWorkspaceId);
     if (!redirectUri) throw oauthError('invalid_request', 'redirect_uri is required');
     if (!isRegisteredRedirectUri(client.redirectUris, redirectUri)) throw oauthError('invalid_request', 'redirect_uri is not registered for this client');
     return client;

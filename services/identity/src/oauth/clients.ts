@@ -5,6 +5,7 @@ import { constantTimeEqual, isUuid, newId } from '@voice/runtime';
 import type { RegisterClientRequest } from '@voice/proto/voice/identity/v1/identity';
 import { clientSecretPrefix, hashCredential, newCredential } from '../credentials.js';
 import type { IdentityStore, OAuthClientRecord } from '../store/store.js';
+import { clientServesRealm, realmNamed } from '../realms.js';
 import { authMethods, validateClientMetadata } from './client-metadata.js';
 import { clientAuthenticationFailed, oauthError } from './errors.js';
 import { isMetadataDocumentUrl, type MetadataDocuments } from './metadata-documents.js';
@@ -37,15 +38,28 @@ export class Clients {
       const { error, field, issue } = result.problem;
       throw oauthError(error, `${field}: ${issue}`, [{ field, issue }]);
     }
+    const realmId = await realmNamed(this.deps.store, request.realmWorkspaceId);
+    if (realmId === undefined) throw oauthError('invalid_request', 'the realm is unknown');
     const secret = result.metadata.tokenEndpointAuthMethod === 'none' ? '' : newCredential(clientSecretPrefix);
     const record: OAuthClientRecord = {
       id: newId(),
       ...result.metadata,
       secretHash: secret ? hashCredential(secret) : null,
+      realmId,
       createdAt: this.deps.now().toISOString(),
     };
     await this.deps.store.createClient(record);
     return { client: { ...record, metadataDocument: false }, secret };
+  }
+
+  /**
+   * The client a client_id names for a page of the realm `realmWorkspaceId` (empty: the root's);
+   * a client registered in another realm is as unknown as one never registered.
+   */
+  async resolveIn(clientId: string, realmWorkspaceId: string): Promise<ResolvedClient> {
+    const client = await this.resolve(clientId);
+    if (!(await clientServesRealm(this.deps.store, client, await realmNamed(this.deps.store, realmWorkspaceId)))) throw unknownClient();
+    return client;
   }
 
   /** The client a client_id names; an unknown or unusable one is invalid_client. */

@@ -88,7 +88,7 @@ export class MetadataDocuments {
     const result = validateClientMetadata(input, { defaultAuthMethod: 'none', allowedAuthMethods: ['none'] });
     if (!result.ok) throw unusable(url, `${result.problem.field}: ${result.problem.issue}`);
     const now = this.now();
-    const client: ResolvedClient = { id: url, ...result.metadata, secretHash: null, createdAt: now.toISOString(), metadataDocument: true };
+    const client: ResolvedClient = { id: url, ...result.metadata, secretHash: null, realmId: null, createdAt: now.toISOString(), metadataDocument: true };
     if (this.cache.size >= maxCachedDocuments) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(url, { client, expiresAt: now.getTime() + metadataCacheMs });
     return client;

@@ -17,6 +17,7 @@ export function platformClient(createdAt: string): OAuthClientRecord {
     tokenEndpointAuthMethod: 'none',
     secretHash: null,
     clientUri: null,
+    realmId: null,
     createdAt,
   };
 }

@@ -91,8 +91,8 @@ export abstract class ComposedIdentityStore implements IdentityStore {
     return this.parts.members.getUser(id);
   }
 
-  findUserByEmail(email: string): Promise<UserRecord | undefined> {
-    return this.parts.members.findUserByEmail(email);
+  findUserByEmail(realmId: string, email: string): Promise<UserRecord | undefined> {
+    return this.parts.members.findUserByEmail(realmId, email);
   }
 
   addMember(membership: Omit<MembershipRecord, 'userId'>, user: UserRecord): Promise<AddMemberOutcome> {

@@ -7,6 +7,7 @@ import { identityCollections, type Collections } from './mongo/documents.js';
 import { MongoCustomerStore } from './mongo/customers.js';
 import { createIndexes } from './mongo/indexes.js';
 import { MongoOAuthStore } from './mongo/oauth.js';
+import { assignUserRealms } from './mongo/realm-migration.js';
 import { MongoMemberStore } from './mongo/users-and-members.js';
 import { MongoWorkspaceKeyStore } from './mongo/workspaces-and-keys.js';
 
@@ -23,6 +24,7 @@ export class MongoIdentityStore extends ComposedIdentityStore {
   static async connect(uri: string, databaseName: string): Promise<MongoIdentityStore> {
     const handle = await connectMongo(uri, databaseName);
     const collections = identityCollections(handle.db);
+    await assignUserRealms(collections);
     await createIndexes(collections);
     return new MongoIdentityStore(handle, collections);
   }

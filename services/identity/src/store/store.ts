@@ -31,7 +31,12 @@ export interface ApiKeyRecord {
 
 export interface UserRecord {
   id: string;
-  /** Trimmed and lower-cased; unique. */
+  /**
+   * The user realm: the platform workspace whose users this one is (see realms.ts). A user is a
+   * member only of workspaces of its realm.
+   */
+  realmId: string;
+  /** Trimmed and lower-cased; unique within the realm. */
   email: string;
   name: string;
   /** Self-describing scrypt hash; null for a user who has no password. */
@@ -53,10 +58,11 @@ export interface MembershipRecord extends MemberState {
   createdAt: string;
 }
 
-/** A membership with its user's e-mail and name. */
+/** A membership with its user's e-mail, name and realm. */
 export interface MemberRecord extends MembershipRecord {
   email: string;
   name: string;
+  realmId: string;
 }
 
 export type AddMemberOutcome = { kind: 'added'; member: MemberRecord } | { kind: 'already_member' };
@@ -81,6 +87,8 @@ export interface OAuthClientRecord {
   /** SHA-256 of the client secret; null for a public client. */
   secretHash: string | null;
   clientUri: string | null;
+  /** The realm of the domain it registered through; null for clients registered before realms (the root's). */
+  realmId: string | null;
   createdAt: string;
 }
 
@@ -192,11 +200,11 @@ export interface WorkspaceKeyStore {
 
 /** Users and their workspace memberships. */
 export interface MemberStore {
-  /** False when another user has the e-mail. */
+  /** False when another user of the realm has the e-mail. */
   createUser(user: UserRecord): Promise<boolean>;
   getUser(id: string): Promise<UserRecord | undefined>;
-  findUserByEmail(email: string): Promise<UserRecord | undefined>;
-  /** Adds the user with `user.email`, creating `user` when nobody has that e-mail yet. */
+  findUserByEmail(realmId: string, email: string): Promise<UserRecord | undefined>;
+  /** Adds the user with `user.email` in `user.realmId`, creating `user` when nobody there has that e-mail yet. */
   addMember(membership: Omit<MembershipRecord, 'userId'>, user: UserRecord): Promise<AddMemberOutcome>;
   getMember(workspaceId: string, userId: string): Promise<MemberRecord | undefined>;
   /** Newest membership first. */
@@ -228,8 +236,8 @@ export interface MemberStore {
  */
 export interface CustomerStore {
   /**
-   * Creates the user, its workspace and its membership in one transaction, unless any user has
-   * `user.email` already: then nothing is written.
+   * Creates the user, its workspace and its membership in one transaction, unless a user of
+   * `user.realmId` has `user.email` already: then nothing is written.
    */
   registerCustomer(user: UserRecord, workspace: WorkspaceRecord, membership: MembershipRecord): Promise<RegisterCustomerOutcome>;
   /**

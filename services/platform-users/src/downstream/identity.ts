@@ -64,8 +64,9 @@ export class IdentityCalls {
     await this.call(() => this.client.setInitialPassword({ userId, password }, hashing(internalCallOptions(this.signer, on))));
   }
 
-  async verifyPassword(email: string, password: string, on: OnBehalfOf): Promise<VerifyPasswordResponse> {
-    return this.call(() => this.client.verifyPassword({ email, password }, hashing(internalCallOptions(this.signer, on))));
+  /** Signs in within the realm of the platform `realmWorkspaceId` (empty: the root platform's). */
+  async verifyPassword(email: string, password: string, realmWorkspaceId: string, on: OnBehalfOf): Promise<VerifyPasswordResponse> {
+    return this.call(() => this.client.verifyPassword({ email, password, realmWorkspaceId }, hashing(internalCallOptions(this.signer, on))));
   }
 
   async setWorkspaceStatus(workspaceId: string, status: 'active' | 'suspended', on: OnBehalfOf): Promise<Workspace> {

@@ -107,7 +107,8 @@ export class PlatformUserServiceImpl implements ServiceImpl<typeof PlatformUserS
     if (request.tenantWorkspaceId && request.tenantWorkspaceId !== platform.workspace.id) throw wrongCredentials();
     let userId: string;
     try {
-      ({ userId } = await this.deps.identity.verifyPassword(request.email, request.password, platform.on));
+      // A platform's customers are the users of its realm.
+      ({ userId } = await this.deps.identity.verifyPassword(request.email, request.password, platform.workspace.id, platform.on));
     } catch (error) {
       if (isRefusal(error)) throw wrongCredentials();
       throw error;

@@ -17,7 +17,7 @@ export class MongoCustomerStore extends MongoStorePart implements CustomerStore 
   async registerCustomer(user: UserRecord, workspace: WorkspaceRecord, membership: MembershipRecord): Promise<RegisterCustomerOutcome> {
     try {
       return await this.transaction(async (session): Promise<RegisterCustomerOutcome> => {
-        if (await this.users.findOne({ email: user.email }, { session })) return 'email_taken';
+        if (await this.users.findOne({ realm_id: user.realmId, email: user.email }, { session })) return 'email_taken';
         await this.users.insertOne(userDocument(user), { session });
         await this.workspaces.insertOne(workspaceDocument(workspace), { session });
         await this.members.insertOne(
@@ -27,7 +27,7 @@ export class MongoCustomerStore extends MongoStorePart implements CustomerStore 
         return 'registered';
       });
     } catch (error) {
-      // A concurrent registration of the e-mail committed first: the unique e-mail index refused this one.
+      // A concurrent registration of the e-mail in the realm committed first: the unique index refused this one.
       if (isDuplicateKey(error)) return 'email_taken';
       throw error;
     }

@@ -45,6 +45,8 @@ export interface ApiKeyDocument {
 
 export interface UserDocument {
   _id: string;
+  /** Missing only on users written before realms, until the next start assigns it (realms.ts). */
+  realm_id?: string;
   email: string;
   name: string;
   password_hash: string | null;
@@ -68,6 +70,7 @@ export interface ClientDocument {
   token_endpoint_auth_method: string;
   secret_hash: string | null;
   client_uri: string | null;
+  realm_id?: string | null;
   created_at: string;
 }
 
@@ -159,6 +162,7 @@ export const keyRecord = (d: ApiKeyDocument): ApiKeyRecord => ({
 
 export const userDocument = (u: UserRecord): UserDocument => ({
   _id: u.id,
+  realm_id: u.realmId,
   email: u.email,
   name: u.name,
   password_hash: u.passwordHash,
@@ -167,6 +171,7 @@ export const userDocument = (u: UserRecord): UserDocument => ({
 
 export const userRecord = (d: UserDocument): UserRecord => ({
   id: d._id,
+  realmId: d.realm_id ?? '',
   email: d.email,
   name: d.name,
   passwordHash: d.password_hash,
@@ -181,6 +186,7 @@ export const memberRecord = (d: MemberDocument, user: UserDocument): MemberRecor
   createdAt: d.created_at,
   email: user.email,
   name: user.name,
+  realmId: user.realm_id ?? '',
 });
 
 export const clientDocument = (c: OAuthClientRecord): ClientDocument => ({
@@ -192,6 +198,7 @@ export const clientDocument = (c: OAuthClientRecord): ClientDocument => ({
   token_endpoint_auth_method: c.tokenEndpointAuthMethod,
   secret_hash: c.secretHash,
   client_uri: c.clientUri,
+  realm_id: c.realmId,
   created_at: c.createdAt,
 });
 
@@ -204,6 +211,7 @@ export const clientRecord = (d: ClientDocument): OAuthClientRecord => ({
   tokenEndpointAuthMethod: d.token_endpoint_auth_method as OAuthClientRecord['tokenEndpointAuthMethod'],
   secretHash: d.secret_hash,
   clientUri: d.client_uri,
+  realmId: d.realm_id ?? null,
   createdAt: d.created_at,
 });
 

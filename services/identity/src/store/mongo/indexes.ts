@@ -8,7 +8,7 @@ export async function createIndexes(collections: Collections): Promise<void> {
   await keys.createIndex({ key_hash: 1 }, { unique: true, name: 'unique_key_hash' });
   await keys.createIndex({ principal_id: 1 }, { unique: true, name: 'unique_principal' });
   await keys.createIndex({ workspace_id: 1, status: 1, created_at: -1, _id: -1 }, { name: 'keys_by_workspace' });
-  await users.createIndex({ email: 1 }, { unique: true, name: 'unique_email' });
+  await users.createIndex({ realm_id: 1, email: 1 }, { unique: true, name: 'unique_email_in_realm' });
   await members.createIndex({ workspace_id: 1, user_id: 1 }, { unique: true, name: 'unique_member' });
   await members.createIndex({ workspace_id: 1, created_at: -1, user_id: -1 }, { name: 'members_newest_first' });
   await members.createIndex({ user_id: 1 }, { name: 'members_by_user' });

@@ -37,8 +37,8 @@ export class MongoMemberStore extends MongoStorePart implements MemberStore {
     return doc ? userRecord(doc) : undefined;
   }
 
-  async findUserByEmail(email: string): Promise<UserRecord | undefined> {
-    const doc = await this.users.findOne({ email });
+  async findUserByEmail(realmId: string, email: string): Promise<UserRecord | undefined> {
+    const doc = await this.users.findOne({ realm_id: realmId, email });
     return doc ? userRecord(doc) : undefined;
   }
 
@@ -48,7 +48,7 @@ export class MongoMemberStore extends MongoStorePart implements MemberStore {
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.transaction(async (session): Promise<AddMemberOutcome> => {
-          const existing = await this.users.findOne({ email: user.email }, { session });
+          const existing = await this.users.findOne({ realm_id: user.realmId, email: user.email }, { session });
           const owner = existing ?? userDocument(user);
           if (!existing) await this.users.insertOne(owner, { session });
           if (await this.members.findOne({ workspace_id: membership.workspaceId, user_id: owner._id }, { session })) {

@@ -30,7 +30,7 @@ export class SqliteCustomerStore implements CustomerStore {
   async registerCustomer(user: UserRecord, workspace: WorkspaceRecord, membership: MembershipRecord): Promise<RegisterCustomerOutcome> {
     try {
       return this.db.transaction((): RegisterCustomerOutcome => {
-        if (this.sql('SELECT 1 FROM users WHERE email = ?').get(user.email)) return 'email_taken';
+        if (this.sql('SELECT 1 FROM users WHERE realm_id = ? AND email = ?').get(user.realmId, user.email)) return 'email_taken';
         insertUser(this.sql, user);
         insertWorkspace(this.sql, workspace);
         insertMember(this.sql, membership);
@@ -38,7 +38,7 @@ export class SqliteCustomerStore implements CustomerStore {
       }).immediate();
     } catch (error) {
       // The unique e-mail index has the last word, whatever got past the check.
-      if (isUniqueViolation(error) && String((error as Error).message).includes('users.email')) return 'email_taken';
+      if (isUniqueViolation(error) && String((error as Error).message).includes('users.realm_id, users.email')) return 'email_taken';
       throw error;
     }
   }

@@ -11,8 +11,8 @@ export function insertWorkspace(sql: Sql, workspace: WorkspaceRecord): void {
 }
 
 export function insertUser(sql: Sql, user: UserRecord): void {
-  sql('INSERT INTO users (id, email, name, password_hash, created_at) VALUES (?, ?, ?, ?, ?)')
-    .run(user.id, user.email, user.name, user.passwordHash, user.createdAt);
+  sql('INSERT INTO users (id, realm_id, email, name, password_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+    .run(user.id, user.realmId, user.email, user.name, user.passwordHash, user.createdAt);
 }
 
 export function insertMember(sql: Sql, membership: MembershipRecord): void {

@@ -96,4 +96,44 @@ export const migrations = [
    CREATE INDEX oauth_tokens_by_workspace ON oauth_tokens (workspace_id, status);`,
   // A platform's customers are found through the workspaces under it.
   `CREATE INDEX workspaces_by_parent ON workspaces (parent_workspace_id, created_at);`,
+  // User realms (issue 12): an e-mail is unique within a realm, not globally. Each existing user
+  // joins the realm of its oldest membership (the one that created it), the root's without any;
+  // memberships in other realms stay but never authenticate (see docs/operations.md). The users
+  // table is rebuilt for its new unique key; members, the only table referencing it, with it.
+  `CREATE TABLE users_with_realms (
+     id TEXT PRIMARY KEY,
+     realm_id TEXT NOT NULL,
+     email TEXT NOT NULL,
+     name TEXT NOT NULL,
+     password_hash TEXT,
+     created_at TEXT NOT NULL,
+     UNIQUE (realm_id, email)
+   );
+   INSERT INTO users_with_realms (id, realm_id, email, name, password_hash, created_at)
+     SELECT u.id,
+       COALESCE(
+         (SELECT COALESCE(w.parent_workspace_id, w.id) FROM members m JOIN workspaces w ON w.id = m.workspace_id
+           WHERE m.user_id = u.id ORDER BY m.created_at, w.id LIMIT 1),
+         (SELECT id FROM workspaces WHERE parent_workspace_id IS NULL),
+         ''),
+       u.email, u.name, u.password_hash, u.created_at
+     FROM users u;
+   CREATE TEMP TABLE members_before_realms AS SELECT * FROM members;
+   DROP TABLE members;
+   DROP TABLE users;
+   ALTER TABLE users_with_realms RENAME TO users;
+   CREATE TABLE members (
+     workspace_id TEXT NOT NULL REFERENCES workspaces (id),
+     user_id TEXT NOT NULL REFERENCES users (id),
+     role TEXT NOT NULL,
+     status TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     PRIMARY KEY (workspace_id, user_id)
+   );
+   INSERT INTO members (workspace_id, user_id, role, status, created_at)
+     SELECT workspace_id, user_id, role, status, created_at FROM members_before_realms;
+   DROP TABLE members_before_realms;
+   CREATE INDEX members_newest_first ON members (workspace_id, created_at DESC, user_id DESC);
+   CREATE INDEX members_by_user ON members (user_id);
+   ALTER TABLE oauth_clients ADD COLUMN realm_id TEXT;`,
 ];

@@ -106,10 +106,10 @@ export class SqliteOAuthStore implements OAuthStore {
   /** The number of rows inserted. */
   private insertClient(client: OAuthClientRecord, onConflict: '' | 'ON CONFLICT (id) DO NOTHING'): number {
     return this.sql(
-      `INSERT INTO oauth_clients (id, name, redirect_uris, scopes, grant_types, token_endpoint_auth_method, secret_hash, client_uri, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ${onConflict}`,
+      `INSERT INTO oauth_clients (id, name, redirect_uris, scopes, grant_types, token_endpoint_auth_method, secret_hash, client_uri, realm_id, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ${onConflict}`,
     ).run(client.id, client.name, JSON.stringify(client.redirectUris), JSON.stringify(client.scopes), JSON.stringify(client.grantTypes),
-      client.tokenEndpointAuthMethod, client.secretHash, client.clientUri, client.createdAt).changes;
+      client.tokenEndpointAuthMethod, client.secretHash, client.clientUri, client.realmId, client.createdAt).changes;
   }
 
   private insertGrant(grant: GrantRecord): void {

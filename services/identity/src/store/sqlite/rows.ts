@@ -35,6 +35,7 @@ export interface ApiKeyRow {
 
 export interface UserRow {
   id: string;
+  realm_id: string;
   email: string;
   name: string;
   password_hash: string | null;
@@ -49,6 +50,7 @@ export interface MemberRow {
   created_at: string;
   email: string;
   name: string;
+  realm_id: string;
 }
 
 export interface ClientRow {
@@ -60,6 +62,7 @@ export interface ClientRow {
   token_endpoint_auth_method: string;
   secret_hash: string | null;
   client_uri: string | null;
+  realm_id: string | null;
   created_at: string;
 }
 
@@ -130,6 +133,7 @@ export const keyFromRow = (row: ApiKeyRow): ApiKeyRecord => ({
 
 export const userFromRow = (row: UserRow): UserRecord => ({
   id: row.id,
+  realmId: row.realm_id,
   email: row.email,
   name: row.name,
   passwordHash: row.password_hash,
@@ -144,6 +148,7 @@ export const memberFromRow = (row: MemberRow): MemberRecord => ({
   createdAt: row.created_at,
   email: row.email,
   name: row.name,
+  realmId: row.realm_id,
 });
 
 export const clientFromRow = (row: ClientRow): OAuthClientRecord => ({
@@ -155,6 +160,7 @@ export const clientFromRow = (row: ClientRow): OAuthClientRecord => ({
   tokenEndpointAuthMethod: row.token_endpoint_auth_method as OAuthClientRecord['tokenEndpointAuthMethod'],
   secretHash: row.secret_hash,
   clientUri: row.client_uri,
+  realmId: row.realm_id,
   createdAt: row.created_at,
 });
 

@@ -15,7 +15,7 @@ import { ids, memberFromRow, userFromRow, workspaceFromRow, type MemberRow, type
 import { insertMember, insertUser } from './inserts.js';
 import { revokeOAuthCredentials } from './revoke.js';
 
-const memberSelect = `SELECT m.workspace_id, m.user_id, m.role, m.status, m.created_at, u.email, u.name
+const memberSelect = `SELECT m.workspace_id, m.user_id, m.role, m.status, m.created_at, u.email, u.name, u.realm_id
   FROM members m JOIN users u ON u.id = m.user_id`;
 
 export class SqliteMemberStore implements MemberStore {
@@ -36,14 +36,14 @@ export class SqliteMemberStore implements MemberStore {
     return row ? userFromRow(row) : undefined;
   }
 
-  async findUserByEmail(email: string): Promise<UserRecord | undefined> {
-    const row = this.sql('SELECT * FROM users WHERE email = ?').get(email) as UserRow | undefined;
+  async findUserByEmail(realmId: string, email: string): Promise<UserRecord | undefined> {
+    const row = this.sql('SELECT * FROM users WHERE realm_id = ? AND email = ?').get(realmId, email) as UserRow | undefined;
     return row ? userFromRow(row) : undefined;
   }
 
   async addMember(membership: Omit<MembershipRecord, 'userId'>, user: UserRecord): Promise<AddMemberOutcome> {
     return this.db.transaction((): AddMemberOutcome => {
-      const existing = this.sql('SELECT id FROM users WHERE email = ?').get(user.email) as { id: string } | undefined;
+      const existing = this.sql('SELECT id FROM users WHERE realm_id = ? AND email = ?').get(user.realmId, user.email) as { id: string } | undefined;
       if (!existing) insertUser(this.sql, user);
       const userId = existing?.id ?? user.id;
       if (this.sql('SELECT 1 FROM members WHERE workspace_id = ? AND user_id = ?').get(membership.workspaceId, userId)) {

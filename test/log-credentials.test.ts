@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import PostalMime from 'postal-mime';
-import { randomBase62 } from '@voice/runtime';
+import { randomBase62 } from '@voice/runtime/crypto';
 import { startTestPlatform, uniqueEmail, type TestPlatform } from './support/platform.js';
 import { eventually } from './support/telephony.js';
 

@@ -5,7 +5,7 @@
 // (which logs `rate-limit bucket unreachable`) under this normal load. In the single process the
 // counter is the process's memory: the same bound holds.
 import { startGateway, type StartedGateway } from '@voice/gateway';
-import { createLogger } from '@voice/runtime';
+import { createLogger } from '@voice/runtime/logger';
 import { startTestPlatform, topology, type TestPlatform } from './support/platform.js';
 
 const limit = 20;

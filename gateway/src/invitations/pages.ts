@@ -1,5 +1,5 @@
 // The invitation pages: choose a password for an invited account, and what follows.
-import { passwordLength } from '@voice/runtime';
+import { passwordLength } from '@voice/runtime/accounts';
 import { escapeHtml, page } from '../oauth/page/html.js';
 
 export interface InvitationView {

@@ -2,7 +2,7 @@
 // The template, never the path: a path may carry a credential (the invitation link's token), and a
 // query string almost anything.
 import type { RequestHandler } from 'express';
-import type { Logger } from '@voice/runtime';
+import type { Logger } from '@voice/runtime/logger';
 import { routeTemplateOf } from './route-template.js';
 
 export const accessLog = (logger: Logger): RequestHandler => (req, res, next) => {

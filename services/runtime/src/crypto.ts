@@ -3,7 +3,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { ConfigError } from './config.js';
+import { ConfigError } from './config/env.js';
 import { ensurePrivateDirectory, writeNewPrivateFile } from './private-files.js';
 
 const sealedPrefix = 'enc:v1:';

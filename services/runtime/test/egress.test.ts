@@ -4,7 +4,7 @@ import dns from 'node:dns';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { EgressRefused, egressPolicy, guardedLookup, guardedRequest, type EgressPolicy } from '@voice/runtime';
+import { EgressRefused, egressPolicy, guardedLookup, guardedRequest, type EgressPolicy } from '@voice/runtime/egress';
 
 interface Loopback {
   port: number;

@@ -2,7 +2,8 @@
 import type { JsonObject } from '@bufbuild/protobuf';
 import type { ApiToolConfig, McpToolConfig } from './domain/schema.js';
 import { runApiTool } from './testing/api-runner.js';
-import { egressPolicy, type EgressPolicy, type Logger } from '@voice/runtime';
+import { egressPolicy, type EgressPolicy } from '@voice/runtime/egress';
+import type { Logger } from '@voice/runtime/logger';
 import { listMcpServerTools } from './testing/mcp-runner.js';
 import type { TestOutcome } from './testing/outcome.js';
 

@@ -1,17 +1,13 @@
 // ListMembers, AddMember, UpdateMember and RemoveMember for the caller's workspace. Changes are
 // compare-and-set against the member as read, so the role rules always judge the current state.
 import type { HandlerContext } from '@connectrpc/connect';
-import {
-  invalidRequest,
-  isRole,
-  isUuid,
-  newId,
-  normalisePage,
-  notFound,
-  serviceError,
-  workspaceCallerOf,
-  type FieldIssue,
-  type Notifier, defaultName, emailIssue, nameIssue, normaliseEmail, passwordIssue } from '@voice/runtime';
+import { isRole } from '@voice/runtime/access';
+import { defaultName, emailIssue, nameIssue, normaliseEmail, passwordIssue } from '@voice/runtime/accounts';
+import { workspaceCallerOf } from '@voice/runtime/caller';
+import { invalidRequest, notFound, serviceError, type FieldIssue } from '@voice/runtime/errors';
+import { isUuid, newId } from '@voice/runtime/ids';
+import type { Notifier } from '@voice/runtime/nats';
+import { normalisePage } from '@voice/runtime/validation';
 import type { AddMemberRequest, UpdateMemberRequest } from '@voice/proto/voice/identity/v1/identity';
 import type { PasswordHasher } from '../passwords.js';
 import { presentMember } from '../presenter.js';

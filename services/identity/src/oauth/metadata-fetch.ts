@@ -1,6 +1,7 @@
 // Fetches a Client ID Metadata Document with the egress guard: GET, JSON, 5 s, 64 KiB, and no
 // redirects followed (the document must live at its own client_id).
-import { EgressRefused, guardedRequest, RequestFailed, type EgressPolicy, type Logger } from '@voice/runtime';
+import { EgressRefused, guardedRequest, RequestFailed, type EgressPolicy } from '@voice/runtime/egress';
+import type { Logger } from '@voice/runtime/logger';
 
 /** Answers the document's parsed JSON, or rejects with MetadataUnavailable saying why. */
 export type ClientMetadataFetcher = (url: string) => Promise<unknown>;

@@ -1,7 +1,10 @@
 // Invitations of users registered without a password: writing one with its e-mail, finding the
 // pending invitation a token names, and accepting it by choosing the password.
 import { Code, ConnectError } from '@connectrpc/connect';
-import { invalidRequest, newId, notFound, passwordIssue, type SecretBox } from '@voice/runtime';
+import { passwordIssue } from '@voice/runtime/accounts';
+import type { SecretBox } from '@voice/runtime/crypto';
+import { invalidRequest, notFound } from '@voice/runtime/errors';
+import { newId } from '@voice/runtime/ids';
 import type { IdentityCalls } from '../downstream/identity.js';
 import type { CustomDomainStore, InvitationRecord, InvitationStore } from '../store/store.js';
 import { invitationBaseUrl, invitationLink, invitationMessage } from './message.js';

@@ -2,7 +2,7 @@
 // (written under a temporary name and renamed, so a reader never sees half a message).
 import { randomUUID } from 'node:crypto';
 import { rename, rm } from 'node:fs/promises';
-import { ensurePrivateDirectory, writeNewPrivateFile } from '@voice/runtime';
+import { ensurePrivateDirectory, writeNewPrivateFile } from '@voice/runtime/private-files';
 import { join } from 'node:path';
 import { createTransport } from 'nodemailer';
 import type { MailMessage, Mailer } from './mailer.js';

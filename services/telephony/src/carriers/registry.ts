@@ -1,5 +1,5 @@
 // The one place that knows which adapter serves which provider.
-import type { Logger } from '@voice/runtime';
+import type { Logger } from '@voice/runtime/logger';
 import type { CarrierAccount, CarrierAdapter } from './carrier.js';
 import type { CircuitBreakers } from './resilience/circuit-breaker.js';
 import { SandboxCarrier, type DeliveryListener, type SandboxCarrierOptions } from './sandbox.js';

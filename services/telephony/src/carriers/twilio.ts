@@ -22,7 +22,7 @@ import { TwilioClient, type TwilioAccount, type TwilioAnswer, type TwilioRequest
 import { isNotForSale, isSuccess, rejectionOf } from './twilio-errors.js';
 import { verifyTwilioSignature } from './twilio-signature.js';
 
-import type { Logger } from '@voice/runtime';
+import type { Logger } from '@voice/runtime/logger';
 export { twilioSignature } from './twilio-signature.js';
 export type { TwilioAccount } from './twilio-client.js';
 

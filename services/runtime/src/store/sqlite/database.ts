@@ -2,7 +2,7 @@
 // transactions, and numbered migrations applied once.
 import Database from 'better-sqlite3';
 import { dirname } from 'node:path';
-import { ensurePrivateDirectory, ensurePrivateFile, tightenExistingFiles } from './private-files.js';
+import { ensurePrivateDirectory, ensurePrivateFile, tightenExistingFiles } from '../../private-files.js';
 
 export type SqliteDatabase = Database.Database;
 

@@ -147,7 +147,8 @@ describe('GetCustomer and ListCustomers', () => {
     const customer = await register({ name: 'Ada' });
     const first = workspaceOf(customer);
     const second = (await h.client.createWorkspace({ name: 'Second', plan: 'starter', parentWorkspaceId: platformId }, h.gateway)).workspace!;
-    await h.addMember(second.id, 'owner', { email: customer.email });
+    await h.client.setInitialPassword({ userId: customer.userId, password }, h.gateway);
+    await h.addMember(second.id, 'owner', { email: customer.email, password });
     await h.client.setWorkspaceStatus({ workspaceId: second.id, status: 'suspended' }, h.gateway);
     const admin = await h.addMember(first, 'admin');
     const otherPlatform = (await h.newWorkspace('Other platform')).id;
@@ -161,7 +162,7 @@ describe('GetCustomer and ListCustomers', () => {
       ['Ada', 'active', 'owner'],
       ['Second', 'suspended', 'owner'],
     ]);
-    expect((await get(added.userId)).customer).toMatchObject({ email: added.email, hasPassword: false, workspaces: [{ workspace: { id: third.id } }] });
+    expect((await get(added.userId)).customer).toMatchObject({ email: added.email, hasPassword: true, workspaces: [{ workspace: { id: third.id } }] });
     expect((await get(foreign.userId, otherPlatform)).customer?.userId).toBe(foreign.userId);
     for (const [userId, platform] of [
       [admin.userId, platformId],

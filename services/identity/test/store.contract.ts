@@ -478,6 +478,21 @@ export function identityStoreContract(open: () => Promise<IdentityStore>): void 
       expect(await store.getMember(other.id, original.userId)).toBeUndefined();
     });
 
+    test('an invited member keeps its inviter’s name for it, is answered as it is when added again, and is no customer until it accepts', async () => {
+      const { root, workspace } = await seed();
+      const user = userRecord({ name: 'Ada Lovelace' });
+      await store.createUser(user);
+      const invitation = { workspaceId: workspace.id, role: 'owner' as const, status: 'invited' as const, createdAt: tick(), invitedName: 'Someone' };
+      const first = await store.addMember(invitation, userRecord({ email: user.email }));
+      expect(first).toEqual({ kind: 'added', member: { ...invitation, userId: user.id, email: user.email, name: 'Ada Lovelace', realmId: user.realmId } });
+      expect(await store.addMember({ ...invitation, role: 'member', invitedName: 'Other' }, userRecord({ email: user.email }))).toEqual(first);
+      expect(await store.getCustomer(root.id, user.id)).toBeUndefined();
+      expect((await store.listCustomers(root.id, '', { limit: 50, offset: 0 })).total).toBe(0);
+      expect((await store.changeMember(workspace.id, user.id, { role: 'owner', status: 'invited' }, { role: 'owner', status: 'active' }, false)).kind).toBe('changed');
+      expect(await store.getMember(workspace.id, user.id)).toMatchObject({ status: 'active', invitedName: 'Someone' });
+      expect((await store.getCustomer(root.id, user.id))?.workspaces).toEqual([{ workspace, role: 'owner' }]);
+    });
+
     test('a user is a member of a workspace once', async () => {
       const { workspace } = await seed();
       const alice = await member(workspace.id, 'owner');

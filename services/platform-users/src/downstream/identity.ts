@@ -64,6 +64,11 @@ export class IdentityCalls {
     await this.call(() => this.client.setInitialPassword({ userId, password }, hashing(internalCallOptions(this.signer, on))));
   }
 
+  /** Activates an invited member that chose its first password, or proved the one it has. */
+  async acceptMembership(workspaceId: string, userId: string, password: string, on: OnBehalfOf): Promise<void> {
+    await this.call(() => this.client.acceptMembership({ workspaceId, userId, password }, hashing(internalCallOptions(this.signer, on))));
+  }
+
   /** Signs in within the realm of the platform `realmWorkspaceId` (empty: the root platform's). */
   async verifyPassword(email: string, password: string, realmWorkspaceId: string, on: OnBehalfOf): Promise<VerifyPasswordResponse> {
     return this.call(() => this.client.verifyPassword({ email, password, realmWorkspaceId }, hashing(internalCallOptions(this.signer, on))));

@@ -2,12 +2,13 @@
 // passwords, tokens, workspace status) and billing (balances, transfers); invitations are kept
 // here. Every RPC but the two invitation ones works for the signed caller's workspace.
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from '@connectrpc/connect';
-import { internalCallerOf, isPlan, planRank, serviceError, toTimestamp } from '@voice/runtime';
+import { internalCallerOf, isPlan, planRank, serviceError, toTimestamp, workspaceCallerOf } from '@voice/runtime';
 import type { Amount } from '@voice/proto/voice/billing/v1/billing';
 import type {
   AcceptInvitationRequest,
   GetInvitationRequest,
   GetPlatformUserRequest,
+  InviteMemberRequest,
   IssuePlatformUserTokenRequest,
   ListPlatformUsersRequest,
   LoginPlatformUserRequest,
@@ -153,21 +154,37 @@ export class PlatformUserServiceImpl implements ServiceImpl<typeof PlatformUserS
 
   async getInvitation(request: GetInvitationRequest, context: HandlerContext) {
     const requestId = this.invitationCaller(context);
-    const invitation = await this.deps.invitations.describe(request.token, requestId);
+    const invitation = await this.deps.invitations.describe(request.token, request.realmWorkspaceId, requestId);
     return {
       invitation: {
         email: invitation.email,
         name: invitation.name,
         platformName: invitation.platformName,
         expiresAt: toTimestamp(invitation.expiresAt),
+        signIn: invitation.signIn,
       },
     };
   }
 
   async acceptInvitation(request: AcceptInvitationRequest, context: HandlerContext) {
     const requestId = this.invitationCaller(context);
-    const invitation = await this.deps.invitations.accept(request.token, request.password, requestId);
+    const invitation = await this.deps.invitations.accept(request.token, request.password, request.realmWorkspaceId, requestId);
     return { email: invitation.email };
+  }
+
+  /** The pending member identity's AddMember just recorded for the caller's workspace, invited by e-mail. */
+  async inviteMember(request: InviteMemberRequest, context: HandlerContext) {
+    const caller = workspaceCallerOf(context);
+    const on = { workspaceId: caller.workspaceId, requestId: caller.requestId };
+    const workspace = await this.deps.identity.getWorkspace(caller.workspaceId, on);
+    await this.deps.invitations.invite({
+      userId: request.userId,
+      email: request.email,
+      name: request.name,
+      platform: { id: request.realmWorkspaceId, name: workspace.name },
+      membership: { workspaceId: workspace.id, signIn: request.signIn },
+    });
+    return {};
   }
 
   private platform(context: HandlerContext): Promise<PlatformCall> {

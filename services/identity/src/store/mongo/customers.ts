@@ -40,7 +40,7 @@ export class MongoCustomerStore extends MongoStorePart implements CustomerStore 
         { $match: { parent_workspace_id: platformWorkspaceId } },
         { $lookup: { from: this.members.collectionName, localField: '_id', foreignField: 'workspace_id', as: 'member' } },
         { $unwind: '$member' },
-        { $match: { 'member.role': 'owner' } },
+        { $match: { 'member.role': 'owner', 'member.status': { $ne: 'invited' } } },
         { $group: { _id: '$member.user_id', since: { $min: '$created_at' } } },
         { $lookup: { from: this.users.collectionName, localField: '_id', foreignField: '_id', as: 'user' } },
         { $unwind: '$user' },
@@ -61,7 +61,7 @@ export class MongoCustomerStore extends MongoStorePart implements CustomerStore 
   /** The users with their workspaces under the platform, oldest first; users without any are left out. */
   private async withWorkspaces(platformWorkspaceId: string, users: UserDocument[]): Promise<CustomerRecord[]> {
     if (users.length === 0) return [];
-    const owned = await this.members.find({ user_id: { $in: users.map((u) => u._id) }, role: 'owner' }).toArray();
+    const owned = await this.members.find({ user_id: { $in: users.map((u) => u._id) }, role: 'owner', status: { $ne: 'invited' } }).toArray();
     const workspaces = await this.workspaces
       .find({ _id: { $in: owned.map((m) => m.workspace_id) }, parent_workspace_id: platformWorkspaceId })
       .sort({ created_at: 1, _id: 1 })

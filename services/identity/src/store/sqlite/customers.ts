@@ -9,13 +9,13 @@ import { userFromRow, workspaceFromRow, type UserRow, type WorkspaceRow } from '
 /** The platform's customers matching a LIKE pattern, each with `since`: its oldest workspace there. */
 const matching = `SELECT u.*, MIN(w.created_at) AS since
   FROM workspaces w JOIN members m ON m.workspace_id = w.id JOIN users u ON u.id = m.user_id
-  WHERE w.parent_workspace_id = ? AND m.role = 'owner'
+  WHERE w.parent_workspace_id = ? AND m.role = 'owner' AND m.status <> 'invited'
     AND (casefold(u.email) LIKE ? ESCAPE '\\' OR casefold(u.name) LIKE ? ESCAPE '\\')
   GROUP BY u.id`;
 
 const ownedWorkspaces = `SELECT w.*, m.user_id AS member_user_id, m.role AS member_role
   FROM members m JOIN workspaces w ON w.id = m.workspace_id
-  WHERE w.parent_workspace_id = ? AND m.role = 'owner' AND m.user_id IN (SELECT value FROM json_each(?))
+  WHERE w.parent_workspace_id = ? AND m.role = 'owner' AND m.status <> 'invited' AND m.user_id IN (SELECT value FROM json_each(?))
   ORDER BY w.created_at, w.id`;
 
 /** A LIKE pattern matching `text` literally anywhere, lower-cased as casefold() lower-cases the columns. */

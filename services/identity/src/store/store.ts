@@ -158,7 +158,8 @@ export interface CustomerRecord {
   workspaces: { workspace: WorkspaceRecord; role: Role }[];
 }
 
-export type RegisterCustomerOutcome = 'registered' | 'email_taken';
+/** `invited`: the e-mail had a user in the realm, who is the new workspace's invited owner (`userId`). */
+export type RegisterCustomerOutcome = { kind: 'registered' } | { kind: 'invited'; userId: string };
 
 export type RotateOutcome =
   | { kind: 'rotated' }
@@ -243,8 +244,9 @@ export interface MemberStore {
  */
 export interface CustomerStore {
   /**
-   * Creates the user, its workspace and its membership in one transaction, unless a user of
-   * `user.realmId` has `user.email` already: then nothing is written.
+   * Creates the user, its workspace and its membership in one transaction; when a user of
+   * `user.realmId` has `user.email` already, creates the workspace with that user as its invited
+   * owner instead (named `user.name` until it accepts), and `user` is not written.
    */
   registerCustomer(user: UserRecord, workspace: WorkspaceRecord, membership: MembershipRecord): Promise<RegisterCustomerOutcome>;
   /**

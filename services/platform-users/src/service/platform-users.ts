@@ -73,7 +73,7 @@ export class PlatformUserServiceImpl implements ServiceImpl<typeof PlatformUserS
     if (!isPlan(platformPlan) || planRank(registration.plan) > planRank(platformPlan)) {
       throw serviceError('forbidden', `a platform on ${platform.workspace.plan} cannot hand out ${registration.plan}`);
     }
-    const customer = await this.deps.identity.registerCustomer(
+    const { customer, invited: existing, signIn } = await this.deps.identity.registerCustomer(
       {
         platformWorkspaceId: platform.workspace.id,
         email: registration.email,
@@ -84,13 +84,17 @@ export class PlatformUserServiceImpl implements ServiceImpl<typeof PlatformUserS
       },
       platform.on,
     );
-    const invited = registration.password === '';
+    // A user of the realm already is invited to own the new workspace (accepting with its own
+    // password); a new one without a password is invited to choose it.
+    const invited = existing || registration.password === '';
     if (invited) {
+      const [workspace] = workspacesOf(customer);
       await this.deps.invitations.invite({
         userId: customer.userId,
         email: customer.email,
         name: customer.name,
         platform: { id: platform.workspace.id, name: platform.workspace.name },
+        ...(existing && workspace ? { membership: { workspaceId: workspace.id, signIn } } : {}),
       });
     }
     // A user registered just now has no invitation but the one (if any) sent above.

@@ -1,7 +1,7 @@
 // A platform's customers in SQLite: registration in one transaction, and the owners of the
 // workspaces under a platform, searched by e-mail or name.
 import type Database from 'better-sqlite3';
-import { isUniqueViolation, type Page, type Role, type SqliteDatabase } from '@voice/runtime';
+import { type Page, type Role, type SqliteDatabase } from '@voice/runtime';
 import type { CustomerRecord, CustomerStore, MembershipRecord, RegisterCustomerOutcome, UserRecord, WorkspaceRecord } from '../store.js';
 import { insertMember, insertUser, insertWorkspace } from './inserts.js';
 import { userFromRow, workspaceFromRow, type UserRow, type WorkspaceRow } from './rows.js';
@@ -28,19 +28,18 @@ export class SqliteCustomerStore implements CustomerStore {
   }
 
   async registerCustomer(user: UserRecord, workspace: WorkspaceRecord, membership: MembershipRecord): Promise<RegisterCustomerOutcome> {
-    try {
-      return this.db.transaction((): RegisterCustomerOutcome => {
-        if (this.sql('SELECT 1 FROM users WHERE realm_id = ? AND email = ?').get(user.realmId, user.email)) return 'email_taken';
-        insertUser(this.sql, user);
-        insertWorkspace(this.sql, workspace);
+    // IMMEDIATE serialises registrations, so the e-mail read is still true when the rows go in.
+    return this.db.transaction((): RegisterCustomerOutcome => {
+      const existing = this.sql('SELECT id FROM users WHERE realm_id = ? AND email = ?').get(user.realmId, user.email) as { id: string } | undefined;
+      if (!existing) insertUser(this.sql, user);
+      insertWorkspace(this.sql, workspace);
+      if (!existing) {
         insertMember(this.sql, membership);
-        return 'registered';
-      }).immediate();
-    } catch (error) {
-      // The unique e-mail index has the last word, whatever got past the check.
-      if (isUniqueViolation(error) && String((error as Error).message).includes('users.realm_id, users.email')) return 'email_taken';
-      throw error;
-    }
+        return { kind: 'registered' };
+      }
+      insertMember(this.sql, { ...membership, userId: existing.id, status: 'invited', invitedName: user.name });
+      return { kind: 'invited', userId: existing.id };
+    }).immediate();
   }
 
   async listCustomers(platformWorkspaceId: string, query: string, page: Page): Promise<{ customers: CustomerRecord[]; total: number }> {

@@ -60,6 +60,7 @@ export class Invitations {
       platformName: invitation.platform.name,
       link: invitationLink(baseUrl, token),
       expiresAt,
+      signIn: invitation.membership?.signIn ?? false,
     });
     await store.insertInvitationWithMail(
       {

@@ -16,9 +16,19 @@ const moduleNameMapper = {
   // Relative imports carry the .js extension NodeNext needs; the sources are .ts.
   '^(\\.{1,2}/.*)\\.js$': '$1',
 };
+// A workspace with an exports map is imported by exactly those paths (the runtime has no root
+// barrel: each part is a subpath); each maps to the source its built file is compiled from.
 for (const [name, dir] of Object.entries(workspaces)) {
-  moduleNameMapper[`^@voice/${name}$`] = `<rootDir>/${dir}/src/index.ts`;
-  moduleNameMapper[`^@voice/${name}/(.*)$`] = `<rootDir>/${dir}/src/$1.ts`;
+  const { exports } = require(`./${dir}/package.json`);
+  if (exports === undefined) {
+    moduleNameMapper[`^@voice/${name}$`] = `<rootDir>/${dir}/src/index.ts`;
+    moduleNameMapper[`^@voice/${name}/(.*)$`] = `<rootDir>/${dir}/src/$1.ts`;
+    continue;
+  }
+  for (const [subpath, target] of Object.entries(exports)) {
+    const specifier = `@voice/${name}${subpath.slice(1)}`.replace(/\./g, '\\.');
+    moduleNameMapper[`^${specifier}$`] = `<rootDir>/${dir}/${target.default.replace(/^\.\/dist\//, '').replace(/\.js$/, '.ts')}`;
+  }
 }
 
 module.exports = {

@@ -6,7 +6,8 @@
 import { create, toBinary } from '@bufbuild/protobuf';
 import { connect, type NatsConnection } from 'nats';
 import { UsageEventSchema } from '@voice/proto/voice/billing/v1/events';
-import { newId, usageStream, usageSubject } from '@voice/runtime';
+import { usageStream, usageSubject } from '@voice/runtime/events';
+import { newId } from '@voice/runtime/ids';
 import { expectError } from './support/api-client.js';
 import { importedSmsNumber, startFakeTwilio, type FakeTwilio } from './support/fake-twilio.js';
 import { deleteNamespaceStreams } from './support/nats-namespace.js';

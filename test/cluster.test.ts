@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { deleteNamespaceStreams } from './support/nats-namespace.js';
 import { startCluster } from '@voice/platform';
-import { newId } from '@voice/runtime';
+import { newId } from '@voice/runtime/ids';
 import { startTestCluster, type TestCluster } from './support/cluster.js';
 import { importedSmsNumber, startFakeTwilio } from './support/fake-twilio.js';
 import { balance, buySmsNumber, eventually, ledger, ledgerWith, settledBalance } from './support/telephony.js';

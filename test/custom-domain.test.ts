@@ -3,7 +3,8 @@
 import { createClient } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import { CustomDomainService } from '@voice/proto/voice/platform/v1/custom_domains';
-import { callHeaders, internalSessionManager } from '@voice/runtime';
+import { callHeaders } from '@voice/runtime/caller';
+import { internalSessionManager } from '@voice/runtime/internal';
 import { expectError, fieldsOf } from './support/api-client.js';
 import { startDnsServer, type DnsServer } from './support/dns-server.js';
 import { requestAs } from './support/host-request.js';

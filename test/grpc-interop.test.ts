@@ -9,7 +9,7 @@ import { BillingService } from '@voice/proto/voice/billing/v1/billing';
 import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
 import { AddSuppressionRequestSchema, TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
 import { CreateToolRequestSchema, GetToolRequestSchema, ToolsService } from '@voice/proto/voice/tools/v1/tools';
-import { callHeaders } from '@voice/runtime';
+import { callHeaders } from '@voice/runtime/caller';
 import { grpcJsClient } from './support/grpc-js.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 

@@ -3,7 +3,7 @@
 // the REST code; the transport rules of MCP 2025-11-25 (Origin, protocol version, Accept, 401).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { canonicalScopes } from '@voice/runtime';
+import { canonicalScopes } from '@voice/runtime/access';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 
 let platform: TestPlatform;

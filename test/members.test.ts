@@ -3,7 +3,7 @@
 import { Code, createClient } from '@connectrpc/connect';
 import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';
 import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
-import { callHeaders } from '@voice/runtime';
+import { callHeaders } from '@voice/runtime/caller';
 import { addAcceptedMember, answerInvitation, invitationLinkTo } from './support/invitations.js';
 import { expectError, fieldsOf } from './support/api-client.js';
 import { issueUserTokens, refreshTokens } from './support/oauth.js';

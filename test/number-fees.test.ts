@@ -6,7 +6,12 @@
 import { createClient, type Client } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
-import { callHeaders, createLogger, metricsRegistry, newId, toIso, type StartedService } from '@voice/runtime';
+import { callHeaders } from '@voice/runtime/caller';
+import { newId } from '@voice/runtime/ids';
+import { createLogger } from '@voice/runtime/logger';
+import { metricsRegistry } from '@voice/runtime/metrics';
+import type { StartedService } from '@voice/runtime/server';
+import { toIso } from '@voice/runtime/time';
 import { startTelephonyService } from '@voice/telephony';
 import { expectError } from './support/api-client.js';
 import { deleteNamespaceStreams, testNatsUrl } from './support/nats-namespace.js';

@@ -4,7 +4,7 @@
 // bodies it refuses are the ones the documented schemas refuse, and its answers match their schemas.
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { canonicalScopes } from '@voice/runtime';
+import { canonicalScopes } from '@voice/runtime/access';
 import { knownRoutes, methods, operationsOf, type Json } from './support/openapi-routes.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 

@@ -1,6 +1,6 @@
 // /platform/users through the gateway: registration, listing and search, detail, tokens, login,
 // logout and suspension; who sees whom across platforms; scopes and the white_label gate.
-import { canonicalScopes } from '@voice/runtime';
+import { canonicalScopes } from '@voice/runtime/access';
 import { expectError, fieldsOf, type ApiResponse } from './support/api-client.js';
 import { answerInvitation, invitationLinkTo } from './support/invitations.js';
 import { refreshTokens } from './support/oauth.js';

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { connect } from 'nats';
 import { openWindowCounter, rateLimitBuckets, startGateway, type StartedGateway } from '@voice/gateway';
-import { readCommonConfig } from '@voice/runtime';
+import { readCommonConfig } from '@voice/runtime/config';
 import { deleteNamespaceStreams, testNatsUrl } from './support/nats-namespace.js';
 
 const namespaces = [`rl_${randomBytes(4).toString('hex')}`, `rl_${randomBytes(4).toString('hex')}`] as const;

@@ -1,7 +1,9 @@
 // Builds the gateway's express app: request ids, access log and metrics, health, the REST API
 // under /api/v1 with its middleware chain, and the error envelope for every failure.
 import express, { type Express } from 'express';
-import type { CallerSigner, Logger, MetricsRegistry } from '@voice/runtime';
+import type { CallerSigner } from '@voice/runtime/caller';
+import type { Logger } from '@voice/runtime/logger';
+import type { MetricsRegistry } from '@voice/runtime/metrics';
 import type { CredentialCache } from './auth/credential-cache.js';
 import type { ServiceClients } from './clients.js';
 import type { WindowCounter } from './counters/window-counter.js';

@@ -8,7 +8,7 @@ import { CustomDomainService } from '@voice/proto/voice/platform/v1/custom_domai
 import { PlatformUserService } from '@voice/proto/voice/platform/v1/platform_users';
 import { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
 import { ToolsService } from '@voice/proto/voice/tools/v1/tools';
-import { openInternalChannel, type InProcessServices, type InternalChannel } from '@voice/runtime';
+import { openInternalChannel, type InProcessServices, type InternalChannel } from '@voice/runtime/internal';
 import type { GatewayConfig } from './config.js';
 
 export interface ServiceClients {

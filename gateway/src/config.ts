@@ -1,7 +1,7 @@
 // Every setting of the gateway, read and validated once at start.
+import { plans } from '@voice/runtime/access';
 import {
   ConfigError,
-  plans,
   readCommonConfig,
   readInt,
   readOptionalString,
@@ -10,7 +10,7 @@ import {
   readUrl,
   type CommonConfig,
   type Env,
-} from '@voice/runtime';
+} from '@voice/runtime/config';
 import type { RateLimitPolicy } from './middleware/rate-limit.js';
 import { readTrustedProxies } from './proxies/trusted-proxies.js';
 

@@ -5,17 +5,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { fromBinary } from '@bufbuild/protobuf';
-import {
-  CallerSigner,
-  createLogger,
-  credentialsRevokedSubject,
-  openNotifier,
-  runProcess,
-  type Env,
-  type InProcessServices,
-  type Logger,
-  type Notifier,
-} from '@voice/runtime';
+import { CallerSigner } from '@voice/runtime/caller';
+import type { Env } from '@voice/runtime/config';
+import type { InProcessServices } from '@voice/runtime/internal';
+import { createLogger, type Logger } from '@voice/runtime/logger';
+import { credentialsRevokedSubject, openNotifier, type Notifier } from '@voice/runtime/nats';
+import { runProcess } from '@voice/runtime/process';
 import { CredentialsRevokedSchema } from '@voice/proto/voice/identity/v1/identity';
 import { buildGatewayApp } from './app.js';
 import { CredentialCache } from './auth/credential-cache.js';

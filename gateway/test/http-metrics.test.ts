@@ -4,7 +4,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
-import { createLogger, MetricsRegistry } from '@voice/runtime';
+import { createLogger } from '@voice/runtime/logger';
+import { MetricsRegistry } from '@voice/runtime/metrics';
 import { errorHandler } from '../src/errors/error-handler.js';
 import { HttpError, methodNotAllowed } from '../src/errors/http-error.js';
 import { accessLog } from '../src/middleware/access-log.js';

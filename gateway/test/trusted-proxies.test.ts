@@ -4,7 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { ConfigError } from '@voice/runtime';
+import { ConfigError } from '@voice/runtime/config';
 import { readGatewayConfig } from '../src/config.js';
 import { clientAddress } from '../src/proxies/client-address.js';
 import { readTrustedProxies } from '../src/proxies/trusted-proxies.js';

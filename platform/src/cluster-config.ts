@@ -5,17 +5,16 @@ import { holdFreePort, type HeldPort } from './held-port.js';
 import { join, resolve } from 'node:path';
 import {
   ConfigError,
-  loadKey,
-  logLevels,
   readEnum,
-  readInternalTransport,
   readOptionalString,
   readPort,
   readString,
   readUrl,
   type Env,
-  type LogLevel,
-} from '@voice/runtime';
+} from '@voice/runtime/config';
+import { loadKey } from '@voice/runtime/crypto';
+import { readInternalTransport } from '@voice/runtime/internal';
+import { logLevels, type LogLevel } from '@voice/runtime/logger';
 
 export type ClusterServiceName = 'identity' | 'tools' | 'billing' | 'telephony' | 'platformUsers';
 export type ClusterProcessName = ClusterServiceName | 'gateway';

@@ -7,7 +7,11 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createClient } from '@connectrpc/connect';
 import { Health, HealthCheckResponse_ServingStatus as ServingStatus } from '@voice/proto/grpc/health/v1/health';
-import { createLogger, failStart, openInternalChannel, redeliveryDelayMs, type Env, type Logger } from '@voice/runtime';
+import type { Env } from '@voice/runtime/config';
+import { redeliveryDelayMs } from '@voice/runtime/events';
+import { openInternalChannel } from '@voice/runtime/internal';
+import { createLogger, type Logger } from '@voice/runtime/logger';
+import { failStart } from '@voice/runtime/process';
 import { clusterProcesses, resolveClusterConfig, type ClusterConfig, type ClusterProcessName, type ClusterServiceName } from './cluster-config.js';
 
 export { clusterProcesses, resolveClusterConfig, type ClusterConfig, type ClusterProcessName, type ClusterServiceName } from './cluster-config.js';

@@ -1,5 +1,6 @@
 // `npm start`: the whole platform on this machine, until SIGTERM or SIGINT.
-import { closeOnSignal, createLogger, failStart } from '@voice/runtime';
+import { createLogger } from '@voice/runtime/logger';
+import { closeOnSignal, failStart } from '@voice/runtime/process';
 import { startPlatform } from './platform.js';
 
 startPlatform(process.env).then((platform) => {

@@ -4,23 +4,17 @@
 // one in-process notifier; data under DATA_DIR. The process serves one metrics endpoint for all
 // of them (each service's metrics carry its `service` label).
 import { holdFreePort } from './held-port.js';
+import { readCommonConfig, type Env } from '@voice/runtime/config';
+import { openConfiguredEventStream, type EventStream } from '@voice/runtime/events';
+import { InProcessServices, readInternalTransport, type InternalTransportKind } from '@voice/runtime/internal';
+import { createLogger, type Logger } from '@voice/runtime/logger';
 import {
   collectProcessMetrics,
-  createLogger,
-  InProcessServices,
-  openConfiguredEventStream,
-  openNotifier,
-  readCommonConfig,
-  readInternalTransport,
   readMetricsConfig,
   startMetricsServer,
-  type Env,
-  type EventStream,
-  type InternalTransportKind,
-  type Logger,
   type MetricsServer,
-  type Notifier,
-} from '@voice/runtime';
+} from '@voice/runtime/metrics';
+import { openNotifier, type Notifier } from '@voice/runtime/nats';
 import { startBillingService } from '@voice/billing';
 import { startGateway, type StartedGateway } from '@voice/gateway';
 import { startIdentityService } from '@voice/identity';

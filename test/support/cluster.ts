@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCluster, type RunningCluster } from '@voice/platform';
-import { createLogger, newId } from '@voice/runtime';
+import { newId } from '@voice/runtime/ids';
+import { createLogger } from '@voice/runtime/logger';
 import { deleteNamespaceStreams, testNatsUrl } from './nats-namespace.js';
 import { newRootKey, testPasswordHashCost, testPlatformOn, type TestPlatform } from './platform.js';
 

@@ -10,7 +10,12 @@ import { createConnectTransport } from '@connectrpc/connect-node';
 import { startPlatform, type RunningCluster, type RunningPlatform } from '@voice/platform';
 import { BillingService } from '@voice/proto/voice/billing/v1/billing';
 import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
-import { callHeaders, CallerSigner, canonicalScopes, internalSessionManager, newId, parseCredits, randomBase62 } from '@voice/runtime';
+import { canonicalScopes } from '@voice/runtime/access';
+import { parseCredits } from '@voice/runtime/amounts';
+import { callHeaders, CallerSigner } from '@voice/runtime/caller';
+import { randomBase62 } from '@voice/runtime/crypto';
+import { newId } from '@voice/runtime/ids';
+import { internalSessionManager } from '@voice/runtime/internal';
 import { ApiClient } from './api-client.js';
 
 /** What the helpers need of a running platform: the one-process platform or the cluster (test/support/cluster.ts). */

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { createClient } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
-import { internalSessionManager } from '@voice/runtime';
+import { internalSessionManager } from '@voice/runtime/internal';
 import { Health, HealthCheckResponse_ServingStatus as ServingStatus } from '@voice/proto/grpc/health/v1/health';
 import { announceReady, responseBodyFromEnv } from './ready.js';
 import { startHealthService } from './health-service.js';

@@ -1,6 +1,6 @@
 // What the gateway knows about the caller of a request once authenticated.
 import type { Response } from 'express';
-import type { GrantedScopes } from '@voice/runtime';
+import type { GrantedScopes } from '@voice/runtime/access';
 
 export interface WorkspaceView {
   id: string;

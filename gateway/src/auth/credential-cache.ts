@@ -1,7 +1,7 @@
 // Authenticate answers kept for a short time, so most requests make one internal hop instead
 // of two. Revocation notices drop entries before the revoking request returns, and an answer
 // fetched while a revocation happened is never kept.
-import { sha256Hex } from '@voice/runtime';
+import { sha256Hex } from '@voice/runtime/crypto';
 import type { AuthContext } from './auth-context.js';
 
 interface Entry {

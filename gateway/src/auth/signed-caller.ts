@@ -2,7 +2,13 @@
 // gateway's own calls, per gateway), not per request: one signature is reused for half its
 // validity, so most requests skip the HMAC.
 import type { Response } from 'express';
-import { callerHeader, callerMaxAgeSeconds, requestIdHeader, type CallerIdentity, type CallerSigner } from '@voice/runtime';
+import {
+  callerHeader,
+  callerMaxAgeSeconds,
+  requestIdHeader,
+  type CallerIdentity,
+  type CallerSigner,
+} from '@voice/runtime/caller';
 import type { AuthContext } from './auth-context.js';
 
 const reuseMs = (callerMaxAgeSeconds * 1000) / 2;

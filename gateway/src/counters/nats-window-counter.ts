@@ -2,7 +2,7 @@
 // same requests. Increments are compare-and-set on the entry's revision; entries expire with
 // the bucket's TTL.
 import type { KV, NatsConnection } from 'nats';
-import { connectNats } from '@voice/runtime';
+import { connectNats } from '@voice/runtime/nats';
 import type { WindowCount, WindowCounter } from './window-counter.js';
 
 /** The longest one KV operation of a hit may take. */

@@ -2,7 +2,8 @@
 // key-value buckets shared by every gateway replica of one platform and named in its event
 // namespace like its streams (two platforms on one NATS server never share counts); otherwise
 // in this process's memory (also the stand-in while NATS cannot be reached).
-import { namespacedName, type CommonConfig } from '@voice/runtime';
+import type { CommonConfig } from '@voice/runtime/config';
+import { namespacedName } from '@voice/runtime/events';
 import { FallbackWindowCounter } from './fallback-window-counter.js';
 import { NatsWindowCounter } from './nats-window-counter.js';
 import { MemoryWindowCounter, type WindowCounter } from './window-counter.js';

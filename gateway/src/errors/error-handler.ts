@@ -2,7 +2,8 @@
 // logged 500 that says only internal_error and the request id.
 import type { ErrorRequestHandler, Response } from 'express';
 import { ConnectError } from '@connectrpc/connect';
-import { errorDetailOf, type ErrorReason, type FieldIssue, type Logger } from '@voice/runtime';
+import { errorDetailOf, type ErrorReason, type FieldIssue } from '@voice/runtime/errors';
+import type { Logger } from '@voice/runtime/logger';
 import { bodyParserFailure, type BodyParserFailure } from './body-parser.js';
 import { HttpError } from './http-error.js';
 import { effectiveCode, mappingOfCode, statusOfReason } from './status-table.js';

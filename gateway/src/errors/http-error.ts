@@ -1,5 +1,5 @@
 // The one error type gateway code throws; the error handler turns it into the envelope.
-import type { ErrorReason, FieldIssue } from '@voice/runtime';
+import type { ErrorReason, FieldIssue } from '@voice/runtime/errors';
 import { statusOfReason } from './status-table.js';
 
 export class HttpError extends Error {

@@ -1,7 +1,7 @@
 // The one table that decides HTTP statuses: public error reasons to statuses, and Connect
 // codes (from services that attached no reason) to reasons.
 import { Code, type ConnectError } from '@connectrpc/connect';
-import type { ErrorReason } from '@voice/runtime';
+import type { ErrorReason } from '@voice/runtime/errors';
 
 export const statusOfReason: Readonly<Record<ErrorReason, number>> = {
   invalid_request: 400,

@@ -1,6 +1,6 @@
 // The invitation pages: choose a password for an invited account, or sign in to accept joining a
 // workspace, and what follows.
-import { passwordLength } from '@voice/runtime';
+import { passwordLength } from '@voice/runtime/accounts';
 import { escapeHtml, page } from '../oauth/page/html.js';
 
 export interface InvitationView {

@@ -3,7 +3,9 @@
 // unknown, used or expired token is the same 404 page.
 import express, { type Express, type Request, type Response } from 'express';
 import { ConnectError } from '@connectrpc/connect';
-import { errorDetailOf, type CallerSigner, type Logger } from '@voice/runtime';
+import type { CallerSigner } from '@voice/runtime/caller';
+import { errorDetailOf } from '@voice/runtime/errors';
+import type { Logger } from '@voice/runtime/logger';
 import { gatewayCallOptions } from '../auth/signed-caller.js';
 import type { ServiceClients } from '../clients.js';
 import { envelopeOf } from '../errors/error-handler.js';

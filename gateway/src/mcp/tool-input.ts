@@ -2,7 +2,7 @@
 // the JSON Schema offered to MCP clients is generated from the same zod schemas REST validates
 // with, and a call's arguments are split back into those parts and validated by them.
 import { z } from 'zod';
-import { isValidIdempotencyKey } from '@voice/runtime';
+import { isValidIdempotencyKey } from '@voice/runtime/idempotency';
 import { badRequest } from '../errors/http-error.js';
 import type { Operation } from '../rest/operation.js';
 import { idempotencyKeyIssue, parseBody } from '../rest/validate.js';

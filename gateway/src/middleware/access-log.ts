@@ -1,6 +1,6 @@
 // One structured log line per request, with its request id, route template, status and duration.
 import type { RequestHandler } from 'express';
-import type { Logger } from '@voice/runtime';
+import type { Logger } from '@voice/runtime/logger';
 import { routeTemplateOf } from './route-template.js';
 
 export const accessLog = (logger: Logger): RequestHandler => (req, res, next) => {

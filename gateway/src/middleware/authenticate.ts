@@ -1,7 +1,8 @@
 // Bearer authentication through the identity service (answers cached, see CredentialCache).
 import type { RequestHandler } from 'express';
 import { Code, ConnectError } from '@connectrpc/connect';
-import { toIso, type CallerSigner } from '@voice/runtime';
+import type { CallerSigner } from '@voice/runtime/caller';
+import { toIso } from '@voice/runtime/time';
 import type { AuthenticateResponse } from '@voice/proto/voice/identity/v1/identity';
 import { acceptsAudience } from '../auth/audience.js';
 import type { AuthContext } from '../auth/auth-context.js';

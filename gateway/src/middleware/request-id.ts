@@ -1,6 +1,6 @@
 // Every response carries X-Request-Id: the client's if it is sane, else a new one.
 import type { RequestHandler } from 'express';
-import { newId } from '@voice/runtime';
+import { newId } from '@voice/runtime/ids';
 
 const sane = /^[A-Za-z0-9._:-]{1,128}$/;
 

@@ -1,6 +1,6 @@
 // Plan gate: the workspace's plan must include the feature.
 import type { RequestHandler } from 'express';
-import { features, type Feature } from '@voice/runtime';
+import { features, type Feature } from '@voice/runtime/access';
 import { authOf, type AuthContext } from '../auth/auth-context.js';
 import { HttpError } from '../errors/http-error.js';
 

@@ -1,6 +1,6 @@
 // Route scopes: the credential must hold the scope (a *:write scope covers its *:read).
 import type { RequestHandler } from 'express';
-import { hasScope } from '@voice/runtime';
+import { hasScope } from '@voice/runtime/access';
 import { authOf, type AuthContext } from '../auth/auth-context.js';
 import { HttpError } from '../errors/http-error.js';
 

@@ -3,7 +3,7 @@
 // client only when its redirect URI is trusted, otherwise they are shown on the page.
 import type { Request, Response, Router } from 'express';
 import { ConnectError } from '@connectrpc/connect';
-import { errorDetailOf } from '@voice/runtime';
+import { errorDetailOf } from '@voice/runtime/errors';
 import type { OAuthClient } from '@voice/proto/voice/identity/v1/identity';
 import type { CsrfGuard } from './csrf.js';
 import type { OAuthDeps } from './deps.js';

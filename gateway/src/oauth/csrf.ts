@@ -2,7 +2,7 @@
 // cookie, and in the form an HMAC of it that only this server can make.
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { constantTimeEqual } from '@voice/runtime';
+import { constantTimeEqual } from '@voice/runtime/crypto';
 
 const cookieName = 'voice_oauth_csrf';
 

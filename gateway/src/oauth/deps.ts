@@ -1,7 +1,7 @@
 // What the OAuth endpoints share: identity client, signed internal calls, paths, limits and
 // the one error translation for every OAuth handler.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { CallerSigner } from '@voice/runtime';
+import type { CallerSigner } from '@voice/runtime/caller';
 import { gatewayCallOptions } from '../auth/signed-caller.js';
 import type { ServiceClients } from '../clients.js';
 import { oauthPaths } from './metadata.js';

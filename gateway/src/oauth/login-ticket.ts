@@ -1,7 +1,7 @@
 // After a correct password, a member of several workspaces picks one; the ticket carries the
 // signed-in user to that second step without asking for the password again.
 import { createHmac } from 'node:crypto';
-import { constantTimeEqual } from '@voice/runtime';
+import { constantTimeEqual } from '@voice/runtime/crypto';
 
 const lifetimeMs = 5 * 60_000;
 

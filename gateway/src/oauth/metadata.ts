@@ -1,7 +1,7 @@
 // Discovery: authorization server metadata (RFC 8414) and protected resource metadata
 // (RFC 9728) for the REST API and for /mcp.
 import type { Express } from 'express';
-import { canonicalScopes } from '@voice/runtime';
+import { canonicalScopes } from '@voice/runtime/access';
 import { resourcesOf } from './resources.js';
 
 export const oauthPaths = {

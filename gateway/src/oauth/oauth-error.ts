@@ -1,7 +1,7 @@
 // OAuth endpoints answer errors as {error, error_description} (RFC 6749 5.2), never the API envelope.
 import type { Response } from 'express';
 import { ConnectError } from '@connectrpc/connect';
-import { errorDetailOf } from '@voice/runtime';
+import { errorDetailOf } from '@voice/runtime/errors';
 import { effectiveCode, mappingOfCode } from '../errors/status-table.js';
 
 export class OAuthError extends Error {

@@ -3,7 +3,7 @@
 import type { Router } from 'express';
 import express from 'express';
 import { z } from 'zod';
-import { validate } from '@voice/runtime';
+import { validate } from '@voice/runtime/validation';
 import type { OAuthDeps } from './deps.js';
 import { OAuthError } from './oauth-error.js';
 import { currentRealm } from '../tenants/tenant-context.js';

@@ -2,7 +2,7 @@
 // revocation, each limited per client address.
 import { createHmac } from 'node:crypto';
 import express, { type Express } from 'express';
-import type { CallerSigner } from '@voice/runtime';
+import type { CallerSigner } from '@voice/runtime/caller';
 import type { ServiceClients } from '../clients.js';
 import type { WindowCounter } from '../counters/window-counter.js';
 import { bodyParserFailure } from '../errors/body-parser.js';

@@ -1,7 +1,7 @@
 // The document's shared pieces: the error envelope and the error answers, the response headers of
 // every answer, and the pagination and Idempotency-Key parameters. Only what an operation refers to
 // is emitted, so the document has no unused components.
-import { maxPageLimit, defaultPageLimit } from '@voice/runtime';
+import { maxPageLimit, defaultPageLimit } from '@voice/runtime/validation';
 import { errorSchema } from '../rest/responses.js';
 import { jsonSchemaOf, type JsonSchema, type SchemaComponents } from './json-schema.js';
 

@@ -3,7 +3,7 @@
 // the document cannot drift from what the API does.
 import { STATUS_CODES } from 'node:http';
 import type { z } from 'zod';
-import { maxPageLimit, defaultPageLimit } from '@voice/runtime';
+import { maxPageLimit, defaultPageLimit } from '@voice/runtime/validation';
 import { statusOfReason } from '../errors/status-table.js';
 import { toolsets, type Operation, type Toolset } from '../rest/operation.js';
 import { Components, rateLimitHeaders, type ErrorAnswer } from './components.js';

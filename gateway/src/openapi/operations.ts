@@ -1,6 +1,7 @@
 // The operations of /api/v1 without a running gateway: the REST router built with dependencies
 // that are never called, for tools that only read the route table (the OpenAPI lint in CI).
-import { CallerSigner, createLogger } from '@voice/runtime';
+import { CallerSigner } from '@voice/runtime/caller';
+import { createLogger } from '@voice/runtime/logger';
 import { buildRestRouter, type GatewayDeps } from '../app.js';
 import { CredentialCache } from '../auth/credential-cache.js';
 import type { ServiceClients } from '../clients.js';

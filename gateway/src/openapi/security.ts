@@ -1,6 +1,6 @@
 // The two ways to authenticate (API.md 2, SPEC.md 5) as OpenAPI security schemes, with every
 // canonical scope described.
-import { canonicalScopes } from '@voice/runtime';
+import { canonicalScopes } from '@voice/runtime/access';
 import { oauthPaths } from '../oauth/metadata.js';
 
 /** What each scope area covers; `:write` also creates, changes and deletes, and implies `:read`. */

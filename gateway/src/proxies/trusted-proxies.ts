@@ -2,7 +2,7 @@
 // the gateway believes, as express's `trust proxy` setting takes them. Checked here so a bad
 // entry stops the start naming the variable, instead of surfacing later as express's TypeError.
 import { isIP } from 'node:net';
-import { ConfigError, readOptionalString, type Env } from '@voice/runtime';
+import { ConfigError, readOptionalString, type Env } from '@voice/runtime/config';
 
 const variable = 'VOICE_TRUSTED_PROXIES';
 

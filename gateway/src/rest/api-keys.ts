@@ -1,6 +1,6 @@
 // /api-keys: service-account keys (API.md 3). The subset rule is enforced by identity.
 import { z } from 'zod';
-import { pageQuerySchema } from '@voice/runtime';
+import { pageQuerySchema } from '@voice/runtime/validation';
 import type { RestRouter } from './router.js';
 import type { RestDeps } from './deps.js';
 import { toolHints } from './operation.js';

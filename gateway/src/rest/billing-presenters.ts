@@ -1,7 +1,8 @@
 // Public JSON shapes of billing: exact decimal strings with every place (credits to 4, minutes
 // to 3), never floating point; RFC 3339 times.
 import { z } from 'zod';
-import { formatCredits, formatMinutes, toIso } from '@voice/runtime';
+import { formatCredits, formatMinutes } from '@voice/runtime/amounts';
+import { toIso } from '@voice/runtime/time';
 import type { Amount, GetUsageSummaryResponse, Transaction, Wallet } from '@voice/proto/voice/billing/v1/billing';
 import { amountsSchema, creditsSchema, minutesSchema, timeSchema } from './responses.js';
 

@@ -2,7 +2,7 @@
 // (SPEC.md 4.3; API.md 6). Amounts are exact decimal strings.
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { z } from 'zod';
-import { pageQuerySchema } from '@voice/runtime';
+import { pageQuerySchema } from '@voice/runtime/validation';
 import type { RestRouter } from './router.js';
 import type { RestDeps } from './deps.js';
 import {

@@ -1,7 +1,8 @@
 // /custom-domain: a white-label workspace's own domain (SPEC.md 4.3, API.md 5): connect it, read
 // the DNS records to set, verify them, remove it. Settings scopes and the white_label feature.
 import { z } from 'zod';
-import { emptyBodySchema, toIso } from '@voice/runtime';
+import { toIso } from '@voice/runtime/time';
+import { emptyBodySchema } from '@voice/runtime/validation';
 import type { CustomDomain } from '@voice/proto/voice/platform/v1/custom_domains';
 import type { RestRouter } from './router.js';
 import type { RestDeps } from './deps.js';

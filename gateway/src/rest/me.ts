@@ -1,6 +1,6 @@
 // GET /me: the caller as the gateway authenticated it; needs no scope.
 import { z } from 'zod';
-import { features, plans } from '@voice/runtime';
+import { features, plans } from '@voice/runtime/access';
 import type { AuthContext } from '../auth/auth-context.js';
 import { toolHints } from './operation.js';
 import type { RestRouter } from './router.js';

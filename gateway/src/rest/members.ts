@@ -1,7 +1,10 @@
 // /workspace/members: the humans of a workspace and their roles (API.md 2). Identity enforces
 // the role rules, keeps the last owner, and revokes credentials in the same transaction.
 import { z } from 'zod';
-import { checkedBy, emailIssue, maxNameLength, memberStatuses, normaliseEmail, pageQuerySchema, roles, toIso } from '@voice/runtime';
+import { memberStatuses, roles } from '@voice/runtime/access';
+import { emailIssue, maxNameLength, normaliseEmail } from '@voice/runtime/accounts';
+import { toIso } from '@voice/runtime/time';
+import { checkedBy, pageQuerySchema } from '@voice/runtime/validation';
 import type { Member } from '@voice/proto/voice/identity/v1/identity';
 import type { RestRouter } from './router.js';
 import type { RestDeps } from './deps.js';

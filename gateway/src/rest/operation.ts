@@ -2,7 +2,7 @@
 // schemas of its query and body, and what it answers. The REST router serves it, the OpenAPI
 // document describes it, and the MCP endpoint offers it as a tool, all from this one declaration.
 import type { z } from 'zod';
-import type { Feature } from '@voice/runtime';
+import type { Feature } from '@voice/runtime/access';
 import type { AuthContext } from '../auth/auth-context.js';
 
 export type Method = 'get' | 'post' | 'patch' | 'delete';

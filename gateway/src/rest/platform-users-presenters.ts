@@ -2,7 +2,9 @@
 // workspace's balance), issued tokens, and the two ledger entries of a credit transfer. Each
 // schema describes what its presenter answers, and the presenter is typed by it.
 import { z } from 'zod';
-import { formatCredits, plans, roles, toIso } from '@voice/runtime';
+import { plans, roles } from '@voice/runtime/access';
+import { formatCredits } from '@voice/runtime/amounts';
+import { toIso } from '@voice/runtime/time';
 import type {
   LedgerEntry,
   PlatformUser,

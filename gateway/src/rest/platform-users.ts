@@ -9,7 +9,7 @@ import {
   setPlatformUserStatusBodySchema,
   transferCreditsBodySchema,
 } from '@voice/platform-users/schema';
-import { emptyBodySchema } from '@voice/runtime';
+import { emptyBodySchema } from '@voice/runtime/validation';
 import { resourcesOf } from '../oauth/resources.js';
 import { currentTenant } from '../tenants/tenant-context.js';
 import type { RestRouter } from './router.js';

@@ -3,7 +3,7 @@
 // a known path with another method answers 405.
 import express, { type RequestHandler, type Router } from 'express';
 import type { z } from 'zod';
-import type { CallerSigner } from '@voice/runtime';
+import type { CallerSigner } from '@voice/runtime/caller';
 import { authOf } from '../auth/auth-context.js';
 import { callOptionsOf } from '../auth/signed-caller.js';
 import { methodNotAllowed } from '../errors/http-error.js';

@@ -2,7 +2,8 @@
 // decimals, credentials only as masked hints, no carrier identifiers. Each schema describes what
 // its presenter answers, and the presenter is typed by it.
 import { z } from 'zod';
-import { formatCredits, toIso } from '@voice/runtime';
+import { formatCredits } from '@voice/runtime/amounts';
+import { toIso } from '@voice/runtime/time';
 import { carrierProviders, messageStatuses } from '@voice/telephony/schema';
 import type {
   A2pCampaign,

@@ -12,7 +12,7 @@ import {
   updateConnectionBodySchema,
   updateNumberBodySchema,
 } from '@voice/telephony/schema';
-import { emptyBodySchema, maxPageLimit, pageQuerySchema } from '@voice/runtime';
+import { emptyBodySchema, maxPageLimit, pageQuerySchema } from '@voice/runtime/validation';
 import type { RestRouter } from './router.js';
 import type { RestDeps } from './deps.js';
 import { replayHeaders, toolHints } from './operation.js';

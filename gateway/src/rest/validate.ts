@@ -1,6 +1,7 @@
 // Request validation for the REST router and handlers: the schema decides, a 400 names every bad field.
 import type { z } from 'zod';
-import { isValidIdempotencyKey, parsePage, validate, type Page } from '@voice/runtime';
+import { isValidIdempotencyKey } from '@voice/runtime/idempotency';
+import { parsePage, validate, type Page } from '@voice/runtime/validation';
 import type { Request } from 'express';
 import { badRequest } from '../errors/http-error.js';
 

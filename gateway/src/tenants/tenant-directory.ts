@@ -1,6 +1,7 @@
 // Which tenant a Host names: an active custom domain, found through the platform-users service
 // and named by identity, kept for a short while so a request costs no extra hop.
-import type { CallerSigner, Logger } from '@voice/runtime';
+import type { CallerSigner } from '@voice/runtime/caller';
+import type { Logger } from '@voice/runtime/logger';
 import { gatewayCallOptionsFor } from '../auth/signed-caller.js';
 import type { ServiceClients } from '../clients.js';
 import type { Tenant } from './tenant-context.js';

@@ -2,7 +2,7 @@
 // trusted only after the telephony service has checked their signature with the connection's
 // credentials against the exact public URL the carrier called.
 import express, { type Express } from 'express';
-import type { CallerSigner } from '@voice/runtime';
+import type { CallerSigner } from '@voice/runtime/caller';
 import { gatewayCallOptions } from '../auth/signed-caller.js';
 import type { ServiceClients } from '../clients.js';
 import { HttpError, methodNotAllowed } from '../errors/http-error.js';

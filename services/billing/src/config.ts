@@ -1,5 +1,5 @@
 // Every setting of the billing service, read and validated once at start.
-import { readCommonConfig, readPort, readString, readUrl, type CommonConfig, type Env } from '@voice/runtime';
+import { readCommonConfig, readPort, readString, readUrl, type CommonConfig, type Env } from '@voice/runtime/config';
 
 export interface BillingConfig {
   common: CommonConfig;

@@ -3,7 +3,8 @@
 // use that will not come. Runs as a periodic job on one billing replica at a time; each release is
 // still conditional on the hold being open and expired, so a sweep racing a capture (or a second
 // sweep) settles a hold once.
-import type { Logger, PeriodicJob } from '@voice/runtime';
+import type { PeriodicJob } from '@voice/runtime/jobs';
+import type { Logger } from '@voice/runtime/logger';
 import type { BillingStore } from './store/store.js';
 
 /** How often expired holds are looked for: a hold outlives its expiry by about this at most. */

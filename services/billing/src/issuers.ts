@@ -2,7 +2,10 @@
 // record has no parent. Billing asks once per wallet and keeps the answer in the wallet.
 import { Code, ConnectError, createClient, type Client } from '@connectrpc/connect';
 import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
-import { callHeaders, newId, notFound, openInternalChannel, type CallerSigner, type InProcessServices, type InternalChannel } from '@voice/runtime';
+import { callHeaders, type CallerSigner } from '@voice/runtime/caller';
+import { notFound } from '@voice/runtime/errors';
+import { newId } from '@voice/runtime/ids';
+import { openInternalChannel, type InProcessServices, type InternalChannel } from '@voice/runtime/internal';
 
 export interface IssuerLookup {
   /** True for the root platform workspace; rejects with not_found for a workspace identity does not know. */

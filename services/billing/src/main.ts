@@ -1,21 +1,15 @@
 // Starts the billing service: config, store, the wallet-event relay, the usage consumer, the
 // periodic jobs (the sweeper of expired holds) and the Connect server; stops them in reverse on
 // close (SIGTERM when run on its own).
-import {
-  CallerSigner,
-  createLogger,
-  monotonicClock,
-  openConfiguredEventStream,
-  openJobLeases,
-  PeriodicJobs,
-  runProcess,
-  startConnectServer,
-  type Env,
-  type EventStream,
-  type InProcessServices,
-  type Logger,
-  type StartedService,
-} from '@voice/runtime';
+import { CallerSigner } from '@voice/runtime/caller';
+import type { Env } from '@voice/runtime/config';
+import { openConfiguredEventStream, type EventStream } from '@voice/runtime/events';
+import type { InProcessServices } from '@voice/runtime/internal';
+import { openJobLeases, PeriodicJobs } from '@voice/runtime/jobs';
+import { createLogger, type Logger } from '@voice/runtime/logger';
+import { runProcess } from '@voice/runtime/process';
+import { startConnectServer, type StartedService } from '@voice/runtime/server';
+import { monotonicClock } from '@voice/runtime/time';
 import { readBillingConfig } from './config.js';
 import { HoldSweeper } from './hold-sweeper.js';
 import { IdentityIssuerLookup, type IssuerLookup } from './issuers.js';

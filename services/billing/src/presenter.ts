@@ -1,7 +1,7 @@
 // Store records as the messages of voice.billing.v1.
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { HoldStatus, type HoldSchema, type TransactionSchema, type UsageByKindSchema, type WalletSchema } from '@voice/proto/voice/billing/v1/billing';
-import { toTimestamp } from '@voice/runtime';
+import { toTimestamp } from '@voice/runtime/time';
 import { unitsToWire } from './domain/amounts.js';
 import { availableOf } from './domain/balance.js';
 import type { HoldStatus as StoredHoldStatus } from './domain/holds.js';

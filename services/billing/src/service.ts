@@ -10,7 +10,10 @@ import type {
   ReleaseRequest,
   TransferRequest,
 } from '@voice/proto/voice/billing/v1/billing';
-import { internalCallerOf, invalidRequest, isUuid, normalisePage, notFound, serviceError, workspaceCallerOf } from '@voice/runtime';
+import { internalCallerOf, workspaceCallerOf } from '@voice/runtime/caller';
+import { invalidRequest, notFound, serviceError } from '@voice/runtime/errors';
+import { isUuid } from '@voice/runtime/ids';
+import { normalisePage } from '@voice/runtime/validation';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { noUnits, plus, unitsToWire } from './domain/amounts.js';
 import { readAuthorize, readCapture, readRelease, readTransfer, type Checked } from './domain/requests.js';

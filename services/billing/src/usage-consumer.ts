@@ -4,16 +4,9 @@
 // event. Resolving the handler acknowledges. Each delivery's outcome and each applied event's lag
 // are recorded as metrics.
 import { Code, ConnectError } from '@connectrpc/connect';
-import {
-  durableNames,
-  eventConsumerMetrics,
-  usageStream,
-  type Consumption,
-  type EventConsumerMetrics,
-  type EventStream,
-  type Logger,
-  type StreamEvent,
-} from '@voice/runtime';
+import { durableNames, usageStream, type Consumption, type EventStream, type StreamEvent } from '@voice/runtime/events';
+import type { Logger } from '@voice/runtime/logger';
+import { eventConsumerMetrics, type EventConsumerMetrics } from '@voice/runtime/metrics';
 import { isZero } from './domain/amounts.js';
 import { captureInput } from './domain/requests.js';
 import { decodeUsageEvent, type UsageCharge } from './domain/usage-event.js';

@@ -2,7 +2,17 @@
 // that publishes the outbox to the wallet stream.
 import { create, toBinary } from '@bufbuild/protobuf';
 import { WalletChangedSchema } from '@voice/proto/voice/billing/v1/events';
-import { newId, OutboxRelay, toTimestamp, walletChangedSubject, walletStream, type EventStream, type Logger, type NewOutboxEvent, type OutboxReader } from '@voice/runtime';
+import {
+  OutboxRelay,
+  walletChangedSubject,
+  walletStream,
+  type EventStream,
+  type NewOutboxEvent,
+  type OutboxReader,
+} from '@voice/runtime/events';
+import { newId } from '@voice/runtime/ids';
+import type { Logger } from '@voice/runtime/logger';
+import { toTimestamp } from '@voice/runtime/time';
 import { presentWallet } from './presenter.js';
 import type { WalletRecord } from './store/store.js';
 

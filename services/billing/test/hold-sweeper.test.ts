@@ -3,7 +3,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger, newId } from '@voice/runtime';
+import { newId } from '@voice/runtime/ids';
+import { createLogger } from '@voice/runtime/logger';
 import { HoldSweeper } from '../src/hold-sweeper.js';
 import { SqliteBillingStore } from '../src/store/sqlite.js';
 import { authorizeCommand, credits, transferCommand } from './store-commands.js';

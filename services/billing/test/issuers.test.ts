@@ -10,7 +10,11 @@ import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect
 import { BillingService } from '@voice/proto/voice/billing/v1/billing';
 import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
 import { startIdentityService, type StartedIdentity } from '@voice/identity';
-import { callHeaders, CallerSigner, createLogger, InProcessNotifier, newId, randomBase62, type Principal } from '@voice/runtime';
+import { callHeaders, CallerSigner, type Principal } from '@voice/runtime/caller';
+import { randomBase62 } from '@voice/runtime/crypto';
+import { newId } from '@voice/runtime/ids';
+import { createLogger } from '@voice/runtime/logger';
+import { InProcessNotifier } from '@voice/runtime/nats';
 import { IdentityIssuerLookup } from '../src/issuers.js';
 import { startBillingService } from '../src/main.js';
 

@@ -11,19 +11,12 @@ import { Code, ConnectError, createClient, type Client } from '@connectrpc/conne
 import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';
 import { BillingService, HoldStatus, type Hold } from '@voice/proto/voice/billing/v1/billing';
 import { UsageEventSchema, WalletChangedSchema, type UsageEvent, type WalletChanged } from '@voice/proto/voice/billing/v1/events';
-import {
-  callHeaders,
-  CallerSigner,
-  createLogger,
-  errorDetailOf,
-  InProcessEventStream,
-  metricsRegistry,
-  newId,
-  usageSubject,
-  walletStream,
-  type Consumption,
-  type Principal,
-} from '@voice/runtime';
+import { callHeaders, CallerSigner, type Principal } from '@voice/runtime/caller';
+import { errorDetailOf } from '@voice/runtime/errors';
+import { InProcessEventStream, usageSubject, walletStream, type Consumption } from '@voice/runtime/events';
+import { newId } from '@voice/runtime/ids';
+import { createLogger } from '@voice/runtime/logger';
+import { metricsRegistry } from '@voice/runtime/metrics';
 import { startBillingService, type StartedBilling } from '../src/main.js';
 import { WorkspaceDirectory, waitFor } from './support.js';
 

@@ -1,6 +1,6 @@
 // The commands the store contract suites send, with a clock that moves one second per command so
 // every record of a test has its own time.
-import { newId } from '@voice/runtime';
+import { newId } from '@voice/runtime/ids';
 import type { Units } from '../src/domain/amounts.js';
 import { captureInput } from '../src/domain/requests.js';
 import type { AuthorizeCommand, CaptureCommand, TransferCommand, UsageCommand } from '../src/store/store.js';

@@ -1,5 +1,5 @@
 // The behaviour every BillingStore must have, written once and run against each adapter.
-import { newId } from '@voice/runtime';
+import { newId } from '@voice/runtime/ids';
 import type { Units } from '../src/domain/amounts.js';
 import type { BillingStore } from '../src/store/store.js';
 import { authorizeCommand, captureCommand, credits, tick, transferCommand, usageCommand } from './store-commands.js';

@@ -1,7 +1,7 @@
 // The holds part of the BillingStore contract (run by store.contract.ts against each adapter):
 // reservations against the available balance, captures, releases, expiry, replays, minutes
 // before credits, and concurrency against one wallet.
-import { newId } from '@voice/runtime';
+import { newId } from '@voice/runtime/ids';
 import type { Units } from '../src/domain/amounts.js';
 import type { BillingStore, HoldRecord } from '../src/store/store.js';
 import { authorizeCommand, captureCommand, credits, tick, transferCommand } from './store-commands.js';

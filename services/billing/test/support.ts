@@ -3,7 +3,9 @@
 import { fromBinary } from '@bufbuild/protobuf';
 import { WalletChangedSchema, type WalletChanged } from '@voice/proto/voice/billing/v1/events';
 import { Code, ConnectError } from '@connectrpc/connect';
-import { newId, notFound, walletChangedSubject, type OutboxReader } from '@voice/runtime';
+import { notFound } from '@voice/runtime/errors';
+import { walletChangedSubject, type OutboxReader } from '@voice/runtime/events';
+import { newId } from '@voice/runtime/ids';
 import type { IssuerLookup } from '../src/issuers.js';
 
 /** Knows the root workspace and the workspaces added to it; counts how often it was asked. */

@@ -10,18 +10,17 @@ import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect
 import { connect } from 'nats';
 import { BillingService } from '@voice/proto/voice/billing/v1/billing';
 import { UsageEventSchema, WalletChangedSchema, type UsageEvent, type WalletChanged } from '@voice/proto/voice/billing/v1/events';
+import { callHeaders, CallerSigner } from '@voice/runtime/caller';
 import {
-  callHeaders,
-  CallerSigner,
-  createLogger,
   JetStreamEventStream,
   NamespacedEventStream,
-  newId,
   usageStream,
   usageSubject,
   walletStream,
   type Consumption,
-} from '@voice/runtime';
+} from '@voice/runtime/events';
+import { newId } from '@voice/runtime/ids';
+import { createLogger } from '@voice/runtime/logger';
 import { startBillingService, type StartedBilling } from '../src/main.js';
 import { WorkspaceDirectory, waitFor } from './support.js';
 

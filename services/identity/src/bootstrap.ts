@@ -1,7 +1,8 @@
 // First start: the root platform workspace and its one unrestricted key, never twice. Later starts
 // register VOICE_ROOT_API_KEY beside the root's keys when it is new: that is how an operator
 // rotates the root key (the old one can be revoked once another unrestricted key exists).
-import { newId, type Logger } from '@voice/runtime';
+import { newId } from '@voice/runtime/ids';
+import type { Logger } from '@voice/runtime/logger';
 import { generateApiKey, hashCredential, keyHint } from './credentials.js';
 import type { ApiKeyRecord, IdentityStore } from './store/store.js';
 

@@ -1,5 +1,15 @@
 // Every setting of the identity service, read and validated once at start.
-import { ConfigError, readBool, readCommonConfig, readInt, readOptionalString, readPort, readString, type CommonConfig, type Env } from '@voice/runtime';
+import {
+  ConfigError,
+  readBool,
+  readCommonConfig,
+  readInt,
+  readOptionalString,
+  readPort,
+  readString,
+  type CommonConfig,
+  type Env,
+} from '@voice/runtime/config';
 import { isValidRootKey } from './credentials.js';
 import { passwordHashCost } from './passwords.js';
 

@@ -1,6 +1,6 @@
 // Every credential this service issues: a prefix that says what it is, 43 random base62
 // characters (256 bits), stored only as a SHA-256 hash.
-import { randomBase62, sha256Hex } from '@voice/runtime';
+import { randomBase62, sha256Hex } from '@voice/runtime/crypto';
 
 export const apiKeyPrefix = 'svc_';
 /** OAuth access tokens share the svc_ prefix; they are never API keys. */

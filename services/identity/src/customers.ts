@@ -1,19 +1,10 @@
 // RegisterCustomer, ListCustomers and GetCustomer for the platform-users service: a platform's
 // customers are the owners of the workspaces under the platform's workspace.
-import {
-  defaultName,
-  emailIssue,
-  invalidRequest,
-  isPlan,
-  isUuid,
-  nameIssue,
-  newId,
-  normaliseEmail,
-  normalisePage,
-  notFound,
-  passwordIssue,
-  type FieldIssue,
-} from '@voice/runtime';
+import { isPlan } from '@voice/runtime/access';
+import { defaultName, emailIssue, nameIssue, normaliseEmail, passwordIssue } from '@voice/runtime/accounts';
+import { invalidRequest, notFound, type FieldIssue } from '@voice/runtime/errors';
+import { isUuid, newId } from '@voice/runtime/ids';
+import { normalisePage } from '@voice/runtime/validation';
 import type { GetCustomerRequest, ListCustomersRequest, RegisterCustomerRequest } from '@voice/proto/voice/identity/v1/identity';
 import type { PasswordHasher } from './passwords.js';
 import { presentCustomer } from './presenter.js';

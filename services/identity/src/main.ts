@@ -1,18 +1,13 @@
 // Starts the identity service: config, store, the root bootstrap and the built-in platform client,
 // then the Connect server; stops on SIGTERM.
-import {
-  CallerSigner,
-  createLogger,
-  egressPolicy,
-  openNotifier,
-  runProcess,
-  startConnectServer,
-  type Env,
-  type InProcessServices,
-  type Logger,
-  type Notifier,
-  type StartedService,
-} from '@voice/runtime';
+import { CallerSigner } from '@voice/runtime/caller';
+import type { Env } from '@voice/runtime/config';
+import { egressPolicy } from '@voice/runtime/egress';
+import type { InProcessServices } from '@voice/runtime/internal';
+import { createLogger, type Logger } from '@voice/runtime/logger';
+import { openNotifier, type Notifier } from '@voice/runtime/nats';
+import { runProcess } from '@voice/runtime/process';
+import { startConnectServer, type StartedService } from '@voice/runtime/server';
 import { bootstrapRoot } from './bootstrap.js';
 import { readIdentityConfig } from './config.js';
 import { guardedMetadataFetcher } from './oauth/metadata-fetch.js';

@@ -1,6 +1,7 @@
 // Workspaces, keys, members, customers and OAuth clients as other services see them.
 import { create } from '@bufbuild/protobuf';
-import { isPlan, planFeatures, toTimestamp } from '@voice/runtime';
+import { isPlan, planFeatures } from '@voice/runtime/access';
+import { toTimestamp } from '@voice/runtime/time';
 import {
   ApiKeySchema,
   CustomerSchema,

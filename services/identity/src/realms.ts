@@ -1,7 +1,7 @@
 // User realms: every user belongs to one platform's realm (the root platform's or a white-label
 // platform's), and is a member, signs in and holds tokens only within it. The same e-mail in two
 // realms is two users, each with its own password, sessions and tokens.
-import { isUuid } from '@voice/runtime';
+import { isUuid } from '@voice/runtime/ids';
 import type { IdentityStore, OAuthClientRecord, WorkspaceRecord } from './store/store.js';
 
 /**

@@ -1,7 +1,7 @@
 // The one way revocations are announced: CredentialsRevoked on the bus, after the revoking
 // transaction committed and before the revoking call returns.
 import { create, toBinary } from '@bufbuild/protobuf';
-import { credentialsRevokedSubject, type Notifier } from '@voice/runtime';
+import { credentialsRevokedSubject, type Notifier } from '@voice/runtime/nats';
 import { CredentialsRevokedSchema } from '@voice/proto/voice/identity/v1/identity';
 
 export async function announceRevoked(notifier: Notifier, notice: { credentialIds: string[]; workspaceId?: string }): Promise<void> {

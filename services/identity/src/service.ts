@@ -2,23 +2,15 @@
 // service-account keys, users and members, platforms' customers, and the OAuth 2.0 server's
 // state. Revocations are announced before the revoking call returns.
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
-import {
-  callerOf,
-  constantTimeEqual,
-  egressPolicy,
-  hasScope,
-  invalidRequest,
-  monotonicClock,
-  isPlan,
-  isUuid,
-  newId,
-  nonCanonical,
-  normalisePage,
-  notFound,
-  serviceError,
-  workspaceCallerOf,
-  type Notifier,
-} from '@voice/runtime';
+import { hasScope, isPlan, nonCanonical } from '@voice/runtime/access';
+import { callerOf, workspaceCallerOf } from '@voice/runtime/caller';
+import { constantTimeEqual } from '@voice/runtime/crypto';
+import { egressPolicy } from '@voice/runtime/egress';
+import { invalidRequest, notFound, serviceError } from '@voice/runtime/errors';
+import { isUuid, newId } from '@voice/runtime/ids';
+import type { Notifier } from '@voice/runtime/nats';
+import { monotonicClock } from '@voice/runtime/time';
+import { normalisePage } from '@voice/runtime/validation';
 import type {
   AcceptMembershipRequest,
   AddMemberRequest,

@@ -2,7 +2,8 @@
 // (a user of another realm is unknown here), and an unknown e-mail
 // costs one scrypt like a wrong password, so neither answer nor timing tells which it was. A
 // successful sign-in with a hash of an older cost stores a hash of today's.
-import { serviceError, emailIssue, normaliseEmail, passwordLength } from '@voice/runtime';
+import { emailIssue, normaliseEmail, passwordLength } from '@voice/runtime/accounts';
+import { serviceError } from '@voice/runtime/errors';
 import type { VerifyPasswordRequest } from '@voice/proto/voice/identity/v1/identity';
 import type { PasswordHasher } from './passwords.js';
 import { realmNamed, realmOf } from './realms.js';

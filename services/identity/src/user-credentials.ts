@@ -1,6 +1,10 @@
 // IssueUserTokens, RevokeUserCredentials and SetInitialPassword for the platform-users service:
 // a user's credentials, managed on the user's behalf without its password.
-import { canonicalScopes, invalidRequest, isUuid, notFound, passwordIssue, serviceError, type Notifier } from '@voice/runtime';
+import { canonicalScopes } from '@voice/runtime/access';
+import { passwordIssue } from '@voice/runtime/accounts';
+import { invalidRequest, notFound, serviceError } from '@voice/runtime/errors';
+import { isUuid } from '@voice/runtime/ids';
+import type { Notifier } from '@voice/runtime/nats';
 import type {
   IssueUserTokensRequest,
   RevokeUserCredentialsRequest,

@@ -1,7 +1,8 @@
 // RegisterClient (RFC 7591) and clients described by Client ID Metadata Documents, with the
 // document fetcher injected through IdentityDeps.fetchClientMetadata.
 import { Code } from '@connectrpc/connect';
-import { canonicalScopes, sha256Hex } from '@voice/runtime';
+import { canonicalScopes } from '@voice/runtime/access';
+import { sha256Hex } from '@voice/runtime/crypto';
 import type { RegisterClientRequest } from '@voice/proto/voice/identity/v1/identity';
 
 type Metadata = Partial<Omit<RegisterClientRequest, '$typeName' | '$unknown'>>;

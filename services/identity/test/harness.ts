@@ -7,18 +7,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { fromBinary } from '@bufbuild/protobuf';
 import { ConnectError, createClient, createRouterTransport } from '@connectrpc/connect';
 import { CredentialsRevokedSchema, IdentityService, type CredentialsRevoked } from '@voice/proto/voice/identity/v1/identity';
-import {
-  callerInterceptor,
-  callHeaders,
-  CallerSigner,
-  createLogger,
-  credentialsRevokedSubject,
-  errorDetailOf,
-  InProcessNotifier,
-  newId,
-  type Caller,
-  type Role,
-} from '@voice/runtime';
+import type { Role } from '@voice/runtime/access';
+import { callHeaders, CallerSigner, type Caller } from '@voice/runtime/caller';
+import { errorDetailOf } from '@voice/runtime/errors';
+import { newId } from '@voice/runtime/ids';
+import { createLogger } from '@voice/runtime/logger';
+import { credentialsRevokedSubject, InProcessNotifier } from '@voice/runtime/nats';
+import { callerInterceptor } from '@voice/runtime/server';
 import { bootstrapRoot } from '../src/bootstrap.js';
 import type { ClientMetadataFetcher } from '../src/oauth/metadata-fetch.js';
 import { ensurePlatformClient } from '../src/oauth/platform-client.js';

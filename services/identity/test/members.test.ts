@@ -1,7 +1,7 @@
 // ListMembers, AddMember, UpdateMember and RemoveMember: the role rules, last-owner protection,
 // validation, and what happens to credentials when a member goes.
 import { Code } from '@connectrpc/connect';
-import { newId } from '@voice/runtime';
+import { newId } from '@voice/runtime/ids';
 import { failure, memberPassword, setup, tokensFor, type Harness } from './harness.js';
 
 let h: Harness;

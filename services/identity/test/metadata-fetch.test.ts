@@ -2,7 +2,7 @@
 // reaches the server only when private egress is allowed, and refuses everything but one 200 JSON answer.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { egressPolicy } from '@voice/runtime';
+import { egressPolicy } from '@voice/runtime/egress';
 import { guardedMetadataFetcher, MetadataUnavailable } from '../src/oauth/metadata-fetch.js';
 
 interface Hit {

@@ -2,7 +2,8 @@
 // IssueAuthorizationCode, the code exchange with PKCE, refresh rotation with replay detection,
 // RFC 7009 revocation, and Authenticate of the access tokens it issues.
 import { Code } from '@connectrpc/connect';
-import { newId, sha256Hex } from '@voice/runtime';
+import { sha256Hex } from '@voice/runtime/crypto';
+import { newId } from '@voice/runtime/ids';
 import type { CheckAuthorizationRequestRequest, Member, OAuthClient } from '@voice/proto/voice/identity/v1/identity';
 import { failure, pkce, publicClient, redirectUri, setup, tokensFor, type Harness } from './harness.js';
 

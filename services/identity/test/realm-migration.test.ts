@@ -4,7 +4,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { newId, openSqlite } from '@voice/runtime';
+import { newId } from '@voice/runtime/ids';
+import { openSqlite } from '@voice/runtime/store/sqlite';
 import { MongoIdentityStore } from '../src/store/mongo.js';
 import { migrations } from '../src/store/sqlite/migrations.js';
 import { SqliteIdentityStore } from '../src/store/sqlite.js';

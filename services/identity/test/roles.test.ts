@@ -1,6 +1,7 @@
 // The runtime's role-to-scope mapping and the OAuth error option, as the identity service relies on them.
 import { Code } from '@connectrpc/connect';
-import { canonicalScopes, errorDetailOf, isRole, roleRank, roleScopes, scopesWithinRole, serviceError } from '@voice/runtime';
+import { canonicalScopes, isRole, roleRank, roleScopes, scopesWithinRole } from '@voice/runtime/access';
+import { errorDetailOf, serviceError } from '@voice/runtime/errors';
 
 test('owners and admins hold every canonical scope', () => {
   expect(roleScopes('owner')).toEqual(canonicalScopes);

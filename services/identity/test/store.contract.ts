@@ -1,6 +1,8 @@
 // The behaviour every IdentityStore must have, written once and run against each adapter.
 // Each test gets a store of its own: the root workspace is global to a store.
-import { newId, sha256Hex, type Role } from '@voice/runtime';
+import type { Role } from '@voice/runtime/access';
+import { sha256Hex } from '@voice/runtime/crypto';
+import { newId } from '@voice/runtime/ids';
 import type {
   ApiKeyRecord,
   AuthorizationCodeRecord,

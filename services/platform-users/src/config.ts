@@ -1,8 +1,8 @@
 // Every setting of the platform-users service, read and validated once at start.
 import { join } from 'node:path';
+import { emailIssue } from '@voice/runtime/accounts';
 import {
   ConfigError,
-  emailIssue,
   readCommonConfig,
   readEncryptionKey,
   readInt,
@@ -13,7 +13,7 @@ import {
   readUrl,
   type CommonConfig,
   type Env,
-} from '@voice/runtime';
+} from '@voice/runtime/config';
 import type { SmtpSettings } from './mail/smtp-mailer.js';
 
 export interface PlatformUsersConfig {

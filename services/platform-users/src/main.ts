@@ -1,6 +1,12 @@
 // Starts the platform-users service: config, store, DNS lookups, the identity and billing
 // clients, the mail relay and the Connect server; stops cleanly on SIGTERM.
-import { CallerSigner, createLogger, runProcess, SecretBox, startConnectServer, type Env, type InProcessServices, type Logger, type StartedService } from '@voice/runtime';
+import { CallerSigner } from '@voice/runtime/caller';
+import type { Env } from '@voice/runtime/config';
+import { SecretBox } from '@voice/runtime/crypto';
+import type { InProcessServices } from '@voice/runtime/internal';
+import { createLogger, type Logger } from '@voice/runtime/logger';
+import { runProcess } from '@voice/runtime/process';
+import { startConnectServer, type StartedService } from '@voice/runtime/server';
 import { readPlatformUsersConfig, type PlatformUsersConfig } from './config.js';
 import { ResolverDnsLookup } from './domains/dns-lookup.js';
 import { connectDownstreams } from './downstream/clients.js';

@@ -1,7 +1,10 @@
 // Request schemas of the /platform/users API, shared by the gateway (REST validation) and, with
 // issue 6, the MCP tools and the OpenAPI document: one definition of each field's rules.
 import { z } from 'zod';
-import { checkedBy, creditScale, emailIssue, maxNameLength, normaliseEmail, pageQueryFields, parseCredits, passwordIssue, plans } from '@voice/runtime';
+import { plans } from '@voice/runtime/access';
+import { emailIssue, maxNameLength, normaliseEmail, passwordIssue } from '@voice/runtime/accounts';
+import { creditScale, parseCredits } from '@voice/runtime/amounts';
+import { checkedBy, pageQueryFields } from '@voice/runtime/validation';
 
 /** The largest amount one transfer may move, in credits. */
 export const maxTransferCredits = 100_000_000_000;

@@ -6,7 +6,10 @@ import { createConnectTransport, type Http2SessionManager } from '@connectrpc/co
 import PostalMime from 'postal-mime';
 import { platformClientId } from '@voice/identity';
 import { PlatformUserService } from '@voice/proto/voice/platform/v1/platform_users';
-import { errorDetailOf, internalSessionManager, newId, type Principal } from '@voice/runtime';
+import type { Principal } from '@voice/runtime/caller';
+import { errorDetailOf } from '@voice/runtime/errors';
+import { newId } from '@voice/runtime/ids';
+import { internalSessionManager } from '@voice/runtime/internal';
 import { startRealServices, type RealServices } from './real-services.js';
 import { startSmtpServer, type TestSmtpServer } from './smtp-server.js';
 import { waitFor } from './wait.js';

@@ -12,21 +12,16 @@ import { startBillingService } from '@voice/billing';
 import { startIdentityService } from '@voice/identity';
 import { BillingService, type Transaction } from '@voice/proto/voice/billing/v1/billing';
 import { IdentityService, type Workspace } from '@voice/proto/voice/identity/v1/identity';
-import {
-  callHeaders,
-  CallerSigner,
-  createLogger,
-  internalSessionManager,
-  newId,
-  openConfiguredEventStream,
-  openNotifier,
-  randomBase62,
-  readCommonConfig,
-  type Env,
-  type Plan,
-  type Principal,
-  type StartedService,
-} from '@voice/runtime';
+import type { Plan } from '@voice/runtime/access';
+import { callHeaders, CallerSigner, type Principal } from '@voice/runtime/caller';
+import { readCommonConfig, type Env } from '@voice/runtime/config';
+import { randomBase62 } from '@voice/runtime/crypto';
+import { openConfiguredEventStream } from '@voice/runtime/events';
+import { newId } from '@voice/runtime/ids';
+import { internalSessionManager } from '@voice/runtime/internal';
+import { createLogger } from '@voice/runtime/logger';
+import { openNotifier } from '@voice/runtime/nats';
+import type { StartedService } from '@voice/runtime/server';
 import { startPlatformUsersService } from '../src/main.js';
 
 export type ServiceName = 'identity' | 'billing' | 'platformUsers';

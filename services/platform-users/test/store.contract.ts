@@ -1,5 +1,5 @@
 // The PlatformUsersStore contract (custom domains, invitations, the mail outbox): every adapter must pass it.
-import { newId } from '@voice/runtime';
+import { newId } from '@voice/runtime/ids';
 import type { CustomDomainRecord, InvitationRecord, NewMail, PlatformUsersStore } from '../src/store/store.js';
 
 let sequence = Math.floor(Math.random() * 1_000_000);

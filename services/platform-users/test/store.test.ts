@@ -2,10 +2,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { newId } from '@voice/runtime';
+import { newId } from '@voice/runtime/ids';
 import { MongoPlatformUsersStore } from '../src/store/mongo.js';
 import { SqlitePlatformUsersStore } from '../src/store/sqlite.js';
-import { openSqlite } from '@voice/runtime';
+import { openSqlite } from '@voice/runtime/store/sqlite';
 import { migrations } from '../src/store/sqlite-schema.js';
 import { domainRecord, invitationRecord, newMail, platformUsersStoreContract } from './store.contract.js';
 import { mongoTestDatabases } from '../../runtime/test/mongo-databases.js';

@@ -4,7 +4,7 @@ import { createHmac } from 'node:crypto';
 import { createContextKey, type HandlerContext } from '@connectrpc/connect';
 import { constantTimeEqual } from './crypto.js';
 import { serviceError } from './errors.js';
-import type { GrantedScopes } from './scopes.js';
+import type { GrantedScopes } from './access/scopes.js';
 
 export const callerHeader = 'x-voice-caller';
 export const requestIdHeader = 'x-request-id';

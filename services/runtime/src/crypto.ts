@@ -3,7 +3,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { ConfigError } from './config.js';
+import { ConfigError } from './config/env.js';
 
 const sealedPrefix = 'enc:v1:';
 

@@ -1,7 +1,7 @@
 // Runs a started component until SIGTERM or SIGINT, then closes it and exits; and the entry point
 // of a process that runs one part of the platform on its own.
-import { readEnum, type Env } from './config.js';
-import { readInternalTransport } from './internal-channel.js';
+import { readEnum, type Env } from './config/env.js';
+import { readInternalTransport } from './internal/internal-channel.js';
 import { createLogger, logLevels, type Logger } from './logger.js';
 import { readMetricsConfig } from './metrics/config.js';
 import { collectProcessMetrics } from './metrics/registry.js';

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ConnectError, type ConnectRouter } from '@connectrpc/connect';
 import { ToolsService } from '@voice/proto/voice/tools/v1/tools';
 import { callHeaders, CallerSigner, type Caller } from '../src/caller.js';
-import { startConnectServer, type ConnectionAge, type RunningServer } from '../src/connect-server.js';
+import { startConnectServer, type ConnectionAge, type RunningServer } from '../src/server/connect-server.js';
 import { createLogger } from '../src/logger.js';
 
 const caller: Caller = {

@@ -1,6 +1,6 @@
 // Every environment reader: its default, the values it accepts, and a ConfigError naming the
 // variable for anything else.
-import { ConfigError, readBool, readEnum, readInt, readOptionalString, readPort, readString, readUrl, type Env } from '../src/config.js';
+import { ConfigError, readBool, readEnum, readInt, readOptionalString, readPort, readString, readUrl, type Env } from '../src/config/env.js';
 
 /** Runs `read` and returns the ConfigError it throws (fails the test when it throws nothing else). */
 function configErrorOf(read: () => unknown): ConfigError {

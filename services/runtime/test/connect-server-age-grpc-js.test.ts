@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import * as grpc from '@grpc/grpc-js';
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { HealthCheckRequestSchema, HealthCheckResponseSchema, type HealthCheckResponse } from '@voice/proto/grpc/health/v1/health';
-import { ServingStatus } from '../src/health.js';
+import { ServingStatus } from '../src/server/health.js';
 import { startAgedServer, type AgedServer } from './aged-server.js';
 
 /** grpc.health.v1.Health/Check through grpc-js, messages encoded with the generated schemas. */

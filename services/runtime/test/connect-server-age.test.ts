@@ -9,9 +9,9 @@ import { Code, ConnectError, createClient, type Client } from '@connectrpc/conne
 import { createConnectTransport, type Http2SessionManager } from '@connectrpc/connect-node';
 import { Health } from '@voice/proto/grpc/health/v1/health';
 import { ToolsService } from '@voice/proto/voice/tools/v1/tools';
-import { ServingStatus } from '../src/health.js';
-import { internalSessionManager } from '../src/internal-sessions.js';
-import type { ConnectionAge } from '../src/connect-server.js';
+import { ServingStatus } from '../src/server/health.js';
+import { internalSessionManager } from '../src/internal/internal-sessions.js';
+import type { ConnectionAge } from '../src/server/connect-server.js';
 import { startAgedServer, type AgedServer } from './aged-server.js';
 
 interface Started {

@@ -7,9 +7,9 @@ import { Health } from '@voice/proto/grpc/health/v1/health';
 import { ErrorDetailSchema } from '@voice/proto/voice/common/v1/error';
 import { ToolsService } from '@voice/proto/voice/tools/v1/tools';
 import { callerHeader, callerOf, callHeaders, CallerSigner, type Caller } from '../src/caller.js';
-import { startConnectServer, type RunningServer } from '../src/connect-server.js';
+import { startConnectServer, type RunningServer } from '../src/server/connect-server.js';
 import { notFound } from '../src/errors.js';
-import { ServingStatus } from '../src/health.js';
+import { ServingStatus } from '../src/server/health.js';
 import { createLogger } from '../src/logger.js';
 import { connectErrorOf } from './connect-error-of.js';
 

@@ -1,8 +1,8 @@
 // VOICE_GRPC_MAX_CONNECTION_AGE_SECONDS and _GRACE_SECONDS as readCommonConfig reads them: the
 // defaults, `0` and `off`, and a ConfigError naming the variable for anything else.
 import { randomBytes } from 'node:crypto';
-import { ConfigError, type Env } from '../src/config.js';
-import { readCommonConfig } from '../src/service-config.js';
+import { ConfigError, type Env } from '../src/config/env.js';
+import { readCommonConfig } from '../src/config/service-config.js';
 
 const maxAge = 'VOICE_GRPC_MAX_CONNECTION_AGE_SECONDS';
 const grace = 'VOICE_GRPC_MAX_CONNECTION_AGE_GRACE_SECONDS';

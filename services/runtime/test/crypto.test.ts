@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError } from '../src/config.js';
+import { ConfigError } from '../src/config/env.js';
 import { constantTimeEqual, loadKey, randomBase62, SecretBox, sha256Hex } from '../src/crypto.js';
 
 describe('SecretBox', () => {

@@ -3,7 +3,7 @@
 import dns from 'node:dns';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { EgressRefused, egressPolicy, guardedLookup, guardedRequest, type EgressPolicy } from '@voice/runtime';
+import { EgressRefused, egressPolicy, guardedLookup, guardedRequest, type EgressPolicy } from '@voice/runtime/egress';
 
 interface Loopback {
   port: number;

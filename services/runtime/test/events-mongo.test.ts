@@ -3,12 +3,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from 'mongodb';
 import { createLogger } from '../src/logger.js';
-import { connectMongo, type MongoHandle } from '../src/mongo.js';
+import { connectMongo, type MongoHandle } from '../src/store/mongo/client.js';
 import { nowIso } from '../src/time.js';
 import type { StreamEvent } from '../src/events/event-stream.js';
 import { InProcessEventStream } from '../src/events/in-process.js';
-import { MongoOutbox } from '../src/events/mongo-outbox.js';
-import { MongoProcessedEvents } from '../src/events/mongo-processed-events.js';
+import { MongoOutbox } from '../src/store/mongo/outbox.js';
+import { MongoProcessedEvents } from '../src/store/mongo/processed-events.js';
 import { OutboxRelay } from '../src/events/relay.js';
 
 const mongoUri = process.env.MONGODB_URI;

@@ -8,15 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from 'nats';
 import { createLogger } from '../src/logger.js';
-import { openSqlite, type SqliteDatabase } from '../src/sqlite.js';
+import { openSqlite, type SqliteDatabase } from '../src/store/sqlite/database.js';
 import { nowIso } from '../src/time.js';
 import type { EventStream, PublishResult, StreamEvent } from '../src/events/event-stream.js';
 import { InProcessEventStream } from '../src/events/in-process.js';
 import { JetStreamEventStream } from '../src/events/jetstream.js';
 import type { OutboxEvent, OutboxReader } from '../src/events/outbox.js';
 import { OutboxRelay } from '../src/events/relay.js';
-import { SqliteOutbox, sqliteOutboxMigration } from '../src/events/sqlite-outbox.js';
-import { SqliteProcessedEvents, sqliteProcessedEventsMigration } from '../src/events/sqlite-processed-events.js';
+import { SqliteOutbox, sqliteOutboxMigration } from '../src/store/sqlite/outbox.js';
+import { SqliteProcessedEvents, sqliteProcessedEventsMigration } from '../src/store/sqlite/processed-events.js';
 
 const natsUrl = 'nats://127.0.0.1:4222';
 const silent = createLogger({ service: 'outbox-test', level: 'silent' });

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { Code, ConnectError, createClient, type Client } from '@connectrpc/connect';
 import { connectNodeAdapter, createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';
 import { Health } from '@voice/proto/grpc/health/v1/health';
-import { HealthRegistry, registerHealth, ServingStatus } from '../src/health.js';
-import { guardSession, internalSessionManager } from '../src/internal-sessions.js';
+import { HealthRegistry, registerHealth, ServingStatus } from '../src/server/health.js';
+import { guardSession, internalSessionManager } from '../src/internal/internal-sessions.js';
 import { startAgedServer } from './aged-server.js';
 import { connectErrorOf } from './connect-error-of.js';
 

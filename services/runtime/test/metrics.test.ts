@@ -8,8 +8,8 @@ import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect
 import { Health } from '@voice/proto/grpc/health/v1/health';
 import { ToolsService } from '@voice/proto/voice/tools/v1/tools';
 import { callHeaders, CallerSigner, type Caller } from '../src/caller.js';
-import { ConfigError } from '../src/config.js';
-import { startConnectServer, type RunningServer } from '../src/connect-server.js';
+import { ConfigError } from '../src/config/env.js';
+import { startConnectServer, type RunningServer } from '../src/server/connect-server.js';
 import { notFound } from '../src/errors.js';
 import { createLogger } from '../src/logger.js';
 import { defaultMetricsPort, readMetricsConfig } from '../src/metrics/config.js';

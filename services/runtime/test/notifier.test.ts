@@ -1,7 +1,7 @@
 // Broadcast notices: the in-process notifier, and NATS between two connections to the real
 // server at 127.0.0.1:4222 (running here and in CI).
 import { randomUUID } from 'node:crypto';
-import { InProcessNotifier, NatsNotifier, type Notifier } from '../src/notifier.js';
+import { InProcessNotifier, NatsNotifier, type Notifier } from '../src/nats/notifier.js';
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 const text = (payload: Uint8Array): string => new TextDecoder().decode(payload);

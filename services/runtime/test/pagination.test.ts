@@ -1,6 +1,6 @@
 // parsePage is the one limit/offset parser of every list endpoint (API.md 1); normalisePage
 // is its RPC-side twin.
-import { defaultPageLimit, maxPageLimit, normalisePage, parsePage } from '../src/pagination.js';
+import { defaultPageLimit, maxPageLimit, normalisePage, parsePage } from '../src/validation/pagination.js';
 
 describe('parsePage', () => {
   test('defaults to 50 and 0', () => {

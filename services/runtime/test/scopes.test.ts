@@ -1,5 +1,5 @@
 // The canonical scope registry and the one rule that decides whether granted scopes cover a need.
-import { canonicalScopes, coversAll, hasScope, isCanonicalScope, nonCanonical } from '../src/scopes.js';
+import { canonicalScopes, coversAll, hasScope, isCanonicalScope, nonCanonical } from '../src/access/scopes.js';
 
 const areas = [
   'assistants',

@@ -13,7 +13,7 @@ import {
   readUrl,
   type CommonConfig,
   type Env,
-} from '@voice/runtime';
+} from '@voice/runtime/config';
 import { longestSendMs } from './carriers/twilio.js';
 import { holdTimeoutMs } from './billing/holds.js';
 import { readSmsPricing, type SmsPricing } from './pricing.js';

@@ -2,24 +2,15 @@
 // the recovery of interrupted sends, the periodic jobs (numbers' monthly fees), the Connect server;
 // stops cleanly on SIGTERM.
 import { createClient } from '@connectrpc/connect';
-import {
-  CallerSigner,
-  createLogger,
-  OutboxRelay,
-  openInternalChannel,
-  openConfiguredEventStream,
-  openJobLeases,
-  PeriodicJobs,
-  runProcess,
-  SecretBox,
-  startConnectServer,
-  usageStream,
-  type Env,
-  type EventStream,
-  type InProcessServices,
-  type Logger,
-  type StartedService,
-} from '@voice/runtime';
+import { CallerSigner } from '@voice/runtime/caller';
+import type { Env } from '@voice/runtime/config';
+import { SecretBox } from '@voice/runtime/crypto';
+import { OutboxRelay, openConfiguredEventStream, usageStream, type EventStream } from '@voice/runtime/events';
+import { openInternalChannel, type InProcessServices } from '@voice/runtime/internal';
+import { openJobLeases, PeriodicJobs } from '@voice/runtime/jobs';
+import { createLogger, type Logger } from '@voice/runtime/logger';
+import { runProcess } from '@voice/runtime/process';
+import { startConnectServer, type StartedService } from '@voice/runtime/server';
 import { BillingService } from '@voice/proto/voice/billing/v1/billing';
 import { readTelephonyConfig } from './config.js';
 import { CarrierDirectory } from './carriers/directory.js';

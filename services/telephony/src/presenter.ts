@@ -1,6 +1,6 @@
 // Records to the curated API messages: no carrier ids, credentials only as masked hints.
 import { create } from '@bufbuild/protobuf';
-import { toTimestamp } from '@voice/runtime';
+import { toTimestamp } from '@voice/runtime/time';
 import {
   A2pCampaignSchema,
   CarrierConnectionSchema,

@@ -1,6 +1,7 @@
 // What SMS and marketplace numbers cost, in credit sub-units (runtime amounts.ts): read once from
 // the environment, exactly, and the one rule that prices a message.
-import { ConfigError, creditScale, parseCredits, readOptionalString, type Env } from '@voice/runtime';
+import { creditScale, parseCredits } from '@voice/runtime/amounts';
+import { ConfigError, readOptionalString, type Env } from '@voice/runtime/config';
 import type { NumberSource } from './store/store.js';
 
 export interface SmsPricing {

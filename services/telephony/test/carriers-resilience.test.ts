@@ -1,6 +1,6 @@
 // The resilience pieces of the HTTP carriers on their own: the circuit breaker, bounded retries
 // with backoff, and the rules that decide what may be retried and what counts as an outage.
-import { RequestFailed } from '@voice/runtime';
+import { RequestFailed } from '@voice/runtime/egress';
 import { CircuitBreaker, CircuitBreakers, CircuitOpen } from '../src/carriers/resilience/circuit-breaker.js';
 import { isOutage, isRetrySafe, statusFailure, transportFailure, type HttpFailure } from '../src/carriers/resilience/http-failures.js';
 import { backoffDelayMs, withRetries } from '../src/carriers/resilience/retry.js';

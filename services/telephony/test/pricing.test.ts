@@ -1,5 +1,6 @@
 // SMS and number prices: read exactly from the environment, and the per-message rule.
-import { ConfigError, formatCredits } from '@voice/runtime';
+import { formatCredits } from '@voice/runtime/amounts';
+import { ConfigError } from '@voice/runtime/config';
 import { readSmsPricing, smsPriceUnits } from '../src/pricing.js';
 
 describe('readSmsPricing', () => {

@@ -2,7 +2,9 @@
 // with a caller in the context. This is the handlers' own tier: billing is not behind them, its
 // holds are granted and recorded here (test/ runs the whole path, real billing included).
 import { createContextValues, type HandlerContext } from '@connectrpc/connect';
-import { callerKey, createLogger, type Caller, type SecretBox } from '@voice/runtime';
+import { callerKey, type Caller } from '@voice/runtime/caller';
+import type { SecretBox } from '@voice/runtime/crypto';
+import { createLogger } from '@voice/runtime/logger';
 import type { BillingHolds, HoldRequest } from '../src/billing/holds.js';
 import type { CarrierDirectory } from '../src/carriers/directory.js';
 import type { SmsPricing } from '../src/pricing.js';

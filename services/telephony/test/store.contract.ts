@@ -1,5 +1,6 @@
 // The behaviour every TelephonyStore must have, written once and run against each adapter.
-import { newId, type NewOutboxEvent, type OutboxEvent } from '@voice/runtime';
+import type { NewOutboxEvent, OutboxEvent } from '@voice/runtime/events';
+import { newId } from '@voice/runtime/ids';
 import type { CampaignRecord, ConnectionRecord, MessageRecord, NumberRecord, SendClaim, SuppressionRecord, TelephonyStore } from '../src/store/store.js';
 import { awaitingCarrier } from '../src/store/rules.js';
 

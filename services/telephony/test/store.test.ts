@@ -2,7 +2,8 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { newId, readCommonConfig } from '@voice/runtime';
+import { readCommonConfig } from '@voice/runtime/config';
+import { newId } from '@voice/runtime/ids';
 import { MongoTelephonyStore } from '../src/store/mongo.js';
 import { openTelephonyStore } from '../src/store/open.js';
 import { SqliteTelephonyStore } from '../src/store/sqlite.js';

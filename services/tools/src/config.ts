@@ -1,5 +1,13 @@
 // Every setting of the tools service, read and validated once at start.
-import { readBool, readCommonConfig, readEncryptionKey, readPort, readString, type CommonConfig, type Env } from '@voice/runtime';
+import {
+  readBool,
+  readCommonConfig,
+  readEncryptionKey,
+  readPort,
+  readString,
+  type CommonConfig,
+  type Env,
+} from '@voice/runtime/config';
 
 export interface ToolsConfig {
   common: CommonConfig;

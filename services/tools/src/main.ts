@@ -1,5 +1,11 @@
 // Starts the tools service: config, store, Connect server; stops cleanly on SIGTERM.
-import { CallerSigner, createLogger, runProcess, SecretBox, startConnectServer, type Env, type InProcessServices, type Logger, type StartedService } from '@voice/runtime';
+import { CallerSigner } from '@voice/runtime/caller';
+import type { Env } from '@voice/runtime/config';
+import { SecretBox } from '@voice/runtime/crypto';
+import type { InProcessServices } from '@voice/runtime/internal';
+import { createLogger, type Logger } from '@voice/runtime/logger';
+import { runProcess } from '@voice/runtime/process';
+import { startConnectServer, type StartedService } from '@voice/runtime/server';
 import { readToolsConfig } from './config.js';
 import { ToolSecrets } from './domain/secrets.js';
 import { toolsRoutes, toolsServiceNames } from './routes.js';

@@ -1,6 +1,6 @@
 // The curated tool every caller sees: secrets masked, times as Timestamps.
 import { create } from '@bufbuild/protobuf';
-import { toTimestamp } from '@voice/runtime';
+import { toTimestamp } from '@voice/runtime/time';
 import { ToolSchema, type Tool } from '@voice/proto/voice/tools/v1/tools';
 import type { ToolSecrets } from './domain/secrets.js';
 import type { ToolRecord } from './store/store.js';

@@ -2,7 +2,7 @@
 import type { JsonObject } from '@bufbuild/protobuf';
 import type { ApiToolConfig, McpToolConfig } from './domain/schema.js';
 import { runApiTool } from './testing/api-runner.js';
-import { egressPolicy } from '@voice/runtime';
+import { egressPolicy } from '@voice/runtime/egress';
 import { listMcpServerTools } from './testing/mcp-runner.js';
 import type { TestOutcome } from './testing/outcome.js';
 

@@ -4,22 +4,12 @@ import type { JsonObject } from '@bufbuild/protobuf';
 import { create, fromJson } from '@bufbuild/protobuf';
 import { ValueSchema } from '@bufbuild/protobuf/wkt';
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
-import {
-  definedFields,
-  idempotencyExpiry,
-  invalidRequest,
-  isJsonWithin,
-  maxCarriedJsonDepth,
-  monotonicClock,
-  isUuid,
-  newId,
-  normalisePage,
-  notFound,
-  requestFingerprint,
-  serviceError,
-  validate,
-  workspaceCallerOf,
-} from '@voice/runtime';
+import { workspaceCallerOf } from '@voice/runtime/caller';
+import { invalidRequest, notFound, serviceError } from '@voice/runtime/errors';
+import { idempotencyExpiry, requestFingerprint } from '@voice/runtime/idempotency';
+import { isUuid, newId } from '@voice/runtime/ids';
+import { monotonicClock } from '@voice/runtime/time';
+import { definedFields, isJsonWithin, maxCarriedJsonDepth, normalisePage, validate } from '@voice/runtime/validation';
 import {
   TestToolResponseSchema,
   type ToolsService,
@@ -41,7 +31,7 @@ import type { ToolSecrets } from './domain/secrets.js';
 import { presentTool } from './presenter.js';
 import type { ToolRunner } from './runner.js';
 import type { ToolChanges, ToolRecord, ToolStore } from './store/store.js';
-import { EgressRefused } from '@voice/runtime';
+import { EgressRefused } from '@voice/runtime/egress';
 import { ToolArgumentError, type TestOutcome } from './testing/outcome.js';
 
 export interface ToolsDeps {

@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import type { JsonObject } from '@bufbuild/protobuf';
 import { apiConfigSchema } from '../src/domain/schema.js';
 import { runApiTool } from '../src/testing/api-runner.js';
-import { egressPolicy } from '@voice/runtime';
-import { EgressRefused, guardedRequest, RequestFailed } from '@voice/runtime';
+import { egressPolicy } from '@voice/runtime/egress';
+import { EgressRefused, guardedRequest, RequestFailed } from '@voice/runtime/egress';
 import { ToolArgumentError, type TestOutcome } from '../src/testing/outcome.js';
 
 interface Received {

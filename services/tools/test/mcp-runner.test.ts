@@ -8,9 +8,9 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { mcpConfigSchema } from '../src/domain/schema.js';
-import { egressPolicy } from '@voice/runtime';
+import { egressPolicy } from '@voice/runtime/egress';
 import { listMcpServerTools } from '../src/testing/mcp-runner.js';
-import { EgressRefused } from '@voice/runtime';
+import { EgressRefused } from '@voice/runtime/egress';
 import type { TestOutcome } from '../src/testing/outcome.js';
 
 interface McpLoopback {

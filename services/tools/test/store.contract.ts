@@ -1,5 +1,5 @@
 // The behaviour every ToolStore must have, written once and run against each adapter.
-import { newId } from '@voice/runtime';
+import { newId } from '@voice/runtime/ids';
 import type { IdempotencyClaim, ToolRecord, ToolStore } from '../src/store/store.js';
 
 let clock = Date.parse('2026-01-01T00:00:00.000Z');

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { newId } from '@voice/runtime';
+import { newId } from '@voice/runtime/ids';
 import { MongoToolStore } from '../src/store/mongo.js';
 import { SqliteToolStore } from '../src/store/sqlite.js';
 import { toolStoreContract } from './store.contract.js';

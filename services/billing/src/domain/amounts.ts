@@ -1,7 +1,7 @@
 // Amounts inside billing: credits and minutes as safe integers of sub-units (the runtime's
 // creditScale and minuteScale). The wire carries them as int64, which protobuf-es hands over
 // as bigint; they are converted here, at the edge, and nowhere else.
-import type { FieldIssue } from '@voice/runtime';
+import type { FieldIssue } from '@voice/runtime/errors';
 
 export interface Units {
   creditUnits: number;

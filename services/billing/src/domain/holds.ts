@@ -1,7 +1,7 @@
 // What a hold reserves and what its capture debits: the rule that a wallet's included minutes
 // are used before credits (API.md 10), with the minutes they do not cover paid in credits at the
 // hold's per-minute rate, and the rule that a capture never takes more than the hold reserved.
-import { minuteScale } from '@voice/runtime';
+import { minuteScale } from '@voice/runtime/amounts';
 import { availableOf } from './balance.js';
 import type { Units } from './amounts.js';
 

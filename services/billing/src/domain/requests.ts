@@ -1,6 +1,7 @@
 // Transfer, Authorize, Capture and Release requests, checked and reduced to what the store needs;
 // a fingerprint tells a retry of the same request from another request under the same id.
-import { isValidIdempotencyKey, requestFingerprint, type FieldIssue } from '@voice/runtime';
+import type { FieldIssue } from '@voice/runtime/errors';
+import { isValidIdempotencyKey, requestFingerprint } from '@voice/runtime/idempotency';
 import type { AuthorizeRequest, CaptureRequest, ReleaseRequest, TransferRequest } from '@voice/proto/voice/billing/v1/billing';
 import { numberFromWire, readMovement, readNonNegative, type Units } from './amounts.js';
 import { maxHoldSeconds } from './holds.js';

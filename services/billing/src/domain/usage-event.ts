@@ -3,7 +3,7 @@
 import { fromBinary } from '@bufbuild/protobuf';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { UsageEventSchema } from '@voice/proto/voice/billing/v1/events';
-import type { StreamEvent } from '@voice/runtime';
+import type { StreamEvent } from '@voice/runtime/events';
 import { nonNegativeIssue, type Units } from './amounts.js';
 import { usageKindIssue } from './kinds.js';
 

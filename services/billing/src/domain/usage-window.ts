@@ -1,7 +1,7 @@
 // The window of GetUsageSummary: from (inclusive, default the start of the current UTC month)
 // to (exclusive, default now).
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
-import type { FieldIssue } from '@voice/runtime';
+import type { FieldIssue } from '@voice/runtime/errors';
 
 export interface UsageWindow {
   from: Date;

@@ -2,7 +2,8 @@
 // the hold it creates or settles, and for a balance change its ledger entry and WalletChanged
 // event. Adapters load what a plan needs, then persist a change only if the wallet is still at the
 // version it was planned from.
-import { newId, type NewOutboxEvent } from '@voice/runtime';
+import type { NewOutboxEvent } from '@voice/runtime/events';
+import { newId } from '@voice/runtime/ids';
 import { isZero, negated, noUnits, plus, type Units } from '../domain/amounts.js';
 import { availableOf, deliveredOverdraft, spendingOverdraft, withinBound, type Overdraft } from '../domain/balance.js';
 import { captureOf, planHold } from '../domain/holds.js';

@@ -4,7 +4,14 @@
 // change checked is still the wallet's when it commits. MongoDB transactions need a replica set,
 // as production runs.
 import { MongoServerError, type ClientSession, type Collection, type Db } from 'mongodb';
-import { connectMongo, isDuplicateKey, MongoOutbox, MongoProcessedEvents, type MongoHandle, type Page } from '@voice/runtime';
+import {
+  connectMongo,
+  isDuplicateKey,
+  MongoOutbox,
+  MongoProcessedEvents,
+  type MongoHandle,
+} from '@voice/runtime/store/mongo';
+import type { Page } from '@voice/runtime/validation';
 import { consumptionCategories } from '../domain/kinds.js';
 import { planAuthorize, planCapture, planRelease, planTransfer, planUsage, type HoldPlan, type WalletChange } from './changes.js';
 import { holdColumnsOf, holdOf, type HoldColumns } from './hold-columns.js';

@@ -8,9 +8,9 @@ import {
   SqliteProcessedEvents,
   sqliteProcessedEventsMigration,
   statementCache,
-  type Page,
   type SqliteDatabase,
-} from '@voice/runtime';
+} from '@voice/runtime/store/sqlite';
+import type { Page } from '@voice/runtime/validation';
 import { consumptionCategories } from '../domain/kinds.js';
 import { planAuthorize, planCapture, planRelease, planTransfer, planUsage, type HoldPlan, type WalletChange } from './changes.js';
 import { holdColumnsOf, holdOf, type HoldColumns } from './hold-columns.js';

@@ -3,7 +3,8 @@
 // of a wallet (its balance or its holds) commits in one transaction with what goes with it: the
 // hold, the ledger entry and the WalletChanged outbox event of a balance change.
 import type { UsageCharge } from '../domain/usage-event.js';
-import type { OutboxReader, Page } from '@voice/runtime';
+import type { OutboxReader } from '@voice/runtime/events';
+import type { Page } from '@voice/runtime/validation';
 import type { Units } from '../domain/amounts.js';
 import type { HoldStatus } from '../domain/holds.js';
 import type { EntryCategory } from '../domain/kinds.js';

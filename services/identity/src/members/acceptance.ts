@@ -1,7 +1,9 @@
 // AcceptMembership for the invitation page: the invitee of a pending membership chooses its first
 // password, or proves the one it has, and the membership becomes active. The e-mailed link is the
 // proof of the address; the password is the proof of the account, so neither alone joins anyone.
-import { invalidRequest, isUuid, notFound, passwordIssue, passwordLength, serviceError } from '@voice/runtime';
+import { passwordIssue, passwordLength } from '@voice/runtime/accounts';
+import { invalidRequest, notFound, serviceError } from '@voice/runtime/errors';
+import { isUuid } from '@voice/runtime/ids';
 import type { AcceptMembershipRequest } from '@voice/proto/voice/identity/v1/identity';
 import type { PasswordHasher } from '../passwords.js';
 import type { IdentityStore } from '../store/store.js';

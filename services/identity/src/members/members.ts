@@ -2,17 +2,13 @@
 // compare-and-set against the member as read, so the role rules always judge the current state.
 // Adding invites: the member stays `invited` until the person accepts (acceptance.ts).
 import type { HandlerContext } from '@connectrpc/connect';
-import {
-  invalidRequest,
-  isRole,
-  isUuid,
-  newId,
-  normalisePage,
-  notFound,
-  serviceError,
-  workspaceCallerOf,
-  type FieldIssue,
-  type Notifier, defaultName, emailIssue, nameIssue, normaliseEmail } from '@voice/runtime';
+import { isRole } from '@voice/runtime/access';
+import { defaultName, emailIssue, nameIssue, normaliseEmail } from '@voice/runtime/accounts';
+import { workspaceCallerOf } from '@voice/runtime/caller';
+import { invalidRequest, notFound, serviceError, type FieldIssue } from '@voice/runtime/errors';
+import { isUuid, newId } from '@voice/runtime/ids';
+import type { Notifier } from '@voice/runtime/nats';
+import { normalisePage } from '@voice/runtime/validation';
 import type { AddMemberRequest, UpdateMemberRequest } from '@voice/proto/voice/identity/v1/identity';
 import { presentMember } from '../presenter.js';
 import { realmOf } from '../realms.js';

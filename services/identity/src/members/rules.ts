@@ -1,5 +1,5 @@
 // Who may grant, change or remove which role, and which member changes end credentials.
-import { memberStatuses, roleRank, type Role } from '@voice/runtime';
+import { memberStatuses, roleRank, type Role } from '@voice/runtime/access';
 import type { MemberState } from '../store/store.js';
 
 /**

@@ -1,7 +1,8 @@
 // Authenticate for OAuth access tokens: a user acting in one workspace, with the token's scopes
 // narrowed to what the member's current role allows, so role changes apply at once.
 import type { MessageInitShape } from '@bufbuild/protobuf';
-import { constantTimeEqual, scopesWithinRole } from '@voice/runtime';
+import { scopesWithinRole } from '@voice/runtime/access';
+import { constantTimeEqual } from '@voice/runtime/crypto';
 import type { AuthenticateResponseSchema } from '@voice/proto/voice/identity/v1/identity';
 import { hashCredential } from '../credentials.js';
 import { presentWorkspace } from '../presenter.js';

@@ -1,7 +1,7 @@
 // The authorization endpoint's decisions: CheckAuthorizationRequest before the login and consent
 // page, IssueAuthorizationCode after it. Until client and redirect_uri are known good, errors
 // must be shown on the page, never sent to the redirect_uri.
-import { isUuid, newId } from '@voice/runtime';
+import { isUuid, newId } from '@voice/runtime/ids';
 import type { CheckAuthorizationRequestRequest, IssueAuthorizationCodeRequest } from '@voice/proto/voice/identity/v1/identity';
 import { authorizationCodePrefix, hashCredential, newCredential } from '../credentials.js';
 import { realmNamed } from '../realms.js';

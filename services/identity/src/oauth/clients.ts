@@ -1,7 +1,8 @@
 // OAuth clients: dynamic registration (RFC 7591), resolving a client_id (a registered client's
 // UUID or a metadata document's URL), and client authentication at the token endpoint.
 import { ConnectError } from '@connectrpc/connect';
-import { constantTimeEqual, isUuid, newId } from '@voice/runtime';
+import { constantTimeEqual } from '@voice/runtime/crypto';
+import { isUuid, newId } from '@voice/runtime/ids';
 import type { RegisterClientRequest } from '@voice/proto/voice/identity/v1/identity';
 import { clientSecretPrefix, hashCredential, newCredential } from '../credentials.js';
 import type { IdentityStore, OAuthClientRecord } from '../store/store.js';

@@ -1,7 +1,7 @@
 // OAuth errors: the RFC error code travels in ErrorDetail.oauth_error, the envelope reason is
 // invalid_request, or unauthorized when a client failed to authenticate at the token endpoint.
 import { ConnectError } from '@connectrpc/connect';
-import { errorDetailOf, serviceError, type FieldIssue, type OAuthErrorCode } from '@voice/runtime';
+import { errorDetailOf, serviceError, type FieldIssue, type OAuthErrorCode } from '@voice/runtime/errors';
 
 export const oauthError = (code: OAuthErrorCode, message: string, fields: FieldIssue[] = []): ConnectError =>
   serviceError('invalid_request', message, { oauthError: code, fields });

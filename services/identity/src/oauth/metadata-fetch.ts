@@ -1,6 +1,6 @@
 // Fetches a Client ID Metadata Document with the egress guard: GET, JSON, 5 s, 64 KiB, and no
 // redirects followed (the document must live at its own client_id).
-import { EgressRefused, guardedRequest, RequestFailed, type EgressPolicy } from '@voice/runtime';
+import { EgressRefused, guardedRequest, RequestFailed, type EgressPolicy } from '@voice/runtime/egress';
 
 /** Answers the document's parsed JSON, or rejects with MetadataUnavailable saying why. */
 export type ClientMetadataFetcher = (url: string) => Promise<unknown>;

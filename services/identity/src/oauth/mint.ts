@@ -1,6 +1,7 @@
 // The one place grants and their tokens are built: the token endpoint (code exchange and
 // refresh) and IssueUserTokens all mint through here.
-import { newId, scopesWithinRole, type Role } from '@voice/runtime';
+import { scopesWithinRole, type Role } from '@voice/runtime/access';
+import { newId } from '@voice/runtime/ids';
 import { accessTokenPrefix, hashCredential, newCredential, refreshTokenPrefix } from '../credentials.js';
 import type { GrantRecord, OAuthClientRecord, TokenRecord } from '../store/store.js';
 import { accessTokenSeconds, refreshTokenSeconds, secondsFrom } from './tokens.js';

@@ -1,7 +1,7 @@
 // PKCE (RFC 7636), S256 only: the challenge is a SHA-256 in base64url, the verifier 43 to 128
 // unreserved characters.
 import { createHash } from 'node:crypto';
-import { constantTimeEqual } from '@voice/runtime';
+import { constantTimeEqual } from '@voice/runtime/crypto';
 
 /** 43 base64url characters that decode to exactly 32 bytes (the last character's spare bits zero). */
 export const isCodeChallenge = (challenge: string): boolean =>

@@ -1,7 +1,7 @@
 // The built-in public client of the tokens IssueUserTokens hands out on a user's behalf. It has
 // no redirect URIs and only the refresh_token grant, so no authorization request can name it;
 // it exists in the store only so that the token endpoint rotates its refresh tokens like any other.
-import { canonicalScopes } from '@voice/runtime';
+import { canonicalScopes } from '@voice/runtime/access';
 import type { IdentityStore, OAuthClientRecord } from '../store/store.js';
 
 /** Fixed, so every replica and every start agree on it. */

@@ -1,5 +1,5 @@
 // OAuth scope strings (RFC 6749 3.3): space-separated, checked against the canonical registry.
-import { nonCanonical } from '@voice/runtime';
+import { nonCanonical } from '@voice/runtime/access';
 
 /** The distinct scopes of a scope string in their order, and those that are not canonical. */
 export function parseScope(text: string): { scopes: string[]; unknown: string[] } {

@@ -1,7 +1,7 @@
 // The token and revocation endpoints' state changes: code exchange with PKCE, refresh with
 // rotation and replay detection, and RFC 7009 revocation. A reused code or refresh token revokes
 // its whole grant, announced before the call returns.
-import type { Notifier } from '@voice/runtime';
+import type { Notifier } from '@voice/runtime/nats';
 import type {
   ExchangeAuthorizationCodeRequest,
   RefreshAccessTokenRequest,

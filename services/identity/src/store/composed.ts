@@ -1,6 +1,7 @@
 // The identity store as one object over its per-concern parts; each adapter builds the parts
 // on its own connection and closes it.
-import type { Page, Role } from '@voice/runtime';
+import type { Role } from '@voice/runtime/access';
+import type { Page } from '@voice/runtime/validation';
 import type {
   AddMemberOutcome,
   ApiKeyRecord,

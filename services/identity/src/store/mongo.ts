@@ -1,7 +1,7 @@
 // IdentityStore on MongoDB: the service's own database; unique indexes on the root marker, key,
 // token and code hashes, e-mails and (workspace, user) memberships; a transaction wherever two
 // writes must agree (MongoDB transactions need a replica set, as production runs).
-import { connectMongo, type MongoHandle } from '@voice/runtime';
+import { connectMongo, type MongoHandle } from '@voice/runtime/store/mongo';
 import { ComposedIdentityStore } from './composed.js';
 import { identityCollections, type Collections } from './mongo/documents.js';
 import { MongoCustomerStore } from './mongo/customers.js';

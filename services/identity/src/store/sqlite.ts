@@ -1,6 +1,6 @@
 // IdentityStore on embedded SQLite. Writes that must agree run in one IMMEDIATE transaction,
 // which also serialises them against other connections to the file.
-import { openSqlite, statementCache, type SqliteDatabase } from '@voice/runtime';
+import { openSqlite, statementCache, type SqliteDatabase } from '@voice/runtime/store/sqlite';
 import { ComposedIdentityStore } from './composed.js';
 import { SqliteCustomerStore } from './sqlite/customers.js';
 import { migrations } from './sqlite/migrations.js';

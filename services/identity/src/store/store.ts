@@ -1,7 +1,8 @@
 // The identity service's persistence: workspaces, service-account API keys, users and their
 // memberships, platforms' customers, and the OAuth 2.0 server's clients, codes, grants and tokens. Every change that
 // ends credentials revokes them in the same transaction and returns their ids.
-import type { Page, Role } from '@voice/runtime';
+import type { Role } from '@voice/runtime/access';
+import type { Page } from '@voice/runtime/validation';
 
 export interface WorkspaceRecord {
   id: string;

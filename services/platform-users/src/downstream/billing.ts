@@ -2,7 +2,7 @@
 // downstreamFailure says.
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { Client } from '@connectrpc/connect';
-import type { CallerSigner } from '@voice/runtime';
+import type { CallerSigner } from '@voice/runtime/caller';
 import type { Amount, BillingService, TransferRequestSchema, TransferResponse } from '@voice/proto/voice/billing/v1/billing';
 import { internalCallOptions, type OnBehalfOf } from './caller.js';
 import { answered, callDownstream } from './failures.js';

@@ -1,6 +1,6 @@
 // Who this service is when it calls identity and billing: an internal principal, naming the
 // workspace the call is about (the platform's, or one of its users').
-import { callHeaders, type CallerSigner } from '@voice/runtime';
+import { callHeaders, type CallerSigner } from '@voice/runtime/caller';
 
 export interface OnBehalfOf {
   workspaceId: string;

@@ -3,7 +3,8 @@
 import { createClient } from '@connectrpc/connect';
 import { BillingService } from '@voice/proto/voice/billing/v1/billing';
 import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
-import { openInternalChannel, type CallerSigner, type InProcessServices } from '@voice/runtime';
+import type { CallerSigner } from '@voice/runtime/caller';
+import { openInternalChannel, type InProcessServices } from '@voice/runtime/internal';
 import { BillingCalls } from './billing.js';
 import { IdentityCalls } from './identity.js';
 

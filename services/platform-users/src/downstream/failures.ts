@@ -2,7 +2,7 @@
 // service made (it carries a reason) passes through with its code and message; a service that
 // could not be reached or did not answer in time is Unavailable, never an internal error.
 import { Code, ConnectError } from '@connectrpc/connect';
-import { errorDetailOf } from '@voice/runtime';
+import { errorDetailOf } from '@voice/runtime/errors';
 
 export type Downstream = 'identity' | 'billing';
 

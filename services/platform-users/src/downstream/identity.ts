@@ -2,7 +2,7 @@
 // downstreamFailure says.
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { Client } from '@connectrpc/connect';
-import type { CallerSigner } from '@voice/runtime';
+import type { CallerSigner } from '@voice/runtime/caller';
 import type {
   Customer,
   IdentityService,

@@ -3,7 +3,10 @@
 // signing in with the one they have. Writing one with its e-mail, finding the pending invitation
 // a token names (on a tenant's domain only that tenant realm's), and accepting it.
 import { Code, ConnectError } from '@connectrpc/connect';
-import { invalidRequest, newId, notFound, passwordIssue, type SecretBox } from '@voice/runtime';
+import { passwordIssue } from '@voice/runtime/accounts';
+import type { SecretBox } from '@voice/runtime/crypto';
+import { invalidRequest, notFound } from '@voice/runtime/errors';
+import { newId } from '@voice/runtime/ids';
 import type { IdentityCalls } from '../downstream/identity.js';
 import type { CustomDomainStore, InvitationRecord, InvitationStore } from '../store/store.js';
 import { invitationBaseUrl, invitationLink, invitationMessage } from './message.js';

@@ -1,7 +1,7 @@
 // Invitation tokens: 32 random bytes in base64url travel in the e-mailed link; only their
 // SHA-256 is stored, so a copy of the database invites nobody.
 import { randomBytes } from 'node:crypto';
-import { sha256Hex } from '@voice/runtime';
+import { sha256Hex } from '@voice/runtime/crypto';
 
 const tokenPattern = /^[A-Za-z0-9_-]{43}$/;
 

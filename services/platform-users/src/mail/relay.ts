@@ -3,7 +3,10 @@
 // exponentially longer (1 s doubling, at most 5 min) and is given up, with an error log, once it
 // has waited a day. Nothing here ever throws out of the loop: a broken store or mailer costs a
 // retry, never the process.
-import { PollingLoop, redeliveryDelayMs, type Logger, type RedeliveryBackoff, type SecretBox } from '@voice/runtime';
+import type { SecretBox } from '@voice/runtime/crypto';
+import { redeliveryDelayMs, type RedeliveryBackoff } from '@voice/runtime/events';
+import type { Logger } from '@voice/runtime/logger';
+import { PollingLoop } from '@voice/runtime/polling-loop';
 import type { MailOutboxStore, MailRecord } from '../store/store.js';
 import type { Mailer } from './mailer.js';
 

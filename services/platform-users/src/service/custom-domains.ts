@@ -2,7 +2,10 @@
 // it against DNS, remove it; and, for the gateway, which workspace an active domain serves.
 import { create } from '@bufbuild/protobuf';
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
-import { internalCallerOf, invalidRequest, notFound, randomBase62, serviceError, toTimestamp, workspaceCallerOf } from '@voice/runtime';
+import { internalCallerOf, workspaceCallerOf } from '@voice/runtime/caller';
+import { randomBase62 } from '@voice/runtime/crypto';
+import { invalidRequest, notFound, serviceError } from '@voice/runtime/errors';
+import { toTimestamp } from '@voice/runtime/time';
 import {
   CustomDomainSchema,
   type AddCustomDomainRequest,

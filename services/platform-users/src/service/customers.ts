@@ -1,7 +1,8 @@
 // A platform's user as identity knows it (a customer): loading one, and the rules that read its
 // workspaces.
 import { Code, ConnectError } from '@connectrpc/connect';
-import { isUuid, notFound, serviceError } from '@voice/runtime';
+import { notFound, serviceError } from '@voice/runtime/errors';
+import { isUuid } from '@voice/runtime/ids';
 import type { Customer, Workspace } from '@voice/proto/voice/identity/v1/identity';
 import type { IdentityCalls } from '../downstream/identity.js';
 import type { PlatformCall } from './platform.js';

@@ -2,7 +2,10 @@
 // passwords, tokens, workspace status) and billing (balances, transfers); invitations are kept
 // here. Every RPC but the two invitation ones works for the signed caller's workspace.
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from '@connectrpc/connect';
-import { internalCallerOf, isPlan, planRank, serviceError, toTimestamp, workspaceCallerOf } from '@voice/runtime';
+import { isPlan, planRank } from '@voice/runtime/access';
+import { internalCallerOf, workspaceCallerOf } from '@voice/runtime/caller';
+import { serviceError } from '@voice/runtime/errors';
+import { toTimestamp } from '@voice/runtime/time';
 import type { Amount } from '@voice/proto/voice/billing/v1/billing';
 import type {
   AcceptInvitationRequest,

@@ -1,7 +1,8 @@
 // The platform a call is made for: the signed caller's workspace, which must be white-label.
 // The gateway checks the feature already; this is the service's own check of the same rule.
 import type { HandlerContext } from '@connectrpc/connect';
-import { serviceError, workspaceCallerOf } from '@voice/runtime';
+import { workspaceCallerOf } from '@voice/runtime/caller';
+import { serviceError } from '@voice/runtime/errors';
 import type { Workspace } from '@voice/proto/voice/identity/v1/identity';
 import type { OnBehalfOf } from '../downstream/caller.js';
 import type { IdentityCalls } from '../downstream/identity.js';

@@ -1,6 +1,10 @@
 // The checks of PlatformUserService requests, each refusing with every issue at once and the
 // field names of the public API.
-import { creditScale, emailIssue, invalidRequest, isPlan, nameIssue, normalisePage, normaliseEmail, passwordIssue, type FieldIssue, type Page, type Plan } from '@voice/runtime';
+import { isPlan, type Plan } from '@voice/runtime/access';
+import { emailIssue, nameIssue, normaliseEmail, passwordIssue } from '@voice/runtime/accounts';
+import { creditScale } from '@voice/runtime/amounts';
+import { invalidRequest, type FieldIssue } from '@voice/runtime/errors';
+import { normalisePage, type Page } from '@voice/runtime/validation';
 import type {
   ListPlatformUsersRequest,
   RegisterPlatformUserRequest,

@@ -1,7 +1,8 @@
 // Billing's transfer id of a platform transfer. With an Idempotency-Key it is derived from the
 // platform and the key, so a retry is billing's replay and the key reused with another body is
 // billing's conflict; two platforms using the same key never meet.
-import { newId, sha256Hex } from '@voice/runtime';
+import { sha256Hex } from '@voice/runtime/crypto';
+import { newId } from '@voice/runtime/ids';
 
 /** A UUID-shaped id (RFC 9562 version 8: custom, here SHA-256 based). */
 export function transferIdOf(platformWorkspaceId: string, idempotencyKey: string): string {

@@ -2,7 +2,7 @@
 // in both ledgers, through billing; billing's refusals explained in the platform's terms.
 import { create } from '@bufbuild/protobuf';
 import { ConnectError } from '@connectrpc/connect';
-import { errorDetailOf, serviceError } from '@voice/runtime';
+import { errorDetailOf, serviceError } from '@voice/runtime/errors';
 import type { TransferResponse } from '@voice/proto/voice/billing/v1/billing';
 import { TransferPlatformCreditsResponseSchema, type TransferPlatformCreditsResponse } from '@voice/proto/voice/platform/v1/platform_users';
 import type { BillingCalls } from '../downstream/billing.js';

@@ -1,6 +1,6 @@
 // PlatformUsersStore on MongoDB: unique indexes keep a domain with one workspace and a token hash
 // with one invitation; an invitation and its e-mail are written in one transaction.
-import { connectMongo, isDuplicateKey, type MongoHandle } from '@voice/runtime';
+import { connectMongo, isDuplicateKey, type MongoHandle } from '@voice/runtime/store/mongo';
 import { domainOf, ensureIndexes, invitationOf, mailOf, type Collections } from './mongo-documents.js';
 import type {
   CustomDomainRecord,

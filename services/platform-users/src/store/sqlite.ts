@@ -1,7 +1,7 @@
 // PlatformUsersStore on embedded SQLite: custom domains (one row per workspace, the domain unique
 // platform-wide), invitations and the mail outbox, in one file.
 import type Database from 'better-sqlite3';
-import { isUniqueViolation, openSqlite, statementCache, type SqliteDatabase } from '@voice/runtime';
+import { isUniqueViolation, openSqlite, statementCache, type SqliteDatabase } from '@voice/runtime/store/sqlite';
 import { domainOf, invitationOf, mailOf, migrations, type DomainRow, type InvitationRow, type MailRow } from './sqlite-schema.js';
 import type {
   CustomDomainRecord,

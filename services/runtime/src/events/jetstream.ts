@@ -17,7 +17,7 @@ import {
   type NatsConnection,
 } from 'nats';
 import type { Logger } from '../logger.js';
-import { connectNats } from '../nats-connection.js';
+import { connectNats } from '../nats/connection.js';
 import {
   checkConsumeOptions,
   eventStreamDefaults,

@@ -1,7 +1,7 @@
 // The event stream configuration asks for: JetStream when NATS_URL is set, else in-process;
 // namespaced when VOICE_EVENT_NAMESPACE is set; streams kept in VOICE_NATS_REPLICAS copies.
 import { createLogger, type Logger } from '../logger.js';
-import type { CommonConfig } from '../service-config.js';
+import type { CommonConfig } from '../config/service-config.js';
 import type { EventStream } from './event-stream.js';
 import { InProcessEventStream } from './in-process.js';
 import { JetStreamEventStream } from './jetstream.js';

@@ -2,7 +2,7 @@
 // compare-and-set on the entry's revision (the server refuses a stale one). The bucket's TTL only
 // clears leases of jobs nobody runs any more; a lease's own expiry is in its value.
 import type { KV, NatsConnection } from 'nats';
-import { connectNats } from '../nats-connection.js';
+import { connectNats } from '../nats/connection.js';
 import { decodeLease, encodeLease, type LeaseRecord, type LeaseStore, type StoredLease } from './lease-store.js';
 
 /** The bucket's name before the event namespace's prefix. */

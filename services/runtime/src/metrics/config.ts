@@ -1,6 +1,6 @@
 // Where a process serves its metrics: VOICE_METRICS_HOST and VOICE_METRICS_PORT (`off` serves none).
 import { isIP } from 'node:net';
-import { ConfigError, readIntOrOff, readString, type Env } from '../config.js';
+import { ConfigError, readIntOrOff, readString, type Env } from '../config/env.js';
 
 export interface MetricsConfig {
   host: string;

@@ -3,7 +3,8 @@
 // the hold travels later through the outbox. Billing either answers (held, or refused with what is
 // available) or could not be asked, and then nothing may go ahead.
 import { Code, ConnectError, type Client } from '@connectrpc/connect';
-import { callHeaders, type CallerSigner, type Logger } from '@voice/runtime';
+import { callHeaders, type CallerSigner } from '@voice/runtime/caller';
+import type { Logger } from '@voice/runtime/logger';
 import type { BillingService } from '@voice/proto/voice/billing/v1/billing';
 
 /** How long a send or a purchase waits for billing's answer to a hold. */

@@ -1,7 +1,7 @@
 // A bought number's monthly fee as billing sees it: one hold per number and month (its id names
 // both, so however often a month is tried it is one hold, captured once), captured through a usage
 // event of kind `number.monthly`.
-import type { NewOutboxEvent } from '@voice/runtime';
+import type { NewOutboxEvent } from '@voice/runtime/events';
 import type { NumberRecord } from '../store/store.js';
 import { settlementEvent } from './usage-events.js';
 

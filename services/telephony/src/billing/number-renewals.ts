@@ -5,7 +5,8 @@
 // unpaid, the number goes back to the platform's carrier and is removed. Every write is conditional
 // on the due date it was read with, so a renewal racing another (or a purchase of credits) settles
 // a month once; billing cannot be asked, or the carrier cannot take the number back: next run.
-import type { Logger, PeriodicJob } from '@voice/runtime';
+import type { PeriodicJob } from '@voice/runtime/jobs';
+import type { Logger } from '@voice/runtime/logger';
 import type { CarrierDirectory } from '../carriers/directory.js';
 import { releaseAt, type NumberTerms } from '../presenter.js';
 import type { NumberRecord, TelephonyStore } from '../store/store.js';

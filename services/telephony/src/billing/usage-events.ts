@@ -2,7 +2,9 @@
 // transaction that settles what they pay for: a capture of the price (the carrier took the
 // message, the number was bought or renewed), or a release (a use of nothing).
 import { create, toBinary } from '@bufbuild/protobuf';
-import { newId, toTimestamp, usageSubject, type NewOutboxEvent } from '@voice/runtime';
+import { usageSubject, type NewOutboxEvent } from '@voice/runtime/events';
+import { newId } from '@voice/runtime/ids';
+import { toTimestamp } from '@voice/runtime/time';
 import { UsageEventSchema } from '@voice/proto/voice/billing/v1/events';
 import type { MessageRecord } from '../store/store.js';
 

@@ -1,6 +1,6 @@
 // Which carrier serves what: the platform's own carrier for marketplace numbers, a workspace's
 // connection for imported ones. Credentials are opened only here, just before use.
-import { randomBase62, type SecretBox } from '@voice/runtime';
+import { randomBase62, type SecretBox } from '@voice/runtime/crypto';
 import type { PlatformCarrierConfig } from '../config.js';
 import type { ConnectionRecord, NumberRecord } from '../store/store.js';
 import type { CarrierAccount, CarrierAdapter } from './carrier.js';

@@ -1,7 +1,15 @@
 // HTTP exchanges with a Twilio-compatible REST API on behalf of one account: form-encoded bodies,
 // basic auth, JSON answers, all through the egress guard, with retries and the account's circuit
 // breaker. What the answers mean is the adapter's business (twilio.ts).
-import { EgressRefused, egressPolicy, guardedRequest, RequestFailed, sha256Hex, type EgressPolicy, type GuardedResponse } from '@voice/runtime';
+import { sha256Hex } from '@voice/runtime/crypto';
+import {
+  EgressRefused,
+  egressPolicy,
+  guardedRequest,
+  RequestFailed,
+  type EgressPolicy,
+  type GuardedResponse,
+} from '@voice/runtime/egress';
 import { CarrierUnavailable } from './carrier.js';
 import { CircuitOpen, type CircuitBreaker, type CircuitBreakers } from './resilience/circuit-breaker.js';
 import { isOutage, isRetrySafe, statusFailure, transportFailure, type HttpFailure } from './resilience/http-failures.js';

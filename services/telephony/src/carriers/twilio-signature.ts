@@ -1,7 +1,7 @@
 // Twilio's webhook signature (X-Twilio-Signature): base64 HMAC-SHA1, keyed with the auth token, of
 // the full callback URL followed by every POST parameter's name and value, sorted by name.
 import { createHmac } from 'node:crypto';
-import { constantTimeEqual } from '@voice/runtime';
+import { constantTimeEqual } from '@voice/runtime/crypto';
 import type { CarrierCallback } from './carrier.js';
 
 export function twilioSignature(authToken: string, url: string, params: Record<string, string>): string {

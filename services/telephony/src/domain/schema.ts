@@ -1,7 +1,8 @@
 // Request schemas of the telephony API, shared by the gateway (REST validation) and the
 // service (its own RPC boundary), so both refuse the same input with the same field names.
 import { z } from 'zod';
-import { isHttpUrlWithoutCredentials, isUuid, pageQueryFields } from '@voice/runtime';
+import { isUuid } from '@voice/runtime/ids';
+import { isHttpUrlWithoutCredentials, pageQueryFields } from '@voice/runtime/validation';
 import { parseE164 } from '../numbers/phone.js';
 import { segmentSms, tooLongIssue } from '../sms/segments.js';
 

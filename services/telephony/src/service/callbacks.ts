@@ -2,7 +2,9 @@
 // connection's own credentials before anything changes; then a delivery report moves a message
 // forward, or a vetting verdict settles a pending A2P campaign.
 import type { HandlerContext } from '@connectrpc/connect';
-import { callerOf, invalidRequest, isUuid, notFound, serviceError } from '@voice/runtime';
+import { callerOf } from '@voice/runtime/caller';
+import { invalidRequest, notFound, serviceError } from '@voice/runtime/errors';
+import { isUuid } from '@voice/runtime/ids';
 import type { HandleCarrierCallbackRequest } from '@voice/proto/voice/telephony/v1/telephony';
 import type { CarrierAdapter, DeliveryStatus } from '../carriers/carrier.js';
 import { platformConnectionKey } from '../carriers/directory.js';

@@ -1,7 +1,9 @@
 // A2P 10DLC campaigns: submitted to the carrier of a connection, which approves or rejects
 // them at once (the sandbox) or later through a signed status callback.
 import type { HandlerContext } from '@connectrpc/connect';
-import { newId, normalisePage, workspaceCallerOf } from '@voice/runtime';
+import { workspaceCallerOf } from '@voice/runtime/caller';
+import { newId } from '@voice/runtime/ids';
+import { normalisePage } from '@voice/runtime/validation';
 import type { CreateA2pCampaignRequest, GetA2pCampaignRequest, ListA2pCampaignsRequest } from '@voice/proto/voice/telephony/v1/telephony';
 import { createCampaignBodySchema } from '../domain/schema.js';
 import { presentCampaign } from '../presenter.js';

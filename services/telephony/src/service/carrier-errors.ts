@@ -1,7 +1,7 @@
 // One table from a carrier's failure to the public error: nothing was accepted, so nothing is
 // charged, and the carrier's name and identifiers stay inside.
 import type { ConnectError } from '@connectrpc/connect';
-import { serviceError } from '@voice/runtime';
+import { serviceError } from '@voice/runtime/errors';
 import { CarrierRejected, CarrierUnavailable } from '../carriers/carrier.js';
 
 export function carrierFailure(error: unknown): ConnectError | undefined {

@@ -2,7 +2,10 @@
 // never returned (masked hints only), and the mask sent back keeps a stored credential as long
 // as the address it is sent to stays the same.
 import type { HandlerContext } from '@connectrpc/connect';
-import { invalidRequest, newId, normalisePage, notFound, serviceError, workspaceCallerOf } from '@voice/runtime';
+import { workspaceCallerOf } from '@voice/runtime/caller';
+import { invalidRequest, notFound, serviceError } from '@voice/runtime/errors';
+import { newId } from '@voice/runtime/ids';
+import { normalisePage } from '@voice/runtime/validation';
 import type {
   CreateCarrierConnectionRequest,
   DeleteCarrierConnectionRequest,

@@ -1,5 +1,6 @@
 // What the telephony handlers need; main.ts builds it once.
-import type { Logger, SecretBox } from '@voice/runtime';
+import type { SecretBox } from '@voice/runtime/crypto';
+import type { Logger } from '@voice/runtime/logger';
 import type { CarrierDirectory } from '../carriers/directory.js';
 import type { BillingHolds } from '../billing/holds.js';
 import type { NumberTerms } from '../presenter.js';

@@ -1,7 +1,9 @@
 // The one way telephony handlers read a request: the schema decides, a failure is a 400 that
 // names every bad field, and ids that cannot exist are simply not found.
 import type { z } from 'zod';
-import { definedFields, invalidRequest, isUuid, notFound, validate } from '@voice/runtime';
+import { invalidRequest, notFound } from '@voice/runtime/errors';
+import { isUuid } from '@voice/runtime/ids';
+import { definedFields, validate } from '@voice/runtime/validation';
 
 export function parseInput<S extends z.ZodType>(schema: S, fields: Record<string, unknown>): z.output<S> {
   const result = validate(schema, definedFields(fields));

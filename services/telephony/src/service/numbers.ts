@@ -3,7 +3,12 @@
 // workspace's own carrier account, settings, release.
 import type { HandlerContext } from '@connectrpc/connect';
 import { create } from '@bufbuild/protobuf';
-import { formatCredits, newId, normalisePage, notFound, serviceError, workspaceCallerOf, type Caller, type NewOutboxEvent } from '@voice/runtime';
+import { formatCredits } from '@voice/runtime/amounts';
+import { workspaceCallerOf, type Caller } from '@voice/runtime/caller';
+import { notFound, serviceError } from '@voice/runtime/errors';
+import type { NewOutboxEvent } from '@voice/runtime/events';
+import { newId } from '@voice/runtime/ids';
+import { normalisePage } from '@voice/runtime/validation';
 import {
   AvailableNumberSchema,
   type BuyNumberRequest,

@@ -5,7 +5,8 @@
 // hold captured exactly as the send would have done; if it did not, the send is abandoned like one
 // the carrier refused (its hold released, the key free for a retry). A carrier that cannot be
 // asked now is asked again on the next pass.
-import { PollingLoop, type Logger } from '@voice/runtime';
+import type { Logger } from '@voice/runtime/logger';
+import { PollingLoop } from '@voice/runtime/polling-loop';
 import type { CarrierAdapter } from '../carriers/carrier.js';
 import type { CarrierDirectory } from '../carriers/directory.js';
 import { smsCaptureEvent, smsReleaseEvent } from '../billing/usage-events.js';

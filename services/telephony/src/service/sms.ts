@@ -5,17 +5,12 @@
 // transaction that records the acceptance (so the debit lands exactly once, even if billing is
 // away by then); a message it did not take releases the hold the same way.
 import type { HandlerContext } from '@connectrpc/connect';
-import {
-  formatCredits,
-  idempotencyExpiry,
-  invalidRequest,
-  newId,
-  normalisePage,
-  requestFingerprint,
-  serviceError,
-  workspaceCallerOf,
-  type Caller,
-} from '@voice/runtime';
+import { formatCredits } from '@voice/runtime/amounts';
+import { workspaceCallerOf, type Caller } from '@voice/runtime/caller';
+import { invalidRequest, serviceError } from '@voice/runtime/errors';
+import { idempotencyExpiry, requestFingerprint } from '@voice/runtime/idempotency';
+import { newId } from '@voice/runtime/ids';
+import { normalisePage } from '@voice/runtime/validation';
 import type { GetMessageRequest, ListMessagesRequest, SendSmsRequest } from '@voice/proto/voice/telephony/v1/telephony';
 import { messageStatuses, sendSmsBodySchema } from '../domain/schema.js';
 import { isUsNumber, isUsTenDlc, parseE164 } from '../numbers/phone.js';

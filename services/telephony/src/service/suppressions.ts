@@ -1,6 +1,9 @@
 // The workspace's do-not-contact list: a destination on it is refused before any carrier or charge.
 import type { HandlerContext } from '@connectrpc/connect';
-import { newId, normalisePage, serviceError, workspaceCallerOf } from '@voice/runtime';
+import { workspaceCallerOf } from '@voice/runtime/caller';
+import { serviceError } from '@voice/runtime/errors';
+import { newId } from '@voice/runtime/ids';
+import { normalisePage } from '@voice/runtime/validation';
 import type { AddSuppressionRequest, ListSuppressionsRequest, RemoveSuppressionRequest } from '@voice/proto/voice/telephony/v1/telephony';
 import { addSuppressionBodySchema } from '../domain/schema.js';
 import { parseE164 } from '../numbers/phone.js';

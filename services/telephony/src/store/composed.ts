@@ -1,6 +1,7 @@
 // The telephony store as one object over its per-concern parts; each adapter builds the parts on
 // its own connection, and owns the outbox and closing.
-import type { NewOutboxEvent, OutboxReader, Page } from '@voice/runtime';
+import type { NewOutboxEvent, OutboxReader } from '@voice/runtime/events';
+import type { Page } from '@voice/runtime/validation';
 import type {
   CampaignRecord,
   ConnectionChanges,

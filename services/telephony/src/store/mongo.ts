@@ -3,7 +3,7 @@
 // must agree, the usage events that capture or release a send's hold entering the outbox inside
 // it. (Databases from before billing held the sends keep two collections nobody reads any more,
 // credit_views and reservations: see docs/operations.md.)
-import { connectMongo, MongoOutbox, type MongoHandle } from '@voice/runtime';
+import { connectMongo, MongoOutbox, type MongoHandle } from '@voice/runtime/store/mongo';
 import { ComposedTelephonyStore } from './composed.js';
 import { MongoCampaignStore } from './mongo/campaigns.js';
 import { MongoSendClaims } from './mongo/claims.js';

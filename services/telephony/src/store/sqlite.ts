@@ -1,7 +1,7 @@
 // TelephonyStore on embedded SQLite. Writes that must agree run in one IMMEDIATE transaction,
 // which also serialises them against other connections to the file; the usage events that
 // capture or release a send's hold enter the outbox in the transaction that settles the send.
-import { openSqlite, SqliteOutbox, statementCache, type SqliteDatabase } from '@voice/runtime';
+import { openSqlite, SqliteOutbox, statementCache, type SqliteDatabase } from '@voice/runtime/store/sqlite';
 import { ComposedTelephonyStore } from './composed.js';
 import { SqliteCampaignStore } from './sqlite/campaigns.js';
 import { SqliteSendClaims } from './sqlite/claims.js';

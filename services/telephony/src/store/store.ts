@@ -1,6 +1,7 @@
 // The telephony service's persistence, in its own words; SQLite and MongoDB adapters implement
 // it and one contract suite (test/store.contract.ts) holds them to the same behaviour.
-import type { NewOutboxEvent, OutboxReader, Page } from '@voice/runtime';
+import type { NewOutboxEvent, OutboxReader } from '@voice/runtime/events';
+import type { Page } from '@voice/runtime/validation';
 
 export type NumberSource = 'marketplace' | 'imported';
 

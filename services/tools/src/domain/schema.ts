@@ -1,7 +1,7 @@
 // The one definition of a tool's input: the gateway validates REST bodies with it, the
 // service validates config by type with it, and the MCP and OpenAPI layers derive from it.
 import { z } from 'zod';
-import { boundedJson, isHttpUrlWithoutCredentials, pageQueryFields } from '@voice/runtime';
+import { boundedJson, isHttpUrlWithoutCredentials, pageQueryFields } from '@voice/runtime/validation';
 
 export const toolTypes = ['api', 'mcp', 'builtin'] as const;
 export type ToolType = (typeof toolTypes)[number];

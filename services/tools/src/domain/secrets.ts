@@ -1,7 +1,8 @@
 // Where secrets sit inside a tool's config, and the three things done to them: sealed at rest,
 // masked on every way out, opened only to run the tool. The mask sent back keeps a stored secret.
 import type { JsonObject, JsonValue } from '@bufbuild/protobuf';
-import { SecretBox, type FieldIssue } from '@voice/runtime';
+import { SecretBox } from '@voice/runtime/crypto';
+import type { FieldIssue } from '@voice/runtime/errors';
 import { pathPlaceholder, secretMask, type ToolType } from './schema.js';
 
 type Path = string[];

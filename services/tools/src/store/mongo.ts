@@ -3,7 +3,8 @@
 // claim must agree (MongoDB transactions need a replica set, as production runs).
 import type { JsonObject } from '@bufbuild/protobuf';
 import type { ClientSession, Collection } from 'mongodb';
-import { connectMongo, isDuplicateKey, type MongoHandle, type Page } from '@voice/runtime';
+import { connectMongo, isDuplicateKey, type MongoHandle } from '@voice/runtime/store/mongo';
+import type { Page } from '@voice/runtime/validation';
 import type { ToolType } from '../domain/schema.js';
 import {
   claimOutcome,

@@ -1,6 +1,6 @@
 // Chooses the store adapter from configuration, in one place.
 import { join } from 'node:path';
-import type { CommonConfig } from '@voice/runtime';
+import type { CommonConfig } from '@voice/runtime/config';
 import { MongoToolStore } from './mongo.js';
 import { SqliteToolStore } from './sqlite.js';
 import type { ToolStore } from './store.js';

@@ -2,7 +2,8 @@
 // claims written in the same transaction as the tool they created.
 import type { JsonObject } from '@bufbuild/protobuf';
 import type Database from 'better-sqlite3';
-import { isUniqueViolation, openSqlite, statementCache, type Page, type SqliteDatabase } from '@voice/runtime';
+import { isUniqueViolation, openSqlite, statementCache, type SqliteDatabase } from '@voice/runtime/store/sqlite';
+import type { Page } from '@voice/runtime/validation';
 import type { ToolType } from '../domain/schema.js';
 import {
   claimOutcome,

@@ -1,7 +1,7 @@
 // The tools service's persistence, in its own words; SQLite and MongoDB adapters implement it
 // and one contract suite (test/store.contract.ts) holds them to the same behaviour.
 import type { JsonObject } from '@bufbuild/protobuf';
-import type { Page } from '@voice/runtime';
+import type { Page } from '@voice/runtime/validation';
 import type { ToolType } from '../domain/schema.js';
 
 export interface ToolRecord {

@@ -2,7 +2,7 @@
 import { performance } from 'node:perf_hooks';
 import type { JsonObject, JsonValue } from '@bufbuild/protobuf';
 import { isHeaderValue, pathPlaceholder, type ApiToolConfig } from '../domain/schema.js';
-import { guardedRequest, RequestFailed, type EgressPolicy } from '@voice/runtime';
+import { guardedRequest, RequestFailed, type EgressPolicy } from '@voice/runtime/egress';
 import { ToolArgumentError, type TestOutcome } from './outcome.js';
 
 type Parameter = NonNullable<ApiToolConfig['parameters']>[number];

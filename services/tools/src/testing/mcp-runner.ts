@@ -6,7 +6,13 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpToolConfig } from '../domain/schema.js';
-import { EgressRefused, guardedRequest, RequestFailed, type EgressPolicy, type RequestFailureCode } from '@voice/runtime';
+import {
+  EgressRefused,
+  guardedRequest,
+  RequestFailed,
+  type EgressPolicy,
+  type RequestFailureCode,
+} from '@voice/runtime/egress';
 import type { McpServerToolInfo, TestOutcome } from './outcome.js';
 
 const defaultTimeoutMs = 10_000;

@@ -1,6 +1,6 @@
 // What one test run of a tool produced; the service turns it into TestToolResponse.
 import type { JsonObject, JsonValue } from '@bufbuild/protobuf';
-import type { RequestFailureCode } from '@voice/runtime';
+import type { RequestFailureCode } from '@voice/runtime/egress';
 
 export interface McpServerToolInfo {
   name: string;

@@ -1,6 +1,8 @@
 // A platform's customers in MongoDB: registration in one transaction, and the owners of the
 // workspaces under a platform, searched by e-mail or name.
-import { isDuplicateKey, type Page, type Role } from '@voice/runtime';
+import type { Role } from '@voice/runtime/access';
+import { isDuplicateKey } from '@voice/runtime/store/mongo';
+import type { Page } from '@voice/runtime/validation';
 import type { CustomerRecord, CustomerStore, MembershipRecord, RegisterCustomerOutcome, UserRecord, WorkspaceRecord } from '../store.js';
 import { userDocument, userRecord, workspaceDocument, workspaceRecord, type UserDocument } from './documents.js';
 import { MongoStorePart } from './part.js';

@@ -1,6 +1,6 @@
 // The MongoDB store's document shapes, the collections that hold them, and their mapping to the store's records.
 import type { Collection, Db } from 'mongodb';
-import type { Role } from '@voice/runtime';
+import type { Role } from '@voice/runtime/access';
 import type {
   ApiKeyRecord,
   AuthorizationCodeRecord,

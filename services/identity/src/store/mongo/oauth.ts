@@ -1,6 +1,6 @@
 // The OAuth 2.0 server's clients, codes, grants and tokens in MongoDB.
 import type { ClientSession } from 'mongodb';
-import { isDuplicateKey } from '@voice/runtime';
+import { isDuplicateKey } from '@voice/runtime/store/mongo';
 import type { AuthorizationCodeRecord, GrantRecord, OAuthClientRecord, OAuthStore, RedeemOutcome, RotateOutcome, TokenRecord } from '../store.js';
 import { clientDocument, clientRecord, codeDocument, codeRecord, grantDocument, grantRecord, tokenDocument, tokenRecord } from './documents.js';
 import { MongoStorePart } from './part.js';

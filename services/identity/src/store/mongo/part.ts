@@ -1,6 +1,6 @@
 // The base of each part of the MongoDB store: its collections, and the transaction and revocation steps several parts run.
 import type { ClientSession, Collection, Filter } from 'mongodb';
-import type { MongoHandle } from '@voice/runtime';
+import type { MongoHandle } from '@voice/runtime/store/mongo';
 import type {
   ApiKeyDocument,
   ClientDocument,

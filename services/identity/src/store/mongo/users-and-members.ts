@@ -1,6 +1,8 @@
 // Users and memberships in MongoDB; a member change revokes the member's OAuth credentials in the same transaction.
 import type { ClientSession } from 'mongodb';
-import { isDuplicateKey, type Page, type Role } from '@voice/runtime';
+import type { Role } from '@voice/runtime/access';
+import { isDuplicateKey } from '@voice/runtime/store/mongo';
+import type { Page } from '@voice/runtime/validation';
 import type {
   AddMemberOutcome,
   MemberChangeOutcome,

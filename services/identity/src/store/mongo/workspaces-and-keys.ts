@@ -1,5 +1,6 @@
 // Workspaces and their API keys in MongoDB, including the suspension that revokes a workspace's credentials.
-import { isDuplicateKey, type Page } from '@voice/runtime';
+import { isDuplicateKey } from '@voice/runtime/store/mongo';
+import type { Page } from '@voice/runtime/validation';
 import type { ApiKeyRecord, RevokeKeyOutcome, WorkspaceKeyStore, WorkspaceRecord } from '../store.js';
 import { keyDocument, keyRecord, workspaceDocument, workspaceRecord } from './documents.js';
 import { MongoStorePart } from './part.js';

@@ -1,7 +1,9 @@
 // A platform's customers in SQLite: registration in one transaction, and the owners of the
 // workspaces under a platform, searched by e-mail or name.
 import type Database from 'better-sqlite3';
-import { type Page, type Role, type SqliteDatabase } from '@voice/runtime';
+import type { Role } from '@voice/runtime/access';
+import { type SqliteDatabase } from '@voice/runtime/store/sqlite';
+import type { Page } from '@voice/runtime/validation';
 import type { CustomerRecord, CustomerStore, MembershipRecord, RegisterCustomerOutcome, UserRecord, WorkspaceRecord } from '../store.js';
 import { insertMember, insertUser, insertWorkspace } from './inserts.js';
 import { userFromRow, workspaceFromRow, type UserRow, type WorkspaceRow } from './rows.js';

@@ -1,6 +1,6 @@
 // The OAuth 2.0 server's clients, codes, grants and tokens in SQLite.
 import type Database from 'better-sqlite3';
-import type { SqliteDatabase } from '@voice/runtime';
+import type { SqliteDatabase } from '@voice/runtime/store/sqlite';
 import type { AuthorizationCodeRecord, GrantRecord, OAuthClientRecord, OAuthStore, RedeemOutcome, RotateOutcome, TokenRecord } from '../store.js';
 import { revokeOAuthCredentials } from './revoke.js';
 import { clientFromRow, codeFromRow, grantFromRow, ids, tokenFromRow, type ClientRow, type CodeRow, type GrantRow, type TokenRow } from './rows.js';

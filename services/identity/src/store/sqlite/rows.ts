@@ -1,5 +1,5 @@
 // The SQLite store's row shapes and their mapping to the store's records.
-import type { Role } from '@voice/runtime';
+import type { Role } from '@voice/runtime/access';
 import type {
   ApiKeyRecord,
   AuthorizationCodeRecord,

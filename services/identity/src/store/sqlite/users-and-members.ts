@@ -1,6 +1,8 @@
 // Users and memberships in SQLite; a member change revokes the member's OAuth credentials in the same transaction.
 import type Database from 'better-sqlite3';
-import { isUniqueViolation, type Page, type Role, type SqliteDatabase } from '@voice/runtime';
+import type { Role } from '@voice/runtime/access';
+import { isUniqueViolation, type SqliteDatabase } from '@voice/runtime/store/sqlite';
+import type { Page } from '@voice/runtime/validation';
 import type {
   AddMemberOutcome,
   MemberChangeOutcome,

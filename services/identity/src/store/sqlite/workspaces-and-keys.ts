@@ -1,6 +1,7 @@
 // Workspaces and their API keys in SQLite, including the suspension that revokes a workspace's credentials.
 import type Database from 'better-sqlite3';
-import { isUniqueViolation, type Page, type SqliteDatabase } from '@voice/runtime';
+import { isUniqueViolation, type SqliteDatabase } from '@voice/runtime/store/sqlite';
+import type { Page } from '@voice/runtime/validation';
 import type { ApiKeyRecord, RevokeKeyOutcome, WorkspaceKeyStore, WorkspaceRecord } from '../store.js';
 import { insertWorkspace } from './inserts.js';
 import { revokeOAuthCredentials } from './revoke.js';

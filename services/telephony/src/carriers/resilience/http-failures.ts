@@ -1,6 +1,6 @@
 // What can go wrong with one HTTP exchange with a carrier, and the two decisions that follow from
 // it: may the request be sent again, and does it say the carrier is down.
-import type { RequestFailed } from '@voice/runtime';
+import type { RequestFailed } from '@voice/runtime/egress';
 
 export type HttpFailure =
   /** No connection was made, so nothing reached the carrier. */

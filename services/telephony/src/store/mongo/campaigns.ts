@@ -1,5 +1,5 @@
 // A2P campaigns in MongoDB; a carrier's verdict changes only a pending campaign of its connection.
-import type { Page } from '@voice/runtime';
+import type { Page } from '@voice/runtime/validation';
 import type { CampaignStore } from '../composed.js';
 import type { CampaignRecord } from '../store.js';
 import { campaignDocument, campaignRecord } from './documents.js';

@@ -1,5 +1,5 @@
 // Carrier connections in MongoDB; one stays while a number or a campaign uses it.
-import { definedFields, type Page } from '@voice/runtime';
+import { definedFields, type Page } from '@voice/runtime/validation';
 import type { ConnectionStore } from '../composed.js';
 import type { ConnectionChanges, ConnectionRecord } from '../store.js';
 import { connectionDocument, connectionRecord } from './documents.js';

@@ -1,5 +1,5 @@
 // The MongoDB store's indexes, which every connect creates where they are missing.
-import type { MongoOutbox } from '@voice/runtime';
+import type { MongoOutbox } from '@voice/runtime/store/mongo';
 import type { Collections } from './documents.js';
 
 const newestFirst = { workspace_id: 1, created_at: -1, _id: -1 } as const;

@@ -1,6 +1,8 @@
 // Phone numbers in MongoDB: a unique index keeps a number with one workspace across the platform;
 // a bought number's fees are captured through usage events written in the transaction that records them.
-import { definedFields, isDuplicateKey, type MongoHandle, type MongoOutbox, type NewOutboxEvent, type Page } from '@voice/runtime';
+import type { NewOutboxEvent } from '@voice/runtime/events';
+import { isDuplicateKey, type MongoHandle, type MongoOutbox } from '@voice/runtime/store/mongo';
+import { definedFields, type Page } from '@voice/runtime/validation';
 import type { NumberStore } from '../composed.js';
 import type { NumberChanges, NumberRecord } from '../store.js';
 import { numberDocument, numberRecord, type Collections } from './documents.js';

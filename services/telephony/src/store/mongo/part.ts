@@ -1,7 +1,8 @@
 // The base of each part of the MongoDB store: its collections, its transactions (they need a
 // replica set, as production runs), and what every part writes or reads the same way.
 import type { ClientSession, Collection, Filter } from 'mongodb';
-import type { MongoHandle, Page } from '@voice/runtime';
+import type { MongoHandle } from '@voice/runtime/store/mongo';
+import type { Page } from '@voice/runtime/validation';
 import type { Collections } from './documents.js';
 
 export abstract class MongoStorePart {

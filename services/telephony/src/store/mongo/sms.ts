@@ -2,7 +2,9 @@
 // accepts it (with the usage event capturing its hold in the outbox) or it is abandoned (with the
 // event releasing its hold); delivery reports move accepted messages forward.
 import type { ClientSession, Filter } from 'mongodb';
-import type { MongoHandle, MongoOutbox, NewOutboxEvent, Page } from '@voice/runtime';
+import type { NewOutboxEvent } from '@voice/runtime/events';
+import type { MongoHandle, MongoOutbox } from '@voice/runtime/store/mongo';
+import type { Page } from '@voice/runtime/validation';
 import type { SmsStore } from '../composed.js';
 import { awaitingCarrier, claimDecision, failureReasonOf, statusesOvertakenBy } from '../rules.js';
 import type { BeginOutcome, ClaimOutcome, DeliveryUpdate, MessageRecord, MessageStatus, SendClaim } from '../store.js';

@@ -1,5 +1,6 @@
 // The suppression list in MongoDB: a unique index keeps a number once per workspace.
-import { isDuplicateKey, type Page } from '@voice/runtime';
+import { isDuplicateKey } from '@voice/runtime/store/mongo';
+import type { Page } from '@voice/runtime/validation';
 import type { SuppressionStore } from '../composed.js';
 import type { SuppressionRecord } from '../store.js';
 import { suppressionDocument, suppressionRecord } from './documents.js';

@@ -1,5 +1,6 @@
 // A2P campaigns in SQLite; a carrier's verdict changes only a pending campaign of its connection.
-import type { Page, SqliteDatabase } from '@voice/runtime';
+import type { SqliteDatabase } from '@voice/runtime/store/sqlite';
+import type { Page } from '@voice/runtime/validation';
 import type { CampaignStore } from '../composed.js';
 import type { CampaignRecord } from '../store.js';
 import { campaignFromRow, campaignRow, type CampaignRow } from './rows.js';

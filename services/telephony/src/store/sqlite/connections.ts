@@ -1,5 +1,6 @@
 // Carrier connections in SQLite; one stays while a number or a campaign uses it.
-import type { Page, SqliteDatabase } from '@voice/runtime';
+import type { SqliteDatabase } from '@voice/runtime/store/sqlite';
+import type { Page } from '@voice/runtime/validation';
 import type { ConnectionStore } from '../composed.js';
 import type { ConnectionChanges, ConnectionRecord } from '../store.js';
 import { connectionFromRow, connectionRow, type ConnectionRow } from './rows.js';

@@ -1,6 +1,6 @@
 // The SQLite schema as numbered migrations: databases record how many ran in user_version, so
 // entries are only ever appended, never edited or reordered.
-import { sqliteOutboxMigration } from '@voice/runtime';
+import { sqliteOutboxMigration } from '@voice/runtime/store/sqlite';
 
 export const migrations = [
   `CREATE TABLE phone_numbers (

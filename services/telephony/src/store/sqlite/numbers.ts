@@ -1,6 +1,8 @@
 // Phone numbers in SQLite: a number is unique across the platform, everything else is per workspace;
 // a bought number's fees are captured through usage events written in the transaction that records them.
-import { isUniqueViolation, type NewOutboxEvent, type Page, type SqliteDatabase, type SqliteOutbox } from '@voice/runtime';
+import type { NewOutboxEvent } from '@voice/runtime/events';
+import { isUniqueViolation, type SqliteDatabase, type SqliteOutbox } from '@voice/runtime/store/sqlite';
+import type { Page } from '@voice/runtime/validation';
 import type { NumberStore } from '../composed.js';
 import type { NumberChanges, NumberRecord } from '../store.js';
 import { numberFromRow, numberRow, type NumberRow } from './rows.js';

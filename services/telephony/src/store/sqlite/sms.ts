@@ -1,7 +1,9 @@
 // SMS in SQLite: a send begins (its message waiting, its key claimed), then the carrier's answer
 // accepts it (with the usage event capturing its hold in the outbox) or it is abandoned (with the
 // event releasing its hold); delivery reports move accepted messages forward.
-import type { NewOutboxEvent, Page, SqliteDatabase, SqliteOutbox } from '@voice/runtime';
+import type { NewOutboxEvent } from '@voice/runtime/events';
+import type { SqliteDatabase, SqliteOutbox } from '@voice/runtime/store/sqlite';
+import type { Page } from '@voice/runtime/validation';
 import type { SmsStore } from '../composed.js';
 import { awaitingCarrier, claimDecision, failureReasonOf, statusesOvertakenBy } from '../rules.js';
 import type { BeginOutcome, ClaimOutcome, DeliveryUpdate, MessageRecord, MessageStatus, SendClaim } from '../store.js';

@@ -1,7 +1,8 @@
 // The SQL every part of the SQLite store writes the same way: inserting a row, updating the
 // columns a change names, and reading one page of a workspace's rows newest first.
 import type Database from 'better-sqlite3';
-import type { Page, SqliteDatabase } from '@voice/runtime';
+import type { SqliteDatabase } from '@voice/runtime/store/sqlite';
+import type { Page } from '@voice/runtime/validation';
 
 export type Sql = (text: string) => Database.Statement;
 

@@ -1,5 +1,6 @@
 // The suppression list in SQLite: a number appears at most once per workspace.
-import { isUniqueViolation, type Page, type SqliteDatabase } from '@voice/runtime';
+import { isUniqueViolation, type SqliteDatabase } from '@voice/runtime/store/sqlite';
+import type { Page } from '@voice/runtime/validation';
 import type { SuppressionStore } from '../composed.js';
 import type { SuppressionRecord } from '../store.js';
 import { suppressionFromRow, suppressionRow, type SuppressionRow } from './rows.js';

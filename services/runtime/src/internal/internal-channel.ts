@@ -4,7 +4,7 @@
 // either way; VOICE_INTERNAL_TRANSPORT is read here, once per process start.
 import type { Transport } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
-import { ConfigError, readEnum, type Env } from './config.js';
+import { ConfigError, readEnum, type Env } from '../config/env.js';
 import type { InProcessServices } from './in-process-services.js';
 import { internalSessionManager } from './internal-sessions.js';
 

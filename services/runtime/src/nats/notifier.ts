@@ -2,7 +2,7 @@
 // revoked"): every subscriber in every process gets each notice. Not durable: a process that is
 // down misses them, which suits cache invalidation and nothing that must never be lost.
 import type { NatsConnection } from 'nats';
-import { connectNats } from './nats-connection.js';
+import { connectNats } from './connection.js';
 
 export type NoticeHandler = (payload: Uint8Array) => void | Promise<void>;
 

@@ -1,7 +1,7 @@
 // Turns schema failures into the field violations of a 400: one {field, issue} per problem,
 // fields named by their JSON path in the public request.
 import type { z } from 'zod';
-import type { FieldIssue } from './errors.js';
+import type { FieldIssue } from '../errors.js';
 
 export function fieldIssues(error: z.ZodError, prefix: (string | number)[] = []): FieldIssue[] {
   return error.issues.flatMap((issue) => {

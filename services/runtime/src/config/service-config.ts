@@ -1,10 +1,10 @@
 // Settings every service process shares; each service's own config.ts adds its own.
 import { join, resolve } from 'node:path';
-import { defaultConnectionAge, type ConnectionAge } from './connect-server-age.js';
-import { loadKey } from './crypto.js';
-import { ConfigError, readEnum, readInt, readIntOrOff, readOptionalString, readPort, readString, readUrl, type Env } from './config.js';
-import { eventNamespacePattern } from './events/namespaced.js';
-import { logLevels, type LogLevel } from './logger.js';
+import { defaultConnectionAge, type ConnectionAge } from '../server/connect-server-age.js';
+import { loadKey } from '../crypto.js';
+import { ConfigError, readEnum, readInt, readIntOrOff, readOptionalString, readPort, readString, readUrl, type Env } from './env.js';
+import { eventNamespacePattern } from '../events/namespaced.js';
+import { logLevels, type LogLevel } from '../logger.js';
 
 export interface CommonConfig {
   dataDir: string;

@@ -1,9 +1,9 @@
 // Transactional outbox in a service's own SQLite database: the event row commits or rolls back
 // with the business write, and the relay publishes committed rows afterwards.
 import type Database from 'better-sqlite3';
-import { statementCache, type SqliteDatabase } from '../sqlite.js';
-import { nowIso } from '../time.js';
-import type { NewOutboxEvent, OutboxEvent, OutboxReader } from './outbox.js';
+import { statementCache, type SqliteDatabase } from './database.js';
+import { nowIso } from '../../time.js';
+import type { NewOutboxEvent, OutboxEvent, OutboxReader } from '../../events/outbox.js';
 
 /**
  * Appended by a service to its own migrations. Rows are read in rowid order, which is commit

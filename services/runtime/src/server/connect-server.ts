@@ -7,13 +7,13 @@ import type { AddressInfo } from 'node:net';
 import { Code, ConnectError, type ConnectRouter, type Interceptor } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import { Health } from '@voice/proto/grpc/health/v1/health';
-import { callerHeader, callerKey, requestIdHeader, type CallerSigner } from './caller.js';
+import { callerHeader, callerKey, requestIdHeader, type CallerSigner } from '../caller.js';
 import { defaultConnectionAge, limitConnectionAge, type ConnectionAge } from './connect-server-age.js';
 import { HealthRegistry, registerHealth, ServingStatus } from './health.js';
-import type { InProcessServices } from './in-process-services.js';
-import type { Logger } from './logger.js';
-import { rpcMetricsInterceptor } from './metrics/rpc.js';
-import type { MetricsRegistry } from './metrics/registry.js';
+import type { InProcessServices } from '../internal/in-process-services.js';
+import type { Logger } from '../logger.js';
+import { rpcMetricsInterceptor } from '../metrics/rpc.js';
+import type { MetricsRegistry } from '../metrics/registry.js';
 
 export interface ConnectServerOptions {
   name: string;

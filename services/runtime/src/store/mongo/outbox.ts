@@ -1,8 +1,8 @@
 // Transactional outbox in a collection of the service's own MongoDB database: the event
 // document commits or aborts with the business write's transaction.
 import { Binary, type ClientSession, type Collection, type Db } from 'mongodb';
-import { nowIso } from '../time.js';
-import type { NewOutboxEvent, OutboxEvent, OutboxReader } from './outbox.js';
+import { nowIso } from '../../time.js';
+import type { NewOutboxEvent, OutboxEvent, OutboxReader } from '../../events/outbox.js';
 
 interface OutboxDocument {
   _id: string;

@@ -13,7 +13,7 @@
 // A crash before the commit leaves neither the effect nor the id, and the event comes again; a
 // crash after it but before the ack brings the event again, and `seen` skips it.
 import type Database from 'better-sqlite3';
-import { statementCache, type SqliteDatabase } from '../sqlite.js';
+import { statementCache, type SqliteDatabase } from './database.js';
 
 /** Appended by a consuming service to its own migrations. */
 export const sqliteProcessedEventsMigration = `

@@ -1,0 +1,3 @@
+// Reading the environment: typed readers, and the configuration every service shares.
+export * from './env.js';
+export * from './service-config.js';

@@ -1,0 +1,4 @@
+// A service's Connect server over HTTP/2: caller checks, connection age, gRPC health.
+export * from './connect-server.js';
+export * from './connect-server-age.js';
+export * from './health.js';

@@ -1,0 +1,4 @@
+// MongoDB: connecting, and the outbox and processed-events collections.
+export * from './client.js';
+export * from './outbox.js';
+export * from './processed-events.js';

@@ -8,7 +8,7 @@ import {
   registerPlatformUserBodySchema,
   setPlatformUserStatusBodySchema,
   transferCreditsBodySchema,
-} from '@voice/platform-users/schema';
+} from '@voice/contracts/platform-users';
 import { emptyBodySchema } from '@voice/runtime/validation';
 import { resourcesOf } from '../oauth/resources.js';
 import { currentTenant } from '../tenants/tenant-context.js';

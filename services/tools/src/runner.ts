@@ -1,6 +1,6 @@
 // Runs a tool once for POST /tools/{id}/test, with its secrets opened and the egress guard on.
 import type { JsonObject } from '@bufbuild/protobuf';
-import type { ApiToolConfig, McpToolConfig } from './domain/schema.js';
+import type { ApiToolConfig, McpToolConfig } from '@voice/contracts/tools';
 import { runApiTool } from './testing/api-runner.js';
 import { egressPolicy } from '@voice/runtime/egress';
 import { listMcpServerTools } from './testing/mcp-runner.js';

@@ -2,6 +2,7 @@
 // `tsc -b` type-checks separately in `npm test`).
 const workspaces = {
   runtime: 'services/runtime',
+  contracts: 'contracts',
   identity: 'services/identity',
   tools: 'services/tools',
   telephony: 'services/telephony',
@@ -33,7 +34,7 @@ for (const [name, dir] of Object.entries(workspaces)) {
 
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/services', '<rootDir>/gateway', '<rootDir>/platform', '<rootDir>/test'],
+  roots: ['<rootDir>/services', '<rootDir>/contracts', '<rootDir>/gateway', '<rootDir>/platform', '<rootDir>/test'],
   testMatch: ['**/test/**/*.test.ts'],
   transform: { '^.+\\.(ts|js)$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }] },
   // ESM-only packages the tests import are compiled to CommonJS like the sources.

@@ -1,25 +1,24 @@
-// The gateway has no store: loading its entry point (the built one, as the image runs it) must not
-// load a database driver. The runtime's subpaths make that possible; this keeps it so.
+// The gateway has no store and no service inside: loading its entry point (the built one, as the
+// image runs it) must load no database driver and no service's code. The runtime's subpaths and the
+// contracts workspace make that possible; this keeps it so.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const repository = join(__dirname, '..', '..');
 const gatewayEntry = join(repository, 'gateway', 'dist', 'src', 'main.js');
 
-/** The third-party packages a fresh Node process has loaded after requiring `specifier` from the gateway's folder. */
-function packagesLoadedBy(specifier: string): string[] {
-  const script = `
-    require(${JSON.stringify(specifier)});
-    const names = new Set();
-    for (const file of Object.keys(require.cache)) {
-      const match = /[\\\\/]node_modules[\\\\/]((?:@[^\\\\/]+[\\\\/])?[^\\\\/]+)[\\\\/]/.exec(file);
-      if (match) names.add(match[1].replace(/\\\\/g, '/'));
-    }
-    process.stdout.write(JSON.stringify([...names].sort()));
-  `;
+/** The files a fresh Node process has loaded after requiring `specifier` from the gateway's folder. */
+function filesLoadedBy(specifier: string): string[] {
+  const script = `require(${JSON.stringify(specifier)}); process.stdout.write(JSON.stringify(Object.keys(require.cache)));`;
   const output = execFileSync(process.execPath, ['-e', script], { cwd: join(repository, 'gateway'), encoding: 'utf8' });
-  return JSON.parse(output) as string[];
+  return (JSON.parse(output) as string[]).map((file) => file.split('\\').join('/'));
+}
+
+/** The third-party packages among them. */
+function packagesLoadedBy(specifier: string): string[] {
+  const names = filesLoadedBy(specifier).flatMap((file) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1] ?? []);
+  return [...new Set(names)].sort();
 }
 
 beforeAll(() => {
@@ -31,6 +30,13 @@ test('loading the gateway loads neither better-sqlite3 nor mongodb', () => {
   expect(loaded).toContain('express');
   expect(loaded).not.toContain('better-sqlite3');
   expect(loaded).not.toContain('mongodb');
+});
+
+test('the gateway depends on proto, contracts and runtime only, and loads no service code', () => {
+  const { dependencies } = JSON.parse(readFileSync(join(repository, 'gateway', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  expect(Object.keys(dependencies).filter((name) => name.startsWith('@voice/')).sort()).toEqual(['@voice/contracts', '@voice/proto', '@voice/runtime']);
+  const serviceFiles = filesLoadedBy(gatewayEntry).filter((file) => /\/services\/(?!runtime\/)[^/]+\//.test(file));
+  expect(serviceFiles).toEqual([]);
 });
 
 test('the runtime loads a driver only through the subpath that needs it', () => {

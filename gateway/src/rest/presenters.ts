@@ -5,7 +5,7 @@ import { ValueSchema } from '@bufbuild/protobuf/wkt';
 import { z } from 'zod';
 import { networkFailureReasons } from '@voice/runtime/egress';
 import { toIso } from '@voice/runtime/time';
-import { toolTypes } from '@voice/tools/schema';
+import { toolTypes } from '@voice/contracts/tools';
 import type { ApiKey } from '@voice/proto/voice/identity/v1/identity';
 import type { TestToolResponse, Tool } from '@voice/proto/voice/tools/v1/tools';
 import { deletedSchema, idSchema, oneOf, timeSchema } from './responses.js';

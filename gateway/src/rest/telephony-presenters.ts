@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { formatCredits } from '@voice/runtime/amounts';
 import { toIso } from '@voice/runtime/time';
-import { carrierProviders, messageStatuses } from '@voice/telephony/schema';
+import { carrierProviders, messageStatuses } from '@voice/contracts/telephony';
 import type {
   A2pCampaign,
   AvailableNumber,

@@ -11,7 +11,7 @@ import {
   sendSmsBodySchema,
   updateConnectionBodySchema,
   updateNumberBodySchema,
-} from '@voice/telephony/schema';
+} from '@voice/contracts/telephony';
 import { emptyBodySchema, maxPageLimit, pageQuerySchema } from '@voice/runtime/validation';
 import type { RestRouter } from './router.js';
 import type { RestDeps } from './deps.js';

@@ -1,5 +1,5 @@
 // /tools: the Tools API (SPEC.md 2.2-2.4, 3, 4.1; API.md 7).
-import { createToolBodySchema, listToolsQuerySchema, testToolBodySchema, updateToolBodySchema } from '@voice/tools/schema';
+import { createToolBodySchema, listToolsQuerySchema, testToolBodySchema, updateToolBodySchema } from '@voice/contracts/tools';
 import type { RestRouter } from './router.js';
 import type { RestDeps } from './deps.js';
 import { replayHeaders } from './operation.js';

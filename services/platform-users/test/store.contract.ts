@@ -24,6 +24,8 @@ export const invitationRecord = (overrides: Partial<InvitationRecord> = {}): Inv
   tokenHash: `hash-${newId()}`,
   userId: newId(),
   platformWorkspaceId: newId(),
+  workspaceId: null,
+  signIn: false,
   email: `user-${(sequence += 1)}@example.com`,
   name: 'Ada Lovelace',
   expiresAt: '2026-11-29T10:00:00.000Z',
@@ -188,6 +190,13 @@ function invitationsAndMailContract(open: () => Promise<PlatformUsersStore>): vo
     const statuses = await store.invitationStatuses([pending.userId, accepted.userId, newId()]);
     expect(Object.fromEntries(statuses)).toEqual({ [pending.userId]: 'pending', [accepted.userId]: 'accepted' });
     expect((await store.invitationStatuses([])).size).toBe(0);
+  });
+
+  test('a member invitation reads back whole, and counts for no registration’s status', async () => {
+    const joining = invitationRecord({ workspaceId: newId(), signIn: true });
+    await store.insertInvitationWithMail(joining, newMail());
+    expect(await store.findInvitationByTokenHash(joining.tokenHash)).toEqual(joining);
+    expect((await store.invitationStatuses([joining.userId])).size).toBe(0);
   });
 
   test('an invitation is accepted once', async () => {

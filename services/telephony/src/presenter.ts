@@ -8,7 +8,7 @@ import {
   SmsMessageSchema,
   SuppressionSchema,
 } from '@voice/proto/voice/telephony/v1/telephony';
-import { secretMask } from './domain/schema.js';
+import { secretMask } from '@voice/contracts/telephony';
 import type { CampaignRecord, ConnectionRecord, MessageRecord, NumberRecord, SuppressionRecord } from './store/store.js';
 
 /** What a bought number costs each month, and how long a month that could not be paid leaves it before it is released. */

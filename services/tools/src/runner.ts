@@ -1,6 +1,6 @@
 // Runs a tool once for POST /tools/{id}/test, with its secrets opened and the egress guard on.
 import type { JsonObject } from '@bufbuild/protobuf';
-import type { ApiToolConfig, McpToolConfig } from './domain/schema.js';
+import type { ApiToolConfig, McpToolConfig } from '@voice/contracts/tools';
 import { runApiTool } from './testing/api-runner.js';
 import { egressPolicy, type EgressPolicy } from '@voice/runtime/egress';
 import type { Logger } from '@voice/runtime/logger';

@@ -26,7 +26,7 @@ import {
   type ApiToolConfig,
   type McpToolConfig,
   type ToolType,
-} from './domain/schema.js';
+} from '@voice/contracts/tools';
 import type { ToolSecrets } from './domain/secrets.js';
 import { presentTool } from './presenter.js';
 import type { ToolRunner } from './runner.js';

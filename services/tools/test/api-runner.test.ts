@@ -2,7 +2,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { JsonObject } from '@bufbuild/protobuf';
-import { apiConfigSchema } from '../src/domain/schema.js';
+import { apiConfigSchema } from '@voice/contracts/tools';
 import { runApiTool } from '../src/testing/api-runner.js';
 import { egressPolicy } from '@voice/runtime/egress';
 import { EgressRefused, guardedRequest, RequestFailed } from '@voice/runtime/egress';

@@ -7,7 +7,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { mcpConfigSchema } from '../src/domain/schema.js';
+import { mcpConfigSchema } from '@voice/contracts/tools';
 import { egressPolicy } from '@voice/runtime/egress';
 import { listMcpServerTools } from '../src/testing/mcp-runner.js';
 import { EgressRefused } from '@voice/runtime/egress';

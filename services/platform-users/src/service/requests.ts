@@ -11,7 +11,7 @@ import type {
   SetPlatformUserStatusRequest,
   TransferPlatformCreditsRequest,
 } from '@voice/proto/voice/platform/v1/platform_users';
-import { maxTransferCredits } from '../schema.js';
+import { maxTransferCredits } from '@voice/contracts/platform-users';
 
 const maxQueryLength = 200;
 const maxDescriptionLength = 500;

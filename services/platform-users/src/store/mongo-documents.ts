@@ -21,6 +21,9 @@ export interface InvitationDocument {
   token_hash: string;
   user_id: string;
   platform_workspace_id: string;
+  /** Absent on invitations written before member invitations: a registration's. */
+  workspace_id?: string | null;
+  sign_in?: boolean;
   email: string;
   name: string;
   expires_at: string;
@@ -75,6 +78,8 @@ export const invitationOf = (doc: InvitationDocument): InvitationRecord => ({
   tokenHash: doc.token_hash,
   userId: doc.user_id,
   platformWorkspaceId: doc.platform_workspace_id,
+  workspaceId: doc.workspace_id ?? null,
+  signIn: doc.sign_in ?? false,
   email: doc.email,
   name: doc.name,
   expiresAt: doc.expires_at,

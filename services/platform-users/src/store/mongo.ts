@@ -118,6 +118,8 @@ export class MongoPlatformUsersStore implements PlatformUsersStore {
             token_hash: invitation.tokenHash,
             user_id: invitation.userId,
             platform_workspace_id: invitation.platformWorkspaceId,
+            workspace_id: invitation.workspaceId,
+            sign_in: invitation.signIn,
             email: invitation.email,
             name: invitation.name,
             expires_at: invitation.expiresAt,
@@ -150,7 +152,7 @@ export class MongoPlatformUsersStore implements PlatformUsersStore {
   async invitationStatuses(userIds: string[]): Promise<Map<string, InvitationStatus>> {
     if (userIds.length === 0) return new Map();
     const docs = await this.collections.invitations
-      .find({ user_id: { $in: userIds } }, { projection: { user_id: 1, accepted_at: 1 } })
+      .find({ user_id: { $in: userIds }, workspace_id: { $in: [null] } }, { projection: { user_id: 1, accepted_at: 1 } })
       .toArray();
     const statuses = new Map<string, InvitationStatus>();
     for (const doc of docs) {

@@ -37,6 +37,9 @@ export const migrations = [
      created_at TEXT NOT NULL
    );
    CREATE INDEX mail_outbox_due ON mail_outbox (next_attempt_at) WHERE sent_at IS NULL AND next_attempt_at IS NOT NULL;`,
+  // Invitations to join a workspace (issue 12), beside the registrations' own.
+  `ALTER TABLE invitations ADD COLUMN workspace_id TEXT;
+   ALTER TABLE invitations ADD COLUMN sign_in INTEGER NOT NULL DEFAULT 0;`,
   // Pending claims no longer block a domain: only an active domain is unique, and claims lapse.
   `CREATE TABLE custom_domains_v2 (
      workspace_id TEXT PRIMARY KEY,
@@ -86,6 +89,8 @@ export interface InvitationRow {
   token_hash: string;
   user_id: string;
   platform_workspace_id: string;
+  workspace_id: string | null;
+  sign_in: number;
   email: string;
   name: string;
   expires_at: string;
@@ -98,6 +103,8 @@ export const invitationOf = (row: InvitationRow): InvitationRecord => ({
   tokenHash: row.token_hash,
   userId: row.user_id,
   platformWorkspaceId: row.platform_workspace_id,
+  workspaceId: row.workspace_id,
+  signIn: row.sign_in === 1,
   email: row.email,
   name: row.name,
   expiresAt: row.expires_at,

@@ -88,13 +88,15 @@ export class SqlitePlatformUsersStore implements PlatformUsersStore {
   async insertInvitationWithMail(invitation: InvitationRecord, mail: NewMail): Promise<void> {
     this.db.transaction(() => {
       this.sql(
-        `INSERT INTO invitations (id, token_hash, user_id, platform_workspace_id, email, name, expires_at, accepted_at, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO invitations (id, token_hash, user_id, platform_workspace_id, workspace_id, sign_in, email, name, expires_at, accepted_at, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         invitation.id,
         invitation.tokenHash,
         invitation.userId,
         invitation.platformWorkspaceId,
+        invitation.workspaceId,
+        invitation.signIn ? 1 : 0,
         invitation.email,
         invitation.name,
         invitation.expiresAt,
@@ -113,7 +115,7 @@ export class SqlitePlatformUsersStore implements PlatformUsersStore {
     // One statement per page of users; json_each keeps the SQL text (and its cached statement) fixed.
     const rows = this.sql(
       `SELECT user_id, MAX(accepted_at IS NOT NULL) AS accepted FROM invitations
-       WHERE user_id IN (SELECT value FROM json_each(?)) GROUP BY user_id`,
+       WHERE user_id IN (SELECT value FROM json_each(?)) AND workspace_id IS NULL GROUP BY user_id`,
     ).all(JSON.stringify(userIds)) as { user_id: string; accepted: number }[];
     return new Map(rows.map((row) => [row.user_id, row.accepted ? 'accepted' : 'pending']));
   }

@@ -67,13 +67,21 @@ export interface CustomDomainStore {
   findActive(domain: string): Promise<CustomDomainRecord | undefined>;
 }
 
-/** An invitation of a platform's user who was registered without a password. */
+/**
+ * An invitation: of a platform's user who was registered without a password, or to join a
+ * workspace as its pending member (`workspaceId`).
+ */
 export interface InvitationRecord {
   id: string;
   /** SHA-256 (hex) of the token in the e-mailed link; the token itself is never stored. */
   tokenHash: string;
   userId: string;
+  /** The platform whose realm the user is of: its name and custom domain are the link's. */
   platformWorkspaceId: string;
+  /** The workspace a member invitation joins; null for a platform's new user choosing a password. */
+  workspaceId: string | null;
+  /** True when the invitee already had a password when invited and accepts by signing in with it. */
+  signIn: boolean;
   email: string;
   name: string;
   expiresAt: string;
@@ -112,7 +120,7 @@ export interface NewMail {
 export interface InvitationStore {
   /** Stores the invitation and its e-mail (due at once) together, or neither. */
   insertInvitationWithMail(invitation: InvitationRecord, mail: NewMail): Promise<void>;
-  /** The invitation status of each user that has an invitation (accepted when any of theirs is). */
+  /** The registration invitation status of each user that has one (accepted when any of theirs is); member invitations do not count. */
   invitationStatuses(userIds: string[]): Promise<Map<string, InvitationStatus>>;
   findInvitationByTokenHash(tokenHash: string): Promise<InvitationRecord | undefined>;
   /** Marks the invitation accepted unless it already is; true for the one call that did. */

@@ -1,7 +1,7 @@
 // The numbers the sandbox carrier sells: the same ones every time, valid per libphonenumber. In NANP
 // countries every area code has its own stock; elsewhere there is one stock per country, which an
 // area code narrows to the numbers whose national number starts with it.
-import { exampleNumbers, isNanpCountry, nanpAreaCode, nationalNumberOf, parseE164 } from '../numbers/phone.js';
+import { exampleNumbers, isNanpCountry, nanpAreaCode, nationalNumberOf, parseE164 } from '@voice/contracts/telephony';
 
 export const sandboxCountries: readonly string[] = ['US', 'CA', 'GB', 'DE', 'FR', 'AU'];
 

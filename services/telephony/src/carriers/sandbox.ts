@@ -2,7 +2,7 @@
 // delivery a few milliseconds later, vets A2P campaigns at once, and has magic destinations (in the
 // style of Twilio's test credentials) that make every failure path reachable.
 import { randomBytes } from 'node:crypto';
-import { parseE164 } from '../numbers/phone.js';
+import { parseE164 } from '@voice/contracts/telephony';
 import {
   CarrierRejected,
   CarrierUnavailable,

@@ -1,7 +1,7 @@
 // The carrier port spoken to a Twilio-compatible REST API (Twilio itself, or anything answering in
 // its shape at the connection's base URL).
 import { z } from 'zod';
-import { parseE164 } from '../numbers/phone.js';
+import { parseE164 } from '@voice/contracts/telephony';
 import {
   CarrierUnavailable,
   NumberNotAvailable,

@@ -5,7 +5,7 @@ import { workspaceCallerOf } from '@voice/runtime/caller';
 import { newId } from '@voice/runtime/ids';
 import { normalisePage } from '@voice/runtime/validation';
 import type { CreateA2pCampaignRequest, GetA2pCampaignRequest, ListA2pCampaignsRequest } from '@voice/proto/voice/telephony/v1/telephony';
-import { createCampaignBodySchema } from '../domain/schema.js';
+import { createCampaignBodySchema } from '@voice/contracts/telephony';
 import { presentCampaign } from '../presenter.js';
 import { withCarrier } from './carrier-errors.js';
 import type { TelephonyDeps } from './deps.js';

@@ -14,7 +14,7 @@ import type {
   TestCarrierConnectionRequest,
   UpdateCarrierConnectionRequest,
 } from '@voice/proto/voice/telephony/v1/telephony';
-import { createConnectionBodySchema, secretMask, updateConnectionBodySchema } from '../domain/schema.js';
+import { createConnectionBodySchema, secretMask, updateConnectionBodySchema } from '@voice/contracts/telephony';
 import { presentConnection } from '../presenter.js';
 import type { ConnectionChanges, ConnectionRecord } from '../store/store.js';
 import type { TelephonyDeps } from './deps.js';

@@ -12,11 +12,9 @@ import { idempotencyExpiry, requestFingerprint } from '@voice/runtime/idempotenc
 import { newId } from '@voice/runtime/ids';
 import { normalisePage } from '@voice/runtime/validation';
 import type { GetMessageRequest, ListMessagesRequest, SendSmsRequest } from '@voice/proto/voice/telephony/v1/telephony';
-import { messageStatuses, sendSmsBodySchema } from '../domain/schema.js';
-import { isUsNumber, isUsTenDlc, parseE164 } from '../numbers/phone.js';
+import { messageStatuses, sendSmsBodySchema, isUsNumber, isUsTenDlc, parseE164, segmentSms } from '@voice/contracts/telephony';
 import { presentMessage } from '../presenter.js';
 import { smsPriceUnits } from '../pricing.js';
-import { segmentSms } from '../sms/segments.js';
 import { BillingUnreachable, type HoldAnswer } from '../billing/holds.js';
 import { smsCaptureEvent, smsDescription, smsHoldId, smsReleaseEvent, smsUsageKind } from '../billing/usage-events.js';
 import type { ClaimOutcome, MessageRecord, MessageStatus, NumberRecord } from '../store/store.js';

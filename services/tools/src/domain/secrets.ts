@@ -3,7 +3,7 @@
 import type { JsonObject, JsonValue } from '@bufbuild/protobuf';
 import { SecretBox } from '@voice/runtime/crypto';
 import type { FieldIssue } from '@voice/runtime/errors';
-import { pathPlaceholder, secretMask, type ToolType } from './schema.js';
+import { pathPlaceholder, secretMask, type ToolType } from '@voice/contracts/tools';
 
 type Path = string[];
 

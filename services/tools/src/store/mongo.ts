@@ -5,7 +5,7 @@ import type { JsonObject } from '@bufbuild/protobuf';
 import type { ClientSession, Collection } from 'mongodb';
 import { connectMongo, isDuplicateKey, type MongoHandle } from '@voice/runtime/store/mongo';
 import type { Page } from '@voice/runtime/validation';
-import type { ToolType } from '../domain/schema.js';
+import type { ToolType } from '@voice/contracts/tools';
 import {
   claimOutcome,
   type CreateOutcome,

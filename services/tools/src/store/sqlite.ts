@@ -4,7 +4,7 @@ import type { JsonObject } from '@bufbuild/protobuf';
 import type Database from 'better-sqlite3';
 import { isUniqueViolation, openSqlite, statementCache, type SqliteDatabase } from '@voice/runtime/store/sqlite';
 import type { Page } from '@voice/runtime/validation';
-import type { ToolType } from '../domain/schema.js';
+import type { ToolType } from '@voice/contracts/tools';
 import {
   claimOutcome,
   type CreateOutcome,

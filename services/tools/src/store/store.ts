@@ -2,7 +2,7 @@
 // and one contract suite (test/store.contract.ts) holds them to the same behaviour.
 import type { JsonObject } from '@bufbuild/protobuf';
 import type { Page } from '@voice/runtime/validation';
-import type { ToolType } from '../domain/schema.js';
+import type { ToolType } from '@voice/contracts/tools';
 
 export interface ToolRecord {
   id: string;

@@ -1,7 +1,7 @@
 // Runs an api tool once: checks the arguments, builds its HTTP request and reports what came back.
 import { performance } from 'node:perf_hooks';
 import type { JsonObject, JsonValue } from '@bufbuild/protobuf';
-import { isHeaderValue, pathPlaceholder, type ApiToolConfig } from '../domain/schema.js';
+import { isHeaderValue, pathPlaceholder, type ApiToolConfig } from '@voice/contracts/tools';
 import { guardedRequest, RequestFailed } from '@voice/runtime/egress';
 import type { Egress } from '../runner.js';
 import { ToolArgumentError, type TestOutcome } from './outcome.js';

@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { McpToolConfig } from '../domain/schema.js';
+import type { McpToolConfig } from '@voice/contracts/tools';
 import { EgressRefused, guardedRequest, RequestFailed, type RequestFailureCode } from '@voice/runtime/egress';
 import type { Egress } from '../runner.js';
 import type { McpServerToolInfo, TestOutcome } from './outcome.js';

@@ -3,11 +3,11 @@
 import { z } from 'zod';
 import { isUuid } from '@voice/runtime/ids';
 import { isHttpUrlWithoutCredentials, pageQueryFields } from '@voice/runtime/validation';
-import { parseE164 } from '../numbers/phone.js';
-import { segmentSms, tooLongIssue } from '../sms/segments.js';
+import { secretMask } from '../secret-mask.js';
+import { parseE164 } from './phone.js';
+import { segmentSms, tooLongIssue } from './segments.js';
 
-/** Sent back in place of a stored credential, it keeps that credential. */
-export const secretMask = '\u2022\u2022\u2022';
+export { secretMask };
 
 export const carrierProviders = ['twilio', 'sandbox'] as const;
 export const messageStatuses = ['queued', 'sent', 'delivered', 'failed'] as const;

@@ -2,11 +2,13 @@
 // service validates config by type with it, and the MCP and OpenAPI layers derive from it.
 import { z } from 'zod';
 import { boundedJson, isHttpUrlWithoutCredentials, pageQueryFields } from '@voice/runtime/validation';
+import { secretMask } from './secret-mask.js';
+
+export { secretMask };
 
 export const toolTypes = ['api', 'mcp', 'builtin'] as const;
 export type ToolType = (typeof toolTypes)[number];
 
-export const secretMask = '\u2022\u2022\u2022';
 
 export const toolNamePattern = /^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/;
 const identifier = /^[a-zA-Z_][a-zA-Z0-9_]{0,63}$/;

@@ -1,7 +1,7 @@
-// The logger writes no credential: each redaction rule, and the logger applying them to messages,
+// The logger writes no credential inside any text: each redaction rule, and the logger applying them to messages,
 // fields, nested values and errors.
 import { createLogger } from '../src/logger.js';
-import { redactCredentials } from '../src/log-redaction.js';
+import { redactCredentials } from '../src/credential-text.js';
 
 test.each([
   ['an API key', 'key svc_0123456789abcdefABCDEF0123456789abcdefABC used', 'key svc_[redacted] used'],

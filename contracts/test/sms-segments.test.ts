@@ -1,6 +1,6 @@
 // SMS segmentation at the GSM 03.38 edges: encodings, single/multipart limits, characters that may
 // not be split across segments, and the 10-segment ceiling.
-import { maxSegments, segmentSms, tooLongIssue } from '../src/sms/segments.js';
+import { maxSegments, segmentSms, tooLongIssue } from '../src/telephony/segments.js';
 
 const gsm = (count: number, character = 'a') => character.repeat(count);
 const emoji = '\u{1F600}'; // 😀, a surrogate pair: 2 UTF-16 code units

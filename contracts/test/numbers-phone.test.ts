@@ -1,7 +1,7 @@
 // Phone-number rules decided by libphonenumber: parsing to E.164, US and 10DLC classification, and
 // the deterministic example numbers the sandbox sells.
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import { exampleNumbers, isNanpCountry, isUsNumber, isUsTenDlc, nanpAreaCode, nationalNumberOf, parseE164 } from '../src/numbers/phone.js';
+import { exampleNumbers, isNanpCountry, isUsNumber, isUsTenDlc, nanpAreaCode, nationalNumberOf, parseE164 } from '../src/telephony/phone.js';
 
 describe('parseE164', () => {
   test.each([

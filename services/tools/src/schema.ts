@@ -1,2 +1,0 @@
-// The tools input schema, for the gateway (REST validation) and later MCP and OpenAPI.
-export * from './domain/schema.js';

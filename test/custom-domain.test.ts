@@ -42,11 +42,58 @@ test('connecting answers the CNAME and TXT records to set, pending verification'
     created_at: expect.stringMatching(iso),
     checked_at: null,
     verified_at: null,
+    expires_at: expect.stringMatching(iso),
   });
+  // A pending claim lapses seven days after it was made (VOICE_CUSTOM_DOMAIN_CLAIM_DAYS).
+  expect(Date.parse(added.body.data.expires_at) - Date.parse(added.body.data.created_at)).toBe(7 * 86_400_000);
   expect((await platform.api.get('/custom-domain', key)).body.data.dns_records[1].value).toBe(token);
   expectError(await platform.api.post('/custom-domain', key, { domain: 'other.acme-voice.example' }), 409, 'conflict');
-  const rival = await whiteLabel();
-  expectError(await platform.api.post('/custom-domain', rival.key, { domain: 'calls.acme-voice.example' }), 409, 'conflict');
+});
+
+test('a pending claim does not block the real owner: the first to verify wins and the other claims are dropped (issue 12 item 8)', async () => {
+  const domain = 'voice.real-owner.example';
+  const squatter = await whiteLabel();
+  const bystander = await whiteLabel();
+  const owner = await whiteLabel();
+  const squatted = await platform.api.post('/custom-domain', squatter.key, { domain });
+  expect(squatted.status).toBe(201);
+  expect((await platform.api.post('/custom-domain', bystander.key, { domain })).status).toBe(201);
+  const claimed = await platform.api.post('/custom-domain', owner.key, { domain });
+  expect(claimed.status).toBe(201);
+  // Each claim proves itself with its own token: the squatter's TXT value is not the owner's.
+  const ownerTxt = claimed.body.data.dns_records[1];
+  expect(ownerTxt.value).not.toBe(squatted.body.data.dns_records[1].value);
+
+  dns.set(domain, 'CNAME', [platformHost]);
+  dns.set(ownerTxt.name, 'TXT', [ownerTxt.value]);
+  // The squatter cannot verify: DNS does not carry its token.
+  expect((await platform.api.post('/custom-domain/verify', squatter.key, {})).body.data.status).toBe('pending_verification');
+  const verified = await platform.api.post('/custom-domain/verify', owner.key, {});
+  expect(verified.body.data).toMatchObject({ domain, status: 'active', expires_at: null });
+
+  for (const other of [squatter, bystander]) {
+    expectError(await platform.api.get('/custom-domain', other.key), 404, 'not_found');
+    expectError(await platform.api.post('/custom-domain/verify', other.key, {}), 404, 'not_found');
+    expectError(await platform.api.post('/custom-domain', other.key, { domain }), 409, 'conflict');
+  }
+  expect((await platform.api.get('/custom-domain', owner.key)).body.data.status).toBe('active');
+});
+
+test('concurrent verifications of one domain by two workspaces whose tokens DNS both carries: one wins, the other claim is dropped', async () => {
+  const domain = 'voice.contested.example';
+  const [first, second] = [await whiteLabel(), await whiteLabel()];
+  const tokens = [];
+  for (const claimant of [first, second]) tokens.push((await platform.api.post('/custom-domain', claimant.key, { domain })).body.data.dns_records[1]);
+  dns.set(domain, 'CNAME', [platformHost]);
+  dns.set(tokens[0].name, 'TXT', tokens.map((record) => record.value));
+  const answers = await Promise.all([first, second].map((claimant) => platform.api.post('/custom-domain/verify', claimant.key, {})));
+  // The loser hears 409 when it was checking DNS as the winner committed, 404 when its claim was already gone.
+  expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
+  const lost = answers.find((answer) => answer.status !== 200)!;
+  expectError(lost, lost.status, lost.status === 409 ? 'conflict' : 'not_found');
+  expect([404, 409]).toContain(lost.status);
+  const loser = [first, second][answers.indexOf(lost)]!;
+  expectError(await platform.api.get('/custom-domain', loser.key), 404, 'not_found');
 });
 
 test('verification reports missing and wrong records, then activates once DNS holds both', async () => {
@@ -96,7 +143,7 @@ test('verification reports missing and wrong records, then activates once DNS ho
   // Records taken away later send the domain back to pending.
   dns.remove(txt.name);
   const lapsed = await platform.api.post('/custom-domain/verify', key, {});
-  expect(lapsed.body.data).toMatchObject({ status: 'pending_verification', verified_at: null });
+  expect(lapsed.body.data).toMatchObject({ status: 'pending_verification', verified_at: null, expires_at: expect.stringMatching(iso) });
   const resolver = internalSessionManager(platform.running.services.platformUsers);
   const client = createClient(CustomDomainService, createConnectTransport({ baseUrl: platform.running.services.platformUsers, httpVersion: '2', sessionManager: resolver }));
   try {

@@ -4,6 +4,7 @@ import { Code, createClient } from '@connectrpc/connect';
 import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';
 import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
 import { callHeaders } from '@voice/runtime/caller';
+import { addAcceptedMember, answerInvitation, invitationLinkTo } from './support/invitations.js';
 import { expectError, fieldsOf } from './support/api-client.js';
 import { issueUserTokens, refreshTokens } from './support/oauth.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
@@ -18,39 +19,56 @@ beforeAll(async () => {
 });
 afterAll(() => platform.close());
 
-const newUser = () => ({ email: `user${(counter += 1)}@example.com`, password: 'a long enough password', name: `User ${counter}` });
+const password = 'a long enough password';
+const newUser = () => ({ email: `user${(counter += 1)}.${process.pid}@example.com`, name: `User ${counter}` });
 
 async function memberWithToken(role: string, scope = 'settings:write assistants:read') {
   const workspace = await platform.workspace({ plan: 'pro' });
-  const user = newUser();
-  const added = await platform.api.post('/workspace/members', workspace.key, { ...user, role });
+  const user = { ...newUser(), password };
+  const added = await addAcceptedMember(platform, workspace.key, { email: user.email, name: user.name, role }, password);
   expect(added.status).toBe(201);
   const tokens = await issueUserTokens(base, user, scope);
   return { workspace, user, userId: added.body.data.user_id as string, tokens };
 }
 
 describe('members endpoints', () => {
-  test('add, list, change and remove members; an existing user joins another workspace', async () => {
+  test('add (an invitation the person accepts), list, change and remove members; an existing user joins another workspace by signing in', async () => {
     const workspace = await platform.workspace();
     const user = newUser();
     const added = await platform.api.post('/workspace/members', workspace.key, { ...user, role: 'admin' });
+    expect(added.status).toBe(201);
     expect(added.body.data).toEqual({
       user_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       email: user.email,
       name: user.name,
       role: 'admin',
-      status: 'active',
+      status: 'invited',
       created_at: expect.any(String),
     });
+    // The new person chooses their own password on the e-mailed link's page.
+    const link = await invitationLinkTo(platform, user.email);
+    const page = await fetch(`${base}${link.pathname}`);
+    expect(await page.text()).toContain('Choose a password');
+    expect((await answerInvitation(platform, link, password)).status).toBe(200);
     const listed = await platform.api.get('/workspace/members', workspace.key);
     expect(listed.body.meta.pagination.total).toBe(1);
+    expect(listed.body.data[0]).toMatchObject({ user_id: added.body.data.user_id, status: 'active' });
+
+    // Another workspace invites the same e-mail: the same person, who signs in to accept.
     const other = await platform.workspace();
-    const joined = await platform.api.post('/workspace/members', other.key, { email: user.email.toUpperCase(), role: 'member' });
-    expect(joined.body.data.user_id).toBe(added.body.data.user_id);
+    const joined = await platform.api.post('/workspace/members', other.key, { email: user.email.toUpperCase(), role: 'member', name: 'Whoever' });
+    expect(joined.body.data).toMatchObject({ user_id: added.body.data.user_id, name: 'Whoever', status: 'invited' });
+    const signIn = await invitationLinkTo(platform, user.email);
+    expect(await (await fetch(`${base}${signIn.pathname}`)).text()).toContain('Sign in as');
+    const wrong = await answerInvitation(platform, signIn, 'not the password at all');
+    expect(wrong.status).toBe(400);
+    expect(wrong.html).toContain('is not this account’s password');
+    expect((await answerInvitation(platform, signIn, password)).status).toBe(200);
+    expect((await platform.api.get('/workspace/members', other.key)).body.data[0]).toMatchObject({ name: user.name, status: 'active' });
     const changed = await platform.api.patch(`/workspace/members/${added.body.data.user_id}`, workspace.key, { role: 'owner' });
     expect(changed.body.data.role).toBe('owner');
     expectError(await platform.api.post('/workspace/members', workspace.key, { email: user.email, role: 'member' }), 409, 'conflict');
-    const second = await platform.api.post('/workspace/members', workspace.key, { ...newUser(), role: 'owner' });
+    const second = await addAcceptedMember(platform, workspace.key, { ...newUser(), role: 'owner' }, password);
     const removed = await platform.api.delete(`/workspace/members/${second.body.data.user_id}`, workspace.key);
     expect(removed.body).toEqual({ data: { id: second.body.data.user_id, deleted: true } });
     expectError(await platform.api.delete(`/workspace/members/${second.body.data.user_id}`, workspace.key), 404, 'not_found');
@@ -59,7 +77,8 @@ describe('members endpoints', () => {
   test.each([
     [{ email: 'not-an-email', role: 'member' }, 'email'],
     [{ email: 'a@example.com', role: 'superuser' }, 'role'],
-    [{ email: 'a@example.com', role: 'member', password: 'short' }, 'password'],
+    // Nobody chooses another person's password.
+    [{ email: 'a@example.com', role: 'member', password: 'a long enough password' }, 'password'],
     [{ email: 'a@example.com' }, 'role'],
     [{ email: 'a@example.com', role: 'member', admin: true }, 'admin'],
   ])('%j is 400 naming %s', async (body, field) => {
@@ -97,7 +116,7 @@ describe('members endpoints', () => {
 
   test('the last owner cannot be removed, demoted or suspended (409)', async () => {
     const workspace = await platform.workspace();
-    const owner = await platform.api.post('/workspace/members', workspace.key, { ...newUser(), role: 'owner' });
+    const owner = await addAcceptedMember(platform, workspace.key, { ...newUser(), role: 'owner' }, password);
     const id = owner.body.data.user_id;
     expectError(await platform.api.delete(`/workspace/members/${id}`, workspace.key), 409, 'conflict');
     expectError(await platform.api.patch(`/workspace/members/${id}`, workspace.key, { role: 'admin' }), 409, 'conflict');
@@ -134,7 +153,7 @@ describe('revocation on the very next request', () => {
   test("a change in one workspace leaves the user's tokens for another workspace alone", async () => {
     const first = await memberWithToken('admin');
     const second = await platform.workspace();
-    await platform.api.post('/workspace/members', second.key, { email: first.user.email, role: 'admin' });
+    await addAcceptedMember(platform, second.key, { email: first.user.email, role: 'admin' }, first.user.password);
     const otherTokens = await issueUserTokens(base, { ...first.user, workspaceId: second.id }, 'assistants:read');
     expect((await platform.api.get('/me', otherTokens.access_token)).body.data.workspace.id).toBe(second.id);
     await platform.api.delete(`/workspace/members/${first.userId}`, first.workspace.key);

@@ -5,6 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from './support/browser.js';
+import { addAcceptedMember } from './support/invitations.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 
 let platform: TestPlatform;
@@ -17,7 +18,7 @@ const user = { email: 'linus@example.com', password: 'kernel hacker 1991' };
 beforeAll(async () => {
   platform = await startTestPlatform({ VOICE_PLATFORM_NAME: 'Acme Voice' });
   const workspace = await platform.workspace();
-  await platform.api.post('/workspace/members', workspace.key, { ...user, role: 'admin' });
+  await addAcceptedMember(platform, workspace.key, { email: user.email, role: 'admin' }, user.password);
   callback = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${callbackPort}`);
     // Browsers also ask for /favicon.ico; only the redirect counts.

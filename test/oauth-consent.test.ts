@@ -3,6 +3,7 @@
 // name and address only as its own unverified claims. A client registered as "Claude" with
 // client_uri https://claude.ai that redirects elsewhere must not look genuine.
 import { createHash, randomBytes } from 'node:crypto';
+import { addAcceptedMember } from './support/invitations.js';
 import { loadAuthorizePage, submitAuthorizeForm, type FormPage } from './support/oauth.js';
 import { startTestPlatform, uniqueEmail, type TestPlatform } from './support/platform.js';
 
@@ -86,7 +87,7 @@ test('the workspace choice after sign-in shows the destination and the warning a
   expect(registered.status).toBe(201);
   // A second workspace of the same user, so the page asks which one.
   const other = await platform.workspace();
-  const invited = await platform.api.post('/workspace/members', other.key, { email, role: 'admin' });
+  const invited = await addAcceptedMember(platform, other.key, { email, role: 'admin' }, password);
   expect(invited.status).toBe(201);
   const redirectUri = 'https://collector.attacker.example/oauth/cb';
   const clientId = await register({ client_name: 'Claude', client_uri: 'https://claude.ai', redirect_uris: [redirectUri] });

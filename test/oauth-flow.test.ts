@@ -3,6 +3,7 @@
 // with PKCE, token exchange, refresh rotation, replay detection and revocation.
 import * as oauth from 'oauth4webapi';
 import { expectError } from './support/api-client.js';
+import { addAcceptedMember } from './support/invitations.js';
 import { approveThroughForm } from './support/oauth.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 
@@ -27,7 +28,7 @@ const user = { email: 'ada@example.com', password: 'correct horse battery', name
 beforeAll(async () => {
   platform = await startTestPlatform();
   workspace = await platform.workspace({ plan: 'pro' });
-  const added = await platform.api.post('/workspace/members', workspace.key, { ...user, role: 'admin' });
+  const added = await addAcceptedMember(platform, workspace.key, { email: user.email, name: user.name, role: 'admin' }, user.password);
   expect(added.status).toBe(201);
   const issuer = new URL(platform.running.url);
   as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));

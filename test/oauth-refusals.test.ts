@@ -2,6 +2,7 @@
 // at authorization (sent back only to a trusted redirect URI), the login form's CSRF and
 // credentials, and the per-address rate limits.
 import { randomBytes, createHash } from 'node:crypto';
+import { addAcceptedMember } from './support/invitations.js';
 import { loadAuthorizePage, submitAuthorizeForm } from './support/oauth.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 
@@ -18,7 +19,7 @@ beforeAll(async () => {
   platform = await startTestPlatform();
   base = platform.running.url;
   const workspace = await platform.workspace();
-  await platform.api.post('/workspace/members', workspace.key, { ...user, role: 'member' });
+  await addAcceptedMember(platform, workspace.key, { email: user.email, role: 'member' }, user.password);
   clientId = (await register({ redirect_uris: [redirectUri, 'http://127.0.0.1/cb'], token_endpoint_auth_method: 'none', scope: 'assistants:read calls:read' })).body.client_id;
 });
 afterAll(() => platform.close());

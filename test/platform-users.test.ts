@@ -2,6 +2,7 @@
 // logout and suspension; who sees whom across platforms; scopes and the white_label gate.
 import { canonicalScopes } from '@voice/runtime/access';
 import { expectError, fieldsOf, type ApiResponse } from './support/api-client.js';
+import { answerInvitation, invitationLinkTo } from './support/invitations.js';
 import { refreshTokens } from './support/oauth.js';
 import { startTestPlatform, uniqueEmail, type TestPlatform } from './support/platform.js';
 
@@ -74,18 +75,32 @@ describe('registering with a preset password', () => {
     expect((await platform.api.get('/platform/users', key)).body.meta.pagination.total).toBe(1);
   });
 
-  test('an e-mail that is already registered is a 409, also when ten registrations race', async () => {
+  test('an e-mail already registered is invited to own the new workspace, never given the new password nor shown by its name; also when ten race', async () => {
     const { key } = await whiteLabel();
-    const { email } = await register(key);
-    expectError(await platform.api.post('/platform/users', key, { email: email.toUpperCase(), name: 'Again', password }), 409, 'conflict');
+    const { id, email } = await register(key);
+    const again = await platform.api.post('/platform/users', key, { email: email.toUpperCase(), name: 'Again', password: 'chosen by the platform' });
+    expect(again.status).toBe(201);
+    expect(again.body.data).toMatchObject({ id, name: 'Again', invitation_status: 'pending' });
+    expectError(await login(key, email, 'chosen by the platform'), 401, 'unauthorized');
+    expect((await login(key, email)).status).toBe(200);
+    // Not the owner of the second workspace until the user accepts, with their own password, through the e-mailed link.
+    expect((await platform.api.get(`/platform/users/${id}`, key)).body.data).toMatchObject({ name: 'Dana Customer', workspaces: [expect.anything()] });
+    const link = await invitationLinkTo(platform, email);
+    expect(await (await fetch(`${platform.running.url}${link.pathname}`)).text()).toContain('Sign in as');
+    expect((await answerInvitation(platform, link, 'chosen by the platform')).status).toBe(400);
+    expect((await answerInvitation(platform, link, password)).status).toBe(200);
+    expect((await platform.api.get(`/platform/users/${id}`, key)).body.data.workspaces).toHaveLength(2);
 
     const racing = uniqueEmail('race');
     const answers = await Promise.all(
       Array.from({ length: 10 }, () => platform.api.post('/platform/users', key, { email: racing, name: 'Racer', password })),
     );
-    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(1);
-    for (const answer of answers.filter((answer) => answer.status !== 201)) expectError(answer, 409, 'conflict');
-    expect((await platform.api.get(`/platform/users?q=${encodeURIComponent(racing)}`, key)).body.meta.pagination.total).toBe(1);
+    expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(201));
+    expect(new Set(answers.map((answer) => answer.body.data.id)).size).toBe(1);
+    expect(answers.filter((answer) => answer.body.data.invitation_status === 'none')).toHaveLength(1);
+    const listed = await platform.api.get(`/platform/users?q=${encodeURIComponent(racing)}`, key);
+    expect(listed.body.meta.pagination.total).toBe(1);
+    expect(listed.body.data[0].workspaces).toHaveLength(1);
   });
 });
 

@@ -7,6 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { expectError } from './support/api-client.js';
 import { startDnsServer, type DnsServer } from './support/dns-server.js';
+import { addAcceptedMember, answerInvitation, invitationLinkTo } from './support/invitations.js';
 import { loadAuthorizePage, submitAuthorizeForm } from './support/oauth.js';
 import { startTestPlatform, uniqueEmail, type TestPlatform } from './support/platform.js';
 
@@ -85,28 +86,66 @@ async function endUser(platformKey: string, email: string, name: string, secret 
   return { id: user.id as string, token };
 }
 
-test('the takeover of issue 12: a member planted with its password by another platform’s end-user never signs in to the workspace that adds the e-mail', async () => {
+test('the takeover of issue 12: another platform’s end-user plants the e-mail with its password; the victim’s user sets its own and the attacker gets nowhere', async () => {
   const victim = await whiteLabel();
   const attackerPlatform = await whiteLabel();
   const mallory = await endUser(attackerPlatform.key, uniqueEmail('mallory'), 'Mallory');
   const cfo = uniqueEmail('cfo').replace('@customers.example', '@victim.example');
 
-  const planted = await platform.api.post('/workspace/members', mallory.token, { email: cfo, role: 'admin', password: attackerPassword, name: 'Planted by Mallory' });
-  expect(planted.status).toBe(201);
-  // The platform that is the victim adds the same e-mail as an admin of its own workspace.
+  // Nobody sets another person's password; without one, the planted member is only invited.
+  const withPassword = await platform.api.post('/workspace/members', mallory.token, { email: cfo, role: 'admin', password: attackerPassword, name: 'Planted by Mallory' });
+  expectError(withPassword, 400, 'invalid_request');
+  const planted = await platform.api.post('/workspace/members', mallory.token, { email: cfo, role: 'admin', name: 'Planted by Mallory' });
+  expect(planted.body.data).toMatchObject({ status: 'invited' });
+  const plantedLink = await invitationLinkTo(platform, cfo);
+
+  // The platform that is the victim adds the same e-mail as an admin of its own workspace: another user, invited.
   const added = await platform.api.post('/workspace/members', victim.key, { email: cfo, role: 'admin' });
   expect(added.status).toBe(201);
+  expect(added.body.data).toMatchObject({ status: 'invited' });
   expect(added.body.data.user_id).not.toBe(planted.body.data.user_id);
   expect(added.body.data.name).not.toBe('Planted by Mallory');
+  const link = await invitationLinkTo(platform, cfo);
+  expect(link.pathname).not.toBe(plantedLink.pathname);
+
+  // The CFO opens the link in their mailbox and chooses their own password.
+  const page = await fetch(`${platform.running.url}${link.pathname}`);
+  expect(await page.text()).toContain('Choose a password');
+  expect((await answerInvitation(platform, link, password)).status).toBe(200);
+  const theirs = await signIn(undefined, await registerClient(), { email: cfo, password });
+  expect(theirs.code).toEqual(expect.any(String));
 
   // The attacker's password opens nothing on the platform's sign-in page, where the victim's workspace is.
   const attempt = await signIn(undefined, await registerClient(), { email: cfo, password: attackerPassword });
   expect(attempt.status).toBe(401);
   expect(attempt.code).toBeNull();
   expect(attempt.html).toContain('The e-mail or password is wrong.');
-  // Nor through the attacker's platform's own login: that realm's user is a member of the attacker's workspace only.
-  const login = await platform.api.post('/platform/users/login', attackerPlatform.key, { email: cfo, password: attackerPassword });
-  expectError(login, 401, 'unauthorized');
+  // Nor through the attacker's platform's own login: that realm's user never chose a password.
+  expectError(await platform.api.post('/platform/users/login', attackerPlatform.key, { email: cfo, password: attackerPassword }), 401, 'unauthorized');
+  expect((await platform.api.get('/workspace/members', victim.key)).body.data[0]).toMatchObject({ email: cfo, status: 'active' });
+});
+
+test('adding an e-mail that has a user in the realm answers as for a new one: no name, no membership, no password until the user accepts by signing in', async () => {
+  const first = await platform.workspace({ scopes: ['settings:write'] });
+  const second = await platform.workspace({ scopes: ['settings:write'] });
+  const ada = uniqueEmail('ada');
+  await addAcceptedMember(platform, first.key, { email: ada, role: 'owner', name: 'Ada Lovelace' }, password);
+
+  const existing = await platform.api.post('/workspace/members', second.key, { email: ada, role: 'admin' });
+  const fresh = await platform.api.post('/workspace/members', second.key, { email: uniqueEmail('nobody'), role: 'admin' });
+  expect(existing.status).toBe(fresh.status);
+  expect(Object.keys(existing.body.data).sort()).toEqual(Object.keys(fresh.body.data).sort());
+  expect(existing.body.data).toMatchObject({ status: 'invited', name: ada.split('@')[0] });
+  const listed = (await platform.api.get('/workspace/members', second.key)).body.data;
+  expect(JSON.stringify(listed)).not.toContain('Lovelace');
+
+  // Not a member until Ada accepts, with her own password, through the link in her mailbox.
+  const link = await invitationLinkTo(platform, ada);
+  expect(await (await fetch(`${platform.running.url}${link.pathname}`)).text()).toContain('Sign in as');
+  expect((await answerInvitation(platform, link, attackerPassword)).status).toBe(400);
+  expect((await platform.api.get('/workspace/members', second.key)).body.data.find((m: { email: string }) => m.email === ada).status).toBe('invited');
+  expect((await answerInvitation(platform, link, password)).status).toBe(200);
+  expect((await platform.api.get('/workspace/members', second.key)).body.data.find((m: { email: string }) => m.email === ada)).toMatchObject({ status: 'active', name: 'Ada Lovelace' });
 });
 
 test('the reverse through POST /platform/users: an e-mail another platform registered with its password is a new user here', async () => {
@@ -121,9 +160,10 @@ test('the reverse through POST /platform/users: an e-mail another platform regis
   expect(registered.body.data.id).not.toBe(planted.body.data.id);
   expectError(await platform.api.post('/platform/users/login', victim.key, { email: cfo, password: attackerPassword }), 401, 'unauthorized');
   expect((await platform.api.post('/platform/users/login', victim.key, { email: cfo, password })).status).toBe(200);
-  // The victim adding it as a member of its own workspace (the root platform's realm) is another user again.
+  // The victim inviting it as a member of its own workspace (the root platform's realm) is another user again.
   const member = await platform.api.post('/workspace/members', victim.key, { email: cfo, role: 'admin' });
   expect([planted.body.data.id, registered.body.data.id]).not.toContain(member.body.data.user_id);
+  await invitationLinkTo(platform, cfo);
   expect((await signIn(undefined, await registerClient(), { email: cfo, password: attackerPassword })).status).toBe(401);
 });
 
@@ -172,4 +212,12 @@ test('a realm’s user never signs in through another realm’s domain or OAuth 
   expect((await signIn(undefined, homeClient, { email, password })).status).toBe(400);
   // And a root-realm client is unknown on a tenant's domain.
   expect((await signIn(home.domain, rootClient, { email, password })).status).toBe(400);
+
+  // An invitation of the home realm is not found on the foreign realm's domain, only on its own.
+  const invited = uniqueEmail('invitee');
+  await platform.api.post('/platform/users', home.key, { email: invited, name: 'Invited' });
+  const link = await invitationLinkTo(platform, invited);
+  expect((await fetch(`${platform.running.url}${link.pathname}`, { headers: through(foreign.domain) })).status).toBe(404);
+  expect((await answerInvitation(platform, link, password, through(foreign.domain))).status).toBe(404);
+  expect((await fetch(`${platform.running.url}${link.pathname}`, { headers: through(home.domain) })).status).toBe(200);
 });

@@ -97,7 +97,7 @@ describe('with private egress allowed (VOICE_EGRESS_ALLOW_PRIVATE=true)', () => 
     await silent.close();
   });
 
-  test('an upstream answer nested deeper than can be carried is an invalid_response result', async () => {
+  test('an upstream answer nested deeper than can be carried is a bad_response result', async () => {
     const nested = (depth: number): unknown => (depth === 0 ? 1 : [nested(depth - 1)]);
     const deep = await startHttpApi((_request, res) => {
       res.setHeader('content-type', 'application/json');
@@ -106,7 +106,7 @@ describe('with private egress allowed (VOICE_EGRESS_ALLOW_PRIVATE=true)', () => 
     const tool = (await platform.api.post('/tools', key, { name: 'deep_answer', type: 'api', config: { url: `${deep.url}/x` } })).body.data;
     const response = await platform.api.post(`/tools/${tool.id}/test`, key, {});
     expect(response.status).toBe(200);
-    expect(response.body.data.error.code).toBe('invalid_response');
+    expect(response.body.data.error.code).toBe('bad_response');
     await deep.close();
   });
 

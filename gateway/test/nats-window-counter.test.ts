@@ -38,6 +38,12 @@ test('concurrent hits from both replicas are each counted once', async () => {
   expect(counts.map((c) => c.count).sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
 });
 
+test('60 concurrent hits of one key from both replicas: conflicts are retried, every hit counted exactly once', async () => {
+  const [a, b] = replicas as [NatsWindowCounter, NatsWindowCounter];
+  const counts = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 3 === 0 ? a : b).hit('account.burst')));
+  expect(counts.map((c) => c.count).sort((x, y) => x - y)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+});
+
 test('a new window starts from zero and reports when it resets', async () => {
   const [a] = replicas as [NatsWindowCounter];
   const first = await a.hit('authorize.::1');

@@ -13,6 +13,7 @@ import { errorHandler } from '../src/errors/error-handler.js';
 import { HttpError } from '../src/errors/http-error.js';
 import { effectiveCode, mappingOfCode, statusOfReason } from '../src/errors/status-table.js';
 import { requestId } from '../src/middleware/request-id.js';
+import { routeTemplate } from '../src/middleware/route-template.js';
 
 /** API.md's status for each public error reason. */
 const apiStatuses: [ErrorReason, number][] = [
@@ -87,6 +88,7 @@ describe('errorHandler', () => {
   beforeAll(async () => {
     const app = express();
     app.use(requestId());
+    app.use(routeTemplate());
     app.get('/fail/:name', (req, _res, next) => next(failures.get(req.params.name)));
     app.get('/throw-sync', () => {
       throw new Error('connection string mongodb://admin:hunter2@db');
@@ -204,7 +206,7 @@ describe('errorHandler', () => {
       expect(answer.body).toEqual({ error: { code: 'internal_error', message: 'internal error (request req-internal)' } });
       expect(answer.text).not.toContain('/data');
       expect(logLines).toHaveLength(1);
-      expect(JSON.parse(logLines[0]!)).toMatchObject({ level: 'error', request_id: 'req-internal', path: '/fail/it' });
+      expect(JSON.parse(logLines[0]!)).toMatchObject({ level: 'error', request_id: 'req-internal', route: '/fail/:name' });
     });
   });
 

@@ -76,7 +76,7 @@ export async function startTestCluster(env: Record<string, string> = {}, dataDir
     throw new Error(`${error instanceof Error ? error.message : String(error)}\n${lines.slice(-20).join('\n')}`);
   });
   try {
-    const platform = await testPlatformOn(running, { env: clusterEnv, rootKey, internalSecret, dataDir: dir, removeDataDir: !given });
+    const platform = await testPlatformOn(running, { env: clusterEnv, rootKey, internalSecret, dataDir: dir, removeDataDir: !given, logs: () => [...lines] });
     return {
       ...platform,
       output: () => [...lines],

@@ -19,8 +19,9 @@ export interface Loopback {
   close(): Promise<void>;
 }
 
-async function listen(server: http.Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+/** Listens on `host` (127.0.0.1 unless a test needs every interface); the URL always names 127.0.0.1. */
+async function listen(server: http.Server, host = '127.0.0.1'): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
@@ -35,6 +36,7 @@ export async function startHttpApi(
     res.setHeader('content-type', 'application/json');
     res.end(JSON.stringify({ data: { status: 'shipped', eta: '2026-12-01' } }));
   },
+  host?: string,
 ): Promise<Loopback> {
   const received: Received[] = [];
   const server = http.createServer((req, res) => {
@@ -46,7 +48,7 @@ export async function startHttpApi(
       respond(request, res);
     });
   });
-  return { url: await listen(server), received, close: closer(server) };
+  return { url: await listen(server, host), received, close: closer(server) };
 }
 
 /** A stateless MCP server that requires `Authorization: Bearer <token>`. */

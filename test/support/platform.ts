@@ -16,6 +16,7 @@ import { callHeaders, CallerSigner } from '@voice/runtime/caller';
 import { randomBase62 } from '@voice/runtime/crypto';
 import { newId } from '@voice/runtime/ids';
 import { internalSessionManager } from '@voice/runtime/internal';
+import { createLogger, logLevels, type LogLevel } from '@voice/runtime/logger';
 import { ApiClient } from './api-client.js';
 import { testStore } from './mongodb-store.js';
 
@@ -48,6 +49,12 @@ export interface TestPlatform<R extends PlatformProcesses = E2ePlatformProcesses
   workspace(options?: { plan?: string; scopes?: readonly string[] }): Promise<{ id: string; key: string }>;
   /** Another key in an existing workspace. */
   key(workspaceId: string, scopes: readonly string[]): Promise<string>;
+  /**
+   * Every log line the platform wrote so far, oldest first (JSON objects, mostly): the processes'
+   * output on the cluster, the services' loggers in one process. Empty at the default level of the
+   * single process (silent): a test that reads logs sets LOG_LEVEL.
+   */
+  logs(): string[];
   /** Moves credits (a decimal string) from the root platform's wallet to a workspace's, through billing. */
   fund(workspaceId: string, credits: string): Promise<void>;
   close(): Promise<void>;
@@ -136,8 +143,12 @@ async function startTestPlatformOn(env: Record<string, string>, dataDir: string 
     VOICE_ROOT_API_KEY: rootKey,
     VOICE_INTERNAL_SECRET: internalSecret,
   };
-  const running = await startPlatform(platformEnv, { announce: () => {} });
-  return testPlatformOn(running, { env: platformEnv, rootKey, internalSecret, dataDir: dir, removeDataDir: !given });
+  const lines: string[] = [];
+  const level = platformEnv.LOG_LEVEL as LogLevel;
+  // A level the platform refuses is left to its own start check, which names the variable.
+  const logger = logLevels.includes(level) ? (service: string) => createLogger({ service, level, write: (line) => lines.push(line) }) : undefined;
+  const running = await startPlatform(platformEnv, { announce: () => {}, logger });
+  return testPlatformOn(running, { env: platformEnv, rootKey, internalSecret, dataDir: dir, removeDataDir: !given, logs: () => [...lines] });
 }
 
 /** The in-process platform behind `platform`, for a test that reaches into it (such tests do not run on the cluster). */
@@ -150,7 +161,7 @@ export function inProcess(platform: TestPlatform): RunningPlatform {
 /** The test helpers around platform processes already started with the given root key and internal secret (hex). */
 export async function testPlatformOn<R extends PlatformProcesses>(
   running: R,
-  setup: { env: Record<string, string>; rootKey: string; internalSecret: string; dataDir: string; removeDataDir: boolean },
+  setup: { env: Record<string, string>; rootKey: string; internalSecret: string; dataDir: string; removeDataDir: boolean; logs: () => string[] },
 ): Promise<TestPlatform<R>> {
   const { rootKey, dataDir: dir } = setup;
   const api = new ApiClient(running.url);
@@ -183,6 +194,7 @@ export async function testPlatformOn<R extends PlatformProcesses>(
     dataDir: dir,
     signer,
     key,
+    logs: setup.logs,
     workspace: async ({ plan = 'starter', scopes = canonicalScopes } = {}) => {
       const { workspace } = await identity.createWorkspace({ name: 'Customer', plan, parentWorkspaceId: rootWorkspaceId }, internal(''));
       return { id: workspace!.id, key: await key(workspace!.id, scopes) };

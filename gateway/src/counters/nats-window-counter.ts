@@ -1,12 +1,24 @@
 // Window counters in a NATS JetStream key-value bucket, so every gateway replica counts the
-// same requests. Increments are compare-and-set on the entry's revision; entries expire with
-// the bucket's TTL.
+// same requests. Increments are compare-and-set on the entry's revision, so the shared count is
+// exact: conflicts are retried, never mistaken for an outage; entries expire with the bucket's TTL.
 import type { KV, NatsConnection } from 'nats';
 import { closeNats, connectNats } from '@voice/runtime/nats';
 import type { WindowCount, WindowCounter } from './window-counter.js';
 
 /** The longest one KV operation of a hit may take. */
 const hitTimeoutMs = 1_000;
+
+/** JetStream's "wrong last sequence": the entry changed since it was read (or exists, for a create). */
+const wrongLastSequence = 10071;
+const isConflict = (error: unknown): boolean => (error as { api_error?: { err_code?: number } } | undefined)?.api_error?.err_code === wrongLastSequence;
+
+/**
+ * How long a hit keeps retrying conflicts. Beyond it the replicas are contending for one key far
+ * harder than a limit allows anyway: the request is counted as over the limit (429, retry in a
+ * second), never let through uncounted and never counted in memory, since the bucket works.
+ */
+const contendedForMs = 5_000;
+const maxBackoffMs = 20;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -22,6 +34,9 @@ export class NatsWindowCounter implements WindowCounter {
     private readonly clock: () => number,
   ) {}
 
+  /** Per key, the hit of this replica that is updating it (hits of one key run one after another). */
+  private readonly inFlight = new Map<string, Promise<void>>();
+
   /** `replicas`: copies of the bucket in a NATS cluster (VOICE_NATS_REPLICAS). */
   static async connect(url: string, bucket: string, windowMs: number, clock: () => number = Date.now, replicas = 1): Promise<NatsWindowCounter> {
     const connection = await connectNats(url, `gateway-${bucket}`);
@@ -32,24 +47,49 @@ export class NatsWindowCounter implements WindowCounter {
   }
 
   async hit(key: string): Promise<WindowCount> {
+    // One update at a time per key in this replica: requests of one account do not race each other
+    // for the same revision, so compare-and-set conflicts come only from other replicas.
+    const previous = this.inFlight.get(key) ?? Promise.resolve();
+    const hit = previous.then(() => this.increment(key));
+    const settled = hit.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.inFlight.set(key, settled);
+    void settled.then(() => {
+      if (this.inFlight.get(key) === settled) this.inFlight.delete(key);
+    });
+    return hit;
+  }
+
+  /**
+   * Adds one to the key's count in the current window. A compare-and-set conflict (another replica
+   * counted first) is read again and retried: it says the bucket works. Only a failure of NATS
+   * itself (a timeout, no responders) is thrown, which is what makes the caller count in memory.
+   */
+  private async increment(key: string): Promise<WindowCount> {
     const now = this.clock();
     const windowStart = now - (now % this.windowMs);
+    const resetAt = windowStart + this.windowMs;
     const entryKey = `${safeKey(key)}.${windowStart}`;
-    for (let attempt = 0; attempt < 20; attempt += 1) {
+    const giveUpAt = performance.now() + contendedForMs;
+    for (let attempt = 0; ; attempt += 1) {
       const entry = await this.kv.get(entryKey);
       try {
         if (!entry || entry.operation !== 'PUT') {
           await this.kv.create(entryKey, encoder.encode('1'));
-          return { count: 1, resetAt: windowStart + this.windowMs };
+          return { count: 1, resetAt };
         }
         const count = Number(decoder.decode(entry.value)) + 1;
         await this.kv.update(entryKey, encoder.encode(String(count)), entry.revision);
-        return { count, resetAt: windowStart + this.windowMs };
-      } catch {
-        // Another replica changed the entry first; read it again.
+        return { count, resetAt };
+      } catch (error) {
+        if (!isConflict(error)) throw error;
       }
+      // Replicas that keep colliding back off, each by a random share, so one of them wins the next round.
+      if (performance.now() >= giveUpAt) return { count: Number.MAX_SAFE_INTEGER, resetAt: Math.min(resetAt, this.clock() + 1_000) };
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(maxBackoffMs, 2 ** attempt)));
     }
-    throw new Error('rate-limit counter kept changing under contention');
   }
 
   async close(): Promise<void> {

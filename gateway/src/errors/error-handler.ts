@@ -5,7 +5,9 @@ import { ConnectError } from '@connectrpc/connect';
 import { errorDetailOf, type ErrorReason, type FieldIssue } from '@voice/runtime/errors';
 import type { Logger } from '@voice/runtime/logger';
 import { bodyParserFailure, type BodyParserFailure } from './body-parser.js';
+import { routeTemplateOf } from '../middleware/route-template.js';
 import { HttpError } from './http-error.js';
+import { isMalformedPathEncoding, malformedPathMessage } from './path-encoding.js';
 import { effectiveCode, mappingOfCode, statusOfReason } from './status-table.js';
 
 export interface Envelope {
@@ -34,7 +36,7 @@ function fromConnect(error: ConnectError): Envelope {
 const restPhrasing: Partial<Record<BodyParserFailure['kind'], string>> = {
   too_large: 'the request body is larger than 1 MiB',
   malformed: 'the request body is not valid JSON',
-  encoding: 'the request body must be UTF-8 JSON',
+  charset: 'the request body must be UTF-8 JSON',
 };
 
 function fromBodyParser(error: unknown): Envelope | undefined {
@@ -50,6 +52,7 @@ export function envelopeOf(error: unknown): Envelope | undefined {
     return { status: error.status, code: error.code, message: error.message, details: error.options.details, headers: error.options.headers };
   }
   if (error instanceof ConnectError) return fromConnect(error);
+  if (isMalformedPathEncoding(error)) return { status: 404, code: 'not_found', message: malformedPathMessage };
   return fromBodyParser(error);
 }
 
@@ -68,7 +71,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const requestId = String(res.getHeader('X-Request-Id') ?? '');
     const explained = envelopeOf(error);
     if (!explained || explained.status >= 500) {
-      logger.error('request failed', { request_id: requestId, method: req.method, path: req.path, error });
+      logger.error('request failed', { request_id: requestId, method: req.method, route: routeTemplateOf(res), error });
     }
     if (res.headersSent) {
       res.end();

@@ -1,4 +1,5 @@
-// The invitation pages: choose a password for an invited account, and what follows.
+// The invitation pages: choose a password for an invited account, or sign in to accept joining a
+// workspace, and what follows.
 import { passwordLength } from '@voice/runtime/accounts';
 import { escapeHtml, page } from '../oauth/page/html.js';
 
@@ -8,10 +9,30 @@ export interface InvitationView {
   name: string;
   /** Where the form posts: the invitation's own path. */
   action: string;
+  /** The invitee has an account and signs in with its password to accept. */
+  signIn: boolean;
   error?: string;
 }
 
-export function choosePasswordPage(view: InvitationView): string {
+/** The form the invitation asks for: a new password, or the one the invitee has. */
+export const invitationPage = (view: InvitationView): string => (view.signIn ? signInToAcceptPage(view) : choosePasswordPage(view));
+
+function signInToAcceptPage(view: InvitationView): string {
+  const error = view.error ? `<p class="error" role="alert">${escapeHtml(view.error)}</p>\n` : '';
+  return page(
+    'Accept your invitation',
+    view.platformName,
+    `<h1>Join ${escapeHtml(view.platformName)}</h1>
+<p class="muted">Sign in as ${escapeHtml(view.email)} to accept the invitation.</p>
+${error}<form method="post" action="${escapeHtml(view.action)}">
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" maxlength="${passwordLength.max}" required>
+<div class="actions"><button class="approve" type="submit">Sign in and accept</button></div>
+</form>`,
+  );
+}
+
+function choosePasswordPage(view: InvitationView): string {
   const error = view.error ? `<p class="error" role="alert">${escapeHtml(view.error)}</p>\n` : '';
   return page(
     'Choose your password',
@@ -26,10 +47,7 @@ ${error}<form method="post" action="${escapeHtml(view.action)}">
   );
 }
 
-export function passwordSetPage(platformName: string, email: string): string {
-  return page(
-    'Your account is ready',
-    platformName,
-    `<h1>Your account is ready</h1>\n<p>You can now sign in as ${escapeHtml(email)} with the password you chose.</p>`,
-  );
+export function passwordSetPage(platformName: string, email: string, signedIn: boolean): string {
+  const text = signedIn ? `You have joined ${escapeHtml(platformName)} as ${escapeHtml(email)}.` : `You can now sign in as ${escapeHtml(email)} with the password you chose.`;
+  return page('Your account is ready', platformName, `<h1>Your account is ready</h1>\n<p>${text}</p>`);
 }

@@ -8,11 +8,14 @@ import { errorDetailOf } from '@voice/runtime/errors';
 import type { Logger } from '@voice/runtime/logger';
 import { gatewayCallOptions } from '../auth/signed-caller.js';
 import type { ServiceClients } from '../clients.js';
+import { bodyParserFailure } from '../errors/body-parser.js';
 import { envelopeOf } from '../errors/error-handler.js';
+import { isMalformedPathEncoding } from '../errors/path-encoding.js';
 import { parseForm } from '../oauth/form.js';
 import { sendPage } from '../oauth/page/html.js';
 import { errorPage } from '../oauth/page/pages.js';
-import { choosePasswordPage, passwordSetPage } from './pages.js';
+import { currentRealm } from '../tenants/tenant-context.js';
+import { invitationPage, passwordSetPage } from './pages.js';
 
 export interface InvitationOptions {
   clients: ServiceClients;
@@ -49,8 +52,9 @@ export function registerInvitationRoutes(app: Express, options: InvitationOption
   router.get(
     '/invitations/:token',
     handle(async (req, res, token) => {
-      const { invitation } = await invitations.getInvitation({ token }, gatewayCallOptions(res, options.signer));
-      sendPage(res, 200, choosePasswordPage({ platformName: invitation!.platformName, email: invitation!.email, name: invitation!.name, action: req.originalUrl }));
+      const { invitation } = await invitations.getInvitation({ token, realmWorkspaceId: currentRealm() }, gatewayCallOptions(res, options.signer));
+      const { platformName, email, name, signIn } = invitation!;
+      sendPage(res, 200, invitationPage({ platformName, email, name, signIn, action: req.originalUrl }));
     }),
   );
 
@@ -58,18 +62,28 @@ export function registerInvitationRoutes(app: Express, options: InvitationOption
     '/invitations/:token',
     parseForm,
     handle(async (req, res, token) => {
-      const { invitation } = await invitations.getInvitation({ token }, gatewayCallOptions(res, options.signer));
-      const view = { platformName: invitation!.platformName, email: invitation!.email, name: invitation!.name, action: req.originalUrl };
+      const realmWorkspaceId = currentRealm();
+      const { invitation } = await invitations.getInvitation({ token, realmWorkspaceId }, gatewayCallOptions(res, options.signer));
+      const { platformName, email, name, signIn } = invitation!;
+      const view = { platformName, email, name, signIn, action: req.originalUrl };
       const password = typeof req.body?.password === 'string' ? (req.body.password as string) : '';
       try {
-        const accepted = await invitations.acceptInvitation({ token, password }, gatewayCallOptions(res, options.signer));
-        sendPage(res, 200, passwordSetPage(view.platformName, accepted.email));
+        const accepted = await invitations.acceptInvitation({ token, password, realmWorkspaceId }, gatewayCallOptions(res, options.signer));
+        sendPage(res, 200, passwordSetPage(platformName, accepted.email, signIn));
       } catch (error) {
         if (!(error instanceof ConnectError) || errorDetailOf(error).reason !== 'invalid_request') throw error;
         const issue = errorDetailOf(error).fields?.find((field) => field.field === 'password')?.issue ?? error.rawMessage;
-        sendPage(res, 400, choosePasswordPage({ ...view, error: `The password ${issue}.` }));
+        sendPage(res, 400, invitationPage({ ...view, error: `The password ${issue}.` }));
       }
     }),
   );
+  // A token that is not even valid percent-encoding is as unknown as any other; a form the parser
+  // refuses is the visitor's to fix. Both are pages, like everything else here.
+  router.use(((error, _req, res, next) => {
+    if (isMalformedPathEncoding(error)) return notFound(res);
+    const failure = bodyParserFailure(error);
+    if (!failure) return next(error);
+    sendPage(res, failure.status, errorPage(options.platformName(), 'This form could not be read', 'Open the link from your invitation e-mail again and choose a password.'));
+  }) as express.ErrorRequestHandler);
   app.use(router);
 }

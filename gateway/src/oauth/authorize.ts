@@ -127,6 +127,10 @@ export function registerAuthorizeRoutes(router: Router, deps: OAuthDeps, options
     let request: AuthorizationRequest = {};
     Promise.resolve()
       .then(() => {
+        if (req.method === 'POST' && !req.is('application/x-www-form-urlencoded')) {
+          // Only the page's own form posts here; anything else has no fields to read (and no body parsed).
+          throw new AuthorizationFailure(new OAuthError('invalid_request', 'the form must be application/x-www-form-urlencoded'), false);
+        }
         request = readRequest((req.method === 'GET' ? req.query : req.body) as Record<string, unknown>);
         return step(req, res, request);
       })

@@ -26,6 +26,9 @@ export const customDomainSchema = z.object({
   created_at: timeSchema.nullable(),
   checked_at: timeSchema.nullable().describe('the last verification; null before the first'),
   verified_at: timeSchema.nullable().describe('when the domain became active; null while pending'),
+  expires_at: timeSchema
+    .nullable()
+    .describe('when this pending claim lapses unless verified first (VOICE_CUSTOM_DOMAIN_CLAIM_DAYS after it was made, or after an active domain went back to pending); null while active'),
 });
 
 const presentRecord = (record: { type: string; name: string; value: string }): z.infer<typeof dnsRecordSchema> => ({
@@ -42,6 +45,7 @@ export const presentCustomDomain = (domain: CustomDomain): z.infer<typeof custom
   created_at: toIso(domain.createdAt),
   checked_at: toIso(domain.checkedAt),
   verified_at: toIso(domain.verifiedAt),
+  expires_at: toIso(domain.expiresAt),
 });
 
 const removedDomainSchema = dataOf(z.object({ domain: z.string(), deleted: z.literal(true) }));
@@ -77,7 +81,8 @@ export function registerCustomDomainRoutes(rest: RestRouter, deps: RestDeps): vo
     doc: {
       id: 'addCustomDomain',
       summary: 'Connect a domain to the workspace; the answer lists the DNS records to set',
-      description: 'One domain per workspace, and a domain belongs to one workspace on the platform (409 `conflict`).',
+      description:
+        'One domain per workspace (409 `conflict` while the workspace has one). A domain is claimed, not owned, until it is verified: any number of workspaces may claim the same domain while it is pending, each with its own TXT token, so an unverified claim never blocks the real owner. The first workspace to verify it (DNS holding its CNAME and its own TXT record) makes it `active` there, and every other claim to it is dropped (those workspaces then have no domain). A domain active in another workspace is 409 `conflict`. A pending claim lapses at `expires_at` (7 days after it was made by default, `VOICE_CUSTOM_DOMAIN_CLAIM_DAYS`), after which the workspace has no domain and may claim again.',
       toolset,
       status: 201,
       response: dataOf(customDomainSchema),
@@ -99,7 +104,7 @@ export function registerCustomDomainRoutes(rest: RestRouter, deps: RestDeps): vo
       id: 'verifyCustomDomain',
       summary: 'Check the domain’s DNS records now',
       description:
-        'Takes no fields. The domain is `active` when DNS holds both records, otherwise `pending_verification` with `missing` saying what DNS answered; a verification that no longer finds them returns an active domain to pending.',
+        'Takes no fields. The domain is `active` when DNS holds both records, otherwise `pending_verification` with `missing` saying what DNS answered; a verification that no longer finds them returns an active domain to pending (with a new `expires_at`). When another workspace verified the domain first, the answer is 409 `conflict` and this workspace\'s claim is dropped; a lapsed or dropped claim is 404 `not_found`.',
       toolset,
       response: dataOf(customDomainSchema),
       mcp: { tool: 'verify_custom_domain', annotations: toolHints.update },

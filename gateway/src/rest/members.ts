@@ -2,7 +2,7 @@
 // the role rules, keeps the last owner, and revokes credentials in the same transaction.
 import { z } from 'zod';
 import { memberStatuses, roles } from '@voice/runtime/access';
-import { emailIssue, maxNameLength, normaliseEmail, passwordIssue } from '@voice/runtime/accounts';
+import { emailIssue, maxNameLength, normaliseEmail } from '@voice/runtime/accounts';
 import { toIso } from '@voice/runtime/time';
 import { checkedBy, pageQuerySchema } from '@voice/runtime/validation';
 import type { Member } from '@voice/proto/voice/identity/v1/identity';
@@ -14,12 +14,15 @@ import { pageOf } from './validate.js';
 
 const role = z.enum(roles);
 
+/** No password: the invited person chooses their own (an unknown field is 400 like any other). */
 export const addMemberBodySchema = z.strictObject({
   email: z.string().superRefine(checkedBy((email) => emailIssue(normaliseEmail(email)))),
   role,
-  password: z.string().superRefine(checkedBy(passwordIssue)).optional(),
-  name: z.string().trim().min(1).max(maxNameLength).optional(),
+  name: z.string().trim().min(1).max(maxNameLength).optional().describe('how the invitation and the member list name the person until they accept'),
 });
+
+/** What a member is: the statuses a change may set, and `invited` until the person accepts. */
+const presentedStatuses = [...memberStatuses, 'invited'] as const;
 
 export const updateMemberBodySchema = z
   .strictObject({ role: role.optional(), status: z.enum(memberStatuses).optional() })
@@ -30,7 +33,7 @@ export const memberSchema = z.object({
   email: z.string(),
   name: z.string(),
   role,
-  status: z.enum(memberStatuses).describe('a suspended member’s credentials are refused'),
+  status: z.enum(presentedStatuses).describe('a suspended member’s credentials are refused; an invited member has accepted nothing yet and has no credentials here'),
   created_at: timeSchema.nullable(),
 });
 
@@ -39,7 +42,7 @@ const presentMember = (member: Member): z.infer<typeof memberSchema> => ({
   email: member.email,
   name: member.name,
   role: oneOf(roles, member.role),
-  status: oneOf(memberStatuses, member.status),
+  status: oneOf(presentedStatuses, member.status),
   created_at: toIso(member.createdAt),
 });
 
@@ -47,6 +50,7 @@ const deletedMemberSchema = dataOf(z.object({ id: idSchema.describe('the user id
 
 export function registerMemberRoutes(rest: RestRouter, deps: RestDeps): void {
   const identity = deps.clients.identity;
+  const invitations = deps.clients.platformUsers;
 
   rest.operation({
     method: 'get',
@@ -68,17 +72,22 @@ export function registerMemberRoutes(rest: RestRouter, deps: RestDeps): void {
     body: addMemberBodySchema,
     doc: {
       id: 'addMember',
-      summary: 'Add a person to the workspace with a role',
+      summary: 'Invite a person to the workspace with a role',
       description:
-        'Members are users of the workspace’s realm: the root platform’s for a workspace directly under the root, a white-label platform’s for the workspaces under it. The e-mail is looked up in that realm only; an e-mail without a user there creates one (with `password`, if given), even when a user of another platform has it, and that other user is never added, changed or revealed. A member of the `member` role cannot manage members; an admin manages admins and members; only an owner touches owners.',
+        'Members are users of the workspace’s realm: the root platform’s for a workspace directly under the root, a white-label platform’s for the workspaces under it. The person is e-mailed an invitation and the member is `invited` until they accept it through the link: a new e-mail in the realm chooses its own password there, an existing user signs in with theirs. Nobody else ever sets a member’s password (`password` is refused), the answer is the same whether the e-mail had a user or not, and the member is named as `name` (or after the e-mail) until they accept, never as an existing user names itself. A user of another platform with the same e-mail is another person and is never touched. Inviting an `invited` member again sends another link; an active or suspended member is 409. A member of the `member` role cannot manage members; an admin manages admins and members; only an owner touches owners.',
       toolset: 'account',
       status: 201,
       response: dataOf(memberSchema),
     },
     handle: async (call) => {
       const { body } = call;
-      const answer = await identity.addMember({ email: body.email, role: body.role, password: body.password ?? '', name: body.name ?? '' }, call.options);
-      return { body: { data: presentMember(answer.member!) } };
+      const answer = await identity.addMember({ email: body.email, role: body.role, name: body.name ?? '' }, call.options);
+      const member = answer.member!;
+      await invitations.inviteMember(
+        { userId: member.userId, email: member.email, name: member.name, role: member.role, realmWorkspaceId: answer.realmWorkspaceId, signIn: answer.signIn },
+        call.options,
+      );
+      return { body: { data: presentMember(member) } };
     },
   });
 
@@ -90,7 +99,7 @@ export function registerMemberRoutes(rest: RestRouter, deps: RestDeps): void {
     doc: {
       id: 'updateMember',
       summary: 'Change a member’s role or status',
-      description: 'Demoting or suspending a member revokes the credentials the change affects before the answer. The last active owner cannot be demoted or suspended (409).',
+      description: 'Demoting or suspending a member revokes the credentials the change affects before the answer. The last active owner cannot be demoted or suspended (409), nor can an `invited` member be changed (409: remove it and invite again).',
       toolset: 'account',
       response: dataOf(memberSchema),
     },

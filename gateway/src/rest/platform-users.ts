@@ -62,7 +62,7 @@ export function registerPlatformUserRoutes(rest: RestRouter, deps: RestDeps): vo
       id: 'registerPlatformUser',
       summary: 'Register an end-user with a workspace of their own under the platform',
       description:
-        'The user owns a new workspace named after them, on `plan` (default `starter`, never above the platform’s own). Without `password` an invitation is e-mailed. The user belongs to the platform’s realm: the same e-mail under another platform (or the root platform) is another user with its own password, and an e-mail that belongs to a user of this platform’s realm is 409 `conflict`.',
+        'The user owns a new workspace named after them, on `plan` (default `starter`, never above the platform’s own). Without `password` an invitation is e-mailed. The user belongs to the platform’s realm: the same e-mail under another platform (or the root platform) is another user with its own password. An e-mail that already has a user in this platform’s realm is never given `password`: that user is e-mailed an invitation to own the new workspace, which they accept by signing in with their own password; the answer carries the user’s id, the `name` sent and `invitation_status: pending`, and the workspace appears in the user’s detail once accepted.',
       toolset,
       status: 201,
       response: dataOf(platformUserSchema),

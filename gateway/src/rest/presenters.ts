@@ -3,6 +3,7 @@
 import { toJson } from '@bufbuild/protobuf';
 import { ValueSchema } from '@bufbuild/protobuf/wkt';
 import { z } from 'zod';
+import { networkFailureReasons } from '@voice/runtime/egress';
 import { toIso } from '@voice/runtime/time';
 import { toolTypes } from '@voice/contracts/tools';
 import type { ApiKey } from '@voice/proto/voice/identity/v1/identity';
@@ -57,7 +58,7 @@ export const testResultSchema = z.union([
     .object({
       status: z.null(),
       body: z.null(),
-      error: z.object({ code: z.string().describe('timeout, unreachable or invalid_response'), message: z.string() }),
+      error: z.object({ code: z.string().describe(`why no usable answer came back: ${networkFailureReasons.join(', ')}`), message: z.string() }),
       duration_ms: durationMs,
     })
     .describe('the request left but got no usable answer'),

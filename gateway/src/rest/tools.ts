@@ -112,7 +112,7 @@ export function registerToolRoutes(rest: RestRouter, deps: RestDeps): void {
       id: 'testTool',
       summary: 'Run an api tool once with the given arguments, or list an mcp tool’s server tools',
       description:
-        'Destinations on loopback, private, link-local, multicast or metadata addresses are 403 `destination_forbidden` and nothing is sent. Builtin tools cannot be tested (400).',
+        'Only globally reachable destinations are called (the IANA IPv4 and IPv6 special-purpose address registries decide, after DNS resolution): loopback, private, shared, link-local, documentation, reserved, multicast and metadata addresses, IPv4-mapped and translated forms of them, and the platform host\'s own addresses are 403 `destination_forbidden` and nothing is sent, unless the operator set `VOICE_EGRESS_ALLOW_PRIVATE`. A request that gets no usable answer is a 200 whose `error.code` is `unreachable`, `timeout`, `tls_error`, `dns_error` or `bad_response` (the network detail is only in the platform\'s log). Builtin tools cannot be tested (400).',
       toolset: 'assistants',
       response: dataOf(testResultSchema),
     },

@@ -2,7 +2,7 @@
 // customers are the owners of the workspaces under the platform's workspace.
 import { isPlan } from '@voice/runtime/access';
 import { defaultName, emailIssue, nameIssue, normaliseEmail, passwordIssue } from '@voice/runtime/accounts';
-import { invalidRequest, notFound, serviceError, type FieldIssue } from '@voice/runtime/errors';
+import { invalidRequest, notFound, type FieldIssue } from '@voice/runtime/errors';
 import { isUuid, newId } from '@voice/runtime/ids';
 import { normalisePage } from '@voice/runtime/validation';
 import type { GetCustomerRequest, ListCustomersRequest, RegisterCustomerRequest } from '@voice/proto/voice/identity/v1/identity';
@@ -12,8 +12,6 @@ import type { IdentityStore, MembershipRecord, UserRecord, WorkspaceRecord } fro
 
 /** As long as the longest e-mail: a longer query can match nothing. */
 const maxQueryLength = 254;
-
-const emailTaken = () => serviceError('conflict', 'a user with this e-mail already exists');
 
 export class Customers {
   constructor(private readonly deps: { store: IdentityStore; passwords: PasswordHasher; now: () => Date }) {}
@@ -36,18 +34,21 @@ export class Customers {
     ];
     for (const [field, issue] of problems) if (issue) issues.push({ field, issue });
     if (issues.length > 0 || !platform) throw invalidRequest(issues);
-    // A platform's customers are users of its realm. Checked before hashing, so a taken e-mail
-    // costs no scrypt; the store checks again atomically.
+    // A platform's customers are users of its realm. An e-mail that has a user there gets the new
+    // workspace as an invitation that user accepts with its own password: the given password is
+    // not applied (nor hashed), and the answer shows only what the request gave.
     const realmId = platform.id;
-    if (await store.findUserByEmail(realmId, email)) throw emailTaken();
-
-    const passwordHash = request.password ? await this.deps.passwords.hash(request.password, signal) : null;
+    const existing = await store.findUserByEmail(realmId, email);
+    const passwordHash = request.password && !existing ? await this.deps.passwords.hash(request.password, signal) : null;
     const createdAt = this.deps.now().toISOString();
     const user: UserRecord = { id: newId(), realmId, email, name, passwordHash, createdAt };
     const workspace: WorkspaceRecord = { id: newId(), name: workspaceName, plan: request.plan, status: 'active', parentWorkspaceId: platform.id, createdAt };
     const membership: MembershipRecord = { workspaceId: workspace.id, userId: user.id, role: 'owner', status: 'active', createdAt };
-    if ((await store.registerCustomer(user, workspace, membership)) === 'email_taken') throw emailTaken();
-    return { customer: presentCustomer({ user, workspaces: [{ workspace, role: membership.role }] }) };
+    const outcome = await store.registerCustomer(user, workspace, membership);
+    if (outcome.kind === 'registered') return { customer: presentCustomer({ user, workspaces: [{ workspace, role: membership.role }] }), invited: false, signIn: false };
+    const invitee = await store.getUser(outcome.userId);
+    const shown = { ...user, id: outcome.userId, passwordHash: null };
+    return { customer: presentCustomer({ user: shown, workspaces: [{ workspace, role: membership.role }] }), invited: true, signIn: Boolean(invitee?.passwordHash) };
   }
 
   async list(request: ListCustomersRequest) {

@@ -68,7 +68,7 @@ export async function startIdentityService(env: Env, options: IdentityOptions = 
       routes: identityRoutes({
         store,
         notifier,
-        fetchClientMetadata: guardedMetadataFetcher(egressPolicy({ allowPrivate: config.egressAllowPrivate })),
+        fetchClientMetadata: guardedMetadataFetcher(egressPolicy({ allowPrivate: config.egressAllowPrivate }), { logger: logger.child({ component: 'client-metadata' }) }),
         passwords: new PasswordHasher(config.passwordHashCost),
       }),
     });

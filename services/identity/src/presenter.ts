@@ -42,11 +42,12 @@ export const presentApiKey = (record: ApiKeyRecord): ApiKey =>
     lastUsedAt: record.lastUsedAt ? toTimestamp(record.lastUsedAt) : undefined,
   });
 
+/** An invited member is named as its inviter named it: an existing user's own name is the user's to reveal by accepting. */
 export const presentMember = (record: MemberRecord): Member =>
   create(MemberSchema, {
     userId: record.userId,
     email: record.email,
-    name: record.name,
+    name: record.status === 'invited' ? (record.invitedName ?? '') : record.name,
     role: record.role,
     status: record.status,
     createdAt: toTimestamp(record.createdAt),

@@ -12,6 +12,7 @@ import type { Notifier } from '@voice/runtime/nats';
 import { monotonicClock } from '@voice/runtime/time';
 import { normalisePage } from '@voice/runtime/validation';
 import type {
+  AcceptMembershipRequest,
   AddMemberRequest,
   CheckAuthorizationRequestRequest,
   CreateApiKeyRequest,
@@ -35,6 +36,7 @@ import type {
 import { requireInternal } from './internal.js';
 import { accessTokenPrefix, apiKeyPrefix, generateApiKey, hashCredential, keyHint, looksLike } from './credentials.js';
 import { Customers } from './customers.js';
+import { MembershipAcceptance } from './members/acceptance.js';
 import { Members } from './members/members.js';
 import { authenticateAccessToken } from './oauth/access-tokens.js';
 import { Authorization } from './oauth/authorization.js';
@@ -73,6 +75,7 @@ const unauthenticated = () => serviceError('unauthorized', 'the credential is mi
 export class IdentityServiceImpl implements ServiceImpl<typeof IdentityService> {
   private readonly now: () => Date;
   private readonly members: Members;
+  private readonly acceptance: MembershipAcceptance;
   private readonly clients: Clients;
   private readonly authorization: Authorization;
   private readonly tokens: TokenEndpoint;
@@ -86,7 +89,8 @@ export class IdentityServiceImpl implements ServiceImpl<typeof IdentityService> 
     const now = this.now;
     const passwords = (this.passwords = deps.passwords ?? new PasswordHasher());
     const documents = new MetadataDocuments(deps.fetchClientMetadata ?? guardedMetadataFetcher(egressPolicy({ allowPrivate: false })), now);
-    this.members = new Members({ store, passwords, notifier, now });
+    this.members = new Members({ store, notifier, now });
+    this.acceptance = new MembershipAcceptance({ store, passwords });
     this.clients = new Clients({ store, documents, now });
     this.authorization = new Authorization({ store, clients: this.clients, now });
     this.tokens = new TokenEndpoint({ store, clients: this.clients, notifier, now });
@@ -300,5 +304,10 @@ export class IdentityServiceImpl implements ServiceImpl<typeof IdentityService> 
   async setInitialPassword(request: SetInitialPasswordRequest, context: HandlerContext) {
     requireInternal(context);
     return this.userCredentials.setInitialPassword(request, context.signal);
+  }
+
+  async acceptMembership(request: AcceptMembershipRequest, context: HandlerContext) {
+    requireInternal(context);
+    return this.acceptance.accept(request, context.signal);
   }
 }

@@ -97,30 +97,37 @@ describe('RegisterCustomer', () => {
     expect(await list()).toMatchObject({ customers: [], total: 0 });
   });
 
-  test('an e-mail a user of the platform’s realm already has is a conflict, and nothing is written; another realm’s is not', async () => {
-    const ada = await register({ email: 'ada@example.com' });
-    expect(await failure(registration({ email: ' ADA@example.com', workspaceName: 'Second' }))).toMatchObject(
-      conflict('a user with this e-mail already exists'),
+  test('an e-mail a user of the platform’s realm already has invites that user to own the new workspace; its password and name stay its own', async () => {
+    const ada = await register({ email: 'ada@example.com', name: 'Ada Lovelace', password });
+    const again = await registration({ email: ' ADA@example.com', name: 'Someone', password: 'a password chosen for her', workspaceName: 'Second' });
+    expect(again).toMatchObject({ invited: true, signIn: true });
+    expect(again.customer).toMatchObject({ userId: ada.userId, name: 'Someone', hasPassword: false, workspaces: [{ role: 'owner', workspace: { name: 'Second' } }] });
+    const second = workspaceOf(again.customer!);
+    // Not an owner until Ada accepts with her own password; the chosen one was never applied.
+    expect((await h.client.getCustomer({ platformWorkspaceId: platformId, userId: ada.userId }, h.gateway)).customer!.workspaces).toHaveLength(1);
+    expect((await failure(h.client.acceptMembership({ workspaceId: second, userId: ada.userId, password: 'a password chosen for her' }, h.gateway))).code).toBe(
+      Code.Unauthenticated,
     );
+    await h.client.acceptMembership({ workspaceId: second, userId: ada.userId, password }, h.gateway);
+    expect((await h.client.getCustomer({ platformWorkspaceId: platformId, userId: ada.userId }, h.gateway)).customer).toMatchObject({ name: 'Ada Lovelace', workspaces: [{ workspace: { name: 'Ada Lovelace' } }, { workspace: { name: 'Second' } }] });
     // A member of the root platform's realm is another user: the platform's customer is a user of its own.
     const elsewhere = await h.newWorkspace('Elsewhere');
     const grace = await h.addMember(elsewhere.id, 'member', { email: 'grace@example.com' });
-    const registered = await register({ email: 'grace@example.com', password });
-    expect(registered.userId).not.toBe(grace.userId);
-    const listed = await list();
-    expect(listed.total).toBe(2);
-    expect(listed.customers[1]).toEqual(ada);
+    const registered = await registration({ email: 'grace@example.com', password });
+    expect(registered.invited).toBe(false);
+    expect(registered.customer!.userId).not.toBe(grace.userId);
   });
 
-  test('of ten concurrent registrations of one e-mail exactly one wins; the others are conflicts', async () => {
-    const outcomes = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => outcomeOf(registration({ email: 'race@example.com', password, workspaceName: `Attempt ${i}` }))),
+  test('of ten concurrent registrations of one e-mail exactly one registers; the others invite that user to their workspaces', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => registration({ email: 'race@example.com', password, workspaceName: `Attempt ${i}` })),
     );
-    expect(outcomes.filter((o) => o === 'ok')).toHaveLength(1);
-    expect(outcomes.filter((o) => o === 'a user with this e-mail already exists')).toHaveLength(9);
+    const registered = answers.filter((answer) => !answer.invited);
+    expect(registered).toHaveLength(1);
+    expect(new Set(answers.map((answer) => answer.customer!.userId)).size).toBe(1);
     const listed = await list();
     expect(listed.total).toBe(1);
-    expect(listed.customers[0]!.workspaces.map((w) => w.workspace?.name)).toEqual([`Attempt ${outcomes.indexOf('ok')}`]);
+    expect(listed.customers[0]!.workspaces.map((w) => w.workspace?.name)).toEqual([registered[0]!.customer!.workspaces[0]!.workspace!.name]);
   });
 });
 
@@ -150,7 +157,8 @@ describe('GetCustomer and ListCustomers', () => {
     const customer = await register({ name: 'Ada' });
     const first = workspaceOf(customer);
     const second = (await h.client.createWorkspace({ name: 'Second', plan: 'starter', parentWorkspaceId: platformId }, h.gateway)).workspace!;
-    await h.addMember(second.id, 'owner', { email: customer.email });
+    await h.client.setInitialPassword({ userId: customer.userId, password }, h.gateway);
+    await h.addMember(second.id, 'owner', { email: customer.email, password });
     await h.client.setWorkspaceStatus({ workspaceId: second.id, status: 'suspended' }, h.gateway);
     const admin = await h.addMember(first, 'admin');
     const otherPlatform = (await h.newWorkspace('Other platform')).id;
@@ -164,7 +172,7 @@ describe('GetCustomer and ListCustomers', () => {
       ['Ada', 'active', 'owner'],
       ['Second', 'suspended', 'owner'],
     ]);
-    expect((await get(added.userId)).customer).toMatchObject({ email: added.email, hasPassword: false, workspaces: [{ workspace: { id: third.id } }] });
+    expect((await get(added.userId)).customer).toMatchObject({ email: added.email, hasPassword: true, workspaces: [{ workspace: { id: third.id } }] });
     expect((await get(foreign.userId, otherPlatform)).customer?.userId).toBe(foreign.userId);
     for (const [userId, platform] of [
       [admin.userId, platformId],

@@ -67,18 +67,23 @@ export async function setup(options: HarnessOptions = {}) {
   const newWorkspace = async (name = 'Acme') =>
     (await client.createWorkspace({ name, plan: 'pro', parentWorkspaceId: root.workspace!.id }, gateway)).workspace!;
 
-  const addMember = async (workspaceId: string, role: Role, fields: { email?: string; password?: string; name?: string } = {}) =>
-    (
-      await client.addMember(
-        { email: fields.email ?? `${newId().slice(0, 8)}@example.com`, role, password: fields.password ?? '', name: fields.name ?? '' },
-        serviceAccount(workspaceId),
-      )
-    ).member!;
+  /**
+   * A member as people become one: invited (AddMember), then accepting with `password` (the
+   * password a new user chooses, or the one an existing user has). Active on return.
+   */
+  const addMember = async (workspaceId: string, role: Role, fields: { email?: string; password?: string; name?: string } = {}) => {
+    const invited = (await client.addMember({ email: fields.email ?? `${newId().slice(0, 8)}@example.com`, role, name: fields.name ?? '' }, serviceAccount(workspaceId))).member!;
+    await client.acceptMembership({ workspaceId, userId: invited.userId, password: fields.password ?? memberPassword }, gateway);
+    return (await client.listMembers({ limit: 200 }, serviceAccount(workspaceId))).members.find((member) => member.userId === invited.userId)!;
+  };
 
   return { file, store, notifier, client, as, gateway, rootKey, root, announced, notices, clock, serviceAccount, asUser, newWorkspace, addMember };
 }
 
 export type Harness = Awaited<ReturnType<typeof setup>>;
+
+/** The password harness members choose when a test names none. */
+export const memberPassword = 'a member’s own password';
 
 /** The failure of a call that must fail: its Connect code and the detail the service attached. */
 export async function failure(call: Promise<unknown>) {

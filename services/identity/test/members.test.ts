@@ -2,7 +2,7 @@
 // validation, and what happens to credentials when a member goes.
 import { Code } from '@connectrpc/connect';
 import { newId } from '@voice/runtime/ids';
-import { failure, setup, tokensFor, type Harness } from './harness.js';
+import { failure, memberPassword, setup, tokensFor, type Harness } from './harness.js';
 
 let h: Harness;
 let workspaceId: string;
@@ -16,33 +16,68 @@ afterEach(async () => {
 });
 
 describe('AddMember', () => {
-  test('creates a user named after the e-mail’s local part, trimmed and lower-cased', async () => {
-    const member = await h.addMember(workspaceId, 'admin', { email: '  Ada.Lovelace@Example.COM ' });
-    expect(member).toMatchObject({ email: 'ada.lovelace@example.com', name: 'Ada.Lovelace', role: 'admin', status: 'active' });
-    expect(member.userId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(member.createdAt).toBeDefined();
-    const user = await h.store.getUser(member.userId);
+  const invite = (fields: { email: string; role?: string; name?: string; password?: string }, workspace = workspaceId) =>
+    h.client.addMember({ role: 'member', name: '', password: '', ...fields }, h.serviceAccount(workspace));
+
+  test('invites a new e-mail: a user without a password, named after the e-mail’s local part, invited until it accepts', async () => {
+    const answer = await invite({ email: '  Ada.Lovelace@Example.COM ', role: 'admin' });
+    expect(answer.member).toMatchObject({ email: 'ada.lovelace@example.com', name: 'Ada.Lovelace', role: 'admin', status: 'invited' });
+    expect(answer.member!.userId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(answer.member!.createdAt).toBeDefined();
+    // The root's direct customer's realm is the root's; a new user chooses a password when accepting.
+    expect(answer).toMatchObject({ realmWorkspaceId: h.root.workspace!.id, signIn: false });
+    const user = await h.store.getUser(answer.member!.userId);
     expect(user?.passwordHash).toBeNull();
+    // Invited: no sign-in, no tokens, not a member anyone may change yet.
+    expect((await failure(tokensFor(h, { workspaceId, userId: answer.member!.userId }, ['calls:read']))).code).toBe(Code.InvalidArgument);
+    expect((await failure(h.client.updateMember({ userId: answer.member!.userId, role: 'member' }, h.serviceAccount(workspaceId)))).reason).toBe('conflict');
   });
 
-  test('a password is stored as a scrypt hash; a name is kept', async () => {
-    const member = await h.addMember(workspaceId, 'member', { email: 'grace@example.com', password: 'correct horse battery', name: 'Grace Hopper' });
-    expect(member.name).toBe('Grace Hopper');
-    expect((await h.store.getUser(member.userId))?.passwordHash).toMatch(/^scrypt\$16384\$8\$1\$[A-Za-z0-9+/=]{24}\$[A-Za-z0-9+/=]{44}$/);
-  });
-
-  test('an existing user is added as it is: same id, own name and password', async () => {
-    const first = await h.addMember(workspaceId, 'owner', { email: 'ada@example.com', password: 'first password', name: 'Ada' });
+  test('an existing user of the realm is invited as it is, named as the inviter named it, and joins only with its own password', async () => {
+    const first = await h.addMember(workspaceId, 'owner', { email: 'ada@example.com', password: 'first password', name: 'Ada Lovelace' });
     const other = await h.newWorkspace('Other');
-    const again = await h.addMember(other.id, 'member', { email: 'ADA@example.com', password: 'second password', name: 'Someone' });
-    expect(again).toMatchObject({ userId: first.userId, name: 'Ada', role: 'member' });
-    const login = await h.client.verifyPassword({ email: 'ada@example.com', password: 'first password' }, h.gateway);
-    expect(login.userId).toBe(first.userId);
+    const answer = await invite({ email: 'ADA@example.com', name: 'Someone' }, other.id);
+    expect(answer.member).toMatchObject({ userId: first.userId, name: 'Someone', status: 'invited' });
+    expect(answer.signIn).toBe(true);
+    const listed = await h.client.listMembers({ limit: 10 }, h.serviceAccount(other.id));
+    expect(listed.members.map((m) => m.name)).toEqual(['Someone']);
+    expect(listed.members.map((m) => [m.email, m.name, m.status])).toEqual([['ada@example.com', 'Someone', 'invited']]);
+
+    const accept = (password: string) => h.client.acceptMembership({ workspaceId: other.id, userId: first.userId, password }, h.gateway);
+    expect(await failure(accept('second password'))).toMatchObject({ code: Code.Unauthenticated, reason: 'unauthorized' });
+    expect(await accept('first password')).toEqual(expect.objectContaining({ email: 'ada@example.com' }));
+    expect((await h.client.listMembers({ limit: 10 }, h.serviceAccount(other.id))).members[0]).toMatchObject({ name: 'Ada Lovelace', status: 'active' });
+    expect((await failure(accept('first password'))).code).toBe(Code.NotFound);
   });
 
-  test('a member cannot be added twice', async () => {
-    await h.addMember(workspaceId, 'member', { email: 'ada@example.com' });
-    expect(await failure(h.addMember(workspaceId, 'admin', { email: 'ada@example.com' }))).toMatchObject({ code: Code.FailedPrecondition, reason: 'conflict' });
+  test('a new user’s acceptance chooses its password once; a password in the request is refused', async () => {
+    const answer = await invite({ email: 'grace@example.com', name: 'Grace Hopper' });
+    const userId = answer.member!.userId;
+    expect((await failure(h.client.acceptMembership({ workspaceId, userId, password: 'short' }, h.gateway))).fields).toEqual([{ field: 'password', issue: 'must be 10 to 200 characters' }]);
+    await h.client.acceptMembership({ workspaceId, userId, password: 'correct horse battery' }, h.gateway);
+    expect((await h.store.getUser(userId))?.passwordHash).toMatch(/^scrypt\$16384\$8\$1\$[A-Za-z0-9+/=]{24}\$[A-Za-z0-9+/=]{44}$/);
+    expect((await h.client.verifyPassword({ email: 'grace@example.com', password: 'correct horse battery' }, h.gateway)).userId).toBe(userId);
+    expect((await failure(invite({ email: 'someone@example.com', password: 'a password chosen for them' }))).fields).toEqual([
+      { field: 'password', issue: 'is not accepted: the invited person chooses their own password' },
+    ]);
+    expect(await h.store.findUserByEmail(h.root.workspace!.id, 'someone@example.com')).toBeUndefined();
+  });
+
+  test('a member cannot be added twice; an invited one is answered as it is', async () => {
+    const invited = await invite({ email: 'ada@example.com', name: 'Ada' });
+    expect((await invite({ email: 'ada@example.com', role: 'admin', name: 'Other' })).member).toEqual(invited.member);
+    await h.client.acceptMembership({ workspaceId, userId: invited.member!.userId, password: memberPassword }, h.gateway);
+    expect(await failure(invite({ email: 'ada@example.com' }))).toMatchObject({ code: Code.FailedPrecondition, reason: 'conflict' });
+  });
+
+  test('only a pending membership is accepted', async () => {
+    const active = await h.addMember(workspaceId, 'member');
+    for (const [workspace, userId] of [[workspaceId, active.userId], [workspaceId, newId()], [newId(), active.userId], ['not-a-uuid', 'x']] as const) {
+      expect((await failure(h.client.acceptMembership({ workspaceId: workspace, userId, password: memberPassword }, h.gateway))).code).toBe(Code.NotFound);
+    }
+    expect((await failure(h.client.acceptMembership({ workspaceId, userId: active.userId, password: memberPassword }, h.serviceAccount(workspaceId)))).code).toBe(
+      Code.PermissionDenied,
+    );
   });
 
   test('validates e-mail, role, password and name, naming each field', async () => {
@@ -51,13 +86,9 @@ describe('AddMember', () => {
     );
     expect(refused).toMatchObject({ code: Code.InvalidArgument, reason: 'invalid_request' });
     expect(refused.fields.map((f) => f.field)).toEqual(['email', 'role', 'password', 'name']);
-    for (const password of ['123456789', 'x'.repeat(201)]) {
-      expect((await failure(h.addMember(workspaceId, 'member', { password }))).fields).toEqual([{ field: 'password', issue: 'must be 10 to 200 characters' }]);
-    }
     for (const email of ['a@b', '@example.com', 'a b@example.com', 'a@example..com', `${'x'.repeat(250)}@example.com`]) {
-      expect((await failure(h.addMember(workspaceId, 'member', { email }))).fields.map((f) => f.field)).toEqual(['email']);
+      expect((await failure(invite({ email }))).fields.map((f) => f.field)).toEqual(['email']);
     }
-    expect(await h.addMember(workspaceId, 'member', { password: 'x'.repeat(200) })).toBeDefined();
   });
 
   test('needs a workspace caller', async () => {
@@ -129,7 +160,11 @@ describe('role rules', () => {
     const other = await h.addMember(workspaceId, 'owner');
     await h.client.updateMember({ userId: owner.userId, role: 'member' }, h.serviceAccount(workspaceId));
     const internal = h.as({ workspaceId, principal: { type: 'internal', id: 'platform-users', name: 'platform-users' }, scopes: null });
-    expect((await h.client.addMember({ email: 'third@example.com', role: 'owner', password: '', name: '' }, internal)).member?.role).toBe('owner');
+    const third = (await h.client.addMember({ email: 'third@example.com', role: 'owner', password: '', name: '' }, internal)).member!;
+    expect(third.role).toBe('owner');
+    // An invited owner is no owner yet: the last active one stays until it accepts.
+    expect((await failure(h.client.removeMember({ userId: other.userId }, internal))).reason).toBe('conflict');
+    await h.client.acceptMembership({ workspaceId, userId: third.userId, password: memberPassword }, h.gateway);
     await h.client.removeMember({ userId: other.userId }, internal);
   });
 });

@@ -94,9 +94,10 @@ describe('VerifyPassword', () => {
     const initech = await h.newWorkspace('Initech');
     const hooli = await h.newWorkspace('Hooli');
     const ada = await h.addMember(acme.id, 'owner', { email: 'ada@example.com', password: 'correct horse battery', name: 'Ada' });
-    await h.addMember(globex.id, 'member', { email: 'ada@example.com' });
-    await h.addMember(initech.id, 'admin', { email: 'ada@example.com' });
-    await h.addMember(hooli.id, 'admin', { email: 'ada@example.com' });
+    // Ada accepts each invitation with the password she has.
+    await h.addMember(globex.id, 'member', { email: 'ada@example.com', password: 'correct horse battery' });
+    await h.addMember(initech.id, 'admin', { email: 'ada@example.com', password: 'correct horse battery' });
+    await h.addMember(hooli.id, 'admin', { email: 'ada@example.com', password: 'correct horse battery' });
     await h.addMember(initech.id, 'owner');
     await h.client.updateMember({ userId: ada.userId, status: 'suspended' }, h.serviceAccount(initech.id));
     await h.client.setWorkspaceStatus({ workspaceId: hooli.id, status: 'suspended' }, h.gateway);

@@ -480,6 +480,21 @@ export function identityStoreContract(open: () => Promise<IdentityStore>): void 
       expect(await store.getMember(other.id, original.userId)).toBeUndefined();
     });
 
+    test('an invited member keeps its inviter’s name for it, is answered as it is when added again, and is no customer until it accepts', async () => {
+      const { root, workspace } = await seed();
+      const user = userRecord({ name: 'Ada Lovelace' });
+      await store.createUser(user);
+      const invitation = { workspaceId: workspace.id, role: 'owner' as const, status: 'invited' as const, createdAt: tick(), invitedName: 'Someone' };
+      const first = await store.addMember(invitation, userRecord({ email: user.email }));
+      expect(first).toEqual({ kind: 'added', member: { ...invitation, userId: user.id, email: user.email, name: 'Ada Lovelace', realmId: user.realmId } });
+      expect(await store.addMember({ ...invitation, role: 'member', invitedName: 'Other' }, userRecord({ email: user.email }))).toEqual(first);
+      expect(await store.getCustomer(root.id, user.id)).toBeUndefined();
+      expect((await store.listCustomers(root.id, '', { limit: 50, offset: 0 })).total).toBe(0);
+      expect((await store.changeMember(workspace.id, user.id, { role: 'owner', status: 'invited' }, { role: 'owner', status: 'active' }, false)).kind).toBe('changed');
+      expect(await store.getMember(workspace.id, user.id)).toMatchObject({ status: 'active', invitedName: 'Someone' });
+      expect((await store.getCustomer(root.id, user.id))?.workspaces).toEqual([{ workspace, role: 'owner' }]);
+    });
+
     test('a user is a member of a workspace once', async () => {
       const { workspace } = await seed();
       const alice = await member(workspace.id, 'owner');
@@ -640,7 +655,7 @@ export function identityStoreContract(open: () => Promise<IdentityStore>): void 
   async function customer(platformId: string, user: Partial<UserRecord> = {}, workspace: Partial<WorkspaceRecord> = {}) {
     const record = userRecord(user);
     const owned = workspaceRecord({ parentWorkspaceId: platformId, ...workspace });
-    expect(await store.registerCustomer(record, owned, ownerOf(owned, record))).toBe('registered');
+    expect(await store.registerCustomer(record, owned, ownerOf(owned, record))).toEqual({ kind: 'registered' });
     return { user: record, workspace: owned };
   }
 
@@ -660,22 +675,22 @@ export function identityStoreContract(open: () => Promise<IdentityStore>): void 
       const { workspace: platform } = await seed();
       const user = userRecord({ passwordHash: null });
       const workspace = workspaceRecord({ parentWorkspaceId: platform.id, plan: 'starter' });
-      expect(await store.registerCustomer(user, workspace, ownerOf(workspace, user))).toBe('registered');
+      expect(await store.registerCustomer(user, workspace, ownerOf(workspace, user))).toEqual({ kind: 'registered' });
       expect(await store.getUser(user.id)).toEqual(user);
       expect(await store.getWorkspace(workspace.id)).toEqual(workspace);
       expect(await store.getMember(workspace.id, user.id)).toEqual({ ...ownerOf(workspace, user), email: user.email, name: user.name, realmId: user.realmId });
       expect(await store.getCustomer(platform.id, user.id)).toEqual({ user, workspaces: [{ workspace, role: 'owner' }] });
     });
 
-    test('an e-mail any user already has is taken, and nothing is written', async () => {
+    test('an e-mail a user of the realm has gets the workspace with that user as its invited owner, and no new user', async () => {
       const { workspace: platform, other } = await seed();
-      const existing = await member(other.id, 'member');
-      const user = userRecord({ email: existing.email });
+      const existing = await member(other.id, 'member', { name: 'Ada Lovelace' });
+      const user = userRecord({ email: existing.email, name: 'As the platform named her' });
       const workspace = workspaceRecord({ parentWorkspaceId: platform.id });
-      expect(await store.registerCustomer(user, workspace, ownerOf(workspace, user))).toBe('email_taken');
+      expect(await store.registerCustomer(user, workspace, ownerOf(workspace, user))).toEqual({ kind: 'invited', userId: existing.userId });
       expect(await store.getUser(user.id)).toBeUndefined();
-      expect(await store.getWorkspace(workspace.id)).toBeUndefined();
-      expect(await store.getMember(workspace.id, existing.userId)).toBeUndefined();
+      expect(await store.getWorkspace(workspace.id)).toEqual(workspace);
+      expect(await store.getMember(workspace.id, existing.userId)).toMatchObject({ role: 'owner', status: 'invited', invitedName: 'As the platform named her' });
       expect(await store.listCustomers(platform.id, '', everyone)).toEqual({ customers: [], total: 0 });
     });
 
@@ -684,12 +699,12 @@ export function identityStoreContract(open: () => Promise<IdentityStore>): void 
       const elsewhere = await member(other.id, 'member', { realmId: newId() });
       const user = userRecord({ email: elsewhere.email, realmId: platform.id });
       const workspace = workspaceRecord({ parentWorkspaceId: platform.id });
-      expect(await store.registerCustomer(user, workspace, ownerOf(workspace, user))).toBe('registered');
+      expect(await store.registerCustomer(user, workspace, ownerOf(workspace, user))).toEqual({ kind: 'registered' });
       expect(await store.findUserByEmail(platform.id, user.email)).toEqual(user);
       expect(await store.findUserByEmail(elsewhere.realmId, user.email)).toMatchObject({ id: elsewhere.userId });
     });
 
-    test('of concurrent registrations of one e-mail exactly one registers', async () => {
+    test('of concurrent registrations of one e-mail exactly one registers; the others invite its user', async () => {
       const { workspace: platform } = await seed();
       const email = 'race@example.com';
       const attempts = Array.from({ length: 10 }, () => {
@@ -698,12 +713,14 @@ export function identityStoreContract(open: () => Promise<IdentityStore>): void 
         return { user, workspace };
       });
       const outcomes = await Promise.all(attempts.map(({ user, workspace }) => store.registerCustomer(user, workspace, ownerOf(workspace, user))));
-      expect(outcomes.filter((o) => o === 'registered')).toHaveLength(1);
-      expect(outcomes.filter((o) => o === 'email_taken')).toHaveLength(9);
-      const winner = attempts[outcomes.indexOf('registered')]!;
+      const winnerIndex = outcomes.findIndex((o) => o.kind === 'registered');
+      const winner = attempts[winnerIndex]!;
+      expect(outcomes.filter((o) => o.kind === 'registered')).toHaveLength(1);
+      expect(outcomes.filter((o) => o.kind === 'invited' && o.userId === winner.user.id)).toHaveLength(9);
       expect(await store.findUserByEmail(testRealm, email)).toEqual(winner.user);
       for (const attempt of attempts) {
-        expect(await store.getWorkspace(attempt.workspace.id)).toEqual(attempt === winner ? attempt.workspace : undefined);
+        expect(await store.getWorkspace(attempt.workspace.id)).toEqual(attempt.workspace);
+        expect((await store.getMember(attempt.workspace.id, winner.user.id))?.status).toBe(attempt === winner ? 'active' : 'invited');
       }
       expect(await store.listCustomers(platform.id, '', everyone)).toEqual({ customers: [{ user: winner.user, workspaces: [{ workspace: winner.workspace, role: 'owner' }] }], total: 1 });
     });

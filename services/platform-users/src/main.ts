@@ -61,7 +61,7 @@ export async function startPlatformUsersService(env: Env, options: PlatformUsers
       local: options.local,
       serviceNames: platformUsersServiceNames,
       routes: platformUsersRoutes({
-        customDomains: { store, dns: new ResolverDnsLookup(config.dnsServers), platformHost: config.platformHost, now },
+        customDomains: { store, dns: new ResolverDnsLookup(config.dnsServers), platformHost: config.platformHost, claimDays: config.customDomainClaimDays, now },
         platformUsers: {
           identity: downstreams.identity,
           billing: downstreams.billing,

@@ -51,3 +51,14 @@ test('line breaks in a name cannot reach the subject header', () => {
   const message = invitationMessage({ to: 'x@example.com', userName: 'Ada', platformName: 'Acme\r\nBcc: victim@example.com', link: 'https://l', expiresAt });
   expect(message.subject).toBe("You're invited to Acme Bcc: victim@example.com");
 });
+
+test('an invitee with an account is asked to sign in, a new one to choose a password', () => {
+  const base = { to: 'ada@example.com', userName: 'Ada', platformName: 'Acme Voice', link: 'https://l', expiresAt };
+  const signIn = invitationMessage({ ...base, signIn: true });
+  const choose = invitationMessage(base);
+  for (const part of [signIn.text, signIn.html]) {
+    expect(part).toContain('Sign in with your password to accept the invitation');
+    expect(part).not.toContain('Choose a password');
+  }
+  for (const part of [choose.text, choose.html]) expect(part).toContain('Choose a password to accept the invitation');
+});

@@ -101,53 +101,58 @@ describe('Invitations', () => {
   });
 
   test("the link uses the platform's custom domain only while it is active", async () => {
-    await store.insert(domainRecord(platform.id, { domain: 'voice.acme.com' }));
+    await store.insert(domainRecord(platform.id, { domain: 'voice.acme.com' }), now.toISOString());
     expect((await invite()).text).toContain('https://voice.example.net/invitations/');
-    await store.recordVerification(platform.id, 'voice.acme.com', { status: 'active', missing: [], checkedAt: now.toISOString(), verifiedAt: now.toISOString() });
+    await store.recordVerification(platform.id, 'voice.acme.com', { status: 'active', missing: [], checkedAt: now.toISOString(), verifiedAt: now.toISOString(), expiresAt: null });
     expect((await invite()).text).toMatch(/https:\/\/voice\.acme\.com\/invitations\/[A-Za-z0-9_-]{43}/);
   });
 
   test("the invitation page sees the e-mail, name, expiry and the platform's name as identity has it", async () => {
     const { email, token } = await invite();
-    expect(await invitations.describe(token, 'req')).toEqual({
+    expect(await invitations.describe(token, '', 'req')).toEqual({
       email,
       name: 'Ada',
       platformName: 'Acme <Voice>',
       expiresAt: '2026-11-29T10:00:00.000Z',
+      signIn: false,
     });
+    // A tenant's domain finds its own realm's invitations only.
+    expect((await invitations.describe(token, platform.id, 'req')).email).toBe(email);
+    await expect(invitations.describe(token, newId(), 'req')).rejects.toMatchObject({ code: Code.NotFound });
+    await expect(invitations.accept(token, 'a long enough password', newId(), 'req')).rejects.toMatchObject({ code: Code.NotFound });
   });
 
   test('unknown, malformed and expired tokens are not found', async () => {
     const { token } = await invite();
     for (const wrong of ['', 'x', randomBytes(32).toString('base64url'), `${token}x`]) {
-      await expect(invitations.describe(wrong, 'req')).rejects.toMatchObject({ code: Code.NotFound });
-      await expect(invitations.accept(wrong, 'a long enough password', 'req')).rejects.toMatchObject({ code: Code.NotFound });
+      await expect(invitations.describe(wrong, '', 'req')).rejects.toMatchObject({ code: Code.NotFound });
+      await expect(invitations.accept(wrong, 'a long enough password', '', 'req')).rejects.toMatchObject({ code: Code.NotFound });
     }
     now = new Date('2026-11-29T10:00:00.000Z');
-    await expect(invitations.describe(token, 'req')).rejects.toMatchObject({ code: Code.NotFound });
-    await expect(invitations.accept(token, 'a long enough password', 'req')).rejects.toMatchObject({ code: Code.NotFound });
+    await expect(invitations.describe(token, '', 'req')).rejects.toMatchObject({ code: Code.NotFound });
+    await expect(invitations.accept(token, 'a long enough password', '', 'req')).rejects.toMatchObject({ code: Code.NotFound });
   });
 
   test('accepting sets the password in identity once; the invitation is then gone', async () => {
     const { userId, email, token } = await invite();
-    const weak = await invitations.accept(token, 'short', 'req').catch((error: unknown) => error);
+    const weak = await invitations.accept(token, 'short', '', 'req').catch((error: unknown) => error);
     expect(codeOf(weak)).toBe(Code.InvalidArgument);
     expect(errorDetailOf(weak as ConnectError).fields.map((field) => field.field)).toEqual(['password']);
     expect(await signsIn(email, 'a long enough password')).toBe(false);
 
-    expect((await invitations.accept(token, 'a long enough password', 'req')).userId).toBe(userId);
+    expect((await invitations.accept(token, 'a long enough password', '', 'req')).userId).toBe(userId);
     expect(await signsIn(email, 'a long enough password')).toBe(true);
     expect(Object.fromEntries(await store.invitationStatuses([userId]))).toEqual({ [userId]: 'accepted' });
-    await expect(invitations.accept(token, 'another long password', 'req')).rejects.toMatchObject({ code: Code.NotFound });
-    await expect(invitations.describe(token, 'req')).rejects.toMatchObject({ code: Code.NotFound });
+    await expect(invitations.accept(token, 'another long password', '', 'req')).rejects.toMatchObject({ code: Code.NotFound });
+    await expect(invitations.describe(token, '', 'req')).rejects.toMatchObject({ code: Code.NotFound });
     expect([await signsIn(email, 'a long enough password'), await signsIn(email, 'another long password')]).toEqual([true, false]);
   });
 
   test('of two concurrent accepts one succeeds and the other finds the invitation gone', async () => {
     const { email, token } = await invite();
     const results = await Promise.allSettled([
-      invitations.accept(token, 'first long password', 'req-1'),
-      invitations.accept(token, 'second long password', 'req-2'),
+      invitations.accept(token, 'first long password', '', 'req-1'),
+      invitations.accept(token, 'second long password', '', 'req-2'),
     ]);
     const fulfilled = results.filter((result) => result.status === 'fulfilled');
     const rejected = results.filter((result): result is PromiseRejectedResult => result.status === 'rejected');
@@ -162,7 +167,7 @@ describe('Invitations', () => {
   test('a user who has a password already (an accept whose marking was lost) gets the invitation closed', async () => {
     const { userId, email, token } = await invite();
     await services.identity.setInitialPassword({ userId, password: 'chosen before' }, services.as(platform.id));
-    await expect(invitations.accept(token, 'a long enough password', 'req')).rejects.toMatchObject({ code: Code.NotFound });
+    await expect(invitations.accept(token, 'a long enough password', '', 'req')).rejects.toMatchObject({ code: Code.NotFound });
     expect(Object.fromEntries(await store.invitationStatuses([userId]))).toEqual({ [userId]: 'accepted' });
     expect([await signsIn(email, 'chosen before'), await signsIn(email, 'a long enough password')]).toEqual([true, false]);
   });
@@ -171,13 +176,13 @@ describe('Invitations', () => {
     const { userId, email, token } = await invite();
     await services.stop('identity');
     try {
-      const error = await invitations.accept(token, 'a long enough password', 'req').catch((failure: unknown) => failure);
+      const error = await invitations.accept(token, 'a long enough password', '', 'req').catch((failure: unknown) => failure);
       expect([codeOf(error), (error as ConnectError).rawMessage]).toEqual([Code.Unavailable, 'the identity service is unavailable; retry shortly']);
       expect((await store.findInvitationByTokenHash(invitationTokenHash(token)))?.acceptedAt).toBeNull();
     } finally {
       await services.start('identity');
     }
-    expect((await invitations.accept(token, 'a long enough password', 'req')).userId).toBe(userId);
+    expect((await invitations.accept(token, 'a long enough password', '', 'req')).userId).toBe(userId);
     expect(await signsIn(email, 'a long enough password')).toBe(true);
   });
 });

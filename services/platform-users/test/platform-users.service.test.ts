@@ -114,13 +114,22 @@ describe('PlatformUserService', () => {
     expect((await services.identity.listCustomers({ platformWorkspaceId: pro.id, limit: 10 }, services.as(pro.id))).total).toBe(0);
   });
 
-  test("identity's conflict on a taken e-mail passes through", async () => {
+  test('an e-mail the platform’s realm has a user for is invited to own the new workspace, signing in with its own password', async () => {
     const email = unique('ada');
-    await client.registerPlatformUser({ email, name: 'Ada', password: 'a long enough password' }, asPlatform());
-    const error = await failure(client.registerPlatformUser({ email, name: 'Ada' }, asPlatform()));
-    expect(error.code).toBe(Code.FailedPrecondition);
-    expect(error.rawMessage).toBe('a user with this e-mail already exists');
-    expect(errorDetailOf(error).reason).toBe('conflict');
+    const first = await client.registerPlatformUser({ email, name: 'Ada Lovelace', password: 'a long enough password' }, asPlatform());
+    const again = await client.registerPlatformUser({ email, name: 'Someone', password: 'chosen by the platform' }, asPlatform());
+    expect(again.user).toMatchObject({ id: first.user!.id, name: 'Someone', invitationStatus: 'pending' });
+    const mail = await mailTo(email);
+    expect(mail.subject).toBe("You're invited to Acme Voice");
+    const token = /https:\/\/voice\.example\.net\/invitations\/([\w-]{43})/.exec(mail.text ?? '')![1]!;
+    expect((await client.getInvitation({ token }, services.as(''))).invitation).toMatchObject({ email, signIn: true });
+    expect(errorDetailOf(await failure(client.acceptInvitation({ token, password: 'chosen by the platform' }, services.as('')))).fields).toEqual([
+      { field: 'password', issue: 'is not this account’s password' },
+    ]);
+    await client.acceptInvitation({ token, password: 'a long enough password' }, services.as(''));
+    const shown = (await client.getPlatformUser({ userId: first.user!.id }, asPlatform())).user!;
+    expect(shown).toMatchObject({ name: 'Ada Lovelace' });
+    expect(shown.workspaces).toHaveLength(2);
   });
 
   test('registration without a password invites by e-mail; the invitation is pending until accepted', async () => {

@@ -162,7 +162,9 @@ export async function startRealServices(services: ServiceName[], env: Env = {}):
         const workspaceIds = [customer!.workspaces[0]!.workspace!.id];
         for (const [index, plan] of more.entries()) {
           const owned = await workspace(`${name} ${index + 1}`, plan, platformId);
+          // A member joins by accepting (a user without a password chooses one doing so).
           await identity.addMember({ email, role: 'owner', name }, as(owned.id));
+          await identity.acceptMembership({ workspaceId: owned.id, userId: customer!.userId, password: password || 'a long enough password' }, as(''));
           workspaceIds.push(owned.id);
         }
         for (const [index, status] of statuses.entries()) {

@@ -13,6 +13,7 @@ export const domainRecord = (workspaceId: string, overrides: Partial<CustomDomai
   createdAt: '2026-11-22T10:00:00.000Z',
   checkedAt: null,
   verifiedAt: null,
+  expiresAt: '2026-11-29T10:00:00.000Z',
   ...overrides,
 });
 
@@ -23,6 +24,8 @@ export const invitationRecord = (overrides: Partial<InvitationRecord> = {}): Inv
   tokenHash: `hash-${newId()}`,
   userId: newId(),
   platformWorkspaceId: newId(),
+  workspaceId: null,
+  signIn: false,
   email: `user-${(sequence += 1)}@example.com`,
   name: 'Ada Lovelace',
   expiresAt: '2026-11-29T10:00:00.000Z',
@@ -41,6 +44,10 @@ export const newMail = (overrides: Partial<NewMail> = {}): NewMail => ({
   ...overrides,
 });
 
+/** The stores' clock in these tests: after the records' createdAt, before their expiresAt. */
+const now = '2026-11-22T12:00:00.000Z';
+const verified = (at: string) => ({ status: 'active' as const, missing: [], checkedAt: at, verifiedAt: at, expiresAt: null });
+
 function customDomainContract(open: () => Promise<PlatformUsersStore>): void {
   let store: PlatformUsersStore;
   beforeEach(async () => {
@@ -48,56 +55,94 @@ function customDomainContract(open: () => Promise<PlatformUsersStore>): void {
   });
   afterEach(() => store.close());
 
-  test('a workspace connects one domain; a domain belongs to one workspace', async () => {
+  test('a workspace connects one domain; an active domain belongs to one workspace', async () => {
     const workspace = newId();
     const record = domainRecord(workspace);
-    expect(await store.insert(record)).toEqual({ kind: 'created', record });
-    expect(await store.get(workspace)).toEqual(record);
-    expect(await store.insert(domainRecord(workspace))).toEqual({ kind: 'workspace_has_domain' });
-    expect(await store.insert(domainRecord(newId(), { domain: record.domain }))).toEqual({ kind: 'domain_taken' });
-    expect(await store.get(newId())).toBeUndefined();
+    expect(await store.insert(record, now)).toEqual({ kind: 'created', record });
+    expect(await store.get(workspace, now)).toEqual(record);
+    expect(await store.insert(domainRecord(workspace), now)).toEqual({ kind: 'workspace_has_domain' });
+    expect(await store.get(newId(), now)).toBeUndefined();
+    await store.recordVerification(workspace, record.domain, verified('2026-11-22T10:05:00.000Z'));
+    expect(await store.insert(domainRecord(newId(), { domain: record.domain }), now)).toEqual({ kind: 'domain_taken' });
+  });
+
+  test('pending claims do not block a domain; the first to verify wins and the other claims are dropped', async () => {
+    const [squatter, owner, third] = [newId(), newId(), newId()];
+    const claim = domainRecord(squatter);
+    expect((await store.insert(claim, now)).kind).toBe('created');
+    expect((await store.insert(domainRecord(owner, { domain: claim.domain }), now)).kind).toBe('created');
+    expect((await store.insert(domainRecord(third, { domain: claim.domain }), now)).kind).toBe('created');
+    const won = await store.recordVerification(owner, claim.domain, verified('2026-11-22T10:05:00.000Z'));
+    expect(won).toMatchObject({ kind: 'recorded', record: { workspaceId: owner, status: 'active', expiresAt: null } });
+    expect(await store.findActive(claim.domain)).toMatchObject({ workspaceId: owner });
+    expect(await store.get(squatter, now)).toBeUndefined();
+    expect(await store.get(third, now)).toBeUndefined();
+    // A verification that was checking DNS while the owner won is told so.
+    expect(await store.recordVerification(squatter, claim.domain, verified('2026-11-22T10:06:00.000Z'))).toEqual({ kind: 'taken' });
+  });
+
+  test('concurrent verifications of one domain: exactly one workspace gets it', async () => {
+    const workspaces = [newId(), newId(), newId(), newId()];
+    const domain = domainRecord(newId()).domain;
+    for (const workspace of workspaces) await store.insert(domainRecord(workspace, { domain }), now);
+    const outcomes = await Promise.all(workspaces.map((workspace) => store.recordVerification(workspace, domain, verified('2026-11-22T10:05:00.000Z'))));
+    expect(outcomes.filter((outcome) => outcome.kind === 'recorded')).toHaveLength(1);
+    expect(outcomes.filter((outcome) => outcome.kind === 'taken')).toHaveLength(3);
+    expect(outcomes.every((outcome) => outcome.kind !== 'recorded' || outcome.record.status === 'active')).toBe(true);
+    const winner = workspaces[outcomes.findIndex((outcome) => outcome.kind === 'recorded')]!;
+    expect(await store.findActive(domain)).toMatchObject({ workspaceId: winner });
+    for (const workspace of workspaces) expect((await store.get(workspace, now))?.workspaceId).toBe(workspace === winner ? winner : undefined);
+  });
+
+  test('a lapsed pending claim is no claim: the workspace may make a new one', async () => {
+    const workspace = newId();
+    const record = domainRecord(workspace, { expiresAt: '2026-11-29T10:00:00.000Z' });
+    await store.insert(record, now);
+    expect(await store.get(workspace, '2026-11-29T09:59:59.999Z')).toEqual(record);
+    expect(await store.get(workspace, '2026-11-29T10:00:00.000Z')).toBeUndefined();
+    expect(await store.insert(domainRecord(workspace), '2026-11-28T10:00:00.000Z')).toEqual({ kind: 'workspace_has_domain' });
+    const next = domainRecord(workspace, { expiresAt: '2026-12-06T10:00:00.000Z' });
+    expect(await store.insert(next, '2026-11-29T10:00:00.000Z')).toEqual({ kind: 'created', record: next });
+    expect(await store.get(workspace, '2026-11-29T10:00:00.000Z')).toEqual(next);
   });
 
   test('verifications are recorded, and only active domains resolve', async () => {
     const workspace = newId();
-    const record = domainRecord(workspace);
-    await store.insert(record);
+    const record = domainRecord(workspace, { expiresAt: '2026-11-29T10:00:00.000Z' });
+    await store.insert(record, now);
     const pending = await store.recordVerification(workspace, record.domain, {
       status: 'pending_verification',
       missing: missingTxt,
       checkedAt: '2026-11-22T10:01:00.000Z',
       verifiedAt: null,
+      expiresAt: record.expiresAt,
     });
-    expect(pending).toEqual({ ...record, missing: missingTxt, checkedAt: '2026-11-22T10:01:00.000Z' });
+    expect(pending).toEqual({ kind: 'recorded', record: { ...record, missing: missingTxt, checkedAt: '2026-11-22T10:01:00.000Z' } });
     expect(await store.findActive(record.domain)).toBeUndefined();
-    const active = await store.recordVerification(workspace, record.domain, {
-      status: 'active',
-      missing: [],
-      checkedAt: '2026-11-22T10:02:00.000Z',
-      verifiedAt: '2026-11-22T10:02:00.000Z',
-    });
-    expect(active).toMatchObject({ status: 'active', missing: [], verifiedAt: '2026-11-22T10:02:00.000Z' });
-    expect(await store.findActive(record.domain)).toEqual(active);
+    const active = await store.recordVerification(workspace, record.domain, verified('2026-11-22T10:02:00.000Z'));
+    expect(active).toMatchObject({ kind: 'recorded', record: { status: 'active', missing: [], verifiedAt: '2026-11-22T10:02:00.000Z', expiresAt: null } });
+    expect(await store.findActive(record.domain)).toEqual(active.kind === 'recorded' ? active.record : undefined);
   });
 
   test('a verification of a domain the workspace no longer has changes nothing', async () => {
     const workspace = newId();
     const record = domainRecord(workspace);
-    await store.insert(record);
-    const result = { status: 'active' as const, missing: [], checkedAt: '2026-11-22T10:01:00.000Z', verifiedAt: '2026-11-22T10:01:00.000Z' };
-    expect(await store.recordVerification(workspace, 'other.example.com', result)).toBeUndefined();
-    expect(await store.recordVerification(newId(), record.domain, result)).toBeUndefined();
-    expect(await store.get(workspace)).toEqual(record);
+    await store.insert(record, now);
+    const result = verified('2026-11-22T10:01:00.000Z');
+    expect(await store.recordVerification(workspace, 'other.example.com', result)).toEqual({ kind: 'gone' });
+    expect(await store.recordVerification(newId(), record.domain, result)).toEqual({ kind: 'gone' });
+    expect(await store.get(workspace, now)).toEqual(record);
   });
 
   test('removal frees the workspace and the domain', async () => {
     const workspace = newId();
     const record = domainRecord(workspace);
-    await store.insert(record);
-    expect(await store.remove(workspace)).toEqual(record);
+    await store.insert(record, now);
+    await store.recordVerification(workspace, record.domain, verified('2026-11-22T10:01:00.000Z'));
+    expect(await store.remove(workspace)).toMatchObject({ workspaceId: workspace, domain: record.domain });
     expect(await store.remove(workspace)).toBeUndefined();
-    expect(await store.get(workspace)).toBeUndefined();
-    expect((await store.insert(domainRecord(newId(), { domain: record.domain }))).kind).toBe('created');
+    expect(await store.get(workspace, now)).toBeUndefined();
+    expect((await store.insert(domainRecord(newId(), { domain: record.domain }), now)).kind).toBe('created');
   });
 }
 
@@ -145,6 +190,13 @@ function invitationsAndMailContract(open: () => Promise<PlatformUsersStore>): vo
     const statuses = await store.invitationStatuses([pending.userId, accepted.userId, newId()]);
     expect(Object.fromEntries(statuses)).toEqual({ [pending.userId]: 'pending', [accepted.userId]: 'accepted' });
     expect((await store.invitationStatuses([])).size).toBe(0);
+  });
+
+  test('a member invitation reads back whole, and counts for no registration’s status', async () => {
+    const joining = invitationRecord({ workspaceId: newId(), signIn: true });
+    await store.insertInvitationWithMail(joining, newMail());
+    expect(await store.findInvitationByTokenHash(joining.tokenHash)).toEqual(joining);
+    expect((await store.invitationStatuses([joining.userId])).size).toBe(0);
   });
 
   test('an invitation is accepted once', async () => {

@@ -20,10 +20,10 @@ describe('SqlitePlatformUsersStore', () => {
     const path = join(dir, 'reopen.sqlite');
     const first = new SqlitePlatformUsersStore(path);
     const record = domainRecord(newId());
-    await first.insert(record);
+    await first.insert(record, record.createdAt);
     await first.close();
     const second = new SqlitePlatformUsersStore(path);
-    expect(await second.get(record.workspaceId)).toEqual(record);
+    expect(await second.get(record.workspaceId, record.createdAt)).toEqual(record);
     await second.close();
   });
 
@@ -34,6 +34,9 @@ describe('SqlitePlatformUsersStore', () => {
     old.close();
     const store = new SqlitePlatformUsersStore(path);
     expect((await store.findActive('old.example.com'))?.workspaceId).toBe('w1');
+    // Domains of the first schema never lapse, and a pending claim beside an active domain is allowed now.
+    expect((await store.get('w1', '2030-01-01T00:00:00.000Z'))?.expiresAt).toBeNull();
+    expect((await store.insert(domainRecord('w2', { domain: 'old.example.com' }), '2026-01-02T00:00:00.000Z')).kind).toBe('domain_taken');
     const invitation = invitationRecord();
     await store.insertInvitationWithMail(invitation, newMail());
     expect(await store.findInvitationByTokenHash(invitation.tokenHash)).toEqual(invitation);

@@ -1,9 +1,10 @@
 // Secrets at rest: AES-256-GCM with a key from configuration, or generated into the data
 // directory in the embedded mode; plus the hashing and comparison helpers every service uses.
 import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConfigError } from './config/env.js';
+import { ensurePrivateDirectory, writeNewPrivateFile } from './private-files.js';
 
 const sealedPrefix = 'enc:v1:';
 
@@ -47,10 +48,9 @@ export function loadKey(options: { variable: string; value: string | undefined; 
   if (options.value !== undefined) return decodeKey(options.variable, options.value);
   if (options.required) throw new ConfigError(options.variable, 'must be set when the platform runs distributed (MONGODB_URI)');
   if (existsSync(options.file)) return decodeKey(options.file, readFileSync(options.file, 'utf8').trim());
-  mkdirSync(dirname(options.file), { recursive: true });
+  ensurePrivateDirectory(dirname(options.file));
   const key = randomBytes(32);
-  writeFileSync(options.file, key.toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
-  chmodSync(options.file, 0o600);
+  writeNewPrivateFile(options.file, key.toString('hex') + '\n');
   return key;
 }
 

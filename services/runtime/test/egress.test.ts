@@ -3,6 +3,7 @@
 import dns from 'node:dns';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { EgressRefused, egressPolicy, guardedLookup, guardedRequest, type EgressPolicy } from '@voice/runtime/egress';
 
 interface Loopback {
@@ -75,6 +76,29 @@ describe('egressPolicy', () => {
     '::ffff:0:a9fe:a9fe',
     '2002:7f00:1::1',
     '2002:a9fe:a9fe::',
+    // The documentation ranges and the rest of the special-purpose registries.
+    '192.0.2.1',
+    '198.51.100.7',
+    '203.0.113.9',
+    '192.88.99.1',
+    '192.0.0.170',
+    'fec0::1',
+    'feff::1',
+    'fbff:ffff::1',
+    '2001:db8::1',
+    '3fff::1',
+    '2001::1',
+    '2001:2::1',
+    '100::1',
+    '5f00::1',
+    // IPv4-mapped forms are never on the wire; mapped public addresses are refused too.
+    '::ffff:192.0.2.1',
+    '::ffff:c000:201',
+    '::ffff:203.0.113.9',
+    '::ffff:8.8.8.8',
+    '64:ff9b::c000:201',
+    '64:ff9b::198.51.100.7',
+    '2002:c000:0201::1',
     'not-an-address',
     '',
   ])('refuses %s', (address) => {
@@ -96,9 +120,13 @@ describe('egressPolicy', () => {
     '198.20.0.0',
     '223.255.255.255',
     '2606:4700:4700::1111',
-    'fbff:ffff::1',
-    'fec0::1',
-    '::ffff:8.8.8.8',
+    '192.0.0.9',
+    '192.31.196.1',
+    '192.175.48.1',
+    '2001:4:112::1',
+    '2001:1::1',
+    '2001:20::1',
+    '2620:4f:8000::1',
     '64:ff9b::808:808',
     '2002:808:808::1',
   ])('allows %s', (address) => {
@@ -107,6 +135,29 @@ describe('egressPolicy', () => {
 
   test.each(['127.0.0.1', '10.0.0.1', '169.254.169.254', 'fd00:ec2::254', '::1'])('allows %s when private is allowed', (address) => {
     expect(open.isAllowed(address)).toBe(true);
+  });
+});
+
+describe("the host's own addresses", () => {
+  // A public address on one of this host's interfaces would reach whatever listens on all of them.
+  const onHost = egressPolicy({ allowPrivate: false, ownAddresses: () => ['8.8.4.4', '2606:4700::6810:85e5'] });
+
+  test.each(['8.8.4.4', '2606:4700:0:0:0:0:6810:85e5', '2606:4700::6810:85e5%eth0'])('refuses %s', (address) => {
+    expect(onHost.isAllowed(address)).toBe(false);
+  });
+
+  test('allows other public addresses', () => {
+    expect(onHost.isAllowed('8.8.8.8')).toBe(true);
+  });
+
+  test("refuses this machine's interface addresses by default", () => {
+    const own = Object.values(networkInterfaces()).flatMap((entries) => entries ?? []).map((entry) => entry.address);
+    expect(own.length).toBeGreaterThan(0);
+    for (const address of own) expect(strict.isAllowed(address)).toBe(false);
+  });
+
+  test('private egress allows them', () => {
+    expect(egressPolicy({ allowPrivate: true, ownAddresses: () => ['8.8.4.4'] }).isAllowed('8.8.4.4')).toBe(true);
   });
 });
 

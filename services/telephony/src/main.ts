@@ -62,6 +62,7 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
       build: (account, connectionId) =>
         carrierFor(account, {
           allowPrivate: config.egressAllowPrivate,
+          logger: logger.child({ component: 'carrier' }),
           breakers,
           http: { timeoutMs: config.carrierTimeoutMs },
           onDelivery: (carrierMessageId, report) => {

@@ -150,6 +150,10 @@ describe('http failure rules', () => {
     const bothRefused = new AggregateError([Object.assign(new Error(), { code: 'ECONNREFUSED' }), Object.assign(new Error(), { code: 'ECONNREFUSED' })]);
     expect(transportFailure(new RequestFailed('unreachable', 'x', { cause: bothRefused }))).toEqual({ kind: 'not_connected' });
     expect(transportFailure(new RequestFailed('timeout', 'slow'))).toEqual({ kind: 'timeout' });
+    // A name that does not resolve, or a handshake that fails, sent nothing.
+    expect(transportFailure(new RequestFailed('dns_error'))).toEqual({ kind: 'not_connected' });
+    expect(transportFailure(new RequestFailed('tls_error'))).toEqual({ kind: 'not_connected' });
+    expect(transportFailure(new RequestFailed('bad_response'))).toEqual({ kind: 'invalid_response' });
   });
 
   test('only 429 and 5xx are failures among answers', () => {

@@ -44,7 +44,7 @@ export async function startToolsService(env: Env, options: ToolsOptions = {}): P
       routes: toolsRoutes({
         store,
         secrets: new ToolSecrets(new SecretBox(config.encryptionKey)),
-        runner: createToolRunner({ allowPrivate: config.egressAllowPrivate }),
+        runner: createToolRunner({ allowPrivate: config.egressAllowPrivate, logger: log.child({ component: 'tool-test' }) }),
       }),
     });
     closers.push(() => server.close());

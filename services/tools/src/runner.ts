@@ -2,7 +2,8 @@
 import type { JsonObject } from '@bufbuild/protobuf';
 import type { ApiToolConfig, McpToolConfig } from '@voice/contracts/tools';
 import { runApiTool } from './testing/api-runner.js';
-import { egressPolicy } from '@voice/runtime/egress';
+import { egressPolicy, type EgressPolicy } from '@voice/runtime/egress';
+import type { Logger } from '@voice/runtime/logger';
 import { listMcpServerTools } from './testing/mcp-runner.js';
 import type { TestOutcome } from './testing/outcome.js';
 
@@ -11,10 +12,16 @@ export interface ToolRunner {
   listMcp(config: McpToolConfig): Promise<TestOutcome>;
 }
 
-export function createToolRunner(options: { allowPrivate: boolean }): ToolRunner {
-  const policy = egressPolicy(options);
+/** The outbound side of a test run: the egress policy, and where a failed request's detail is logged. */
+export interface Egress {
+  policy: EgressPolicy;
+  logger?: Logger;
+}
+
+export function createToolRunner(options: { allowPrivate: boolean; logger?: Logger }): ToolRunner {
+  const egress = { policy: egressPolicy(options), logger: options.logger };
   return {
-    runApi: (config, args) => runApiTool(config, args, policy),
-    listMcp: (config) => listMcpServerTools(config, policy),
+    runApi: (config, args) => runApiTool(config, args, egress),
+    listMcp: (config) => listMcpServerTools(config, egress),
   };
 }

@@ -202,7 +202,7 @@ const revisionConflict = (current?: number) =>
 function carriable(outcome: TestOutcome): TestOutcome {
   const payloads = outcome.kind === 'http' ? [outcome.body, outcome.mapped] : outcome.kind === 'mcp' ? outcome.tools.map((t) => t.inputSchema) : [];
   if (payloads.every((payload) => isJsonWithin(payload, maxCarriedJsonDepth))) return outcome;
-  return { kind: 'failure', code: 'invalid_response', message: `the response is nested more than ${maxCarriedJsonDepth} levels deep`, durationMs: outcome.durationMs };
+  return { kind: 'failure', code: 'bad_response', message: `the response is nested more than ${maxCarriedJsonDepth} levels deep`, durationMs: outcome.durationMs };
 }
 
 function toResponse(result: TestOutcome) {

@@ -81,8 +81,8 @@ const requireHeader =
     return false;
   };
 
-const open = egressPolicy({ allowPrivate: true });
-const strict = egressPolicy({ allowPrivate: false });
+const open = { policy: egressPolicy({ allowPrivate: true }) };
+const strict = { policy: egressPolicy({ allowPrivate: false }) };
 const mcp = (config: Record<string, unknown>) => mcpConfigSchema.parse(config);
 
 function only<K extends TestOutcome['kind']>(outcome: TestOutcome, kind: K): Extract<TestOutcome, { kind: K }> {
@@ -135,8 +135,8 @@ describe('listMcpServerTools', () => {
     const server = await start(orderTools, requireHeader('authorization', 'Bearer s3cret'));
     const config = mcp({ url: server.url, auth_type: 'bearer', auth_value_encrypted: 'wrong' });
     const outcome = only(await listMcpServerTools(config, open), 'failure');
-    expect(outcome.code).toBe('invalid_response');
-    expect(outcome.message).toMatch(/^HTTP 401: .*unauthorized/);
+    expect(outcome.code).toBe('bad_response');
+    expect(outcome.message).toBe('the MCP server answered HTTP 401');
     expect(server.methods).toEqual(['POST']);
   });
 

@@ -1,15 +1,15 @@
 // ListMembers, AddMember, UpdateMember and RemoveMember for the caller's workspace. Changes are
 // compare-and-set against the member as read, so the role rules always judge the current state.
+// Adding invites: the member stays `invited` until the person accepts (acceptance.ts).
 import type { HandlerContext } from '@connectrpc/connect';
 import { isRole } from '@voice/runtime/access';
-import { defaultName, emailIssue, nameIssue, normaliseEmail, passwordIssue } from '@voice/runtime/accounts';
+import { defaultName, emailIssue, nameIssue, normaliseEmail } from '@voice/runtime/accounts';
 import { workspaceCallerOf } from '@voice/runtime/caller';
 import { invalidRequest, notFound, serviceError, type FieldIssue } from '@voice/runtime/errors';
 import { isUuid, newId } from '@voice/runtime/ids';
 import type { Notifier } from '@voice/runtime/nats';
 import { normalisePage } from '@voice/runtime/validation';
 import type { AddMemberRequest, UpdateMemberRequest } from '@voice/proto/voice/identity/v1/identity';
-import type { PasswordHasher } from '../passwords.js';
 import { presentMember } from '../presenter.js';
 import { realmOf } from '../realms.js';
 import { announceRevoked } from '../revocations.js';
@@ -26,7 +26,7 @@ const memberNotFound = () => notFound('member');
 const stateOf = (member: MemberRecord): MemberState => ({ role: member.role, status: member.status });
 
 export class Members {
-  constructor(private readonly deps: { store: IdentityStore; passwords: PasswordHasher; notifier: Notifier; now: () => Date }) {}
+  constructor(private readonly deps: { store: IdentityStore; notifier: Notifier; now: () => Date }) {}
 
   async list(request: { limit: number; offset: number }, context: HandlerContext) {
     const caller = workspaceCallerOf(context);
@@ -42,8 +42,7 @@ export class Members {
     const emailProblem = emailIssue(email);
     if (emailProblem) issues.push({ field: 'email', issue: emailProblem });
     if (!isRole(request.role)) issues.push({ field: 'role', issue: 'must be owner, admin or member' });
-    const passwordProblem = request.password ? passwordIssue(request.password) : undefined;
-    if (passwordProblem) issues.push({ field: 'password', issue: passwordProblem });
+    if (request.password) issues.push({ field: 'password', issue: 'is not accepted: the invited person chooses their own password' });
     const nameProblem = nameIssue(name);
     if (nameProblem) issues.push({ field: 'name', issue: nameProblem });
     if (issues.length > 0 || !isRole(request.role)) throw invalidRequest(issues);
@@ -51,21 +50,17 @@ export class Members {
     const workspace = await this.deps.store.getWorkspace(caller.workspaceId);
     if (!workspace) throw notFound('workspace');
 
-    // Members come from the workspace's realm. The password only matters for a user created here; an existing user keeps its own.
+    // Members come from the workspace's realm; a new e-mail there gets a user without a password,
+    // who chooses one on accepting. The answer is the same whether the user existed or not.
     const realmId = realmOf(workspace);
-    const existing = await this.deps.store.findUserByEmail(realmId, email);
     const createdAt = this.deps.now().toISOString();
-    const user = {
-      id: newId(),
-      realmId,
-      email,
-      name: name || defaultName(request.email.trim()),
-      passwordHash: !existing && request.password ? await this.deps.passwords.hash(request.password) : null,
-      createdAt,
-    };
-    const outcome = await this.deps.store.addMember({ workspaceId: caller.workspaceId, role: request.role, status: 'active', createdAt }, user);
+    const invitedName = name || defaultName(request.email.trim());
+    const user = { id: newId(), realmId, email, name: invitedName, passwordHash: null, createdAt };
+    const membership = { workspaceId: caller.workspaceId, role: request.role, status: 'invited' as const, createdAt, invitedName };
+    const outcome = await this.deps.store.addMember(membership, user);
     if (outcome.kind === 'already_member') throw serviceError('conflict', 'the user is already a member of this workspace');
-    return { member: presentMember(outcome.member) };
+    const invitee = await this.deps.store.getUser(outcome.member.userId);
+    return { member: presentMember(outcome.member), realmWorkspaceId: realmId, signIn: Boolean(invitee?.passwordHash) };
   }
 
   async update(request: UpdateMemberRequest, context: HandlerContext) {
@@ -78,6 +73,7 @@ export class Members {
     const actor = await this.actorOf(context);
     let widened = false;
     const outcome = await this.compareAndSet(caller.workspaceId, request.userId, (current) => {
+      if (current.status === 'invited') throw serviceError('conflict', 'the member has not accepted the invitation yet; remove it and invite again to change it');
       const next: MemberState = {
         role: request.role !== undefined && isRole(request.role) ? request.role : current.role,
         status: request.status !== undefined && isMemberStatus(request.status) ? request.status : current.status,

@@ -45,7 +45,8 @@ export interface UserRecord {
   createdAt: string;
 }
 
-export type MemberStatus = 'active' | 'suspended';
+/** `invited`: added, not accepted yet; such a member has no credentials and is never an owner who counts. */
+export type MemberStatus = 'active' | 'suspended' | 'invited';
 
 /** What a membership is; the compare-and-set of member changes compares exactly this. */
 export interface MemberState {
@@ -57,6 +58,8 @@ export interface MembershipRecord extends MemberState {
   workspaceId: string;
   userId: string;
   createdAt: string;
+  /** An invited member's name as the inviter gave it, shown until it accepts (never the user's own). */
+  invitedName?: string;
 }
 
 /** A membership with its user's e-mail, name and realm. */
@@ -66,6 +69,7 @@ export interface MemberRecord extends MembershipRecord {
   realmId: string;
 }
 
+/** `added` also answers a member still invited, as it is: inviting again sends another link. */
 export type AddMemberOutcome = { kind: 'added'; member: MemberRecord } | { kind: 'already_member' };
 
 export type MemberChangeOutcome =
@@ -155,7 +159,8 @@ export interface CustomerRecord {
   workspaces: { workspace: WorkspaceRecord; role: Role }[];
 }
 
-export type RegisterCustomerOutcome = 'registered' | 'email_taken';
+/** `invited`: the e-mail had a user in the realm, who is the new workspace's invited owner (`userId`). */
+export type RegisterCustomerOutcome = { kind: 'registered' } | { kind: 'invited'; userId: string };
 
 export type RotateOutcome =
   | { kind: 'rotated' }
@@ -205,7 +210,10 @@ export interface MemberStore {
   createUser(user: UserRecord): Promise<boolean>;
   getUser(id: string): Promise<UserRecord | undefined>;
   findUserByEmail(realmId: string, email: string): Promise<UserRecord | undefined>;
-  /** Adds the user with `user.email` in `user.realmId`, creating `user` when nobody there has that e-mail yet. */
+  /**
+   * Adds the user with `user.email` in `user.realmId`, creating `user` when nobody there has that
+   * e-mail yet; a member still invited is answered as it is.
+   */
   addMember(membership: Omit<MembershipRecord, 'userId'>, user: UserRecord): Promise<AddMemberOutcome>;
   getMember(workspaceId: string, userId: string): Promise<MemberRecord | undefined>;
   /** Newest membership first. */
@@ -237,11 +245,13 @@ export interface MemberStore {
  */
 export interface CustomerStore {
   /**
-   * Creates the user, its workspace and its membership in one transaction, unless a user of
-   * `user.realmId` has `user.email` already: then nothing is written.
+   * Creates the user, its workspace and its membership in one transaction; when a user of
+   * `user.realmId` has `user.email` already, creates the workspace with that user as its invited
+   * owner instead (named `user.name` until it accepts), and `user` is not written.
    */
   registerCustomer(user: UserRecord, workspace: WorkspaceRecord, membership: MembershipRecord): Promise<RegisterCustomerOutcome>;
   /**
+   * Invited owners are not customers yet.
    * Newest first by each customer's oldest workspace under the platform, then by user id, newest
    * first; `query` (empty: everyone) is a case-insensitive substring of the e-mail or the name,
    * matched literally. The total counts the distinct matching customers.

@@ -33,9 +33,13 @@ export class IdentityCalls {
     return answered('identity', answer.workspace, 'a workspace');
   }
 
-  async registerCustomer(request: MessageInitShape<typeof RegisterCustomerRequestSchema>, on: OnBehalfOf): Promise<Customer> {
+  /** The customer as registered; `invited` when the e-mail had a user in the realm, who is invited to own the workspace. */
+  async registerCustomer(
+    request: MessageInitShape<typeof RegisterCustomerRequestSchema>,
+    on: OnBehalfOf,
+  ): Promise<{ customer: Customer; invited: boolean; signIn: boolean }> {
     const answer = await this.call(() => this.client.registerCustomer(request, hashing(internalCallOptions(this.signer, on))));
-    return answered('identity', answer.customer, 'a customer');
+    return { customer: answered('identity', answer.customer, 'a customer'), invited: answer.invited, signIn: answer.signIn };
   }
 
   async listCustomers(request: MessageInitShape<typeof ListCustomersRequestSchema>, on: OnBehalfOf): Promise<{ customers: Customer[]; total: number }> {
@@ -62,6 +66,11 @@ export class IdentityCalls {
 
   async setInitialPassword(userId: string, password: string, on: OnBehalfOf): Promise<void> {
     await this.call(() => this.client.setInitialPassword({ userId, password }, hashing(internalCallOptions(this.signer, on))));
+  }
+
+  /** Activates an invited member that chose its first password, or proved the one it has. */
+  async acceptMembership(workspaceId: string, userId: string, password: string, on: OnBehalfOf): Promise<void> {
+    await this.call(() => this.client.acceptMembership({ workspaceId, userId, password }, hashing(internalCallOptions(this.signer, on))));
   }
 
   /** Signs in within the realm of the platform `realmWorkspaceId` (empty: the root platform's). */

@@ -1,5 +1,7 @@
-// Invitations of users registered without a password: writing one with its e-mail, finding the
-// pending invitation a token names, and accepting it by choosing the password.
+// Invitations: of a platform's users registered without a password, who accept by choosing it,
+// and of pending members of a workspace, who accept by choosing their first password or by
+// signing in with the one they have. Writing one with its e-mail, finding the pending invitation
+// a token names (on a tenant's domain only that tenant realm's), and accepting it.
 import { Code, ConnectError } from '@connectrpc/connect';
 import { passwordIssue } from '@voice/runtime/accounts';
 import type { SecretBox } from '@voice/runtime/crypto';
@@ -12,7 +14,7 @@ import { invitationTokenHash, looksLikeInvitationToken, newInvitationToken } fro
 
 export interface InvitationsDeps {
   store: InvitationStore & Pick<CustomDomainStore, 'get'>;
-  identity: Pick<IdentityCalls, 'setInitialPassword' | 'getWorkspace'>;
+  identity: Pick<IdentityCalls, 'setInitialPassword' | 'getWorkspace' | 'acceptMembership'>;
   /** Seals the e-mail bodies, which carry the token. */
   box: SecretBox;
   publicUrl: string;
@@ -26,7 +28,10 @@ export interface NewInvitation {
   userId: string;
   email: string;
   name: string;
+  /** The platform of the user's realm; `name` is the inviter's as the e-mail shows it. */
   platform: { id: string; name: string };
+  /** For a member invitation: the workspace to join, and whether the invitee signs in rather than chooses a password. */
+  membership?: { workspaceId: string; signIn: boolean };
 }
 
 export interface InvitationView {
@@ -34,6 +39,7 @@ export interface InvitationView {
   name: string;
   platformName: string;
   expiresAt: string;
+  signIn: boolean;
 }
 
 const hourMs = 60 * 60_000;
@@ -49,7 +55,7 @@ export class Invitations {
     const token = newInvitationToken();
     const now = this.deps.now();
     const expiresAt = new Date(now.getTime() + this.deps.ttlHours * hourMs);
-    const domain = await store.get(invitation.platform.id);
+    const domain = await store.get(invitation.platform.id, now.toISOString());
     const baseUrl = invitationBaseUrl(domain?.status === 'active' ? domain.domain : undefined, this.deps.publicUrl);
     const message = invitationMessage({
       to: invitation.email,
@@ -57,6 +63,7 @@ export class Invitations {
       platformName: invitation.platform.name,
       link: invitationLink(baseUrl, token),
       expiresAt,
+      signIn: invitation.membership?.signIn ?? false,
     });
     await store.insertInvitationWithMail(
       {
@@ -64,6 +71,8 @@ export class Invitations {
         tokenHash: invitationTokenHash(token),
         userId: invitation.userId,
         platformWorkspaceId: invitation.platform.id,
+        workspaceId: invitation.membership?.workspaceId ?? null,
+        signIn: invitation.membership?.signIn ?? false,
         email: invitation.email,
         name: invitation.name,
         expiresAt: expiresAt.toISOString(),
@@ -75,12 +84,17 @@ export class Invitations {
     this.deps.mailQueued();
   }
 
-  /** What the invitation page shows; not_found unless the token names a pending, unexpired invitation. */
-  async describe(token: string, requestId: string): Promise<InvitationView> {
-    const invitation = await this.pending(token);
+  /**
+   * What the invitation page shows; not_found unless the token names a pending, unexpired
+   * invitation of the realm `realmWorkspaceId` (empty: the platform's own address, any realm).
+   */
+  async describe(token: string, realmWorkspaceId: string, requestId: string): Promise<InvitationView> {
+    const invitation = await this.pending(token, realmWorkspaceId);
     try {
-      const platform = await this.deps.identity.getWorkspace(invitation.platformWorkspaceId, { workspaceId: invitation.platformWorkspaceId, requestId });
-      return { email: invitation.email, name: invitation.name, platformName: platform.name, expiresAt: invitation.expiresAt };
+      // A member invitation is the workspace's; a registration's is the platform's.
+      const inviterId = invitation.workspaceId ?? invitation.platformWorkspaceId;
+      const inviter = await this.deps.identity.getWorkspace(inviterId, { workspaceId: inviterId, requestId });
+      return { email: invitation.email, name: invitation.name, platformName: inviter.name, expiresAt: invitation.expiresAt, signIn: invitation.signIn };
     } catch (error) {
       if (hasCode(error, Code.NotFound)) throw notFound('invitation');
       throw error;
@@ -92,8 +106,9 @@ export class Invitations {
    * password once, so of two concurrent accepts exactly one gets past it; the other finds the
    * invitation gone.
    */
-  async accept(token: string, password: string, requestId: string): Promise<InvitationRecord> {
-    const invitation = await this.pending(token);
+  async accept(token: string, password: string, realmWorkspaceId: string, requestId: string): Promise<InvitationRecord> {
+    const invitation = await this.pending(token, realmWorkspaceId);
+    if (invitation.workspaceId !== null) return this.acceptMembership(invitation, invitation.workspaceId, password, requestId);
     const issue = passwordIssue(password);
     if (issue) throw invalidRequest([{ field: 'password', issue }]);
     try {
@@ -112,9 +127,32 @@ export class Invitations {
     return invitation;
   }
 
-  private async pending(token: string): Promise<InvitationRecord> {
+  /**
+   * Identity activates the pending membership once the password is chosen or proved; a wrong one
+   * is a refusal the page can show, and the invitation stays usable.
+   */
+  private async acceptMembership(invitation: InvitationRecord, workspaceId: string, password: string, requestId: string): Promise<InvitationRecord> {
+    try {
+      await this.deps.identity.acceptMembership(workspaceId, invitation.userId, password, { workspaceId, requestId });
+    } catch (error) {
+      if (hasCode(error, Code.Unauthenticated)) throw invalidRequest([{ field: 'password', issue: 'is not this account’s password' }]);
+      if (hasCode(error, Code.FailedPrecondition)) throw invalidRequest([{ field: 'password', issue: 'was chosen meanwhile: sign in with it' }]);
+      if (hasCode(error, Code.NotFound)) {
+        // Accepted already (or the member was removed): the link is spent either way.
+        await this.deps.store.markInvitationAccepted(invitation.id, this.deps.now().toISOString());
+        throw notFound('invitation');
+      }
+      throw error;
+    }
+    await this.deps.store.markInvitationAccepted(invitation.id, this.deps.now().toISOString());
+    return invitation;
+  }
+
+  private async pending(token: string, realmWorkspaceId: string): Promise<InvitationRecord> {
     const invitation = looksLikeInvitationToken(token) ? await this.deps.store.findInvitationByTokenHash(invitationTokenHash(token)) : undefined;
     if (!invitation || invitation.acceptedAt !== null || Date.parse(invitation.expiresAt) <= this.deps.now().getTime()) throw notFound('invitation');
+    // A tenant's domain serves its own realm's invitations only.
+    if (realmWorkspaceId && invitation.platformWorkspaceId !== realmWorkspaceId) throw notFound('invitation');
     return invitation;
   }
 }

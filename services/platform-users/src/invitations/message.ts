@@ -7,6 +7,8 @@ export interface InvitationMessageInput {
   platformName: string;
   link: string;
   expiresAt: Date;
+  /** The invitee has an account and accepts by signing in, rather than by choosing a password. */
+  signIn?: boolean;
 }
 
 export interface InvitationMessage {
@@ -36,6 +38,8 @@ const oneLine = (text: string): string => text.replace(/[\u0000-\u001f\u007f]+/g
 /** RFC 3339 in UTC, to the second. */
 const rfc3339 = (at: Date): string => at.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
+const action = (input: InvitationMessageInput): string => (input.signIn ? 'Sign in with your password' : 'Choose a password');
+
 export function invitationMessage(input: InvitationMessageInput): InvitationMessage {
   const platform = oneLine(input.platformName);
   const user = oneLine(input.userName);
@@ -44,7 +48,7 @@ export function invitationMessage(input: InvitationMessageInput): InvitationMess
   const text = [
     greeting,
     '',
-    `${platform} has invited you. Choose a password to accept the invitation:`,
+    `${platform} has invited you. ${action(input)} to accept the invitation:`,
     '',
     input.link,
     '',
@@ -57,7 +61,7 @@ export function invitationMessage(input: InvitationMessageInput): InvitationMess
     '<!doctype html>',
     '<html><body>',
     `<p>${escapeHtml(greeting)}</p>`,
-    `<p>${escapeHtml(platform)} has invited you. Choose a password to accept the invitation:</p>`,
+    `<p>${escapeHtml(platform)} has invited you. ${action(input)} to accept the invitation:</p>`,
     `<p><a href="${escapeHtml(input.link)}">${escapeHtml(input.link)}</a></p>`,
     `<p>The link works until ${escapeHtml(expires)}.</p>`,
     '<p>If you did not expect this invitation, you can ignore this e-mail.</p>',

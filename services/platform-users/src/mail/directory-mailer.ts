@@ -2,7 +2,8 @@
 // (written under a temporary name and renamed, so a reader never sees half a message), kept until
 // the pruning job finds it older than the mail's retention.
 import { randomUUID } from 'node:crypto';
-import { chmod, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readdir, rename, rm, stat } from 'node:fs/promises';
+import { ensurePrivateDirectory, writeNewPrivateFile } from '@voice/runtime/private-files';
 import { join } from 'node:path';
 import { createTransport } from 'nodemailer';
 import type { MailMessage, Mailer } from './mailer.js';
@@ -14,8 +15,7 @@ export class DirectoryMailer implements Mailer {
 
   /** Creates the directory (0700) at once, so operators find it before the first message. */
   static async open(directory: string): Promise<DirectoryMailer> {
-    await mkdir(directory, { recursive: true, mode: 0o700 });
-    await chmod(directory, 0o700);
+    ensurePrivateDirectory(directory);
     return new DirectoryMailer(directory);
   }
 
@@ -25,12 +25,12 @@ export class DirectoryMailer implements Mailer {
     const raw = info.message;
     if (!Buffer.isBuffer(raw)) throw new Error('the stream transport did not answer a buffered message');
     // Recreated if someone removed it meanwhile.
-    await mkdir(this.directory, { recursive: true, mode: 0o700 });
+    ensurePrivateDirectory(this.directory);
     const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`;
     const temporary = join(this.directory, `.${name}.tmp`);
     const path = join(this.directory, name);
     try {
-      await writeFile(temporary, raw, { mode: 0o600, flag: 'wx' });
+      writeNewPrivateFile(temporary, raw);
       await rename(temporary, path);
     } catch (error) {
       await rm(temporary, { force: true });

@@ -22,8 +22,12 @@ export interface CustomDomainDeps {
   dns: DnsLookup;
   /** The host name custom domains CNAME to. */
   platformHost: string;
+  /** How long a claim may stay pending before it lapses (VOICE_CUSTOM_DOMAIN_CLAIM_DAYS). */
+  claimDays: number;
   now(): Date;
 }
+
+const dayMs = 86_400_000;
 
 export class CustomDomainServiceImpl implements ServiceImpl<typeof CustomDomainService> {
   constructor(private readonly deps: CustomDomainDeps) {}
@@ -36,36 +40,50 @@ export class CustomDomainServiceImpl implements ServiceImpl<typeof CustomDomainS
     const caller = workspaceCallerOf(context);
     const checked = checkDomainName(request.domain, this.deps.platformHost);
     if (!checked.ok) throw invalidRequest([{ field: 'domain', issue: checked.issue }]);
-    const outcome = await this.deps.store.insert({
-      workspaceId: caller.workspaceId,
-      domain: checked.domain,
-      token: randomBase62(32),
-      status: 'pending_verification',
-      missing: [],
-      createdAt: this.deps.now().toISOString(),
-      checkedAt: null,
-      verifiedAt: null,
-    });
+    const now = this.deps.now();
+    const outcome = await this.deps.store.insert(
+      {
+        workspaceId: caller.workspaceId,
+        domain: checked.domain,
+        token: randomBase62(32),
+        status: 'pending_verification',
+        missing: [],
+        createdAt: now.toISOString(),
+        checkedAt: null,
+        verifiedAt: null,
+        expiresAt: this.claimExpiry(now),
+      },
+      now.toISOString(),
+    );
     switch (outcome.kind) {
       case 'created':
         return { domain: this.present(outcome.record) };
       case 'workspace_has_domain':
         throw serviceError('conflict', 'this workspace already has a custom domain; remove it first to connect another');
       case 'domain_taken':
-        throw serviceError('conflict', `${checked.domain} is connected to another workspace`);
+        throw serviceError('conflict', `${checked.domain} is verified and active for another workspace`);
     }
   }
 
   async verifyCustomDomain(_request: unknown, context: HandlerContext) {
     const current = await this.load(context);
     const missing = await this.deps.dns.missing(requiredRecords(current.domain, current.token, this.deps.platformHost));
-    const checkedAt = this.deps.now().toISOString();
+    const now = this.deps.now();
+    const checkedAt = now.toISOString();
     // An active domain whose records later went missing goes back to pending: it would no longer reach us.
     const status = missing.length === 0 ? 'active' : 'pending_verification';
     const verifiedAt = status === 'active' ? (current.verifiedAt ?? checkedAt) : null;
-    const stored = await this.deps.store.recordVerification(current.workspaceId, current.domain, { status, missing, checkedAt, verifiedAt });
-    if (!stored) throw notFound('custom domain');
-    return { domain: this.present(stored) };
+    // Pending again after being active, the claim gets a full period to be put right.
+    const expiresAt = status === 'active' ? null : current.status === 'active' ? this.claimExpiry(now) : current.expiresAt;
+    const outcome = await this.deps.store.recordVerification(current.workspaceId, current.domain, { status, missing, checkedAt, verifiedAt, expiresAt });
+    switch (outcome.kind) {
+      case 'recorded':
+        return { domain: this.present(outcome.record) };
+      case 'gone':
+        throw notFound('custom domain');
+      case 'taken':
+        throw serviceError('conflict', `${current.domain} was verified by another workspace first; this workspace's claim to it is dropped`);
+    }
   }
 
   async removeCustomDomain(_request: unknown, context: HandlerContext) {
@@ -84,9 +102,13 @@ export class CustomDomainServiceImpl implements ServiceImpl<typeof CustomDomainS
 
   private async load(context: HandlerContext): Promise<CustomDomainRecord> {
     const caller = workspaceCallerOf(context);
-    const record = await this.deps.store.get(caller.workspaceId);
+    const record = await this.deps.store.get(caller.workspaceId, this.deps.now().toISOString());
     if (!record) throw notFound('custom domain');
     return record;
+  }
+
+  private claimExpiry(from: Date): string {
+    return new Date(from.getTime() + this.deps.claimDays * dayMs).toISOString();
   }
 
   private present(record: CustomDomainRecord) {
@@ -98,6 +120,7 @@ export class CustomDomainServiceImpl implements ServiceImpl<typeof CustomDomainS
       createdAt: toTimestamp(record.createdAt),
       checkedAt: record.checkedAt ? toTimestamp(record.checkedAt) : undefined,
       verifiedAt: record.verifiedAt ? toTimestamp(record.verifiedAt) : undefined,
+      expiresAt: record.expiresAt ? toTimestamp(record.expiresAt) : undefined,
     });
   }
 }

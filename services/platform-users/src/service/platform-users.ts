@@ -3,7 +3,7 @@
 // here. Every RPC but the two invitation ones works for the signed caller's workspace.
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from '@connectrpc/connect';
 import { isPlan, planRank } from '@voice/runtime/access';
-import { internalCallerOf } from '@voice/runtime/caller';
+import { internalCallerOf, workspaceCallerOf } from '@voice/runtime/caller';
 import { serviceError } from '@voice/runtime/errors';
 import { toTimestamp } from '@voice/runtime/time';
 import type { Amount } from '@voice/proto/voice/billing/v1/billing';
@@ -11,6 +11,7 @@ import type {
   AcceptInvitationRequest,
   GetInvitationRequest,
   GetPlatformUserRequest,
+  InviteMemberRequest,
   IssuePlatformUserTokenRequest,
   ListPlatformUsersRequest,
   LoginPlatformUserRequest,
@@ -75,7 +76,7 @@ export class PlatformUserServiceImpl implements ServiceImpl<typeof PlatformUserS
     if (!isPlan(platformPlan) || planRank(registration.plan) > planRank(platformPlan)) {
       throw serviceError('forbidden', `a platform on ${platform.workspace.plan} cannot hand out ${registration.plan}`);
     }
-    const customer = await this.deps.identity.registerCustomer(
+    const { customer, invited: existing, signIn } = await this.deps.identity.registerCustomer(
       {
         platformWorkspaceId: platform.workspace.id,
         email: registration.email,
@@ -86,13 +87,17 @@ export class PlatformUserServiceImpl implements ServiceImpl<typeof PlatformUserS
       },
       platform.on,
     );
-    const invited = registration.password === '';
+    // A user of the realm already is invited to own the new workspace (accepting with its own
+    // password); a new one without a password is invited to choose it.
+    const invited = existing || registration.password === '';
     if (invited) {
+      const [workspace] = workspacesOf(customer);
       await this.deps.invitations.invite({
         userId: customer.userId,
         email: customer.email,
         name: customer.name,
         platform: { id: platform.workspace.id, name: platform.workspace.name },
+        ...(existing && workspace ? { membership: { workspaceId: workspace.id, signIn } } : {}),
       });
     }
     // A user registered just now has no invitation but the one (if any) sent above.
@@ -156,21 +161,37 @@ export class PlatformUserServiceImpl implements ServiceImpl<typeof PlatformUserS
 
   async getInvitation(request: GetInvitationRequest, context: HandlerContext) {
     const requestId = this.invitationCaller(context);
-    const invitation = await this.deps.invitations.describe(request.token, requestId);
+    const invitation = await this.deps.invitations.describe(request.token, request.realmWorkspaceId, requestId);
     return {
       invitation: {
         email: invitation.email,
         name: invitation.name,
         platformName: invitation.platformName,
         expiresAt: toTimestamp(invitation.expiresAt),
+        signIn: invitation.signIn,
       },
     };
   }
 
   async acceptInvitation(request: AcceptInvitationRequest, context: HandlerContext) {
     const requestId = this.invitationCaller(context);
-    const invitation = await this.deps.invitations.accept(request.token, request.password, requestId);
+    const invitation = await this.deps.invitations.accept(request.token, request.password, request.realmWorkspaceId, requestId);
     return { email: invitation.email };
+  }
+
+  /** The pending member identity's AddMember just recorded for the caller's workspace, invited by e-mail. */
+  async inviteMember(request: InviteMemberRequest, context: HandlerContext) {
+    const caller = workspaceCallerOf(context);
+    const on = { workspaceId: caller.workspaceId, requestId: caller.requestId };
+    const workspace = await this.deps.identity.getWorkspace(caller.workspaceId, on);
+    await this.deps.invitations.invite({
+      userId: request.userId,
+      email: request.email,
+      name: request.name,
+      platform: { id: request.realmWorkspaceId, name: workspace.name },
+      membership: { workspaceId: workspace.id, signIn: request.signIn },
+    });
+    return {};
   }
 
   private platform(context: HandlerContext): Promise<PlatformCall> {

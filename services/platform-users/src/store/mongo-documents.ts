@@ -12,6 +12,8 @@ export interface DomainDocument {
   created_at: string;
   checked_at: string | null;
   verified_at: string | null;
+  /** Absent on documents written before claims lapsed: they never do. */
+  expires_at?: string | null;
 }
 
 export interface InvitationDocument {
@@ -19,6 +21,9 @@ export interface InvitationDocument {
   token_hash: string;
   user_id: string;
   platform_workspace_id: string;
+  /** Absent on invitations written before member invitations: a registration's. */
+  workspace_id?: string | null;
+  sign_in?: boolean;
   email: string;
   name: string;
   expires_at: string;
@@ -47,7 +52,10 @@ export interface Collections {
 
 /** Creates the indexes (and with them the collections, which a transaction cannot create everywhere). */
 export async function ensureIndexes(collections: Collections): Promise<void> {
-  await collections.domains.createIndex({ domain: 1 }, { unique: true, name: 'unique_domain' });
+  // Only an active domain is unique: pending claims of several workspaces may coexist.
+  await collections.domains.dropIndex('unique_domain').catch(() => undefined);
+  await collections.domains.createIndex({ domain: 1 }, { unique: true, name: 'unique_active_domain', partialFilterExpression: { status: 'active' } });
+  await collections.domains.createIndex({ domain: 1, status: 1 }, { name: 'by_domain' });
   await collections.invitations.createIndex({ token_hash: 1 }, { unique: true, name: 'unique_token_hash' });
   await collections.invitations.createIndex({ user_id: 1 }, { name: 'by_user' });
   await collections.mail.createIndex({ sent_at: 1, next_attempt_at: 1, created_at: 1 }, { name: 'due' });
@@ -63,6 +71,7 @@ export const domainOf = (doc: DomainDocument): CustomDomainRecord => ({
   createdAt: doc.created_at,
   checkedAt: doc.checked_at,
   verifiedAt: doc.verified_at,
+  expiresAt: doc.expires_at ?? null,
 });
 
 export const invitationOf = (doc: InvitationDocument): InvitationRecord => ({
@@ -70,6 +79,8 @@ export const invitationOf = (doc: InvitationDocument): InvitationRecord => ({
   tokenHash: doc.token_hash,
   userId: doc.user_id,
   platformWorkspaceId: doc.platform_workspace_id,
+  workspaceId: doc.workspace_id ?? null,
+  signIn: doc.sign_in ?? false,
   email: doc.email,
   name: doc.name,
   expiresAt: doc.expires_at,

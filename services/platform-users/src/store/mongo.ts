@@ -1,5 +1,5 @@
-// PlatformUsersStore on MongoDB: unique indexes keep a domain with one workspace and a token hash
-// with one invitation; an invitation and its e-mail are written in one transaction.
+// PlatformUsersStore on MongoDB: unique indexes keep an active domain with one workspace and a
+// token hash with one invitation; an invitation and its e-mail are written in one transaction.
 import { connectMongo, deleteBatch, isDuplicateKey, type MongoHandle } from '@voice/runtime/store/mongo';
 import { domainOf, ensureIndexes, invitationOf, mailOf, type Collections } from './mongo-documents.js';
 import type {
@@ -10,8 +10,10 @@ import type {
   MailRecord,
   NewMail,
   PlatformUsersStore,
+  VerificationOutcome,
   VerificationResult,
 } from './store.js';
+import { hasLapsed } from './store.js';
 
 export class MongoPlatformUsersStore implements PlatformUsersStore {
   private constructor(
@@ -35,8 +37,13 @@ export class MongoPlatformUsersStore implements PlatformUsersStore {
     }
   }
 
-  async insert(record: CustomDomainRecord): Promise<InsertDomainOutcome> {
+  async insert(record: CustomDomainRecord, now: string): Promise<InsertDomainOutcome> {
     const { domains } = this.collections;
+    const own = await domains.findOne({ _id: record.workspaceId });
+    if (own && !hasLapsed(domainOf(own), now)) return { kind: 'workspace_has_domain' };
+    if (await domains.findOne({ domain: record.domain, status: 'active' })) return { kind: 'domain_taken' };
+    // The lapsed claim goes, unless it changed meanwhile (then the insert below finds it).
+    if (own) await domains.deleteOne({ _id: record.workspaceId, domain: own.domain, status: own.status, expires_at: own.expires_at ?? null });
     try {
       await domains.insertOne({
         _id: record.workspaceId,
@@ -47,27 +54,48 @@ export class MongoPlatformUsersStore implements PlatformUsersStore {
         created_at: record.createdAt,
         checked_at: record.checkedAt,
         verified_at: record.verifiedAt,
+        expires_at: record.expiresAt,
       });
       return { kind: 'created', record };
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
-      // Which unique key refused: the workspace's own document, or the domain of another.
-      return (await domains.findOne({ _id: record.workspaceId })) ? { kind: 'workspace_has_domain' } : { kind: 'domain_taken' };
+      return { kind: 'workspace_has_domain' };
     }
   }
 
-  async get(workspaceId: string): Promise<CustomDomainRecord | undefined> {
+  async get(workspaceId: string, now: string): Promise<CustomDomainRecord | undefined> {
     const doc = await this.collections.domains.findOne({ _id: workspaceId });
-    return doc ? domainOf(doc) : undefined;
+    const record = doc ? domainOf(doc) : undefined;
+    return record && !hasLapsed(record, now) ? record : undefined;
   }
 
-  async recordVerification(workspaceId: string, domain: string, result: VerificationResult): Promise<CustomDomainRecord | undefined> {
-    const doc = await this.collections.domains.findOneAndUpdate(
-      { _id: workspaceId, domain },
-      { $set: { status: result.status, missing: result.missing, checked_at: result.checkedAt, verified_at: result.verifiedAt } },
-      { returnDocument: 'after' },
-    );
-    return doc ? domainOf(doc) : undefined;
+  /**
+   * Without a transaction: the unique index on active domains decides who gets a domain, and the
+   * other claims are dropped right after. Were that step lost, each leftover claim is told the
+   * domain is taken when it next verifies, and lapses meanwhile.
+   */
+  async recordVerification(workspaceId: string, domain: string, result: VerificationResult): Promise<VerificationOutcome> {
+    const { domains } = this.collections;
+    let doc;
+    try {
+      doc = await domains.findOneAndUpdate(
+        { _id: workspaceId, domain },
+        { $set: { status: result.status, missing: result.missing, checked_at: result.checkedAt, verified_at: result.verifiedAt, expires_at: result.expiresAt } },
+        { returnDocument: 'after' },
+      );
+    } catch (error) {
+      // Another workspace has the domain active (the unique index refused a second).
+      if (!isDuplicateKey(error)) throw error;
+      await domains.deleteOne({ _id: workspaceId, domain, status: 'pending_verification' });
+      return { kind: 'taken' };
+    }
+    if (!doc) {
+      // Dropped by the verification of the workspace that got the domain, while this one was checking DNS.
+      const activeElsewhere = result.status === 'active' && (await domains.findOne({ domain, status: 'active' }));
+      return activeElsewhere ? { kind: 'taken' } : { kind: 'gone' };
+    }
+    if (result.status === 'active') await domains.deleteMany({ domain, _id: { $ne: workspaceId } });
+    return { kind: 'recorded', record: domainOf(doc) };
   }
 
   async remove(workspaceId: string): Promise<CustomDomainRecord | undefined> {
@@ -90,6 +118,8 @@ export class MongoPlatformUsersStore implements PlatformUsersStore {
             token_hash: invitation.tokenHash,
             user_id: invitation.userId,
             platform_workspace_id: invitation.platformWorkspaceId,
+            workspace_id: invitation.workspaceId,
+            sign_in: invitation.signIn,
             email: invitation.email,
             name: invitation.name,
             expires_at: invitation.expiresAt,
@@ -122,7 +152,7 @@ export class MongoPlatformUsersStore implements PlatformUsersStore {
   async invitationStatuses(userIds: string[]): Promise<Map<string, InvitationStatus>> {
     if (userIds.length === 0) return new Map();
     const docs = await this.collections.invitations
-      .find({ user_id: { $in: userIds } }, { projection: { user_id: 1, accepted_at: 1 } })
+      .find({ user_id: { $in: userIds }, workspace_id: { $in: [null] } }, { projection: { user_id: 1, accepted_at: 1 } })
       .toArray();
     const statuses = new Map<string, InvitationStatus>();
     for (const doc of docs) {

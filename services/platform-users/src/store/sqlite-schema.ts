@@ -37,6 +37,28 @@ export const migrations = [
      created_at TEXT NOT NULL
    );
    CREATE INDEX mail_outbox_due ON mail_outbox (next_attempt_at) WHERE sent_at IS NULL AND next_attempt_at IS NOT NULL;`,
+  // Invitations to join a workspace (issue 12), beside the registrations' own.
+  `ALTER TABLE invitations ADD COLUMN workspace_id TEXT;
+   ALTER TABLE invitations ADD COLUMN sign_in INTEGER NOT NULL DEFAULT 0;`,
+  // Pending claims no longer block a domain: only an active domain is unique, and claims lapse.
+  `CREATE TABLE custom_domains_v2 (
+     workspace_id TEXT PRIMARY KEY,
+     domain TEXT NOT NULL,
+     token TEXT NOT NULL,
+     status TEXT NOT NULL,
+     missing TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     checked_at TEXT,
+     verified_at TEXT,
+     expires_at TEXT
+   );
+   INSERT INTO custom_domains_v2 (workspace_id, domain, token, status, missing, created_at, checked_at, verified_at, expires_at)
+     SELECT workspace_id, domain, token, status, missing, created_at, checked_at, verified_at, NULL FROM custom_domains;
+   DROP TABLE custom_domains;
+   ALTER TABLE custom_domains_v2 RENAME TO custom_domains;
+   CREATE UNIQUE INDEX custom_domains_active ON custom_domains (domain) WHERE status = 'active';
+   CREATE INDEX custom_domains_by_domain ON custom_domains (domain);`,
+  // The pruning job's scan of finished mail.
   `CREATE INDEX mail_outbox_finished ON mail_outbox (created_at) WHERE next_attempt_at IS NULL;`,
 ];
 
@@ -49,6 +71,7 @@ export interface DomainRow {
   created_at: string;
   checked_at: string | null;
   verified_at: string | null;
+  expires_at: string | null;
 }
 
 export const domainOf = (row: DomainRow): CustomDomainRecord => ({
@@ -60,6 +83,7 @@ export const domainOf = (row: DomainRow): CustomDomainRecord => ({
   createdAt: row.created_at,
   checkedAt: row.checked_at,
   verifiedAt: row.verified_at,
+  expiresAt: row.expires_at,
 });
 
 export interface InvitationRow {
@@ -67,6 +91,8 @@ export interface InvitationRow {
   token_hash: string;
   user_id: string;
   platform_workspace_id: string;
+  workspace_id: string | null;
+  sign_in: number;
   email: string;
   name: string;
   expires_at: string;
@@ -79,6 +105,8 @@ export const invitationOf = (row: InvitationRow): InvitationRecord => ({
   tokenHash: row.token_hash,
   userId: row.user_id,
   platformWorkspaceId: row.platform_workspace_id,
+  workspaceId: row.workspace_id,
+  signIn: row.sign_in === 1,
   email: row.email,
   name: row.name,
   expiresAt: row.expires_at,

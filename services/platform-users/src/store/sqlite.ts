@@ -1,7 +1,7 @@
-// PlatformUsersStore on embedded SQLite: custom domains (one row per workspace, the domain unique
-// platform-wide), invitations and the mail outbox, in one file.
+// PlatformUsersStore on embedded SQLite: custom domains (one row per workspace, an active domain
+// unique platform-wide), invitations and the mail outbox, in one file.
 import type Database from 'better-sqlite3';
-import { isUniqueViolation, openSqlite, statementCache, type SqliteDatabase } from '@voice/runtime/store/sqlite';
+import { openSqlite, statementCache, type SqliteDatabase } from '@voice/runtime/store/sqlite';
 import { domainOf, invitationOf, mailOf, migrations, type DomainRow, type InvitationRow, type MailRow } from './sqlite-schema.js';
 import type {
   CustomDomainRecord,
@@ -11,8 +11,10 @@ import type {
   MailRecord,
   NewMail,
   PlatformUsersStore,
+  VerificationOutcome,
   VerificationResult,
 } from './store.js';
+import { hasLapsed } from './store.js';
 
 export class SqlitePlatformUsersStore implements PlatformUsersStore {
   private readonly db: SqliteDatabase;
@@ -23,32 +25,51 @@ export class SqlitePlatformUsersStore implements PlatformUsersStore {
     this.sql = statementCache(this.db);
   }
 
-  async insert(record: CustomDomainRecord): Promise<InsertDomainOutcome> {
+  async insert(record: CustomDomainRecord, now: string): Promise<InsertDomainOutcome> {
     return this.db.transaction((): InsertDomainOutcome => {
-      if (this.sql('SELECT 1 FROM custom_domains WHERE workspace_id = ?').get(record.workspaceId)) return { kind: 'workspace_has_domain' };
-      try {
-        this.sql(
-          `INSERT INTO custom_domains (workspace_id, domain, token, status, missing, created_at, checked_at, verified_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        ).run(record.workspaceId, record.domain, record.token, record.status, JSON.stringify(record.missing), record.createdAt, record.checkedAt, record.verifiedAt);
-      } catch (error) {
-        if (isUniqueViolation(error)) return { kind: 'domain_taken' };
-        throw error;
-      }
+      const own = this.sql('SELECT * FROM custom_domains WHERE workspace_id = ?').get(record.workspaceId) as DomainRow | undefined;
+      if (own && !hasLapsed(domainOf(own), now)) return { kind: 'workspace_has_domain' };
+      if (this.sql("SELECT 1 FROM custom_domains WHERE domain = ? AND status = 'active'").get(record.domain)) return { kind: 'domain_taken' };
+      if (own) this.sql('DELETE FROM custom_domains WHERE workspace_id = ?').run(record.workspaceId);
+      this.sql(
+        `INSERT INTO custom_domains (workspace_id, domain, token, status, missing, created_at, checked_at, verified_at, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(record.workspaceId, record.domain, record.token, record.status, JSON.stringify(record.missing), record.createdAt, record.checkedAt, record.verifiedAt, record.expiresAt);
       return { kind: 'created', record };
     }).immediate();
   }
 
-  async get(workspaceId: string): Promise<CustomDomainRecord | undefined> {
+  async get(workspaceId: string, now: string): Promise<CustomDomainRecord | undefined> {
     const row = this.sql('SELECT * FROM custom_domains WHERE workspace_id = ?').get(workspaceId) as DomainRow | undefined;
-    return row ? domainOf(row) : undefined;
+    const record = row ? domainOf(row) : undefined;
+    return record && !hasLapsed(record, now) ? record : undefined;
   }
 
-  async recordVerification(workspaceId: string, domain: string, result: VerificationResult): Promise<CustomDomainRecord | undefined> {
-    this.sql('UPDATE custom_domains SET status = ?, missing = ?, checked_at = ?, verified_at = ? WHERE workspace_id = ? AND domain = ?')
-      .run(result.status, JSON.stringify(result.missing), result.checkedAt, result.verifiedAt, workspaceId, domain);
-    const record = await this.get(workspaceId);
-    return record?.domain === domain ? record : undefined;
+  async recordVerification(workspaceId: string, domain: string, result: VerificationResult): Promise<VerificationOutcome> {
+    return this.db.transaction((): VerificationOutcome => {
+      if (!this.sql('SELECT 1 FROM custom_domains WHERE workspace_id = ? AND domain = ?').get(workspaceId, domain)) {
+        // Dropped by the verification of the workspace that got the domain, while this one was checking DNS.
+        const activeElsewhere = result.status === 'active' && this.sql("SELECT 1 FROM custom_domains WHERE domain = ? AND status = 'active'").get(domain);
+        return activeElsewhere ? { kind: 'taken' } : { kind: 'gone' };
+      }
+      if (result.status === 'active') {
+        if (this.sql("SELECT 1 FROM custom_domains WHERE domain = ? AND status = 'active' AND workspace_id <> ?").get(domain, workspaceId)) {
+          this.sql('DELETE FROM custom_domains WHERE workspace_id = ?').run(workspaceId);
+          return { kind: 'taken' };
+        }
+        this.sql('DELETE FROM custom_domains WHERE domain = ? AND workspace_id <> ?').run(domain, workspaceId);
+      }
+      this.sql('UPDATE custom_domains SET status = ?, missing = ?, checked_at = ?, verified_at = ?, expires_at = ? WHERE workspace_id = ?').run(
+        result.status,
+        JSON.stringify(result.missing),
+        result.checkedAt,
+        result.verifiedAt,
+        result.expiresAt,
+        workspaceId,
+      );
+      const row = this.sql('SELECT * FROM custom_domains WHERE workspace_id = ?').get(workspaceId) as DomainRow;
+      return { kind: 'recorded', record: domainOf(row) };
+    }).immediate();
   }
 
   async remove(workspaceId: string): Promise<CustomDomainRecord | undefined> {
@@ -67,13 +88,15 @@ export class SqlitePlatformUsersStore implements PlatformUsersStore {
   async insertInvitationWithMail(invitation: InvitationRecord, mail: NewMail): Promise<void> {
     this.db.transaction(() => {
       this.sql(
-        `INSERT INTO invitations (id, token_hash, user_id, platform_workspace_id, email, name, expires_at, accepted_at, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO invitations (id, token_hash, user_id, platform_workspace_id, workspace_id, sign_in, email, name, expires_at, accepted_at, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         invitation.id,
         invitation.tokenHash,
         invitation.userId,
         invitation.platformWorkspaceId,
+        invitation.workspaceId,
+        invitation.signIn ? 1 : 0,
         invitation.email,
         invitation.name,
         invitation.expiresAt,
@@ -92,7 +115,7 @@ export class SqlitePlatformUsersStore implements PlatformUsersStore {
     // One statement per page of users; json_each keeps the SQL text (and its cached statement) fixed.
     const rows = this.sql(
       `SELECT user_id, MAX(accepted_at IS NOT NULL) AS accepted FROM invitations
-       WHERE user_id IN (SELECT value FROM json_each(?)) GROUP BY user_id`,
+       WHERE user_id IN (SELECT value FROM json_each(?)) AND workspace_id IS NULL GROUP BY user_id`,
     ).all(JSON.stringify(userIds)) as { user_id: string; accepted: number }[];
     return new Map(rows.map((row) => [row.user_id, row.accepted ? 'accepted' : 'pending']));
   }

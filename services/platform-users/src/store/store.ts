@@ -4,9 +4,15 @@ import type { DnsCheckResult } from '../domains/dns-lookup.js';
 
 export type CustomDomainStatus = 'pending_verification' | 'active';
 
+/**
+ * One workspace's claim to a domain. Any number of workspaces may claim a domain while it is
+ * pending; the first to verify it makes it active (an active domain is unique across the platform)
+ * and the other claims are dropped. A pending claim lapses at expiresAt, so nobody holds a domain
+ * they cannot prove.
+ */
 export interface CustomDomainRecord {
   workspaceId: string;
-  /** Canonical name; unique across the platform. */
+  /** Canonical name; unique among active domains. */
   domain: string;
   /** Published in the TXT record; proves control of the zone, so it is not a secret. */
   token: string;
@@ -16,39 +22,66 @@ export interface CustomDomainRecord {
   createdAt: string;
   checkedAt: string | null;
   verifiedAt: string | null;
+  /** When a pending claim lapses; null while the domain is active. */
+  expiresAt: string | null;
 }
+
+/** A pending claim whose time ran out: it no longer holds the domain nor counts as the workspace's. */
+export const hasLapsed = (record: CustomDomainRecord, now: string): boolean =>
+  record.status === 'pending_verification' && record.expiresAt !== null && record.expiresAt <= now;
 
 export interface VerificationResult {
   status: CustomDomainStatus;
   missing: DnsCheckResult[];
   checkedAt: string;
   verifiedAt: string | null;
+  expiresAt: string | null;
 }
 
 export type InsertDomainOutcome =
   | { kind: 'created'; record: CustomDomainRecord }
   /** The workspace already has a domain (one per workspace). */
   | { kind: 'workspace_has_domain' }
-  /** Another workspace holds this domain. */
+  /** Another workspace has verified this domain: it is active there. */
   | { kind: 'domain_taken' };
 
+export type VerificationOutcome =
+  | { kind: 'recorded'; record: CustomDomainRecord }
+  /** The workspace removed or replaced the domain meanwhile, or its claim lapsed or was dropped. */
+  | { kind: 'gone' }
+  /** Another workspace verified the domain first (now, or while this one was checking DNS): this claim is dropped. */
+  | { kind: 'taken' };
+
 export interface CustomDomainStore {
-  insert(record: CustomDomainRecord): Promise<InsertDomainOutcome>;
-  get(workspaceId: string): Promise<CustomDomainRecord | undefined>;
-  /** Stores a verification of `domain`, unless the workspace removed or replaced it meanwhile. */
-  recordVerification(workspaceId: string, domain: string, result: VerificationResult): Promise<CustomDomainRecord | undefined>;
+  /** A new claim; the workspace's lapsed claim (pending past its expiresAt at `now`) no longer counts. */
+  insert(record: CustomDomainRecord, now: string): Promise<InsertDomainOutcome>;
+  /** The workspace's domain; a lapsed claim is none. */
+  get(workspaceId: string, now: string): Promise<CustomDomainRecord | undefined>;
+  /**
+   * Stores a verification of `domain`. Made active, it drops every other workspace's claim to the
+   * domain in the same transaction; when another workspace's is active already, this claim is dropped.
+   */
+  recordVerification(workspaceId: string, domain: string, result: VerificationResult): Promise<VerificationOutcome>;
   remove(workspaceId: string): Promise<CustomDomainRecord | undefined>;
   /** The active domain with this canonical name, if any. */
   findActive(domain: string): Promise<CustomDomainRecord | undefined>;
 }
 
-/** An invitation of a platform's user who was registered without a password. */
+/**
+ * An invitation: of a platform's user who was registered without a password, or to join a
+ * workspace as its pending member (`workspaceId`).
+ */
 export interface InvitationRecord {
   id: string;
   /** SHA-256 (hex) of the token in the e-mailed link; the token itself is never stored. */
   tokenHash: string;
   userId: string;
+  /** The platform whose realm the user is of: its name and custom domain are the link's. */
   platformWorkspaceId: string;
+  /** The workspace a member invitation joins; null for a platform's new user choosing a password. */
+  workspaceId: string | null;
+  /** True when the invitee already had a password when invited and accepts by signing in with it. */
+  signIn: boolean;
   email: string;
   name: string;
   expiresAt: string;
@@ -87,7 +120,7 @@ export interface NewMail {
 export interface InvitationStore {
   /** Stores the invitation and its e-mail (due at once) together, or neither. */
   insertInvitationWithMail(invitation: InvitationRecord, mail: NewMail): Promise<void>;
-  /** The invitation status of each user that has an invitation (accepted when any of theirs is). */
+  /** The registration invitation status of each user that has one (accepted when any of theirs is); member invitations do not count. */
   invitationStatuses(userIds: string[]): Promise<Map<string, InvitationStatus>>;
   findInvitationByTokenHash(tokenHash: string): Promise<InvitationRecord | undefined>;
   /** Marks the invitation accepted unless it already is; true for the one call that did. */

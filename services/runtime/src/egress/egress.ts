@@ -1,6 +1,9 @@
-// The egress guard: which IP addresses a tool test run may connect to, checked after DNS resolution.
+// The egress guard: which IP addresses an outbound request (tool test runs, OAuth client metadata,
+// carriers) may connect to, checked after DNS resolution against the IANA special-purpose registries.
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import { specialPurposeBlocks, type SpecialPurposeBlock } from './special-purpose-addresses.js';
 
 /** The destination is not allowed by the egress policy; nothing was sent to it. */
 export class EgressRefused extends Error {
@@ -14,38 +17,13 @@ export interface EgressPolicy {
   isAllowed(address: string): boolean;
 }
 
-const privateIPv4: [string, number][] = [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-];
-
-const privateIPv6: [string, number][] = [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-  // Local-use NAT64 (RFC 8215) places the IPv4 address at varying offsets, so it is refused as a whole.
-  ['64:ff9b:1::', 48],
-];
-
-function blockList(ranges: [string, number][], type: 'ipv4' | 'ipv6'): BlockList {
-  const list = new BlockList();
-  for (const [network, prefix] of ranges) list.addSubnet(network, prefix, type);
-  return list;
+/** The 4 or 16 bytes of an IP address (zone already removed), or undefined for anything else. */
+function addressBytes(address: string): number[] | undefined {
+  const version = isIP(address);
+  if (version === 4) return address.split('.').map(Number);
+  if (version === 6) return ipv6Bytes(address);
+  return undefined;
 }
-
-const blockedIPv4 = blockList(privateIPv4, 'ipv4');
-const blockedIPv6 = blockList(privateIPv6, 'ipv6');
 
 /** The 16 bytes of a well-formed IPv6 address (zone already removed), including a trailing dotted quad. */
 function ipv6Bytes(address: string): number[] {
@@ -63,38 +41,81 @@ function ipv6Bytes(address: string): number[] {
   return hextets.flatMap((hextet) => [hextet >> 8, hextet & 0xff]);
 }
 
-const startsWith = (bytes: number[], prefix: number[]) => prefix.every((byte, index) => bytes[index] === byte);
-const zeros = (count: number) => new Array<number>(count).fill(0);
-
-/**
- * The IPv4 address an IPv6 address stands for: IPv4-mapped (::ffff:0:0/96), IPv4-translated
- * (::ffff:0:0:0/96), IPv4-compatible, NAT64 (64:ff9b::/96) or 6to4 (2002::/16, bytes 2-5).
- */
-function embeddedIPv4(address: string): string | undefined {
-  const bytes = ipv6Bytes(address);
-  if (bytes[0] === 0x20 && bytes[1] === 0x02) return bytes.slice(2, 6).join('.');
-  const embeds =
-    startsWith(bytes, [...zeros(10), 0xff, 0xff]) ||
-    startsWith(bytes, [...zeros(8), 0xff, 0xff, 0x00, 0x00]) ||
-    startsWith(bytes, zeros(12)) ||
-    startsWith(bytes, [0x00, 0x64, 0xff, 0x9b, ...zeros(8)]);
-  return embeds ? bytes.slice(12).join('.') : undefined;
+interface ParsedBlock extends SpecialPurposeBlock {
+  bytes: number[];
+  prefix: number;
 }
 
-function isPrivate(address: string): boolean {
-  const bare = address.replace(/%.*$/, '');
-  const version = isIP(bare);
-  if (version === 4) return blockedIPv4.check(bare, 'ipv4');
-  if (version === 6) {
-    const ipv4 = embeddedIPv4(bare);
-    return blockedIPv6.check(bare, 'ipv6') || (ipv4 !== undefined && blockedIPv4.check(ipv4, 'ipv4'));
+const parsedBlocks: ParsedBlock[] = specialPurposeBlocks.map((entry) => {
+  const [network = '', prefix = ''] = entry.block.split('/');
+  return { ...entry, bytes: addressBytes(network)!, prefix: Number(prefix) };
+});
+
+function contains(block: ParsedBlock, bytes: number[]): boolean {
+  if (block.bytes.length !== bytes.length) return false;
+  for (let bit = 0; bit < block.prefix; bit += 8) {
+    const mask = block.prefix - bit >= 8 ? 0xff : (0xff << (8 - (block.prefix - bit))) & 0xff;
+    if ((block.bytes[bit / 8]! & mask) !== (bytes[bit / 8]! & mask)) return false;
   }
-  // Not an IP address at all: nothing to connect to, so refuse rather than guess.
   return true;
 }
 
-export function egressPolicy(options: { allowPrivate: boolean }): EgressPolicy {
-  return { isAllowed: (address) => options.allowPrivate || !isPrivate(address) };
+/** The most specific registry block holding the address, if any. */
+function blockOf(bytes: number[]): ParsedBlock | undefined {
+  let found: ParsedBlock | undefined;
+  for (const block of parsedBlocks) if (contains(block, bytes) && (!found || block.prefix > found.prefix)) found = block;
+  return found;
+}
+
+function isGloballyReachableBytes(bytes: number[]): boolean {
+  const block = blockOf(bytes);
+  if (!block) return true;
+  if (!block.globallyReachable) return false;
+  if (block.embedsIPv4 === 'last-32-bits') return isGloballyReachableBytes(bytes.slice(12));
+  if (block.embedsIPv4 === '6to4') return isGloballyReachableBytes(bytes.slice(2, 6));
+  return true;
+}
+
+/** Whether the IANA special-purpose registries call the address globally reachable; anything not an IP address is not. */
+export function isGloballyReachable(address: string): boolean {
+  const bytes = addressBytes(address.replace(/%.*$/, ''));
+  return bytes !== undefined && isGloballyReachableBytes(bytes);
+}
+
+/** The addresses of this host's own network interfaces, as byte strings. */
+function interfaceAddresses(): Set<string> {
+  const own = new Set<string>();
+  for (const entries of Object.values(networkInterfaces())) {
+    for (const entry of entries ?? []) {
+      const bytes = addressBytes(entry.address.replace(/%.*$/, ''));
+      if (bytes) own.add(bytes.join('.'));
+    }
+  }
+  return own;
+}
+
+export interface EgressPolicyOptions {
+  /** VOICE_EGRESS_ALLOW_PRIVATE: every address passes (tests, closed networks). */
+  allowPrivate: boolean;
+  /** The host's own addresses, asked at each check (interfaces come and go); its network interfaces by default. */
+  ownAddresses?: () => Iterable<string>;
+}
+
+/**
+ * Only globally reachable addresses pass, and never one of the host's own (a public address of this
+ * machine would reach services listening on all interfaces), unless private egress is allowed.
+ */
+export function egressPolicy(options: EgressPolicyOptions): EgressPolicy {
+  if (options.allowPrivate) return { isAllowed: () => true };
+  const own = options.ownAddresses
+    ? () => new Set([...options.ownAddresses!()].map((address) => addressBytes(address.replace(/%.*$/, ''))?.join('.')))
+    : interfaceAddresses;
+  return {
+    isAllowed: (address) => {
+      const bytes = addressBytes(address.replace(/%.*$/, ''));
+      return bytes !== undefined && isGloballyReachableBytes(bytes) && !own().has(bytes.join('.'));
+    },
+  };
 }
 
 /**

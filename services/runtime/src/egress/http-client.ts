@@ -1,13 +1,18 @@
 // One outbound HTTP(S) request of a tool test run, with the egress guard checked on every hop.
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
+import type { Logger } from '../logger.js';
 import { EgressRefused, guardedLookup, literalAddress, type EgressPolicy } from './egress.js';
+import { networkFailureMessages, networkFailureReasonOf, type NetworkFailureReason } from './network-failure.js';
 
-export type RequestFailureCode = 'timeout' | 'unreachable' | 'invalid_response';
+export type RequestFailureCode = NetworkFailureReason;
 
-/** The request did not produce a usable response; `code` says why. */
+/**
+ * The request did not produce a usable response; `code` says why. The message is safe to show a
+ * caller (no address, port or library detail); the raw error is the cause, for the log.
+ */
 export class RequestFailed extends Error {
-  constructor(readonly code: RequestFailureCode, message: string, options?: { cause?: unknown }) {
+  constructor(readonly code: RequestFailureCode, message: string = networkFailureMessages[code], options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'RequestFailed';
   }
@@ -27,6 +32,8 @@ export interface GuardedRequestOptions {
   maxBodyBytes?: number;
   /** Aborting it stops the request; the promise then rejects with the signal's reason. */
   signal?: AbortSignal;
+  /** Where a failure's detail goes (the caller sees only its reason): the service's logger. */
+  logger?: Logger;
 }
 
 export interface GuardedResponse {
@@ -52,19 +59,24 @@ export async function guardedRequest(options: GuardedRequestOptions): Promise<Gu
   const maxRedirects = options.maxRedirects ?? 5;
   const deadline = new AbortController();
   const timer = setTimeout(
-    () => deadline.abort(new RequestFailed('timeout', `no complete response within ${options.timeoutMs} ms`)),
+    () => deadline.abort(new RequestFailed('timeout', `the server sent no complete answer within ${options.timeoutMs} ms`)),
     options.timeoutMs,
   );
   const signal = options.signal ? AbortSignal.any([deadline.signal, options.signal]) : deadline.signal;
+  let host: string | undefined;
   try {
     let hop: Hop = { method: options.method.toUpperCase(), url: parseUrl(options.url), headers: options.headers, body: options.body };
     for (let followed = 0; ; followed++) {
+      host = hop.url.host;
       const response = await send(hop, options.policy, options.maxBodyBytes ?? 65_536, signal);
       const location = response.headers['location'];
       if (options.redirect === 'manual' || !redirectStatuses.has(response.status) || location === undefined) return response;
-      if (followed >= maxRedirects) throw new RequestFailed('invalid_response', `more than ${maxRedirects} redirects`);
+      if (followed >= maxRedirects) throw new RequestFailed('bad_response', `the server redirected more than ${maxRedirects} times`);
       hop = nextHop(hop, response.status, location);
     }
+  } catch (error) {
+    if (error instanceof RequestFailed) options.logger?.warn('outbound request failed', { reason: error.code, host, error: error.cause ?? error });
+    throw error;
   } finally {
     clearTimeout(timer);
   }
@@ -81,10 +93,10 @@ function nextHop(previous: Hop, status: number, location: string): Hop {
   try {
     url = new URL(location, previous.url);
   } catch {
-    throw new RequestFailed('invalid_response', `redirect to an invalid URL: ${location}`);
+    throw new RequestFailed('bad_response', 'the server redirected to an invalid URL');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new RequestFailed('invalid_response', `redirect to a ${url.protocol} URL is not followed`);
+    throw new RequestFailed('bad_response', `the server redirected to a ${url.protocol} URL, which is not followed`);
   }
   const toGet = status === 303 || ((status === 301 || status === 302) && previous.method === 'POST');
   // Caller headers may carry credentials meant only for the origin they were configured for.
@@ -127,7 +139,7 @@ function send(hop: Hop, policy: EgressPolicy, maxBodyBytes: number, signal: Abor
     } catch (error) {
       // Node refuses some requests synchronously (an invalid header character, for one).
       settled = true;
-      reject(new RequestFailed('invalid_response', `the request could not be sent: ${error instanceof Error ? error.message : String(error)}`, { cause: error }));
+      reject(new RequestFailed('bad_response', `the request could not be sent: ${error instanceof Error ? error.message : String(error)}`, { cause: error }));
       return;
     }
     signal.addEventListener('abort', onAbort, { once: true });
@@ -178,6 +190,5 @@ function toResponse(url: URL, response: IncomingMessage, body: string, truncated
 function classify(error: unknown, signal: AbortSignal): unknown {
   if (signal.aborted) return signal.reason;
   if (error instanceof EgressRefused || error instanceof RequestFailed) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return new RequestFailed('unreachable', `could not reach the server: ${message}`, { cause: error });
+  return new RequestFailed(networkFailureReasonOf(error), undefined, { cause: error });
 }

@@ -1,3 +1,4 @@
-// Outbound HTTP that refuses private and loopback addresses.
+// Outbound HTTP that only reaches globally reachable addresses, and why a request failed.
 export * from './egress.js';
 export * from './http-client.js';
+export * from './network-failure.js';

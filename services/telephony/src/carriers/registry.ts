@@ -1,4 +1,5 @@
 // The one place that knows which adapter serves which provider.
+import type { Logger } from '@voice/runtime/logger';
 import type { CarrierAccount, CarrierAdapter } from './carrier.js';
 import type { CircuitBreakers } from './resilience/circuit-breaker.js';
 import { SandboxCarrier, type DeliveryListener, type SandboxCarrierOptions } from './sandbox.js';
@@ -11,6 +12,8 @@ export interface CarrierOptions {
   breakers: CircuitBreakers;
   /** Let HTTP carriers reach private and loopback addresses (tests, closed networks). */
   allowPrivate: boolean;
+  /** Where HTTP carriers log the detail of a failed request. */
+  logger?: Logger;
   /** Where the sandbox reports deliveries (HTTP carriers post status callbacks instead). */
   onDelivery: DeliveryListener;
   /** Timeouts and retries of HTTP carriers; their defaults otherwise. */
@@ -25,6 +28,6 @@ export function carrierFor(account: CarrierAccount, options: CarrierOptions): Ca
     case 'sandbox':
       return new SandboxCarrier(account, { ...options.sandbox, onDelivery: options.onDelivery });
     case 'twilio':
-      return new TwilioCompatibleCarrier(account, { ...options.http, breakers: options.breakers, allowPrivate: options.allowPrivate });
+      return new TwilioCompatibleCarrier(account, { ...options.http, breakers: options.breakers, allowPrivate: options.allowPrivate, logger: options.logger });
   }
 }

@@ -2,14 +2,8 @@
 // basic auth, JSON answers, all through the egress guard, with retries and the account's circuit
 // breaker. What the answers mean is the adapter's business (twilio.ts).
 import { sha256Hex } from '@voice/runtime/crypto';
-import {
-  EgressRefused,
-  egressPolicy,
-  guardedRequest,
-  RequestFailed,
-  type EgressPolicy,
-  type GuardedResponse,
-} from '@voice/runtime/egress';
+import { EgressRefused, egressPolicy, guardedRequest, RequestFailed, type EgressPolicy, type GuardedResponse } from '@voice/runtime/egress';
+import type { Logger } from '@voice/runtime/logger';
 import { CarrierUnavailable } from './carrier.js';
 import { CircuitOpen, type CircuitBreaker, type CircuitBreakers } from './resilience/circuit-breaker.js';
 import { isOutage, isRetrySafe, statusFailure, transportFailure, type HttpFailure } from './resilience/http-failures.js';
@@ -29,6 +23,8 @@ export interface TwilioClientSettings {
   /** For one attempt, reading the answer included. */
   timeoutMs: number;
   retry: RetrySettings;
+  /** Where the detail of a failed request goes (callers see only its reason). */
+  logger?: Logger;
 }
 
 export interface TwilioRequest {
@@ -141,6 +137,7 @@ export class TwilioClient {
         policy: this.policy,
         redirect: 'manual',
         maxBodyBytes: maxAnswerBytes,
+        logger: this.settings.logger,
       });
     } catch (error) {
       throw this.unanswered(error);

@@ -22,6 +22,7 @@ import { TwilioClient, type TwilioAccount, type TwilioAnswer, type TwilioRequest
 import { isNotForSale, isSuccess, rejectionOf } from './twilio-errors.js';
 import { verifyTwilioSignature } from './twilio-signature.js';
 
+import type { Logger } from '@voice/runtime/logger';
 export { twilioSignature } from './twilio-signature.js';
 export type { TwilioAccount } from './twilio-client.js';
 
@@ -38,6 +39,8 @@ export interface TwilioCarrierOptions {
   retryBaseDelayMs?: number;
   /** Jitter source in [0, 1); default Math.random. */
   random?: () => number;
+  /** Where the detail of a failed request goes (callers see only its reason). */
+  logger?: Logger;
 }
 
 // Twilio spells the SMS capability "SMS" in available-number listings and "sms" elsewhere.
@@ -87,6 +90,7 @@ export class TwilioCompatibleCarrier implements CarrierAdapter {
     this.client = new TwilioClient(account, {
       breakers: options.breakers,
       allowPrivate: options.allowPrivate ?? false,
+      logger: options.logger,
       timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
       retry: { retries: options.retries ?? defaultRetries, baseDelayMs: options.retryBaseDelayMs ?? defaultRetryBaseDelayMs, random: options.random },
     });

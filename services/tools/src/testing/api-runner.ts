@@ -2,7 +2,8 @@
 import { performance } from 'node:perf_hooks';
 import type { JsonObject, JsonValue } from '@bufbuild/protobuf';
 import { isHeaderValue, pathPlaceholder, type ApiToolConfig } from '@voice/contracts/tools';
-import { guardedRequest, RequestFailed, type EgressPolicy } from '@voice/runtime/egress';
+import { guardedRequest, RequestFailed } from '@voice/runtime/egress';
+import type { Egress } from '../runner.js';
 import { ToolArgumentError, type TestOutcome } from './outcome.js';
 
 type Parameter = NonNullable<ApiToolConfig['parameters']>[number];
@@ -10,7 +11,7 @@ type Parameter = NonNullable<ApiToolConfig['parameters']>[number];
 const defaultTimeoutMs = 10_000;
 const maxBodyBytes = 64 * 1024;
 
-export async function runApiTool(config: ApiToolConfig, args: JsonObject, policy: EgressPolicy): Promise<TestOutcome> {
+export async function runApiTool(config: ApiToolConfig, args: JsonObject, egress: Egress): Promise<TestOutcome> {
   checkArguments(config.parameters ?? [], args);
   const request = buildRequest(config, args);
   const started = performance.now();
@@ -19,7 +20,8 @@ export async function runApiTool(config: ApiToolConfig, args: JsonObject, policy
     const response = await guardedRequest({
       ...request,
       timeoutMs: config.timeout_ms ?? defaultTimeoutMs,
-      policy,
+      policy: egress.policy,
+      logger: egress.logger,
       maxBodyBytes,
     });
     const json = parseJson(response.headers['content-type'], response.body, response.truncated);

@@ -6,29 +6,23 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpToolConfig } from '@voice/contracts/tools';
-import {
-  EgressRefused,
-  guardedRequest,
-  RequestFailed,
-  type EgressPolicy,
-  type RequestFailureCode,
-} from '@voice/runtime/egress';
+import { EgressRefused, guardedRequest, RequestFailed, type RequestFailureCode } from '@voice/runtime/egress';
+import type { Egress } from '../runner.js';
 import type { McpServerToolInfo, TestOutcome } from './outcome.js';
 
 const defaultTimeoutMs = 10_000;
 const maxResponseBytes = 4 * 1024 * 1024;
 const maxPages = 50;
-const maxMessageLength = 500;
 const nullBodyStatuses = new Set([204, 205, 304]);
 
-export async function listMcpServerTools(config: McpToolConfig, policy: EgressPolicy): Promise<TestOutcome> {
+export async function listMcpServerTools(config: McpToolConfig, egress: Egress): Promise<TestOutcome> {
   const timeoutMs = config.timeout_ms ?? defaultTimeoutMs;
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const remaining = () => timeoutMs - (performance.now() - started);
 
   const transport = new StreamableHTTPClientTransport(new URL(config.url), {
-    fetch: guardedFetch(policy, remaining),
+    fetch: guardedFetch(egress, remaining),
     requestInit: { headers: authHeaders(config) },
   });
   const client = new Client({ name: 'voice-platform-tool-test', version: '1.0.0' });
@@ -52,7 +46,10 @@ export async function listMcpServerTools(config: McpToolConfig, policy: EgressPo
     };
   } catch (error) {
     if (error instanceof EgressRefused) throw error;
-    return { kind: 'failure', code: failureCode(error), message: describe(error), durationMs: elapsed() };
+    const code = failureCode(error);
+    // guardedRequest logged its own failures; what the SDK found wrong is logged here.
+    if (!(error instanceof RequestFailed)) egress.logger?.warn('MCP tool test failed', { reason: code, error });
+    return { kind: 'failure', code, message: describe(error, code), durationMs: elapsed() };
   } finally {
     if (transport.sessionId !== undefined && remaining() > 0) {
       // Ending the session frees it on the server; the listing is complete whether or not this works.
@@ -71,7 +68,7 @@ function authHeaders(config: McpToolConfig): Record<string, string> {
 }
 
 /** A fetch for the SDK transport that sends everything through guardedRequest and buffers each answer. */
-function guardedFetch(policy: EgressPolicy, remainingMs: () => number): FetchLike {
+function guardedFetch(egress: Egress, remainingMs: () => number): FetchLike {
   return async (input, init) => {
     const method = (init?.method ?? 'GET').toUpperCase();
     // GET opens the server's standalone event stream, which stays open and so cannot be buffered; listing
@@ -87,14 +84,15 @@ function guardedFetch(policy: EgressPolicy, remainingMs: () => number): FetchLik
       headers: Object.fromEntries(new Headers(init?.headers).entries()),
       body,
       timeoutMs: budget,
-      policy,
+      policy: egress.policy,
+      logger: egress.logger,
       // The SDK asks for 'manual' and follows same-origin redirects itself, back through this fetch.
       redirect: init?.redirect === 'manual' ? 'manual' : 'follow',
       maxRedirects: init?.redirect === 'error' ? 0 : 5,
       maxBodyBytes: maxResponseBytes,
       signal: init?.signal ?? undefined,
     });
-    if (response.truncated) throw new RequestFailed('invalid_response', `the MCP server sent more than ${maxResponseBytes} bytes`);
+    if (response.truncated) throw new RequestFailed('bad_response', `the MCP server sent more than ${maxResponseBytes} bytes`);
     return new Response(nullBodyStatuses.has(response.status) ? null : response.body, {
       status: response.status,
       headers: response.headers,
@@ -115,12 +113,13 @@ function failureCode(error: unknown): RequestFailureCode {
   if (error instanceof RequestFailed) return error.code;
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) return 'timeout';
   // Anything else went wrong in talking to the server: an HTTP error status, a bad message, a wrong protocol.
-  return 'invalid_response';
+  return 'bad_response';
 }
 
-function describe(error: unknown): string {
-  let message = error instanceof Error ? error.message : String(error);
-  // The SDK keeps the HTTP status out of its message; it is the most useful part (401, 404, ...).
-  if (error instanceof StreamableHTTPError && error.code !== undefined && error.code > 0) message = `HTTP ${error.code}: ${message}`;
-  return message.length > maxMessageLength ? `${message.slice(0, maxMessageLength)}…` : message;
+/** What the caller is told: our own words, and the HTTP status the server answered (401, 404, ...), never a library's message. */
+function describe(error: unknown, code: RequestFailureCode): string {
+  if (error instanceof RequestFailed) return error.message;
+  if (error instanceof StreamableHTTPError && error.code !== undefined && error.code > 0) return `the MCP server answered HTTP ${error.code}`;
+  if (error instanceof McpError && error.code !== ErrorCode.RequestTimeout) return `the MCP server answered with an error (${error.code})`;
+  return code === 'timeout' ? 'the MCP server did not answer in time' : "the MCP server's answer is not MCP";
 }

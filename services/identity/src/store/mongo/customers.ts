@@ -17,21 +17,23 @@ interface Listing {
 
 export class MongoCustomerStore extends MongoStorePart implements CustomerStore {
   async registerCustomer(user: UserRecord, workspace: WorkspaceRecord, membership: MembershipRecord): Promise<RegisterCustomerOutcome> {
-    try {
-      return await this.transaction(async (session): Promise<RegisterCustomerOutcome> => {
-        if (await this.users.findOne({ realm_id: user.realmId, email: user.email }, { session })) return 'email_taken';
-        await this.users.insertOne(userDocument(user), { session });
-        await this.workspaces.insertOne(workspaceDocument(workspace), { session });
-        await this.members.insertOne(
-          { workspace_id: membership.workspaceId, user_id: membership.userId, role: membership.role, status: membership.status, created_at: membership.createdAt },
-          { session },
-        );
-        return 'registered';
-      });
-    } catch (error) {
-      // A concurrent registration of the e-mail in the realm committed first: the unique index refused this one.
-      if (isDuplicateKey(error)) return 'email_taken';
-      throw error;
+    // A duplicate key is a concurrent registration of the e-mail that committed first: the second
+    // attempt finds its user and invites it.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.transaction(async (session): Promise<RegisterCustomerOutcome> => {
+          const existing = await this.users.findOne({ realm_id: user.realmId, email: user.email }, { session });
+          if (!existing) await this.users.insertOne(userDocument(user), { session });
+          await this.workspaces.insertOne(workspaceDocument(workspace), { session });
+          const owner = existing
+            ? { user_id: existing._id, status: 'invited', invited_name: user.name }
+            : { user_id: membership.userId, status: membership.status };
+          await this.members.insertOne({ workspace_id: membership.workspaceId, role: membership.role, created_at: membership.createdAt, ...owner }, { session });
+          return existing ? { kind: 'invited', userId: existing._id } : { kind: 'registered' };
+        });
+      } catch (error) {
+        if (!isDuplicateKey(error) || attempt > 0) throw error;
+      }
     }
   }
 
@@ -42,7 +44,7 @@ export class MongoCustomerStore extends MongoStorePart implements CustomerStore 
         { $match: { parent_workspace_id: platformWorkspaceId } },
         { $lookup: { from: this.members.collectionName, localField: '_id', foreignField: 'workspace_id', as: 'member' } },
         { $unwind: '$member' },
-        { $match: { 'member.role': 'owner' } },
+        { $match: { 'member.role': 'owner', 'member.status': { $ne: 'invited' } } },
         { $group: { _id: '$member.user_id', since: { $min: '$created_at' } } },
         { $lookup: { from: this.users.collectionName, localField: '_id', foreignField: '_id', as: 'user' } },
         { $unwind: '$user' },
@@ -63,7 +65,7 @@ export class MongoCustomerStore extends MongoStorePart implements CustomerStore 
   /** The users with their workspaces under the platform, oldest first; users without any are left out. */
   private async withWorkspaces(platformWorkspaceId: string, users: UserDocument[]): Promise<CustomerRecord[]> {
     if (users.length === 0) return [];
-    const owned = await this.members.find({ user_id: { $in: users.map((u) => u._id) }, role: 'owner' }).toArray();
+    const owned = await this.members.find({ user_id: { $in: users.map((u) => u._id) }, role: 'owner', status: { $ne: 'invited' } }).toArray();
     const workspaces = await this.workspaces
       .find({ _id: { $in: owned.map((m) => m.workspace_id) }, parent_workspace_id: platformWorkspaceId })
       .sort({ created_at: 1, _id: 1 })

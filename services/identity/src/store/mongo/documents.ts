@@ -59,6 +59,7 @@ export interface MemberDocument {
   role: string;
   status: string;
   created_at: string;
+  invited_name?: string;
 }
 
 export interface ClientDocument {
@@ -187,6 +188,7 @@ export const memberRecord = (d: MemberDocument, user: UserDocument): MemberRecor
   email: user.email,
   name: user.name,
   realmId: user.realm_id ?? '',
+  ...(d.invited_name === undefined ? {} : { invitedName: d.invited_name }),
 });
 
 export const clientDocument = (c: OAuthClientRecord): ClientDocument => ({

@@ -53,15 +53,15 @@ export class MongoMemberStore extends MongoStorePart implements MemberStore {
           const existing = await this.users.findOne({ realm_id: user.realmId, email: user.email }, { session });
           const owner = existing ?? userDocument(user);
           if (!existing) await this.users.insertOne(owner, { session });
-          if (await this.members.findOne({ workspace_id: membership.workspaceId, user_id: owner._id }, { session })) {
-            return { kind: 'already_member' };
-          }
+          const current = await this.members.findOne({ workspace_id: membership.workspaceId, user_id: owner._id }, { session });
+          if (current) return current.status === 'invited' ? { kind: 'added', member: memberRecord(current, owner) } : { kind: 'already_member' };
           const doc: MemberDocument = {
             workspace_id: membership.workspaceId,
             user_id: owner._id,
             role: membership.role,
             status: membership.status,
             created_at: membership.createdAt,
+            ...(membership.invitedName === undefined ? {} : { invited_name: membership.invitedName }),
           };
           await this.members.insertOne(doc, { session });
           return { kind: 'added', member: memberRecord(doc, owner) };

@@ -2,7 +2,7 @@
 // workspaces under a platform, searched by e-mail or name.
 import type Database from 'better-sqlite3';
 import type { Role } from '@voice/runtime/access';
-import { isUniqueViolation, type SqliteDatabase } from '@voice/runtime/store/sqlite';
+import { type SqliteDatabase } from '@voice/runtime/store/sqlite';
 import type { Page } from '@voice/runtime/validation';
 import type { CustomerRecord, CustomerStore, MembershipRecord, RegisterCustomerOutcome, UserRecord, WorkspaceRecord } from '../store.js';
 import { insertMember, insertUser, insertWorkspace } from './inserts.js';
@@ -11,13 +11,13 @@ import { userFromRow, workspaceFromRow, type UserRow, type WorkspaceRow } from '
 /** The platform's customers matching a LIKE pattern, each with `since`: its oldest workspace there. */
 const matching = `SELECT u.*, MIN(w.created_at) AS since
   FROM workspaces w JOIN members m ON m.workspace_id = w.id JOIN users u ON u.id = m.user_id
-  WHERE w.parent_workspace_id = ? AND m.role = 'owner'
+  WHERE w.parent_workspace_id = ? AND m.role = 'owner' AND m.status <> 'invited'
     AND (casefold(u.email) LIKE ? ESCAPE '\\' OR casefold(u.name) LIKE ? ESCAPE '\\')
   GROUP BY u.id`;
 
 const ownedWorkspaces = `SELECT w.*, m.user_id AS member_user_id, m.role AS member_role
   FROM members m JOIN workspaces w ON w.id = m.workspace_id
-  WHERE w.parent_workspace_id = ? AND m.role = 'owner' AND m.user_id IN (SELECT value FROM json_each(?))
+  WHERE w.parent_workspace_id = ? AND m.role = 'owner' AND m.status <> 'invited' AND m.user_id IN (SELECT value FROM json_each(?))
   ORDER BY w.created_at, w.id`;
 
 /** A LIKE pattern matching `text` literally anywhere, lower-cased as casefold() lower-cases the columns. */
@@ -30,19 +30,18 @@ export class SqliteCustomerStore implements CustomerStore {
   }
 
   async registerCustomer(user: UserRecord, workspace: WorkspaceRecord, membership: MembershipRecord): Promise<RegisterCustomerOutcome> {
-    try {
-      return this.db.transaction((): RegisterCustomerOutcome => {
-        if (this.sql('SELECT 1 FROM users WHERE realm_id = ? AND email = ?').get(user.realmId, user.email)) return 'email_taken';
-        insertUser(this.sql, user);
-        insertWorkspace(this.sql, workspace);
+    // IMMEDIATE serialises registrations, so the e-mail read is still true when the rows go in.
+    return this.db.transaction((): RegisterCustomerOutcome => {
+      const existing = this.sql('SELECT id FROM users WHERE realm_id = ? AND email = ?').get(user.realmId, user.email) as { id: string } | undefined;
+      if (!existing) insertUser(this.sql, user);
+      insertWorkspace(this.sql, workspace);
+      if (!existing) {
         insertMember(this.sql, membership);
-        return 'registered';
-      }).immediate();
-    } catch (error) {
-      // The unique e-mail index has the last word, whatever got past the check.
-      if (isUniqueViolation(error) && String((error as Error).message).includes('users.realm_id, users.email')) return 'email_taken';
-      throw error;
-    }
+        return { kind: 'registered' };
+      }
+      insertMember(this.sql, { ...membership, userId: existing.id, status: 'invited', invitedName: user.name });
+      return { kind: 'invited', userId: existing.id };
+    }).immediate();
   }
 
   async listCustomers(platformWorkspaceId: string, query: string, page: Page): Promise<{ customers: CustomerRecord[]; total: number }> {

@@ -16,6 +16,6 @@ export function insertUser(sql: Sql, user: UserRecord): void {
 }
 
 export function insertMember(sql: Sql, membership: MembershipRecord): void {
-  sql('INSERT INTO members (workspace_id, user_id, role, status, created_at) VALUES (?, ?, ?, ?, ?)')
-    .run(membership.workspaceId, membership.userId, membership.role, membership.status, membership.createdAt);
+  sql('INSERT INTO members (workspace_id, user_id, role, status, created_at, invited_name) VALUES (?, ?, ?, ?, ?, ?)')
+    .run(membership.workspaceId, membership.userId, membership.role, membership.status, membership.createdAt, membership.invitedName ?? null);
 }

@@ -136,6 +136,9 @@ export const migrations = [
    CREATE INDEX members_newest_first ON members (workspace_id, created_at DESC, user_id DESC);
    CREATE INDEX members_by_user ON members (user_id);
    ALTER TABLE oauth_clients ADD COLUMN realm_id TEXT;`,
+  // An invited member's name as its inviter gave it (issue 12): shown until it accepts, so an
+  // inviter never learns how an existing user is named.
+  `ALTER TABLE members ADD COLUMN invited_name TEXT;`,
   // The pruning job's scans.
   `CREATE INDEX oauth_codes_by_expiry ON oauth_codes (expires_at);
    CREATE INDEX oauth_tokens_by_expiry ON oauth_tokens (expires_at);

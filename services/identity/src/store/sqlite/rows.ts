@@ -51,6 +51,7 @@ export interface MemberRow {
   email: string;
   name: string;
   realm_id: string;
+  invited_name: string | null;
 }
 
 export interface ClientRow {
@@ -149,6 +150,7 @@ export const memberFromRow = (row: MemberRow): MemberRecord => ({
   email: row.email,
   name: row.name,
   realmId: row.realm_id,
+  ...(row.invited_name === null ? {} : { invitedName: row.invited_name }),
 });
 
 export const clientFromRow = (row: ClientRow): OAuthClientRecord => ({

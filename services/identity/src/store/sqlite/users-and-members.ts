@@ -17,7 +17,7 @@ import { ids, memberFromRow, userFromRow, workspaceFromRow, type MemberRow, type
 import { insertMember, insertUser } from './inserts.js';
 import { revokeOAuthCredentials } from './revoke.js';
 
-const memberSelect = `SELECT m.workspace_id, m.user_id, m.role, m.status, m.created_at, u.email, u.name, u.realm_id
+const memberSelect = `SELECT m.workspace_id, m.user_id, m.role, m.status, m.created_at, m.invited_name, u.email, u.name, u.realm_id
   FROM members m JOIN users u ON u.id = m.user_id`;
 
 export class SqliteMemberStore implements MemberStore {
@@ -48,9 +48,8 @@ export class SqliteMemberStore implements MemberStore {
       const existing = this.sql('SELECT id FROM users WHERE realm_id = ? AND email = ?').get(user.realmId, user.email) as { id: string } | undefined;
       if (!existing) insertUser(this.sql, user);
       const userId = existing?.id ?? user.id;
-      if (this.sql('SELECT 1 FROM members WHERE workspace_id = ? AND user_id = ?').get(membership.workspaceId, userId)) {
-        return { kind: 'already_member' };
-      }
+      const current = this.member(membership.workspaceId, userId);
+      if (current) return current.status === 'invited' ? { kind: 'added', member: current } : { kind: 'already_member' };
       insertMember(this.sql, { ...membership, userId });
       return { kind: 'added', member: this.member(membership.workspaceId, userId)! };
     }).immediate();

@@ -1,13 +1,18 @@
 // Embedded SQLite for the default mode: one database file per service, WAL, real
 // transactions, and numbered migrations applied once.
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { ensurePrivateDirectory, ensurePrivateFile, tightenExistingFiles } from '../../private-files.js';
 
 export type SqliteDatabase = Database.Database;
 
 export function openSqlite(file: string, migrations: readonly string[]): SqliteDatabase {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') {
+    ensurePrivateDirectory(dirname(file));
+    // SQLite gives its -wal and -shm files the database file's mode: created 0600 first, they are too.
+    ensurePrivateFile(file);
+    tightenExistingFiles([`${file}-wal`, `${file}-shm`]);
+  }
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   // NORMAL is durable across process crashes in WAL mode; FULL also survives power loss at ~5x cost.

@@ -29,8 +29,12 @@ export function transportFailure(error: RequestFailed): HttpFailure {
   switch (error.code) {
     case 'timeout':
       return { kind: 'timeout' };
-    case 'invalid_response':
+    case 'bad_response':
       return { kind: 'invalid_response' };
+    // The name was not resolved, or the handshake failed: no byte of the request was sent.
+    case 'dns_error':
+    case 'tls_error':
+      return { kind: 'not_connected' };
     case 'unreachable': {
       const codes = codesOf(error.cause);
       return codes.length > 0 && codes.every((code) => notConnectedCodes.has(code)) ? { kind: 'not_connected' } : { kind: 'connection_lost' };

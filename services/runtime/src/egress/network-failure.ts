@@ -20,17 +20,17 @@ const tlsCode = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|H
 /** llhttp's parse errors: the server answered, but not with HTTP. */
 const parseCode = /^(HPE_|ERR_INVALID_HTTP_RESPONSE|ERR_HTTP_)/;
 
-/** The error code of a Node network error, read by shape (errors of Node internals may come from another realm). */
-function codesOf(error: unknown): string[] {
+/** The error codes of a Node network error, read by shape (errors of Node internals may come from another realm). */
+export function networkErrorCodes(error: unknown): string[] {
   if (typeof error !== 'object' || error === null) return [];
   // With happy eyeballs Node reports one failed connection attempt per address in an AggregateError.
   const { code, errors } = error as { code?: unknown; errors?: unknown };
-  if (Array.isArray(errors) && errors.length > 0) return errors.flatMap(codesOf);
+  if (Array.isArray(errors) && errors.length > 0) return errors.flatMap(networkErrorCodes);
   return typeof code === 'string' ? [code] : [];
 }
 
 export function networkFailureReasonOf(error: unknown): NetworkFailureReason {
-  const codes = codesOf(error);
+  const codes = networkErrorCodes(error);
   const message = typeof error === 'object' && error !== null ? String((error as { message?: unknown }).message ?? '') : '';
   if (codes.some((code) => dnsCodes.has(code))) return 'dns_error';
   if (codes.some((code) => tlsCode.test(code)) || /\b(SSL|TLS)\b/.test(message)) return 'tls_error';

@@ -1,6 +1,6 @@
 // What can go wrong with one HTTP exchange with a carrier, and the two decisions that follow from
 // it: may the request be sent again, and does it say the carrier is down.
-import type { RequestFailed } from '@voice/runtime/egress';
+import { networkErrorCodes, type RequestFailed } from '@voice/runtime/egress';
 
 export type HttpFailure =
   /** No connection was made, so nothing reached the carrier. */
@@ -16,15 +16,6 @@ export type HttpFailure =
 /** Errors Node reports while resolving or connecting, before any byte of the request is written. */
 const notConnectedCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
 
-/** The error codes of a Node network error; read by shape, as errors from Node internals may come from another realm. */
-function codesOf(error: unknown): string[] {
-  if (typeof error !== 'object' || error === null) return [];
-  // With happy eyeballs Node reports one failed connection attempt per address in an AggregateError.
-  const { code, errors } = error as { code?: unknown; errors?: unknown };
-  if (Array.isArray(errors) && errors.length > 0) return errors.flatMap(codesOf);
-  return typeof code === 'string' ? [code] : [];
-}
-
 export function transportFailure(error: RequestFailed): HttpFailure {
   switch (error.code) {
     case 'timeout':
@@ -36,7 +27,7 @@ export function transportFailure(error: RequestFailed): HttpFailure {
     case 'tls_error':
       return { kind: 'not_connected' };
     case 'unreachable': {
-      const codes = codesOf(error.cause);
+      const codes = networkErrorCodes(error.cause);
       return codes.length > 0 && codes.every((code) => notConnectedCodes.has(code)) ? { kind: 'not_connected' } : { kind: 'connection_lost' };
     }
   }

@@ -2,15 +2,11 @@
 // same requests. Increments are compare-and-set on the entry's revision, so the shared count is
 // exact: conflicts are retried, never mistaken for an outage; entries expire with the bucket's TTL.
 import type { KV, NatsConnection } from 'nats';
-import { closeNats, connectNats } from '@voice/runtime/nats';
+import { closeNats, connectNats, isRevisionConflict } from '@voice/runtime/nats';
 import type { WindowCount, WindowCounter } from './window-counter.js';
 
 /** The longest one KV operation of a hit may take. */
 const hitTimeoutMs = 1_000;
-
-/** JetStream's "wrong last sequence": the entry changed since it was read (or exists, for a create). */
-const wrongLastSequence = 10071;
-const isConflict = (error: unknown): boolean => (error as { api_error?: { err_code?: number } } | undefined)?.api_error?.err_code === wrongLastSequence;
 
 /**
  * How long a hit keeps retrying conflicts. Beyond it the replicas are contending for one key far
@@ -84,7 +80,7 @@ export class NatsWindowCounter implements WindowCounter {
         await this.kv.update(entryKey, encoder.encode(String(count)), entry.revision);
         return { count, resetAt };
       } catch (error) {
-        if (!isConflict(error)) throw error;
+        if (!isRevisionConflict(error)) throw error;
       }
       // Replicas that keep colliding back off, each by a random share, so one of them wins the next round.
       if (performance.now() >= giveUpAt) return { count: Number.MAX_SAFE_INTEGER, resetAt: Math.min(resetAt, this.clock() + 1_000) };

@@ -2,7 +2,7 @@
 // compare-and-set on the entry's revision (the server refuses a stale one). The bucket's TTL only
 // clears leases of jobs nobody runs any more; a lease's own expiry is in its value.
 import type { KV, NatsConnection } from 'nats';
-import { closeNats, connectNats } from '../nats/connection.js';
+import { closeNats, connectNats, isRevisionConflict } from '../nats/connection.js';
 import { decodeLease, encodeLease, type LeaseRecord, type LeaseStore, type StoredLease } from './lease-store.js';
 
 /** The bucket's name before the event namespace's prefix. */
@@ -13,10 +13,6 @@ const operationTimeoutMs = 2_000;
 
 /** Entries untouched this long (jobs no replica runs any more) leave the bucket. */
 const bucketTtlMs = 7 * 24 * 60 * 60 * 1000;
-
-/** JetStream's "wrong last sequence" (10071): a create of an existing key, or an update whose revision moved on. */
-const isRevisionConflict = (error: unknown): boolean =>
-  (error as { api_error?: { err_code?: number } } | undefined)?.api_error?.err_code === 10071;
 
 /** KV keys allow only [-/_=.a-zA-Z0-9]. */
 const keyOf = (job: string): string => job.replace(/[^-/_=.a-zA-Z0-9]/g, '_');

@@ -15,3 +15,7 @@ export async function closeNats(connection: NatsConnection): Promise<void> {
   if (connection.isClosed()) return;
   if (!(await settledWithin(connection.drain()))) await settledWithin(connection.close());
 }
+
+/** JetStream's "wrong last sequence" (10071): a key-value create of an existing key, or an update whose revision moved on. */
+export const isRevisionConflict = (error: unknown): boolean =>
+  (error as { api_error?: { err_code?: number } } | undefined)?.api_error?.err_code === 10071;

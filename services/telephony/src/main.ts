@@ -1,5 +1,5 @@
 // Starts the telephony service: config, store, carriers, the usage-event relay, billing's holds,
-// the periodic jobs (the recovery of interrupted sends, numbers' monthly fees, the pruning of old records), the Connect server;
+// the recovery of interrupted sends, the periodic jobs (numbers' monthly fees, the pruning of old records), the Connect server;
 // stops cleanly on SIGTERM.
 import { createClient } from '@connectrpc/connect';
 import { CallerSigner } from '@voice/runtime/caller';
@@ -86,11 +86,12 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
       store,
       carriers,
       wakeRelay: () => relay.wake(),
-      // The real clock: a moved job clock must not make a send in flight look interrupted.
       now: () => new Date(),
       logger: logger.child({ component: 'send-recovery' }),
       afterMs: config.sendRecoveryAfterMs,
     });
+    recovery.start();
+    closers.push(() => recovery.stop());
 
     const renewals = new NumberRenewals({
       store,
@@ -101,7 +102,7 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
       wakeRelay: () => relay.wake(),
       logger: logger.child({ component: 'number-renewals' }),
     });
-    const jobs = await startPeriodicJobs(config.common, 'telephony', { logger, clock: now }, [recovery.job(), renewals.job(), telephonyRetentionJob(store, config.common.retention)]);
+    const jobs = await startPeriodicJobs(config.common, 'telephony', { logger, clock: now }, [renewals.job(), telephonyRetentionJob(store, config.common.retention)]);
     closers.push(() => jobs.stop());
 
     const server = await startConnectServer({

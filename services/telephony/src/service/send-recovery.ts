@@ -4,10 +4,9 @@
 // asks each one's carrier whether it took the message: if it did, the message is accepted and its
 // hold captured exactly as the send would have done; if it did not, the send is abandoned like one
 // the carrier refused (its hold released, the key free for a retry). A carrier that cannot be
-// asked now is asked again on the next pass. The passes are a periodic job, so one replica at a
-// time asks the carriers.
-import type { PeriodicJob } from '@voice/runtime/jobs';
+// asked now is asked again on the next pass.
 import type { Logger } from '@voice/runtime/logger';
+import { PollingLoop } from '@voice/runtime/polling-loop';
 import type { CarrierAdapter } from '../carriers/carrier.js';
 import type { CarrierDirectory } from '../carriers/directory.js';
 import { smsCaptureEvent, smsReleaseEvent } from '../billing/usage-events.js';
@@ -40,30 +39,40 @@ type Outcome = keyof RecoveryPass;
 const batchSize = 100;
 /** The longest pause between passes; shorter recovery ages are checked more often. */
 const maxIntervalMs = 30_000;
+const retryAfterFailureMs = 5_000;
 
 export class SendRecovery {
-  constructor(private readonly options: SendRecoveryOptions) {}
+  private readonly loop: PollingLoop;
 
-  job(): PeriodicJob {
-    return {
-      name: 'telephony.send-recovery',
-      periodMs: Math.min(maxIntervalMs, Math.ceil(this.options.afterMs / 2)),
-      run: async ({ signal }) => {
-        const pass = await this.runPass(signal);
-        return pass.accepted + pass.abandoned + pass.settledElsewhere;
+  constructor(private readonly options: SendRecoveryOptions) {
+    this.loop = new PollingLoop({
+      pass: () => this.runPass(),
+      delayMs: (outcome) => {
+        if (!outcome.failed) return Math.min(maxIntervalMs, Math.ceil(options.afterMs / 2));
+        options.logger.error('recovering interrupted sends failed; retrying', { error: outcome.error });
+        return retryAfterFailureMs;
       },
-    };
+    });
   }
 
-  /** Settles every send that has been waiting longer than the recovery age, a batch at a time; ends early (between sends) when `signal` aborts. */
-  async runPass(signal?: AbortSignal): Promise<RecoveryPass> {
+  start(): void {
+    this.loop.start();
+  }
+
+  /** Stops checking; resolves once the pass in flight is settled, or let go after `shutdownWaitMs` (every step of a recovery is conditional, so the next pass redoes it). */
+  async stop(): Promise<void> {
+    await this.loop.stop();
+  }
+
+  /** Settles every send that has been waiting longer than the recovery age, a batch at a time. */
+  async runPass(): Promise<RecoveryPass> {
     const pass: RecoveryPass = { accepted: 0, abandoned: 0, deferred: 0, settledElsewhere: 0 };
     const createdBefore = new Date(this.options.now().getTime() - this.options.afterMs).toISOString();
     const seen = new Set<string>();
     for (;;) {
       const batch = (await this.options.store.interruptedSends(createdBefore, batchSize + seen.size)).filter((message) => !seen.has(message.id));
       for (const message of batch) {
-        if (signal?.aborted) return pass;
+        if (this.loop.stopped) return pass;
         seen.add(message.id);
         pass[await this.recover(message)]++;
       }

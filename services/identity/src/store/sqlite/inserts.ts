@@ -1,9 +1,7 @@
 // The INSERTs of workspaces, users and memberships, shared by the parts that create them; each
 // runs inside the caller's transaction when there is one.
-import type Database from 'better-sqlite3';
+import type { Sql } from './context.js';
 import type { MembershipRecord, UserRecord, WorkspaceRecord } from '../store.js';
-
-type Sql = (text: string) => Database.Statement;
 
 export function insertWorkspace(sql: Sql, workspace: WorkspaceRecord): void {
   sql('INSERT INTO workspaces (id, name, plan, status, parent_workspace_id, created_at) VALUES (?, ?, ?, ?, ?, ?)')

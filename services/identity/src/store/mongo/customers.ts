@@ -4,6 +4,7 @@ import type { Role } from '@voice/runtime/access';
 import { isDuplicateKey } from '@voice/runtime/store/mongo';
 import type { Page } from '@voice/runtime/validation';
 import type { CustomerRecord, CustomerStore, MembershipRecord, RegisterCustomerOutcome, UserRecord, WorkspaceRecord } from '../store.js';
+import { storedMembership } from '../mapping/member.js';
 import { userDocument, userRecord, workspaceDocument, workspaceRecord, type UserDocument } from './documents.js';
 import { transaction, type MongoContext } from './context.js';
 
@@ -25,10 +26,8 @@ export function mongoCustomerStore({ handle, collections }: MongoContext): Custo
           const existing = await collections.users.findOne({ realm_id: user.realmId, email: user.email }, { session });
           if (!existing) await collections.users.insertOne(userDocument(user), { session });
           await collections.workspaces.insertOne(workspaceDocument(workspace), { session });
-          const owner = existing
-            ? { user_id: existing._id, status: 'invited', invited_name: user.name }
-            : { user_id: membership.userId, status: membership.status };
-          await collections.members.insertOne({ workspace_id: membership.workspaceId, role: membership.role, created_at: membership.createdAt, ...owner }, { session });
+          const owner: MembershipRecord = existing ? { ...membership, userId: existing._id, status: 'invited', invitedName: user.name } : membership;
+          await collections.members.insertOne(storedMembership(owner), { session });
           return existing ? { kind: 'invited', userId: existing._id } : { kind: 'registered' };
         });
       } catch (error) {

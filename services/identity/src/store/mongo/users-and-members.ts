@@ -13,6 +13,7 @@ import type {
   UserRecord,
   WorkspaceRecord,
 } from '../store.js';
+import { storedMembership } from '../mapping/member.js';
 import { memberRecord, userDocument, userRecord, workspaceRecord, type MemberDocument } from './documents.js';
 import { transaction, revokeOAuthCredentialsWhere, type MongoContext } from './context.js';
 
@@ -55,14 +56,7 @@ export function mongoMemberStore({ handle, collections }: MongoContext): MemberS
           if (!existing) await collections.users.insertOne(owner, { session });
           const current = await collections.members.findOne({ workspace_id: membership.workspaceId, user_id: owner._id }, { session });
           if (current) return current.status === 'invited' ? { kind: 'added', member: memberRecord(current, owner) } : { kind: 'already_member' };
-          const doc: MemberDocument = {
-            workspace_id: membership.workspaceId,
-            user_id: owner._id,
-            role: membership.role,
-            status: membership.status,
-            created_at: membership.createdAt,
-            ...(membership.invitedName === undefined ? {} : { invited_name: membership.invitedName }),
-          };
+          const doc = storedMembership({ ...membership, userId: owner._id });
           await collections.members.insertOne(doc, { session });
           return { kind: 'added', member: memberRecord(doc, owner) };
         });

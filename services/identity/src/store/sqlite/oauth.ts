@@ -2,6 +2,11 @@
 import type { AuthorizationCodeRecord, GrantRecord, OAuthClientRecord, OAuthStore, RedeemOutcome, RotateOutcome, TokenRecord } from '../store.js';
 import { revokeOAuthCredentials } from './revoke.js';
 import { clientFromRow, codeFromRow, grantFromRow, ids, tokenFromRow, type ClientRow, type CodeRow, type GrantRow, type TokenRow } from './rows.js';
+import { sqliteValues } from '@voice/runtime/store';
+import { storedAuthorizationCode } from '../mapping/authorization-code.js';
+import { storedGrant } from '../mapping/grant.js';
+import { storedOAuthClient } from '../mapping/oauth-client.js';
+import { storedToken } from '../mapping/token.js';
 import type { SqliteContext } from './context.js';
 
 export function sqliteOAuthStore({ db, sql }: SqliteContext): OAuthStore {
@@ -21,9 +26,8 @@ export function sqliteOAuthStore({ db, sql }: SqliteContext): OAuthStore {
   async function createAuthorizationCode(code: AuthorizationCodeRecord): Promise<void> {
     sql(
       `INSERT INTO oauth_codes (id, code_hash, client_id, user_id, workspace_id, redirect_uri, scopes, code_challenge, resource, status, grant_id, expires_at, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(code.id, code.codeHash, code.clientId, code.userId, code.workspaceId, code.redirectUri, JSON.stringify(code.scopes),
-      code.codeChallenge, code.resource, code.status, code.grantId, code.expiresAt, code.createdAt);
+       VALUES (@id, @code_hash, @client_id, @user_id, @workspace_id, @redirect_uri, @scopes, @code_challenge, @resource, @status, @grant_id, @expires_at, @created_at)`,
+    ).run({ id: code.id, ...storedAuthorizationCode(code, sqliteValues) });
   }
 
   async function findAuthorizationCode(codeHash: string): Promise<AuthorizationCodeRecord | undefined> {
@@ -120,22 +124,20 @@ export function sqliteOAuthStore({ db, sql }: SqliteContext): OAuthStore {
   function insertClient(client: OAuthClientRecord, onConflict: '' | 'ON CONFLICT (id) DO NOTHING'): number {
     return sql(
       `INSERT INTO oauth_clients (id, name, redirect_uris, scopes, grant_types, token_endpoint_auth_method, secret_hash, client_uri, realm_id, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ${onConflict}`,
-    ).run(client.id, client.name, JSON.stringify(client.redirectUris), JSON.stringify(client.scopes), JSON.stringify(client.grantTypes),
-      client.tokenEndpointAuthMethod, client.secretHash, client.clientUri, client.realmId, client.createdAt).changes;
+       VALUES (@id, @name, @redirect_uris, @scopes, @grant_types, @token_endpoint_auth_method, @secret_hash, @client_uri, @realm_id, @created_at) ${onConflict}`,
+    ).run({ id: client.id, ...storedOAuthClient(client, sqliteValues) }).changes;
   }
 
   function insertGrant(grant: GrantRecord): void {
-    sql('INSERT INTO oauth_grants (id, client_id, user_id, workspace_id, scopes, resource, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(grant.id, grant.clientId, grant.userId, grant.workspaceId, JSON.stringify(grant.scopes), grant.resource, grant.status, grant.createdAt);
+    sql('INSERT INTO oauth_grants (id, client_id, user_id, workspace_id, scopes, resource, status, created_at) VALUES (@id, @client_id, @user_id, @workspace_id, @scopes, @resource, @status, @created_at)')
+      .run({ id: grant.id, ...storedGrant(grant, sqliteValues) });
   }
 
   function insertToken(token: TokenRecord): void {
     sql(
       `INSERT INTO oauth_tokens (id, grant_id, kind, token_hash, client_id, user_id, workspace_id, scopes, status, expires_at, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(token.id, token.grantId, token.kind, token.tokenHash, token.clientId, token.userId, token.workspaceId,
-      JSON.stringify(token.scopes), token.status, token.expiresAt, token.createdAt);
+       VALUES (@id, @grant_id, @kind, @token_hash, @client_id, @user_id, @workspace_id, @scopes, @status, @expires_at, @created_at)`,
+    ).run({ id: token.id, ...storedToken(token, sqliteValues) });
   }
 
   return { createClient, ensureClient, getClient, createAuthorizationCode, findAuthorizationCode, redeemAuthorizationCode, issueGrant, findToken, getGrant, rotateRefreshToken, revokeToken, revokeGrant, revokeUserCredentials, pruneAuthorizationCodes, pruneTokens, pruneGrants };

@@ -5,6 +5,8 @@ import type { ApiKeyRecord, RevokeKeyOutcome, WorkspaceKeyStore, WorkspaceRecord
 import { insertWorkspace } from './inserts.js';
 import { revokeOAuthCredentials } from './revoke.js';
 import { ids, keyFromRow, workspaceFromRow, type ApiKeyRow, type WorkspaceRow } from './rows.js';
+import { sqliteValues } from '@voice/runtime/store';
+import { storedApiKey } from '../mapping/api-key.js';
 import type { SqliteContext } from './context.js';
 
 export function sqliteWorkspaceKeyStore({ db, sql }: SqliteContext): WorkspaceKeyStore {
@@ -100,12 +102,11 @@ export function sqliteWorkspaceKeyStore({ db, sql }: SqliteContext): WorkspaceKe
 
   function insertKey(key: ApiKeyRecord): void {
     sql(
-        `INSERT INTO api_keys (id, workspace_id, name, principal_id, key_hash, key_hint, scopes, status, created_at, last_used_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(key.id, key.workspaceId, key.name, key.principalId, key.keyHash, key.keyHint,
-        key.scopes === null ? null : JSON.stringify(key.scopes), key.status, key.createdAt, key.lastUsedAt);
+      `INSERT INTO api_keys (id, workspace_id, name, principal_id, key_hash, key_hint, scopes, status, created_at, last_used_at)
+       VALUES (@id, @workspace_id, @name, @principal_id, @key_hash, @key_hint, @scopes, @status, @created_at, @last_used_at)`,
+    ).run({ id: key.id, ...storedApiKey(key, sqliteValues) });
   }
+
 
   return { bootstrapRoot, rootWorkspace, createWorkspace, getWorkspace, createApiKey, findApiKeyByHash, listApiKeys, registerApiKey, revokeApiKey, touchApiKey, setWorkspaceStatus };
 }

@@ -1,5 +1,5 @@
 // What every part of the MongoDB store works on (the connection and the collections), and the
-// transaction and revocation steps several parts run.
+// revocation steps several parts run.
 import type { ClientSession, Collection, Filter } from 'mongodb';
 import type { MongoHandle } from '@voice/runtime/store/mongo';
 import type { Collections } from './documents.js';
@@ -7,16 +7,6 @@ import type { Collections } from './documents.js';
 export interface MongoContext {
   handle: MongoHandle;
   collections: Collections;
-}
-
-/** Runs `work` in one transaction, again on transient errors, and ends the session. */
-export async function transaction<T>(handle: MongoHandle, work: (session: ClientSession) => Promise<T>): Promise<T> {
-  const session = handle.client.startSession();
-  try {
-    return await session.withTransaction(() => work(session));
-  } finally {
-    await session.endSession();
-  }
 }
 
 export async function activeIds<T extends { _id: string; status: string }>(

@@ -1,12 +1,12 @@
 // A platform's customers in MongoDB: registration in one transaction, and the owners of the
 // workspaces under a platform, searched by e-mail or name.
 import type { Role } from '@voice/runtime/access';
-import { isDuplicateKey } from '@voice/runtime/store/mongo';
+import { inTransaction, isDuplicateKey } from '@voice/runtime/store/mongo';
 import type { Page } from '@voice/runtime/validation';
 import type { CustomerRecord, CustomerStore, MembershipRecord, RegisterCustomerOutcome, UserRecord, WorkspaceRecord } from '../store.js';
 import { storedMembership } from '../mapping/member.js';
 import { userDocument, userRecord, workspaceDocument, workspaceRecord, type UserDocument } from './documents.js';
-import { transaction, type MongoContext } from './context.js';
+import type { MongoContext } from './context.js';
 
 /** A regular expression matching `text` literally. */
 const literal = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -22,7 +22,7 @@ export function mongoCustomerStore({ handle, collections }: MongoContext): Custo
     // attempt finds its user and invites it.
     for (let attempt = 0; ; attempt++) {
       try {
-        return await transaction(handle, async (session): Promise<RegisterCustomerOutcome> => {
+        return await inTransaction(handle, async (session): Promise<RegisterCustomerOutcome> => {
           const existing = await collections.users.findOne({ realm_id: user.realmId, email: user.email }, { session });
           if (!existing) await collections.users.insertOne(userDocument(user), { session });
           await collections.workspaces.insertOne(workspaceDocument(workspace), { session });

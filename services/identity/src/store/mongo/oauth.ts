@@ -1,9 +1,9 @@
 // The OAuth 2.0 server's clients, codes, grants and tokens in MongoDB.
 import type { ClientSession } from 'mongodb';
-import { deleteBatch, isDuplicateKey } from '@voice/runtime/store/mongo';
+import { deleteBatch, inTransaction, isDuplicateKey } from '@voice/runtime/store/mongo';
 import type { AuthorizationCodeRecord, GrantRecord, OAuthClientRecord, OAuthStore, RedeemOutcome, RotateOutcome, TokenRecord } from '../store.js';
 import { clientDocument, clientRecord, codeDocument, codeRecord, grantDocument, grantRecord, tokenDocument, tokenRecord } from './documents.js';
-import { transaction, revokeTokensWhere, revokeOAuthCredentialsWhere, type MongoContext } from './context.js';
+import { revokeTokensWhere, revokeOAuthCredentialsWhere, type MongoContext } from './context.js';
 
 export function mongoOAuthStore({ handle, collections }: MongoContext): OAuthStore {
   async function createClient(client: OAuthClientRecord): Promise<void> {
@@ -37,7 +37,7 @@ export function mongoOAuthStore({ handle, collections }: MongoContext): OAuthSto
   }
 
   async function redeemAuthorizationCode(codeId: string, grant: GrantRecord, tokens: TokenRecord[]): Promise<RedeemOutcome> {
-    return transaction(handle, async (session): Promise<RedeemOutcome> => {
+    return inTransaction(handle, async (session): Promise<RedeemOutcome> => {
       const claimed = await collections.codes.updateOne({ _id: codeId, status: 'issued' }, { $set: { status: 'used', grant_id: grant.id } }, { session });
       if (claimed.modifiedCount === 1) {
         await collections.grants.insertOne(grantDocument(grant), { session });
@@ -51,7 +51,7 @@ export function mongoOAuthStore({ handle, collections }: MongoContext): OAuthSto
   }
 
   async function issueGrant(grant: GrantRecord, tokens: TokenRecord[]): Promise<void> {
-    await transaction(handle, async (session) => {
+    await inTransaction(handle, async (session) => {
       await collections.grants.insertOne(grantDocument(grant), { session });
       if (tokens.length > 0) await collections.tokens.insertMany(tokens.map(tokenDocument), { session });
     });
@@ -68,7 +68,7 @@ export function mongoOAuthStore({ handle, collections }: MongoContext): OAuthSto
   }
 
   async function rotateRefreshToken(tokenId: string, tokens: TokenRecord[]): Promise<RotateOutcome> {
-    return transaction(handle, async (session): Promise<RotateOutcome> => {
+    return inTransaction(handle, async (session): Promise<RotateOutcome> => {
       const current = await collections.tokens.findOne({ _id: tokenId, kind: 'refresh' }, { session });
       if (!current) return { kind: 'unavailable' };
       if (current.status === 'used') return { kind: 'reused', revokedCredentialIds: await revokeGrantIn(current.grant_id, session) };
@@ -88,11 +88,11 @@ export function mongoOAuthStore({ handle, collections }: MongoContext): OAuthSto
   }
 
   async function revokeGrant(grantId: string): Promise<string[]> {
-    return transaction(handle, (session) => revokeGrantIn(grantId, session));
+    return inTransaction(handle, (session) => revokeGrantIn(grantId, session));
   }
 
   async function revokeUserCredentials(workspaceId: string, userId: string): Promise<string[]> {
-    return transaction(handle, (session) => revokeOAuthCredentialsWhere(collections, { workspace_id: workspaceId, user_id: userId }, session));
+    return inTransaction(handle, (session) => revokeOAuthCredentialsWhere(collections, { workspace_id: workspaceId, user_id: userId }, session));
   }
 
   async function pruneAuthorizationCodes(expiredBefore: string, limit: number): Promise<number> {

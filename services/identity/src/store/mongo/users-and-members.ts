@@ -1,7 +1,7 @@
 // Users and memberships in MongoDB; a member change revokes the member's OAuth credentials in the same transaction.
 import type { ClientSession } from 'mongodb';
 import type { Role } from '@voice/runtime/access';
-import { isDuplicateKey } from '@voice/runtime/store/mongo';
+import { inTransaction, isDuplicateKey } from '@voice/runtime/store/mongo';
 import type { Page } from '@voice/runtime/validation';
 import type {
   AddMemberOutcome,
@@ -15,7 +15,7 @@ import type {
 } from '../store.js';
 import { storedMembership } from '../mapping/member.js';
 import { memberRecord, userDocument, userRecord, workspaceRecord, type MemberDocument } from './documents.js';
-import { transaction, revokeOAuthCredentialsWhere, type MongoContext } from './context.js';
+import { revokeOAuthCredentialsWhere, type MongoContext } from './context.js';
 
 /** Ends a member-change transaction with an outcome that is not an error to the caller. */
 class MemberChangeRefused extends Error {
@@ -50,7 +50,7 @@ export function mongoMemberStore({ handle, collections }: MongoContext): MemberS
     // request created the user meanwhile; the second attempt tells them apart.
     for (let attempt = 0; ; attempt++) {
       try {
-        return await transaction(handle, async (session): Promise<AddMemberOutcome> => {
+        return await inTransaction(handle, async (session): Promise<AddMemberOutcome> => {
           const existing = await collections.users.findOne({ realm_id: user.realmId, email: user.email }, { session });
           const owner = existing ?? userDocument(user);
           if (!existing) await collections.users.insertOne(owner, { session });
@@ -137,7 +137,7 @@ export function mongoMemberStore({ handle, collections }: MongoContext): MemberS
     work: (session: ClientSession) => Promise<MemberChangeOutcome>,
   ): Promise<MemberChangeOutcome> {
     try {
-      return await transaction(handle, async (session) => {
+      return await inTransaction(handle, async (session) => {
         await collections.workspaces.updateOne({ _id: workspaceId }, { $inc: { members_revision: 1 } }, { session });
         const current = await collections.members.findOne({ workspace_id: workspaceId, user_id: userId }, { session });
         if (!current) throw new MemberChangeRefused({ kind: 'not_found' });

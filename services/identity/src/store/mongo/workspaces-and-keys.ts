@@ -1,9 +1,9 @@
 // Workspaces and their API keys in MongoDB, including the suspension that revokes a workspace's credentials.
-import { isDuplicateKey } from '@voice/runtime/store/mongo';
+import { inTransaction, isDuplicateKey } from '@voice/runtime/store/mongo';
 import type { Page } from '@voice/runtime/validation';
 import type { ApiKeyRecord, RevokeKeyOutcome, WorkspaceKeyStore, WorkspaceRecord } from '../store.js';
 import { keyDocument, keyRecord, workspaceDocument, workspaceRecord } from './documents.js';
-import { transaction, activeIds, revokeOAuthCredentialsWhere, type MongoContext } from './context.js';
+import { activeIds, revokeOAuthCredentialsWhere, type MongoContext } from './context.js';
 
 export function mongoWorkspaceKeyStore({ handle, collections }: MongoContext): WorkspaceKeyStore {
   async function bootstrapRoot(workspace: WorkspaceRecord, key: ApiKeyRecord): Promise<'created' | 'exists'> {
@@ -73,7 +73,7 @@ export function mongoWorkspaceKeyStore({ handle, collections }: MongoContext): W
   }
 
   async function revokeApiKey(workspaceId: string, id: string): Promise<RevokeKeyOutcome> {
-    return transaction(handle, async (session): Promise<RevokeKeyOutcome> => {
+    return inTransaction(handle, async (session): Promise<RevokeKeyOutcome> => {
       const key = await collections.keys.findOne({ _id: id, workspace_id: workspaceId, status: 'active' }, { session });
       if (!key) return 'not_found';
       if (key.scopes === null) {
@@ -101,7 +101,7 @@ export function mongoWorkspaceKeyStore({ handle, collections }: MongoContext): W
     id: string,
     status: WorkspaceRecord['status'],
   ): Promise<{ workspace: WorkspaceRecord; revokedCredentialIds: string[] } | undefined> {
-    return transaction(handle, async (session) => {
+    return inTransaction(handle, async (session) => {
       const updated = await collections.workspaces.findOneAndUpdate({ _id: id }, { $set: { status } }, { session, returnDocument: 'after' });
       if (!updated) return undefined;
       const revoked: string[] = [];

@@ -3,6 +3,7 @@ import type { AuthorizationCodeRecord, GrantRecord, OAuthClientRecord, OAuthStor
 import { revokeOAuthCredentials } from './revoke.js';
 import { clientFromRow, codeFromRow, grantFromRow, ids, tokenFromRow, type ClientRow, type CodeRow, type GrantRow, type TokenRow } from './rows.js';
 import { sqliteValues } from '@voice/runtime/store';
+import { insertRow } from '@voice/runtime/store/sqlite';
 import { storedAuthorizationCode } from '../mapping/authorization-code.js';
 import { storedGrant } from '../mapping/grant.js';
 import { storedOAuthClient } from '../mapping/oauth-client.js';
@@ -24,11 +25,9 @@ export function sqliteOAuthStore({ db, sql }: SqliteContext): OAuthStore {
   }
 
   async function createAuthorizationCode(code: AuthorizationCodeRecord): Promise<void> {
-    sql(
-      `INSERT INTO oauth_codes (id, code_hash, client_id, user_id, workspace_id, redirect_uri, scopes, code_challenge, resource, status, grant_id, expires_at, created_at)
-       VALUES (@id, @code_hash, @client_id, @user_id, @workspace_id, @redirect_uri, @scopes, @code_challenge, @resource, @status, @grant_id, @expires_at, @created_at)`,
-    ).run({ id: code.id, ...storedAuthorizationCode(code, sqliteValues) });
+    insertRow(sql, 'oauth_codes', { id: code.id, ...storedAuthorizationCode(code, sqliteValues) });
   }
+
 
   async function findAuthorizationCode(codeHash: string): Promise<AuthorizationCodeRecord | undefined> {
     const row = sql('SELECT * FROM oauth_codes WHERE code_hash = ?').get(codeHash) as CodeRow | undefined;
@@ -129,16 +128,14 @@ export function sqliteOAuthStore({ db, sql }: SqliteContext): OAuthStore {
   }
 
   function insertGrant(grant: GrantRecord): void {
-    sql('INSERT INTO oauth_grants (id, client_id, user_id, workspace_id, scopes, resource, status, created_at) VALUES (@id, @client_id, @user_id, @workspace_id, @scopes, @resource, @status, @created_at)')
-      .run({ id: grant.id, ...storedGrant(grant, sqliteValues) });
+    insertRow(sql, 'oauth_grants', { id: grant.id, ...storedGrant(grant, sqliteValues) });
   }
 
+
   function insertToken(token: TokenRecord): void {
-    sql(
-      `INSERT INTO oauth_tokens (id, grant_id, kind, token_hash, client_id, user_id, workspace_id, scopes, status, expires_at, created_at)
-       VALUES (@id, @grant_id, @kind, @token_hash, @client_id, @user_id, @workspace_id, @scopes, @status, @expires_at, @created_at)`,
-    ).run({ id: token.id, ...storedToken(token, sqliteValues) });
+    insertRow(sql, 'oauth_tokens', { id: token.id, ...storedToken(token, sqliteValues) });
   }
+
 
   return { createClient, ensureClient, getClient, createAuthorizationCode, findAuthorizationCode, redeemAuthorizationCode, issueGrant, findToken, getGrant, rotateRefreshToken, revokeToken, revokeGrant, revokeUserCredentials, pruneAuthorizationCodes, pruneTokens, pruneGrants };
 }

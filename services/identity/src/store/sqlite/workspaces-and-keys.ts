@@ -1,5 +1,5 @@
 // Workspaces and their API keys in SQLite, including the suspension that revokes a workspace's credentials.
-import { isUniqueViolation } from '@voice/runtime/store/sqlite';
+import { insertRow, isUniqueViolation } from '@voice/runtime/store/sqlite';
 import type { Page } from '@voice/runtime/validation';
 import type { ApiKeyRecord, RevokeKeyOutcome, WorkspaceKeyStore, WorkspaceRecord } from '../store.js';
 import { insertWorkspace } from './inserts.js';
@@ -101,11 +101,9 @@ export function sqliteWorkspaceKeyStore({ db, sql }: SqliteContext): WorkspaceKe
   }
 
   function insertKey(key: ApiKeyRecord): void {
-    sql(
-      `INSERT INTO api_keys (id, workspace_id, name, principal_id, key_hash, key_hint, scopes, status, created_at, last_used_at)
-       VALUES (@id, @workspace_id, @name, @principal_id, @key_hash, @key_hint, @scopes, @status, @created_at, @last_used_at)`,
-    ).run({ id: key.id, ...storedApiKey(key, sqliteValues) });
+    insertRow(sql, 'api_keys', { id: key.id, ...storedApiKey(key, sqliteValues) });
   }
+
 
 
   return { bootstrapRoot, rootWorkspace, createWorkspace, getWorkspace, createApiKey, findApiKeyByHash, listApiKeys, registerApiKey, revokeApiKey, touchApiKey, setWorkspaceStatus };

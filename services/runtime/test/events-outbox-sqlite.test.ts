@@ -398,9 +398,13 @@ describe('relaying through JetStream', () => {
   });
 
   test('20 concurrent senders, two pipelined relays on one outbox losing publishes and acks, two concurrent consumers: every event applied exactly once', async () => {
-    const producer = new SmsProducer(databaseFile(), subject);
+    // A stream of its own: the other tests' durables here must not see these events.
+    const ownRun = randomUUID();
+    const ownStream = `outbox_test_${ownRun}`;
+    const ownSubject = `outbox-test.${ownRun}.usage`;
+    const producer = new SmsProducer(databaseFile(), ownSubject);
     const consumer = new LedgerConsumer(databaseFile());
-    const durable = `ledger-concurrent-${randomUUID()}`;
+    const durable = 'ledger-concurrent';
     const producerStreams = [
       await JetStreamEventStream.connect(natsUrl, 'outbox-test-relay-1', silent),
       await JetStreamEventStream.connect(natsUrl, 'outbox-test-relay-2', silent),
@@ -420,9 +424,9 @@ describe('relaying through JetStream', () => {
       await consumer.handler(event);
     };
     try {
-      await producerStreams[0]!.ensureStream(streamName, [`outbox-test.${run}.>`]);
+      await producerStreams[0]!.ensureStream(ownStream, [`outbox-test.${ownRun}.>`]);
       const consumptions = await Promise.all(consumerStreams.map((stream) => stream.consume({
-        stream: streamName, durable, subjects: [subject], handler, concurrency: 8, redeliveryBackoff: { initialMs: 20, maxMs: 100 },
+        stream: ownStream, durable, subjects: [ownSubject], handler, concurrency: 8, redeliveryBackoff: { initialMs: 20, maxMs: 100 },
       })));
       relays.forEach((relay) => relay.start());
 
@@ -451,11 +455,12 @@ describe('relaying through JetStream', () => {
       expect(rows.every((row) => expected.get(row.event_id) === row.credit_units)).toBe(true);
       // The failures really happened, on both relays.
       for (const stream of flaky) expect(Math.min(stream.failures.refused, stream.failures.acksLost)).toBeGreaterThan(0);
-      const info = await (await admin.jetstreamManager()).consumers.info(streamName, durable);
+      const info = await (await admin.jetstreamManager()).consumers.info(ownStream, durable);
       expect([info.num_pending, info.num_ack_pending]).toEqual([0, 0]);
     } finally {
       await Promise.all(relays.map((relay) => relay.stop()));
       await Promise.all([...producerStreams, ...consumerStreams].map((stream) => stream.close()));
+      await (await admin.jetstreamManager()).streams.delete(ownStream).catch(() => false);
       producer.db.close();
       consumer.db.close();
     }

@@ -1,7 +1,7 @@
 // An A2P campaign's stored form (SQLite's row and MongoDB's document but for the id and the sample
 // messages' type) and its mapping to and from the record.
+import type { StoredValues } from '@voice/runtime/store';
 import type { CampaignRecord, CampaignStatus } from '../store.js';
-import type { StoredValues } from './values.js';
 
 export interface StoredCampaign<List> {
   workspace_id: string;

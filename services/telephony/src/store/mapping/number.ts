@@ -1,7 +1,7 @@
 // A phone number's stored form (SQLite's row and MongoDB's document but for the id and the flags'
 // type) and its mapping to and from the record.
+import type { StoredValues } from '@voice/runtime/store';
 import type { NumberRecord, NumberSource } from '../store.js';
-import type { StoredValues } from './values.js';
 
 export interface StoredNumber<Flag> {
   workspace_id: string;

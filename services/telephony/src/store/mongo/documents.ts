@@ -1,13 +1,13 @@
 // The MongoDB store's documents: each entity's stored form (store/mapping) with its _id, flags and
 // lists as they are; the collections that hold them.
 import type { Collection, Db } from 'mongodb';
+import { mongoValues } from '@voice/runtime/store';
 import type { CampaignRecord, ConnectionRecord, MessageRecord, NumberRecord, SuppressionRecord } from '../store.js';
 import { campaignFromStored, storedCampaign, type StoredCampaign } from '../mapping/campaign.js';
 import { connectionFromStored, storedConnection, type StoredConnection } from '../mapping/connection.js';
 import { messageFromStored, storedMessage, type StoredMessage } from '../mapping/message.js';
 import { numberFromStored, storedNumber, type StoredNumber } from '../mapping/number.js';
 import { storedSuppression, suppressionFromStored, type StoredSuppression } from '../mapping/suppression.js';
-import { mongoValues } from '../mapping/values.js';
 
 type Document<Stored> = Stored & { _id: string };
 

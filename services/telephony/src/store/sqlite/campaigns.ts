@@ -1,8 +1,9 @@
 // A2P campaigns in SQLite; a carrier's verdict changes only a pending campaign of its connection.
+import { insertRow } from '@voice/runtime/store/sqlite';
 import type { Page } from '@voice/runtime/validation';
 import type { CampaignRecord, CampaignStore } from '../store.js';
 import { campaignFromRow, campaignRow, type CampaignRow } from './rows.js';
-import { insertRow, selectPage, type SqliteContext } from './statements.js';
+import { selectPage, type SqliteContext } from './statements.js';
 
 export function sqliteCampaignStore({ db, sql }: SqliteContext): CampaignStore {
   return {

@@ -1,8 +1,9 @@
 // Carrier connections in SQLite; one stays while a number or a campaign uses it.
+import { insertRow } from '@voice/runtime/store/sqlite';
 import type { Page } from '@voice/runtime/validation';
 import type { ConnectionChanges, ConnectionRecord, ConnectionStore } from '../store.js';
 import { connectionFromRow, connectionRow, type ConnectionRow } from './rows.js';
-import { insertRow, selectPage, updateRow, type SqliteContext } from './statements.js';
+import { selectPage, updateRow, type SqliteContext } from './statements.js';
 
 export function sqliteConnectionStore({ db, sql }: SqliteContext): ConnectionStore {
   return {

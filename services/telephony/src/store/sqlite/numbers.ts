@@ -1,11 +1,11 @@
 // Phone numbers in SQLite: a number is unique across the platform, everything else is per workspace;
 // a bought number's fees are captured through usage events written in the transaction that records them.
 import type { NewOutboxEvent } from '@voice/runtime/events';
-import { isUniqueViolation } from '@voice/runtime/store/sqlite';
+import { insertRow, isUniqueViolation } from '@voice/runtime/store/sqlite';
 import type { Page } from '@voice/runtime/validation';
 import type { NumberChanges, NumberRecord, NumberStore, RenewalStore } from '../store.js';
 import { numberFromRow, numberRow, type NumberRow } from './rows.js';
-import { insertRow, selectPage, sqliteBoolean, updateRow, type SqliteContext } from './statements.js';
+import { selectPage, sqliteBoolean, updateRow, type SqliteContext } from './statements.js';
 
 export function sqliteNumberStore({ db, sql, outbox }: SqliteContext): NumberStore & RenewalStore {
   return {

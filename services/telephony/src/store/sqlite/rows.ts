@@ -1,12 +1,12 @@
 // The SQLite store's rows: each entity's stored form (store/mapping) with its id, flags as 0/1 and
 // lists as JSON text.
+import { sqliteValues } from '@voice/runtime/store';
 import type { CampaignRecord, ConnectionRecord, MessageRecord, NumberRecord, SuppressionRecord } from '../store.js';
 import { campaignFromStored, storedCampaign, type StoredCampaign } from '../mapping/campaign.js';
 import { connectionFromStored, storedConnection, type StoredConnection } from '../mapping/connection.js';
 import { messageFromStored, storedMessage, type StoredMessage } from '../mapping/message.js';
 import { numberFromStored, storedNumber, type StoredNumber } from '../mapping/number.js';
 import { storedSuppression, suppressionFromStored, type StoredSuppression } from '../mapping/suppression.js';
-import { sqliteValues } from '../mapping/values.js';
 
 type Row<Stored> = Stored & { id: string };
 

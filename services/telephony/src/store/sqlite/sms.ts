@@ -2,13 +2,14 @@
 // accepts it (with the usage event capturing its hold in the outbox) or it is abandoned (with the
 // event releasing its hold); delivery reports move accepted messages forward.
 import type { NewOutboxEvent } from '@voice/runtime/events';
+import { insertRow } from '@voice/runtime/store/sqlite';
 import type { Page } from '@voice/runtime/validation';
 import { awaitingCarrier, claimDecision, failureReasonOf, statusesOvertakenBy } from '../rules.js';
 import type { BeginOutcome, ClaimOutcome, DeliveryUpdate, MessageRecord, MessageStatus, SendClaim } from '../store.js';
 import type { DeliveryStore, InterruptedSendStore, MessageStore, SendStore } from '../store.js';
 import { SqliteSendClaims } from './claims.js';
 import { messageFromRow, messageRow, type MessageRow } from './rows.js';
-import { insertRow, selectPage, type SqliteContext } from './statements.js';
+import { selectPage, type SqliteContext } from './statements.js';
 
 export function sqliteSmsStore({ db, sql, outbox }: SqliteContext): SendStore & InterruptedSendStore & MessageStore & DeliveryStore {
   const claims = new SqliteSendClaims(sql);

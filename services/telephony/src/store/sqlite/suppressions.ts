@@ -1,9 +1,9 @@
 // The suppression list in SQLite: a number appears at most once per workspace.
-import { isUniqueViolation } from '@voice/runtime/store/sqlite';
+import { insertRow, isUniqueViolation } from '@voice/runtime/store/sqlite';
 import type { Page } from '@voice/runtime/validation';
 import type { SuppressionRecord, SuppressionStore } from '../store.js';
 import { suppressionFromRow, suppressionRow, type SuppressionRow } from './rows.js';
-import { insertRow, selectPage, type SqliteContext } from './statements.js';
+import { selectPage, type SqliteContext } from './statements.js';
 
 export function sqliteSuppressionStore({ db, sql }: SqliteContext): SuppressionStore {
   return {

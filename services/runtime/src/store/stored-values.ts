@@ -1,5 +1,6 @@
-// How each adapter keeps the values its engine has no type for: SQLite a flag as 0/1 and a list as
-// JSON text, MongoDB both as they are. The entity mappers take one of these.
+// How each store adapter keeps the values its engine has no type for: SQLite a flag as 0/1 and a
+// list as JSON text, MongoDB both as they are. A service's entity mappers (store/mapping) take one
+// of these, so one mapper serves both adapters.
 export interface StoredValues<Flag, List> {
   flag(value: boolean): Flag;
   isSet(flag: Flag): boolean;

@@ -6,9 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newId } from '@voice/runtime/ids';
 import { openSqlite } from '@voice/runtime/store/sqlite';
-import { MongoIdentityStore } from '../src/store/mongo.js';
+import { connectMongoIdentityStore } from '../src/store/mongo.js';
 import { migrations } from '../src/store/sqlite/migrations.js';
-import { SqliteIdentityStore } from '../src/store/sqlite.js';
+import { openSqliteIdentityStore } from '../src/store/sqlite.js';
+import { mongoTestDatabases } from '../../runtime/test/mongo-databases.js';
 import type { IdentityStore } from '../src/store/store.js';
 
 /** Workspaces as before realms: root; a white-label platform under it; a customer of that platform; a direct customer of the root. */
@@ -55,7 +56,7 @@ describe('SQLite migration', () => {
     for (const m of memberships) member.run(m.workspace, m.user, m.created);
     before.close();
 
-    const store = new SqliteIdentityStore(file);
+    const store = openSqliteIdentityStore(file);
     try {
       await expectRealms(store);
       expect((await store.listMembers(direct.id, { limit: 10, offset: 0 })).total).toBe(2);
@@ -70,11 +71,11 @@ const describeMongo = mongoUri ? describe : describe.skip;
 if (!mongoUri) console.info('MongoDB realm migration skipped: MONGODB_URI is not set (no MongoDB server on this machine).');
 
 describeMongo('MongoDB migration', () => {
+  const databases = mongoTestDatabases(mongoUri!, 'voice-test-identity-realms');
+  afterAll(() => databases.dropAll());
+
   test('places each user in the realm of its oldest membership on connect, and drops the global e-mail index', async () => {
-    const database = `voice-test-identity-realms-${process.pid}`;
-    const first = await MongoIdentityStore.connect(mongoUri!, database);
-    await first.dropDatabase();
-    await first.close();
+    const database = databases.next();
     const { MongoClient } = await import('mongodb');
     const client = await MongoClient.connect(mongoUri!);
     try {
@@ -90,14 +91,13 @@ describeMongo('MongoDB migration', () => {
     } finally {
       await client.close();
     }
-    const store = await MongoIdentityStore.connect(mongoUri!, database);
+    const store = await connectMongoIdentityStore(mongoUri!, database);
     try {
       await expectRealms(store);
       await store.close();
       // A second start finds nothing left to do.
-      const again = await MongoIdentityStore.connect(mongoUri!, database);
+      const again = await connectMongoIdentityStore(mongoUri!, database);
       expect(await again.getUser(crossing.id)).toMatchObject({ realmId: whiteLabel.id });
-      await again.dropDatabase();
       await again.close();
     } catch (error) {
       await store.close().catch(() => undefined);

@@ -6,15 +6,15 @@ import { invalidRequest, notFound, type FieldIssue } from '@voice/runtime/errors
 import { isUuid, newId } from '@voice/runtime/ids';
 import { normalisePage } from '@voice/runtime/validation';
 import type { GetCustomerRequest, ListCustomersRequest, RegisterCustomerRequest } from '@voice/proto/voice/identity/v1/identity';
-import type { PasswordHasher } from './passwords.js';
-import { presentCustomer } from './presenter.js';
-import type { IdentityStore, MembershipRecord, UserRecord, WorkspaceRecord } from './store/store.js';
+import type { PasswordHasher } from '../users/passwords.js';
+import { presentCustomer } from '../presenter.js';
+import type { CustomerStore, MembershipRecord, MemberStore, UserRecord, WorkspaceKeyStore, WorkspaceRecord } from '../store/store.js';
 
 /** As long as the longest e-mail: a longer query can match nothing. */
 const maxQueryLength = 254;
 
 export class Customers {
-  constructor(private readonly deps: { store: IdentityStore; passwords: PasswordHasher; now: () => Date }) {}
+  constructor(private readonly deps: { store: CustomerStore & MemberStore & WorkspaceKeyStore; passwords: PasswordHasher; now: () => Date }) {}
 
   async register(request: RegisterCustomerRequest, signal?: AbortSignal) {
     const { store } = this.deps;

@@ -1,5 +1,5 @@
 // The redirect URI rules of SPEC.md 5.7 and RFC 8252 loopback matching, on their own.
-import { redirectUriIssue, redirectUriMatches } from '../src/oauth/redirect-uris.js';
+import { redirectUriIssue, redirectUriMatches } from '../src/domain/redirect-uris.js';
 
 test.each([
   'https://a.example/cb',

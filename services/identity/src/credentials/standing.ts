@@ -1,8 +1,11 @@
 // Whether a workspace, or a member in it, may act: the workspace and every platform above it are
 // active. A platform's suspension reaches its end-users this way without changing them, so they
 // come back as they were when the platform is reactivated.
-import { realmOf } from './realms.js';
-import type { IdentityStore, MemberRecord, WorkspaceRecord } from './store/store.js';
+import { realmOf } from '../workspaces/realms.js';
+import type { MemberRecord, MemberStore, WorkspaceKeyStore, WorkspaceRecord } from '../store/store.js';
+
+/** What deciding a standing reads: workspaces up the chain, and the member. */
+export type StandingStore = Pick<WorkspaceKeyStore, 'getWorkspace'> & Pick<MemberStore, 'getMember'>;
 
 /** Workspaces nest root → platform → customer (who may be a platform too); a longer chain is refused, not followed. */
 const maxDepth = 16;
@@ -14,7 +17,7 @@ export interface Standing {
 }
 
 /** The workspace with the platforms above it when all of them are active; undefined when one is suspended or missing. */
-export async function activeStanding(store: Pick<IdentityStore, 'getWorkspace'>, workspaceId: string): Promise<Standing | undefined> {
+export async function activeStanding(store: Pick<WorkspaceKeyStore, 'getWorkspace'>, workspaceId: string): Promise<Standing | undefined> {
   const workspace = await store.getWorkspace(workspaceId);
   if (workspace?.status !== 'active') return undefined;
   const platformIds: string[] = [];
@@ -33,7 +36,7 @@ export async function activeStanding(store: Pick<IdentityStore, 'getWorkspace'>,
  * otherwise, and for a membership outside the user's realm (one written before realms).
  */
 export async function activeMember(
-  store: Pick<IdentityStore, 'getWorkspace' | 'getMember'>,
+  store: StandingStore,
   workspaceId: string,
   userId: string,
 ): Promise<{ member: MemberRecord; standing: Standing } | undefined> {

@@ -2,7 +2,7 @@
 // platform's), and is a member, signs in and holds tokens only within it. The same e-mail in two
 // realms is two users, each with its own password, sessions and tokens.
 import { isUuid } from '@voice/runtime/ids';
-import type { IdentityStore, OAuthClientRecord, WorkspaceRecord } from './store/store.js';
+import type { OAuthClientRecord, WorkspaceKeyStore, WorkspaceRecord } from '../store/store.js';
 
 /**
  * The realm of a workspace's members: the platform the workspace is a customer of (the root's for
@@ -14,14 +14,14 @@ export const realmOf = (workspace: Pick<WorkspaceRecord, 'id' | 'parentWorkspace
  * The realm a request names: a platform workspace's id as sent, or the root platform's when it is
  * empty; undefined when it cannot name one (nobody is found in it).
  */
-export async function realmNamed(store: Pick<IdentityStore, 'rootWorkspace'>, realmWorkspaceId: string): Promise<string | undefined> {
+export async function realmNamed(store: Pick<WorkspaceKeyStore, 'rootWorkspace'>, realmWorkspaceId: string): Promise<string | undefined> {
   if (!realmWorkspaceId) return (await store.rootWorkspace())?.id;
   return isUuid(realmWorkspaceId) ? realmWorkspaceId : undefined;
 }
 
 /** Whether a client may serve the realm: registered clients serve the realm they registered in (the root's before realms); metadata-document clients serve any. */
 export async function clientServesRealm(
-  store: Pick<IdentityStore, 'rootWorkspace'>,
+  store: Pick<WorkspaceKeyStore, 'rootWorkspace'>,
   client: Pick<OAuthClientRecord, 'realmId'> & { metadataDocument: boolean },
   realmId: string | undefined,
 ): Promise<boolean> {

@@ -6,13 +6,13 @@ import { emailIssue, normaliseEmail, passwordLength } from '@voice/runtime/accou
 import { serviceError } from '@voice/runtime/errors';
 import type { VerifyPasswordRequest } from '@voice/proto/voice/identity/v1/identity';
 import type { PasswordHasher } from './passwords.js';
-import { realmNamed, realmOf } from './realms.js';
-import { activeStanding } from './standing.js';
-import type { IdentityStore } from './store/store.js';
+import { realmNamed, realmOf } from '../workspaces/realms.js';
+import { activeStanding } from '../credentials/standing.js';
+import type { MemberStore, WorkspaceKeyStore } from '../store/store.js';
 
 const wrong = () => serviceError('unauthorized', 'the e-mail or password is wrong');
 
-export async function signIn({ store, passwords }: { store: IdentityStore; passwords: PasswordHasher }, request: VerifyPasswordRequest, signal?: AbortSignal) {
+export async function signIn({ store, passwords }: { store: MemberStore & WorkspaceKeyStore; passwords: PasswordHasher }, request: VerifyPasswordRequest, signal?: AbortSignal) {
   const email = normaliseEmail(request.email);
   // No stored password is longer, and hashing a huge one would only cost time.
   const password = request.password.slice(0, passwordLength.max * 2);

@@ -1,4 +1,4 @@
-// How long each OAuth credential lives (their material is in ../credentials.ts).
+// How long each OAuth credential lives (their material is in credentials.ts).
 
 export const accessTokenSeconds = 3600;
 export const refreshTokenSeconds = 30 * 24 * 3600;

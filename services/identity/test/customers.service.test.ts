@@ -13,7 +13,7 @@ import { InProcessNotifier } from '@voice/runtime/nats';
 import type { RegisterCustomerRequest } from '@voice/proto/voice/identity/v1/identity';
 import { startIdentityService } from '../src/main.js';
 import { platformClientId } from '../src/oauth/platform-client.js';
-import { SqliteIdentityStore } from '../src/store/sqlite.js';
+import { openSqliteIdentityStore } from '../src/store/sqlite.js';
 import { failure, pkce, redirectUri, setup, tokensFor, type Harness } from './harness.js';
 
 let h: Harness;
@@ -399,7 +399,7 @@ test('identity creates the built-in client on its first start and leaves it alon
   const options = { logger: createLogger({ service: 'identity-start-test', level: 'silent' }), notifier, announce: () => {} };
   const clientAfterStart = async () => {
     await (await startIdentityService(env, options)).close();
-    const store = new SqliteIdentityStore(join(dir, 'identity.sqlite'));
+    const store = openSqliteIdentityStore(join(dir, 'identity.sqlite'));
     try {
       return await store.getClient(platformClientId);
     } finally {

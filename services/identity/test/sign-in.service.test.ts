@@ -2,7 +2,7 @@
 // spent on unknown e-mails too.
 import crypto from 'node:crypto';
 import { Code } from '@connectrpc/connect';
-import { maxConcurrentDerivations, PasswordHasher } from '../src/passwords.js';
+import { maxConcurrentDerivations, PasswordHasher } from '../src/users/passwords.js';
 
 const passwords = new PasswordHasher();
 const hashPassword = (password: string, signal?: AbortSignal) => passwords.hash(password, signal);

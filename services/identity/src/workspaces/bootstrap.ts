@@ -3,8 +3,8 @@
 // rotates the root key (the old one can be revoked once another unrestricted key exists).
 import { newId } from '@voice/runtime/ids';
 import type { Logger } from '@voice/runtime/logger';
-import { generateApiKey, hashCredential, keyHint } from './credentials.js';
-import type { ApiKeyRecord, IdentityStore } from './store/store.js';
+import { generateApiKey, hashCredential, keyHint } from '../domain/credentials.js';
+import type { ApiKeyRecord, WorkspaceKeyStore } from '../store/store.js';
 
 const rootKeyRecord = (key: string, workspaceId: string, createdAt: string): ApiKeyRecord => ({
   id: newId(),
@@ -20,7 +20,7 @@ const rootKeyRecord = (key: string, workspaceId: string, createdAt: string): Api
 });
 
 export async function bootstrapRoot(
-  store: IdentityStore,
+  store: WorkspaceKeyStore,
   options: { rootApiKey: string | undefined; logger: Logger; announce: (line: string) => void },
 ): Promise<void> {
   const key = options.rootApiKey ?? generateApiKey();
@@ -39,7 +39,7 @@ export async function bootstrapRoot(
 }
 
 /** A VOICE_ROOT_API_KEY the root does not know yet becomes another unrestricted key; a revoked one stays revoked. */
-async function registerRotatedKey(store: IdentityStore, rootApiKey: string, logger: Logger): Promise<void> {
+async function registerRotatedKey(store: WorkspaceKeyStore, rootApiKey: string, logger: Logger): Promise<void> {
   const known = await store.findApiKeyByHash(hashCredential(rootApiKey));
   if (known) {
     if (known.status !== 'active') logger.warn('VOICE_ROOT_API_KEY was revoked and stays revoked; set a new key to rotate the root key');

@@ -10,18 +10,18 @@ import type {
   RevokeUserCredentialsRequest,
   SetInitialPasswordRequest,
 } from '@voice/proto/voice/identity/v1/identity';
-import { mintTokens, newGrant } from './oauth/mint.js';
-import { platformClient, platformClientId } from './oauth/platform-client.js';
+import { mintTokens, newGrant } from '../oauth/mint.js';
+import { platformClient, platformClientId } from '../oauth/platform-client.js';
 import type { PasswordHasher } from './passwords.js';
-import { announceRevoked } from './revocations.js';
-import { isResourceIndicator } from './oauth/resource.js';
-import { activeMember } from './standing.js';
-import type { IdentityStore, MemberRecord } from './store/store.js';
+import { announceRevoked } from '../credentials/revocations.js';
+import { isResourceIndicator } from '../domain/resource.js';
+import { activeMember } from '../credentials/standing.js';
+import type { MemberRecord, MemberStore, OAuthStore, WorkspaceKeyStore } from '../store/store.js';
 
 const passwordAlreadySet = () => serviceError('conflict', 'the password is already set');
 
 export class UserCredentials {
-  constructor(private readonly deps: { store: IdentityStore; passwords: PasswordHasher; notifier: Notifier; now: () => Date }) {}
+  constructor(private readonly deps: { store: OAuthStore & MemberStore & WorkspaceKeyStore; passwords: PasswordHasher; notifier: Notifier; now: () => Date }) {}
 
   /** A grant of the built-in platform client with every canonical scope; the role narrows them when used. */
   async issueTokens(request: IssueUserTokensRequest) {

@@ -2,7 +2,7 @@
 // workspaces under a platform, searched by e-mail or name.
 import type Database from 'better-sqlite3';
 import type { Role } from '@voice/runtime/access';
-import { type SqliteDatabase } from '@voice/runtime/store/sqlite';
+import type { SqliteDatabase } from '@voice/runtime/store/sqlite';
 import type { Page } from '@voice/runtime/validation';
 import type { CustomerRecord, CustomerStore, MembershipRecord, RegisterCustomerOutcome, UserRecord, WorkspaceRecord } from '../store.js';
 import { insertMember, insertUser, insertWorkspace } from './inserts.js';

@@ -1,0 +1,25 @@
+// The production Node flags are one list: `npm start` and every image carry exactly it.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { platformNodeFlags } from '../src/node-flags.js';
+
+const root = join(__dirname, '..', '..');
+const read = (path: string) => readFileSync(join(root, path), 'utf8');
+
+test('npm start runs the platform with the production flags', () => {
+  const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+  expect(scripts.start).toBe(`node ${platformNodeFlags.join(' ')} platform/dist/src/main.js`);
+});
+
+test('every image sets NODE_OPTIONS to the production flags', () => {
+  const dockerfiles = [
+    'deploy/docker/Dockerfile.template',
+    'gateway/Dockerfile',
+    ...readdirSync(join(root, 'services'))
+      .filter((name) => name !== 'runtime')
+      .map((name) => `services/${name}/Dockerfile`),
+  ];
+  for (const path of dockerfiles) {
+    expect({ path, options: /NODE_OPTIONS=(\S+)/.exec(read(path))?.[1] }).toEqual({ path, options: platformNodeFlags.join(' ') });
+  }
+});

@@ -5,13 +5,13 @@
 // sweep) settles a hold once.
 import type { PeriodicJob } from '@voice/runtime/jobs';
 import type { Logger } from '@voice/runtime/logger';
-import type { BillingStore } from './store/store.js';
+import type { ExpiredHoldStore, HoldStore } from '../store/store.js';
 
 /** How often expired holds are looked for: a hold outlives its expiry by about this at most. */
 export const holdSweepPeriodMs = 30_000;
 
 export class HoldSweeper {
-  constructor(private readonly deps: { store: BillingStore; logger: Logger }) {}
+  constructor(private readonly deps: { store: ExpiredHoldStore & HoldStore; logger: Logger }) {}
 
   /** Releases at most `limit` holds expired by `now`; ends early (between holds) when `signal` aborts. Answers how many it released. */
   async runOnce(now: Date, limit: number, signal?: AbortSignal): Promise<number> {

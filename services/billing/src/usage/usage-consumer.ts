@@ -7,18 +7,18 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import { durableNames, usageStream, type Consumption, type EventStream, type StreamEvent } from '@voice/runtime/events';
 import type { Logger } from '@voice/runtime/logger';
 import { eventConsumerMetrics, type EventConsumerMetrics } from '@voice/runtime/metrics';
-import { isZero } from './domain/amounts.js';
-import { captureInput } from './domain/requests.js';
-import { decodeUsageEvent, type UsageCharge } from './domain/usage-event.js';
-import type { BillingStore } from './store/store.js';
-import type { WalletEventsNotice } from './wallet-events.js';
-import type { Wallets } from './wallets.js';
+import { isZero } from '../domain/amounts.js';
+import { captureInput } from '../domain/requests.js';
+import { decodeUsageEvent, type UsageCharge } from '../domain/usage-event.js';
+import type { HoldStore, UsageStore } from '../store/store.js';
+import type { WalletEventsNotice } from '../wallets/wallet-events.js';
+import type { Wallets } from '../wallets/wallets.js';
 
 /** Usage events handled at once by one billing process. */
 const usageConcurrency = 8;
 
 export interface UsageConsumerDeps {
-  store: BillingStore;
+  store: UsageStore & HoldStore;
   wallets: Wallets;
   walletEvents: WalletEventsNotice;
   logger: Logger;

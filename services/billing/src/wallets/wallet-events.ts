@@ -13,8 +13,8 @@ import {
 import { newId } from '@voice/runtime/ids';
 import type { Logger } from '@voice/runtime/logger';
 import { toTimestamp } from '@voice/runtime/time';
-import { presentWallet } from './presenter.js';
-import type { WalletRecord } from './store/store.js';
+import { presentWallet } from '../presenter.js';
+import type { WalletRecord } from '../store/store.js';
 
 /** `appliedUsageEventId` names the usage event the change applied; empty for other changes. */
 export function walletChangedEvent(wallet: WalletRecord, occurredAt: string, appliedUsageEventId = ''): NewOutboxEvent {

@@ -1,9 +1,9 @@
-// How a hold is stored, the same in both adapters: snake_case columns (SQLite) or fields
-// (MongoDB) beside the adapter's own key.
-import type { HoldStatus } from '../domain/holds.js';
-import type { HoldRecord } from './store.js';
+// A hold's stored form, the same in both adapters (snake_case columns in SQLite, fields in MongoDB,
+// beside the adapter's own key), and its record.
+import type { HoldStatus } from '../../domain/holds.js';
+import type { HoldRecord } from '../store.js';
 
-export interface HoldColumns {
+export interface StoredHold {
   workspace_id: string;
   hold_id: string;
   status: string;
@@ -23,7 +23,7 @@ export interface HoldColumns {
   settled_at: string | null;
 }
 
-export const holdColumnsOf = (hold: HoldRecord): HoldColumns => ({
+export const storedHold = (hold: HoldRecord): StoredHold => ({
   workspace_id: hold.workspaceId,
   hold_id: hold.holdId,
   status: hold.status,
@@ -43,7 +43,7 @@ export const holdColumnsOf = (hold: HoldRecord): HoldColumns => ({
   settled_at: hold.settledAt,
 });
 
-export const holdOf = (row: HoldColumns): HoldRecord => ({
+export const holdFromStored = (row: StoredHold): HoldRecord => ({
   workspaceId: row.workspace_id,
   holdId: row.hold_id,
   status: row.status as HoldStatus,

@@ -1,10 +1,10 @@
-// How a ledger entry is stored, the same in both adapters: snake_case columns (SQLite) or fields
-// (MongoDB) beside the adapter's own key (`id`, `_id`).
-import { negated, type Units } from '../domain/amounts.js';
-import type { EntryCategory } from '../domain/kinds.js';
-import type { LedgerEntry, UsageTotal } from './store.js';
+// A ledger entry's stored form, the same in both adapters (snake_case columns in SQLite, fields in
+// MongoDB, beside the adapter's own key, `id` or `_id`), its record, and a kind's usage total.
+import { negated, type Units } from '../../domain/amounts.js';
+import type { EntryCategory } from '../../domain/kinds.js';
+import type { LedgerEntry, UsageTotal } from '../store.js';
 
-export interface LedgerColumns {
+export interface StoredLedgerEntry {
   workspace_id: string;
   wallet_version: number;
   kind: string;
@@ -18,7 +18,7 @@ export interface LedgerColumns {
   created_at: string;
 }
 
-export const ledgerColumnsOf = (entry: LedgerEntry): LedgerColumns => ({
+export const storedLedgerEntry = (entry: LedgerEntry): StoredLedgerEntry => ({
   workspace_id: entry.workspaceId,
   wallet_version: entry.walletVersion,
   kind: entry.kind,
@@ -32,7 +32,7 @@ export const ledgerColumnsOf = (entry: LedgerEntry): LedgerColumns => ({
   created_at: entry.createdAt,
 });
 
-export const ledgerEntryOf = (id: string, row: LedgerColumns): LedgerEntry => ({
+export const ledgerEntryFromStored = (id: string, row: StoredLedgerEntry): LedgerEntry => ({
   id,
   workspaceId: row.workspace_id,
   kind: row.kind,

@@ -1,14 +1,14 @@
 // Opens wallets lazily: the first use of a workspace's wallet asks who issues credits and
 // creates it; later uses find it in the store.
 import type { IssuerLookup } from './issuers.js';
-import type { BillingStore, WalletRecord } from './store/store.js';
+import type { WalletRecord, WalletStore } from '../store/store.js';
 
 export class Wallets {
   /** First openings in progress, so concurrent first uses ask the issuer lookup once. */
   private readonly opening = new Map<string, Promise<WalletRecord>>();
 
   constructor(
-    private readonly store: BillingStore,
+    private readonly store: WalletStore,
     private readonly issuers: IssuerLookup,
     private readonly now: () => Date,
   ) {}

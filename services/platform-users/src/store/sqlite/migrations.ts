@@ -1,5 +1,4 @@
-// The SQLite schema of the platform-users store (append-only migrations) and its rows as records.
-import type { CustomDomainRecord, InvitationRecord, MailRecord } from './store.js';
+// The SQLite schema of the platform-users store: append-only migrations, applied once each.
 
 export const migrations = [
   `CREATE TABLE custom_domains (
@@ -61,81 +60,3 @@ export const migrations = [
   // The pruning job's scan of finished mail.
   `CREATE INDEX mail_outbox_finished ON mail_outbox (created_at) WHERE next_attempt_at IS NULL;`,
 ];
-
-export interface DomainRow {
-  workspace_id: string;
-  domain: string;
-  token: string;
-  status: string;
-  missing: string;
-  created_at: string;
-  checked_at: string | null;
-  verified_at: string | null;
-  expires_at: string | null;
-}
-
-export const domainOf = (row: DomainRow): CustomDomainRecord => ({
-  workspaceId: row.workspace_id,
-  domain: row.domain,
-  token: row.token,
-  status: row.status as CustomDomainRecord['status'],
-  missing: JSON.parse(row.missing) as CustomDomainRecord['missing'],
-  createdAt: row.created_at,
-  checkedAt: row.checked_at,
-  verifiedAt: row.verified_at,
-  expiresAt: row.expires_at,
-});
-
-export interface InvitationRow {
-  id: string;
-  token_hash: string;
-  user_id: string;
-  platform_workspace_id: string;
-  workspace_id: string | null;
-  sign_in: number;
-  email: string;
-  name: string;
-  expires_at: string;
-  accepted_at: string | null;
-  created_at: string;
-}
-
-export const invitationOf = (row: InvitationRow): InvitationRecord => ({
-  id: row.id,
-  tokenHash: row.token_hash,
-  userId: row.user_id,
-  platformWorkspaceId: row.platform_workspace_id,
-  workspaceId: row.workspace_id,
-  signIn: row.sign_in === 1,
-  email: row.email,
-  name: row.name,
-  expiresAt: row.expires_at,
-  acceptedAt: row.accepted_at,
-  createdAt: row.created_at,
-});
-
-export interface MailRow {
-  id: string;
-  recipient: string;
-  subject: string;
-  sealed_text: string | null;
-  sealed_html: string | null;
-  attempts: number;
-  next_attempt_at: string | null;
-  sent_at: string | null;
-  last_error: string | null;
-  created_at: string;
-}
-
-export const mailOf = (row: MailRow): MailRecord => ({
-  id: row.id,
-  to: row.recipient,
-  subject: row.subject,
-  sealedText: row.sealed_text,
-  sealedHtml: row.sealed_html,
-  attempts: row.attempts,
-  nextAttemptAt: row.next_attempt_at,
-  sentAt: row.sent_at,
-  lastError: row.last_error,
-  createdAt: row.created_at,
-});

@@ -1,7 +1,7 @@
 // Custom domains of white-label workspaces: connect one (the records to set come back), verify
 // it against DNS, remove it; and, for the gateway, which workspace an active domain serves.
 import { create } from '@bufbuild/protobuf';
-import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
+import type { HandlerContext } from '@connectrpc/connect';
 import { internalCallerOf, workspaceCallerOf } from '@voice/runtime/caller';
 import { randomBase62 } from '@voice/runtime/crypto';
 import { invalidRequest, notFound, serviceError } from '@voice/runtime/errors';
@@ -9,12 +9,11 @@ import { toTimestamp } from '@voice/runtime/time';
 import {
   CustomDomainSchema,
   type AddCustomDomainRequest,
-  type CustomDomainService,
   type ResolveCustomDomainRequest,
 } from '@voice/proto/voice/platform/v1/custom_domains';
-import { checkDomainName } from '../domains/domain-name.js';
-import type { DnsLookup } from '../domains/dns-lookup.js';
-import { requiredRecords } from '../domains/records.js';
+import { checkDomainName } from '../domain/domain-name.js';
+import type { DnsLookup } from './dns-lookup.js';
+import { requiredRecords } from '../domain/records.js';
 import type { CustomDomainRecord, CustomDomainStore } from '../store/store.js';
 
 export interface CustomDomainDeps {
@@ -29,7 +28,7 @@ export interface CustomDomainDeps {
 
 const dayMs = 86_400_000;
 
-export class CustomDomainServiceImpl implements ServiceImpl<typeof CustomDomainService> {
+export class CustomDomains {
   constructor(private readonly deps: CustomDomainDeps) {}
 
   async getCustomDomain(_request: unknown, context: HandlerContext) {

@@ -7,7 +7,7 @@ import type { TransferResponse } from '@voice/proto/voice/billing/v1/billing';
 import { TransferPlatformCreditsResponseSchema, type TransferPlatformCreditsResponse } from '@voice/proto/voice/platform/v1/platform_users';
 import type { BillingCalls } from '../downstream/billing.js';
 import type { PlatformCall } from './platform.js';
-import { presentEntry } from './present.js';
+import { presentEntry } from '../presenter.js';
 import type { TransferInput } from './requests.js';
 import { transferIdOf } from './transfer-id.js';
 

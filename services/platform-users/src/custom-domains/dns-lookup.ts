@@ -1,7 +1,7 @@
 // Looks custom-domain records up with Node's resolver against the configured servers, and
 // reports which expected records DNS does not hold.
 import { promises as dns } from 'node:dns';
-import type { DnsRecord } from './records.js';
+import type { DnsRecord } from '../domain/records.js';
 
 export interface DnsCheckResult {
   expected: DnsRecord;

@@ -1,6 +1,6 @@
 // Schemas of the public answers: the {data} and list envelopes around each resource's schema, and
-// the shared pieces (times, ids, exact amounts). Presenters are typed by them, so the OpenAPI
-// document cannot drift from what the API sends.
+// the shared pieces (times, ids, exact amounts). The gateway's presenters are typed by them and its
+// OpenAPI document is generated from them, so the document cannot drift from what the API sends.
 import { z } from 'zod';
 
 export const idSchema = z.uuid().describe('UUID v4');

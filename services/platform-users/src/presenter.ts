@@ -10,8 +10,8 @@ import {
   type PlatformUser,
   type PlatformUserTokens,
 } from '@voice/proto/voice/platform/v1/platform_users';
-import type { InvitationStatus } from '../store/store.js';
-import { userStatus } from './customers.js';
+import type { InvitationStatus } from './store/store.js';
+import { userStatus } from './users/customers.js';
 
 const balanceOf = (amount: Amount | undefined) => ({ creditUnits: amount?.creditUnits ?? 0n, minuteUnits: amount?.minuteUnits ?? 0n });
 

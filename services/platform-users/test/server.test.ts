@@ -1,4 +1,4 @@
-// PlatformUserService as it runs: the real platform-users service over HTTP/2 on loopback, calling
+// Tier 3: PlatformUserService as it runs: the real platform-users service over HTTP/2 on loopback, calling
 // the real identity and billing services (each with its own SQLite files), e-mailing through a
 // real SMTP server on loopback. What the service did is read back from identity and billing.
 import { Code, ConnectError, createClient, type Client } from '@connectrpc/connect';

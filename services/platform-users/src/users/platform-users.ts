@@ -1,7 +1,7 @@
-// PlatformUserService: a white-label platform's users, orchestrated over identity (customers,
+// A white-label platform's users (PlatformUserService's use cases), orchestrated over identity (customers,
 // passwords, tokens, workspace status) and billing (balances, transfers); invitations are kept
 // here. Every RPC but the two invitation ones works for the signed caller's workspace.
-import { Code, ConnectError, type HandlerContext, type ServiceImpl } from '@connectrpc/connect';
+import { Code, ConnectError, type HandlerContext } from '@connectrpc/connect';
 import { isPlan, planRank } from '@voice/runtime/access';
 import { internalCallerOf, workspaceCallerOf } from '@voice/runtime/caller';
 import { serviceError } from '@voice/runtime/errors';
@@ -17,7 +17,6 @@ import type {
   LoginPlatformUserRequest,
   LogoutPlatformUserRequest,
   PlatformUser,
-  PlatformUserService,
   RegisterPlatformUserRequest,
   SetPlatformUserStatusRequest,
   TransferPlatformCreditsRequest,
@@ -29,7 +28,7 @@ import type { Invitations } from '../invitations/invitations.js';
 import type { InvitationStore } from '../store/store.js';
 import { customerOf, firstWorkspace, signInWorkspace, workspacesOf } from './customers.js';
 import { platformOf, type PlatformCall } from './platform.js';
-import { presentTokens, presentUser } from './present.js';
+import { presentTokens, presentUser } from '../presenter.js';
 import { readListRequest, readRegistration, readStatus, readTransfer } from './requests.js';
 import { transferCredits } from './transfers.js';
 
@@ -45,7 +44,7 @@ const wrongCredentials = () => serviceError('unauthorized', 'the e-mail or passw
 const isRefusal = (error: unknown): boolean =>
   error instanceof ConnectError && (error.code === Code.Unauthenticated || error.code === Code.NotFound);
 
-export class PlatformUserServiceImpl implements ServiceImpl<typeof PlatformUserService> {
+export class PlatformUsers {
   constructor(private readonly deps: PlatformUserDeps) {}
 
   async listPlatformUsers(request: ListPlatformUsersRequest, context: HandlerContext) {

@@ -28,17 +28,18 @@ export interface OutboxRelayOptions {
   clock?: () => string;
 }
 
-/** Runs, waits, wakes, backs off and stops as every relay does (BatchRelay); a batch is publishing and marking. */
-export class OutboxRelay {
-  private readonly maxInFlight: number;
-  private readonly clock: () => string;
-  private readonly relay: BatchRelay;
-
-  constructor(private readonly options: OutboxRelayOptions) {
-    this.maxInFlight = options.maxInFlight ?? 32;
-    this.clock = options.clock ?? nowIso;
-    this.relay = new BatchRelay({
-      batch: (size) => this.relayBatch(size),
+/**
+ * Runs, waits, wakes, backs off and stops as every relay does (BatchRelay); its batch publishes
+ * the pending events, `maxInFlight` awaiting their acks at once, and marks those acknowledged.
+ * `runOnce()` rejects on the first failure, after the publishes already under way have settled
+ * (every event the stream acknowledged is marked; the failed one stays pending).
+ */
+export class OutboxRelay extends BatchRelay {
+  constructor(options: OutboxRelayOptions) {
+    const maxInFlight = options.maxInFlight ?? 32;
+    const clock = options.clock ?? nowIso;
+    super({
+      batch: (size) => publishBatch(options, size, maxInFlight, clock),
       logger: options.logger,
       failureMessage: 'outbox relay failed; retrying',
       intervalMs: options.intervalMs ?? 1_000,
@@ -46,46 +47,23 @@ export class OutboxRelay {
       retryBackoff: options.retryBackoff ?? { initialMs: 500, maxMs: 30_000 },
     });
   }
+}
 
-  start(): void {
-    this.relay.start();
+async function publishBatch(
+  { outbox, stream }: OutboxRelayOptions,
+  size: number,
+  maxInFlight: number,
+  clock: () => string,
+): Promise<{ found: number; delivered: number }> {
+  const events = await outbox.pending(size);
+  const published: string[] = [];
+  try {
+    await forEachConcurrently(events, maxInFlight, async (event) => {
+      await stream.publish(event.subject, event.payload, event.id);
+      published.push(event.id);
+    });
+  } finally {
+    if (published.length > 0) await outbox.markPublished(published, clock());
   }
-
-  /** Asks for a run now (call it after committing an event); a relay backing off after a failure keeps waiting. */
-  wake(): void {
-    this.relay.wake();
-  }
-
-  /**
-   * Stops scheduling runs; resolves once the batch being published is marked (true), or after
-   * `shutdownWaitMs` when the outbox or the stream does not answer (false: the batch is published
-   * again by the next run, here or in another replica).
-   */
-  stop(): Promise<boolean> {
-    return this.relay.stop();
-  }
-
-  /**
-   * Publishes every pending event, batch by batch; resolves with how many were published and
-   * rejects on the first failure, after the publishes already under way have settled (every
-   * event the stream acknowledged is marked; the failed one stays pending). For callers that do
-   * not start the loop; never run it beside a started relay of the same outbox.
-   */
-  runOnce(): Promise<number> {
-    return this.relay.runOnce();
-  }
-
-  private async relayBatch(size: number): Promise<{ found: number; delivered: number }> {
-    const events = await this.options.outbox.pending(size);
-    const published: string[] = [];
-    try {
-      await forEachConcurrently(events, this.maxInFlight, async (event) => {
-        await this.options.stream.publish(event.subject, event.payload, event.id);
-        published.push(event.id);
-      });
-    } finally {
-      if (published.length > 0) await this.options.outbox.markPublished(published, this.clock());
-    }
-    return { found: events.length, delivered: published.length };
-  }
+  return { found: events.length, delivered: published.length };
 }

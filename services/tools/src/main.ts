@@ -9,7 +9,7 @@ import { createLogger, type Logger } from '@voice/runtime/logger';
 import { runProcess } from '@voice/runtime/process';
 import { startConnectServer, type StartedService } from '@voice/runtime/server';
 import { readToolsConfig } from './config.js';
-import { ToolSecrets } from './domain/secrets.js';
+import { ToolSecrets } from '@voice/contracts/tool-secrets';
 import { toolsRoutes, toolsServiceNames } from './routes.js';
 import { toolsRetentionJob } from './retention.js';
 import { createToolRunner } from './runner.js';

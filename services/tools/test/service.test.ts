@@ -12,7 +12,7 @@ import { errorDetailOf } from '@voice/runtime/errors';
 import { newId } from '@voice/runtime/ids';
 import { createLogger } from '@voice/runtime/logger';
 import { callerInterceptor } from '@voice/runtime/server';
-import { ToolSecrets } from '../src/domain/secrets.js';
+import { ToolSecrets } from '@voice/contracts/tool-secrets';
 import { toolsRoutes } from '../src/routes.js';
 import { createToolRunner } from '../src/runner.js';
 import { SqliteToolStore } from '../src/store/sqlite.js';

@@ -9,7 +9,10 @@ import { builtinConfigSchema } from './tools.js';
 const identifier = /^[a-zA-Z_][a-zA-Z0-9_]{0,63}$/;
 
 /** BCP 47 tags as the catalog writes them: a language, optionally with a region (`en`, `en-US`). */
-export const languageTag = z.string().regex(/^[a-z]{2,3}(-[A-Z]{2})?$/, 'must be a language tag such as en or en-US');
+export const languageTag = z
+  .string()
+  .regex(/^[a-z]{2,3}(-[A-Z]{2})?$/, 'must be a language tag such as en or en-US')
+  .meta({ examples: ['en-US'] });
 
 const uniqueIds = (max: number) =>
   z
@@ -73,7 +76,8 @@ const voicemailSchema = z
 
 const jsonSchemaObject = z
   .record(z.string(), boundedJson())
-  .refine((schema) => schema.type === 'object', 'must be a JSON Schema whose type is object');
+  .refine((schema) => schema.type === 'object', 'must be a JSON Schema whose type is object')
+  .meta({ examples: [{ type: 'object', properties: { appointment_booked: { type: 'boolean' } }, required: ['appointment_booked'] }] });
 
 const analysisPlanSchema = z.strictObject({
   summary_instructions: z.string().max(4000).optional(),

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Writes the per-process Dockerfiles (services/<name>/Dockerfile, gateway/Dockerfile) from
-// deploy/docker/Dockerfile.template, so the five services and the gateway share one recipe.
+// deploy/docker/Dockerfile.template, so the six services and the gateway share one recipe.
 //
 //   node deploy/docker/generate.mjs          write them
 //   node deploy/docker/generate.mjs --check  exit 1 when one is missing or differs (validate:deploy runs this)
@@ -17,6 +17,7 @@ export const images = [
   { name: 'telephony', workspace: 'services/telephony', port: 50053, hostVariable: 'VOICE_TELEPHONY_HOST' },
   { name: 'billing', workspace: 'services/billing', port: 50054, hostVariable: 'VOICE_BILLING_HOST' },
   { name: 'platform-users', workspace: 'services/platform-users', port: 50055, hostVariable: 'VOICE_PLATFORM_USERS_HOST' },
+  { name: 'assistants', workspace: 'services/assistants', port: 50056, hostVariable: 'VOICE_ASSISTANTS_HOST' },
   { name: 'gateway', workspace: 'gateway', port: 8080, hostVariable: 'HOST' },
 ];
 

@@ -1,16 +1,9 @@
-// Pure rules of an assistant's configuration: a create completed with the defaults, an update's
-// top-level fields replacing the stored ones, the whole validated by the contract's schema, and
+// Pure rules of an assistant's configuration: the whole validated by the contract's schema, and
 // which fields differ between two versions.
 import type { JsonObject, JsonValue } from '@bufbuild/protobuf';
-import { assistantConfigSchema, assistantDefaults, type AssistantConfig } from '@voice/contracts/assistants';
+import { assistantConfigSchema, type AssistantConfig } from '@voice/contracts/assistants';
 import type { FieldIssue } from '@voice/runtime/errors';
 import { validate } from '@voice/runtime/validation';
-
-/** The configuration of a create: what was sent over the defaults. */
-export const completedConfig = (sent: JsonObject): JsonObject => ({ ...(assistantDefaults as JsonObject), ...sent });
-
-/** The configuration after an update: each top-level field sent replaces the stored one whole. */
-export const changedConfig = (stored: JsonObject, changes: JsonObject): JsonObject => ({ ...stored, ...changes });
 
 /** Validates a whole configuration (nested defaults applied), or names every bad field. */
 export function checkedConfig(config: JsonObject): { ok: true; config: AssistantConfig } | { ok: false; issues: FieldIssue[] } {

@@ -7,14 +7,15 @@ import { invalidRequest, notFound, serviceError } from '@voice/runtime/errors';
 import { idempotencyExpiry, requestFingerprint } from '@voice/runtime/idempotency';
 import { isUuid, newId } from '@voice/runtime/ids';
 import { normalisePage, validate } from '@voice/runtime/validation';
-import { updateAssistantBodySchema } from '@voice/contracts/assistants';
+import type { JsonObject } from '@bufbuild/protobuf';
+import { assistantDefaults, updateAssistantBodySchema } from '@voice/contracts/assistants';
 import type {
   AssistantsService,
   CreateAssistantRequest,
   ListAssistantsRequest,
   UpdateAssistantRequest,
 } from '@voice/proto/voice/assistants/v1/assistants';
-import { changedConfig, changedFields, completedConfig } from '../domain/configuration.js';
+import { changedFields } from '../domain/configuration.js';
 import type { AssistantSecrets } from '../domain/secrets.js';
 import { presentAssistant } from '../presenter.js';
 import type { AssistantRecord, AssistantStore, VersionRecord } from '../store/store.js';
@@ -34,7 +35,7 @@ export class Assistants implements ServiceImpl<typeof AssistantsService> {
   async createAssistant(request: CreateAssistantRequest, context: HandlerContext) {
     const caller = workspaceCallerOf(context);
     const sent = request.config ?? {};
-    const prepared = this.deps.configurations.prepare(completedConfig(sent), planOf(request.workspacePlan), undefined);
+    const prepared = this.deps.configurations.prepare(assistantDefaults as JsonObject, sent, planOf(request.workspacePlan));
     const at = this.deps.now().toISOString();
     const record: AssistantRecord = {
       id: newId(),
@@ -79,7 +80,7 @@ export class Assistants implements ServiceImpl<typeof AssistantsService> {
     if (!input.ok) throw invalidRequest(input.issues);
     const current = await loadAssistant(this.deps.store, request.id, context);
     if (input.value.expected_revision !== current.revision) throw revisionConflict(current.revision);
-    const prepared = this.deps.configurations.prepare(changedConfig(current.config, request.changes ?? {}), planOf(request.workspacePlan), current.config);
+    const prepared = this.deps.configurations.prepare(current.config, request.changes ?? {}, planOf(request.workspacePlan));
     const at = this.deps.now().toISOString();
     const outcome = await this.deps.store.update(
       caller.workspaceId,

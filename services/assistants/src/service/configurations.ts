@@ -17,16 +17,22 @@ export class Configurations {
     private readonly secrets: AssistantSecrets,
   ) {}
 
-  /** The configuration to store, or the 400 / 403 that refuses it. `stored` supplies the secrets a mask keeps. */
-  prepare(config: JsonObject, plan: Plan, stored: JsonObject | undefined): { name: string; config: JsonObject } {
-    const checked = checkedConfig(config);
+  /**
+   * The configuration to store: `sent` over `base` (the defaults, or the stored configuration,
+   * whose secrets are sealed already), or the 400 / 403 that refuses it. Only secrets sent are
+   * sealed; a mask among them keeps what `base` holds at that place.
+   */
+  prepare(base: JsonObject, sent: JsonObject, plan: Plan): { name: string; config: JsonObject } {
+    const checked = checkedConfig({ ...base, ...sent });
     if (!checked.ok) throw invalidRequest(checked.issues);
     const verdict = this.catalog.verdict(checked.config, plan);
     if (verdict.unknown.length > 0) throw invalidRequest(verdict.unknown);
     if (verdict.outsidePlan.length > 0) {
       throw serviceError('forbidden', verdict.outsidePlan.map((f) => `${f.field}: ${f.issue}`).join('; '), { fields: verdict.outsidePlan });
     }
-    const sealed = this.secrets.seal(checked.config as JsonObject, stored);
+    const config = checked.config as JsonObject;
+    if (!('builtin_tools' in sent)) return { name: checked.config.name, config };
+    const sealed = this.secrets.seal(config, base);
     if (sealed.issues.length > 0) throw invalidRequest(sealed.issues);
     return { name: checked.config.name, config: sealed.config };
   }

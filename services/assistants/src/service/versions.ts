@@ -46,7 +46,7 @@ export class Versions implements ServiceImpl<typeof AssistantVersionsService> {
     const expected = request.expectedRevision || current.revision;
     if (expected !== current.revision) throw revisionConflict(current.revision);
     // Held to today's catalog and plan: a version may name a model the plan no longer includes.
-    const prepared = this.deps.configurations.prepare(restored.config, planOf(request.workspacePlan), restored.config);
+    const prepared = this.deps.configurations.prepare(restored.config, {}, planOf(request.workspacePlan));
     const at = this.deps.now().toISOString();
     const outcome = await this.deps.assistants.update(caller.workspaceId, current.id, expected, { name: prepared.name, config: prepared.config, updatedAt: at }, {
       workspaceId: caller.workspaceId,

@@ -12,7 +12,7 @@ import { redeliveryDelayMs } from '@voice/runtime/events';
 import { openInternalChannel } from '@voice/runtime/internal';
 import { createLogger, type Logger } from '@voice/runtime/logger';
 import { failStart } from '@voice/runtime/process';
-import { clusterProcesses, resolveClusterConfig, type ClusterConfig, type ClusterProcessName, type ClusterServiceName } from './cluster-config.js';
+import { clusterProcesses, resolveClusterConfig, type ClusterProcessName, type ClusterServiceName } from './cluster-config.js';
 
 export { clusterProcesses, resolveClusterConfig, type ClusterConfig, type ClusterProcessName, type ClusterServiceName } from './cluster-config.js';
 

@@ -4,7 +4,7 @@ import { closeOnSignal, failStart } from '@voice/runtime/process';
 import { readShutdownDeadlineMs } from '@voice/runtime/shutdown';
 import { startPlatform } from './platform.js';
 
-startPlatform(process.env).then((platform) => {
+void startPlatform(process.env).then((platform) => {
   const logger = createLogger({ service: 'platform', level: 'info' });
   logger.info('platform ready', { url: platform.url, api: `${platform.url}/api/v1`, internal_transport: platform.internalTransport });
   closeOnSignal(platform, logger, readShutdownDeadlineMs(process.env, true));

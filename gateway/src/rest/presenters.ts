@@ -8,7 +8,7 @@ import { toIso } from '@voice/runtime/time';
 import { toolTypes } from '@voice/contracts/tools';
 import type { ApiKey } from '@voice/proto/voice/identity/v1/identity';
 import type { TestToolResponse, Tool } from '@voice/proto/voice/tools/v1/tools';
-import { deletedSchema, idSchema, oneOf, timeSchema } from './responses.js';
+import { type deletedSchema, idSchema, oneOf, timeSchema } from './responses.js';
 
 /** Free-form JSON object. */
 const jsonObject = z.record(z.string(), z.unknown());

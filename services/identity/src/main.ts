@@ -10,6 +10,7 @@ import { createLogger, type Logger } from '@voice/runtime/logger';
 import { openNotifier, type Notifier } from '@voice/runtime/nats';
 import { runProcess } from '@voice/runtime/process';
 import { startConnectServer, type StartedService } from '@voice/runtime/server';
+import { openServiceStore } from '@voice/runtime/store';
 import { bootstrapRoot } from './bootstrap.js';
 import { readIdentityConfig } from './config.js';
 import { guardedMetadataFetcher } from './oauth/metadata-fetch.js';
@@ -17,7 +18,9 @@ import { PasswordHasher } from './passwords.js';
 import { ensurePlatformClient } from './oauth/platform-client.js';
 import { identityRetentionJob } from './retention.js';
 import { identityRoutes, identityServiceNames } from './routes.js';
-import { openIdentityStore } from './store/open.js';
+import { MongoIdentityStore } from './store/mongo.js';
+import { SqliteIdentityStore } from './store/sqlite.js';
+import type { IdentityStore } from './store/store.js';
 
 /** What startIdentityService returns (the runtime's StartedService). */
 export type StartedIdentity = StartedService;
@@ -46,7 +49,11 @@ export async function startIdentityService(env: Env, options: IdentityOptions = 
       closers.push(() => own.close());
       notifier = own;
     }
-    const store = await openIdentityStore(config.common);
+    const store = await openServiceStore<IdentityStore>(config.common, {
+      service: 'identity',
+      sqlite: (file) => new SqliteIdentityStore(file),
+      mongo: (uri, database) => MongoIdentityStore.connect(uri, database),
+    });
     closers.push(() => store.close());
     await bootstrapRoot(store, {
       rootApiKey: config.rootApiKey,

@@ -5,21 +5,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { fromBinary } from '@bufbuild/protobuf';
-import { ConnectError, createClient, createRouterTransport } from '@connectrpc/connect';
 import { CredentialsRevokedSchema, IdentityService, type CredentialsRevoked } from '@voice/proto/voice/identity/v1/identity';
 import type { Role } from '@voice/runtime/access';
-import { callHeaders, CallerSigner, type Caller } from '@voice/runtime/caller';
-import { errorDetailOf } from '@voice/runtime/errors';
 import { newId } from '@voice/runtime/ids';
 import { createLogger } from '@voice/runtime/logger';
 import { credentialsRevokedSubject, InProcessNotifier } from '@voice/runtime/nats';
-import { callerInterceptor } from '@voice/runtime/server';
 import { bootstrapRoot } from '../src/bootstrap.js';
 import type { ClientMetadataFetcher } from '../src/oauth/metadata-fetch.js';
 import { ensurePlatformClient } from '../src/oauth/platform-client.js';
 import { PasswordHasher, passwordHashCost } from '../src/passwords.js';
 import { identityRoutes } from '../src/routes.js';
 import { SqliteIdentityStore } from '../src/store/sqlite.js';
+import { routerClient, serverClient } from '../../runtime/test/service-tiers.js';
+
+export { failure } from '../../runtime/test/service-tiers.js';
 
 const logger = createLogger({ service: 'identity-test', level: 'silent' });
 const dir = mkdtempSync(join(tmpdir(), 'identity-service-'));
@@ -27,13 +26,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 export interface HarnessOptions {
   fetchClientMetadata?: ClientMetadataFetcher;
+  /** Tier 2 (the default): the routes over the router transport; tier 3: a real server on port 0 over HTTP/2. */
+  tier?: 'router' | 'server';
 }
 
 export async function setup(options: HarnessOptions = {}) {
   const file = join(dir, `${newId()}.sqlite`);
   const store = new SqliteIdentityStore(file);
   const notifier = new InProcessNotifier();
-  const signer = new CallerSigner(randomBytes(32));
   const announced: string[] = [];
   // Time is the test's alone: it moves when a test advances it, plus a millisecond per reading, so
   // expiry checks never depend on the machine's speed or its clock being stepped.
@@ -48,10 +48,9 @@ export async function setup(options: HarnessOptions = {}) {
   await ensurePlatformClient(store, clock.now());
   // The lowest cost VOICE_PASSWORD_HASH_COST allows: these tests are about rules, sign-in.test.ts about the hashes.
   const routes = identityRoutes({ store, notifier, now: clock.now, fetchClientMetadata: options.fetchClientMetadata, passwords: new PasswordHasher(passwordHashCost.min) });
-  const transport = createRouterTransport(routes, { router: { interceptors: [callerInterceptor(signer, logger)] } });
-  const client = createClient(IdentityService, transport);
-  const as = (caller: Omit<Caller, 'requestId'>) => ({ headers: callHeaders(signer, { ...caller, requestId: 'test' }) });
-  const gateway = as({ workspaceId: '', principal: { type: 'internal', id: 'gateway', name: 'gateway' }, scopes: null });
+  const served = options.tier === 'server' ? await serverClient(IdentityService, routes, { logger }) : undefined;
+  const tier = served ?? routerClient(IdentityService, routes, { logger });
+  const { client, as, internal: gateway } = tier;
   const rootKey = /svc_\w+/.exec(announced[0] ?? '')![0];
   const root = await client.authenticate({ credential: rootKey }, gateway);
   const notices: CredentialsRevoked[] = [];
@@ -77,24 +76,22 @@ export async function setup(options: HarnessOptions = {}) {
     return (await client.listMembers({ limit: 200 }, serviceAccount(workspaceId))).members.find((member) => member.userId === invited.userId)!;
   };
 
-  return { file, store, notifier, client, as, gateway, rootKey, root, announced, notices, clock, serviceAccount, asUser, newWorkspace, addMember };
+  /** Ends the client and the server (tier 3), then the store. */
+  const close = async () => {
+    await tier.close();
+    await store.close();
+  };
+
+  /** The real server's address (tier 3). */
+  const url = served?.server.url;
+
+  return { file, store, notifier, client, as, gateway, rootKey, root, announced, notices, clock, serviceAccount, asUser, newWorkspace, addMember, url, close };
 }
 
 export type Harness = Awaited<ReturnType<typeof setup>>;
 
 /** The password harness members choose when a test names none. */
 export const memberPassword = 'a member’s own password';
-
-/** The failure of a call that must fail: its Connect code and the detail the service attached. */
-export async function failure(call: Promise<unknown>) {
-  try {
-    await call;
-  } catch (error) {
-    const connect = ConnectError.from(error);
-    return { code: connect.code, message: connect.rawMessage, ...errorDetailOf(connect) };
-  }
-  throw new Error('the call succeeded');
-}
 
 /** A PKCE verifier and its S256 challenge. */
 export function pkce() {

@@ -9,6 +9,7 @@ import { startPeriodicJobs, type RunningJobs } from '@voice/runtime/jobs';
 import { createLogger, type Logger } from '@voice/runtime/logger';
 import { runProcess } from '@voice/runtime/process';
 import { startConnectServer, type StartedService } from '@voice/runtime/server';
+import { openServiceStore } from '@voice/runtime/store';
 import { readPlatformUsersConfig } from './config.js';
 import { ResolverDnsLookup } from './domains/dns-lookup.js';
 import { connectDownstreams } from './downstream/clients.js';
@@ -18,7 +19,9 @@ import { MailRelay } from './mail/relay.js';
 import { SmtpMailer } from './mail/smtp-mailer.js';
 import { platformUsersRetentionJob } from './retention.js';
 import { platformUsersRoutes, platformUsersServiceNames } from './routes.js';
-import { openPlatformUsersStore } from './store/open.js';
+import { MongoPlatformUsersStore } from './store/mongo.js';
+import { SqlitePlatformUsersStore } from './store/sqlite.js';
+import type { PlatformUsersStore } from './store/store.js';
 
 export interface PlatformUsersOptions {
   logger?: Logger;
@@ -32,7 +35,11 @@ export async function startPlatformUsersService(env: Env, options: PlatformUsers
   // Without an SMTP server, mail is written to files (the sandbox), which the pruning job also clears.
   const sandbox = config.smtp ? undefined : await DirectoryMailer.open(config.mailDirectory);
   const mailer = sandbox ?? new SmtpMailer(config.smtp!);
-  const store = await openPlatformUsersStore(config.common).catch((error: unknown) => {
+  const store = await openServiceStore<PlatformUsersStore>(config.common, {
+    service: 'platform-users',
+    sqlite: (file) => new SqlitePlatformUsersStore(file),
+    mongo: (uri, database) => MongoPlatformUsersStore.connect(uri, database),
+  }).catch((error: unknown) => {
     mailer.close();
     throw error;
   });

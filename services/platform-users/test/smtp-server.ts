@@ -1,6 +1,6 @@
 // A real SMTP server on loopback for the mail tests: records what it accepts, can insist on a
 // login, and can refuse recipients. No STARTTLS: the tests speak plain SMTP on 127.0.0.1.
-import { createServer, type AddressInfo } from 'node:net';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
 export interface ReceivedMail {
@@ -73,7 +73,7 @@ export async function freePort(): Promise<number> {
 
 /** A TCP server that accepts connections and never says a word (an SMTP server that hangs). */
 export async function startSilentServer(): Promise<{ port: number; close(): Promise<void> }> {
-  const sockets = new Set<import('node:net').Socket>();
+  const sockets = new Set<Socket>();
   const server = createServer((socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));

@@ -1,6 +1,7 @@
 // The PlatformUsersStore contract (custom domains, invitations, the mail outbox): every adapter must pass it.
 import { newId } from '@voice/runtime/ids';
 import type { CustomDomainRecord, InvitationRecord, NewMail, PlatformUsersStore } from '../src/store/store.js';
+import type { OpenSameStorage, OpenStore } from '../../runtime/test/store-contract.js';
 
 let sequence = Math.floor(Math.random() * 1_000_000);
 
@@ -48,7 +49,7 @@ export const newMail = (overrides: Partial<NewMail> = {}): NewMail => ({
 const now = '2026-11-22T12:00:00.000Z';
 const verified = (at: string) => ({ status: 'active' as const, missing: [], checkedAt: at, verifiedAt: at, expiresAt: null });
 
-function customDomainContract(open: () => Promise<PlatformUsersStore>): void {
+function customDomainContract(open: OpenStore<PlatformUsersStore>): void {
   let store: PlatformUsersStore;
   beforeEach(async () => {
     store = await open();
@@ -146,7 +147,7 @@ function customDomainContract(open: () => Promise<PlatformUsersStore>): void {
   });
 }
 
-function invitationsAndMailContract(open: () => Promise<PlatformUsersStore>): void {
+function invitationsAndMailContract(open: OpenStore<PlatformUsersStore>, openSameStorage: OpenSameStorage<PlatformUsersStore>): void {
   let store: PlatformUsersStore;
   beforeEach(async () => {
     store = await open();
@@ -209,7 +210,7 @@ function invitationsAndMailContract(open: () => Promise<PlatformUsersStore>): vo
   });
 
   test('of concurrent acceptances on two connections exactly one wins', async () => {
-    const other = await open();
+    const other = await openSameStorage();
     try {
       const invitations = Array.from({ length: 10 }, () => invitationRecord());
       for (const invitation of invitations) await store.insertInvitationWithMail(invitation, newMail());
@@ -296,7 +297,7 @@ function invitationsAndMailContract(open: () => Promise<PlatformUsersStore>): vo
   });
 }
 
-export function platformUsersStoreContract(open: () => Promise<PlatformUsersStore>): void {
+export function platformUsersStoreContract(open: OpenStore<PlatformUsersStore>, openSameStorage: OpenSameStorage<PlatformUsersStore>): void {
   describe('custom domains', () => customDomainContract(open));
-  describe('invitations and mail', () => invitationsAndMailContract(open));
+  describe('invitations and mail', () => invitationsAndMailContract(open, openSameStorage));
 }

@@ -1,55 +1,43 @@
-// Runs the PlatformUsersStore contract against SQLite always, and against MongoDB when MONGODB_URI is set.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// Runs the PlatformUsersStore contract on SQLite always, and on MongoDB when MONGODB_URI is set.
 import { newId } from '@voice/runtime/ids';
+import { openSqlite } from '@voice/runtime/store/sqlite';
 import { MongoPlatformUsersStore } from '../src/store/mongo.js';
 import { SqlitePlatformUsersStore } from '../src/store/sqlite.js';
-import { openSqlite } from '@voice/runtime/store/sqlite';
 import { migrations } from '../src/store/sqlite-schema.js';
 import { domainRecord, invitationRecord, newMail, platformUsersStoreContract } from './store.contract.js';
-import { mongoTestDatabases } from '../../runtime/test/mongo-databases.js';
+import { runStoreContract } from '../../runtime/test/store-contract.js';
 
-describe('SqlitePlatformUsersStore', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'platform-users-store-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const file = join(dir, 'platform-users.sqlite');
-  platformUsersStoreContract(async () => new SqlitePlatformUsersStore(file));
+runStoreContract({
+  name: 'platform-users',
+  contract: platformUsersStoreContract,
+  sqlite: (file) => new SqlitePlatformUsersStore(file),
+  mongo: (uri, database) => MongoPlatformUsersStore.connect(uri, database),
+  sqliteOnly: (file) => {
+    test('data survives reopening the file', async () => {
+      const path = file();
+      const first = new SqlitePlatformUsersStore(path);
+      const record = domainRecord(newId());
+      await first.insert(record, record.createdAt);
+      await first.close();
+      const second = new SqlitePlatformUsersStore(path);
+      expect(await second.get(record.workspaceId, record.createdAt)).toEqual(record);
+      await second.close();
+    });
 
-  test('data survives reopening the file', async () => {
-    const path = join(dir, 'reopen.sqlite');
-    const first = new SqlitePlatformUsersStore(path);
-    const record = domainRecord(newId());
-    await first.insert(record, record.createdAt);
-    await first.close();
-    const second = new SqlitePlatformUsersStore(path);
-    expect(await second.get(record.workspaceId, record.createdAt)).toEqual(record);
-    await second.close();
-  });
-
-  test('a database of the first schema gains invitations and mail and keeps its domains', async () => {
-    const path = join(dir, 'upgrade.sqlite');
-    const old = openSqlite(path, migrations.slice(0, 1));
-    old.prepare("INSERT INTO custom_domains VALUES ('w1', 'old.example.com', 't', 'active', '[]', '2026-01-01T00:00:00.000Z', NULL, NULL)").run();
-    old.close();
-    const store = new SqlitePlatformUsersStore(path);
-    expect((await store.findActive('old.example.com'))?.workspaceId).toBe('w1');
-    // Domains of the first schema never lapse, and a pending claim beside an active domain is allowed now.
-    expect((await store.get('w1', '2030-01-01T00:00:00.000Z'))?.expiresAt).toBeNull();
-    expect((await store.insert(domainRecord('w2', { domain: 'old.example.com' }), '2026-01-02T00:00:00.000Z')).kind).toBe('domain_taken');
-    const invitation = invitationRecord();
-    await store.insertInvitationWithMail(invitation, newMail());
-    expect(await store.findInvitationByTokenHash(invitation.tokenHash)).toEqual(invitation);
-    await store.close();
-  });
-});
-
-const mongoUri = process.env.MONGODB_URI;
-const describeMongo = mongoUri ? describe : describe.skip;
-if (!mongoUri) console.info('MongoPlatformUsersStore contract skipped: MONGODB_URI is not set (no MongoDB server on this machine).');
-
-describeMongo('MongoPlatformUsersStore', () => {
-  const databases = mongoTestDatabases(mongoUri!, 'voice-test-platform-users');
-  afterAll(() => databases.dropAll());
-  platformUsersStoreContract(() => MongoPlatformUsersStore.connect(mongoUri!, databases.next()));
+    test('a database of the first schema gains invitations and mail and keeps its domains', async () => {
+      const path = file();
+      const old = openSqlite(path, migrations.slice(0, 1));
+      old.prepare("INSERT INTO custom_domains VALUES ('w1', 'old.example.com', 't', 'active', '[]', '2026-01-01T00:00:00.000Z', NULL, NULL)").run();
+      old.close();
+      const store = new SqlitePlatformUsersStore(path);
+      expect((await store.findActive('old.example.com'))?.workspaceId).toBe('w1');
+      // Domains of the first schema never lapse, and a pending claim beside an active domain is allowed now.
+      expect((await store.get('w1', '2030-01-01T00:00:00.000Z'))?.expiresAt).toBeNull();
+      expect((await store.insert(domainRecord('w2', { domain: 'old.example.com' }), '2026-01-02T00:00:00.000Z')).kind).toBe('domain_taken');
+      const invitation = invitationRecord();
+      await store.insertInvitationWithMail(invitation, newMail());
+      expect(await store.findInvitationByTokenHash(invitation.tokenHash)).toEqual(invitation);
+      await store.close();
+    });
+  },
 });

@@ -1,7 +1,7 @@
 // The shared HTTP/2 server on a real port with a real Connect client: health, the signed-caller
 // check, the masking of unexpected errors, the Watch stream and a shutdown that does not hang.
 import { randomBytes } from 'node:crypto';
-import { Code, ConnectError, createClient, type Client, type ConnectRouter } from '@connectrpc/connect';
+import { Code, createClient, type Client, type ConnectRouter } from '@connectrpc/connect';
 import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';
 import { Health } from '@voice/proto/grpc/health/v1/health';
 import { ErrorDetailSchema } from '@voice/proto/voice/common/v1/error';

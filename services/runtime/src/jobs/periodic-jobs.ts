@@ -146,7 +146,7 @@ class JobLoop {
         const now = this.leaseClock();
         const dueAt = (lease.record.lastRunAt ?? Number.NEGATIVE_INFINITY) + this.job.periodMs;
         if (this.more || now >= dueAt) {
-          await this.runHolding(lease);
+          await this.runHolding();
           next = this.more ? 0 : Math.min(this.job.periodMs, this.checkMs);
         } else {
           next = Math.min(dueAt - now, this.checkMs);
@@ -180,8 +180,8 @@ class JobLoop {
     return lease;
   }
 
-  /** One run under `lease`: recorded as started, renewed while it lasts, aborted when a renewal fails or the lease would lapse. */
-  private async runHolding(lease: StoredLease): Promise<void> {
+  /** One run under the held lease: recorded as started, renewed while it lasts, aborted when a renewal fails or the lease would lapse. */
+  private async runHolding(): Promise<void> {
     const startedAt = this.leaseClock();
     const run = new AbortController();
     const abort = (reason: string) => {

@@ -1,7 +1,7 @@
 // The maximum age of a server connection (gRPC's MAX_CONNECTION_AGE and _GRACE): callers keep one
 // HTTP/2 connection per service and a Kubernetes Service balances connections, not calls, so
 // without an end to each connection the replicas added by a scale-up would get no traffic.
-import http2 from 'node:http2';
+import type http2 from 'node:http2';
 import type { Logger } from '../logger.js';
 
 /** How long a connection lives before GOAWAY, and how long its calls then get to finish. */

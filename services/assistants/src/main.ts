@@ -8,11 +8,14 @@ import { startPeriodicJobs } from '@voice/runtime/jobs';
 import { createLogger, type Logger } from '@voice/runtime/logger';
 import { runProcess } from '@voice/runtime/process';
 import { startConnectServer, type StartedService } from '@voice/runtime/server';
+import { openServiceStore } from '@voice/runtime/store';
 import { ToolSecrets } from '@voice/contracts/tool-secrets';
 import { readAssistantsConfig } from './config.js';
 import { assistantsRetentionJob } from './retention.js';
 import { assistantsRoutes, assistantsServiceNames } from './routes.js';
-import { openAssistantsStore } from './store/open.js';
+import { MongoAssistantsStore } from './store/mongo.js';
+import { SqliteAssistantsStore } from './store/sqlite.js';
+import type { AssistantsStore } from './store/store.js';
 
 export interface AssistantsOptions {
   logger?: Logger;
@@ -23,7 +26,11 @@ export interface AssistantsOptions {
 export async function startAssistantsService(env: Env, options: AssistantsOptions = {}): Promise<StartedService> {
   const config = readAssistantsConfig(env);
   const log = options.logger ?? createLogger({ service: 'assistants', level: config.common.logLevel });
-  const store = await openAssistantsStore(config.common);
+  const store = await openServiceStore<AssistantsStore>(config.common, {
+    service: 'assistants',
+    sqlite: (file) => new SqliteAssistantsStore(file),
+    mongo: (uri, database) => MongoAssistantsStore.connect(uri, database),
+  });
   const closers: (() => Promise<void>)[] = [() => store.close()];
   const closeAll = async () => {
     for (const close of closers.reverse().splice(0)) await close();

@@ -14,6 +14,9 @@ import type { BillingStore } from './store/store.js';
 import type { WalletEventsNotice } from './wallet-events.js';
 import type { Wallets } from './wallets.js';
 
+/** Usage events handled at once by one billing process. */
+const usageConcurrency = 8;
+
 export interface UsageConsumerDeps {
   store: BillingStore;
   wallets: Wallets;
@@ -31,10 +34,20 @@ export class UsageConsumer {
     this.metrics = deps.metrics ?? eventConsumerMetrics({ consumer: durableNames.billingUsage, stream: usageStream.name });
   }
 
-  /** Ensures the usage stream and consumes it with billing's durable. */
+  /**
+   * Ensures the usage stream and consumes it with billing's durable, several events at once: each
+   * settles its own hold (or is charged once by its own id) in one transaction, so neither a copy
+   * nor the order in which events complete changes the ledger.
+   */
   async start(stream: EventStream): Promise<Consumption> {
     await stream.ensureStream(usageStream.name, usageStream.subjects);
-    return stream.consume({ stream: usageStream.name, durable: durableNames.billingUsage, subjects: usageStream.subjects, handler: (event) => this.handle(event) });
+    return stream.consume({
+      stream: usageStream.name,
+      durable: durableNames.billingUsage,
+      subjects: usageStream.subjects,
+      handler: (event) => this.handle(event),
+      concurrency: usageConcurrency,
+    });
   }
 
   /**

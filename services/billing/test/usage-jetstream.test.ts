@@ -14,6 +14,7 @@ import { callHeaders, CallerSigner } from '@voice/runtime/caller';
 import {
   JetStreamEventStream,
   NamespacedEventStream,
+  OutboxRelay,
   usageStream,
   usageSubject,
   walletStream,
@@ -21,6 +22,7 @@ import {
 } from '@voice/runtime/events';
 import { newId } from '@voice/runtime/ids';
 import { createLogger } from '@voice/runtime/logger';
+import { openSqlite, SqliteOutbox, sqliteOutboxMigration } from '@voice/runtime/store/sqlite';
 import { startBillingService, type StartedBilling } from '../src/main.js';
 import { WorkspaceDirectory, waitFor } from './support.js';
 
@@ -73,6 +75,9 @@ afterAll(async () => {
 
 const member = (workspaceId: string) => ({
   headers: callHeaders(signer, { workspaceId, principal: { type: 'service_account', id: 'key', name: 'key' }, scopes: null, requestId: newId() }),
+});
+const telephony = () => ({
+  headers: callHeaders(signer, { workspaceId: '', principal: { type: 'internal', id: 'telephony', name: 'telephony' }, scopes: null, requestId: newId() }),
 });
 
 function usageEvent(workspaceId: string, creditUnits: number): UsageEvent {
@@ -143,4 +148,74 @@ test('an event whose first delivery failed is redelivered by the server and char
   await waitForEntries(customer, 1);
   expect(directory.asked.get(customer)).toBe(2);
   expect((await ledgerOf(customer)).transactions.map((entry) => entry.amount?.creditUnits)).toEqual([-40n]);
+});
+
+test('20 concurrent senders settle their holds through a pipelined relay that loses publishes and acks, and copies: each debit lands exactly once', async () => {
+  if (!billing) await startBilling();
+  const customer = directory.add();
+  const senders = 20;
+  const sendsEach = 10;
+  const held = 100;
+  await client.transfer({ fromWorkspaceId: directory.root, toWorkspaceId: customer, amount: { creditUnits: BigInt(senders * sendsEach * held), minuteUnits: 0n }, transferId: newId() }, telephony());
+
+  // Telephony's side: an outbox in its own database, relayed by two replicas over connections
+  // where every 7th publish never reaches the stream and every 9th is stored but its ack is lost.
+  const db = openSqlite(join(dir, `telephony-${newId()}.sqlite`), [sqliteOutboxMigration]);
+  const outbox = new SqliteOutbox(db);
+  let publishes = 0;
+  const lossy = {
+    publish: async (subject: string, payload: Uint8Array, eventId: string) => {
+      publishes += 1;
+      const attempt = publishes;
+      if (attempt % 7 === 0) throw new Error('connection lost before the publish');
+      const result = await producer.publish(subject, payload, eventId);
+      if (attempt % 9 === 0) throw new Error('timed out waiting for the ack');
+      return result;
+    },
+  };
+  const relays = [1, 2].map(() => new OutboxRelay({ outbox, stream: lossy, logger: silent, intervalMs: 50, maxInFlight: 16, retryBackoff: { initialMs: 10, maxMs: 40 } }));
+  relays.forEach((relay) => relay.start());
+  const captured = new Map<string, bigint>();
+  try {
+    const sender = async (index: number) => {
+      for (let send = 0; send < sendsEach; send += 1) {
+        const holdId = newId();
+        const reference = `msg-${index}-${send}`;
+        const answer = await client.authorize({
+          holdId, workspaceId: customer, amount: { creditUnits: BigInt(held), minuteUnits: 0n }, expiresInSeconds: 300, kind: 'sms.outbound', reference, description: 'SMS',
+        }, telephony());
+        expect(answer.outcome.case).toBe('hold');
+        const used = BigInt(50 + ((index * sendsEach + send) % 50));
+        const event = create(UsageEventSchema, { eventId: newId(), workspaceId: customer, kind: 'sms.outbound', creditUnits: used, reference, description: 'SMS', holdId });
+        db.transaction(() => outbox.add({ id: event.eventId, subject: usageSubject('telephony', 'sms'), payload: toBinary(UsageEventSchema, event) })).immediate();
+        captured.set(reference, used);
+        relays.forEach((relay) => relay.wake());
+        // Every fifth use also arrives as a copy the stream cannot recognise (another message id).
+        if (send % 5 === 0) await publish(event, newId());
+      }
+    };
+    await Promise.all(Array.from({ length: senders }, (_, index) => sender(index)));
+    await waitFor('the outbox to drain', async () => ((await outbox.pending(1)).length === 0 ? true : undefined), 30_000);
+    await waitForEntries(customer, senders * sendsEach + 1);
+  } finally {
+    await Promise.all(relays.map((relay) => relay.stop()));
+    db.close();
+  }
+  // Anything still on its way would show up as an extra entry.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+
+  const entries = [
+    ...(await client.listTransactions({ page: { limit: 200, offset: 0 } }, member(customer))).transactions,
+    ...(await client.listTransactions({ page: { limit: 200, offset: 200 } }, member(customer))).transactions,
+  ];
+  const debits = entries.filter((entry) => entry.kind === 'sms.outbound');
+  expect(debits).toHaveLength(senders * sendsEach);
+  expect(new Set(debits.map((entry) => entry.reference))).toEqual(new Set(captured.keys()));
+  for (const debit of debits) expect(debit.amount?.creditUnits).toBe(-captured.get(debit.reference)!);
+  const spent = [...captured.values()].reduce((sum, used) => sum + used, 0n);
+  const wallet = (await client.getBalance({}, member(customer))).wallet!;
+  expect(wallet.balance?.creditUnits).toBe(BigInt(senders * sendsEach * held) - spent);
+  // Every hold was captured: nothing is still reserved.
+  expect(wallet.available?.creditUnits).toBe(wallet.balance?.creditUnits);
+  expect(publishes).toBeGreaterThan(senders * sendsEach);
 });

@@ -119,6 +119,31 @@ class DyingOutbox implements OutboxReader {
   }
 }
 
+/**
+ * A stream connection that loses some publishes: every `refuseEvery`th is refused before it
+ * reaches the stream, every `loseAckEvery`th is stored but its ack never comes back.
+ */
+const flakyStream = (stream: EventStream, refuseEvery: number, loseAckEvery: number) => {
+  let calls = 0;
+  const failures = { refused: 0, acksLost: 0 };
+  return {
+    failures,
+    publish: async (subject: string, payload: Uint8Array, eventId: string) => {
+      calls += 1;
+      if (calls % refuseEvery === 0) {
+        failures.refused += 1;
+        throw new Error('connection lost before the publish');
+      }
+      const result = await stream.publish(subject, payload, eventId);
+      if (calls % loseAckEvery === 0) {
+        failures.acksLost += 1;
+        throw new Error('timed out waiting for the ack');
+      }
+      return result;
+    },
+  };
+};
+
 /** Records every publish the relay makes and what the stream answered. */
 const recordingStream = (stream: EventStream) => {
   const results: (PublishResult & { id: string })[] = [];
@@ -369,6 +394,75 @@ describe('relaying through JetStream', () => {
       await stream.close();
       producer.db.close();
       await (await admin.jetstreamManager()).streams.delete(lateStream).catch(() => false);
+    }
+  });
+
+  test('20 concurrent senders, two pipelined relays on one outbox losing publishes and acks, two concurrent consumers: every event applied exactly once', async () => {
+    // A stream of its own: the other tests' durables here must not see these events.
+    const ownRun = randomUUID();
+    const ownStream = `outbox_test_${ownRun}`;
+    const ownSubject = `outbox-test.${ownRun}.usage`;
+    const producer = new SmsProducer(databaseFile(), ownSubject);
+    const consumer = new LedgerConsumer(databaseFile());
+    const durable = 'ledger-concurrent';
+    const producerStreams = [
+      await JetStreamEventStream.connect(natsUrl, 'outbox-test-relay-1', silent),
+      await JetStreamEventStream.connect(natsUrl, 'outbox-test-relay-2', silent),
+    ];
+    const consumerStreams = [
+      await JetStreamEventStream.connect(natsUrl, 'outbox-test-consumer-1', silent),
+      await JetStreamEventStream.connect(natsUrl, 'outbox-test-consumer-2', silent),
+    ];
+    const flaky = producerStreams.map((stream, i) => flakyStream(stream, 7 + i, 11 + i));
+    // Two replicas of the producer: both relays read the same outbox and may publish the same event.
+    const relays = flaky.map((stream) => new OutboxRelay({
+      outbox: producer.outbox, stream, logger: silent, intervalMs: 50, batchSize: 25, maxInFlight: 8, retryBackoff: { initialMs: 10, maxMs: 40 },
+    }));
+    // A handler that yields before its transaction, so events really are in hand side by side.
+    const handler = async (event: StreamEvent) => {
+      await sleep(Math.random() * 5);
+      await consumer.handler(event);
+    };
+    try {
+      await producerStreams[0]!.ensureStream(ownStream, [`outbox-test.${ownRun}.>`]);
+      const consumptions = await Promise.all(consumerStreams.map((stream) => stream.consume({
+        stream: ownStream, durable, subjects: [ownSubject], handler, concurrency: 8, redeliveryBackoff: { initialMs: 20, maxMs: 100 },
+      })));
+      relays.forEach((relay) => relay.start());
+
+      const expected = new Map<string, number>();
+      const sender = async (senderIndex: number) => {
+        for (let i = 0; i < 20; i += 1) {
+          const credits = senderIndex * 100 + i + 1;
+          expected.set(producer.send(credits), credits);
+          relays.forEach((relay) => relay.wake());
+          await sleep(Math.random() * 4);
+        }
+      };
+      await Promise.all(Array.from({ length: 20 }, (_, index) => sender(index)));
+      expect(expected.size).toBe(400);
+
+      await waitFor('the outbox to drain', () => (producer.db.prepare('SELECT COUNT(*) AS n FROM outbox WHERE published_at IS NULL').get() as { n: number }).n === 0);
+      await waitFor('400 events at the ledger', () => consumer.rows().length >= 400);
+      // Whatever else was still on its way would show up here as a second row.
+      await sleep(300);
+      await Promise.all(relays.map((relay) => relay.stop()));
+      await Promise.all(consumptions.map((consumption) => consumption.stop()));
+
+      const rows = consumer.rows();
+      expect(rows).toHaveLength(400);
+      expect(new Set(rows.map((row) => row.event_id))).toEqual(new Set(expected.keys()));
+      expect(rows.every((row) => expected.get(row.event_id) === row.credit_units)).toBe(true);
+      // The failures really happened, on both relays.
+      for (const stream of flaky) expect(Math.min(stream.failures.refused, stream.failures.acksLost)).toBeGreaterThan(0);
+      const info = await (await admin.jetstreamManager()).consumers.info(ownStream, durable);
+      expect([info.num_pending, info.num_ack_pending]).toEqual([0, 0]);
+    } finally {
+      await Promise.all(relays.map((relay) => relay.stop()));
+      await Promise.all([...producerStreams, ...consumerStreams].map((stream) => stream.close()));
+      await (await admin.jetstreamManager()).streams.delete(ownStream).catch(() => false);
+      producer.db.close();
+      consumer.db.close();
     }
   });
 

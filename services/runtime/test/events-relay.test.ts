@@ -37,18 +37,28 @@ class MemoryOutbox implements OutboxReader {
 
 class RecordingStream {
   readonly published: string[] = [];
+  readonly attempted: string[] = [];
   failWith: Error | undefined;
   failOn: string | undefined;
   gate: Promise<void> | undefined;
   attempts = 0;
+  inFlight = 0;
+  mostInFlight = 0;
 
   async publish(subject: string, _payload: Uint8Array, eventId: string): Promise<PublishResult> {
     this.attempts += 1;
-    await this.gate;
-    if (this.failWith || this.failOn === eventId) throw this.failWith ?? new Error(`cannot publish ${eventId}`);
-    expect(subject).toBe(`usage.${eventId}`);
-    this.published.push(eventId);
-    return { duplicate: false };
+    this.attempted.push(eventId);
+    this.inFlight += 1;
+    this.mostInFlight = Math.max(this.mostInFlight, this.inFlight);
+    try {
+      await this.gate;
+      if (this.failWith || this.failOn === eventId) throw this.failWith ?? new Error(`cannot publish ${eventId}`);
+      expect(subject).toBe(`usage.${eventId}`);
+      this.published.push(eventId);
+      return { duplicate: false };
+    } finally {
+      this.inFlight -= 1;
+    }
   }
 }
 
@@ -83,16 +93,44 @@ describe('OutboxRelay', () => {
     expect(stream.published).toEqual(ids);
   });
 
-  test('a failed publish keeps that event and the ones after it pending; the ones before are marked', async () => {
+  test('publishes go out in outbox order, at most maxInFlight awaiting their acks, and are marked only once acked', async () => {
+    const ids = Array.from({ length: 10 }, (_, i) => `e${i}`);
+    ids.forEach((id) => outbox.add(id));
+    let release: () => void = () => {};
+    stream.gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const running = relay({ maxInFlight: 3 }).runOnce();
+    await waitFor('the first window', () => stream.attempts === 3);
+    await sleep(20);
+    // Nothing acked yet: no fourth publish, nothing marked.
+    expect(stream.attempted).toEqual(['e0', 'e1', 'e2']);
+    expect(outbox.unpublished()).toEqual(ids);
+    release();
+    expect(await running).toBe(10);
+    expect(stream.attempted).toEqual(ids);
+    expect(stream.mostInFlight).toBe(3);
+    expect(outbox.unpublished()).toEqual([]);
+  });
+
+  test('a failed publish stays pending while the acknowledged ones around it are marked; nothing new starts after it', async () => {
     ['a', 'b', 'c'].forEach((id) => outbox.add(id));
     stream.failOn = 'b';
     await expect(relay().runOnce()).rejects.toThrow('cannot publish b');
-    expect(stream.published).toEqual(['a']);
-    expect(outbox.unpublished()).toEqual(['b', 'c']);
+    // a and c were in flight beside b, and acked.
+    expect([...stream.published].sort()).toEqual(['a', 'c']);
+    expect(outbox.unpublished()).toEqual(['b']);
     stream.failOn = undefined;
     await relay().runOnce();
-    expect(stream.published).toEqual(['a', 'b', 'c']);
+    expect(stream.published.slice(2)).toEqual(['b']);
     expect(outbox.unpublished()).toEqual([]);
+
+    // One at a time, nothing after the failed event is even tried.
+    ['d', 'e', 'f'].forEach((id) => outbox.add(id));
+    stream.failOn = 'e';
+    await expect(relay({ maxInFlight: 1 }).runOnce()).rejects.toThrow('cannot publish e');
+    expect(stream.attempted.slice(-2)).toEqual(['d', 'e']);
+    expect(outbox.unpublished()).toEqual(['e', 'f']);
   });
 
   test('a started relay logs failures, backs off, and publishes once the stream is back', async () => {

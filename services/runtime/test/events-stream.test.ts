@@ -434,6 +434,60 @@ describe('JetStreamEventStream (nats://127.0.0.1:4222)', () => {
     }
   });
 
+  test('with concurrency, up to that many events are in hand at once, each acked after its own handler, a failed one redelivered', async () => {
+    const name = `events_test_${randomUUID()}`;
+    const subject = `events-test.${randomUUID()}`;
+    created.push(name);
+    const stream = await open();
+    try {
+      await stream.ensureStream(name, [`${subject}.>`]);
+      const ids = Array.from({ length: 40 }, () => randomUUID());
+      const failOnce = ids[3]!;
+      let inHand = 0;
+      let mostInHand = 0;
+      let release: () => void = () => {};
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const handled: string[] = [];
+      const deliveries: [string, number][] = [];
+      const handler = async (event: StreamEvent) => {
+        deliveries.push([event.id, event.deliveryCount]);
+        inHand += 1;
+        mostInHand = Math.max(mostInHand, inHand);
+        try {
+          await gate;
+          await sleep(Math.random() * 10);
+          if (event.id === failOnce && event.deliveryCount === 1) throw new Error('first delivery fails');
+          handled.push(event.id);
+        } finally {
+          inHand -= 1;
+        }
+      };
+      for (const id of ids) await stream.publish(`${subject}.sms`, bytes('work'), id);
+      const consumption = await stream.consume({
+        stream: name, durable: 'parallel', subjects: [`${subject}.>`], handler, concurrency: 5, redeliveryBackoff: fastRetry,
+      });
+      await waitFor('five events in hand', () => inHand === 5);
+      await sleep(100);
+      // Nothing is acked while every handler waits.
+      let info = await (await admin.jetstreamManager()).consumers.info(name, 'parallel');
+      expect(info.num_ack_pending).toBeGreaterThanOrEqual(5);
+      expect(inHand).toBe(5);
+      release();
+      await waitFor('every event handled', () => new Set(handled).size === ids.length);
+      await consumption.stop();
+      expect(mostInHand).toBe(5);
+      expect([...handled].sort()).toEqual([...ids].sort());
+      expect(handled).toHaveLength(ids.length);
+      expect(deliveries.filter(([id]) => id === failOnce).map(([, count]) => count)).toEqual([1, 2]);
+      info = await (await admin.jetstreamManager()).consumers.info(name, 'parallel');
+      expect([info.num_pending, info.num_ack_pending, info.num_redelivered]).toEqual([0, 0, 0]);
+    } finally {
+      await stream.close();
+    }
+  });
+
   test('a consumer of several subjects gets exactly those (server-side or client-side filter)', async () => {
     const name = `events_test_${randomUUID()}`;
     const subject = `events-test.${randomUUID()}`;
@@ -530,6 +584,8 @@ describe('limits, subjects and backoff', () => {
         await expect(stream.consume({ ...base, subjects: [] })).rejects.toThrow('at least one subject');
         await expect(stream.consume({ ...base, ackWaitMs: 0 })).rejects.toThrow('ackWaitMs must be positive');
         await expect(stream.consume({ ...base, maxDeliver: 0 })).rejects.toThrow('maxDeliver must be a positive integer');
+        await expect(stream.consume({ ...base, concurrency: 0 })).rejects.toThrow('concurrency must be a positive integer');
+        await expect(stream.consume({ ...base, concurrency: 1.5 })).rejects.toThrow('concurrency must be a positive integer');
       }
     } finally {
       await local.close();

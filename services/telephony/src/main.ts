@@ -11,6 +11,7 @@ import { startPeriodicJobs } from '@voice/runtime/jobs';
 import { createLogger, type Logger } from '@voice/runtime/logger';
 import { runProcess } from '@voice/runtime/process';
 import { startConnectServer, type StartedService } from '@voice/runtime/server';
+import { openServiceStore } from '@voice/runtime/store';
 import { BillingService } from '@voice/proto/voice/billing/v1/billing';
 import { readTelephonyConfig } from './config.js';
 import { CarrierDirectory } from './carriers/directory.js';
@@ -21,7 +22,9 @@ import { telephonyRetentionJob } from './retention.js';
 import { telephonyRoutes, telephonyServiceNames } from './routes.js';
 import { recordDelivery } from './service/delivery-reports.js';
 import { SendRecovery } from './service/send-recovery.js';
-import { openTelephonyStore } from './store/open.js';
+import { connectMongoTelephonyStore } from './store/mongo.js';
+import { openSqliteTelephonyStore } from './store/sqlite.js';
+import type { TelephonyStore } from './store/store.js';
 
 export interface TelephonyOptions {
   logger?: Logger;
@@ -37,7 +40,11 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
   const config = readTelephonyConfig(env);
   const logger = options.logger ?? createLogger({ service: 'telephony', level: config.common.logLevel });
   const signer = new CallerSigner(config.common.internalSecret);
-  const store = await openTelephonyStore(config.common);
+  const store = await openServiceStore<TelephonyStore>(config.common, {
+    service: 'telephony',
+    sqlite: (file) => openSqliteTelephonyStore(file),
+    mongo: (uri, database) => connectMongoTelephonyStore(uri, database),
+  });
   const closers: (() => Promise<void>)[] = [() => store.close()];
   const closeAll = async () => {
     for (const close of closers.reverse()) await close();

@@ -2,9 +2,9 @@
 // window they bind. Messages, numbers and the rest stay.
 import type { RetentionConfig } from '@voice/runtime/config';
 import { pruningJob, publishedEventsStep, type PeriodicJob } from '@voice/runtime/jobs';
-import type { TelephonyStore } from './store/store.js';
+import type { OutboxStore, SendStore } from './store/store.js';
 
-export const telephonyRetentionJob = (store: TelephonyStore, retention: RetentionConfig): PeriodicJob =>
+export const telephonyRetentionJob = (store: OutboxStore & SendStore, retention: RetentionConfig): PeriodicJob =>
   pruningJob({
     service: 'telephony',
     periodMs: retention.periodMs,

@@ -11,11 +11,11 @@ import { newId } from '@voice/runtime/ids';
 import { CarrierDirectory } from '../src/carriers/directory.js';
 import { carrierFor, CircuitBreakers } from '../src/carriers/registry.js';
 import { twilioSignature } from '../src/carriers/twilio.js';
-import { SqliteTelephonyStore } from '../src/store/sqlite.js';
+import { openSqliteTelephonyStore } from '../src/store/sqlite.js';
 import { contextOf, serviceOver } from './service-harness.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'telephony-callbacks-'));
-const store = new SqliteTelephonyStore(join(dir, 'callbacks.sqlite'));
+const store = openSqliteTelephonyStore(join(dir, 'callbacks.sqlite'));
 const box = new SecretBox(randomBytes(32));
 const publicUrl = 'https://voice.example';
 const carriers = new CarrierDirectory({

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { newId } from '@voice/runtime/ids';
 import { createLogger } from '@voice/runtime/logger';
 import { recordDelivery } from '../src/service/delivery-reports.js';
-import { SqliteTelephonyStore } from '../src/store/sqlite.js';
+import { openSqliteTelephonyStore } from '../src/store/sqlite.js';
 import { messageRecord } from './store.contract.js';
 
 const logger = createLogger({ service: 'delivery-reports-test', level: 'silent' });
@@ -14,7 +14,7 @@ const dir = mkdtempSync(join(tmpdir(), 'telephony-delivery-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 test('a report that comes before the acceptance is recorded lands once the acceptance commits', async () => {
-  const store = new SqliteTelephonyStore(join(dir, `${newId()}.sqlite`));
+  const store = openSqliteTelephonyStore(join(dir, `${newId()}.sqlite`));
   try {
     const message = messageRecord(newId());
     expect(await store.beginSend(message)).toEqual({ kind: 'begun' });
@@ -38,7 +38,7 @@ test('a report that comes before the acceptance is recorded lands once the accep
 });
 
 test('a report for a carrier id no message ever holds is dropped after the last try', async () => {
-  const store = new SqliteTelephonyStore(join(dir, `${newId()}.sqlite`));
+  const store = openSqliteTelephonyStore(join(dir, `${newId()}.sqlite`));
   try {
     let tries = 0;
     const counting = { applyDelivery: (...args: Parameters<typeof store.applyDelivery>) => ((tries += 1), store.applyDelivery(...args)) };

@@ -15,8 +15,8 @@ import { createLogger } from '@voice/runtime/logger';
 import { CarrierDirectory } from '../src/carriers/directory.js';
 import { carrierFor, CircuitBreakers } from '../src/carriers/registry.js';
 import { SendRecovery } from '../src/service/send-recovery.js';
-import { SqliteTelephonyStore } from '../src/store/sqlite.js';
-import type { MessageRecord, SendClaim } from '../src/store/store.js';
+import { openSqliteTelephonyStore } from '../src/store/sqlite.js';
+import type { MessageRecord, SendClaim, TelephonyStore } from '../src/store/store.js';
 import { contextOf, serviceOver } from './service-harness.js';
 import { messageRecord, numberRecord } from './store.contract.js';
 import { startFakeTwilio, type FakeTwilio } from './support-carrier/twilio-server.js';
@@ -26,7 +26,7 @@ const box = new SecretBox(randomBytes(32));
 const logger = createLogger({ service: 'telephony-test', level: 'silent' });
 
 let dir: string;
-let store: SqliteTelephonyStore;
+let store: TelephonyStore;
 let carriers: CarrierDirectory;
 let twilio: FakeTwilio;
 let clockMs: number;
@@ -35,7 +35,7 @@ let relayWakes: number;
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'telephony-recovery-'));
-  store = new SqliteTelephonyStore(join(dir, 'telephony.sqlite'));
+  store = openSqliteTelephonyStore(join(dir, 'telephony.sqlite'));
   carriers = directory();
   twilio = await startFakeTwilio();
   clockMs = Date.now();
@@ -206,7 +206,7 @@ test('passes of two replicas racing over the same sends settle each one once', a
     sends.push(sent);
   }
   passTime();
-  const otherReplica = new SqliteTelephonyStore(join(dir, 'telephony.sqlite'));
+  const otherReplica = openSqliteTelephonyStore(join(dir, 'telephony.sqlite'));
   try {
     const passes = await Promise.all([recovery().runPass(), recovery(otherReplica).runPass()]);
     const total = (field: 'accepted' | 'abandoned' | 'settledElsewhere') => passes.reduce((sum, pass) => sum + pass[field], 0);

@@ -10,13 +10,13 @@ import { SecretBox } from '@voice/runtime/crypto';
 import { newId } from '@voice/runtime/ids';
 import { CarrierDirectory } from '../src/carriers/directory.js';
 import { carrierFor, CircuitBreakers } from '../src/carriers/registry.js';
-import { SqliteTelephonyStore } from '../src/store/sqlite.js';
+import { openSqliteTelephonyStore } from '../src/store/sqlite.js';
 import { contextOf, GrantedHolds, serviceOver } from './service-harness.js';
 import { numberRecord } from './store.contract.js';
 
 test('an imported number whose carrier connection is gone cannot send: 409 telephony_configuration_error, nothing held', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'telephony-orphan-'));
-  const store = new SqliteTelephonyStore(join(dir, 'telephony.sqlite'));
+  const store = openSqliteTelephonyStore(join(dir, 'telephony.sqlite'));
   const box = new SecretBox(randomBytes(32));
   const carriers = new CarrierDirectory({
     platform: { provider: 'sandbox' },

@@ -3,6 +3,7 @@ import type { NewOutboxEvent, OutboxEvent } from '@voice/runtime/events';
 import { newId } from '@voice/runtime/ids';
 import type { CampaignRecord, ConnectionRecord, MessageRecord, NumberRecord, SendClaim, SuppressionRecord, TelephonyStore } from '../src/store/store.js';
 import { awaitingCarrier } from '../src/store/rules.js';
+import type { OpenStore } from '../../runtime/test/store-contract.js';
 
 let clock = Date.parse('2026-01-01T00:00:00.000Z');
 const tick = (): string => new Date((clock += 1000)).toISOString();
@@ -111,8 +112,8 @@ const usageEvent = (message: MessageRecord): NewOutboxEvent => ({
   payload: new Uint8Array([1, 2, 3, message.creditUnits % 256]),
 });
 
-export function describeTelephonyStoreContract(name: string, open: () => Promise<TelephonyStore>): void {
-  describe(name, () => {
+export function telephonyStoreContract(open: OpenStore<TelephonyStore>): void {
+  describe('contract', () => {
     let store: TelephonyStore;
     let workspace: string;
     let otherWorkspace: string;

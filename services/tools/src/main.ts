@@ -8,12 +8,15 @@ import { startPeriodicJobs } from '@voice/runtime/jobs';
 import { createLogger, type Logger } from '@voice/runtime/logger';
 import { runProcess } from '@voice/runtime/process';
 import { startConnectServer, type StartedService } from '@voice/runtime/server';
+import { openServiceStore } from '@voice/runtime/store';
 import { readToolsConfig } from './config.js';
 import { ToolSecrets } from '@voice/contracts/tool-secrets';
 import { toolsRoutes, toolsServiceNames } from './routes.js';
 import { toolsRetentionJob } from './retention.js';
 import { createToolRunner } from './runner.js';
-import { openToolStore } from './store/open.js';
+import { MongoToolStore } from './store/mongo.js';
+import { SqliteToolStore } from './store/sqlite.js';
+import type { ToolStore } from './store/store.js';
 
 export interface ToolsOptions {
   logger?: Logger;
@@ -24,7 +27,11 @@ export interface ToolsOptions {
 export async function startToolsService(env: Env, options: ToolsOptions = {}): Promise<StartedService> {
   const config = readToolsConfig(env);
   const log = options.logger ?? createLogger({ service: 'tools', level: config.common.logLevel });
-  const store = await openToolStore(config.common);
+  const store = await openServiceStore<ToolStore>(config.common, {
+    service: 'tools',
+    sqlite: (file) => new SqliteToolStore(file),
+    mongo: (uri, database) => MongoToolStore.connect(uri, database),
+  });
   const closers: (() => Promise<void>)[] = [() => store.close()];
   const closeAll = async () => {
     for (const close of closers.reverse().splice(0)) await close();

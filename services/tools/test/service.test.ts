@@ -1,68 +1,34 @@
-// The tools service's routes over an in-memory Connect transport, with the real signed-caller
-// interceptor, SQLite store, secret box and runner (private egress refused).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { Code, ConnectError, createClient, createRouterTransport } from '@connectrpc/connect';
-import { ToolsService } from '@voice/proto/voice/tools/v1/tools';
-import { callHeaders, CallerSigner } from '@voice/runtime/caller';
-import { SecretBox } from '@voice/runtime/crypto';
-import { errorDetailOf } from '@voice/runtime/errors';
+// Tier 2: the tools service's routes over an in-memory Connect transport, with the real
+// signed-caller interceptor, SQLite store, secret box and runner (private egress refused).
+import { Code } from '@connectrpc/connect';
 import { newId } from '@voice/runtime/ids';
-import { createLogger } from '@voice/runtime/logger';
-import { callerInterceptor } from '@voice/runtime/server';
-import { ToolSecrets } from '@voice/contracts/tool-secrets';
-import { toolsRoutes } from '../src/routes.js';
-import { createToolRunner } from '../src/runner.js';
-import { SqliteToolStore } from '../src/store/sqlite.js';
+import { failure, setup, type ToolsTier } from './harness.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tools-service-'));
-const store = new SqliteToolStore(join(dir, 'tools.sqlite'));
-const signer = new CallerSigner(randomBytes(32));
-const logger = createLogger({ service: 'tools-test', level: 'silent' });
-const client = createClient(
-  ToolsService,
-  createRouterTransport(
-    toolsRoutes({ store, secrets: new ToolSecrets(new SecretBox(randomBytes(32))), runner: createToolRunner({ allowPrivate: false }) }),
-    { router: { interceptors: [callerInterceptor(signer, logger)] } },
-  ),
-);
-afterAll(async () => {
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
+let tier: ToolsTier;
+let client: ToolsTier['client'];
+let inWorkspace: ToolsTier['inWorkspace'];
+beforeAll(async () => {
+  tier = await setup();
+  ({ client, inWorkspace } = tier);
 });
-
-const inWorkspace = (workspaceId: string) => ({
-  headers: callHeaders(signer, { workspaceId, principal: { type: 'service_account', id: 'k', name: 'k' }, scopes: null, requestId: 'r' }),
-});
-
-async function failure(call: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await call;
-  } catch (error) {
-    return ConnectError.from(error);
-  }
-  throw new Error('the call succeeded');
-}
+afterAll(() => tier.close());
 
 test('every call needs a signed caller naming a workspace', async () => {
   expect((await failure(client.listTools({}))).code).toBe(Code.Unauthenticated);
-  const noWorkspace = { headers: callHeaders(signer, { workspaceId: '', principal: { type: 'internal', id: 'x', name: 'x' }, scopes: null, requestId: 'r' }) };
-  const refused = await failure(client.listTools({}, noWorkspace));
-  expect(errorDetailOf(refused).reason).toBe('unauthorized');
+  const refused = await failure(client.listTools({}, tier.internal));
+  expect(refused.reason).toBe('unauthorized');
 });
 
 test('errors carry the public reason and the field violations', async () => {
   const workspace = inWorkspace(newId());
   const invalid = await failure(client.createTool({ name: '9lives', type: 'api', config: { url: 'nope' } }, workspace));
   expect(invalid.code).toBe(Code.InvalidArgument);
-  expect(errorDetailOf(invalid)).toEqual({ reason: 'invalid_request', fields: [{ field: 'name', issue: expect.any(String) }] });
+  expect(invalid).toMatchObject({ reason: 'invalid_request', fields: [{ field: 'name', issue: expect.any(String) }] });
   const created = await client.createTool({ name: 'ok', type: 'api', config: { url: 'https://a.example' } }, workspace);
   const stale = await failure(client.updateTool({ id: created.tool!.id, expectedRevision: 7, description: 'x' }, workspace));
-  expect([stale.code, errorDetailOf(stale).reason]).toEqual([Code.Aborted, 'revision_conflict']);
+  expect([stale.code, stale.reason]).toEqual([Code.Aborted, 'revision_conflict']);
   const duplicate = await failure(client.createTool({ name: 'ok', type: 'api', config: { url: 'https://a.example' } }, workspace));
-  expect([duplicate.code, errorDetailOf(duplicate).reason]).toEqual([Code.FailedPrecondition, 'conflict']);
+  expect([duplicate.code, duplicate.reason]).toEqual([Code.FailedPrecondition, 'conflict']);
 });
 
 test('a tool of one workspace does not exist for another', async () => {
@@ -77,5 +43,5 @@ test('a test run towards a private address is refused with destination_forbidden
   const workspace = inWorkspace(newId());
   const created = await client.createTool({ name: 'local', type: 'api', config: { url: 'http://127.0.0.1:9/x' } }, workspace);
   const refused = await failure(client.testTool({ id: created.tool!.id }, workspace));
-  expect([refused.code, errorDetailOf(refused).reason]).toEqual([Code.PermissionDenied, 'destination_forbidden']);
+  expect([refused.code, refused.reason]).toEqual([Code.PermissionDenied, 'destination_forbidden']);
 });

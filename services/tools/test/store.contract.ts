@@ -1,6 +1,7 @@
 // The behaviour every ToolStore must have, written once and run against each adapter.
 import { newId } from '@voice/runtime/ids';
 import type { IdempotencyClaim, ToolRecord, ToolStore } from '../src/store/store.js';
+import type { OpenStore } from '../../runtime/test/store-contract.js';
 
 let clock = Date.parse('2026-01-01T00:00:00.000Z');
 const tick = (): string => new Date((clock += 1000)).toISOString();
@@ -30,7 +31,7 @@ const claim = (key: string, fingerprint: string, overrides: Partial<IdempotencyC
   ...overrides,
 });
 
-export function toolStoreContract(open: () => Promise<ToolStore>): void {
+export function toolStoreContract(open: OpenStore<ToolStore>): void {
   let store: ToolStore;
   let workspace: string;
   let otherWorkspace: string;

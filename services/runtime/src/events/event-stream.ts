@@ -35,6 +35,14 @@ export interface ConsumeOptions {
   /** Deliveries before an event is given up on (logged and dropped); unset means never give up. */
   maxDeliver?: number;
   redeliveryBackoff?: RedeliveryBackoff;
+  /**
+   * Events handled at once (default 1: one after another, in stream order). Above 1 only for a
+   * handler that applies each event once however often and in whatever order it comes (a
+   * processed-events record in the transaction of its effect): events then complete out of
+   * order, and each is acked once its own handler has resolved. JetStream honours it; the
+   * in-process stream hands its events over one at a time.
+   */
+  concurrency?: number;
 }
 
 export interface Consumption {
@@ -99,6 +107,9 @@ export function checkConsumeOptions(options: ConsumeOptions): void {
   if (options.ackWaitMs !== undefined && !(options.ackWaitMs > 0)) throw new RangeError('ackWaitMs must be positive');
   if (options.maxDeliver !== undefined && !(Number.isInteger(options.maxDeliver) && options.maxDeliver > 0)) {
     throw new RangeError('maxDeliver must be a positive integer');
+  }
+  if (options.concurrency !== undefined && !(Number.isInteger(options.concurrency) && options.concurrency > 0)) {
+    throw new RangeError('concurrency must be a positive integer');
   }
 }
 

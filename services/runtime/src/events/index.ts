@@ -9,3 +9,4 @@ export * from './namespaced.js';
 export * from './streams.js';
 export * from './outbox.js';
 export * from './relay.js';
+export * from './bounded-concurrency.js';

@@ -33,6 +33,7 @@ import {
   trackConsumption,
   afterFailedDelivery,
 } from './event-stream.js';
+import { forEachConcurrently } from './bounded-concurrency.js';
 import { matchesAny } from './subject-match.js';
 
 /** The header JetStream de-duplicates on; `msgID` sets it. */
@@ -41,7 +42,8 @@ const streamNameInUse = 10058;
 
 // Events are pulled in small batches whose pull requests always run out on the server, so a
 // stopped consumer leaves no open request behind that would swallow later events until ack_wait.
-const batchSize = 32;
+// A batch holds at least twice the handlers at work, so a freed handler finds its next event here.
+const minBatchSize = 32;
 const pullExpiresMs = 1_000;
 const ackTimeoutMs = 5_000;
 
@@ -150,20 +152,22 @@ class JetStreamConsumption implements Consumption {
     this.loop = this.run();
   }
 
-  /** Resolves once the event in hand is acked or handed back, or after `shutdownWaitMs` when its handler or NATS does not answer (it comes again after its ack wait). */
+  /** Resolves once the events in hand are acked or handed back, or after `shutdownWaitMs` when a handler or NATS does not answer (its event comes again after its ack wait). */
   async stop(): Promise<void> {
     this.stopping.abort();
     if (!(await settledWithin(this.loop))) this.logger.warn('event handler still busy at stop; the event comes again');
   }
 
   private async run(): Promise<void> {
+    const concurrency = this.options.concurrency ?? 1;
+    const batchSize = Math.max(minBatchSize, 2 * concurrency);
     let failures = 0;
     while (!this.stopping.signal.aborted) {
       try {
         const batch = await this.consumer.fetch({ max_messages: batchSize, expires: pullExpiresMs });
         // Events already delivered to this batch are handled even when stopping: handing them
         // back would only delay them until their ack wait ran out.
-        for await (const message of batch) await this.handle(message);
+        await forEachConcurrently(batch, concurrency, (message) => this.handle(message));
         failures = 0;
       } catch (error) {
         failures += 1;
@@ -203,7 +207,9 @@ class JetStreamConsumption implements Consumption {
     }
     try {
       // Waiting for the server's confirmation means a consumer restarted right after stop()
-      // never sees an event that was handled here.
+      // never sees an event that was handled here. Each event is acked on its own as its handler
+      // resolves (concurrent handlers' acks overlap): explicit acks have no batch form in nats.js
+      // 2.29, and AckPolicy.All would also ack earlier events whose handlers failed.
       await message.ackAck({ timeout: ackTimeoutMs });
     } catch (error) {
       this.logger.warn('ack not confirmed; the event may be delivered again', { error, eventId: id });

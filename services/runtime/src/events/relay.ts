@@ -1,9 +1,16 @@
-// Moves committed outbox events to the event stream, in order, at least once: an event
-// published but not yet marked (the process died in between) is published again, and the
-// stream's duplicate window and the consumer's processed-events table absorb the copy.
+// Moves committed outbox events to the event stream, at least once, with a bounded window of
+// publishes awaiting their acks: an event is marked only after the stream acknowledged it, so one
+// published but not yet marked (the process died in between, or its ack was lost) is published
+// again, and the stream's duplicate window and the consumer's processed-events table absorb the copy.
+//
+// Order: the window's publishes go out in outbox order on one connection, and the stream stores
+// them in that order; only a failed publish, re-sent by a later run, lands after events that
+// followed it. No consumer relies on stream order: billing's usage consumer settles each event's
+// own hold (or charges its own event id), and WalletChanged carries the wallet's version.
 import type { Logger } from '../logger.js';
 import { PollingLoop, type PassOutcome } from '../polling-loop.js';
 import { nowIso } from '../time.js';
+import { forEachConcurrently } from './bounded-concurrency.js';
 import { redeliveryDelayMs, type EventStream, type RedeliveryBackoff } from './event-stream.js';
 import type { OutboxReader } from './outbox.js';
 
@@ -14,6 +21,8 @@ export interface OutboxRelayOptions {
   /** Pause between runs when nothing wakes the relay. */
   intervalMs?: number;
   batchSize?: number;
+  /** Publishes of a batch awaiting their acks at once. */
+  maxInFlight?: number;
   /** Pause after a failed run, doubling with each further failure. */
   retryBackoff?: RedeliveryBackoff;
   clock?: () => string;
@@ -22,6 +31,7 @@ export interface OutboxRelayOptions {
 export class OutboxRelay {
   private readonly intervalMs: number;
   private readonly batchSize: number;
+  private readonly maxInFlight: number;
   private readonly retryBackoff: RedeliveryBackoff;
   private readonly clock: () => string;
   private failures = 0;
@@ -35,6 +45,7 @@ export class OutboxRelay {
   constructor(private readonly options: OutboxRelayOptions) {
     this.intervalMs = options.intervalMs ?? 1_000;
     this.batchSize = options.batchSize ?? 100;
+    this.maxInFlight = options.maxInFlight ?? 32;
     this.retryBackoff = options.retryBackoff ?? { initialMs: 500, maxMs: 30_000 };
     this.clock = options.clock ?? nowIso;
   }
@@ -59,7 +70,8 @@ export class OutboxRelay {
 
   /**
    * Publishes every pending event, batch by batch; resolves with how many were published and
-   * rejects on the first failure (events published before it are marked). For callers that do
+   * rejects on the first failure, after the publishes already under way have settled (every
+   * event the stream acknowledged is marked; the failed one stays pending). For callers that do
    * not start the loop; never run it beside a started relay of the same outbox.
    */
   async runOnce(): Promise<number> {
@@ -86,10 +98,10 @@ export class OutboxRelay {
     const events = await this.options.outbox.pending(this.batchSize);
     const published: string[] = [];
     try {
-      for (const event of events) {
+      await forEachConcurrently(events, this.maxInFlight, async (event) => {
         await this.options.stream.publish(event.subject, event.payload, event.id);
         published.push(event.id);
-      }
+      });
     } finally {
       if (published.length > 0) await this.options.outbox.markPublished(published, this.clock());
     }

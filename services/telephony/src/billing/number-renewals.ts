@@ -9,7 +9,7 @@ import type { PeriodicJob } from '@voice/runtime/jobs';
 import type { Logger } from '@voice/runtime/logger';
 import type { CarrierDirectory } from '../carriers/directory.js';
 import { releaseAt, type NumberTerms } from '../presenter.js';
-import type { NumberRecord, TelephonyStore } from '../store/store.js';
+import type { NumberRecord, RenewalStore } from '../store/store.js';
 import { anniversary, monthsElapsed } from './anniversaries.js';
 import { BillingUnreachable, type BillingHolds } from './holds.js';
 import { numberFeeCaptureEvent, numberFeeDescription, numberFeeHoldId, numberFeeHoldSeconds, numberFeeKind } from './number-fees.js';
@@ -17,7 +17,7 @@ import { numberFeeCaptureEvent, numberFeeDescription, numberFeeHoldId, numberFee
 export type RenewalOutcome = 'renewed' | 'past_due' | 'released' | 'unchanged';
 
 export interface NumberRenewalsDeps {
-  store: TelephonyStore;
+  store: RenewalStore;
   holds: BillingHolds;
   carriers: CarrierDirectory;
   terms: NumberTerms;

@@ -8,6 +8,7 @@ import { isUuid } from '@voice/runtime/ids';
 import type { HandleCarrierCallbackRequest } from '@voice/proto/voice/telephony/v1/telephony';
 import type { CarrierAdapter, DeliveryStatus } from '../carriers/carrier.js';
 import { platformConnectionKey } from '../carriers/directory.js';
+import type { CampaignStore, ConnectionStore, DeliveryStore } from '../store/store.js';
 import type { TelephonyDeps } from './deps.js';
 
 // Maps, not object literals: a carrier's word such as "constructor" must not find Object.prototype.
@@ -29,7 +30,7 @@ const campaignVerdictOf = new Map<string, 'approved' | 'rejected'>([
   ['failed', 'rejected'],
 ]);
 
-export function callbackHandlers(deps: TelephonyDeps) {
+export function callbackHandlers(deps: TelephonyDeps<DeliveryStore & ConnectionStore & CampaignStore>) {
   const { store } = deps;
 
   async function carrierOf(connection: string): Promise<{ adapter: CarrierAdapter; connectionId: string | null }> {

@@ -8,10 +8,11 @@ import type { CreateA2pCampaignRequest, GetA2pCampaignRequest, ListA2pCampaignsR
 import { createCampaignBodySchema } from '@voice/contracts/telephony';
 import { presentCampaign } from '../presenter.js';
 import { withCarrier } from './carrier-errors.js';
+import type { CampaignStore, ConnectionStore } from '../store/store.js';
 import type { TelephonyDeps } from './deps.js';
 import { loadOr404, parseInput } from './input.js';
 
-export function campaignHandlers(deps: TelephonyDeps) {
+export function campaignHandlers(deps: TelephonyDeps<CampaignStore & ConnectionStore>) {
   const { store } = deps;
   return {
     async createA2pCampaign(request: CreateA2pCampaignRequest, context: HandlerContext) {

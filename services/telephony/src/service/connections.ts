@@ -16,7 +16,7 @@ import type {
 } from '@voice/proto/voice/telephony/v1/telephony';
 import { createConnectionBodySchema, secretMask, updateConnectionBodySchema } from '@voice/contracts/telephony';
 import { presentConnection } from '../presenter.js';
-import type { ConnectionChanges, ConnectionRecord } from '../store/store.js';
+import type { ConnectionChanges, ConnectionRecord, ConnectionStore } from '../store/store.js';
 import type { TelephonyDeps } from './deps.js';
 import { loadOr404, parseInput } from './input.js';
 
@@ -25,7 +25,7 @@ export const defaultTwilioBaseUrl = 'https://api.twilio.com';
 
 const withoutTrailingSlash = (url: string): string => url.replace(/\/+$/, '');
 
-export function connectionHandlers(deps: TelephonyDeps) {
+export function connectionHandlers(deps: TelephonyDeps<ConnectionStore>) {
   const { store, box } = deps;
   const present = (connection: ConnectionRecord) => presentConnection(connection, deps.carriers.accountSidOf(connection));
   const load = (workspaceId: string, id: string) => loadOr404('carrier connection', id, (key) => store.getConnection(workspaceId, key));

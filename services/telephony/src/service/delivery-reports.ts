@@ -3,13 +3,13 @@
 // the carrier's id) commits, as it is on MongoDB. A report for a carrier id no message holds yet is
 // tried again a few times, with growing pauses, before it is given up.
 import type { Logger } from '@voice/runtime/logger';
-import type { DeliveryUpdate, MessageRecord, TelephonyStore } from '../store/store.js';
+import type { DeliveryStore, DeliveryUpdate, MessageRecord } from '../store/store.js';
 
 /** The pauses before each further try: about 10 s in all, beyond an acceptance's commit on a loaded database. */
 export const deliveryRetryDelaysMs = [50, 100, 200, 400, 800, 1_600, 3_200, 3_200];
 
 export async function recordDelivery(
-  store: Pick<TelephonyStore, 'applyDelivery'>,
+  store: DeliveryStore,
   report: { carrierConnectionId: string | null; carrierMessageId: string; update: DeliveryUpdate },
   logger: Logger,
   delaysMs: readonly number[] = deliveryRetryDelaysMs,

@@ -1,4 +1,5 @@
-// What the telephony handlers need; main.ts builds it once.
+// What the telephony handlers need; main.ts builds it once. Each area names the parts of the
+// store it uses, so `Store` is the narrowest that serves it.
 import type { SecretBox } from '@voice/runtime/crypto';
 import type { Logger } from '@voice/runtime/logger';
 import type { CarrierDirectory } from '../carriers/directory.js';
@@ -7,8 +8,8 @@ import type { NumberTerms } from '../presenter.js';
 import type { SmsPricing } from '../pricing.js';
 import type { TelephonyStore } from '../store/store.js';
 
-export interface TelephonyDeps {
-  store: TelephonyStore;
+export interface TelephonyDeps<Store = TelephonyStore> {
+  store: Store;
   /** Seals carrier credentials at rest. */
   box: SecretBox;
   carriers: CarrierDirectory;

@@ -25,7 +25,7 @@ import { numberFeeCaptureEvent, numberFeeDescription, numberFeeHoldId, numberFee
 import { NumberNotAvailable, type NumberCapabilities } from '../carriers/carrier.js';
 import { buyNumberBodySchema, importNumberBodySchema, searchNumbersQuerySchema, updateNumberBodySchema, parseE164 } from '@voice/contracts/telephony';
 import { presentNumber } from '../presenter.js';
-import type { NumberChanges, NumberRecord, NumberSource } from '../store/store.js';
+import type { CampaignStore, ConnectionStore, NumberChanges, NumberRecord, NumberSource, NumberStore } from '../store/store.js';
 import { withCarrier } from './carrier-errors.js';
 import type { TelephonyDeps } from './deps.js';
 import { loadOr404, parseInput } from './input.js';
@@ -35,7 +35,7 @@ const numberTaken = (number: string) => serviceError('conflict', `${number} alre
 /** Search results beyond this are never useful to a person choosing a number. */
 const maxSearchResults = 200;
 
-export function numberHandlers(deps: TelephonyDeps) {
+export function numberHandlers(deps: TelephonyDeps<NumberStore & ConnectionStore & CampaignStore>) {
   const { store } = deps;
   const present = (number: NumberRecord) => presentNumber(number, deps.numberTerms);
 

@@ -10,10 +10,10 @@ import { PollingLoop } from '@voice/runtime/polling-loop';
 import type { CarrierAdapter } from '../carriers/carrier.js';
 import type { CarrierDirectory } from '../carriers/directory.js';
 import { smsCaptureEvent, smsReleaseEvent } from '../billing/usage-events.js';
-import type { MessageRecord, TelephonyStore } from '../store/store.js';
+import type { ConnectionStore, InterruptedSendStore, MessageRecord, SendStore } from '../store/store.js';
 
 export interface SendRecoveryOptions {
-  store: TelephonyStore;
+  store: SendStore & InterruptedSendStore & ConnectionStore;
   carriers: CarrierDirectory;
   /** Asks the outbox relay to publish now (after a recovered message's usage event committed). */
   wakeRelay(): void;

@@ -17,7 +17,7 @@ import { presentMessage } from '../presenter.js';
 import { smsPriceUnits } from '../pricing.js';
 import { BillingUnreachable, type HoldAnswer } from '../billing/holds.js';
 import { smsCaptureEvent, smsDescription, smsHoldId, smsReleaseEvent, smsUsageKind } from '../billing/usage-events.js';
-import type { ClaimOutcome, MessageRecord, MessageStatus, NumberRecord } from '../store/store.js';
+import type { CampaignStore, ClaimOutcome, ConnectionStore, MessageRecord, MessageStatus, MessageStore, NumberRecord, NumberStore, SendStore, SuppressionStore } from '../store/store.js';
 import type { CarrierRoute } from '../carriers/directory.js';
 import { withCarrier } from './carrier-errors.js';
 import type { TelephonyDeps } from './deps.js';
@@ -25,7 +25,7 @@ import { loadOr404, parseInput } from './input.js';
 
 const configurationError = (message: string) => serviceError('telephony_configuration_error', message);
 
-export function smsHandlers(deps: TelephonyDeps) {
+export function smsHandlers(deps: TelephonyDeps<SendStore & MessageStore & NumberStore & ConnectionStore & CampaignStore & SuppressionStore>) {
   const { store } = deps;
 
   /** The sender's carrier, or why this number may not send (409 telephony_configuration_error). */

@@ -7,10 +7,11 @@ import { normalisePage } from '@voice/runtime/validation';
 import type { AddSuppressionRequest, ListSuppressionsRequest, RemoveSuppressionRequest } from '@voice/proto/voice/telephony/v1/telephony';
 import { addSuppressionBodySchema, parseE164 } from '@voice/contracts/telephony';
 import { presentSuppression } from '../presenter.js';
+import type { SuppressionStore } from '../store/store.js';
 import type { TelephonyDeps } from './deps.js';
 import { loadOr404, parseInput } from './input.js';
 
-export function suppressionHandlers(deps: TelephonyDeps) {
+export function suppressionHandlers(deps: TelephonyDeps<SuppressionStore>) {
   const { store } = deps;
   return {
     async listSuppressions(request: ListSuppressionsRequest, context: HandlerContext) {

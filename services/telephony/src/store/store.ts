@@ -134,9 +134,9 @@ export type BeginOutcome = { kind: 'begun' } | ClaimOutcome;
 
 export type DeliveryUpdate = { status: 'queued' | 'sent' | 'delivered' | 'failed'; failureReason?: string; at: string };
 
-export interface TelephonyStore {
-  // Phone numbers. insertNumber answers 'number_taken' when any workspace holds the number; the
-  // usage event that captures the first month's hold enters the outbox in the same transaction.
+/** Phone numbers. insertNumber answers 'number_taken' when any workspace holds the number. */
+export interface NumberStore {
+  /** The usage event that captures the first month's hold enters the outbox in the same transaction. */
   insertNumber(number: NumberRecord, usageEvent?: NewOutboxEvent): Promise<{ kind: 'created'; number: NumberRecord } | { kind: 'number_taken' }>;
   getNumber(workspaceId: string, id: string): Promise<NumberRecord | undefined>;
   /** Newest first. */
@@ -145,6 +145,10 @@ export interface TelephonyStore {
   heldNumbers(numbers: string[]): Promise<Set<string>>;
   updateNumber(workspaceId: string, id: string, changes: NumberChanges, now: string): Promise<NumberRecord | undefined>;
   deleteNumber(workspaceId: string, id: string): Promise<boolean>;
+}
+
+/** The monthly fees of bought numbers. */
+export interface RenewalStore {
   /** Bought numbers whose fee is due by `now` (past-due ones included), the longest due first. */
   dueRenewals(now: string, limit: number): Promise<NumberRecord[]>;
   /**
@@ -157,8 +161,10 @@ export interface TelephonyStore {
   markPastDue(id: string, dueAt: string, now: string): Promise<NumberRecord | undefined>;
   /** Removes a past-due number whose fee due at `dueAt` was never paid; false when it was paid or removed meanwhile. */
   deleteUnpaidNumber(id: string, dueAt: string): Promise<boolean>;
+}
 
-  // Carrier connections. deleteConnection refuses ('in_use') while a number or campaign uses it.
+/** Carrier connections. deleteConnection refuses ('in_use') while a number or campaign uses it. */
+export interface ConnectionStore {
   insertConnection(connection: ConnectionRecord): Promise<ConnectionRecord>;
   getConnection(workspaceId: string, id: string): Promise<ConnectionRecord | undefined>;
   /** For callbacks, which name a connection but no workspace. */
@@ -166,21 +172,27 @@ export interface TelephonyStore {
   listConnections(workspaceId: string, page: Page): Promise<{ connections: ConnectionRecord[]; total: number }>;
   updateConnection(workspaceId: string, id: string, changes: ConnectionChanges, now: string): Promise<ConnectionRecord | undefined>;
   deleteConnection(workspaceId: string, id: string): Promise<'deleted' | 'not_found' | 'in_use'>;
+}
 
-  // A2P campaigns.
+/** A2P campaigns. */
+export interface CampaignStore {
   insertCampaign(campaign: CampaignRecord): Promise<CampaignRecord>;
   getCampaign(workspaceId: string, id: string): Promise<CampaignRecord | undefined>;
   listCampaigns(workspaceId: string, page: Page): Promise<{ campaigns: CampaignRecord[]; total: number }>;
   /** A carrier's verdict; only a pending campaign of that connection changes. */
   setCampaignStatus(connectionId: string, id: string, status: 'approved' | 'rejected', reason: string, now: string): Promise<CampaignRecord | undefined>;
+}
 
-  // Suppression list. insertSuppression answers 'exists' for a number already on the list.
+/** The suppression list. insertSuppression answers 'exists' for a number already on the list. */
+export interface SuppressionStore {
   insertSuppression(entry: SuppressionRecord): Promise<{ kind: 'created'; entry: SuppressionRecord } | { kind: 'exists' }>;
   isSuppressed(workspaceId: string, number: string): Promise<boolean>;
   listSuppressions(workspaceId: string, page: Page): Promise<{ entries: SuppressionRecord[]; total: number }>;
   deleteSuppression(workspaceId: string, id: string): Promise<boolean>;
+}
 
-  // SMS, with the outbox of their usage events.
+/** Sending SMS, with the outbox of their usage events. */
+export interface SendStore {
   /**
    * One transaction: a claim under the key decides first (replay, in progress, reused; an
    * expired claim is replaced); then the message (status 'sending') and the claim are written
@@ -208,21 +220,48 @@ export interface TelephonyStore {
   abandonSend(messageId: string, releaseEvent?: NewOutboxEvent): Promise<boolean>;
   /** Deletes at most `limit` Idempotency-Key claims made before `createdBefore`, the oldest first; answers how many. */
   pruneSendClaims(createdBefore: string, limit: number): Promise<number>;
+}
+
+/** Sends the process stopped in the middle of, and what the carriers say they took. */
+export interface InterruptedSendStore {
   /** Messages still 'sending' that were created before the instant, oldest first. */
   interruptedSends(createdBefore: string, limit: number): Promise<MessageRecord[]>;
   /** Those of the carrier ids that no message of the connection (null: the platform's carrier) holds, in the given order. */
   unrecordedCarrierIds(carrierConnectionId: string | null, carrierMessageIds: string[]): Promise<string[]>;
+}
+
+/** Sent messages as callers read them, and the carriers' reports on them. */
+export interface MessageStore {
   /** A message still with the carrier ('sending') is not found: nobody was told its id yet, and it may vanish. */
   getMessage(workspaceId: string, id: string): Promise<MessageRecord | undefined>;
   /** Newest first, 'sending' messages excluded. */
   listMessages(workspaceId: string, filter: { status?: MessageStatus }, page: Page): Promise<{ messages: MessageRecord[]; total: number }>;
+}
+
+/** Carriers' delivery reports. */
+export interface DeliveryStore {
   /**
-   * A carrier's delivery report for (connection or null for the platform's carrier, carrier id).
+   * A report for (connection or null for the platform's carrier, carrier id).
    * States only move forward (queued < sent < delivered | failed; delivered and failed are final).
    */
   applyDelivery(carrierConnectionId: string | null, carrierMessageId: string, update: DeliveryUpdate): Promise<MessageRecord | undefined>;
-
-  /** The outbox the relay drains (usage events: captures and releases of holds). */
-  readonly outbox: PrunableOutbox;
-  close(): Promise<void>;
 }
+
+/** The outbox the relay drains (usage events: captures and releases of holds). */
+export interface OutboxStore {
+  readonly outbox: PrunableOutbox;
+}
+
+/** The whole store: every part on one database, which close() lets go of. */
+export type TelephonyStore = NumberStore &
+  RenewalStore &
+  ConnectionStore &
+  CampaignStore &
+  SuppressionStore &
+  SendStore &
+  InterruptedSendStore &
+  MessageStore &
+  DeliveryStore &
+  OutboxStore & {
+    close(): Promise<void>;
+  };

@@ -1,11 +1,10 @@
 // ToolStore on MongoDB: the service's own database, a unique (workspace, name) index,
 // revision-checked findOneAndUpdate, and a transaction where a tool and its idempotency
 // claim must agree (MongoDB transactions need a replica set, as production runs).
-import type { JsonObject } from '@bufbuild/protobuf';
 import type { ClientSession, Collection } from 'mongodb';
 import { connectMongo, deleteBatch, isDuplicateKey, type MongoHandle } from '@voice/runtime/store/mongo';
+import { mongoValues } from '@voice/runtime/store';
 import type { Page } from '@voice/runtime/validation';
-import type { ToolType } from '@voice/contracts/tools';
 import {
   claimOutcome,
   type CreateOutcome,
@@ -16,20 +15,9 @@ import {
   type ToolStore,
   type UpdateOutcome,
 } from './store.js';
+import { storedTool, toolFromStored, type StoredTool } from './mapping/tool.js';
 
-interface ToolDocument {
-  _id: string;
-  workspace_id: string;
-  name: string;
-  description: string;
-  type: string;
-  /** Kept as JSON text: config keys may hold characters MongoDB treats specially ("." and "$"). */
-  config: string;
-  is_active: boolean;
-  revision: number;
-  created_at: string;
-  updated_at: string;
-}
+type ToolDocument = StoredTool<boolean> & { _id: string };
 
 interface ClaimDocument {
   _id: string;
@@ -38,31 +26,9 @@ interface ClaimDocument {
   created_at: string;
 }
 
-const documentOf = (tool: ToolRecord): ToolDocument => ({
-  _id: tool.id,
-  workspace_id: tool.workspaceId,
-  name: tool.name,
-  description: tool.description,
-  type: tool.type,
-  config: JSON.stringify(tool.config),
-  is_active: tool.isActive,
-  revision: tool.revision,
-  created_at: tool.createdAt,
-  updated_at: tool.updatedAt,
-});
+const documentOf = (tool: ToolRecord): ToolDocument => ({ _id: tool.id, ...storedTool(tool, mongoValues) });
 
-const recordOf = (doc: ToolDocument): ToolRecord => ({
-  id: doc._id,
-  workspaceId: doc.workspace_id,
-  name: doc.name,
-  description: doc.description,
-  type: doc.type as ToolType,
-  config: JSON.parse(doc.config) as JsonObject,
-  isActive: doc.is_active,
-  revision: doc.revision,
-  createdAt: doc.created_at,
-  updatedAt: doc.updated_at,
-});
+const recordOf = (doc: ToolDocument): ToolRecord => toolFromStored(doc._id, doc, mongoValues);
 
 const claimId = (workspaceId: string, key: string): string => `${workspaceId}:${key}`;
 

@@ -1,10 +1,9 @@
 // ToolStore on embedded SQLite: one row per tool, revision-checked updates, idempotency
 // claims written in the same transaction as the tool they created.
-import type { JsonObject } from '@bufbuild/protobuf';
 import type Database from 'better-sqlite3';
-import { isUniqueViolation, openSqlite, statementCache, type SqliteDatabase } from '@voice/runtime/store/sqlite';
+import { insertRow, isUniqueViolation, openSqlite, statementCache, type SqliteDatabase } from '@voice/runtime/store/sqlite';
+import { sqliteValues } from '@voice/runtime/store';
 import type { Page } from '@voice/runtime/validation';
-import type { ToolType } from '@voice/contracts/tools';
 import {
   claimOutcome,
   type CreateOutcome,
@@ -15,6 +14,7 @@ import {
   type ToolStore,
   type UpdateOutcome,
 } from './store.js';
+import { storedTool, toolFromStored, type StoredTool } from './mapping/tool.js';
 
 const migrations = [
   `CREATE TABLE tools (
@@ -42,31 +42,9 @@ const migrations = [
   `CREATE INDEX idempotency_claims_by_time ON idempotency_claims (created_at);`,
 ];
 
-interface ToolRow {
-  id: string;
-  workspace_id: string;
-  name: string;
-  description: string;
-  type: string;
-  config: string;
-  is_active: number;
-  revision: number;
-  created_at: string;
-  updated_at: string;
-}
+type ToolRow = StoredTool<number> & { id: string };
 
-const fromRow = (row: ToolRow): ToolRecord => ({
-  id: row.id,
-  workspaceId: row.workspace_id,
-  name: row.name,
-  description: row.description,
-  type: row.type as ToolType,
-  config: JSON.parse(row.config) as JsonObject,
-  isActive: row.is_active === 1,
-  revision: row.revision,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-});
+const fromRow = (row: ToolRow): ToolRecord => toolFromStored(row.id, row, sqliteValues);
 
 export class SqliteToolStore implements ToolStore {
   private readonly db: SqliteDatabase;
@@ -86,12 +64,8 @@ export class SqliteToolStore implements ToolStore {
         if (replay) return replay;
       }
       try {
-        this.sql(
-            `INSERT INTO tools (id, workspace_id, name, description, type, config, is_active, revision, created_at, updated_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          )
-          .run(tool.id, tool.workspaceId, tool.name, tool.description, tool.type, JSON.stringify(tool.config),
-            tool.isActive ? 1 : 0, tool.revision, tool.createdAt, tool.updatedAt);
+        const row: ToolRow = { id: tool.id, ...storedTool(tool, sqliteValues) };
+        insertRow(this.sql, 'tools', row);
       } catch (error) {
         if (isUniqueViolation(error)) return { kind: 'name_taken' };
         throw error;

@@ -3,3 +3,4 @@ export * from './client.js';
 export * from './outbox.js';
 export * from './processed-events.js';
 export * from './batches.js';
+export * from './transaction.js';

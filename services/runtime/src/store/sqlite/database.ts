@@ -43,3 +43,9 @@ export function statementCache(db: SqliteDatabase): (sql: string) => Database.St
     return statement;
   };
 }
+
+/** Inserts `row` into `table`, a column for each of its keys (a mapper's stored form with its id). */
+export function insertRow(sql: (text: string) => Database.Statement, table: string, row: object): void {
+  const columns = Object.keys(row);
+  sql(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((column) => `@${column}`).join(', ')})`).run(row);
+}

@@ -1,94 +1,87 @@
 // Phone numbers in MongoDB: a unique index keeps a number with one workspace across the platform;
 // a bought number's fees are captured through usage events written in the transaction that records them.
 import type { NewOutboxEvent } from '@voice/runtime/events';
-import { isDuplicateKey, type MongoHandle, type MongoOutbox } from '@voice/runtime/store/mongo';
+import { inTransaction, isDuplicateKey } from '@voice/runtime/store/mongo';
 import { definedFields, type Page } from '@voice/runtime/validation';
-import type { NumberStore } from '../composed.js';
-import type { NumberChanges, NumberRecord } from '../store.js';
-import { numberDocument, numberRecord, type Collections } from './documents.js';
-import { findPage, MongoStorePart } from './part.js';
+import type { NumberChanges, NumberRecord, NumberStore, RenewalStore } from '../store.js';
+import { numberDocument, numberRecord } from './documents.js';
+import { findPage, type MongoContext } from './part.js';
 
-export class MongoNumberStore extends MongoStorePart implements NumberStore {
-  constructor(
-    handle: MongoHandle,
-    collections: Collections,
-    private readonly outbox: MongoOutbox,
-  ) {
-    super(handle, collections);
-  }
+export function mongoNumberStore({ handle, collections, outbox }: MongoContext): NumberStore & RenewalStore {
+  return {
+    async insertNumber(number: NumberRecord, usageEvent?: NewOutboxEvent): Promise<{ kind: 'created'; number: NumberRecord } | { kind: 'number_taken' }> {
+      try {
+        await inTransaction(handle, async (session) => {
+          await collections.numbers.insertOne(numberDocument(number), { session });
+          if (usageEvent) await outbox.add(usageEvent, session);
+        });
+        return { kind: 'created', number };
+      } catch (error) {
+        if (isDuplicateKey(error)) return { kind: 'number_taken' };
+        throw error;
+      }
+    },
 
-  async insertNumber(number: NumberRecord, usageEvent?: NewOutboxEvent): Promise<{ kind: 'created'; number: NumberRecord } | { kind: 'number_taken' }> {
-    try {
-      await this.transaction(async (session) => {
-        await this.collections.numbers.insertOne(numberDocument(number), { session });
-        if (usageEvent) await this.outbox.add(usageEvent, session);
+    async getNumber(workspaceId: string, id: string): Promise<NumberRecord | undefined> {
+      const doc = await collections.numbers.findOne({ _id: id, workspace_id: workspaceId });
+      return doc ? numberRecord(doc) : undefined;
+    },
+
+    async listNumbers(workspaceId: string, page: Page): Promise<{ numbers: NumberRecord[]; total: number }> {
+      const { docs, total } = await findPage(collections.numbers, { workspace_id: workspaceId }, page);
+      return { numbers: docs.map(numberRecord), total };
+    },
+
+    async heldNumbers(numbers: string[]): Promise<Set<string>> {
+      const docs = await collections.numbers.find({ number: { $in: numbers } }, { projection: { number: 1 } }).toArray();
+      return new Set(docs.map((doc) => doc.number));
+    },
+
+    async updateNumber(workspaceId: string, id: string, changes: NumberChanges, now: string): Promise<NumberRecord | undefined> {
+      const set = definedFields({
+        sms_outbound_enabled: changes.smsOutboundEnabled,
+        name: changes.name,
+        assistant_id: changes.assistantId,
+        a2p_campaign_id: changes.a2pCampaignId,
+        updated_at: now,
       });
-      return { kind: 'created', number };
-    } catch (error) {
-      if (isDuplicateKey(error)) return { kind: 'number_taken' };
-      throw error;
-    }
-  }
+      const updated = await collections.numbers.findOneAndUpdate({ _id: id, workspace_id: workspaceId }, { $set: set }, { returnDocument: 'after' });
+      return updated ? numberRecord(updated) : undefined;
+    },
 
-  async getNumber(workspaceId: string, id: string): Promise<NumberRecord | undefined> {
-    const doc = await this.collections.numbers.findOne({ _id: id, workspace_id: workspaceId });
-    return doc ? numberRecord(doc) : undefined;
-  }
+    async deleteNumber(workspaceId: string, id: string): Promise<boolean> {
+      return (await collections.numbers.deleteOne({ _id: id, workspace_id: workspaceId })).deletedCount === 1;
+    },
 
-  async listNumbers(workspaceId: string, page: Page): Promise<{ numbers: NumberRecord[]; total: number }> {
-    const { docs, total } = await findPage(this.collections.numbers, { workspace_id: workspaceId }, page);
-    return { numbers: docs.map(numberRecord), total };
-  }
+    async dueRenewals(now: string, limit: number): Promise<NumberRecord[]> {
+      const docs = await collections.numbers.find({ renews_at: { $type: 'string', $lte: now } }).sort({ renews_at: 1, _id: 1 }).limit(limit).toArray();
+      return docs.map(numberRecord);
+    },
 
-  async heldNumbers(numbers: string[]): Promise<Set<string>> {
-    const docs = await this.collections.numbers.find({ number: { $in: numbers } }, { projection: { number: 1 } }).toArray();
-    return new Set(docs.map((doc) => doc.number));
-  }
+    async renewNumber(id: string, dueAt: string, nextAt: string, usageEvent: NewOutboxEvent | undefined, now: string): Promise<NumberRecord | undefined> {
+      return inTransaction(handle, async (session) => {
+        const renewed = await collections.numbers.findOneAndUpdate(
+          { _id: id, renews_at: dueAt },
+          { $set: { renews_at: nextAt, past_due_since: null, updated_at: now } },
+          { session, returnDocument: 'after' },
+        );
+        if (!renewed) return undefined;
+        if (usageEvent) await outbox.add(usageEvent, session);
+        return numberRecord(renewed);
+      });
+    },
 
-  async updateNumber(workspaceId: string, id: string, changes: NumberChanges, now: string): Promise<NumberRecord | undefined> {
-    const set = definedFields({
-      sms_outbound_enabled: changes.smsOutboundEnabled,
-      name: changes.name,
-      assistant_id: changes.assistantId,
-      a2p_campaign_id: changes.a2pCampaignId,
-      updated_at: now,
-    });
-    const updated = await this.collections.numbers.findOneAndUpdate({ _id: id, workspace_id: workspaceId }, { $set: set }, { returnDocument: 'after' });
-    return updated ? numberRecord(updated) : undefined;
-  }
-
-  async deleteNumber(workspaceId: string, id: string): Promise<boolean> {
-    return (await this.collections.numbers.deleteOne({ _id: id, workspace_id: workspaceId })).deletedCount === 1;
-  }
-
-  async dueRenewals(now: string, limit: number): Promise<NumberRecord[]> {
-    const docs = await this.collections.numbers.find({ renews_at: { $type: 'string', $lte: now } }).sort({ renews_at: 1, _id: 1 }).limit(limit).toArray();
-    return docs.map(numberRecord);
-  }
-
-  async renewNumber(id: string, dueAt: string, nextAt: string, usageEvent: NewOutboxEvent | undefined, now: string): Promise<NumberRecord | undefined> {
-    return this.transaction(async (session) => {
-      const renewed = await this.collections.numbers.findOneAndUpdate(
-        { _id: id, renews_at: dueAt },
-        { $set: { renews_at: nextAt, past_due_since: null, updated_at: now } },
-        { session, returnDocument: 'after' },
+    async markPastDue(id: string, dueAt: string, now: string): Promise<NumberRecord | undefined> {
+      const marked = await collections.numbers.findOneAndUpdate(
+        { _id: id, renews_at: dueAt, past_due_since: null },
+        { $set: { past_due_since: now, updated_at: now } },
+        { returnDocument: 'after' },
       );
-      if (!renewed) return undefined;
-      if (usageEvent) await this.outbox.add(usageEvent, session);
-      return numberRecord(renewed);
-    });
-  }
+      return marked ? numberRecord(marked) : undefined;
+    },
 
-  async markPastDue(id: string, dueAt: string, now: string): Promise<NumberRecord | undefined> {
-    const marked = await this.collections.numbers.findOneAndUpdate(
-      { _id: id, renews_at: dueAt, past_due_since: null },
-      { $set: { past_due_since: now, updated_at: now } },
-      { returnDocument: 'after' },
-    );
-    return marked ? numberRecord(marked) : undefined;
-  }
-
-  async deleteUnpaidNumber(id: string, dueAt: string): Promise<boolean> {
-    return (await this.collections.numbers.deleteOne({ _id: id, renews_at: dueAt, past_due_since: { $type: 'string' } })).deletedCount === 1;
-  }
+    async deleteUnpaidNumber(id: string, dueAt: string): Promise<boolean> {
+      return (await collections.numbers.deleteOne({ _id: id, renews_at: dueAt, past_due_since: { $type: 'string' } })).deletedCount === 1;
+    },
+  };
 }

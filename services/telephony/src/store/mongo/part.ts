@@ -1,25 +1,14 @@
-// The base of each part of the MongoDB store: its collections, its transactions (they need a
-// replica set, as production runs), and what every part writes or reads the same way.
-import type { ClientSession, Collection, Filter } from 'mongodb';
-import type { MongoHandle } from '@voice/runtime/store/mongo';
+// What every part of the MongoDB store works on (the connection, its collections, the outbox), and
+// the page query every part reads the same way.
+import type { Collection, Filter } from 'mongodb';
+import type { MongoHandle, MongoOutbox } from '@voice/runtime/store/mongo';
 import type { Page } from '@voice/runtime/validation';
 import type { Collections } from './documents.js';
 
-export abstract class MongoStorePart {
-  constructor(
-    protected readonly handle: MongoHandle,
-    protected readonly collections: Collections,
-  ) {}
-
-  /** Runs `work` in a transaction, again on transient errors (write conflicts included). */
-  protected async transaction<T>(work: (session: ClientSession) => Promise<T>): Promise<T> {
-    const session = this.handle.client.startSession();
-    try {
-      return await session.withTransaction(() => work(session));
-    } finally {
-      await session.endSession();
-    }
-  }
+export interface MongoContext {
+  handle: MongoHandle;
+  collections: Collections;
+  outbox: MongoOutbox;
 }
 
 /** How many documents match, and one page of them newest first. */
@@ -34,4 +23,3 @@ export async function findPage<T extends { _id: string }>(
   ]);
   return { docs: docs as T[], total };
 }
-

@@ -3,107 +3,101 @@
 // event releasing its hold); delivery reports move accepted messages forward.
 import type { ClientSession, Filter } from 'mongodb';
 import type { NewOutboxEvent } from '@voice/runtime/events';
-import type { MongoHandle, MongoOutbox } from '@voice/runtime/store/mongo';
+import { inTransaction } from '@voice/runtime/store/mongo';
 import type { Page } from '@voice/runtime/validation';
-import type { SmsStore } from '../composed.js';
 import { awaitingCarrier, claimDecision, failureReasonOf, statusesOvertakenBy } from '../rules.js';
 import type { BeginOutcome, ClaimOutcome, DeliveryUpdate, MessageRecord, MessageStatus, SendClaim } from '../store.js';
-import type { MongoSendClaims } from './claims.js';
-import { messageDocument, messageRecord, type Collections, type MessageDocument } from './documents.js';
-import { findPage, MongoStorePart } from './part.js';
+import type { DeliveryStore, InterruptedSendStore, MessageStore, SendStore } from '../store.js';
+import { MongoSendClaims } from './claims.js';
+import { messageDocument, messageRecord, type MessageDocument } from './documents.js';
+import { findPage, type MongoContext } from './part.js';
 
-export class MongoSmsStore extends MongoStorePart implements SmsStore {
-  constructor(
-    handle: MongoHandle,
-    collections: Collections,
-    private readonly outbox: MongoOutbox,
-    private readonly claims: MongoSendClaims,
-  ) {
-    super(handle, collections);
-  }
-
-  async beginSend(message: MessageRecord, claim?: SendClaim): Promise<BeginOutcome> {
-    return this.transaction(async (session): Promise<BeginOutcome> => {
-      const decided = claim && (await this.decideClaim(message.workspaceId, claim, session));
-      if (decided) return decided;
-      await this.collections.messages.insertOne(messageDocument(awaitingCarrier(message)), { session });
-      if (claim) await this.claims.write(message.workspaceId, claim, message.id, session);
-      return { kind: 'begun' };
-    });
-  }
-
-  async claimedSend(workspaceId: string, claim: SendClaim): Promise<ClaimOutcome | undefined> {
-    return this.decideClaim(workspaceId, claim);
-  }
-
-  async acceptSend(messageId: string, carrierMessageId: string, usageEvent: NewOutboxEvent | undefined, now: string): Promise<MessageRecord | undefined> {
-    return this.transaction(async (session) => {
-      const accepted = await this.collections.messages.findOneAndUpdate(
-        { _id: messageId, status: 'sending' },
-        { $set: { status: 'queued', carrier_message_id: carrierMessageId, updated_at: now } },
-        { session, returnDocument: 'after' },
-      );
-      if (!accepted) return undefined;
-      const message = messageRecord(accepted);
-      await this.claims.recordFirstResponse(message, session);
-      if (usageEvent) await this.outbox.add(usageEvent, session);
-      return message;
-    });
-  }
-
-  async abandonSend(messageId: string, releaseEvent?: NewOutboxEvent): Promise<boolean> {
-    return this.transaction(async (session) => {
-      const abandoned = await this.collections.messages.deleteOne({ _id: messageId, status: 'sending' }, { session });
-      if (abandoned.deletedCount === 0) return false;
-      await this.claims.releaseFor(messageId, session);
-      if (releaseEvent) await this.outbox.add(releaseEvent, session);
-      return true;
-    });
-  }
-
-  async pruneSendClaims(createdBefore: string, limit: number): Promise<number> {
-    return this.claims.prune(createdBefore, limit);
-  }
-
-  async interruptedSends(createdBefore: string, limit: number): Promise<MessageRecord[]> {
-    const docs = await this.collections.messages.find({ status: 'sending', created_at: { $lt: createdBefore } }).sort({ created_at: 1 }).limit(limit).toArray();
-    return docs.map(messageRecord);
-  }
-
-  async unrecordedCarrierIds(carrierConnectionId: string | null, carrierMessageIds: string[]): Promise<string[]> {
-    const recorded = await this.collections.messages
-      .find({ carrier_connection_id: carrierConnectionId, carrier_message_id: { $in: carrierMessageIds } }, { projection: { carrier_message_id: 1 } })
-      .toArray();
-    const taken = new Set(recorded.map((doc) => doc.carrier_message_id));
-    return carrierMessageIds.filter((id) => !taken.has(id));
-  }
-
-  private async decideClaim(workspaceId: string, claim: SendClaim, session?: ClientSession): Promise<ClaimOutcome | undefined> {
-    const stored = await this.claims.find(workspaceId, claim.key, session);
-    const claimed = stored && (await this.collections.messages.findOne({ _id: stored.messageId }, { session }));
+export function mongoSmsStore({ handle, collections, outbox }: MongoContext): SendStore & InterruptedSendStore & MessageStore & DeliveryStore {
+  const claims = new MongoSendClaims(collections.claims);
+  const decideClaim = async (workspaceId: string, claim: SendClaim, session?: ClientSession): Promise<ClaimOutcome | undefined> => {
+    const stored = await claims.find(workspaceId, claim.key, session);
+    const claimed = stored && (await collections.messages.findOne({ _id: stored.messageId }, { session }));
     return claimDecision(stored, claim, claimed ? messageRecord(claimed) : undefined);
-  }
+  };
 
-  async getMessage(workspaceId: string, id: string): Promise<MessageRecord | undefined> {
-    const doc = await this.collections.messages.findOne({ _id: id, workspace_id: workspaceId, status: { $ne: 'sending' } });
-    return doc ? messageRecord(doc) : undefined;
-  }
+  return {
+    async beginSend(message: MessageRecord, claim?: SendClaim): Promise<BeginOutcome> {
+      return inTransaction(handle, async (session): Promise<BeginOutcome> => {
+        const decided = claim && (await decideClaim(message.workspaceId, claim, session));
+        if (decided) return decided;
+        await collections.messages.insertOne(messageDocument(awaitingCarrier(message)), { session });
+        if (claim) await claims.write(message.workspaceId, claim, message.id, session);
+        return { kind: 'begun' };
+      });
+    },
 
-  async listMessages(workspaceId: string, filter: { status?: MessageStatus }, page: Page): Promise<{ messages: MessageRecord[]; total: number }> {
-    const status = filter.status === undefined ? { $ne: 'sending' } : { $ne: 'sending', $eq: filter.status };
-    const { docs, total } = await findPage(this.collections.messages, { workspace_id: workspaceId, status }, page);
-    return { messages: docs.map(messageRecord), total };
-  }
+    async claimedSend(workspaceId: string, claim: SendClaim): Promise<ClaimOutcome | undefined> {
+      return decideClaim(workspaceId, claim);
+    },
 
-  async applyDelivery(carrierConnectionId: string | null, carrierMessageId: string, update: DeliveryUpdate): Promise<MessageRecord | undefined> {
-    // Spelled with the unique index's partial filter, so that index serves the lookup.
-    const byCarrierId: Filter<MessageDocument> = { carrier_connection_id: carrierConnectionId, carrier_message_id: { $eq: carrierMessageId, $type: 'string' } };
-    const moved = await this.collections.messages.findOneAndUpdate(
-      { ...byCarrierId, status: { $in: statusesOvertakenBy(update.status) } },
-      { $set: { status: update.status, failure_reason: failureReasonOf(update), updated_at: update.at } },
-      { returnDocument: 'after' },
-    );
-    const current = moved ?? (await this.collections.messages.findOne(byCarrierId));
-    return current ? messageRecord(current) : undefined;
-  }
+    async acceptSend(messageId: string, carrierMessageId: string, usageEvent: NewOutboxEvent | undefined, now: string): Promise<MessageRecord | undefined> {
+      return inTransaction(handle, async (session) => {
+        const accepted = await collections.messages.findOneAndUpdate(
+          { _id: messageId, status: 'sending' },
+          { $set: { status: 'queued', carrier_message_id: carrierMessageId, updated_at: now } },
+          { session, returnDocument: 'after' },
+        );
+        if (!accepted) return undefined;
+        const message = messageRecord(accepted);
+        await claims.recordFirstResponse(message, session);
+        if (usageEvent) await outbox.add(usageEvent, session);
+        return message;
+      });
+    },
+
+    async abandonSend(messageId: string, releaseEvent?: NewOutboxEvent): Promise<boolean> {
+      return inTransaction(handle, async (session) => {
+        const abandoned = await collections.messages.deleteOne({ _id: messageId, status: 'sending' }, { session });
+        if (abandoned.deletedCount === 0) return false;
+        await claims.releaseFor(messageId, session);
+        if (releaseEvent) await outbox.add(releaseEvent, session);
+        return true;
+      });
+    },
+
+    async pruneSendClaims(createdBefore: string, limit: number): Promise<number> {
+      return claims.prune(createdBefore, limit);
+    },
+
+    async interruptedSends(createdBefore: string, limit: number): Promise<MessageRecord[]> {
+      const docs = await collections.messages.find({ status: 'sending', created_at: { $lt: createdBefore } }).sort({ created_at: 1 }).limit(limit).toArray();
+      return docs.map(messageRecord);
+    },
+
+    async unrecordedCarrierIds(carrierConnectionId: string | null, carrierMessageIds: string[]): Promise<string[]> {
+      const recorded = await collections.messages
+        .find({ carrier_connection_id: carrierConnectionId, carrier_message_id: { $in: carrierMessageIds } }, { projection: { carrier_message_id: 1 } })
+        .toArray();
+      const taken = new Set(recorded.map((doc) => doc.carrier_message_id));
+      return carrierMessageIds.filter((id) => !taken.has(id));
+    },
+
+    async getMessage(workspaceId: string, id: string): Promise<MessageRecord | undefined> {
+      const doc = await collections.messages.findOne({ _id: id, workspace_id: workspaceId, status: { $ne: 'sending' } });
+      return doc ? messageRecord(doc) : undefined;
+    },
+
+    async listMessages(workspaceId: string, filter: { status?: MessageStatus }, page: Page): Promise<{ messages: MessageRecord[]; total: number }> {
+      const status = filter.status === undefined ? { $ne: 'sending' } : { $ne: 'sending', $eq: filter.status };
+      const { docs, total } = await findPage(collections.messages, { workspace_id: workspaceId, status }, page);
+      return { messages: docs.map(messageRecord), total };
+    },
+
+    async applyDelivery(carrierConnectionId: string | null, carrierMessageId: string, update: DeliveryUpdate): Promise<MessageRecord | undefined> {
+      // Spelled with the unique index's partial filter, so that index serves the lookup.
+      const byCarrierId: Filter<MessageDocument> = { carrier_connection_id: carrierConnectionId, carrier_message_id: { $eq: carrierMessageId, $type: 'string' } };
+      const moved = await collections.messages.findOneAndUpdate(
+        { ...byCarrierId, status: { $in: statusesOvertakenBy(update.status) } },
+        { $set: { status: update.status, failure_reason: failureReasonOf(update), updated_at: update.at } },
+        { returnDocument: 'after' },
+      );
+      const current = moved ?? (await collections.messages.findOne(byCarrierId));
+      return current ? messageRecord(current) : undefined;
+    },
+  };
 }

@@ -1,14 +1,16 @@
-// The SQL every part of the SQLite store writes the same way: inserting a row, updating the
-// columns a change names, and reading one page of a workspace's rows newest first.
+// What every part of the SQLite store works on (the database, its statement cache, the outbox), and
+// the SQL every part writes the same way: updating the columns a change names, and reading one
+// page of a workspace's rows newest first.
 import type Database from 'better-sqlite3';
-import type { SqliteDatabase } from '@voice/runtime/store/sqlite';
+import type { SqliteDatabase, SqliteOutbox } from '@voice/runtime/store/sqlite';
 import type { Page } from '@voice/runtime/validation';
 
 export type Sql = (text: string) => Database.Statement;
 
-export function insertRow(sql: Sql, table: string, row: object): void {
-  const columns = Object.keys(row);
-  sql(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((column) => `@${column}`).join(', ')})`).run(row);
+export interface SqliteContext {
+  db: SqliteDatabase;
+  sql: Sql;
+  outbox: SqliteOutbox;
 }
 
 /**

@@ -1,9 +1,10 @@
 // Where secrets sit inside a tool's config, and the three things done to them: sealed at rest,
 // masked on every way out, opened only to run the tool. The mask sent back keeps a stored secret.
+// Shared by the tools service (a tool's config) and the assistants service (an assistant's builtin tools).
 import type { JsonObject, JsonValue } from '@bufbuild/protobuf';
 import { SecretBox } from '@voice/runtime/crypto';
 import type { FieldIssue } from '@voice/runtime/errors';
-import { pathPlaceholder, secretMask, type ToolType } from '@voice/contracts/tools';
+import { pathPlaceholder, secretMask, type ToolType } from './tools.js';
 
 type Path = string[];
 

@@ -30,6 +30,7 @@ const allTools = [
   'get_custom_domain', 'get_me', 'get_platform_user', 'get_usage_summary', 'list_api_keys', 'list_phone_numbers', 'list_platform_users',
   'logout_platform_user', 'register_platform_user', 'release_phone_number', 'remove_custom_domain', 'revoke_api_key', 'search_phone_numbers',
   'send_sms', 'transfer_platform_credits', 'verify_custom_domain',
+  'list_assistants', 'get_assistant', 'create_assistant', 'update_assistant', 'delete_assistant', 'get_voices',
 ].sort();
 
 test('an unrestricted enterprise key sees every tool, each with a schema and annotations', async () => {

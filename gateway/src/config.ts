@@ -20,7 +20,7 @@ export interface GatewayConfig {
   host: string;
   port: number;
   publicUrl: string | undefined;
-  services: { identity: string; tools: string; telephony: string; billing: string; platformUsers: string };
+  services: { identity: string; tools: string; telephony: string; billing: string; platformUsers: string; assistants: string };
   rateLimit: RateLimitPolicy;
   /** Requests per minute and client address at the OAuth endpoints. */
   oauthRateLimits: Record<(typeof oauthEndpoints)[number], number>;
@@ -68,6 +68,7 @@ export function readGatewayConfig(env: Env): GatewayConfig {
       telephony: serviceUrl(env, 'VOICE_TELEPHONY_URL', 50053),
       billing: serviceUrl(env, 'VOICE_BILLING_URL', 50054),
       platformUsers: serviceUrl(env, 'VOICE_PLATFORM_USERS_URL', 50055),
+      assistants: serviceUrl(env, 'VOICE_ASSISTANTS_URL', 50056),
     },
     rateLimit: {
       perPlan: readCounts(env, 'VOICE_RATE_LIMITS', 'starter=600,pro=3000,enterprise=12000', plans),

@@ -25,6 +25,7 @@ COPY services/tools/package.json services/tools/
 COPY services/telephony/package.json services/telephony/
 COPY services/billing/package.json services/billing/
 COPY services/platform-users/package.json services/platform-users/
+COPY services/assistants/package.json services/assistants/
 COPY gateway/package.json gateway/
 COPY platform/package.json platform/
 COPY test/package.json test/

@@ -136,7 +136,8 @@ const e164 = /^\+[1-9]\d{6,14}$/;
 const transferDestination = z
   .string()
   .max(256)
-  .refine((value) => e164.test(value) || /^sips?:[^\s@]+@[^\s@]+$/.test(value), 'must be an E.164 number or a sip: URI');
+  .refine((value) => e164.test(value) || /^sips?:[^\s@]+@[^\s@]+$/.test(value), 'must be an E.164 number or a sip: URI')
+  .meta({ examples: ['+14155550123'] });
 const sipHeaders = z
   .record(z.string().regex(/^X-[A-Za-z0-9-]{1,64}$/, 'must be a custom X- header'), headerValue(1024))
   .refine((value) => Object.keys(value).length <= 20, 'at most 20 headers');

@@ -8,6 +8,7 @@ const workspaces = {
   telephony: 'services/telephony',
   billing: 'services/billing',
   'platform-users': 'services/platform-users',
+  assistants: 'services/assistants',
   gateway: 'gateway',
   platform: 'platform',
 };

@@ -19,6 +19,8 @@ const storageFiles = {
   'platform-users.test.ts': "platform-users and identity: a platform's end-users",
   'platform-invitations.test.ts': 'platform-users: invitations and the mail outbox',
   'custom-domain.test.ts': 'platform-users: custom domains',
+  'assistants-crud.test.ts': 'assistants: assistants, their versions, idempotency claims, concurrent revision-checked updates',
+  'assistants-versions.test.ts': 'assistants: version history and restores',
 };
 
 /**

@@ -54,7 +54,7 @@ test('the cluster refuses the in-process transport: its processes reach each oth
 
 test('each service and the gateway run as processes of their own, and the flows work end to end through the gateway', async () => {
   const pids = Object.values(platform.running.status()).map((status) => status.pid);
-  expect(new Set(pids).size).toBe(6);
+  expect(new Set(pids).size).toBe(7);
   expect(pids).not.toContain(process.pid);
 
   const me = await platform.api.get('/me', platform.rootKey);
@@ -73,6 +73,11 @@ test('each service and the gateway run as processes of their own, and the flows 
   const tools = await platform.api.get('/tools', toolKey);
   expect(tools.status).toBe(200);
   expect(tools.body.data.map((listed: { id: string }) => listed.id)).toEqual([tool.body.data.id]);
+  // An assistant, across a restart of its service (assistants).
+  const assistant = await platform.api.post('/assistants', toolKey, { name: 'Cluster receptionist' });
+  expect(assistant.status).toBe(201);
+  await platform.running.restart('assistants');
+  expect((await platform.api.get(`/assistants/${assistant.body.data.id}`, toolKey)).body.data).toEqual(assistant.body.data);
 
   // A white-label platform, its user, the user's token and a credit transfer (platform-users, identity, billing).
   const whiteLabel = await platform.workspace({ plan: 'enterprise', scopes: ['platform:write', 'billing:read'] });

@@ -33,6 +33,7 @@ beforeAll(async () => {
         VOICE_TELEPHONY_URL: services.telephony,
         VOICE_BILLING_URL: services.billing,
         VOICE_PLATFORM_USERS_URL: services.platformUsers,
+        VOICE_ASSISTANTS_URL: services.assistants,
         ...limits,
       },
       { logger: createLogger({ service: 'gateway', level: 'warn', write: (line) => secondLogs.push(line) }) },

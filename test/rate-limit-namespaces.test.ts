@@ -70,6 +70,7 @@ test('real gateways over NATS: the OAuth limit is shared by a platform’s repli
       VOICE_TELEPHONY_URL: unreachable,
       VOICE_BILLING_URL: unreachable,
       VOICE_PLATFORM_USERS_URL: unreachable,
+      VOICE_ASSISTANTS_URL: unreachable,
     });
   const gateways: StartedGateway[] = [];
   try {

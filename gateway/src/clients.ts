@@ -2,6 +2,9 @@
 // session per service or, in the single-process mode, to the services' handlers in process.
 import { createClient, type Client } from '@connectrpc/connect';
 import { Health } from '@voice/proto/grpc/health/v1/health';
+import { AssistantsService } from '@voice/proto/voice/assistants/v1/assistants';
+import { CatalogService } from '@voice/proto/voice/assistants/v1/catalog';
+import { AssistantVersionsService } from '@voice/proto/voice/assistants/v1/versions';
 import { BillingService } from '@voice/proto/voice/billing/v1/billing';
 import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
 import { CustomDomainService } from '@voice/proto/voice/platform/v1/custom_domains';
@@ -18,6 +21,9 @@ export interface ServiceClients {
   billing: Client<typeof BillingService>;
   customDomains: Client<typeof CustomDomainService>;
   platformUsers: Client<typeof PlatformUserService>;
+  assistants: Client<typeof AssistantsService>;
+  assistantVersions: Client<typeof AssistantVersionsService>;
+  catalog: Client<typeof CatalogService>;
   /** Health clients of every service /readyz and /health/dependencies report on, by service name. */
   health: Record<string, Client<typeof Health>>;
   /** Closes every HTTP/2 session (shutdown). */
@@ -31,6 +37,7 @@ const serverNames: Record<keyof GatewayConfig['services'], string> = {
   telephony: 'telephony',
   billing: 'billing',
   platformUsers: 'platform-users',
+  assistants: 'assistants',
 };
 
 export function createServiceClients(services: GatewayConfig['services'], local?: InProcessServices): ServiceClients {
@@ -47,6 +54,9 @@ export function createServiceClients(services: GatewayConfig['services'], local?
     billing: createClient(BillingService, channels.billing.transport),
     customDomains: createClient(CustomDomainService, channels.platformUsers.transport),
     platformUsers: createClient(PlatformUserService, channels.platformUsers.transport),
+    assistants: createClient(AssistantsService, channels.assistants.transport),
+    assistantVersions: createClient(AssistantVersionsService, channels.assistants.transport),
+    catalog: createClient(CatalogService, channels.assistants.transport),
     health: Object.fromEntries(Object.entries(channels).map(([name, channel]) => [name, createClient(Health, channel.transport)])),
     close: () => Object.values(channels).forEach((channel) => channel.close()),
   };

@@ -16,7 +16,7 @@ import { loadKey } from '@voice/runtime/crypto';
 import { readInternalTransport } from '@voice/runtime/internal';
 import { logLevels, type LogLevel } from '@voice/runtime/logger';
 
-export type ClusterServiceName = 'identity' | 'tools' | 'billing' | 'telephony' | 'platformUsers';
+export type ClusterServiceName = 'identity' | 'tools' | 'billing' | 'telephony' | 'platformUsers' | 'assistants';
 export type ClusterProcessName = ClusterServiceName | 'gateway';
 
 /** In start order: each service may call those started before it; the gateway comes last. */
@@ -26,6 +26,7 @@ export const clusterProcesses: readonly { name: ClusterProcessName; entry: strin
   { name: 'billing', entry: 'services/billing/dist/src/main.js', prefix: 'VOICE_BILLING', defaultPort: 50054 },
   { name: 'telephony', entry: 'services/telephony/dist/src/main.js', prefix: 'VOICE_TELEPHONY', defaultPort: 50053 },
   { name: 'platformUsers', entry: 'services/platform-users/dist/src/main.js', prefix: 'VOICE_PLATFORM_USERS', defaultPort: 50055 },
+  { name: 'assistants', entry: 'services/assistants/dist/src/main.js', prefix: 'VOICE_ASSISTANTS', defaultPort: 50056 },
   { name: 'gateway', entry: 'gateway/dist/src/main.js', prefix: '', defaultPort: 8080 },
 ];
 
@@ -58,7 +59,7 @@ const defined = (env: Env): Record<string, string> =>
 
 /**
  * Reads the cluster's settings from the environment. Ports set to 0 become free ports now; unset
- * ports are each process's default (50051-50055, the gateway on 8080).
+ * ports are each process's default (50051-50056, the gateway on 8080).
  */
 export async function resolveClusterConfig(env: Env): Promise<ClusterConfig> {
   const natsUrl = readUrl(env, 'NATS_URL', undefined, ['nats:', 'tls:', 'ws:', 'wss:']);
@@ -123,6 +124,7 @@ export async function resolveClusterConfig(env: Env): Promise<ClusterConfig> {
     VOICE_BILLING_URL: services.billing,
     VOICE_TELEPHONY_URL: services.telephony,
     VOICE_PLATFORM_USERS_URL: services.platformUsers,
+    VOICE_ASSISTANTS_URL: services.assistants,
     // Each child's metrics on a port of its own choosing: one fixed port would collide on one machine.
     VOICE_METRICS_PORT: '0',
   };

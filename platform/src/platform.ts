@@ -15,6 +15,7 @@ import {
   type MetricsServer,
 } from '@voice/runtime/metrics';
 import { openNotifier, type Notifier } from '@voice/runtime/nats';
+import { startAssistantsService } from '@voice/assistants';
 import { startBillingService } from '@voice/billing';
 import { startGateway, type StartedGateway } from '@voice/gateway';
 import { startIdentityService } from '@voice/identity';
@@ -30,7 +31,7 @@ export interface RunningPlatform {
   /** The process's Prometheus endpoint (`…/metrics`); undefined with VOICE_METRICS_PORT=off. */
   metricsUrl: string | undefined;
   /** Loopback addresses of the services, for internal gRPC callers (tests, operators' tools). */
-  services: Record<'identity' | 'tools' | 'telephony' | 'billing' | 'platformUsers', string>;
+  services: Record<'identity' | 'tools' | 'telephony' | 'billing' | 'platformUsers' | 'assistants', string>;
   /** How the gateway and the services call each other (VOICE_INTERNAL_TRANSPORT). */
   internalTransport: InternalTransportKind;
   /** Stops one service while the rest keep running (fault drills and tests). */
@@ -53,6 +54,7 @@ const loopbackDefaults = (env: Env): Env => ({
   VOICE_TELEPHONY_PORT: '0',
   VOICE_BILLING_PORT: '0',
   VOICE_PLATFORM_USERS_PORT: '0',
+  VOICE_ASSISTANTS_PORT: '0',
   ...env,
 });
 
@@ -84,6 +86,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
     billing: 'VOICE_BILLING_PORT',
     telephony: 'VOICE_TELEPHONY_PORT',
     platformUsers: 'VOICE_PLATFORM_USERS_PORT',
+    assistants: 'VOICE_ASSISTANTS_PORT',
   };
   // In start order: each service may call those started before it.
   const starters: Record<ServiceName, (env: Env) => Promise<Running>> = {
@@ -93,6 +96,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
     telephony: (serviceEnv) => startTelephonyService({ ...serviceEnv, VOICE_BILLING_URL: urls.billing }, { logger: loggerFor('telephony'), events, local }),
     platformUsers: (serviceEnv) =>
       startPlatformUsersService({ ...serviceEnv, VOICE_IDENTITY_URL: urls.identity, VOICE_BILLING_URL: urls.billing }, { logger: loggerFor('platform-users'), local }),
+    assistants: (serviceEnv) => startAssistantsService(serviceEnv, { logger: loggerFor('assistants'), local }),
   };
   const startService = async (name: ServiceName) => {
     if (running.has(name)) return;
@@ -130,6 +134,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
         VOICE_TELEPHONY_URL: urls.telephony,
         VOICE_BILLING_URL: urls.billing,
         VOICE_PLATFORM_USERS_URL: urls.platformUsers,
+        VOICE_ASSISTANTS_URL: urls.assistants,
       },
       { logger: loggerFor('gateway'), notifier, local },
     );

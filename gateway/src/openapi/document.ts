@@ -31,7 +31,7 @@ const tagNames: Record<Toolset, string> = {
 
 const tagDescriptions: Record<Toolset, string> = {
   account: 'Who the caller is, service-account API keys, the workspace’s members and its custom domain.',
-  assistants: 'Assistants and the tools they call: HTTP APIs, MCP servers and built-in actions.',
+  assistants: 'Assistants, their configuration history, the catalog of models, transcribers and voices they use, and the tools they call: HTTP APIs, MCP servers and built-in actions.',
   telephony: 'Phone numbers, carrier connections, A2P 10DLC campaigns, the SMS suppression list and SMS.',
   billing: 'The wallet’s balance in credits and minutes, the ledger and usage summaries. Amounts are exact decimal strings.',
   platform: 'White-label platforms: their end-users, the users’ tokens and credit transfers (plan feature `white_label`).',
@@ -67,6 +67,13 @@ function infoDescription(): string {
     'Revoking a key, or removing, demoting or suspending a member, takes effect on the very next request. An OAuth access token',
     'works only at the resource it was issued for (RFC 8707): one for this API (`resource` = the origin, or none at all) here,',
     'one for `<origin>/mcp` only at the MCP endpoint; elsewhere it is `401` with `error="invalid_token"`. API keys work at both.',
+    '',
+    '## Browsers (CORS)',
+    '',
+    'A single-page app on another origin may call this API and the OAuth token, registration and revocation endpoints when the',
+    'operator lists its origin (`VOICE_CORS_ORIGINS`); a preflight from any other origin is `403`. Bearer tokens only: no answer',
+    'allows credentials (cookies). The OAuth metadata documents answer every origin. Answers expose `X-Request-Id`, the',
+    '`RateLimit-*` headers, `Retry-After`, `Idempotent-Replayed`, `WWW-Authenticate` and `Location` to the page.',
     '',
     '## Errors',
     '',

@@ -10,7 +10,7 @@ import { runProcess } from '@voice/runtime/process';
 import { startConnectServer, type StartedService } from '@voice/runtime/server';
 import { openServiceStore } from '@voice/runtime/store';
 import { readToolsConfig } from './config.js';
-import { ToolSecrets } from './domain/secrets.js';
+import { ToolSecrets } from '@voice/contracts/tool-secrets';
 import { toolsRoutes, toolsServiceNames } from './routes.js';
 import { toolsRetentionJob } from './retention.js';
 import { createToolRunner } from './runner.js';

@@ -2,7 +2,7 @@
 import { create } from '@bufbuild/protobuf';
 import { toTimestamp } from '@voice/runtime/time';
 import { ToolSchema, type Tool } from '@voice/proto/voice/tools/v1/tools';
-import type { ToolSecrets } from './domain/secrets.js';
+import type { ToolSecrets } from '@voice/contracts/tool-secrets';
 import type { ToolRecord } from './store/store.js';
 
 export const presentTool = (record: ToolRecord, secrets: ToolSecrets): Tool =>

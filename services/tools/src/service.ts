@@ -27,7 +27,7 @@ import {
   type McpToolConfig,
   type ToolType,
 } from '@voice/contracts/tools';
-import type { ToolSecrets } from './domain/secrets.js';
+import type { ToolSecrets } from '@voice/contracts/tool-secrets';
 import { presentTool } from './presenter.js';
 import type { ToolRunner } from './runner.js';
 import type { ToolChanges, ToolRecord, ToolStore } from './store/store.js';

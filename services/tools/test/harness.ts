@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { ToolsService } from '@voice/proto/voice/tools/v1/tools';
 import { SecretBox } from '@voice/runtime/crypto';
 import { newId } from '@voice/runtime/ids';
-import { ToolSecrets } from '../src/domain/secrets.js';
+import { ToolSecrets } from '@voice/contracts/tool-secrets';
 import { toolsRoutes } from '../src/routes.js';
 import { createToolRunner } from '../src/runner.js';
 import { SqliteToolStore } from '../src/store/sqlite.js';

@@ -1,0 +1,34 @@
+// The one registration point of the assistants service's Connect routes: one service per area,
+// each a class that takes the store part it uses.
+import type { ConnectRouter } from '@connectrpc/connect';
+import { AssistantsService } from '@voice/proto/voice/assistants/v1/assistants';
+import { CatalogService } from '@voice/proto/voice/assistants/v1/catalog';
+import { AssistantVersionsService } from '@voice/proto/voice/assistants/v1/versions';
+import { monotonicClock } from '@voice/runtime/time';
+import type { ToolSecrets } from '@voice/contracts/tool-secrets';
+import { Catalog } from './domain/catalog.js';
+import { AssistantSecrets } from './domain/secrets.js';
+import { Assistants } from './service/assistants.js';
+import { CatalogArea } from './service/catalog.js';
+import { Configurations } from './service/configurations.js';
+import { Versions } from './service/versions.js';
+import type { AssistantStore, AssistantVersionStore } from './store/store.js';
+
+export const assistantsServiceNames = [AssistantsService.typeName, AssistantVersionsService.typeName, CatalogService.typeName];
+
+export interface AssistantsRoutesDeps {
+  store: AssistantStore & AssistantVersionStore;
+  toolSecrets: ToolSecrets;
+  catalog?: Catalog;
+  now?: () => Date;
+}
+
+export const assistantsRoutes = (deps: AssistantsRoutesDeps) => (router: ConnectRouter) => {
+  const catalog = deps.catalog ?? Catalog.shipped();
+  const secrets = new AssistantSecrets(deps.toolSecrets);
+  const configurations = new Configurations(catalog, secrets);
+  const now = deps.now ?? monotonicClock();
+  router.service(AssistantsService, new Assistants({ store: deps.store, configurations, secrets, now }));
+  router.service(AssistantVersionsService, new Versions({ assistants: deps.store, versions: deps.store, configurations, secrets, now }));
+  router.service(CatalogService, new CatalogArea(catalog));
+};

@@ -1,0 +1,39 @@
+// Turns a configuration as sent into the one stored: validated whole by the contract, checked
+// against the catalog for the workspace's plan, its secrets sealed. Creates, updates and restores
+// all pass through here, so no write can store what a create would refuse.
+import type { JsonObject } from '@bufbuild/protobuf';
+import { isPlan, type Plan } from '@voice/runtime/access';
+import { invalidRequest, serviceError } from '@voice/runtime/errors';
+import type { Catalog } from '../domain/catalog.js';
+import { checkedConfig } from '../domain/configuration.js';
+import type { AssistantSecrets } from '../domain/secrets.js';
+
+/** The plan the gateway authenticated; a caller that names none (another service) is held to the smallest. */
+export const planOf = (sent: string): Plan => (isPlan(sent) ? sent : 'starter');
+
+export class Configurations {
+  constructor(
+    private readonly catalog: Catalog,
+    private readonly secrets: AssistantSecrets,
+  ) {}
+
+  /**
+   * The configuration to store: `sent` over `base` (the defaults, or the stored configuration,
+   * whose secrets are sealed already), or the 400 / 403 that refuses it. Only secrets sent are
+   * sealed; a mask among them keeps what `base` holds at that place.
+   */
+  prepare(base: JsonObject, sent: JsonObject, plan: Plan): { name: string; config: JsonObject } {
+    const checked = checkedConfig({ ...base, ...sent });
+    if (!checked.ok) throw invalidRequest(checked.issues);
+    const verdict = this.catalog.verdict(checked.config, plan);
+    if (verdict.unknown.length > 0) throw invalidRequest(verdict.unknown);
+    if (verdict.outsidePlan.length > 0) {
+      throw serviceError('forbidden', verdict.outsidePlan.map((f) => `${f.field}: ${f.issue}`).join('; '), { fields: verdict.outsidePlan });
+    }
+    const config = checked.config as JsonObject;
+    if (!('builtin_tools' in sent)) return { name: checked.config.name, config };
+    const sealed = this.secrets.seal(config, base);
+    if (sealed.issues.length > 0) throw invalidRequest(sealed.issues);
+    return { name: checked.config.name, config: sealed.config };
+  }
+}

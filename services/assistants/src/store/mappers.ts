@@ -1,0 +1,74 @@
+// One mapping per entity between a record and its stored shape, shared by both adapters: SQLite
+// rows and MongoDB documents hold the same fields (MongoDB names the key `_id`). JSON values are
+// kept as text, since their keys may hold characters MongoDB treats specially ("." and "$").
+import type { JsonObject } from '@bufbuild/protobuf';
+import type { AssistantRecord, VersionAuthor, VersionRecord } from './store.js';
+
+export interface AssistantRow {
+  id: string;
+  workspace_id: string;
+  name: string;
+  /** The name lower-cased, for search ignoring case. */
+  name_folded: string;
+  config: string;
+  revision: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface VersionRow {
+  workspace_id: string;
+  assistant_id: string;
+  number: number;
+  config: string;
+  author: string;
+  changed_fields: string;
+  restored_from: number;
+  created_at: string;
+}
+
+/** How names are folded for search; the query is folded the same way. */
+export const foldName = (text: string): string => text.toLocaleLowerCase('en-US');
+
+export const assistantRowOf = (record: AssistantRecord): AssistantRow => ({
+  id: record.id,
+  workspace_id: record.workspaceId,
+  name: record.name,
+  name_folded: foldName(record.name),
+  config: JSON.stringify(record.config),
+  revision: record.revision,
+  created_at: record.createdAt,
+  updated_at: record.updatedAt,
+});
+
+export const assistantOf = (row: AssistantRow): AssistantRecord => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  name: row.name,
+  config: JSON.parse(row.config) as JsonObject,
+  revision: row.revision,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+export const versionRowOf = (record: VersionRecord): VersionRow => ({
+  workspace_id: record.workspaceId,
+  assistant_id: record.assistantId,
+  number: record.number,
+  config: JSON.stringify(record.config),
+  author: JSON.stringify(record.author),
+  changed_fields: JSON.stringify(record.changedFields),
+  restored_from: record.restoredFrom,
+  created_at: record.createdAt,
+});
+
+export const versionOf = (row: VersionRow): VersionRecord => ({
+  workspaceId: row.workspace_id,
+  assistantId: row.assistant_id,
+  number: row.number,
+  config: JSON.parse(row.config) as JsonObject,
+  author: JSON.parse(row.author) as VersionAuthor,
+  changedFields: JSON.parse(row.changed_fields) as string[],
+  restoredFrom: row.restored_from,
+  createdAt: row.created_at,
+});

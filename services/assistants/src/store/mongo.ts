@@ -1,0 +1,167 @@
+// The assistants store on MongoDB: the service's own database; an update and the version it
+// writes, and a create with its first version and idempotency claim, each in one transaction
+// (MongoDB transactions need a replica set, as production runs).
+import type { ClientSession, Collection } from 'mongodb';
+import { connectMongo, deleteBatch, type MongoHandle } from '@voice/runtime/store/mongo';
+import type { Page } from '@voice/runtime/validation';
+import { assistantOf, assistantRowOf, foldName, versionOf, versionRowOf, type AssistantRow, type VersionRow } from './mappers.js';
+import {
+  claimOutcome,
+  type AssistantChange,
+  type AssistantRecord,
+  type AssistantsStore,
+  type CreateOutcome,
+  type IdempotencyClaim,
+  type UpdateOutcome,
+  type VersionRecord,
+} from './store.js';
+
+type AssistantDocument = Omit<AssistantRow, 'id'> & { _id: string };
+type VersionDocument = VersionRow & { _id: string };
+
+interface ClaimDocument {
+  _id: string;
+  fingerprint: string;
+  assistant: string;
+  created_at: string;
+}
+
+const documentOf = ({ id, ...rest }: AssistantRow): AssistantDocument => ({ _id: id, ...rest });
+const rowOf = ({ _id, ...rest }: AssistantDocument): AssistantRow => ({ id: _id, ...rest });
+const versionDocumentOf = (version: VersionRecord): VersionDocument => ({ _id: `${version.assistantId}:${version.number}`, ...versionRowOf(version) });
+const claimId = (workspaceId: string, key: string): string => `${workspaceId}:${key}`;
+const literal = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Ends a transaction with an outcome that is not an error to the caller. */
+class Settled<T> extends Error {
+  constructor(readonly outcome: T) {
+    super('settled');
+  }
+}
+
+export class MongoAssistantsStore implements AssistantsStore {
+  private constructor(
+    private readonly handle: MongoHandle,
+    private readonly assistants: Collection<AssistantDocument>,
+    private readonly versions: Collection<VersionDocument>,
+    private readonly claims: Collection<ClaimDocument>,
+  ) {}
+
+  static async connect(uri: string, databaseName: string): Promise<MongoAssistantsStore> {
+    const handle = await connectMongo(uri, databaseName);
+    const assistants = handle.db.collection<AssistantDocument>('assistants');
+    const versions = handle.db.collection<VersionDocument>('assistant_versions');
+    const claims = handle.db.collection<ClaimDocument>('idempotency_claims');
+    await assistants.createIndex({ workspace_id: 1, created_at: -1, _id: -1 }, { name: 'newest_first' });
+    await versions.createIndex({ assistant_id: 1, number: -1 }, { name: 'versions_newest_first' });
+    await claims.createIndex({ created_at: 1 }, { name: 'claims_by_time' });
+    return new MongoAssistantsStore(handle, assistants, versions, claims);
+  }
+
+  /** Runs `work` in a transaction; a Settled outcome ends it without committing and is answered. */
+  private async transaction<T>(work: (session: ClientSession) => Promise<T>): Promise<T> {
+    const session = this.handle.client.startSession();
+    try {
+      let result: T | undefined;
+      await session.withTransaction(async () => {
+        result = await work(session);
+      });
+      return result as T;
+    } catch (error) {
+      if (error instanceof Settled) return error.outcome as T;
+      throw error;
+    } finally {
+      await session.endSession();
+    }
+  }
+
+  async create(assistant: AssistantRecord, version: VersionRecord, claim?: IdempotencyClaim): Promise<CreateOutcome> {
+    return this.transaction(async (session): Promise<CreateOutcome> => {
+      if (claim) {
+        const existing = await this.claims.findOne({ _id: claimId(assistant.workspaceId, claim.key) }, { session });
+        const replay = claimOutcome(existing && { fingerprint: existing.fingerprint, assistant: existing.assistant, createdAt: existing.created_at }, claim);
+        if (replay) throw new Settled(replay);
+      }
+      await this.assistants.insertOne(documentOf(assistantRowOf(assistant)), { session });
+      await this.versions.insertOne(versionDocumentOf(version), { session });
+      if (claim) {
+        await this.claims.replaceOne(
+          { _id: claimId(assistant.workspaceId, claim.key) },
+          { fingerprint: claim.fingerprint, assistant: JSON.stringify(assistant), created_at: claim.now },
+          { upsert: true, session },
+        );
+      }
+      return { kind: 'created', assistant };
+    });
+  }
+
+  async get(workspaceId: string, id: string): Promise<AssistantRecord | undefined> {
+    const doc = await this.assistants.findOne({ _id: id, workspace_id: workspaceId });
+    return doc ? assistantOf(rowOf(doc)) : undefined;
+  }
+
+  async list(workspaceId: string, query: string, page: Page): Promise<{ assistants: AssistantRecord[]; total: number }> {
+    const filter = query ? { workspace_id: workspaceId, name_folded: { $regex: literal(foldName(query)) } } : { workspace_id: workspaceId };
+    const [total, docs] = await Promise.all([
+      this.assistants.countDocuments(filter),
+      this.assistants.find(filter).sort({ created_at: -1, _id: -1 }).skip(page.offset).limit(page.limit).toArray(),
+    ]);
+    return { assistants: docs.map((doc) => assistantOf(rowOf(doc))), total };
+  }
+
+  async update(workspaceId: string, id: string, expectedRevision: number, change: AssistantChange, version: VersionRecord): Promise<UpdateOutcome> {
+    return this.transaction(async (session): Promise<UpdateOutcome> => {
+      const updated = await this.assistants.findOneAndUpdate(
+        { _id: id, workspace_id: workspaceId, revision: expectedRevision },
+        {
+          $set: { name: change.name, name_folded: foldName(change.name), config: JSON.stringify(change.config), updated_at: change.updatedAt },
+          $inc: { revision: 1 },
+        },
+        { returnDocument: 'after', session },
+      );
+      if (!updated) {
+        const exists = await this.assistants.countDocuments({ _id: id, workspace_id: workspaceId }, { limit: 1, session });
+        throw new Settled<UpdateOutcome>(exists ? { kind: 'revision_conflict' } : { kind: 'not_found' });
+      }
+      await this.versions.insertOne(versionDocumentOf({ ...version, number: updated.revision }), { session });
+      return { kind: 'updated', assistant: assistantOf(rowOf(updated)) };
+    });
+  }
+
+  async delete(workspaceId: string, id: string): Promise<boolean> {
+    return this.transaction(async (session) => {
+      const deleted = (await this.assistants.deleteOne({ _id: id, workspace_id: workspaceId }, { session })).deletedCount === 1;
+      if (deleted) await this.versions.deleteMany({ assistant_id: id, workspace_id: workspaceId }, { session });
+      return deleted;
+    });
+  }
+
+  async listVersions(workspaceId: string, assistantId: string, page: Page): Promise<{ versions: VersionRecord[]; total: number }> {
+    const filter = { assistant_id: assistantId, workspace_id: workspaceId };
+    const [total, docs] = await Promise.all([
+      this.versions.countDocuments(filter),
+      this.versions.find(filter).sort({ number: -1 }).skip(page.offset).limit(page.limit).toArray(),
+    ]);
+    return { versions: docs.map(({ _id: _, ...row }) => versionOf(row)), total };
+  }
+
+  async getVersion(workspaceId: string, assistantId: string, number: number): Promise<VersionRecord | undefined> {
+    const doc = await this.versions.findOne({ assistant_id: assistantId, workspace_id: workspaceId, number });
+    if (!doc) return undefined;
+    const { _id: _, ...row } = doc;
+    return versionOf(row);
+  }
+
+  async pruneIdempotencyClaims(createdBefore: string, limit: number): Promise<number> {
+    return deleteBatch(this.claims, { created_at: { $lt: createdBefore } }, { created_at: 1 }, limit);
+  }
+
+  /** Tests only: removes the whole database this store owns. */
+  async dropDatabase(): Promise<void> {
+    await this.handle.db.dropDatabase();
+  }
+
+  async close(): Promise<void> {
+    await this.handle.close();
+  }
+}

@@ -1,0 +1,168 @@
+// The assistants store on embedded SQLite: one row per assistant, its versions beside it,
+// revision-checked updates that write their version in the same transaction, and idempotency
+// claims written with the assistant they created.
+import type Database from 'better-sqlite3';
+import { openSqlite, statementCache, type SqliteDatabase } from '@voice/runtime/store/sqlite';
+import type { Page } from '@voice/runtime/validation';
+import { assistantOf, assistantRowOf, foldName, versionOf, versionRowOf, type AssistantRow, type VersionRow } from './mappers.js';
+import {
+  claimOutcome,
+  type AssistantChange,
+  type AssistantRecord,
+  type AssistantsStore,
+  type CreateOutcome,
+  type IdempotencyClaim,
+  type UpdateOutcome,
+  type VersionRecord,
+} from './store.js';
+
+const migrations = [
+  `CREATE TABLE assistants (
+     id TEXT PRIMARY KEY,
+     workspace_id TEXT NOT NULL,
+     name TEXT NOT NULL,
+     name_folded TEXT NOT NULL,
+     config TEXT NOT NULL,
+     revision INTEGER NOT NULL,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );
+   CREATE INDEX assistants_by_workspace ON assistants (workspace_id, created_at DESC, id DESC);
+   CREATE TABLE assistant_versions (
+     workspace_id TEXT NOT NULL,
+     assistant_id TEXT NOT NULL REFERENCES assistants (id) ON DELETE CASCADE,
+     number INTEGER NOT NULL,
+     config TEXT NOT NULL,
+     author TEXT NOT NULL,
+     changed_fields TEXT NOT NULL,
+     restored_from INTEGER NOT NULL,
+     created_at TEXT NOT NULL,
+     PRIMARY KEY (assistant_id, number)
+   );
+   CREATE TABLE idempotency_claims (
+     workspace_id TEXT NOT NULL,
+     key TEXT NOT NULL,
+     fingerprint TEXT NOT NULL,
+     assistant TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     PRIMARY KEY (workspace_id, key)
+   );
+   CREATE INDEX idempotency_claims_by_time ON idempotency_claims (created_at);`,
+];
+
+/** A LIKE pattern matching `text` literally anywhere. */
+const containing = (text: string): string => `%${foldName(text).replace(/[\\%_]/g, '\\$&')}%`;
+
+export class SqliteAssistantsStore implements AssistantsStore {
+  private readonly db: SqliteDatabase;
+  private readonly sql: (text: string) => Database.Statement;
+
+  constructor(file: string) {
+    this.db = openSqlite(file, migrations);
+    this.sql = statementCache(this.db);
+  }
+
+  async create(assistant: AssistantRecord, version: VersionRecord, claim?: IdempotencyClaim): Promise<CreateOutcome> {
+    return this.db.transaction((): CreateOutcome => {
+      if (claim) {
+        const existing = this.sql('SELECT fingerprint, assistant, created_at AS createdAt FROM idempotency_claims WHERE workspace_id = ? AND key = ?')
+          .get(assistant.workspaceId, claim.key) as { fingerprint: string; assistant: string; createdAt: string } | undefined;
+        const replay = claimOutcome(existing, claim);
+        if (replay) return replay;
+      }
+      this.sql(
+        `INSERT INTO assistants (id, workspace_id, name, name_folded, config, revision, created_at, updated_at)
+         VALUES (@id, @workspace_id, @name, @name_folded, @config, @revision, @created_at, @updated_at)`,
+      ).run(assistantRowOf(assistant));
+      this.insertVersion(version);
+      if (claim) {
+        this.sql(
+          `INSERT INTO idempotency_claims (workspace_id, key, fingerprint, assistant, created_at) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT (workspace_id, key) DO UPDATE SET fingerprint = excluded.fingerprint, assistant = excluded.assistant, created_at = excluded.created_at`,
+        ).run(assistant.workspaceId, claim.key, claim.fingerprint, JSON.stringify(assistant), claim.now);
+      }
+      return { kind: 'created', assistant };
+    }).immediate();
+  }
+
+  private insertVersion(version: VersionRecord): void {
+    this.sql(
+      `INSERT INTO assistant_versions (workspace_id, assistant_id, number, config, author, changed_fields, restored_from, created_at)
+       VALUES (@workspace_id, @assistant_id, @number, @config, @author, @changed_fields, @restored_from, @created_at)`,
+    ).run(versionRowOf(version));
+  }
+
+  async get(workspaceId: string, id: string): Promise<AssistantRecord | undefined> {
+    const row = this.sql('SELECT * FROM assistants WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as AssistantRow | undefined;
+    return row ? assistantOf(row) : undefined;
+  }
+
+  async list(workspaceId: string, query: string, page: Page): Promise<{ assistants: AssistantRecord[]; total: number }> {
+    const where = query ? `workspace_id = @workspaceId AND name_folded LIKE @pattern ESCAPE '\\'` : 'workspace_id = @workspaceId';
+    const params = { workspaceId, pattern: containing(query), limit: page.limit, offset: page.offset };
+    return this.db.transaction(() => {
+      const { total } = this.sql(`SELECT COUNT(*) AS total FROM assistants WHERE ${where}`).get(params) as { total: number };
+      const rows = this.sql(`SELECT * FROM assistants WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`).all(params) as AssistantRow[];
+      return { assistants: rows.map(assistantOf), total };
+    })();
+  }
+
+  async update(workspaceId: string, id: string, expectedRevision: number, change: AssistantChange, version: VersionRecord): Promise<UpdateOutcome> {
+    return this.db.transaction((): UpdateOutcome => {
+      const changed = this.sql(
+        `UPDATE assistants SET name = @name, name_folded = @nameFolded, config = @config, revision = revision + 1, updated_at = @updatedAt
+         WHERE id = @id AND workspace_id = @workspaceId AND revision = @expectedRevision`,
+      ).run({
+        id,
+        workspaceId,
+        expectedRevision,
+        name: change.name,
+        nameFolded: foldName(change.name),
+        config: JSON.stringify(change.config),
+        updatedAt: change.updatedAt,
+      }).changes;
+      const row = this.sql('SELECT * FROM assistants WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as AssistantRow | undefined;
+      if (!row) return { kind: 'not_found' };
+      if (changed !== 1) return { kind: 'revision_conflict' };
+      this.insertVersion({ ...version, number: row.revision });
+      return { kind: 'updated', assistant: assistantOf(row) };
+    }).immediate();
+  }
+
+  async delete(workspaceId: string, id: string): Promise<boolean> {
+    return this.sql('DELETE FROM assistants WHERE id = ? AND workspace_id = ?').run(id, workspaceId).changes === 1;
+  }
+
+  async listVersions(workspaceId: string, assistantId: string, page: Page): Promise<{ versions: VersionRecord[]; total: number }> {
+    return this.db.transaction(() => {
+      const { total } = this.sql('SELECT COUNT(*) AS total FROM assistant_versions WHERE assistant_id = ? AND workspace_id = ?').get(assistantId, workspaceId) as {
+        total: number;
+      };
+      const rows = this.sql('SELECT * FROM assistant_versions WHERE assistant_id = ? AND workspace_id = ? ORDER BY number DESC LIMIT ? OFFSET ?').all(
+        assistantId,
+        workspaceId,
+        page.limit,
+        page.offset,
+      ) as VersionRow[];
+      return { versions: rows.map(versionOf), total };
+    })();
+  }
+
+  async getVersion(workspaceId: string, assistantId: string, number: number): Promise<VersionRecord | undefined> {
+    const row = this.sql('SELECT * FROM assistant_versions WHERE assistant_id = ? AND workspace_id = ? AND number = ?').get(assistantId, workspaceId, number) as
+      | VersionRow
+      | undefined;
+    return row ? versionOf(row) : undefined;
+  }
+
+  async pruneIdempotencyClaims(createdBefore: string, limit: number): Promise<number> {
+    return this.sql('DELETE FROM idempotency_claims WHERE rowid IN (SELECT rowid FROM idempotency_claims WHERE created_at < ? ORDER BY created_at LIMIT ?)').run(
+      createdBefore,
+      limit,
+    ).changes;
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}

@@ -1,0 +1,101 @@
+// The assistants service's persistence, in its own words, as narrow parts: each consumer takes
+// the part it uses. The SQLite and MongoDB adapters implement every part, and one contract suite
+// (test/store.contract.ts) holds them to the same behaviour.
+import type { JsonObject } from '@bufbuild/protobuf';
+import type { Page } from '@voice/runtime/validation';
+
+export interface AssistantRecord {
+  id: string;
+  workspaceId: string;
+  /** Also inside config; kept apart for search by name. */
+  name: string;
+  /** The complete, validated configuration with every secret sealed. */
+  config: JsonObject;
+  revision: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface VersionAuthor {
+  type: string;
+  id: string;
+  name: string;
+}
+
+/** An immutable snapshot of an assistant's configuration, written with every change. */
+export interface VersionRecord {
+  workspaceId: string;
+  assistantId: string;
+  /** Equals the assistant's revision it was written with. */
+  number: number;
+  config: JsonObject;
+  author: VersionAuthor;
+  /** Field paths that differ from the version before. */
+  changedFields: string[];
+  /** The version this one restored; 0 for a create or an update. */
+  restoredFrom: number;
+  createdAt: string;
+}
+
+/** A create made under an Idempotency-Key: the first outcome is kept for 24 hours. */
+export interface IdempotencyClaim {
+  key: string;
+  /** Hash of the request body; the same key with another body is a conflict. */
+  fingerprint: string;
+  now: string;
+  /** Claims created before this instant have expired and are replaced. */
+  expiredBefore: string;
+}
+
+export type CreateOutcome =
+  | { kind: 'created'; assistant: AssistantRecord }
+  | { kind: 'replayed'; assistant: AssistantRecord }
+  | { kind: 'key_reused' };
+
+export type UpdateOutcome = { kind: 'updated'; assistant: AssistantRecord } | { kind: 'not_found' } | { kind: 'revision_conflict' };
+
+/** The new state of an assistant written by an update or a restore. */
+export interface AssistantChange {
+  name: string;
+  config: JsonObject;
+  updatedAt: string;
+}
+
+export interface AssistantStore {
+  /** Writes the assistant and its first version together. */
+  create(assistant: AssistantRecord, version: VersionRecord, claim?: IdempotencyClaim): Promise<CreateOutcome>;
+  get(workspaceId: string, id: string): Promise<AssistantRecord | undefined>;
+  /** Newest first; `query` matches names containing it, ignoring case. */
+  list(workspaceId: string, query: string, page: Page): Promise<{ assistants: AssistantRecord[]; total: number }>;
+  /**
+   * Applies the change only if the stored revision is still `expectedRevision`, bumps it, and
+   * writes `version` (whose number is the new revision) in the same transaction.
+   */
+  update(workspaceId: string, id: string, expectedRevision: number, change: AssistantChange, version: VersionRecord): Promise<UpdateOutcome>;
+  /** Deletes the assistant and its versions. */
+  delete(workspaceId: string, id: string): Promise<boolean>;
+  /** Deletes at most `limit` Idempotency-Key claims made before `createdBefore`, the oldest first; answers how many. */
+  pruneIdempotencyClaims(createdBefore: string, limit: number): Promise<number>;
+}
+
+export interface AssistantVersionStore {
+  /** Newest first. */
+  listVersions(workspaceId: string, assistantId: string, page: Page): Promise<{ versions: VersionRecord[]; total: number }>;
+  getVersion(workspaceId: string, assistantId: string, number: number): Promise<VersionRecord | undefined>;
+}
+
+/** Every part, as the adapters implement them; only main.ts and the tests hold it whole. */
+export interface AssistantsStore extends AssistantStore, AssistantVersionStore {
+  close(): Promise<void>;
+}
+
+/** What a stored claim means for a new request under the same key; undefined when it does not bind. */
+export function claimOutcome(
+  existing: { fingerprint: string; assistant: string; createdAt: string } | undefined | null,
+  claim: IdempotencyClaim,
+): CreateOutcome | undefined {
+  if (!existing || existing.createdAt < claim.expiredBefore) return undefined;
+  return existing.fingerprint === claim.fingerprint
+    ? { kind: 'replayed', assistant: JSON.parse(existing.assistant) as AssistantRecord }
+    : { kind: 'key_reused' };
+}

@@ -1,0 +1,67 @@
+// Carrier status callbacks, as the gateway received them: the signature is checked with the
+// connection's own credentials before anything changes; then a delivery report moves a message
+// forward, or a vetting verdict settles a pending A2P campaign.
+import { invalidRequest, notFound, serviceError } from '@voice/runtime/errors';
+import { isUuid } from '@voice/runtime/ids';
+import type { HandleCarrierCallbackRequest } from '@voice/proto/voice/telephony/v1/telephony';
+import type { CarrierAdapter, DeliveryStatus } from './carrier.js';
+import { platformConnectionKey } from './directory.js';
+import type { CampaignStore, ConnectionStore, DeliveryStore } from '../store/store.js';
+import type { TelephonyDeps } from '../deps.js';
+
+// Maps, not object literals: a carrier's word such as "constructor" must not find Object.prototype.
+/** Twilio-style MessageStatus values onto the platform's message states. */
+const deliveryStatusOf = new Map<string, DeliveryStatus>([
+  ['accepted', 'queued'],
+  ['queued', 'queued'],
+  ['sending', 'queued'],
+  ['sent', 'sent'],
+  ['delivered', 'delivered'],
+  ['undelivered', 'failed'],
+  ['failed', 'failed'],
+]);
+
+const campaignVerdictOf = new Map<string, 'approved' | 'rejected'>([
+  ['approved', 'approved'],
+  ['verified', 'approved'],
+  ['rejected', 'rejected'],
+  ['failed', 'rejected'],
+]);
+
+export function carrierCallbacks(deps: TelephonyDeps<DeliveryStore & ConnectionStore & CampaignStore>) {
+  const { store } = deps;
+
+  async function carrierOf(connection: string): Promise<{ adapter: CarrierAdapter; connectionId: string | null }> {
+    if (connection === platformConnectionKey) return { adapter: deps.carriers.platform(), connectionId: null };
+    const record = isUuid(connection) ? await store.getConnectionById(connection) : undefined;
+    if (!record) throw notFound('carrier connection');
+    return { adapter: deps.carriers.forConnection(record), connectionId: record.id };
+  }
+
+  return {
+    async handleCarrierCallback(request: HandleCarrierCallbackRequest) {
+      const { adapter, connectionId } = await carrierOf(request.connection);
+      if (!adapter.verifyCallback({ url: request.url, params: request.params, signature: request.signature })) {
+        throw serviceError('forbidden', 'the callback signature is not valid for this connection');
+      }
+      const params = request.params;
+      const at = deps.now().toISOString();
+      if (params.MessageSid && params.MessageStatus) {
+        const status = deliveryStatusOf.get(params.MessageStatus.toLowerCase());
+        if (!status) throw invalidRequest([{ field: 'MessageStatus', issue: `is not a known status: ${params.MessageStatus}` }]);
+        const failureReason = status === 'failed' ? (params.ErrorMessage || `not delivered${params.ErrorCode ? ` (code ${params.ErrorCode})` : ''}`) : undefined;
+        // An unknown message is acknowledged: the carrier would only retry a refusal forever.
+        await store.applyDelivery(connectionId, params.MessageSid, { status, failureReason, at });
+        return {};
+      }
+      if (params.CampaignId && params.CampaignStatus) {
+        if (connectionId === null) throw invalidRequest([{ field: 'CampaignId', issue: "the platform's carrier vets no workspace campaigns" }]);
+        const verdict = campaignVerdictOf.get(params.CampaignStatus.toLowerCase());
+        if (!verdict) throw invalidRequest([{ field: 'CampaignStatus', issue: `is not a known verdict: ${params.CampaignStatus}` }]);
+        await store.setCampaignStatus(connectionId, params.CampaignId, verdict, verdict === 'rejected' ? params.Reason || 'rejected by the carrier' : '', at);
+        return {};
+      }
+      throw invalidRequest([{ field: 'body', issue: 'is neither a message status nor a campaign verdict' }]);
+    },
+  };
+}

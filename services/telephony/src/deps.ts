@@ -1,0 +1,27 @@
+// What the telephony handlers need; main.ts builds it once. Each area names the parts of the
+// store it uses, so `Store` is the narrowest that serves it.
+import type { SecretBox } from '@voice/runtime/crypto';
+import type { Logger } from '@voice/runtime/logger';
+import type { CarrierDirectory } from './carriers/directory.js';
+import type { BillingHolds } from './billing/holds.js';
+import type { NumberTerms } from './presenter.js';
+import type { SmsPricing } from './domain/pricing.js';
+import type { TelephonyStore } from './store/store.js';
+
+export interface TelephonyDeps<Store = TelephonyStore> {
+  store: Store;
+  /** Seals carrier credentials at rest. */
+  box: SecretBox;
+  carriers: CarrierDirectory;
+  pricing: SmsPricing;
+  /** Holds the price of a send or a purchase at billing before it goes ahead. */
+  holds: BillingHolds;
+  /** What a bought number costs each month and how long a refused month leaves it before it is released. */
+  numberTerms: NumberTerms;
+  /** How long an SMS's hold lasts (TelephonyConfig.smsHoldSeconds). */
+  smsHoldSeconds: number;
+  /** Asks the outbox relay to publish now (after a usage event committed). */
+  wakeRelay(): void;
+  now(): Date;
+  logger: Logger;
+}

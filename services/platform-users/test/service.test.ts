@@ -9,13 +9,13 @@ import { CustomDomainService } from '@voice/proto/voice/platform/v1/custom_domai
 import { newId } from '@voice/runtime/ids';
 import { ResolverDnsLookup } from '../src/custom-domains/dns-lookup.js';
 import { CustomDomainServiceImpl } from '../src/service.js';
-import { SqlitePlatformUsersStore } from '../src/store/sqlite.js';
+import { openSqlitePlatformUsersStore } from '../src/store/sqlite.js';
 import { failure, routerClient } from '../../runtime/test/service-tiers.js';
 import { startDnsServer, type DnsServer } from '../../../test/support/dns-server.js';
 
 const platformHost = 'voice.example.net';
 const dir = mkdtempSync(join(tmpdir(), 'platform-users-service-'));
-const store = new SqlitePlatformUsersStore(join(dir, 'platform-users.sqlite'));
+const store = openSqlitePlatformUsersStore(join(dir, 'platform-users.sqlite'));
 let dns: DnsServer;
 let tier: ReturnType<typeof routerClient<typeof CustomDomainService>>;
 

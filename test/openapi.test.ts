@@ -4,6 +4,7 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { canonicalScopes } from '@voice/runtime/access';
+import { expectDocumented } from './support/openapi-conformance.js';
 import { methods, operationsOf, type Json } from './support/openapi-routes.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 
@@ -237,5 +238,33 @@ describe('the live API agrees with the document', () => {
     expect(missing.status).toBe(404);
     const error = validatorAt('components', 'schemas', 'Error');
     expect(error(missing.body)).toBe(true);
+  });
+});
+
+describe('the check every end-to-end answer passes (test/support/openapi-conformance.ts)', () => {
+  const toolId = '3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e';
+  const headers = { 'content-type': 'application/json; charset=utf-8', 'x-request-id': 'r-1' };
+  const notFound = JSON.stringify({ error: { code: 'not_found', message: 'not found' } });
+  const check = (answer: { method?: string; path?: string; status?: number; headers?: Record<string, string>; text?: string }) =>
+    expectDocumented(platform.running.url, { method: 'GET', path: `/api/v1/tools/${toolId}`, status: 404, headers, text: notFound, ...answer });
+
+  test('accepts a documented answer', async () => {
+    await expect(check({})).resolves.toBeUndefined();
+  });
+
+  test('refuses a status, a body, a header or a route the document does not describe', async () => {
+    await expect(check({ status: 418 })).rejects.toThrow('GET /tools/{id} → 418: the document declares no such answer');
+    await expect(check({ text: JSON.stringify({ error: { code: 'not_found' } }) })).rejects.toThrow("must have required property 'message'");
+    await expect(check({ text: '' })).rejects.toThrow('the body is not JSON');
+    await expect(check({ headers: { ...headers, 'content-type': 'text/html' } })).rejects.toThrow('content-type is "text/html", not application/json');
+    await expect(check({ headers: { 'content-type': 'application/json' } })).rejects.toThrow('the required header X-Request-Id is missing');
+    await expect(check({ headers: { ...headers, 'retry-after': '3' } })).rejects.toThrow('carries retry-after, which the document does not declare');
+    await expect(check({ status: 429, headers: { ...headers, 'retry-after': 'soon' } })).rejects.toThrow('header Retry-After: "soon" value must be integer');
+    await expect(check({ path: '/api/v1/tools/unknown/part', status: 200 })).rejects.toThrow('is not in the document, yet answered 200');
+  });
+
+  test('leaves answers outside /api/v1 and the document itself alone', async () => {
+    await expect(check({ path: '/oauth/token', status: 418 })).resolves.toBeUndefined();
+    await expect(check({ path: '/api/v1/openapi.json', status: 200 })).resolves.toBeUndefined();
   });
 });

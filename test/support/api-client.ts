@@ -1,5 +1,8 @@
 // A minimal REST client for tests that remembers every response body, so a suite can assert
-// that no response ever carried a secret.
+// that no response ever carried a secret, and checks every answer from /api/v1 against the
+// platform's OpenAPI document.
+import { expectDocumented, prepareConformance } from './openapi-conformance.js';
+
 export interface ApiResponse {
   status: number;
   headers: Headers;
@@ -31,8 +34,11 @@ export class ApiClient {
     const url = path.startsWith('/api/') || path.startsWith('/.') || path.startsWith('/healthz') || path.startsWith('/readyz') || path.startsWith('/docs') || path.startsWith('/webhooks/')
       ? `${this.baseUrl}${path}`
       : `${this.baseUrl}/api/v1${path}`;
+    const sentPath = url.slice(this.baseUrl.length);
+    await prepareConformance(this.baseUrl, sentPath);
     const response = await fetch(url, { method, headers, body });
     const text = await response.text();
+    await expectDocumented(this.baseUrl, { method, path: sentPath, status: response.status, headers: response.headers, text });
     this.transcript.push(`${[...response.headers].map(([k, v]) => `${k}: ${v}`).join('\n')}\n${text}`);
     let parsed: unknown;
     try {

@@ -8,17 +8,20 @@ import { jsonSchemaOf, type JsonSchema, type SchemaComponents } from './json-sch
 
 type HeaderName = 'RateLimit-Limit' | 'RateLimit-Remaining' | 'RateLimit-Reset' | 'Retry-After' | 'X-Request-Id' | 'WWW-Authenticate' | 'Idempotent-Replayed';
 
-const headers: Record<HeaderName, { description: string; schema: JsonSchema }> = {
+const headers: Record<HeaderName, { description: string; required?: true; schema: JsonSchema }> = {
   'RateLimit-Limit': { description: 'Requests the workspace may make in the current window (by plan).', schema: { type: 'integer', minimum: 1 } },
   'RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer', minimum: 0 } },
   'RateLimit-Reset': { description: 'Seconds until the current window ends.', schema: { type: 'integer', minimum: 0 } },
-  'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
+  'Retry-After': { description: 'Seconds to wait before retrying.', required: true, schema: { type: 'integer', minimum: 0 } },
   'X-Request-Id': {
+    required: true,
     description: 'The request id: the one the client sent in `X-Request-Id` when it is 1-128 characters of `A-Za-z0-9._:-`, else a new one. Quote it to support.',
     schema: { type: 'string' },
   },
   'WWW-Authenticate': {
-    description: 'A Bearer challenge naming the protected resource metadata (RFC 9728): `Bearer realm="voice", error="invalid_token", resource_metadata="…"`.',
+    description:
+      'A Bearer challenge (RFC 6750). On `401` it names the protected resource metadata (RFC 9728): `Bearer realm="voice", error="invalid_token", resource_metadata="…"`; ' +
+      'on a `403` for a missing scope it names the scope to ask for: `Bearer error="insufficient_scope", scope="…"`.',
     schema: { type: 'string' },
   },
   'Idempotent-Replayed': {
@@ -27,7 +30,7 @@ const headers: Record<HeaderName, { description: string; schema: JsonSchema }> =
   },
 };
 
-/** The headers every answer after authentication carries. */
+/** The headers every answer after authentication carries (the RateLimit ones only once the caller is known). */
 export const rateLimitHeaders: HeaderName[] = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-Request-Id'];
 
 export type ErrorAnswer = 'InvalidRequest' | 'Unauthorized' | 'Forbidden' | 'NotFound' | 'Conflict' | 'PayloadTooLarge' | 'RateLimited' | 'InternalError' | 'Unavailable';
@@ -55,7 +58,8 @@ export const errorAnswers: Record<ErrorAnswer, ErrorAnswerSpec> = {
     description: 'The credential is missing, invalid, expired or revoked (`unauthorized`).',
     code: 'unauthorized',
     message: 'the credential is missing, invalid, expired or revoked',
-    headers: ['WWW-Authenticate', 'X-Request-Id'],
+    // A refused sign-in (POST /platform/users/login) comes after the caller's own key passed, so it is counted.
+    headers: ['WWW-Authenticate', ...rateLimitHeaders],
   },
   Forbidden: {
     status: 403,
@@ -64,7 +68,7 @@ export const errorAnswers: Record<ErrorAnswer, ErrorAnswerSpec> = {
       'or the action is not allowed (`forbidden`; `destination_forbidden` for a blocked destination).',
     code: 'forbidden',
     message: 'this credential lacks the settings:write scope',
-    headers: rateLimitHeaders,
+    headers: [...rateLimitHeaders, 'WWW-Authenticate'],
   },
   NotFound: {
     status: 404,
@@ -101,14 +105,14 @@ export const errorAnswers: Record<ErrorAnswer, ErrorAnswerSpec> = {
     description: 'An unexpected error (`internal_error`); the message names only the request id.',
     code: 'internal_error',
     message: 'internal error (request 6f1c2a4e-8b3d-4f5a-9c7e-1d2b3a4c5e6f)',
-    headers: ['X-Request-Id'],
+    headers: rateLimitHeaders,
   },
   Unavailable: {
     status: 503,
     description: 'A platform service or the carrier is briefly unavailable (`internal_error`, or `telephony_unavailable`); retry after `Retry-After` seconds.',
     code: 'internal_error',
     message: 'a platform service is temporarily unavailable; retry shortly',
-    headers: ['Retry-After', 'X-Request-Id'],
+    headers: [...rateLimitHeaders, 'Retry-After'],
   },
 };
 

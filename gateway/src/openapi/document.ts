@@ -185,6 +185,7 @@ function errorAnswersOf(op: Operation<any, any>): ErrorAnswer[] {
   if (writes) answers.push('Conflict');
   if (takesBody) answers.push('PayloadTooLarge');
   answers.push('RateLimited', 'InternalError', 'Unavailable');
+  for (const declared of op.doc.errors ?? []) if (!answers.includes(declared)) answers.push(declared);
   return answers;
 }
 

@@ -39,7 +39,9 @@ export function registerCustomDomainRoutes(rest: RestRouter, deps: RestDeps): vo
     doc: {
       id: 'getCustomDomain',
       summary: 'The workspace’s custom domain, the DNS records it needs and what is missing',
+      description: 'A workspace without a domain (none claimed, or its claim lapsed or was dropped) answers 404 `not_found`.',
       toolset,
+      errors: ['NotFound'],
       response: dataOf(customDomainSchema),
       mcp: { tool: 'get_custom_domain', annotations: toolHints.read },
     },
@@ -83,6 +85,7 @@ export function registerCustomDomainRoutes(rest: RestRouter, deps: RestDeps): vo
       description:
         'Takes no fields. The domain is `active` when DNS holds both records, otherwise `pending_verification` with `missing` saying what DNS answered; a verification that no longer finds them returns an active domain to pending (with a new `expires_at`). When another workspace verified the domain first, the answer is 409 `conflict` and this workspace\'s claim is dropped; a lapsed or dropped claim is 404 `not_found`.',
       toolset,
+      errors: ['NotFound'],
       response: dataOf(customDomainSchema),
       mcp: { tool: 'verify_custom_domain', annotations: toolHints.update },
     },
@@ -100,8 +103,9 @@ export function registerCustomDomainRoutes(rest: RestRouter, deps: RestDeps): vo
     doc: {
       id: 'removeCustomDomain',
       summary: 'Disconnect the workspace’s custom domain',
-      description: 'A custom domain has no id: the answer names the domain removed.',
+      description: 'A custom domain has no id: the answer names the domain removed. A workspace without a domain answers 404 `not_found`.',
       toolset,
+      errors: ['NotFound'],
       response: removedDomainSchema,
       mcp: { tool: 'remove_custom_domain', annotations: toolHints.remove },
     },

@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import type { Feature } from '@voice/runtime/access';
 import type { AuthContext } from '../auth/auth-context.js';
+import type { ErrorAnswer } from '../openapi/components.js';
 
 export type Method = 'get' | 'post' | 'patch' | 'delete';
 
@@ -48,6 +49,11 @@ export interface OperationDoc<R extends z.ZodType = z.ZodType> {
   status?: number;
   /** The MCP tool of this capability (SPEC.md 4.3 names), when it is one. */
   mcp?: { tool: string; annotations: ToolAnnotations };
+  /**
+   * Error answers beyond those the declaration implies: `NotFound` for an operation without a path
+   * id that still answers 404 (an id in the body that names nothing, a singleton not configured).
+   */
+  errors?: readonly ErrorAnswer[];
 }
 
 export interface Operation<Q = unknown, B = unknown, P extends string = string, R extends z.ZodType = z.ZodType> {

@@ -111,8 +111,9 @@ export function registerTelephonyRoutes(rest: RestRouter, deps: RestDeps): void 
     doc: {
       id: 'importPhoneNumber',
       summary: 'Add a number held by the carrier account of one of the workspace’s carrier connections',
-      description: 'The number gets the capabilities the carrier reports.',
+      description: 'The number gets the capabilities the carrier reports. A `carrier_connection_id` that names no connection of the workspace is 404 `not_found`.',
       toolset,
+      errors: ['NotFound'],
       status: 201,
       response: dataOf(phoneNumberSchema),
     },
@@ -303,8 +304,9 @@ export function registerTelephonyRoutes(rest: RestRouter, deps: RestDeps): void 
     doc: {
       id: 'createA2pCampaign',
       summary: 'Register an A2P 10DLC campaign with a carrier connection for vetting',
-      description: 'The campaign starts `pending`; the carrier approves or rejects it later.',
+      description: 'The campaign starts `pending`; the carrier approves or rejects it later. A `carrier_connection_id` that names no connection of the workspace is 404 `not_found`.',
       toolset,
+      errors: ['NotFound'],
       status: 201,
       response: dataOf(a2pCampaignSchema),
     },
@@ -389,10 +391,11 @@ export function registerTelephonyRoutes(rest: RestRouter, deps: RestDeps): void 
       id: 'sendSms',
       summary: 'Send an SMS from one of the workspace’s numbers; it is charged when the carrier takes it',
       description:
-        'Answers 202 with the message `queued`. Its price is held against the wallet’s available balance before the carrier is asked (`available` in `GET /balance` shows it) and charged once the carrier takes the message; ' +
+        'Answers 202 with the message `queued`; a `from` that is not one of the workspace’s numbers is 404 `not_found`. Its price is held against the wallet’s available balance before the carrier is asked (`available` in `GET /balance` shows it) and charged once the carrier takes the message; ' +
         'a wallet that cannot cover it is 409, and when the platform cannot hold the price the answer is `503 telephony_unavailable` with `Retry-After` and nothing is sent. ' +
         'With an `Idempotency-Key` a retry within 24 h answers 202 with the first response (the message as accepted) and `Idempotent-Replayed: true`, whatever changed since (409 while the first attempt is still with the carrier); a failed attempt does not bind the key.',
       toolset,
+      errors: ['NotFound'],
       status: 202,
       response: dataOf(smsMessageSchema),
       mcp: { tool: 'send_sms', annotations: toolHints.create },

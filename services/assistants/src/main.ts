@@ -7,7 +7,7 @@ import type { InProcessServices } from '@voice/runtime/internal';
 import { startPeriodicJobs } from '@voice/runtime/jobs';
 import { createLogger, type Logger } from '@voice/runtime/logger';
 import { runProcess } from '@voice/runtime/process';
-import { startConnectServer, type StartedService } from '@voice/runtime/server';
+import { startConnectServer, startService, type StartedService } from '@voice/runtime/server';
 import { openServiceStore } from '@voice/runtime/store';
 import { ToolSecrets } from '@voice/contracts/tool-secrets';
 import { readAssistantsConfig } from './config.js';
@@ -31,14 +31,11 @@ export async function startAssistantsService(env: Env, options: AssistantsOption
     sqlite: (file) => new SqliteAssistantsStore(file),
     mongo: (uri, database) => MongoAssistantsStore.connect(uri, database),
   });
-  const closers: (() => Promise<void>)[] = [() => store.close()];
-  const closeAll = async () => {
-    for (const close of closers.reverse().splice(0)) await close();
-  };
-  try {
+  return startService(async (onClose) => {
+    onClose(() => store.close());
     const jobs = await startPeriodicJobs(config.common, 'assistants', { logger: log }, [assistantsRetentionJob(store, config.common.retention)]);
-    closers.push(() => jobs.stop());
-    const server = await startConnectServer({
+    onClose(() => jobs.stop());
+    return startConnectServer({
       name: 'assistants',
       host: config.host,
       port: config.port,
@@ -49,12 +46,7 @@ export async function startAssistantsService(env: Env, options: AssistantsOption
       serviceNames: assistantsServiceNames,
       routes: assistantsRoutes({ store, toolSecrets: new ToolSecrets(new SecretBox(config.encryptionKey)) }),
     });
-    closers.push(() => server.close());
-    return { server, close: closeAll };
-  } catch (error) {
-    await closeAll();
-    throw error;
-  }
+  });
 }
 
 // Run on its own: with the process's metrics server (the platform serves one for all its parts).

@@ -1,6 +1,6 @@
 // Builds the gateway's express app: request ids, access log and metrics, health, the REST API
 // under /api/v1 with its middleware chain, and the error envelope for every failure.
-import express, { type Express } from 'express';
+import express, { type Express, type Request } from 'express';
 import type { CallerSigner } from '@voice/runtime/caller';
 import type { Logger } from '@voice/runtime/logger';
 import type { MetricsRegistry } from '@voice/runtime/metrics';
@@ -32,6 +32,7 @@ import { registerCustomDomainRoutes } from './rest/custom-domain.js';
 import { registerPlatformUserRoutes } from './rest/platform-users.js';
 import { registerInvitationRoutes } from './invitations/router.js';
 import { registerMcpEndpoint } from './mcp/endpoint.js';
+import { entryScopesOf } from './mcp/scope-challenge.js';
 import { registerDocsRoutes } from './docs/page.js';
 import { keepRestRouter, registerOpenApiRoute } from './openapi/route.js';
 import { registerTelephonyRoutes } from './rest/telephony.js';
@@ -61,8 +62,9 @@ export interface GatewayDeps {
 const tenantAware = (deps: GatewayDeps): GatewayDeps => ({ ...deps, publicUrl: () => currentTenant()?.publicUrl ?? deps.publicUrl() });
 
 /** Authentication (naming the resource's metadata in its 401 challenge) and the account's rate limit. */
-const authenticated = (deps: GatewayDeps, resource: keyof typeof protectedResourceMetadataPaths) => [
+const authenticated = (deps: GatewayDeps, resource: keyof typeof protectedResourceMetadataPaths, challengeScope?: (req: Request) => string) => [
   authenticate({
+    challengeScope,
     clients: deps.clients,
     signer: deps.signer,
     cache: deps.cache,
@@ -123,10 +125,11 @@ export function buildGatewayApp(platformDeps: GatewayDeps): Express {
   registerCarrierCallbacks(app, { clients: deps.clients, signer: deps.signer, publicUrl: deps.publicUrl });
   const rest = buildRestRouter(deps);
   registerMcpEndpoint(app, {
-    authenticated: authenticated(deps, 'mcp'),
+    authenticated: authenticated(deps, 'mcp', (req) => entryScopesOf(rest.operations(), req)),
     operations: () => rest.operations(),
     signer: deps.signer,
     publicUrl: deps.publicUrl,
+    resourceMetadataUrl: () => `${deps.publicUrl()}${protectedResourceMetadataPaths.mcp}`,
     logger: deps.logger,
   });
   // The API's description and its reference page are public: registered before the authenticated routes.

@@ -11,7 +11,7 @@ import type { GatewayConfig } from './config.js';
 import { errorHandler } from './errors/error-handler.js';
 import { HttpError } from './errors/http-error.js';
 import { registerHealthRoutes } from './health.js';
-import { protectedResourceMetadataPaths } from './oauth/metadata.js';
+import { oauthPaths, protectedResourceMetadataPaths } from './oauth/metadata.js';
 import { resourcesOf } from './oauth/resources.js';
 import { registerOAuthRoutes } from './oauth/router.js';
 import { accessLog } from './middleware/access-log.js';
@@ -31,6 +31,7 @@ import { registerBillingRoutes } from './rest/billing.js';
 import { registerCustomDomainRoutes } from './rest/custom-domain.js';
 import { registerPlatformUserRoutes } from './rest/platform-users.js';
 import { registerInvitationRoutes } from './invitations/router.js';
+import { cors } from './cors/cors.js';
 import { registerMcpEndpoint } from './mcp/endpoint.js';
 import { entryScopesOf } from './mcp/scope-challenge.js';
 import { registerDocsRoutes } from './docs/page.js';
@@ -112,6 +113,9 @@ export function buildGatewayApp(platformDeps: GatewayDeps): Express {
   app.use(tenantHost(tenants, () => (platformHost ??= new URL(platformDeps.publicUrl()).hostname.toLowerCase())));
   /** The name on pages and in the API's description: the tenant's on its own domain. */
   const platformName = () => currentTenant()?.name ?? deps.config.platformName;
+  // Before any authentication: a browser's preflight carries no credential.
+  app.use('/.well-known', cors(() => 'any'));
+  app.use(['/api/v1', oauthPaths.token, oauthPaths.register, oauthPaths.revoke], cors(() => deps.config.corsOrigins));
   registerOAuthRoutes(app, {
     clients: deps.clients,
     signer: deps.signer,

@@ -1,4 +1,5 @@
 // Every setting of the platform-users service, read and validated once at start.
+import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { emailIssue } from '@voice/runtime/accounts';
 import {
@@ -85,9 +86,20 @@ function readSmtp(env: Env): SmtpSettings | undefined {
   };
 }
 
+/**
+ * The sender when VOICE_MAIL_FROM is unset: no-reply at the platform's host. A host that is an IP address
+ * takes the address-literal form (RFC 5321 4.1.3): `no-reply@127.0.0.1` is no address at all.
+ */
+export function defaultMailFrom(platformHost: string): string {
+  const host = platformHost.replace(/^\[|\]$/g, '');
+  if (isIP(host) === 4) return `no-reply@[${host}]`;
+  if (isIP(host) === 6) return `no-reply@[IPv6:${host}]`;
+  return `no-reply@${host}`;
+}
+
 function readMailFrom(env: Env, platformHost: string): string {
   const from = readOptionalString(env, 'VOICE_MAIL_FROM');
-  if (from === undefined) return `no-reply@${platformHost}`;
+  if (from === undefined) return defaultMailFrom(platformHost);
   if (emailIssue(from)) throw new ConfigError('VOICE_MAIL_FROM', `must be an e-mail address such as no-reply@example.com, got "${from}"`);
   return from;
 }

@@ -1,13 +1,12 @@
 // Starts the assistants service: config, store, the periodic jobs (the pruning of old records),
 // the Connect server; stops them in reverse on close (SIGTERM when run on its own).
-import { CallerSigner } from '@voice/runtime/caller';
 import type { Env } from '@voice/runtime/config';
 import { SecretBox } from '@voice/runtime/crypto';
 import type { InProcessServices } from '@voice/runtime/internal';
 import { startPeriodicJobs } from '@voice/runtime/jobs';
 import { createLogger, type Logger } from '@voice/runtime/logger';
 import { runProcess } from '@voice/runtime/process';
-import { startConnectServer, startService, type StartedService } from '@voice/runtime/server';
+import { serviceServerOptions, startConnectServer, startService, type StartedService } from '@voice/runtime/server';
 import { openServiceStore } from '@voice/runtime/store';
 import { ToolSecrets } from '@voice/contracts/tool-secrets';
 import { readAssistantsConfig } from './config.js';
@@ -36,13 +35,7 @@ export async function startAssistantsService(env: Env, options: AssistantsOption
     const jobs = await startPeriodicJobs(config.common, 'assistants', { logger: log }, [assistantsRetentionJob(store, config.common.retention)]);
     onClose(() => jobs.stop());
     return startConnectServer({
-      name: 'assistants',
-      host: config.host,
-      port: config.port,
-      connectionAge: config.common.connectionAge,
-      signer: new CallerSigner(config.common.internalSecret),
-      logger: log,
-      local: options.local,
+      ...serviceServerOptions('assistants', config, { logger: log, local: options.local }),
       serviceNames: assistantsServiceNames,
       routes: assistantsRoutes({ store, toolSecrets: new ToolSecrets(new SecretBox(config.encryptionKey)) }),
     });

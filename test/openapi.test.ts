@@ -4,9 +4,11 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { canonicalScopes } from '@voice/runtime/access';
+import { errorReasons } from '@voice/runtime/errors';
 import { expectDocumented } from './support/openapi-conformance.js';
 import { methods, operationsOf, type Json } from './support/openapi-routes.js';
-import { startTestPlatform, type TestPlatform } from './support/platform.js';
+import { fieldsOf } from './support/api-client.js';
+import { startTestPlatform, uniqueEmail, type TestPlatform } from './support/platform.js';
 
 
 const toolsets = ['account', 'assistants', 'telephony', 'billing', 'platform'];
@@ -160,6 +162,46 @@ describe('each operation', () => {
   });
 });
 
+describe('the request rules and resources', () => {
+  const bodyOf = (method: string, path: string) => doc.paths[path][method].requestBody.content['application/json'].schema;
+
+  test('every resource is a named component, and Error.code lists exactly the public error codes (the status table’s reasons)', () => {
+    const schemas = doc.components.schemas as Json;
+    for (const name of ['Tool', 'Assistant', 'AssistantVersion', 'ApiKey', 'Member', 'PhoneNumber', 'CarrierConnection', 'A2pCampaign', 'SmsMessage', 'Balance', 'Transaction', 'CustomDomain', 'PlatformUser']) {
+      expect([name, schemas[name]?.type]).toEqual([name, 'object']);
+    }
+    expect(doc.paths['/tools/{id}'].get.responses['200'].content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/Tool' });
+    expect(doc.paths['/tools'].get.responses['200'].content['application/json'].schema.properties.data.items).toEqual({ $ref: '#/components/schemas/Tool' });
+    expect([...schemas.Error.properties.error.properties.code.enum].sort()).toEqual([...errorReasons].sort());
+  });
+
+  test('ids in bodies are uuids, e-mails e-mails, and passwords 10 to 200 characters', () => {
+    expect(bodyOf('post', '/sms/send').properties.from_number_id).toMatchObject({ type: 'string', format: 'uuid' });
+    expect(bodyOf('post', '/phone-numbers/import').properties.carrier_connection_id).toMatchObject({ format: 'uuid' });
+    expect(bodyOf('post', '/a2p-campaigns').properties.carrier_connection_id).toMatchObject({ format: 'uuid' });
+    expect(bodyOf('post', '/workspace/members').properties.email).toMatchObject({ format: 'email', maxLength: 254 });
+    expect(bodyOf('post', '/platform/users').properties.email).toMatchObject({ format: 'email', maxLength: 254 });
+    expect(bodyOf('post', '/platform/users').properties.password).toMatchObject({ minLength: 10, maxLength: 200 });
+  });
+
+  test('a tool’s config is one schema per type, chosen by type', () => {
+    const create = bodyOf('post', '/tools');
+    expect(create.discriminator).toEqual({
+      propertyName: 'type',
+      mapping: {
+        api: '#/components/schemas/CreateApiToolRequest',
+        mcp: '#/components/schemas/CreateMcpToolRequest',
+        builtin: '#/components/schemas/CreateBuiltinToolRequest',
+      },
+    });
+    expect(create.oneOf).toHaveLength(3);
+    const schemas = doc.components.schemas as Json;
+    expect(schemas.CreateMcpToolRequest.properties.config).toEqual({ $ref: '#/components/schemas/McpToolConfigInput' });
+    expect(schemas.McpToolConfigInput.properties.auth_type.enum).toEqual(['none', 'bearer', 'header']);
+    expect(bodyOf('patch', '/tools/{id}').properties.config.anyOf).toHaveLength(3);
+  });
+});
+
 describe('the live API agrees with the document', () => {
   test('POST /api-keys: the bodies the schema refuses are the ones the API refuses', async () => {
     const valid = requestSchema('post', '/api-keys');
@@ -177,17 +219,36 @@ describe('the live API agrees with the document', () => {
     }
   });
 
-  test('POST /tools: a missing type or an unknown field is refused by both', async () => {
+  test('POST /tools: a missing type, an unknown field or a config of another type is refused by both', async () => {
     const valid = requestSchema('post', '/tools');
     const cases: [unknown, boolean][] = [
       [{ name: 'lookup_order', description: 'x' }, false],
       [{ name: 'lookup_order', type: 'api', config: { url: 'https://orders.example.com/{id}' }, colour: 'red' }, false],
       [{ name: 'lookup_order', type: 'teleport', config: {} }, false],
+      // A config of another type: the document's per-type schema and the service refuse it alike.
+      [{ name: 'lookup_order', type: 'api', config: { url: 'https://mcp.example/mcp', auth_type: 'none' } }, false],
+      [{ name: 'lookup_order', type: 'mcp', config: { url: 'https://mcp.example/mcp', auth_type: 'none' } }, true],
     ];
     for (const [body, accepted] of cases) {
       const answer = await platform.api.post('/tools', platform.rootKey, body);
       expect([body, valid(body), answer.status === 400]).toEqual([body, accepted, !accepted]);
     }
+  });
+
+  test('POST /platform/users and POST /sms/send: a short password, a malformed e-mail or id is refused by both', async () => {
+    const register = requestSchema('post', '/platform/users');
+    for (const [body, accepted] of [
+      [{ email: uniqueEmail('schema'), name: 'Ada', password: 'correct horse battery' }, true],
+      [{ email: uniqueEmail('schema'), name: 'Ada', password: 'short' }, false],
+      [{ email: 'not-an-address', name: 'Ada', password: 'correct horse battery' }, false],
+    ] as const) {
+      const answer = await platform.api.post('/platform/users', platform.rootKey, body);
+      expect([body, register(body), answer.status]).toEqual([body, accepted, accepted ? 201 : 400]);
+    }
+    const send = requestSchema('post', '/sms/send');
+    const body = { from_number_id: 'number-1', to: '+14155550123', body: 'hi' };
+    const answer = await platform.api.post('/sms/send', platform.rootKey, body);
+    expect([send(body), answer.status, fieldsOf(answer)]).toEqual([false, 400, ['from_number_id']]);
   });
 
   test('GET /transactions: limit and offset out of their documented ranges are refused', async () => {

@@ -197,7 +197,7 @@ export const assistantSchema = z.object({
   revision: z.int().min(1).describe('increases with every change; send it as expected_revision to update'),
   created_at: timeSchema.nullable(),
   updated_at: timeSchema.nullable(),
-});
+}).meta({ id: 'Assistant' });
 
 export const versionAuthorTypes = ['service_account', 'user', 'internal'] as const;
 
@@ -211,11 +211,11 @@ export const versionSummarySchema = z.object({
   created_at: timeSchema.nullable(),
   changed_fields: z.array(z.string()).describe('paths of the fields that differ from the version before (`model.temperature`); every field for version 1'),
   restored_from: z.int().min(1).nullable().describe('the version this one restored; null for a create or an update'),
-});
+}).meta({ id: 'AssistantVersionSummary' });
 
 export const versionSchema = versionSummarySchema.extend({
   config: assistantConfigSchema.describe('the whole configuration as it was, secrets masked'),
-});
+}).meta({ id: 'AssistantVersion' });
 
 export const catalogPlansSchema = z.array(z.enum(plans)).describe('the plans whose workspaces may use it');
 const languagesSchema = z.array(z.string()).describe('language tags it handles; `*` is every language');
@@ -228,7 +228,7 @@ export const catalogModelSchema = z.object({
   name: z.string(),
   languages: languagesSchema,
   plans: catalogPlansSchema,
-});
+}).meta({ id: 'CatalogModel' });
 
 export const catalogVoiceSchema = z.object({
   provider: z.string(),
@@ -237,7 +237,7 @@ export const catalogVoiceSchema = z.object({
   languages: languagesSchema,
   gender: z.enum(voiceGenders),
   plans: catalogPlansSchema,
-});
+}).meta({ id: 'CatalogVoice' });
 
 /** A catalog list: the page and the version of the catalog data it comes from. */
 export const catalogListSchema = <T extends z.ZodType>(item: T) =>

@@ -7,7 +7,7 @@ export const balanceSchema = amountsSchema.extend({
   available: amountsSchema.describe(
     'the balance less open holds (amounts reserved for SMS being sent, numbers being bought, calls in progress): what can still be spent or transferred',
   ),
-});
+}).meta({ id: 'Balance' });
 
 export const transactionSchema = z.object({
   id: z.string(),
@@ -18,7 +18,7 @@ export const transactionSchema = z.object({
   reference: z.string(),
   description: z.string(),
   created_at: timeSchema.nullable(),
-});
+}).meta({ id: 'Transaction' });
 
 export const usageSummarySchema = z.object({
   from: timeSchema.nullable(),
@@ -26,7 +26,7 @@ export const usageSummarySchema = z.object({
   credits: creditsSchema,
   minutes: minutesSchema,
   by_kind: z.array(z.object({ kind: z.string(), count: z.int(), credits: creditsSchema, minutes: minutesSchema })),
-});
+}).meta({ id: 'UsageSummary' });
 
 const instant = z.iso.datetime({ offset: true, error: 'must be an RFC 3339 time, e.g. 2026-11-01T00:00:00.000Z' });
 export const usageSummaryQuerySchema = z.strictObject({ from: instant.optional(), to: instant.optional() });

@@ -1,7 +1,7 @@
 // The public JSON of what identity owns: the caller (/me), the workspace's members and its API keys.
 import { z } from 'zod';
 import { features, memberStatuses, plans, roles } from '@voice/runtime/access';
-import { emailIssue, maxNameLength, normaliseEmail } from '@voice/runtime/accounts';
+import { emailIssue, maxEmailLength, maxNameLength, normaliseEmail } from '@voice/runtime/accounts';
 import { checkedBy } from '@voice/runtime/validation';
 import { dataOf, idSchema, timeSchema } from './responses.js';
 
@@ -23,13 +23,19 @@ export const meSchema = z.object({
     created_at: timeSchema.nullable(),
   }),
   scopes: z.array(z.string()).nullable().describe('the scopes granted; null when unrestricted (every scope)'),
-});
+}).meta({ id: 'Me' });
 
 export const role = z.enum(roles);
 
+/** An e-mail address as a request sends it; the refinement keeps our message, the keywords tell clients the rule. */
+export const emailField = z
+  .string()
+  .superRefine(checkedBy((email) => emailIssue(normaliseEmail(email))))
+  .meta({ format: 'email', maxLength: maxEmailLength });
+
 /** No password: the invited person chooses their own (an unknown field is 400 like any other). */
 export const addMemberBodySchema = z.strictObject({
-  email: z.string().superRefine(checkedBy((email) => emailIssue(normaliseEmail(email)))),
+  email: emailField,
   role,
   name: z.string().trim().min(1).max(maxNameLength).optional().describe('how the invitation and the member list name the person until they accept'),
 });
@@ -48,7 +54,7 @@ export const memberSchema = z.object({
   role,
   status: z.enum(presentedStatuses).describe('a suspended member’s credentials are refused; an invited member has accepted nothing yet and has no credentials here'),
   created_at: timeSchema.nullable(),
-});
+}).meta({ id: 'Member' });
 
 export const deletedMemberSchema = dataOf(z.object({ id: idSchema.describe('the user id of the member removed'), deleted: z.literal(true) }));
 
@@ -64,8 +70,8 @@ export const apiKeySchema = z.object({
   key_hint: z.string().describe('masked: the key’s prefix and last four characters, never the key'),
   created_at: timeSchema.nullable(),
   last_used_at: timeSchema.nullable().describe('accurate to one minute; null when never used'),
-});
+}).meta({ id: 'ApiKey' });
 
 export const createdApiKeySchema = apiKeySchema.extend({
   key: z.string().describe('the secret key; shown only in this answer, never again'),
-});
+}).meta({ id: 'CreatedApiKey' });

@@ -2,17 +2,21 @@
 // workspaces, tokens, credit transfers) and /custom-domain. One definition of each field's rules.
 import { z } from 'zod';
 import { plans, roles } from '@voice/runtime/access';
-import { emailIssue, maxNameLength, normaliseEmail, passwordIssue } from '@voice/runtime/accounts';
+import { maxEmailLength, maxNameLength, passwordIssue, passwordLength } from '@voice/runtime/accounts';
 import { creditScale, parseCredits } from '@voice/runtime/amounts';
 import { checkedBy, pageQueryFields } from '@voice/runtime/validation';
 import { transactionSchema } from './billing.js';
+import { emailField as email } from './identity.js';
 import { amountsSchema, creditsSchema, dataOf, idSchema, timeSchema } from './responses.js';
 
 /** The largest amount one transfer may move, in credits. */
 export const maxTransferCredits = 100_000_000_000;
 
-const email = z.string().superRefine(checkedBy((value) => emailIssue(normaliseEmail(value))));
-const password = z.string().superRefine(checkedBy(passwordIssue));
+// The refinement keeps our message; the keywords tell clients the rule.
+const password = z
+  .string()
+  .superRefine(checkedBy(passwordIssue))
+  .meta({ minLength: passwordLength.min, maxLength: passwordLength.max, description: 'in characters (code points)' });
 
 export const listPlatformUsersQuerySchema = z.strictObject({
   ...pageQueryFields,
@@ -27,7 +31,7 @@ export const registerPlatformUserBodySchema = z.strictObject({
 });
 
 export const loginPlatformUserBodySchema = z.strictObject({
-  email: z.string().max(254, 'must be at most 254 characters'),
+  email: z.string().max(maxEmailLength, `must be at most ${maxEmailLength} characters`),
   password: z.string().max(1000, 'must be at most 1000 characters'),
 });
 
@@ -64,7 +68,7 @@ export const platformUserWorkspaceSchema = z.object({
   status: z.enum(platformUserStatuses),
   role: z.enum(roles).describe('the user’s role in the workspace'),
   balance: amountsSchema.optional().describe('the workspace’s balance; in the detail only'),
-});
+}).meta({ id: 'PlatformUserWorkspace' });
 
 export const platformUserSchema = z.object({
   id: idSchema,
@@ -74,7 +78,7 @@ export const platformUserSchema = z.object({
   invitation_status: z.enum(invitationStatuses).describe('none: registered with a password; pending or accepted: invited by e-mail'),
   created_at: timeSchema.nullable(),
   workspaces: z.array(platformUserWorkspaceSchema).describe('the user’s workspaces under the platform, oldest first'),
-});
+}).meta({ id: 'PlatformUser' });
 
 export const userTokenSchema = z.object({
   access_token: z.string().describe('a user-bound svc_at_ credential in the user’s first active workspace under the platform'),
@@ -84,9 +88,9 @@ export const userTokenSchema = z.object({
   user_id: idSchema,
   workspace_id: idSchema,
   client_id: z.string().describe('the built-in public client of platform-issued tokens'),
-});
+}).meta({ id: 'PlatformUserToken' });
 
-export const ledgerEntrySchema = transactionSchema.extend({ workspace_id: idSchema.describe('the wallet’s workspace') });
+export const ledgerEntrySchema = transactionSchema.extend({ workspace_id: idSchema.describe('the wallet’s workspace') }).meta({ id: 'LedgerEntry' });
 
 export const transferSchema = z.object({
   user_id: idSchema,
@@ -95,9 +99,9 @@ export const transferSchema = z.object({
   description: z.string(),
   platform_transaction: ledgerEntrySchema.nullable().describe('the entry in the platform’s ledger'),
   user_transaction: ledgerEntrySchema.nullable().describe('the entry in the user’s ledger'),
-});
+}).meta({ id: 'CreditTransfer' });
 
-export const logoutSchema = z.object({ user_id: idSchema, revoked_tokens: z.int().min(0).describe('the OAuth tokens, refresh tokens and unused codes revoked') });
+export const logoutSchema = z.object({ user_id: idSchema, revoked_tokens: z.int().min(0).describe('the OAuth tokens, refresh tokens and unused codes revoked') }).meta({ id: 'PlatformUserLogout' });
 
 // /custom-domain
 
@@ -107,7 +111,7 @@ export const domainStatuses = ['pending_verification', 'active'] as const;
 
 export const recordTypes = ['CNAME', 'TXT'] as const;
 
-export const dnsRecordSchema = z.object({ type: z.enum(recordTypes), name: z.string(), value: z.string() });
+export const dnsRecordSchema = z.object({ type: z.enum(recordTypes), name: z.string(), value: z.string() }).meta({ id: 'DnsRecord' });
 
 export const customDomainSchema = z.object({
   domain: z.string().describe('canonical form: lower case, punycode, no trailing dot'),
@@ -122,6 +126,6 @@ export const customDomainSchema = z.object({
   expires_at: timeSchema
     .nullable()
     .describe('when this pending claim lapses unless verified first (VOICE_CUSTOM_DOMAIN_CLAIM_DAYS after it was made, or after an active domain went back to pending); null while active'),
-});
+}).meta({ id: 'CustomDomain' });
 
 export const removedDomainSchema = dataOf(z.object({ domain: z.string(), deleted: z.literal(true) }));

@@ -2,6 +2,7 @@
 // the shared pieces (times, ids, exact amounts). The gateway's presenters are typed by them and its
 // OpenAPI document is generated from them, so the document cannot drift from what the API sends.
 import { z } from 'zod';
+import { errorReasons } from '@voice/runtime/errors';
 
 export const idSchema = z.uuid().describe('UUID v4');
 export const timeSchema = z.iso.datetime().describe('RFC 3339 UTC time with milliseconds');
@@ -23,7 +24,7 @@ export const paginationSchema = z.object({
   limit: z.int().min(1).max(200),
   offset: z.int().min(0),
   total: z.int().min(0).describe('matches ignoring limit and offset'),
-});
+}).meta({ id: 'Pagination' });
 
 export const listOfSchema = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), meta: z.object({ pagination: paginationSchema }) });
 
@@ -31,7 +32,7 @@ export const deletedSchema = dataOf(z.object({ id: z.string(), deleted: z.litera
 
 export const errorSchema = z.object({
   error: z.object({
-    code: z.string().describe('stable machine-readable code'),
+    code: z.enum(errorReasons).describe('stable machine-readable code; the status table in the introduction gives each one’s status'),
     message: z.string(),
     details: z.array(z.object({ field: z.string(), issue: z.string() })).optional(),
   }),

@@ -90,7 +90,8 @@ export const apiConfigSchema = z
         });
       }
     });
-  });
+  })
+  .meta({ id: 'ApiToolConfig' });
 
 const toolOption = z.strictObject({
   cancellable: z.boolean().default(false),
@@ -130,7 +131,8 @@ export const mcpConfigSchema = z
         });
       }
     }
-  });
+  })
+  .meta({ id: 'McpToolConfig' });
 
 const e164 = /^\+[1-9]\d{6,14}$/;
 const transferDestination = z
@@ -192,7 +194,7 @@ export const builtinConfigSchema = z.discriminatedUnion(
     z.strictObject({ type: z.literal('assistant_transfer'), ...builtinBase, assistant_id: z.uuid() }),
   ],
   { error: () => `type must be one of ${builtinTypes.join(', ')}` },
-);
+).meta({ id: 'BuiltinToolConfig' });
 
 export type ApiToolConfig = z.output<typeof apiConfigSchema>;
 export type McpToolConfig = z.output<typeof mcpConfigSchema>;
@@ -221,6 +223,18 @@ export const createToolBodySchema = z.strictObject({
   is_active: toolFields.is_active.optional(),
 });
 
+/**
+ * POST /tools as documented: `config` by `type`. The gateway checks the body's own fields (so one
+ * answer names every bad one) and the tools service the config by type, with these same schemas.
+ */
+export const createToolDocumentedBodySchema = z
+  .discriminatedUnion('type', [
+    createToolBodySchema.extend({ type: z.literal('api'), config: apiConfigSchema.optional() }).meta({ id: 'CreateApiToolRequest' }),
+    createToolBodySchema.extend({ type: z.literal('mcp'), config: mcpConfigSchema.optional() }).meta({ id: 'CreateMcpToolRequest' }),
+    createToolBodySchema.extend({ type: z.literal('builtin'), config: builtinConfigSchema.optional() }).meta({ id: 'CreateBuiltinToolRequest' }),
+  ])
+  .meta({ discriminator: { propertyName: 'type' } });
+
 /** Body of PATCH /tools/{id}: only the fields to change, plus expected_revision. */
 export const updateToolBodySchema = z.strictObject({
   name: toolFields.name.optional(),
@@ -229,6 +243,14 @@ export const updateToolBodySchema = z.strictObject({
   config: toolFields.config.optional(),
   is_active: toolFields.is_active.optional(),
   expected_revision: z.int().min(1).max(2_147_483_647),
+});
+
+/** PATCH /tools/{id} as documented: `config` is checked against `type`, or the stored type when `type` is not sent. */
+export const updateToolDocumentedBodySchema = updateToolBodySchema.extend({
+  config: z
+    .union([apiConfigSchema, mcpConfigSchema, builtinConfigSchema])
+    .optional()
+    .describe('the configuration of `type`, or of the stored type when `type` is not sent'),
 });
 
 /** Body of POST /tools/{id}/test. */
@@ -256,7 +278,7 @@ export const toolSchema = z.object({
   revision: z.int().min(1).describe('increases with every change; send it as expected_revision to update'),
   created_at: timeSchema.nullable(),
   updated_at: timeSchema.nullable(),
-});
+}).meta({ id: 'Tool' });
 
 export const durationMs = z.int().min(0).describe('how long the test took, in milliseconds');
 
@@ -283,4 +305,4 @@ export const testResultSchema = z.union([
       duration_ms: durationMs,
     })
     .describe('the request left but got no usable answer'),
-]);
+]).meta({ id: 'ToolTestResult' });

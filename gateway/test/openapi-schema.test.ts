@@ -35,14 +35,16 @@ test('a recursive schema is placed in the components and referred to there', () 
   }
   const node: z.ZodType<Node> = z.object({ name: z.string(), get children() { return z.array(node); } });
   const components: SchemaComponents = {};
-  expect(jsonSchemaOf(z.object({ tree: node }), 'output', 'GetTreeResponse', components)).toEqual({ $ref: '#/components/schemas/GetTreeResponse' });
-  const serialised = JSON.stringify(components);
+  const tree = jsonSchemaOf(z.object({ tree: node }), 'output', 'GetTreeResponse', components);
+  // Only the node refers to itself: it is a component, and the answer around it stays inline.
+  expect(tree).toEqual({ type: 'object', properties: { tree: { $ref: '#/components/schemas/GetTreeResponse_schema0' } }, required: ['tree'] });
+  const serialised = JSON.stringify([tree, components]);
   expect(serialised).not.toContain('"#"');
   expect(serialised).not.toContain('$defs');
   for (const ref of serialised.match(/#\/components\/schemas\/[A-Za-z0-9._-]+/g) ?? []) {
     expect(Object.keys(components)).toContain(ref.replace('#/components/schemas/', ''));
   }
-  const example = exampleOf({ $ref: '#/components/schemas/GetTreeResponse' }, components);
+  const example = exampleOf(tree, components);
   expect(z.object({ tree: node }).safeParse(example).success).toBe(true);
 });
 
@@ -53,4 +55,39 @@ test('examples satisfy the schemas they come from: ids, times, exact amounts, pa
   expect(schema.safeParse(example).success).toBe(true);
   expect(example.meta).toEqual({ pagination: { limit: 50, offset: 0, total: 1 } });
   expect(example.data[0]).toMatchObject({ balance: { credits: '12.5000', minutes: '3.000' }, kind: 'a' });
+});
+
+test('a schema with an id is a named component that every operation shares, in its answer and request shapes', () => {
+  const thing = z.object({ id: idSchema, retries: z.int().default(3) }).meta({ id: 'Thing' });
+  const components: SchemaComponents = {};
+  expect(jsonSchemaOf(dataOf(thing), 'output', 'GetThingResponse', components)).toEqual({
+    type: 'object',
+    properties: { data: { $ref: '#/components/schemas/Thing' } },
+    required: ['data'],
+  });
+  expect(jsonSchemaOf(listOfSchema(thing), 'output', 'ListThingsResponse', components)).toMatchObject({ properties: { data: { items: { $ref: '#/components/schemas/Thing' } } } });
+  expect(jsonSchemaOf(z.strictObject({ thing }), 'input', 'PutThingRequest', components)).toMatchObject({ properties: { thing: { $ref: '#/components/schemas/ThingInput' } } });
+  expect(components.Thing).toMatchObject({ required: ['id', 'retries'] });
+  expect(components.ThingInput).toMatchObject({ required: ['id'] });
+  expect(Object.keys(components).sort()).toEqual(['Pagination', 'Thing', 'ThingInput']);
+
+  const impostor = z.object({ name: z.string() }).meta({ id: 'Thing' });
+  expect(() => jsonSchemaOf(dataOf(impostor), 'output', 'GetImpostorResponse', {})).not.toThrow();
+  expect(() => jsonSchemaOf(dataOf(impostor), 'output', 'GetImpostorResponse', components)).toThrow('two schemas named Thing');
+});
+
+test('a discriminator over named branches maps each value of the property to its branch', () => {
+  const body = z
+    .discriminatedUnion('kind', [
+      z.strictObject({ kind: z.literal('a'), a: z.string() }).meta({ id: 'ARequest' }),
+      z.strictObject({ kind: z.literal('b'), b: z.int() }).meta({ id: 'BRequest' }),
+    ])
+    .meta({ discriminator: { propertyName: 'kind' } });
+  const components: SchemaComponents = {};
+  expect(jsonSchemaOf(body, 'input', 'CreateThingRequest', components)).toEqual({
+    oneOf: [{ $ref: '#/components/schemas/ARequest' }, { $ref: '#/components/schemas/BRequest' }],
+    discriminator: { propertyName: 'kind', mapping: { a: '#/components/schemas/ARequest', b: '#/components/schemas/BRequest' } },
+  });
+  const unnamed = z.discriminatedUnion('kind', [z.object({ kind: z.literal('a') }), z.object({ kind: z.literal('b') })]).meta({ discriminator: { propertyName: 'kind' } });
+  expect(() => jsonSchemaOf(unnamed, 'input', 'CreateOtherRequest', {})).toThrow('needs $ref branches');
 });

@@ -12,7 +12,8 @@ export { secretMask };
 export const carrierProviders = ['twilio', 'sandbox'] as const;
 export const messageStatuses = ['queued', 'sent', 'delivered', 'failed'] as const;
 
-const uuid = z.string().refine(isUuid, 'must be a UUID');
+// The refinement keeps our message; the format tells clients the rule.
+const uuid = z.string().refine(isUuid, 'must be a UUID').meta({ format: 'uuid' });
 
 export const phoneNumberField = z
   .string()

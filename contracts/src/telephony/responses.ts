@@ -36,7 +36,7 @@ export const phoneNumberSchema = z.object({
   release_at: timeSchema.nullable().describe('for a past_due number, when it goes back to the carrier unless the fee is paid first; otherwise null'),
   created_at: timeSchema.nullable(),
   updated_at: timeSchema.nullable(),
-});
+}).meta({ id: 'PhoneNumber' });
 
 export const availableNumberSchema = z.object({
   number: e164Schema,
@@ -44,7 +44,7 @@ export const availableNumberSchema = z.object({
   sms_capable: z.boolean(),
   voice_capable: z.boolean(),
   monthly_credits: creditsSchema.describe('the monthly price in credits'),
-});
+}).meta({ id: 'AvailablePhoneNumber' });
 
 export const carrierConnectionSchema = z.object({
   id: idSchema,
@@ -55,13 +55,13 @@ export const carrierConnectionSchema = z.object({
   auth_token: z.string().describe('always the mask •••; never the credential'),
   created_at: timeSchema.nullable(),
   updated_at: timeSchema.nullable(),
-});
+}).meta({ id: 'CarrierConnection' });
 
 export const connectionTestSchema = z.object({
   ok: z.boolean().describe('whether the carrier accepted the credentials'),
   failure: z.object({ code: z.enum(connectionFailures), message: z.string() }).nullable().describe('why not; null when ok'),
   duration_ms: z.int().min(0),
-});
+}).meta({ id: 'CarrierConnectionTest' });
 
 export const a2pCampaignSchema = z.object({
   id: idSchema,
@@ -74,14 +74,14 @@ export const a2pCampaignSchema = z.object({
   rejection_reason: z.string().nullable().describe('why the carrier rejected the campaign; null unless rejected'),
   created_at: timeSchema.nullable(),
   updated_at: timeSchema.nullable(),
-});
+}).meta({ id: 'A2pCampaign' });
 
 export const suppressionSchema = z.object({
   id: idSchema,
   number: e164Schema.describe('the number never to contact, in E.164 form'),
   reason: z.string().nullable(),
   created_at: timeSchema.nullable(),
-});
+}).meta({ id: 'SuppressionEntry' });
 
 export const smsMessageSchema = z.object({
   id: idSchema,
@@ -96,4 +96,4 @@ export const smsMessageSchema = z.object({
   failure_reason: z.string().nullable().describe('why delivery failed; null unless failed'),
   created_at: timeSchema.nullable(),
   updated_at: timeSchema.nullable(),
-});
+}).meta({ id: 'SmsMessage' });

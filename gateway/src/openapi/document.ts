@@ -164,8 +164,9 @@ function pathParameters(op: Operation<any, any>): unknown[] {
 
 function requestBody(op: Operation<any, any>, components: Components) {
   if (!op.body) return undefined;
-  const schema = jsonSchemaOf(op.body, 'input', componentName(op.doc.id, 'Request'), components.schemas);
-  const example = validExample(schema, op.body, components);
+  const documented = op.doc.requestBody ?? op.body;
+  const schema = jsonSchemaOf(documented, 'input', componentName(op.doc.id, 'Request'), components.schemas);
+  const example = validExample(schema, documented, components);
   return {
     // Without a body the API reads `{}`; the body is required only when `{}` is not valid.
     required: !op.body.safeParse({}).success,

@@ -39,29 +39,66 @@ function tidy(node: unknown, io: 'input' | 'output', ref: (target: string) => st
 const hasRef = (node: unknown): boolean =>
   Array.isArray(node) ? node.some(hasRef) : isObject(node) && (typeof node.$ref === 'string' || Object.values(node).some(hasRef));
 
+const refersToRoot = (node: unknown): boolean =>
+  Array.isArray(node) ? node.some(refersToRoot) : isObject(node) && (node.$ref === '#' || Object.values(node).some(refersToRoot));
+
 /**
- * The JSON Schema of `schema`, ready to embed in the document. A schema that refers to itself, or
- * has definitions, is placed in `components` under `name` (its definitions beside it, prefixed with
- * it), since a `#` inside an embedded schema would point at the document's root.
+ * Fills the `mapping` of each `discriminator` over `$ref`ed branches from the value each branch's
+ * schema fixes (`const`), so a client picks the branch by the property's value, not the schema's name.
+ */
+function withDiscriminatorMappings(node: unknown, components: SchemaComponents): unknown {
+  if (Array.isArray(node)) return node.map((item) => withDiscriminatorMappings(item, components));
+  if (!isObject(node)) return node;
+  const out = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, withDiscriminatorMappings(value, components)]));
+  const discriminator = out.discriminator;
+  if (!isObject(discriminator) || typeof discriminator.propertyName !== 'string' || !Array.isArray(out.oneOf)) return out;
+  const property = discriminator.propertyName;
+  const mapping: Record<string, string> = {};
+  for (const branch of out.oneOf) {
+    const target = isObject(branch) && typeof branch.$ref === 'string' ? branch.$ref : undefined;
+    const schema = target ? components[target.replace('#/components/schemas/', '')] : undefined;
+    const value = isObject(schema?.properties) && isObject(schema.properties[property]) ? schema.properties[property].const : undefined;
+    if (target === undefined || typeof value !== 'string') throw new Error(`a discriminator on ${property} needs $ref branches that each fix it with const`);
+    mapping[value] = target;
+  }
+  return { ...out, discriminator: { ...discriminator, mapping } };
+}
+
+/** zod names a definition it made up (a cycle without an id) `__schema0`; any other key is a `.meta({ id })`. */
+const isNamedByMeta = (key: string) => !key.startsWith('__schema');
+
+const isDeepEqual = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The JSON Schema of `schema`, ready to embed in the document. A schema with `.meta({ id })` (a
+ * resource) becomes the component of that name, shared by every operation that uses it; an answer
+ * keeps the plain name and a request a `…Input` one, since defaults make their shapes differ (one
+ * only requests use is named `…Request` and keeps it). A
+ * schema that refers to itself is placed in `components` under `name` (its unnamed definitions
+ * beside it, prefixed with it), since a `#` inside an embedded schema would point at the document's root.
  */
 export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output', name: string, components: SchemaComponents): JsonSchema {
   const raw = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any', cycles: 'ref', reused: 'inline' }) as JsonSchema;
   const { $schema: _dialect, $defs, ...root } = raw;
   const defs = isObject($defs) ? $defs : {};
-  if (!hasRef(root) && Object.keys(defs).length === 0) return tidy(root, io, (target) => target) as JsonSchema;
+  if (!hasRef(root) && Object.keys(defs).length === 0) return withDiscriminatorMappings(tidy(root, io, (target) => target), components) as JsonSchema;
 
-  const componentOf = (key: string) => `${name}_${key.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^_+/, '')}`;
+  const componentOf = (key: string) =>
+    isNamedByMeta(key) ? `${key}${io === 'input' && !key.endsWith('Request') ? 'Input' : ''}` : `${name}_${key.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^_+/, '')}`;
   const ref = (target: string): string => {
     if (target === '#') return `#/components/schemas/${name}`;
     const key = /^#\/\$defs\/(.+)$/.exec(target)?.[1];
     if (key === undefined || !(key in defs)) throw new Error(`unexpected $ref ${target} in the schema of ${name}`);
     return `#/components/schemas/${componentOf(key)}`;
   };
-  const place = (component: string, value: JsonSchema) => {
-    if (components[component] !== undefined) throw new Error(`two schemas named ${component} in the OpenAPI document`);
+  const place = (component: string, value: JsonSchema, shared: boolean) => {
+    const existing = components[component];
+    if (existing !== undefined && !(shared && isDeepEqual(existing, value))) throw new Error(`two schemas named ${component} in the OpenAPI document`);
     components[component] = value;
   };
-  for (const [key, def] of Object.entries(defs)) place(componentOf(key), tidy(def, io, ref) as JsonSchema);
-  place(name, tidy(root, io, ref) as JsonSchema);
+  const tidied = (node: unknown) => withDiscriminatorMappings(tidy(node, io, ref), components) as JsonSchema;
+  for (const [key, def] of Object.entries(defs)) place(componentOf(key), tidied(def), isNamedByMeta(key));
+  if (!refersToRoot(root)) return tidied(root);
+  place(name, tidied(root), false);
   return { $ref: `#/components/schemas/${name}` };
 }

@@ -45,6 +45,11 @@ export interface OperationDoc<R extends z.ZodType = z.ZodType> {
   toolset: Toolset;
   /** The JSON of the success answer; the handler's reply body is typed by it. */
   response: R;
+  /**
+   * The body as the document shows it, when a service checks more of it than `body` does (a tool's
+   * `config` by its `type`): built from the same schemas, so it states each rule where it lives.
+   */
+  requestBody?: z.ZodType;
   /** The success status; 200 unless said. */
   status?: number;
   /** The MCP tool of this capability (SPEC.md 4.3 names), when it is one. */

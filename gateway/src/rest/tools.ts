@@ -1,5 +1,14 @@
 // /tools: the Tools API (SPEC.md 2.2-2.4, 3, 4.1; API.md 7).
-import { createToolBodySchema, listToolsQuerySchema, testResultSchema, testToolBodySchema, toolSchema, updateToolBodySchema } from '@voice/contracts/tools';
+import {
+  createToolBodySchema,
+  createToolDocumentedBodySchema,
+  listToolsQuerySchema,
+  testResultSchema,
+  testToolBodySchema,
+  toolSchema,
+  updateToolBodySchema,
+  updateToolDocumentedBodySchema,
+} from '@voice/contracts/tools';
 import { dataOf, deletedSchema, listOfSchema } from '@voice/contracts/responses';
 import type { RestRouter } from './router.js';
 import type { RestDeps } from './deps.js';
@@ -32,6 +41,7 @@ export function registerToolRoutes(rest: RestRouter, deps: RestDeps): void {
     idempotent: true,
     doc: {
       id: 'createTool',
+      requestBody: createToolDocumentedBodySchema,
       summary: 'Create a tool (api, mcp or builtin) with its configuration',
       description:
         '`config` is validated by `type` and shown with its defaults applied. With an `Idempotency-Key` a retry answers 201 with the first body and `Idempotent-Replayed: true`.',
@@ -67,6 +77,7 @@ export function registerToolRoutes(rest: RestRouter, deps: RestDeps): void {
     body: updateToolBodySchema,
     doc: {
       id: 'updateTool',
+      requestBody: updateToolDocumentedBodySchema,
       summary: 'Change a tool’s fields',
       description:
         '`expected_revision` must be the tool’s current `revision` (409 otherwise). Sending the mask `•••` keeps a stored secret only while its destination stays the same.',

@@ -3,6 +3,7 @@
 
 export const passwordLength = { min: 10, max: 200 } as const;
 export const maxNameLength = 200;
+export const maxEmailLength = 254;
 
 /** E-mails are compared trimmed and lower-cased. */
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
@@ -11,7 +12,7 @@ export const normaliseEmail = (email: string): string => email.trim().toLowerCas
 const emailPattern = /^[^\s@]{1,64}@[^\s@.]+(\.[^\s@.]+)+$/;
 
 export function emailIssue(email: string): string | undefined {
-  return email.length <= 254 && emailPattern.test(email) ? undefined : 'must be a valid e-mail address';
+  return email.length <= maxEmailLength && emailPattern.test(email) ? undefined : 'must be a valid e-mail address';
 }
 
 export function passwordIssue(password: string): string | undefined {

@@ -69,3 +69,35 @@ test('/docs renders the API reference without a request outside the gateway', as
   expect(consoleErrors.filter((text) => /Content Security Policy/i.test(text))).toEqual([]);
   await context.close();
 }, 60_000);
+
+test('the introduction’s error table reads well: one line per status and code, the meaning given the room, nothing spilling out', async () => {
+  for (const width of [1400, 900]) {
+    const page = await browser.newPage({ viewport: { width, height: 900 } });
+    await page.goto(`${platform.running.url}/docs`);
+    const table = page.locator('.introduction-section table').first();
+    await table.waitFor({ timeout: 20_000 });
+    // Runs in the page (the tests compile without DOM types, so as source text).
+    const layout = (await page.evaluate(`(() => {
+      const table = document.querySelector('.introduction-section table');
+      // The line boxes a cell's text takes.
+      const lines = (cell) => { const range = document.createRange(); range.selectNodeContents(cell); return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size; };
+      const rows = [...table.querySelectorAll('tbody tr')].map((row) => [...row.cells]);
+      const container = table.parentElement;
+      return {
+        headers: [...table.querySelectorAll('th')].map((cell) => cell.textContent.trim()),
+        statuses: rows.map((cells) => cells[0].textContent.trim()),
+        statusLines: rows.map((cells) => lines(cells[0])),
+        codeLines: rows.map((cells) => lines(cells[1])),
+        meaningShare: rows[0][2].getBoundingClientRect().width / table.getBoundingClientRect().width,
+        spills: table.getBoundingClientRect().right > container.getBoundingClientRect().right + 1 || container.scrollWidth > container.clientWidth + 1,
+      };
+    })()`)) as { headers: string[]; statuses: string[]; statusLines: number[]; codeLines: number[]; meaningShare: number; spills: boolean };
+    expect([width, layout.headers]).toEqual([width, ['Status', 'Code', 'Meaning']]);
+    expect(layout.statuses.length).toBeGreaterThanOrEqual(11);
+    expect(layout.statuses).toEqual([...layout.statuses].sort());
+    expect([width, layout.statusLines, layout.codeLines]).toEqual([width, layout.statuses.map(() => 1), layout.statuses.map(() => 1)]);
+    expect([width, layout.meaningShare > 0.45]).toEqual([width, true]);
+    expect([width, layout.spills]).toEqual([width, false]);
+    await page.close();
+  }
+}, 60_000);

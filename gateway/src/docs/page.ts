@@ -25,8 +25,22 @@ function gatewayRoot(): string {
  */
 const scalarBundlePath = () => join(gatewayRoot(), 'dist', 'assets', 'scalar', 'standalone.js');
 
+/**
+ * The introduction as one column, the request cards after it: beside them its tables (the error
+ * codes) were squeezed into a third of the page, codes broken mid-word. Status and code cells keep
+ * to one line; the meaning takes the rest.
+ */
+const customCss = `
+.introduction-section .section-columns { flex-direction: column; }
+.introduction-section .section-column { width: 100%; max-width: none; }
+.introduction-section .markdown table { table-layout: auto; width: 100%; }
+.introduction-section .markdown td:first-child, .introduction-section .markdown th:first-child,
+.introduction-section .markdown td code { white-space: nowrap; }
+`;
+
 /** Scalar's settings: no default fonts (fonts.scalar.com), no telemetry, no hosted agent, no proxy. */
 const scalarConfiguration = {
+  customCss,
   url: openApiPath,
   withDefaultFonts: false,
   telemetry: false,

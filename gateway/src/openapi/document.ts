@@ -52,7 +52,9 @@ const reasonMeanings: Record<string, string> = {
 };
 
 function infoDescription(): string {
-  const errorRows = Object.entries(statusOfReason).map(([code, status]) => `| ${status} | \`${code}\` | ${reasonMeanings[code] ?? ''} |`);
+  const errorRows = Object.entries(statusOfReason)
+    .sort(([, a], [, b]) => a - b)
+    .map(([code, status]) => `| ${status} | \`${code}\` | ${reasonMeanings[code] ?? ''} |`);
   return [
     'The REST API of the voice platform. Every path is relative to the server URL, which ends in `/api/v1`; a white-label',
     'platform serves the same paths on its own domain.',

@@ -71,11 +71,11 @@ const isDeepEqual = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.strin
 
 /**
  * The JSON Schema of `schema`, ready to embed in the document. A schema with `.meta({ id })` (a
- * resource) becomes the component of that name, shared by every operation that uses it; an answer
- * keeps the plain name and a request a `…Input` one, since defaults make their shapes differ (one
- * only requests use is named `…Request` and keeps it). A
- * schema that refers to itself is placed in `components` under `name` (its unnamed definitions
- * beside it, prefixed with it), since a `#` inside an embedded schema would point at the document's root.
+ * resource) becomes the component of that name, shared by every operation that uses it: answers use
+ * the plain name and requests an `…Input` one, since defaults make the two shapes differ (an id that
+ * ends in `Request` is for requests only and is kept). A schema that refers to itself is placed in
+ * `components` under `name` (its unnamed definitions beside it, prefixed with it), since a `#`
+ * inside an embedded schema would point at the document's root.
  */
 export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output', name: string, components: SchemaComponents): JsonSchema {
   const raw = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any', cycles: 'ref', reused: 'inline' }) as JsonSchema;

@@ -1,5 +1,5 @@
 // Every setting of the assistants service, read and validated once at start.
-import { readCommonConfig, readEncryptionKey, readPort, readString, type CommonConfig, type Env } from '@voice/runtime/config';
+import { readCommonConfig, readEncryptionKey, readListenAddress, type CommonConfig, type Env } from '@voice/runtime/config';
 
 export interface AssistantsConfig {
   common: CommonConfig;
@@ -12,8 +12,7 @@ export function readAssistantsConfig(env: Env): AssistantsConfig {
   const common = readCommonConfig(env);
   return {
     common,
-    host: readString(env, 'VOICE_ASSISTANTS_HOST', '127.0.0.1'),
-    port: readPort(env, 'VOICE_ASSISTANTS_PORT', 50056),
+    ...readListenAddress(env, 'assistants'),
     encryptionKey: readEncryptionKey(env, common),
   };
 }

@@ -1,13 +1,12 @@
 // Starts the assistants service: config, store, the periodic jobs (the pruning of old records),
 // the Connect server; stops them in reverse on close (SIGTERM when run on its own).
-import { CallerSigner } from '@voice/runtime/caller';
 import type { Env } from '@voice/runtime/config';
 import { SecretBox } from '@voice/runtime/crypto';
 import type { InProcessServices } from '@voice/runtime/internal';
 import { startPeriodicJobs } from '@voice/runtime/jobs';
 import { createLogger, type Logger } from '@voice/runtime/logger';
 import { runProcess } from '@voice/runtime/process';
-import { startConnectServer, type StartedService } from '@voice/runtime/server';
+import { serviceServerOptions, startConnectServer, startService, type StartedService } from '@voice/runtime/server';
 import { openServiceStore } from '@voice/runtime/store';
 import { ToolSecrets } from '@voice/contracts/tool-secrets';
 import { readAssistantsConfig } from './config.js';
@@ -31,30 +30,16 @@ export async function startAssistantsService(env: Env, options: AssistantsOption
     sqlite: (file) => new SqliteAssistantsStore(file),
     mongo: (uri, database) => MongoAssistantsStore.connect(uri, database),
   });
-  const closers: (() => Promise<void>)[] = [() => store.close()];
-  const closeAll = async () => {
-    for (const close of closers.reverse().splice(0)) await close();
-  };
-  try {
+  return startService(async (onClose) => {
+    onClose(() => store.close());
     const jobs = await startPeriodicJobs(config.common, 'assistants', { logger: log }, [assistantsRetentionJob(store, config.common.retention)]);
-    closers.push(() => jobs.stop());
-    const server = await startConnectServer({
-      name: 'assistants',
-      host: config.host,
-      port: config.port,
-      connectionAge: config.common.connectionAge,
-      signer: new CallerSigner(config.common.internalSecret),
-      logger: log,
-      local: options.local,
+    onClose(() => jobs.stop());
+    return startConnectServer({
+      ...serviceServerOptions('assistants', config, { logger: log, local: options.local }),
       serviceNames: assistantsServiceNames,
       routes: assistantsRoutes({ store, toolSecrets: new ToolSecrets(new SecretBox(config.encryptionKey)) }),
     });
-    closers.push(() => server.close());
-    return { server, close: closeAll };
-  } catch (error) {
-    await closeAll();
-    throw error;
-  }
+  });
 }
 
 // Run on its own: with the process's metrics server (the platform serves one for all its parts).

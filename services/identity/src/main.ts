@@ -1,7 +1,6 @@
 // Starts the identity service: config, store, the root bootstrap and the built-in platform client,
 // the periodic jobs (the pruning of old OAuth records), then the Connect server; stops them in
 // reverse on close (SIGTERM when run on its own).
-import { CallerSigner } from '@voice/runtime/caller';
 import type { Env } from '@voice/runtime/config';
 import { egressPolicy } from '@voice/runtime/egress';
 import type { InProcessServices } from '@voice/runtime/internal';
@@ -9,7 +8,7 @@ import { startPeriodicJobs } from '@voice/runtime/jobs';
 import { createLogger, type Logger } from '@voice/runtime/logger';
 import { openNotifier, type Notifier } from '@voice/runtime/nats';
 import { runProcess } from '@voice/runtime/process';
-import { startConnectServer, type StartedService } from '@voice/runtime/server';
+import { serviceServerOptions, startConnectServer, startService, type StartedService } from '@voice/runtime/server';
 import { openServiceStore } from '@voice/runtime/store';
 import { bootstrapRoot } from './workspaces/bootstrap.js';
 import { readIdentityConfig } from './config.js';
@@ -37,16 +36,11 @@ export interface IdentityOptions {
 export async function startIdentityService(env: Env, options: IdentityOptions = {}): Promise<StartedIdentity> {
   const config = readIdentityConfig(env);
   const logger = options.logger ?? createLogger({ service: 'identity', level: config.common.logLevel });
-  // Closed in reverse order of opening, on close() or when a later step of the start fails.
-  const closers: (() => Promise<void>)[] = [];
-  const closeAll = async () => {
-    for (const close of closers.reverse().splice(0)) await close();
-  };
-  try {
+  return startService(async (onClose) => {
     let notifier = options.notifier;
     if (!notifier) {
       const own = await openNotifier(config.common.natsUrl, 'identity');
-      closers.push(() => own.close());
+      onClose(() => own.close());
       notifier = own;
     }
     const store = await openServiceStore<IdentityStore>(config.common, {
@@ -54,7 +48,7 @@ export async function startIdentityService(env: Env, options: IdentityOptions = 
       sqlite: openSqliteIdentityStore,
       mongo: connectMongoIdentityStore,
     });
-    closers.push(() => store.close());
+    onClose(() => store.close());
     await bootstrapRoot(store, {
       rootApiKey: config.rootApiKey,
       logger,
@@ -62,15 +56,9 @@ export async function startIdentityService(env: Env, options: IdentityOptions = 
     });
     await ensurePlatformClient(store);
     const jobs = await startPeriodicJobs(config.common, 'identity', { logger }, [identityRetentionJob(store, config.common.retention)]);
-    closers.push(() => jobs.stop());
-    const server = await startConnectServer({
-      name: 'identity',
-      host: config.host,
-      port: config.port,
-      connectionAge: config.common.connectionAge,
-      signer: new CallerSigner(config.common.internalSecret),
-      logger,
-      local: options.local,
+    onClose(() => jobs.stop());
+    return startConnectServer({
+      ...serviceServerOptions('identity', config, { logger: logger, local: options.local }),
       serviceNames: identityServiceNames,
       routes: identityRoutes({
         store,
@@ -79,12 +67,7 @@ export async function startIdentityService(env: Env, options: IdentityOptions = 
         passwords: new PasswordHasher(config.passwordHashCost),
       }),
     });
-    closers.push(() => server.close());
-    return { server, close: closeAll };
-  } catch (error) {
-    await closeAll();
-    throw error;
-  }
+  });
 }
 
 // Run on its own: with the process's metrics server (the platform serves one for all its parts).

@@ -1,13 +1,5 @@
 // Every setting of the tools service, read and validated once at start.
-import {
-  readBool,
-  readCommonConfig,
-  readEncryptionKey,
-  readPort,
-  readString,
-  type CommonConfig,
-  type Env,
-} from '@voice/runtime/config';
+import { readBool, readCommonConfig, readEncryptionKey, readListenAddress, type CommonConfig, type Env } from '@voice/runtime/config';
 
 export interface ToolsConfig {
   common: CommonConfig;
@@ -22,8 +14,7 @@ export function readToolsConfig(env: Env): ToolsConfig {
   const common = readCommonConfig(env);
   return {
     common,
-    host: readString(env, 'VOICE_TOOLS_HOST', '127.0.0.1'),
-    port: readPort(env, 'VOICE_TOOLS_PORT', 50052),
+    ...readListenAddress(env, 'tools'),
     encryptionKey: readEncryptionKey(env, common),
     egressAllowPrivate: readBool(env, 'VOICE_EGRESS_ALLOW_PRIVATE', false),
   };

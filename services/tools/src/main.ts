@@ -1,13 +1,12 @@
 // Starts the tools service: config, store, the periodic jobs (the pruning of old records), the
 // Connect server; stops them in reverse on close (SIGTERM when run on its own).
-import { CallerSigner } from '@voice/runtime/caller';
 import type { Env } from '@voice/runtime/config';
 import { SecretBox } from '@voice/runtime/crypto';
 import type { InProcessServices } from '@voice/runtime/internal';
 import { startPeriodicJobs } from '@voice/runtime/jobs';
 import { createLogger, type Logger } from '@voice/runtime/logger';
 import { runProcess } from '@voice/runtime/process';
-import { startConnectServer, type StartedService } from '@voice/runtime/server';
+import { serviceServerOptions, startConnectServer, startService, type StartedService } from '@voice/runtime/server';
 import { openServiceStore } from '@voice/runtime/store';
 import { readToolsConfig } from './config.js';
 import { ToolSecrets } from '@voice/contracts/tool-secrets';
@@ -32,21 +31,12 @@ export async function startToolsService(env: Env, options: ToolsOptions = {}): P
     sqlite: (file) => new SqliteToolStore(file),
     mongo: (uri, database) => MongoToolStore.connect(uri, database),
   });
-  const closers: (() => Promise<void>)[] = [() => store.close()];
-  const closeAll = async () => {
-    for (const close of closers.reverse().splice(0)) await close();
-  };
-  try {
+  return startService(async (onClose) => {
+    onClose(() => store.close());
     const jobs = await startPeriodicJobs(config.common, 'tools', { logger: log }, [toolsRetentionJob(store, config.common.retention)]);
-    closers.push(() => jobs.stop());
-    const server = await startConnectServer({
-      name: 'tools',
-      host: config.host,
-      port: config.port,
-      connectionAge: config.common.connectionAge,
-      signer: new CallerSigner(config.common.internalSecret),
-      logger: log,
-      local: options.local,
+    onClose(() => jobs.stop());
+    return startConnectServer({
+      ...serviceServerOptions('tools', config, { logger: log, local: options.local }),
       serviceNames: toolsServiceNames,
       routes: toolsRoutes({
         store,
@@ -54,12 +44,7 @@ export async function startToolsService(env: Env, options: ToolsOptions = {}): P
         runner: createToolRunner({ allowPrivate: config.egressAllowPrivate, logger: log.child({ component: 'tool-test' }) }),
       }),
     });
-    closers.push(() => server.close());
-    return { server, close: closeAll };
-  } catch (error) {
-    await closeAll();
-    throw error;
-  }
+  });
 }
 
 // Run on its own: with the process's metrics server (the platform serves one for all its parts).

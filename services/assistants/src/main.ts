@@ -3,7 +3,10 @@
 import { CallerSigner } from '@voice/runtime/caller';
 import type { Env } from '@voice/runtime/config';
 import { SecretBox } from '@voice/runtime/crypto';
-import type { InProcessServices } from '@voice/runtime/internal';
+import { createClient } from '@connectrpc/connect';
+import { openInternalChannel, type InProcessServices } from '@voice/runtime/internal';
+import { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
+import { ToolsService } from '@voice/proto/voice/tools/v1/tools';
 import { startPeriodicJobs } from '@voice/runtime/jobs';
 import { createLogger, type Logger } from '@voice/runtime/logger';
 import { runProcess } from '@voice/runtime/process';
@@ -38,16 +41,27 @@ export async function startAssistantsService(env: Env, options: AssistantsOption
   try {
     const jobs = await startPeriodicJobs(config.common, 'assistants', { logger: log }, [assistantsRetentionJob(store, config.common.retention)]);
     closers.push(() => jobs.stop());
+    const toolsChannel = openInternalChannel({ name: 'tools', url: config.toolsUrl }, options.local);
+    closers.push(async () => toolsChannel.close());
+    const telephonyChannel = openInternalChannel({ name: 'telephony', url: config.telephonyUrl }, options.local);
+    closers.push(async () => telephonyChannel.close());
+    const signer = new CallerSigner(config.common.internalSecret);
     const server = await startConnectServer({
       name: 'assistants',
       host: config.host,
       port: config.port,
       connectionAge: config.common.connectionAge,
-      signer: new CallerSigner(config.common.internalSecret),
+      signer,
       logger: log,
       local: options.local,
       serviceNames: assistantsServiceNames,
-      routes: assistantsRoutes({ store, toolSecrets: new ToolSecrets(new SecretBox(config.encryptionKey)) }),
+      routes: assistantsRoutes({
+        store,
+        toolSecrets: new ToolSecrets(new SecretBox(config.encryptionKey)),
+        tools: createClient(ToolsService, toolsChannel.transport),
+        telephony: createClient(TelephonyService, telephonyChannel.transport),
+        signer,
+      }),
     });
     closers.push(() => server.close());
     return { server, close: closeAll };

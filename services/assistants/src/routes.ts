@@ -4,13 +4,18 @@ import type { ConnectRouter } from '@connectrpc/connect';
 import { AssistantsService } from '@voice/proto/voice/assistants/v1/assistants';
 import { CatalogService } from '@voice/proto/voice/assistants/v1/catalog';
 import { AssistantVersionsService } from '@voice/proto/voice/assistants/v1/versions';
+import type { Client } from '@connectrpc/connect';
+import type { CallerSigner } from '@voice/runtime/caller';
 import { monotonicClock } from '@voice/runtime/time';
+import type { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
+import type { ToolsService } from '@voice/proto/voice/tools/v1/tools';
 import type { ToolSecrets } from '@voice/contracts/tool-secrets';
 import { Catalog } from './domain/catalog.js';
 import { AssistantSecrets } from './domain/secrets.js';
 import { Assistants } from './service/assistants.js';
 import { CatalogArea } from './service/catalog.js';
 import { Configurations } from './service/configurations.js';
+import { References } from './service/references.js';
 import { Versions } from './service/versions.js';
 import type { AssistantStore, AssistantVersionStore } from './store/store.js';
 
@@ -19,6 +24,11 @@ export const assistantsServiceNames = [AssistantsService.typeName, AssistantVers
 export interface AssistantsRoutesDeps {
   store: AssistantStore & AssistantVersionStore;
   toolSecrets: ToolSecrets;
+  /** The services whose resources assistants and the references to them are checked against. */
+  tools: Client<typeof ToolsService>;
+  telephony: Client<typeof TelephonyService>;
+  /** Signs the calls made to them. */
+  signer: CallerSigner;
   catalog?: Catalog;
   now?: () => Date;
 }
@@ -28,7 +38,8 @@ export const assistantsRoutes = (deps: AssistantsRoutesDeps) => (router: Connect
   const secrets = new AssistantSecrets(deps.toolSecrets);
   const configurations = new Configurations(catalog, secrets);
   const now = deps.now ?? monotonicClock();
-  router.service(AssistantsService, new Assistants({ store: deps.store, configurations, secrets, now }));
-  router.service(AssistantVersionsService, new Versions({ assistants: deps.store, versions: deps.store, configurations, secrets, now }));
+  const references = new References({ tools: deps.tools, telephony: deps.telephony, signer: deps.signer, assistants: deps.store });
+  router.service(AssistantsService, new Assistants({ store: deps.store, configurations, secrets, references, now }));
+  router.service(AssistantVersionsService, new Versions({ assistants: deps.store, versions: deps.store, configurations, secrets, references, now }));
   router.service(CatalogService, new CatalogArea(catalog));
 };

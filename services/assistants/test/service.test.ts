@@ -4,10 +4,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Code } from '@connectrpc/connect';
+import { Code, createClient, createRouterTransport } from '@connectrpc/connect';
 import { AssistantsService } from '@voice/proto/voice/assistants/v1/assistants';
 import { CatalogService } from '@voice/proto/voice/assistants/v1/catalog';
 import { AssistantVersionsService } from '@voice/proto/voice/assistants/v1/versions';
+import { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
+import { ToolsService } from '@voice/proto/voice/tools/v1/tools';
 import { ToolSecrets } from '@voice/contracts/tool-secrets';
 import { CallerSigner } from '@voice/runtime/caller';
 import { SecretBox } from '@voice/runtime/crypto';
@@ -18,9 +20,18 @@ import { failure, routerClient } from '../../runtime/test/service-tiers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'assistants-service-'));
 const store = new SqliteAssistantsStore(join(dir, 'assistants.sqlite'));
-const routes = assistantsRoutes({ store, toolSecrets: new ToolSecrets(new SecretBox(randomBytes(32))) });
 // One signer for the three areas, so one caller's headers open each of them.
 const signer = new CallerSigner(randomBytes(32));
+// No tools or telephony service here: these tests send no tool_ids and delete nothing in use
+// (test/assistants-references.test.ts checks references across the running services).
+const elsewhere = createRouterTransport(() => {});
+const routes = assistantsRoutes({
+  store,
+  toolSecrets: new ToolSecrets(new SecretBox(randomBytes(32))),
+  tools: createClient(ToolsService, elsewhere),
+  telephony: createClient(TelephonyService, elsewhere),
+  signer,
+});
 const tier = routerClient(AssistantsService, routes, { signer });
 const assistants = tier.client;
 const versions = routerClient(AssistantVersionsService, routes, { signer }).client;

@@ -5,6 +5,7 @@ import {
   readEncryptionKey,
   readPort,
   readString,
+  readUrl,
   type CommonConfig,
   type Env,
 } from '@voice/runtime/config';
@@ -16,6 +17,8 @@ export interface ToolsConfig {
   encryptionKey: Buffer;
   /** Let tool tests reach private, loopback and link-local addresses (tests and closed networks only). */
   egressAllowPrivate: boolean;
+  /** The assistants service, asked whether a builtin tool's assistant exists. */
+  assistantsUrl: string;
 }
 
 export function readToolsConfig(env: Env): ToolsConfig {
@@ -26,5 +29,6 @@ export function readToolsConfig(env: Env): ToolsConfig {
     port: readPort(env, 'VOICE_TOOLS_PORT', 50052),
     encryptionKey: readEncryptionKey(env, common),
     egressAllowPrivate: readBool(env, 'VOICE_EGRESS_ALLOW_PRIVATE', false),
+    assistantsUrl: readUrl(env, 'VOICE_ASSISTANTS_URL', 'http://127.0.0.1:50056', ['http:', 'https:'])!,
   };
 }

@@ -3,7 +3,7 @@
 import { CallerSigner } from '@voice/runtime/caller';
 import type { Env } from '@voice/runtime/config';
 import { SecretBox } from '@voice/runtime/crypto';
-import type { InProcessServices } from '@voice/runtime/internal';
+import { AssistantDirectory, openInternalChannel, type InProcessServices } from '@voice/runtime/internal';
 import { startPeriodicJobs } from '@voice/runtime/jobs';
 import { createLogger, type Logger } from '@voice/runtime/logger';
 import { runProcess } from '@voice/runtime/process';
@@ -39,12 +39,15 @@ export async function startToolsService(env: Env, options: ToolsOptions = {}): P
   try {
     const jobs = await startPeriodicJobs(config.common, 'tools', { logger: log }, [toolsRetentionJob(store, config.common.retention)]);
     closers.push(() => jobs.stop());
+    const signer = new CallerSigner(config.common.internalSecret);
+    const assistantsChannel = openInternalChannel({ name: 'assistants', url: config.assistantsUrl }, options.local);
+    closers.push(async () => assistantsChannel.close());
     const server = await startConnectServer({
       name: 'tools',
       host: config.host,
       port: config.port,
       connectionAge: config.common.connectionAge,
-      signer: new CallerSigner(config.common.internalSecret),
+      signer,
       logger: log,
       local: options.local,
       serviceNames: toolsServiceNames,
@@ -52,6 +55,7 @@ export async function startToolsService(env: Env, options: ToolsOptions = {}): P
         store,
         secrets: new ToolSecrets(new SecretBox(config.encryptionKey)),
         runner: createToolRunner({ allowPrivate: config.egressAllowPrivate, logger: log.child({ component: 'tool-test' }) }),
+        assistants: new AssistantDirectory(assistantsChannel.transport, signer, 'tools'),
       }),
     });
     closers.push(() => server.close());

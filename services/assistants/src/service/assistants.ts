@@ -19,6 +19,7 @@ import { changedFields } from '../domain/configuration.js';
 import type { AssistantSecrets } from '../domain/secrets.js';
 import { presentAssistant } from '../presenter.js';
 import type { AssistantRecord, AssistantStore, VersionRecord } from '../store/store.js';
+import type { References } from './references.js';
 import { planOf, type Configurations } from './configurations.js';
 import { authorOf, revisionConflict } from './writes.js';
 
@@ -26,6 +27,7 @@ export interface AssistantsDeps {
   store: AssistantStore;
   configurations: Configurations;
   secrets: AssistantSecrets;
+  references: References;
   now: () => Date;
 }
 
@@ -36,6 +38,7 @@ export class Assistants implements ServiceImpl<typeof AssistantsService> {
     const caller = workspaceCallerOf(context);
     const sent = request.config ?? {};
     const prepared = this.deps.configurations.prepare(assistantDefaults as JsonObject, sent, planOf(request.workspacePlan));
+    await this.deps.references.check(caller, prepared.config, Object.keys(sent));
     const at = this.deps.now().toISOString();
     const record: AssistantRecord = {
       id: newId(),
@@ -81,6 +84,8 @@ export class Assistants implements ServiceImpl<typeof AssistantsService> {
     const current = await loadAssistant(this.deps.store, request.id, context);
     if (input.value.expected_revision !== current.revision) throw revisionConflict(current.revision);
     const prepared = this.deps.configurations.prepare(current.config, request.changes ?? {}, planOf(request.workspacePlan));
+    // Only what was sent: a tool deleted since the last write does not block an unrelated change.
+    await this.deps.references.check(caller, prepared.config, Object.keys(request.changes ?? {}));
     const at = this.deps.now().toISOString();
     const outcome = await this.deps.store.update(
       caller.workspaceId,
@@ -110,7 +115,9 @@ export class Assistants implements ServiceImpl<typeof AssistantsService> {
 
   async deleteAssistant(request: { id: string }, context: HandlerContext) {
     const caller = workspaceCallerOf(context);
-    if (!isUuid(request.id) || !(await this.deps.store.delete(caller.workspaceId, request.id))) throw notFound('assistant');
+    const assistant = await loadAssistant(this.deps.store, request.id, context);
+    await this.deps.references.ensureUnused(caller, assistant.id);
+    if (!(await this.deps.store.delete(caller.workspaceId, assistant.id))) throw notFound('assistant');
     return {};
   }
 }

@@ -14,6 +14,7 @@ import { changedFields } from '../domain/configuration.js';
 import type { AssistantSecrets } from '../domain/secrets.js';
 import { presentAssistant, presentVersion } from '../presenter.js';
 import type { AssistantStore, AssistantVersionStore, VersionRecord } from '../store/store.js';
+import type { References } from './references.js';
 import { loadAssistant } from './assistants.js';
 import { planOf, type Configurations } from './configurations.js';
 import { authorOf, revisionConflict } from './writes.js';
@@ -23,6 +24,7 @@ export interface VersionsDeps {
   versions: AssistantVersionStore;
   configurations: Configurations;
   secrets: AssistantSecrets;
+  references: References;
   now: () => Date;
 }
 
@@ -47,6 +49,8 @@ export class Versions implements ServiceImpl<typeof AssistantVersionsService> {
     if (expected !== current.revision) throw revisionConflict(current.revision);
     // Held to today's catalog and plan: a version may name a model the plan no longer includes.
     const prepared = this.deps.configurations.prepare(restored.config, {}, planOf(request.workspacePlan));
+    // The tools and assistants an old version named may be gone since.
+    await this.deps.references.check(caller, prepared.config, ['tool_ids', 'builtin_tools']);
     const at = this.deps.now().toISOString();
     const outcome = await this.deps.assistants.update(caller.workspaceId, current.id, expected, { name: prepared.name, config: prepared.config, updatedAt: at }, {
       workspaceId: caller.workspaceId,

@@ -37,6 +37,7 @@ import { keepRestRouter, registerOpenApiRoute } from './openapi/route.js';
 import { registerTelephonyRoutes } from './rest/telephony.js';
 import { registerToolRoutes } from './rest/tools.js';
 import { registerAssistantRoutes } from './rest/assistants.js';
+import { registerSettingsRoutes } from './rest/settings.js';
 import { registerCarrierCallbacks } from './webhooks/carrier-callbacks.js';
 
 export interface GatewayDeps {
@@ -80,6 +81,7 @@ export function buildRestRouter(deps: GatewayDeps): RestRouter {
   registerMeRoutes(rest);
   registerToolRoutes(rest, deps);
   registerAssistantRoutes(rest, deps);
+  registerSettingsRoutes(rest, deps);
   registerApiKeyRoutes(rest, deps);
   registerMemberRoutes(rest, deps);
   registerTelephonyRoutes(rest, deps);

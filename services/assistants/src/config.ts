@@ -1,5 +1,6 @@
 // Every setting of the assistants service, read and validated once at start.
-import { readCommonConfig, readEncryptionKey, readPort, readString, readUrl, type CommonConfig, type Env } from '@voice/runtime/config';
+import { readBool, readCommonConfig, readEncryptionKey, readPort, readString, readUrl, type CommonConfig, type Env } from '@voice/runtime/config';
+import type { InferenceProvider } from '@voice/contracts/settings';
 
 export interface AssistantsConfig {
   common: CommonConfig;
@@ -10,6 +11,10 @@ export interface AssistantsConfig {
   toolsUrl: string;
   /** The telephony service: the numbers that name an assistant. */
   telephonyUrl: string;
+  /** Each model provider's API origin, where a workspace's key is tested. */
+  providerUrls: Record<InferenceProvider, string>;
+  /** Let key tests reach private, loopback and link-local addresses (tests and closed networks only). */
+  egressAllowPrivate: boolean;
 }
 
 export function readAssistantsConfig(env: Env): AssistantsConfig {
@@ -21,5 +26,11 @@ export function readAssistantsConfig(env: Env): AssistantsConfig {
     encryptionKey: readEncryptionKey(env, common),
     toolsUrl: readUrl(env, 'VOICE_TOOLS_URL', 'http://127.0.0.1:50052', ['http:', 'https:'])!,
     telephonyUrl: readUrl(env, 'VOICE_TELEPHONY_URL', 'http://127.0.0.1:50053', ['http:', 'https:'])!,
+    providerUrls: {
+      openai: readUrl(env, 'VOICE_OPENAI_API_URL', 'https://api.openai.com', ['http:', 'https:'])!,
+      anthropic: readUrl(env, 'VOICE_ANTHROPIC_API_URL', 'https://api.anthropic.com', ['http:', 'https:'])!,
+      google: readUrl(env, 'VOICE_GOOGLE_AI_API_URL', 'https://generativelanguage.googleapis.com', ['http:', 'https:'])!,
+    },
+    egressAllowPrivate: readBool(env, 'VOICE_EGRESS_ALLOW_PRIVATE', false),
   };
 }

@@ -12,8 +12,9 @@ import { createLogger, type Logger } from '@voice/runtime/logger';
 import { runProcess } from '@voice/runtime/process';
 import { startConnectServer, type StartedService } from '@voice/runtime/server';
 import { openServiceStore } from '@voice/runtime/store';
-import { ToolSecrets } from '@voice/contracts/tool-secrets';
+import { egressPolicy } from '@voice/runtime/egress';
 import { readAssistantsConfig } from './config.js';
+import { ProviderKeyTester } from './inference/provider-key-test.js';
 import { assistantsRetentionJob } from './retention.js';
 import { assistantsRoutes, assistantsServiceNames } from './routes.js';
 import { MongoAssistantsStore } from './store/mongo.js';
@@ -57,7 +58,12 @@ export async function startAssistantsService(env: Env, options: AssistantsOption
       serviceNames: assistantsServiceNames,
       routes: assistantsRoutes({
         store,
-        toolSecrets: new ToolSecrets(new SecretBox(config.encryptionKey)),
+        box: new SecretBox(config.encryptionKey),
+        keyTester: new ProviderKeyTester({
+          urls: config.providerUrls,
+          policy: egressPolicy({ allowPrivate: config.egressAllowPrivate }),
+          logger: log.child({ component: 'provider-key-test' }),
+        }),
         tools: createClient(ToolsService, toolsChannel.transport),
         telephony: createClient(TelephonyService, telephonyChannel.transport),
         signer,

@@ -4,26 +4,32 @@ import type { ConnectRouter } from '@connectrpc/connect';
 import { AssistantsService } from '@voice/proto/voice/assistants/v1/assistants';
 import { CatalogService } from '@voice/proto/voice/assistants/v1/catalog';
 import { AssistantVersionsService } from '@voice/proto/voice/assistants/v1/versions';
+import type { ProviderKeyTester } from './inference/provider-key-test.js';
 import type { Client } from '@connectrpc/connect';
 import type { CallerSigner } from '@voice/runtime/caller';
 import { monotonicClock } from '@voice/runtime/time';
 import type { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
 import type { ToolsService } from '@voice/proto/voice/tools/v1/tools';
-import type { ToolSecrets } from '@voice/contracts/tool-secrets';
+import { ToolSecrets } from '@voice/contracts/tool-secrets';
+import type { SecretBox } from '@voice/runtime/crypto';
+import { SettingsService } from '@voice/proto/voice/assistants/v1/settings';
 import { Catalog } from './domain/catalog.js';
 import { AssistantSecrets } from './domain/secrets.js';
 import { Assistants } from './service/assistants.js';
 import { CatalogArea } from './service/catalog.js';
 import { Configurations } from './service/configurations.js';
 import { References } from './service/references.js';
+import { SettingsArea } from './service/settings.js';
 import { Versions } from './service/versions.js';
-import type { AssistantStore, AssistantVersionStore } from './store/store.js';
+import type { AssistantStore, AssistantVersionStore, SettingsStore } from './store/store.js';
 
-export const assistantsServiceNames = [AssistantsService.typeName, AssistantVersionsService.typeName, CatalogService.typeName];
+export const assistantsServiceNames = [AssistantsService.typeName, AssistantVersionsService.typeName, CatalogService.typeName, SettingsService.typeName];
 
 export interface AssistantsRoutesDeps {
-  store: AssistantStore & AssistantVersionStore;
-  toolSecrets: ToolSecrets;
+  store: AssistantStore & AssistantVersionStore & SettingsStore;
+  /** Seals the secrets of builtin tool items and the provider keys. */
+  box: SecretBox;
+  keyTester: ProviderKeyTester;
   /** The services whose resources assistants and the references to them are checked against. */
   tools: Client<typeof ToolsService>;
   telephony: Client<typeof TelephonyService>;
@@ -35,11 +41,12 @@ export interface AssistantsRoutesDeps {
 
 export const assistantsRoutes = (deps: AssistantsRoutesDeps) => (router: ConnectRouter) => {
   const catalog = deps.catalog ?? Catalog.shipped();
-  const secrets = new AssistantSecrets(deps.toolSecrets);
+  const secrets = new AssistantSecrets(new ToolSecrets(deps.box));
   const configurations = new Configurations(catalog, secrets);
   const now = deps.now ?? monotonicClock();
   const references = new References({ tools: deps.tools, telephony: deps.telephony, signer: deps.signer, assistants: deps.store });
-  router.service(AssistantsService, new Assistants({ store: deps.store, configurations, secrets, references, now }));
-  router.service(AssistantVersionsService, new Versions({ assistants: deps.store, versions: deps.store, configurations, secrets, references, now }));
+  router.service(AssistantsService, new Assistants({ store: deps.store, settings: deps.store, configurations, secrets, references, now }));
+  router.service(AssistantVersionsService, new Versions({ assistants: deps.store, versions: deps.store, settings: deps.store, configurations, secrets, references, now }));
   router.service(CatalogService, new CatalogArea(catalog));
+  router.service(SettingsService, new SettingsArea({ store: deps.store, box: deps.box, catalog, keyTester: deps.keyTester, now }));
 };

@@ -10,10 +10,11 @@ import { CatalogService } from '@voice/proto/voice/assistants/v1/catalog';
 import { AssistantVersionsService } from '@voice/proto/voice/assistants/v1/versions';
 import { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
 import { ToolsService } from '@voice/proto/voice/tools/v1/tools';
-import { ToolSecrets } from '@voice/contracts/tool-secrets';
+import { egressPolicy } from '@voice/runtime/egress';
 import { CallerSigner } from '@voice/runtime/caller';
 import { SecretBox } from '@voice/runtime/crypto';
 import { newId } from '@voice/runtime/ids';
+import { ProviderKeyTester } from '../src/inference/provider-key-test.js';
 import { assistantsRoutes } from '../src/routes.js';
 import { SqliteAssistantsStore } from '../src/store/sqlite.js';
 import { failure, routerClient } from '../../runtime/test/service-tiers.js';
@@ -27,7 +28,8 @@ const signer = new CallerSigner(randomBytes(32));
 const elsewhere = createRouterTransport(() => {});
 const routes = assistantsRoutes({
   store,
-  toolSecrets: new ToolSecrets(new SecretBox(randomBytes(32))),
+  box: new SecretBox(randomBytes(32)),
+  keyTester: new ProviderKeyTester({ urls: { openai: 'https://api.openai.com', anthropic: 'https://api.anthropic.com', google: 'https://generativelanguage.googleapis.com' }, policy: egressPolicy({ allowPrivate: false }) }),
   tools: createClient(ToolsService, elsewhere),
   telephony: createClient(TelephonyService, elsewhere),
   signer,

@@ -172,6 +172,23 @@ export function assistantsStoreContract(open: () => Promise<AssistantsStore>): v
     expect((await store.list(workspace, '', page())).total).toBe(4);
   });
 
+  test('settings are saved per workspace and kind, revision-checked, so of concurrent writers one wins each round', async () => {
+    expect(await store.settings(workspace, 'memory')).toBeUndefined();
+    const at = tick();
+    expect(await store.saveSettings(workspace, 'memory', { enabled: true, 'dotted.key': { $x: 1 } }, 0, at)).toBe(true);
+    expect(await store.saveSettings(workspace, 'memory', { enabled: false }, 0, tick())).toBe(false);
+    expect(await store.settings(workspace, 'memory')).toEqual({ value: { enabled: true, 'dotted.key': { $x: 1 } }, revision: 1, updatedAt: at });
+    expect(await store.settings(workspace, 'ai_inference')).toBeUndefined();
+    expect(await store.settings(otherWorkspace, 'memory')).toBeUndefined();
+    const outcomes = await Promise.all(Array.from({ length: 10 }, (_, i) => store.saveSettings(workspace, 'memory', { writer: i }, 1, tick())));
+    expect(outcomes.filter(Boolean)).toHaveLength(1);
+    const stored = await store.settings(workspace, 'memory');
+    expect(stored?.revision).toBe(2);
+    expect(await store.saveSettings(workspace, 'memory', { stale: true }, 1, tick())).toBe(false);
+    const first = await Promise.all(Array.from({ length: 5 }, (_, i) => store.saveSettings(otherWorkspace, 'ai_inference', { writer: i }, 0, tick())));
+    expect(first.filter(Boolean)).toHaveLength(1);
+  });
+
   test('delete removes an assistant of the workspace and its versions, once', async () => {
     const assistant = await created();
     expect(await store.delete(otherWorkspace, assistant.id)).toBe(false);

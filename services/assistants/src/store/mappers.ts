@@ -2,7 +2,7 @@
 // rows and MongoDB documents hold the same fields (MongoDB names the key `_id`). JSON values are
 // kept as text, since their keys may hold characters MongoDB treats specially ("." and "$").
 import type { JsonObject } from '@bufbuild/protobuf';
-import type { AssistantRecord, VersionAuthor, VersionRecord } from './store.js';
+import type { AssistantRecord, SettingsRecord, VersionAuthor, VersionRecord } from './store.js';
 
 export interface AssistantRow {
   id: string;
@@ -71,4 +71,18 @@ export const versionOf = (row: VersionRow): VersionRecord => ({
   changedFields: JSON.parse(row.changed_fields) as string[],
   restoredFrom: row.restored_from,
   createdAt: row.created_at,
+});
+
+export interface SettingsRow {
+  workspace_id: string;
+  kind: string;
+  value: string;
+  revision: number;
+  updated_at: string;
+}
+
+export const settingsOf = (row: Pick<SettingsRow, 'value' | 'revision' | 'updated_at'>): SettingsRecord => ({
+  value: JSON.parse(row.value) as JsonObject,
+  revision: row.revision,
+  updatedAt: row.updated_at,
 });

@@ -2,9 +2,10 @@
 // writes, and a create with its first version and idempotency claim, each in one transaction
 // (MongoDB transactions need a replica set, as production runs).
 import type { ClientSession, Collection } from 'mongodb';
-import { connectMongo, deleteBatch, type MongoHandle } from '@voice/runtime/store/mongo';
+import { connectMongo, deleteBatch, isDuplicateKey, type MongoHandle } from '@voice/runtime/store/mongo';
 import type { Page } from '@voice/runtime/validation';
-import { assistantOf, assistantRowOf, foldName, versionOf, versionRowOf, type AssistantRow, type VersionRow } from './mappers.js';
+import type { JsonObject } from '@bufbuild/protobuf';
+import { assistantOf, assistantRowOf, foldName, settingsOf, versionOf, versionRowOf, type AssistantRow, type SettingsRow, type VersionRow } from './mappers.js';
 import {
   claimOutcome,
   type AssistantChange,
@@ -12,12 +13,15 @@ import {
   type AssistantsStore,
   type CreateOutcome,
   type IdempotencyClaim,
+  type SettingsKind,
+  type SettingsRecord,
   type UpdateOutcome,
   type VersionRecord,
 } from './store.js';
 
 type AssistantDocument = Omit<AssistantRow, 'id'> & { _id: string };
 type VersionDocument = VersionRow & { _id: string };
+type SettingsDocument = Omit<SettingsRow, 'workspace_id' | 'kind'> & { _id: string };
 
 interface ClaimDocument {
   _id: string;
@@ -45,6 +49,7 @@ export class MongoAssistantsStore implements AssistantsStore {
     private readonly assistants: Collection<AssistantDocument>,
     private readonly versions: Collection<VersionDocument>,
     private readonly claims: Collection<ClaimDocument>,
+    private readonly settingsDocs: Collection<SettingsDocument>,
   ) {}
 
   static async connect(uri: string, databaseName: string): Promise<MongoAssistantsStore> {
@@ -55,7 +60,7 @@ export class MongoAssistantsStore implements AssistantsStore {
     await assistants.createIndex({ workspace_id: 1, created_at: -1, _id: -1 }, { name: 'newest_first' });
     await versions.createIndex({ assistant_id: 1, number: -1 }, { name: 'versions_newest_first' });
     await claims.createIndex({ created_at: 1 }, { name: 'claims_by_time' });
-    return new MongoAssistantsStore(handle, assistants, versions, claims);
+    return new MongoAssistantsStore(handle, assistants, versions, claims, handle.db.collection<SettingsDocument>('settings'));
   }
 
   /** Runs `work` in a transaction; a Settled outcome ends it without committing and is answered. */
@@ -154,6 +159,29 @@ export class MongoAssistantsStore implements AssistantsStore {
 
   async pruneIdempotencyClaims(createdBefore: string, limit: number): Promise<number> {
     return deleteBatch(this.claims, { created_at: { $lt: createdBefore } }, { created_at: 1 }, limit);
+  }
+
+  async settings(workspaceId: string, kind: SettingsKind): Promise<SettingsRecord | undefined> {
+    const doc = await this.settingsDocs.findOne({ _id: `${workspaceId}:${kind}` });
+    return doc ? settingsOf(doc) : undefined;
+  }
+
+  async saveSettings(workspaceId: string, kind: SettingsKind, value: JsonObject, expectedRevision: number, now: string): Promise<boolean> {
+    const _id = `${workspaceId}:${kind}`;
+    if (expectedRevision === 0) {
+      try {
+        await this.settingsDocs.insertOne({ _id, value: JSON.stringify(value), revision: 1, updated_at: now });
+        return true;
+      } catch (error) {
+        if (isDuplicateKey(error)) return false;
+        throw error;
+      }
+    }
+    const updated = await this.settingsDocs.updateOne(
+      { _id, revision: expectedRevision },
+      { $set: { value: JSON.stringify(value), updated_at: now }, $inc: { revision: 1 } },
+    );
+    return updated.modifiedCount === 1;
   }
 
   /** Tests only: removes the whole database this store owns. */

@@ -1,10 +1,11 @@
 // The assistants store on embedded SQLite: one row per assistant, its versions beside it,
 // revision-checked updates that write their version in the same transaction, and idempotency
 // claims written with the assistant they created.
+import type { JsonObject } from '@bufbuild/protobuf';
 import type Database from 'better-sqlite3';
 import { openSqlite, statementCache, type SqliteDatabase } from '@voice/runtime/store/sqlite';
 import type { Page } from '@voice/runtime/validation';
-import { assistantOf, assistantRowOf, foldName, versionOf, versionRowOf, type AssistantRow, type VersionRow } from './mappers.js';
+import { assistantOf, assistantRowOf, foldName, settingsOf, versionOf, versionRowOf, type AssistantRow, type SettingsRow, type VersionRow } from './mappers.js';
 import {
   claimOutcome,
   type AssistantChange,
@@ -12,6 +13,8 @@ import {
   type AssistantsStore,
   type CreateOutcome,
   type IdempotencyClaim,
+  type SettingsKind,
+  type SettingsRecord,
   type UpdateOutcome,
   type VersionRecord,
 } from './store.js';
@@ -48,6 +51,14 @@ const migrations = [
      PRIMARY KEY (workspace_id, key)
    );
    CREATE INDEX idempotency_claims_by_time ON idempotency_claims (created_at);`,
+  `CREATE TABLE settings (
+     workspace_id TEXT NOT NULL,
+     kind TEXT NOT NULL,
+     value TEXT NOT NULL,
+     revision INTEGER NOT NULL,
+     updated_at TEXT NOT NULL,
+     PRIMARY KEY (workspace_id, kind)
+   );`,
 ];
 
 /** A LIKE pattern matching `text` literally anywhere. */
@@ -160,6 +171,25 @@ export class SqliteAssistantsStore implements AssistantsStore {
       createdBefore,
       limit,
     ).changes;
+  }
+
+  async settings(workspaceId: string, kind: SettingsKind): Promise<SettingsRecord | undefined> {
+    const row = this.sql('SELECT * FROM settings WHERE workspace_id = ? AND kind = ?').get(workspaceId, kind) as SettingsRow | undefined;
+    return row ? settingsOf(row) : undefined;
+  }
+
+  async saveSettings(workspaceId: string, kind: SettingsKind, value: JsonObject, expectedRevision: number, now: string): Promise<boolean> {
+    const params = { workspaceId, kind, value: JSON.stringify(value), expectedRevision, now };
+    if (expectedRevision === 0) {
+      return this.sql(
+        `INSERT INTO settings (workspace_id, kind, value, revision, updated_at) VALUES (@workspaceId, @kind, @value, 1, @now)
+         ON CONFLICT (workspace_id, kind) DO NOTHING`,
+      ).run(params).changes === 1;
+    }
+    return this.sql(
+      `UPDATE settings SET value = @value, revision = revision + 1, updated_at = @now
+       WHERE workspace_id = @workspaceId AND kind = @kind AND revision = @expectedRevision`,
+    ).run(params).changes === 1;
   }
 
   async close(): Promise<void> {

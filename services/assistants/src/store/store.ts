@@ -84,8 +84,27 @@ export interface AssistantVersionStore {
   getVersion(workspaceId: string, assistantId: string, number: number): Promise<VersionRecord | undefined>;
 }
 
+export const settingsKinds = ['memory', 'ai_inference'] as const;
+export type SettingsKind = (typeof settingsKinds)[number];
+
+/** One kind of a workspace's settings as stored: JSON with its secrets sealed, and a revision. */
+export interface SettingsRecord {
+  value: JsonObject;
+  revision: number;
+  updatedAt: string;
+}
+
+export interface SettingsStore {
+  settings(workspaceId: string, kind: SettingsKind): Promise<SettingsRecord | undefined>;
+  /**
+   * Writes the settings if their stored revision is still `expectedRevision` (0: none stored yet);
+   * false when another write came first (the caller reads again and retries).
+   */
+  saveSettings(workspaceId: string, kind: SettingsKind, value: JsonObject, expectedRevision: number, now: string): Promise<boolean>;
+}
+
 /** Every part, as the adapters implement them; only main.ts and the tests hold it whole. */
-export interface AssistantsStore extends AssistantStore, AssistantVersionStore {
+export interface AssistantsStore extends AssistantStore, AssistantVersionStore, SettingsStore {
   close(): Promise<void>;
 }
 

@@ -17,6 +17,8 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': 'error',
       // Type-only imports vanish from the output, so loading a module never loads what only its types need.
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      // `import { type A }` still loads the module for its side effects; `import type { A }` does not.
+      '@typescript-eslint/no-import-type-side-effects': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
     },
   },

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Validates the deployment: the generated Dockerfiles are current and lint-clean, and every
+// Validates the deployment: the one Dockerfile is lint-clean and right for every image, and every
 // kustomize target (deploy/base and each deploy/overlays/*) builds with `kubectl kustomize` and
 // yields only objects that are valid Kubernetes API objects and follow the platform's rules.
 //
@@ -396,36 +396,58 @@ export function checkRules(target, objects, policy) {
 // ---------------------------------------------------------------------------------------------
 
 /**
- * The Dockerfiles: each generated one matches the template, passes dockerfile-utils' linter
- * (unknown instructions, bad arguments, bad ports, ...), and keeps the rules of the images.
+ * The one Dockerfile (at the repository root) and the images it builds (deploy/docker/images.mjs):
+ * it passes dockerfile-utils' linter (unknown instructions, bad arguments, bad ports, ...), copies
+ * every workspace's package.json, and keeps the rules of the images; every process has an image
+ * whose port and host variable are the ones its configuration reads; the gateway's image is built
+ * from and runs with no service's code.
  */
 export async function checkDockerfiles({ read = (path) => readFileSync(join(root, path), 'utf8') } = {}) {
   const problems = [];
-  const { images, render } = await import(join(root, 'deploy/docker/generate.mjs'));
+  const { images } = await import(join(root, 'deploy/docker/images.mjs'));
+  const { buildClosure, runtimeClosure } = await import(join(root, 'deploy/docker/workspaces.mjs'));
   const { validate } = require('dockerfile-utils');
+  const path = 'Dockerfile';
+  let text;
+  try {
+    text = read(path);
+  } catch {
+    return { problems: [`${path} is missing`], count: images.length };
+  }
+  for (const diagnostic of validate(text, {})) problems.push(`${path}:${diagnostic.range.start.line + 1}: ${diagnostic.message}`);
+  const workspaces = JSON.parse(read('package.json')).workspaces;
+  const copied = [...text.matchAll(/^COPY (\S+)\/package\.json \1\/$/gm)].map((match) => match[1]);
+  for (const workspace of workspaces) if (!copied.includes(workspace)) problems.push(`${path}: the manifests stage lacks COPY ${workspace}/package.json ${workspace}/`);
+  for (const workspace of copied) if (!workspaces.includes(workspace)) problems.push(`${path}: copies ${workspace}/package.json, which is no workspace`);
+  const stages = text.split(/^FROM /m);
+  const runtime = stages[stages.length - 1];
+  const rules = [
+    [/^USER [1-9][0-9]*:[1-9][0-9]*$/m, 'a numeric non-root USER uid:gid'],
+    [/^STOPSIGNAL SIGTERM$/m, 'STOPSIGNAL SIGTERM'],
+    [/^ENV NODE_ENV=production\b/m, 'ENV NODE_ENV=production'],
+    [/^ {4}\$\{HOST_VARIABLE\}=0\.0\.0\.0 \\$/m, 'the listen host ${HOST_VARIABLE}=0.0.0.0 in its ENV'],
+    [/^EXPOSE \$\{PORT\} 9464$/m, 'EXPOSE ${PORT} 9464'],
+    [/^CMD \["node", "main\.js"\]$/m, 'CMD ["node", "main.js"] in exec form (node is PID 1 and gets SIGTERM)'],
+    [/^WORKDIR \//m, 'a WORKDIR'],
+  ];
+  for (const [pattern, rule] of rules) if (!pattern.test(runtime)) problems.push(`${path}: runtime stage lacks ${rule}`);
+  if (!/^ARG NODE_IMAGE=node:\d+\.\d+\.\d+-[a-z]+-slim(@sha256:[0-9a-f]{64})?$/m.test(text)) problems.push(`${path}: the base image must be pinned to a full version tag`);
+
+  const processes = workspaces.filter((workspace) => existsSync(join(root, workspace, 'src/main.ts')) && (workspace === 'gateway' || workspace.startsWith('services/')));
+  for (const workspace of processes) if (!images.some((image) => image.workspace === workspace)) problems.push(`deploy/docker/images.mjs: ${workspace} has no image`);
   for (const image of images) {
-    const { path, text: expected } = render(image);
-    let text;
-    try {
-      text = read(path);
-    } catch {
-      problems.push(`${path} is missing: run node deploy/docker/generate.mjs`);
+    if (!workspaces.includes(image.workspace)) {
+      problems.push(`deploy/docker/images.mjs: ${image.name}'s workspace ${image.workspace} is no workspace`);
       continue;
     }
-    if (text !== expected) problems.push(`${path} is stale: run node deploy/docker/generate.mjs`);
-    for (const diagnostic of validate(text, {})) problems.push(`${path}:${diagnostic.range.start.line + 1}: ${diagnostic.message}`);
-    const stages = text.split(/^FROM /m);
-    const runtime = stages[stages.length - 1];
-    const rules = [
-      [/^USER [1-9][0-9]*:[1-9][0-9]*$/m, 'a numeric non-root USER uid:gid'],
-      [/^STOPSIGNAL SIGTERM$/m, 'STOPSIGNAL SIGTERM'],
-      [/^ENV NODE_ENV=production\b/m, 'ENV NODE_ENV=production'],
-      [new RegExp(`^EXPOSE ${image.port} 9464$`, 'm'), `EXPOSE ${image.port} 9464`],
-      [new RegExp(`^CMD \\["node", "${image.workspace}/dist/src/main\\.js"\\]$`, 'm'), 'CMD ["node", ".../dist/src/main.js"] in exec form (node is PID 1 and gets SIGTERM)'],
-      [/^WORKDIR \//m, 'a WORKDIR'],
-    ];
-    for (const [pattern, rule] of rules) if (!pattern.test(runtime)) problems.push(`${path}: runtime stage lacks ${rule}`);
-    if (!/^ARG NODE_IMAGE=node:\d+\.\d+\.\d+-[a-z]+-slim(@sha256:[0-9a-f]{64})?$/m.test(text)) problems.push(`${path}: the base image must be pinned to a full version tag`);
+    const config = read(join(image.workspace, 'src/config.ts'));
+    if (!config.includes(`'${image.hostVariable}'`)) problems.push(`deploy/docker/images.mjs: ${image.name}'s configuration reads no ${image.hostVariable}`);
+    if (!new RegExp(`readPort\\(env, '[A-Z_]*PORT', ${image.port}\\)`).test(config)) problems.push(`deploy/docker/images.mjs: ${image.name} listens on another port than ${image.port} by default`);
+  }
+  const gateway = images.find((image) => image.name === 'gateway');
+  if (gateway) {
+    const serviceCode = [...buildClosure(root, gateway.workspace), ...runtimeClosure(root, gateway.workspace)].filter((ws) => ws.startsWith('services/') && ws !== 'services/runtime');
+    if (serviceCode.length > 0) problems.push(`the gateway's image would hold service code: ${[...new Set(serviceCode)].join(', ')}`);
   }
   return { problems, count: images.length };
 }
@@ -435,7 +457,7 @@ export async function validateDeploy({ deployDir = join(root, 'deploy'), targets
   if (!skipDockerfiles) {
     const dockerfiles = await checkDockerfiles();
     problems.push(...dockerfiles.problems);
-    if (dockerfiles.problems.length === 0) log(`Dockerfiles: ${dockerfiles.count} up to date with deploy/docker/Dockerfile.template and lint-clean`);
+    if (dockerfiles.problems.length === 0) log(`Dockerfile: lint-clean, and right for its ${dockerfiles.count} images`);
   }
   const kubectl = findKubectl();
   const built = [];

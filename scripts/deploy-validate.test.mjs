@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { checkDockerfiles, validateDeploy } from './deploy-validate.mjs';
+import { buildClosure, runtimeClosure } from '../deploy/docker/workspaces.mjs';
 
 const deployDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'deploy');
 const scratch = mkdtempSync(join(tmpdir(), 'deploy-validate-'));
@@ -92,19 +93,43 @@ describe('deploy validation', () => {
     assert.ok(problems.some((line) => line.includes('refers to Secret voice-encryption, which this target does not generate')), problems.join('\n'));
   });
 
-  test('a broken or hand-edited Dockerfile fails', async () => {
+  test('a broken Dockerfile fails, naming what is wrong', async () => {
     const repo = join(deployDir, '..');
     const edited = (path) => {
       const text = readFileSync(join(repo, path), 'utf8');
-      if (path !== 'services/billing/Dockerfile') return text;
-      return text.replace(/^CMD .*$/m, 'CMD node services/billing/dist/src/main.js').replace(/^USER .*$/m, 'USR 1000');
+      if (path !== 'Dockerfile') return text;
+      return text
+        .replace(/^CMD .*$/m, 'CMD node main.js')
+        .replace(/^USER .*$/m, 'USR 1000')
+        .replace(/^COPY services\/billing\/package\.json services\/billing\/\n/m, '');
     };
     const { problems } = await checkDockerfiles({ read: edited });
-    assert.ok(problems.includes('services/billing/Dockerfile is stale: run node deploy/docker/generate.mjs'), problems.join('\n'));
-    assert.ok(problems.some((line) => line.startsWith('services/billing/Dockerfile:') && line.includes('Unknown instruction: USR')), problems.join('\n'));
-    assert.ok(problems.some((line) => line.includes('lacks CMD ["node"')), problems.join('\n'));
+    assert.ok(problems.some((line) => line.startsWith('Dockerfile:') && line.includes('Unknown instruction: USR')), problems.join('\n'));
+    assert.ok(problems.some((line) => line.includes('lacks CMD ["node", "main.js"]')), problems.join('\n'));
     assert.ok(problems.some((line) => line.includes('lacks a numeric non-root USER')), problems.join('\n'));
-    assert.ok(problems.every((line) => line.startsWith('services/billing/Dockerfile')), problems.join('\n'));
+    assert.ok(problems.includes('Dockerfile: the manifests stage lacks COPY services/billing/package.json services/billing/'), problems.join('\n'));
+    assert.ok(problems.every((line) => line.startsWith('Dockerfile')), problems.join('\n'));
+  });
+
+  test('an image whose port or host variable its configuration does not read fails', async () => {
+    const repo = join(deployDir, '..');
+    const edited = (path) => {
+      const text = readFileSync(join(repo, path), 'utf8');
+      return path === 'services/tools/src/config.ts' ? text.replace("readPort(env, 'VOICE_TOOLS_PORT', 50052)", "readPort(env, 'VOICE_TOOLS_PORT', 50059)").replace(/'VOICE_TOOLS_HOST'/g, "'VOICE_TOOL_HOST'") : text;
+    };
+    const { problems } = await checkDockerfiles({ read: edited });
+    assert.deepEqual(problems, [
+      "deploy/docker/images.mjs: tools's configuration reads no VOICE_TOOLS_HOST",
+      'deploy/docker/images.mjs: tools listens on another port than 50052 by default',
+    ]);
+  });
+
+  test("the gateway's image is built from and runs with no service's code; a service's with its own", () => {
+    const repo = join(deployDir, '..');
+    for (const closure of [buildClosure, runtimeClosure]) {
+      assert.deepEqual(closure(repo, 'gateway'), ['proto', 'services/runtime', 'contracts', 'gateway']);
+      assert.deepEqual(closure(repo, 'services/billing'), ['proto', 'services/runtime', 'services/billing']);
+    }
   });
 
   test('production images must be pinned to a release', async () => {

@@ -1,11 +1,29 @@
 // The bench's settings, read once from the environment (BENCH_*), with defaults for `npm run bench`.
 import { resolve } from 'node:path';
+import { platformNodeFlags } from '@voice/platform';
+
+/** The parts of a bench run; BENCH_SECTIONS picks some (all by default). */
+export const benchSections = ['compare', 'patch', 'sms', 'cluster'] as const;
+export type BenchSection = (typeof benchSections)[number];
 
 export interface BenchConfig {
-  /** Measured seconds per path. */
+  /** Measured seconds per single-run path (PATCH, SMS, the cluster's paths). */
   durationSeconds: number;
-  /** Seconds of unmeasured load before each measured run (JIT, caches, HTTP/2 sessions). */
+  /** Seconds of unmeasured load before each single run, and once per server before the rounds (JIT, caches, HTTP/2 sessions). */
   warmupSeconds: number;
+  /** A/B rounds of the compared servers (bare node:http, the floor, the full GET). */
+  rounds: number;
+  /** Measured seconds of each server in each round. */
+  roundSeconds: number;
+  /** Unmeasured seconds before each server's run in a round. */
+  roundWarmupSeconds: number;
+  /** Concurrent senders of the cluster's SMS run. */
+  clusterSmsSenders: number;
+  sections: ReadonlySet<BenchSection>;
+  /** Node flags of the single-process platform and the baselines: the production flags unless BENCH_NODE_FLAGS says otherwise ("" for none). */
+  nodeFlags: readonly string[];
+  /** The built platform to measure: this repository unless BENCH_PLATFORM_ROOT names another checkout (an older commit, built). */
+  platformRoot: string;
   /** Concurrent HTTP/1.1 keep-alive connections of the load generator. */
   connections: number;
   /** Seconds of GET load while the platform runs under --cpu-prof (profile entry only). */
@@ -25,11 +43,26 @@ function positiveInt(name: string, fallback: number, min = 1): number {
   return Number(raw);
 }
 
+function sectionsOf(raw: string | undefined): ReadonlySet<BenchSection> {
+  if (raw === undefined || raw.trim() === '') return new Set(benchSections);
+  const named = raw.split(',').map((part) => part.trim());
+  const unknown = named.filter((part) => !(benchSections as readonly string[]).includes(part));
+  if (unknown.length > 0) throw new Error(`BENCH_SECTIONS: unknown ${unknown.join(', ')} (known: ${benchSections.join(', ')})`);
+  return new Set(named as BenchSection[]);
+}
+
 export function readBenchConfig(): BenchConfig {
   const repoRoot = resolve(__dirname, '..', '..', '..');
   return {
     durationSeconds: positiveInt('BENCH_DURATION_SECONDS', 10),
     warmupSeconds: positiveInt('BENCH_WARMUP_SECONDS', 3, 0),
+    rounds: positiveInt('BENCH_ROUNDS', 4),
+    roundSeconds: positiveInt('BENCH_ROUND_SECONDS', 5),
+    roundWarmupSeconds: positiveInt('BENCH_ROUND_WARMUP_SECONDS', 1, 0),
+    clusterSmsSenders: positiveInt('BENCH_CLUSTER_SMS_SENDERS', 20),
+    sections: sectionsOf(process.env.BENCH_SECTIONS),
+    nodeFlags: process.env.BENCH_NODE_FLAGS === undefined ? platformNodeFlags : process.env.BENCH_NODE_FLAGS.split(/\s+/).filter(Boolean),
+    platformRoot: resolve(process.env.BENCH_PLATFORM_ROOT?.trim() || repoRoot),
     connections: positiveInt('BENCH_CONNECTIONS', 50),
     profileSeconds: positiveInt('BENCH_PROFILE_SECONDS', 10),
     smsLagTimeoutSeconds: positiveInt('BENCH_SMS_LAG_TIMEOUT_SECONDS', 60),

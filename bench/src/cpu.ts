@@ -1,4 +1,4 @@
-// Measures how busy a process was over an interval (user+system time from /proc/<pid>/stat), in % of one core.
+// Measures how busy a process (or the processes of a cluster, summed) was over an interval (user+system time from /proc/<pid>/stat), in % of one core.
 import { readFileSync } from 'node:fs';
 
 const ticksPerSecond = 100;
@@ -17,16 +17,18 @@ export interface CpuUsage {
   loadGeneratorPercent: number;
 }
 
-/** Starts measuring the server process and this (load-generator) process; call the result to stop. */
-export function startCpuMeter(serverPid: number): () => CpuUsage {
+/** Starts measuring the server's processes and this (load-generator) process; call the result to stop. */
+export function startCpuMeter(serverPids: number | number[]): () => CpuUsage {
+  const pids = typeof serverPids === 'number' ? [serverPids] : serverPids;
   const startedAt = process.hrtime.bigint();
-  const server = cpuSecondsOf(serverPid);
+  const server = pids.map(cpuSecondsOf);
   const self = process.cpuUsage();
   return () => {
     const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
     const used = process.cpuUsage(self);
+    const serverSeconds = pids.reduce((sum, pid, index) => sum + cpuSecondsOf(pid) - server[index]!, 0);
     return {
-      serverPercent: (100 * (cpuSecondsOf(serverPid) - server)) / seconds,
+      serverPercent: (100 * serverSeconds) / seconds,
       loadGeneratorPercent: (100 * (used.user + used.system)) / 1e6 / seconds,
     };
   };

@@ -1,125 +1,230 @@
-// `npm run bench`: measures the five paths one after another, each server in its own child process,
-// then the SMS event lag; prints ratios and PASS/MISS per target, writes bench/results/*.json;
-// exits non-zero only if broken.
-import { setTimeout as sleep } from 'node:timers/promises';
-import { startBaseline, type Baseline } from './bench-servers.js';
-import type { ChildServer } from './children.js';
+// `npm run bench`: on the single-process platform, A/B rounds of bare node:http, the express+Connect
+// floor and the full GET, then the further GET paths, PATCH and SMS with its event lag; then on the
+// cluster topology the full GET and SMS with its event lag under concurrent senders. Prints the
+// Node version, a table, ratios with their spread and PASS/MISS per target, writes
+// bench/results/*.json; exits non-zero only if a measurement is broken.
+import { startBaseline } from './bench-servers.js';
+import { startClusterUnderTest } from './cluster.js';
 import { readBenchConfig, type BenchConfig } from './config.js';
-import { createTools, readToolBody, refreshRevisions, type ToolFixture } from './fixtures.js';
-import { startCpuMeter } from './cpu.js';
-import { runLoad, warmUp } from './load.js';
+import { createTools, refreshRevisions, type ToolFixture } from './fixtures.js';
+import { platformGetPaths } from './get-paths.js';
 import { describeMachine } from './machine.js';
-import { RssSampler } from './memory.js';
+import { childUnderLoad, measureRun, type ServerUnderLoad } from './measure.js';
+import { RssSampler, type MemoryReading } from './memory.js';
 import { startPlatformChild } from './platform.js';
-import { computeRatios, evaluateTargets, findFailures, formatReport, pathLabels, writeReport, type BenchReport, type PathKey, type PathResult } from './report.js';
-import { getToolScenario, patchToolScenario, sendSmsScenario, type Scenario } from './scenarios.js';
+import {
+  compareLabels,
+  evaluateTargets,
+  findPatchFailures,
+  findRunFailures,
+  findSmsFailures,
+  formatReport,
+  medianRatio,
+  roundRatios,
+  writeReport,
+  type BenchReport,
+  type ComparedKey,
+  type PathRow,
+  type SmsSection,
+} from './report.js';
+import { runRounds } from './rounds.js';
+import { patchToolScenario, sendSmsScenario } from './scenarios.js';
 import { SentSmsLog } from './sent-sms.js';
 import { benchSmsDestination, prepareSmsSender } from './sms-fixtures.js';
 import { measureSmsLag } from './sms-lag.js';
+import type { Spread } from './spread.js';
 
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
-/** Lets requests cut off by the end of a run finish on the server before anything is read back. */
-const settleMs = 500;
-
-async function measure(
-  config: BenchConfig,
-  key: PathKey,
-  server: ChildServer,
-  scenario: Scenario,
-  beforeRun?: () => Promise<void>,
-): Promise<PathResult> {
-  const settings = { url: server.url, connections: config.connections, scenario };
-  log(`${pathLabels[key]}: ${config.warmupSeconds} s warm-up`);
-  await beforeRun?.();
-  const warm = await warmUp({ ...settings, durationSeconds: config.warmupSeconds });
-  if (warm && (warm.non2xx > 0 || warm.errors > 0)) {
-    log(`warning: warm-up saw ${warm.non2xx} non-2xx and ${warm.errors} errors (${JSON.stringify(warm.statusCodes)})`);
-  }
-  await sleep(settleMs);
-  await beforeRun?.();
-  log(`${pathLabels[key]}: ${config.durationSeconds} s measured`);
-  const stopCpuMeter = startCpuMeter(server.pid);
-  const load = await runLoad({ ...settings, durationSeconds: config.durationSeconds });
-  const died = server.exit();
-  if (died !== undefined) throw new Error(`${server.name} died during the measured run (${died})`);
-  const result = { ...load, cpu: stopCpuMeter() };
-  await sleep(settleMs);
-  log(
-    `${pathLabels[key]}: ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.latencyMs.p99} ms, non-2xx ${result.non2xx}, ` +
-      `CPU server ${Math.round(result.cpu.serverPercent)}% / load generator ${Math.round(result.cpu.loadGeneratorPercent)}%`,
-  );
-  return result;
-}
-
-async function measureBaseline(config: BenchConfig, baseline: Baseline, body: unknown, scenario: Scenario): Promise<PathResult> {
-  const server = await startBaseline(baseline, body);
-  try {
-    return await measure(config, baseline, server, scenario);
-  } finally {
-    await server.stop();
-  }
-}
-
 const totalRevision = (tools: ToolFixture[]) => tools.reduce((sum, tool) => sum + tool.revision, 0);
 
-async function main(): Promise<number> {
-  const config = readBenchConfig();
-  const startedAt = new Date().toISOString();
-  log('starting the platform');
-  const platform = await startPlatformChild(config.repoRoot);
+/** What both topologies add to the report. */
+interface Findings {
+  rows: PathRow[];
+  ratios: Record<string, Spread>;
+  sms: SmsSection[];
+  failures: string[];
+}
+
+/** SMS through the platform at `senders` connections, then the lag until every accepted send is in the ledger. */
+async function measureSms(config: BenchConfig, server: ServerUnderLoad, apiKey: string, label: string, senders: number, findings: Findings): Promise<PathRow> {
+  const sender = await prepareSmsSender(server.url, apiKey);
+  const sent = new SentSmsLog();
+  const row: PathRow = {
+    key: label,
+    label: `POST /api/v1/sms/send, ${label.replace(/^SMS, /, '')}`,
+    connections: senders,
+    runs: [
+      await measureRun(server, {
+        label,
+        connections: senders,
+        warmupSeconds: config.warmupSeconds,
+        durationSeconds: config.durationSeconds,
+        scenario: sendSmsScenario(apiKey, sender, benchSmsDestination, sent),
+        beforeRun: async () => sent.startRun(),
+      }, log),
+    ],
+  };
+  log(`${label}: waiting for one ledger debit per 202 answer (at most ${config.smsLagTimeoutSeconds} s)`);
+  const section = { label, senders, lag: await measureSmsLag(server.url, apiKey, sent, senders, config.smsLagTimeoutSeconds) };
+  findings.sms.push(section);
+  findings.failures.push(...findSmsFailures(row.runs[0]!, section));
+  return row;
+}
+
+async function singleProcess(config: BenchConfig, findings: Findings): Promise<{ memory: MemoryReading; patch: BenchReport['patchIntegrity'] }> {
+  log('starting the platform (single process)');
+  const platform = await startPlatformChild(config.platformRoot, config.nodeFlags);
+  const sampler = new RssSampler(platform.server.pid);
+  sampler.start();
+  let patch: BenchReport['patchIntegrity'];
   try {
     const { url } = platform.server;
+    const server = childUnderLoad(platform.server);
     const tools = await createTools(url, platform.apiKey, config.connections);
-    const body = await readToolBody(url, platform.apiKey, tools[0]!.id);
-    const getScenario = getToolScenario(platform.apiKey, tools.map((tool) => tool.id));
-    const smsSender = await prepareSmsSender(url, platform.apiKey);
+    const context = { url, apiKey: platform.apiKey, tools };
+    const [compared, ...further] = platformGetPaths;
+    const { scenario: getScenario, body } = await compared.prepare(context);
 
-    // The platform idles (no load) while the two baselines run.
-    const bareHttp = await measureBaseline(config, 'bareHttp', body, getScenario);
-    const expressConnect = await measureBaseline(config, 'expressConnect', body, getScenario);
+    if (config.sections.has('compare')) {
+      // The baselines idle while the platform is measured and the other way round; never two under load.
+      const bare = await startBaseline('bareHttp', body, config.nodeFlags);
+      const floor = await startBaseline('expressConnect', body, config.nodeFlags);
+      try {
+        const rounds = await runRounds<ComparedKey>([
+          { key: 'bareHttp', label: compareLabels.bareHttp, server: childUnderLoad(bare), scenario: getScenario },
+          { key: 'expressConnect', label: compareLabels.expressConnect, server: childUnderLoad(floor), scenario: getScenario },
+          { key: 'platformGet', label: compareLabels.platformGet, server, scenario: getScenario },
+        ], { rounds: config.rounds, connections: config.connections, firstWarmupSeconds: config.warmupSeconds, roundWarmupSeconds: config.roundWarmupSeconds, roundSeconds: config.roundSeconds }, log);
+        findings.rows.push(
+          { key: 'bareHttp', label: compareLabels.bareHttp, connections: config.connections, runs: rounds.bareHttp },
+          { key: 'expressConnect', label: compareLabels.expressConnect, connections: config.connections, runs: rounds.expressConnect },
+          { key: 'platformGet', label: `${compared.label}, single process`, connections: config.connections, runs: rounds.platformGet },
+        );
+        Object.assign(findings.ratios, roundRatios(rounds));
+      } finally {
+        await bare.stop();
+        await floor.stop();
+      }
+      for (const path of further) {
+        const { scenario } = await path.prepare(context);
+        const label = `${path.label}, single process`;
+        findings.rows.push({ key: path.key, label, connections: config.connections, runs: [await measureRun(server, { label, connections: config.connections, warmupSeconds: config.warmupSeconds, durationSeconds: config.durationSeconds, scenario }, log)] });
+      }
+    }
 
-    const sampler = new RssSampler(platform.server.pid);
-    sampler.start();
-    const platformGet = await measure(config, 'platformGet', platform.server, getScenario);
-    const refresh = () => refreshRevisions(url, platform.apiKey, tools);
-    let before = 0;
-    const platformPatch = await measure(config, 'platformPatch', platform.server, patchToolScenario(platform.apiKey, tools), async () => {
+    if (config.sections.has('patch')) {
+      const refresh = () => refreshRevisions(url, platform.apiKey, tools);
+      let before = 0;
+      const label = 'PATCH /api/v1/tools/{id}, single process';
+      const run = await measureRun(server, {
+        label,
+        connections: config.connections,
+        warmupSeconds: config.warmupSeconds,
+        durationSeconds: config.durationSeconds,
+        scenario: patchToolScenario(platform.apiKey, tools),
+        beforeRun: async () => {
+          await refresh();
+          before = totalRevision(tools);
+        },
+      }, log);
       await refresh();
-      before = totalRevision(tools);
-    });
-    await refresh();
-    const patchIntegrity = { ok2xx: platformPatch.ok2xx, revisionsApplied: totalRevision(tools) - before };
-    const sentSms = new SentSmsLog();
-    const smsScenario = sendSmsScenario(platform.apiKey, smsSender, benchSmsDestination, sentSms);
-    const platformSms = await measure(config, 'platformSms', platform.server, smsScenario, async () => sentSms.startRun());
-    const platformMemory = sampler.stop();
-    log(`SMS: waiting for one ledger debit per 202 answer (at most ${config.smsLagTimeoutSeconds} s)`);
-    const smsLag = await measureSmsLag(url, platform.apiKey, sentSms, config.connections, config.smsLagTimeoutSeconds);
+      patch = { ok2xx: run.ok2xx, revisionsApplied: totalRevision(tools) - before };
+      findings.failures.push(...findPatchFailures(patch, config.connections));
+      findings.rows.push({ key: 'platformPatch', label, connections: config.connections, runs: [run] });
+    }
 
-    const results: Record<PathKey, PathResult> = { bareHttp, expressConnect, platformGet, platformPatch, platformSms };
-    const ratios = computeRatios(results);
-    const report: BenchReport = {
-      startedAt,
-      machine: describeMachine(),
-      settings: { connections: config.connections, durationSeconds: config.durationSeconds, warmupSeconds: config.warmupSeconds },
-      results,
-      ratios,
-      platformMemory,
-      patchIntegrity,
-      smsLag,
-      targets: evaluateTargets(results, ratios, platformMemory),
-      failures: findFailures(results, patchIntegrity, smsLag, config.connections),
-    };
-    process.stdout.write(formatReport(report));
-    log(`results written to ${writeReport(config.resultsDir, report)}`);
-    return report.failures.length > 0 ? 1 : 0;
+    if (config.sections.has('sms')) findings.rows.push(await measureSms(config, server, platform.apiKey, 'SMS, single process', config.connections, findings));
   } finally {
     const died = platform.server.exit();
     const code = await platform.stop();
     if (died !== undefined) log(`the platform had already ended (${died})`);
     else if (code !== 0) log(`warning: the platform exited with ${code} on SIGTERM`);
   }
+  return { memory: sampler.stop(), patch };
+}
+
+async function cluster(config: BenchConfig, findings: Findings): Promise<MemoryReading> {
+  log('starting the cluster (every service and the gateway as processes of their own)');
+  const running = await startClusterUnderTest(config.platformRoot, log);
+  const pids = () => running.pids();
+  const sampler = new RssSampler(pids);
+  sampler.start();
+  try {
+    const server: ServerUnderLoad = {
+      name: 'cluster',
+      url: running.url,
+      pids: () => Object.values(pids()).filter((pid): pid is number => pid !== undefined),
+      exit: () => (running.crashes() > 0 ? `${running.crashes()} child crashes` : undefined),
+    };
+    const tools = await createTools(running.url, running.apiKey, config.connections);
+    const [compared] = platformGetPaths;
+    const { scenario } = await compared.prepare({ url: running.url, apiKey: running.apiKey, tools });
+    const label = `${compared.label}, cluster`;
+    findings.rows.push({
+      key: 'clusterGet',
+      label,
+      connections: config.connections,
+      runs: [await measureRun(server, { label, connections: config.connections, warmupSeconds: config.warmupSeconds, durationSeconds: config.durationSeconds, scenario }, log)],
+    });
+    findings.rows.push(await measureSms(config, server, running.apiKey, 'SMS, cluster', config.clusterSmsSenders, findings));
+    if (running.crashes() > 0) findings.failures.push(`cluster: ${running.crashes()} child crashes during the bench`);
+  } finally {
+    await running.stop();
+  }
+  return sampler.stop();
+}
+
+async function main(): Promise<number> {
+  const config = readBenchConfig();
+  const startedAt = new Date().toISOString();
+  const machine = describeMachine();
+  log(`Node ${process.version}; load average ${machine.loadAverage.map((load) => load.toFixed(2)).join(' ')}; measuring ${config.platformRoot}`);
+  const findings: Findings = { rows: [], ratios: {}, sms: [], failures: [] };
+  const single = config.sections.has('compare') || config.sections.has('patch') || config.sections.has('sms') ? await singleProcess(config, findings) : undefined;
+  const clusterMemory = config.sections.has('cluster') ? await cluster(config, findings) : undefined;
+
+  const row = (key: string) => findings.rows.find((candidate) => candidate.key === key);
+  const extraRatios = {
+    'full PATCH / floor': medianRatio(row('platformPatch'), row('expressConnect')),
+    'single-process SMS / floor': medianRatio(row('SMS, single process'), row('expressConnect')),
+    'single-process SMS / full GET': medianRatio(row('SMS, single process'), row('platformGet')),
+    'cluster GET / single-process GET': medianRatio(row('clusterGet'), row('platformGet')),
+  };
+  for (const [name, spread] of Object.entries(extraRatios)) if (spread) findings.ratios[name] = spread;
+
+  const report: BenchReport = {
+    startedAt,
+    machine,
+    platformRoot: config.platformRoot,
+    settings: {
+      connections: config.connections,
+      rounds: config.rounds,
+      roundSeconds: config.roundSeconds,
+      roundWarmupSeconds: config.roundWarmupSeconds,
+      durationSeconds: config.durationSeconds,
+      warmupSeconds: config.warmupSeconds,
+      clusterSmsSenders: config.clusterSmsSenders,
+      sections: [...config.sections].join(','),
+      nodeFlags: config.nodeFlags.join(' ') || '(none)',
+    },
+    rows: findings.rows,
+    ratios: findings.ratios,
+    platformMemory: single?.memory,
+    clusterMemory,
+    patchIntegrity: single?.patch,
+    sms: findings.sms,
+    targets: evaluateTargets({
+      ratios: findings.ratios,
+      platformGet: row('platformGet'),
+      platformMemory: single?.memory,
+      clusterSms: findings.sms.find((section) => section.label === 'SMS, cluster'),
+    }),
+    failures: [...findRunFailures(findings.rows), ...findings.failures],
+  };
+  process.stdout.write(formatReport(report));
+  log(`results written to ${writeReport(config.resultsDir, report)}`);
+  return report.failures.length > 0 ? 1 : 0;
 }
 
 main().then(

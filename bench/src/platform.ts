@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { platformNodeFlags } from '@voice/platform';
 import { spawnServer, type ChildServer } from './children.js';
 
 export interface PlatformUnderTest {
@@ -24,9 +25,27 @@ function readyUrlOfPlatform(line: string): string | undefined {
   }
 }
 
-export async function startPlatformChild(repoRoot: string, nodeArgs: string[] = []): Promise<PlatformUnderTest> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'voice-bench-'));
+/** The environment the bench runs the platform with (either topology), and its root key. */
+export function benchPlatformEnv(dataDir: string): { env: Record<string, string>; apiKey: string } {
   const apiKey = `svc_${randomBytes(32).toString('base64url')}`;
+  const env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    VOICE_ROOT_API_KEY: apiKey,
+    LOG_LEVEL: 'warn',
+    // Metrics on as in production, on a free port so a bench never collides with a running platform.
+    VOICE_METRICS_PORT: '0',
+    VOICE_RATE_LIMITS: 'starter=100000000,pro=100000000,enterprise=100000000',
+  };
+  return { env, apiKey };
+}
+
+/** The platform as `npm start` runs it (with the production Node flags unless told otherwise). */
+export async function startPlatformChild(repoRoot: string, nodeArgs: readonly string[] = platformNodeFlags): Promise<PlatformUnderTest> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'voice-bench-'));
+  const { env, apiKey } = benchPlatformEnv(dataDir);
   const removeData = () => rmSync(dataDir, { recursive: true, force: true });
   // Also when the bench is interrupted: the children module kills the platform on exit, this removes its data.
   process.once('exit', removeData);
@@ -34,18 +53,8 @@ export async function startPlatformChild(repoRoot: string, nodeArgs: string[] = 
     const server = await spawnServer({
       name: 'platform',
       script: join(repoRoot, 'platform', 'dist', 'src', 'main.js'),
-      nodeArgs,
-      env: {
-        ...process.env,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        VOICE_ROOT_API_KEY: apiKey,
-        LOG_LEVEL: 'warn',
-        // Metrics on as in production, on a free port so a bench never collides with a running platform.
-        VOICE_METRICS_PORT: '0',
-        VOICE_RATE_LIMITS: 'starter=100000000,pro=100000000,enterprise=100000000',
-      },
+      nodeArgs: [...nodeArgs],
+      env: { ...process.env, ...env },
       readyUrl: readyUrlOfPlatform,
     });
     return {

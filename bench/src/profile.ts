@@ -2,6 +2,7 @@
 // --cpu-prof through the same GET load and prints where each spends its CPU (files stay in bench/results/).
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { platformNodeFlags } from '@voice/platform';
 import { startBaseline } from './bench-servers.js';
 import type { ChildServer } from './children.js';
 import { readBenchConfig, type BenchConfig } from './config.js';
@@ -41,7 +42,7 @@ async function main(): Promise<number> {
   };
 
   const platformDir = dirOf('platform');
-  const platform = await startPlatformChild(config.repoRoot, ['--cpu-prof', `--cpu-prof-dir=${platformDir}`]);
+  const platform = await startPlatformChild(config.repoRoot, [...platformNodeFlags, '--cpu-prof', `--cpu-prof-dir=${platformDir}`]);
   let failures: number;
   let body: unknown;
   let scenario: Scenario;
@@ -55,7 +56,7 @@ async function main(): Promise<number> {
   }
 
   const floorDir = dirOf('express-connect');
-  const floor = await startBaseline('expressConnect', body, ['--cpu-prof', `--cpu-prof-dir=${floorDir}`]);
+  const floor = await startBaseline('expressConnect', body, [...platformNodeFlags, '--cpu-prof', `--cpu-prof-dir=${floorDir}`]);
   try {
     failures += await profileRun(config, 'express 5 + 1 Connect call (floor)', floorDir, floor, () => floor.stop(), scenario);
   } finally {

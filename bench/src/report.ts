@@ -1,135 +1,195 @@
-// Turns the measured runs into ratios and PASS/MISS verdicts, prints them, and writes them as JSON.
+// Turns the measured runs into a table, ratios with their spread over the A/B rounds and PASS/MISS
+// verdicts, prints them, and writes them as JSON.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CpuUsage } from './cpu.js';
-import type { LoadResult } from './load.js';
+import { cpuMicrosPerRequest, type PathResult } from './measure.js';
 import type { MemoryReading } from './memory.js';
 import type { SmsLagReport } from './sms-lag.js';
+import { spreadOf, type Spread } from './spread.js';
 
-export type PathKey = 'bareHttp' | 'expressConnect' | 'platformGet' | 'platformPatch' | 'platformSms';
+/** The servers of the A/B rounds. */
+export type ComparedKey = 'bareHttp' | 'expressConnect' | 'platformGet';
 
-export const pathLabels: Record<PathKey, string> = {
-  bareHttp: 'bare node:http (physical limit)',
-  expressConnect: 'express 5 + 1 Connect call (floor)',
-  platformGet: 'GET /api/v1/tools/{id} (full platform)',
-  platformPatch: 'PATCH /api/v1/tools/{id} (full platform)',
-  platformSms: 'POST /api/v1/sms/send (full platform)',
-};
+/** One line of the table: a path on a server, measured once or once per round. */
+export interface PathRow {
+  key: string;
+  label: string;
+  connections: number;
+  runs: PathResult[];
+}
 
-/** One measured path: the load result and how busy the server and the load generator were. */
-export type PathResult = LoadResult & { cpu: CpuUsage };
+export interface SmsSection {
+  label: string;
+  senders: number;
+  lag: SmsLagReport;
+}
 
 export interface Target {
   name: string;
   measured: number;
-  /** Human-readable bound, e.g. ">= 0.5". */
+  /** Human-readable bound, e.g. ">= 0.9". */
   bound: string;
   pass: boolean;
 }
 
 export interface BenchReport {
   startedAt: string;
-  machine: { nproc: number; node: string; platform: string; cpuModel: string };
-  settings: { connections: number; durationSeconds: number; warmupSeconds: number };
-  results: Record<PathKey, PathResult>;
-  ratios: Record<string, number>;
-  platformMemory: MemoryReading;
-  patchIntegrity: { ok2xx: number; revisionsApplied: number };
-  smsLag: SmsLagReport;
+  machine: { nproc: number; node: string; platform: string; cpuModel: string; loadAverage: number[] };
+  /** The checkout whose built platform was measured. */
+  platformRoot: string;
+  settings: Record<string, number | string>;
+  rows: PathRow[];
+  /** Ratios of req/s: per round for the compared servers (median and range), single values otherwise. */
+  ratios: Record<string, Spread>;
+  platformMemory: MemoryReading | undefined;
+  clusterMemory: MemoryReading | undefined;
+  patchIntegrity: { ok2xx: number; revisionsApplied: number } | undefined;
+  sms: SmsSection[];
   targets: Target[];
   failures: string[];
 }
 
-const ratio = (a: number, b: number): number => (b > 0 ? a / b : 0);
+export const compareLabels: Record<ComparedKey, string> = {
+  bareHttp: 'bare node:http (physical limit)',
+  expressConnect: 'express 5 + 1 Connect call (floor)',
+  platformGet: 'full GET, single process',
+};
 
-export function computeRatios(results: Record<PathKey, LoadResult>): Record<string, number> {
-  const rps = (key: PathKey) => results[key].requestsPerSecond;
+const ratio = (a: number, b: number): number => (b > 0 ? a / b : 0);
+const rps = (result: PathResult) => result.requestsPerSecond;
+
+/** Per-round ratios of the compared servers: each ratio from runs of the same round. */
+export function roundRatios(rounds: Record<ComparedKey, PathResult[]>): Record<string, Spread> {
+  const per = (a: ComparedKey, b: ComparedKey) => spreadOf(rounds[a].map((result, round) => ratio(rps(result), rps(rounds[b][round]!))));
   return {
-    'express+Connect / bare': ratio(rps('expressConnect'), rps('bareHttp')),
-    'full GET / bare': ratio(rps('platformGet'), rps('bareHttp')),
-    'full PATCH / bare': ratio(rps('platformPatch'), rps('bareHttp')),
-    'full GET / express+Connect': ratio(rps('platformGet'), rps('expressConnect')),
-    'full PATCH / express+Connect': ratio(rps('platformPatch'), rps('expressConnect')),
-    'full SMS / express+Connect': ratio(rps('platformSms'), rps('expressConnect')),
-    'full SMS / full GET': ratio(rps('platformSms'), rps('platformGet')),
+    'full GET / floor': per('platformGet', 'expressConnect'),
+    'full GET / bare': per('platformGet', 'bareHttp'),
+    'floor / bare': per('expressConnect', 'bareHttp'),
   };
 }
 
-export function evaluateTargets(results: Record<PathKey, LoadResult>, ratios: Record<string, number>, memory: MemoryReading): Target[] {
-  const getRatio = ratios['full GET / express+Connect'] ?? 0;
-  const p99 = results.platformGet.latencyMs.p99;
-  const peakMb = Math.max(memory.highWaterMarkMb, memory.sampledPeakRssMb);
-  return [
-    { name: 'full GET / express+Connect req/s', measured: getRatio, bound: '>= 0.5', pass: getRatio >= 0.5 },
-    { name: 'full GET p99 latency (ms)', measured: p99, bound: '< 100', pass: p99 < 100 },
-    { name: 'platform peak RSS (MB)', measured: peakMb, bound: '< 400', pass: peakMb < 400 },
-  ];
+/** A ratio of two rows' median req/s (rows measured at different times: read it with the spread in mind). */
+export function medianRatio(row: PathRow | undefined, to: PathRow | undefined): Spread | undefined {
+  if (!row || !to) return undefined;
+  return spreadOf([ratio(spreadOf(row.runs.map(rps)).median, spreadOf(to.runs.map(rps)).median)]);
 }
 
-/** Anything that means the measurement itself is broken (the bench exits non-zero for these). */
-export function findFailures(
-  results: Record<PathKey, LoadResult>,
-  patchIntegrity: BenchReport['patchIntegrity'],
-  smsLag: SmsLagReport,
-  connections: number,
-): string[] {
+export interface TargetInputs {
+  ratios: Record<string, Spread>;
+  platformGet: PathRow | undefined;
+  platformMemory: MemoryReading | undefined;
+  clusterSms: SmsSection | undefined;
+}
+
+/** Issue 20's figures: each is evaluated only when its section ran. */
+export function evaluateTargets({ ratios, platformGet, platformMemory, clusterSms }: TargetInputs): Target[] {
+  const targets: Target[] = [];
+  const floor = ratios['full GET / floor'];
+  const bare = ratios['full GET / bare'];
+  if (floor) targets.push({ name: 'full GET / floor req/s (median of rounds)', measured: floor.median, bound: '>= 0.9', pass: floor.median >= 0.9 });
+  if (bare) targets.push({ name: 'full GET / bare req/s (median of rounds)', measured: bare.median, bound: '>= 0.04', pass: bare.median >= 0.04 });
+  if (platformGet) {
+    const p99 = spreadOf(platformGet.runs.map((run) => run.latencyMs.p99)).median;
+    targets.push({ name: 'full GET p99 ms (median of rounds)', measured: p99, bound: '< 100', pass: p99 < 100 });
+  }
+  if (platformMemory) {
+    const peak = Math.max(platformMemory.highWaterMarkMb, platformMemory.sampledPeakRssMb);
+    targets.push({ name: 'platform peak RSS MB (single process)', measured: peak, bound: '<= 300', pass: peak <= 300 });
+  }
+  if (clusterSms) {
+    const p99 = clusterSms.lag.lagMs?.p99 ?? Number.POSITIVE_INFINITY;
+    targets.push({ name: `cluster SMS lag p99 ms (${clusterSms.senders} senders)`, measured: p99, bound: '< 100', pass: p99 < 100 });
+  }
+  return targets;
+}
+
+/** Anything that means a run itself is broken (the bench exits non-zero for these). */
+export function findRunFailures(rows: PathRow[]): string[] {
   const failures: string[] = [];
-  for (const key of Object.keys(results) as PathKey[]) {
-    const r = results[key];
-    if (r.non2xx > 0) failures.push(`${pathLabels[key]}: ${r.non2xx} non-2xx answers (${JSON.stringify(r.statusCodes)})`);
-    if (r.errors > 0) failures.push(`${pathLabels[key]}: ${r.errors} connection errors (${r.timeouts} timeouts)`);
-    if (r.ok2xx === 0) failures.push(`${pathLabels[key]}: no 2xx answer at all`);
+  for (const row of rows) {
+    row.runs.forEach((run, index) => {
+      const which = row.runs.length > 1 ? `${row.label} (run ${index + 1})` : row.label;
+      if (run.non2xx > 0) failures.push(`${which}: ${run.non2xx} non-2xx answers (${JSON.stringify(run.statusCodes)})`);
+      if (run.errors > 0) failures.push(`${which}: ${run.errors} connection errors (${run.timeouts} timeouts)`);
+      if (run.ok2xx === 0) failures.push(`${which}: no 2xx answer at all`);
+    });
   }
-  // Every 2xx PATCH bumped a revision; at most one in-flight PATCH per connection may land after the run stopped.
-  const { ok2xx, revisionsApplied } = patchIntegrity;
-  if (revisionsApplied < ok2xx || revisionsApplied > ok2xx + connections) {
-    failures.push(`PATCH: ${ok2xx} 2xx answers but ${revisionsApplied} revisions applied`);
-  }
-  return [...failures, ...findSmsFailures(results.platformSms, smsLag)];
+  return failures;
+}
+
+/** Every 2xx PATCH bumped a revision; at most one in-flight PATCH per connection may land after the run stopped. */
+export function findPatchFailures(integrity: { ok2xx: number; revisionsApplied: number }, connections: number): string[] {
+  const { ok2xx, revisionsApplied } = integrity;
+  return revisionsApplied < ok2xx || revisionsApplied > ok2xx + connections ? [`PATCH: ${ok2xx} 2xx answers but ${revisionsApplied} revisions applied`] : [];
 }
 
 /** Every accepted SMS must become exactly one debit, and every 202 answer must have been read. */
-function findSmsFailures(sms: LoadResult, lag: SmsLagReport): string[] {
+export function findSmsFailures(sms: PathResult, section: SmsSection): string[] {
+  const { lag, label } = section;
   const failures: string[] = [];
   const integrity = lag.integrity;
-  if (lag.messages !== sms.ok2xx) failures.push(`SMS: autocannon counted ${sms.ok2xx} 2xx answers but ${lag.messages} 202 bodies were read`);
+  if (lag.messages !== sms.ok2xx) failures.push(`${label}: autocannon counted ${sms.ok2xx} 2xx answers but ${lag.messages} 202 bodies were read`);
   if (!lag.complete) {
     const readError = lag.lastReadError === undefined ? '' : ` (last read failed: ${lag.lastReadError})`;
-    failures.push(`SMS: after ${lag.timeoutSeconds} s the ledger held a debit for only ${integrity.debitedAnswers} of ${integrity.answers} 202 answers${readError}`);
+    failures.push(`${label}: after ${lag.timeoutSeconds} s the ledger held a debit for only ${integrity.debitedAnswers} of ${integrity.answers} 202 answers${readError}`);
   }
-  if (integrity.debitedTwice > 0) failures.push(`SMS: ${integrity.debitedTwice} messages debited more than once`);
+  if (integrity.debitedTwice > 0) failures.push(`${label}: ${integrity.debitedTwice} messages debited more than once`);
   if (integrity.debitsWithoutAnswer > integrity.allowedWithoutAnswer) {
-    failures.push(`SMS: ${integrity.debitsWithoutAnswer} debits of messages never answered with 202 (at most ${integrity.allowedWithoutAnswer} were in flight)`);
+    failures.push(`${label}: ${integrity.debitsWithoutAnswer} debits of messages never answered with 202 (at most ${integrity.allowedWithoutAnswer} were in flight)`);
   }
   return failures;
 }
 
 const fmt = (value: number, digits = 0): string => value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
+/** "1,234" for one run, "1,234 (1,100-1,300)" for several: the median and the range. */
+function spreadText(values: number[], digits = 0): string {
+  const spread = spreadOf(values);
+  return values.length === 1 ? fmt(spread.median, digits) : `${fmt(spread.median, digits)} (${fmt(spread.min, digits)}-${fmt(spread.max, digits)})`;
+}
+
+function formatRow(row: PathRow): string {
+  const runs = row.runs;
+  const sum = (pick: (run: PathResult) => number) => runs.reduce((total, run) => total + pick(run), 0);
+  return [
+    `${row.label} [${row.connections}]`.padEnd(52),
+    spreadText(runs.map(rps)).padStart(24),
+    spreadText(runs.map((run) => run.latencyMs.p50)).padStart(12),
+    spreadText(runs.map((run) => run.latencyMs.p99)).padStart(14),
+    fmt(sum((run) => run.non2xx)).padStart(8),
+    fmt(sum((run) => run.errors)).padStart(7),
+    `${spreadText(runs.map((run) => run.cpu.serverPercent))}%`.padStart(16),
+    spreadText(runs.map(cpuMicrosPerRequest)).padStart(18),
+  ].join(' ');
+}
+
+const memoryLine = (name: string, memory: MemoryReading): string => {
+  const perProcess = memory.perProcessHighWaterMarkMb
+    ? `; per process VmHWM ${Object.entries(memory.perProcessHighWaterMarkMb).map(([process, mb]) => `${process} ${fmt(mb, 1)}`).join(', ')}`
+    : '';
+  return `${name}: VmHWM ${fmt(memory.highWaterMarkMb, 1)} MB, sampled peak VmRSS ${fmt(memory.sampledPeakRssMb, 1)} MB (${memory.samples} samples)${perProcess}`;
+};
+
 export function formatReport(report: BenchReport): string {
   const lines: string[] = [];
-  const { machine, settings } = report;
-  lines.push('', `Machine: ${machine.nproc} cores (${machine.cpuModel}), Node ${machine.node}, ${machine.platform}`);
-  lines.push(`Load: autocannon, ${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s measured per path`, '');
+  const { machine } = report;
+  lines.push('', `Node ${machine.node} on ${machine.nproc} cores (${machine.cpuModel}), ${machine.platform}; load average at start ${machine.loadAverage.map((load) => fmt(load, 2)).join(' ')}`);
+  lines.push(`Platform measured: ${report.platformRoot}`);
+  lines.push(`Settings: ${Object.entries(report.settings).map(([name, value]) => `${name}=${value}`).join(', ')}`, '');
   lines.push(
-    `${'path'.padEnd(44)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'non-2xx'.padStart(8)} ${'errors'.padStart(7)} ${'srv CPU'.padStart(8)} ${'gen CPU'.padStart(8)}`,
+    `${'path [connections]'.padEnd(52)} ${'req/s'.padStart(24)} ${'p50 ms'.padStart(12)} ${'p99 ms'.padStart(14)} ${'non-2xx'.padStart(8)} ${'errors'.padStart(7)} ${'srv CPU'.padStart(16)} ${'srv CPU µs/req'.padStart(18)}`,
   );
-  for (const key of Object.keys(pathLabels) as PathKey[]) {
-    const r = report.results[key];
-    lines.push(
-      `${pathLabels[key].padEnd(44)} ${fmt(r.requestsPerSecond).padStart(9)} ${fmt(r.latencyMs.p50).padStart(7)} ${fmt(r.latencyMs.p99).padStart(7)} ${fmt(r.non2xx).padStart(8)} ${fmt(r.errors).padStart(7)} ${`${fmt(r.cpu.serverPercent)}%`.padStart(8)} ${`${fmt(r.cpu.loadGeneratorPercent)}%`.padStart(8)}`,
-    );
-  }
-  lines.push('(srv CPU / gen CPU: % of one core used by the server process / by the load generator during the measured run)');
-  lines.push('', 'Ratios (req/s):');
-  for (const [name, value] of Object.entries(report.ratios)) lines.push(`  ${name.padEnd(30)} ${fmt(value, 3)}`);
-  const memory = report.platformMemory;
-  lines.push('', `Platform memory: VmHWM ${fmt(memory.highWaterMarkMb, 1)} MB, sampled peak VmRSS ${fmt(memory.sampledPeakRssMb, 1)} MB (${memory.samples} samples)`);
-  lines.push(`PATCH integrity: ${report.patchIntegrity.ok2xx} 2xx answers, ${report.patchIntegrity.revisionsApplied} revisions applied`);
-  lines.push(...formatSmsLag(report.smsLag));
+  for (const row of report.rows) lines.push(formatRow(row));
+  lines.push('(several runs: median (min-max) over the A/B rounds; srv CPU: % of one core used by the server process(es) during the measured run)');
+  lines.push('', 'Ratios (req/s; over rounds: median (min-max)):');
+  for (const [name, spread] of Object.entries(report.ratios)) lines.push(`  ${name.padEnd(36)} ${spreadText(spread.values, 3)}`);
+  if (report.platformMemory) lines.push('', memoryLine('Single-process platform memory', report.platformMemory));
+  if (report.clusterMemory) lines.push(memoryLine('Cluster memory (all children)', report.clusterMemory));
+  if (report.patchIntegrity) lines.push(`PATCH integrity: ${report.patchIntegrity.ok2xx} 2xx answers, ${report.patchIntegrity.revisionsApplied} revisions applied`);
+  for (const section of report.sms) lines.push(...formatSmsLag(section));
   lines.push('', 'Targets:');
   for (const target of report.targets) {
-    lines.push(`  ${target.pass ? 'PASS' : 'MISS'}  ${target.name.padEnd(36)} ${fmt(target.measured, 3).padStart(9)}  (target ${target.bound})`);
+    lines.push(`  ${target.pass ? 'PASS' : 'MISS'}  ${target.name.padEnd(44)} ${fmt(target.measured, 3).padStart(9)}  (target ${target.bound})`);
   }
   if (report.failures.length > 0) {
     lines.push('', 'BROKEN:');
@@ -138,18 +198,23 @@ export function formatReport(report: BenchReport): string {
   return `${lines.join('\n')}\n`;
 }
 
-function formatSmsLag(lag: SmsLagReport): string[] {
+function formatSmsLag({ label, senders, lag }: SmsSection): string[] {
   const { integrity } = lag;
   const lagLine = lag.lagMs
     ? `p50 ${fmt(lag.lagMs.p50)} ms, p99 ${fmt(lag.lagMs.p99)} ms, max ${fmt(lag.lagMs.max)} ms, mean ${fmt(lag.lagMs.mean, 1)} ms over ${fmt(lag.messages)} messages`
     : `not computed: ${fmt(lag.messages)} messages, not all debited`;
+  const after = lag.afterAnswerMs;
+  const afterLine = after
+    ? `  of it after the 202 answer reached the bench (the event path): p50 ${fmt(after.p50)} ms, p99 ${fmt(after.p99)} ms, max ${fmt(after.max)} ms, mean ${fmt(after.mean, 1)} ms`
+    : '';
   return [
     '',
-    `SMS event lag (ledger created_at - message created_at, measured run): ${lagLine}`,
+    `${label}, ${senders} senders: event lag (ledger created_at - message created_at, measured run): ${lagLine}`,
+    ...(afterLine ? [afterLine] : []),
     lag.complete
       ? `  every 202 answer had its debit by ledger read ${lag.ledgerReads} after the run's settle time (reading took ${fmt(lag.waitedMs)} ms)`
       : `  gave up after ${lag.timeoutSeconds} s: the ledger was still missing debits`,
-    `SMS integrity: ${fmt(integrity.answers)} 202 answers (warm-up + measured), ${fmt(integrity.debitedAnswers)} of them debited, ` +
+    `  integrity: ${fmt(integrity.answers)} 202 answers (warm-up + measured), ${fmt(integrity.debitedAnswers)} of them debited, ` +
       `${fmt(integrity.debits)} sms.outbound debits, ${integrity.debitedTwice} messages debited twice, ` +
       `${integrity.debitsWithoutAnswer} debits of sends cut off at the end of a run (at most ${integrity.allowedWithoutAnswer})`,
   ];

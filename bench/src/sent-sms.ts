@@ -4,6 +4,8 @@ export interface SentSms {
   id: string;
   /** The message's created_at, in ms since the epoch. */
   createdAtMs: number;
+  /** When the bench read the 202 answer, in ms since the epoch (same machine, same clock). */
+  answeredAtMs: number;
 }
 
 export class SentSmsLog {
@@ -18,7 +20,7 @@ export class SentSmsLog {
     const run = this.runs.at(-1);
     if (!run) throw new Error('an SMS answer arrived before any run started');
     const { data } = JSON.parse(body) as { data: { id: string; created_at: string } };
-    run.push({ id: data.id, createdAtMs: Date.parse(data.created_at) });
+    run.push({ id: data.id, createdAtMs: Date.parse(data.created_at), answeredAtMs: Date.now() });
   }
 
   get runCount(): number {

@@ -26,7 +26,12 @@ export interface SmsLagReport {
   /** Messages of the measured run (its 202 answers) the lag is computed over. */
   messages: number;
   /** ledger created_at − message created_at over those messages; undefined if any is not debited. */
-  lagMs: { p50: number; p99: number; max: number; mean: number } | undefined;
+  lagMs: LagFigures | undefined;
+  /**
+   * ledger created_at − the bench's receipt of the 202 answer: the event path alone (outbox relay,
+   * stream, billing's consumer), less the answer's way back; negative when the debit came first.
+   */
+  afterAnswerMs: LagFigures | undefined;
   /** Full reads of the ledger, the first one right after the measured run's settle time, until every answer was debited. */
   ledgerReads: number;
   /** From the start of the first read to the end of the last. */
@@ -38,15 +43,22 @@ export interface SmsLagReport {
   integrity: SmsIntegrity;
 }
 
+export interface LagFigures {
+  p50: number;
+  p99: number;
+  max: number;
+  mean: number;
+}
+
 /** Nearest-rank percentile of ascending values. */
 const percentile = (sorted: number[], p: number): number => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
-function lagOf(messages: readonly SentSms[], firstDebitOf: Map<string, SmsDebit>): SmsLagReport['lagMs'] {
+function lagOf(messages: readonly SentSms[], firstDebitOf: Map<string, SmsDebit>, from: (message: SentSms) => number): LagFigures | undefined {
   const lags: number[] = [];
   for (const message of messages) {
     const debit = firstDebitOf.get(message.id);
     if (!debit) return undefined;
-    lags.push(debit.createdAtMs - message.createdAtMs);
+    lags.push(debit.createdAtMs - from(message));
   }
   if (lags.length === 0) return undefined;
   lags.sort((a, b) => a - b);
@@ -102,7 +114,8 @@ export async function measureSmsLag(baseUrl: string, apiKey: string, sent: SentS
   const measured = sent.lastRun();
   return {
     messages: measured.length,
-    lagMs: lagOf(measured, firstDebitOf),
+    lagMs: lagOf(measured, firstDebitOf, (message) => message.createdAtMs),
+    afterAnswerMs: lagOf(measured, firstDebitOf, (message) => message.answeredAtMs),
     ledgerReads,
     waitedMs,
     complete,

@@ -1,9 +1,12 @@
 // The one definition of an assistant's configuration: the gateway validates REST bodies and MCP
 // arguments with it, the assistants service validates and completes what it stores with it, and
-// the OpenAPI and MCP layers derive from it. Top-level fields carry no defaults here, so a PATCH
+// the OpenAPI and MCP layers derive from it; the answers' schemas (assistants, versions, the
+// catalog) are here too. Top-level fields carry no defaults here, so a PATCH
 // changes only what it sends; the service completes a create with `assistantDefaults`.
 import { z } from 'zod';
+import { plans } from '@voice/runtime/access';
 import { boundedJson, pageQueryFields } from '@voice/runtime/validation';
+import { idSchema, paginationSchema, timeSchema } from './responses.js';
 import { builtinConfigSchema } from './tools.js';
 
 const identifier = /^[a-zA-Z_][a-zA-Z0-9_]{0,63}$/;
@@ -184,3 +187,61 @@ export const listVoicesQuerySchema = z.strictObject({
   language: languageTag.optional(),
   ...pageQueryFields,
 });
+
+// ---------------------------------------------------------------------------------------------
+// Answers
+
+export const assistantSchema = z.object({
+  id: idSchema,
+  ...assistantConfigSchema.shape,
+  revision: z.int().min(1).describe('increases with every change; send it as expected_revision to update'),
+  created_at: timeSchema.nullable(),
+  updated_at: timeSchema.nullable(),
+});
+
+export const versionAuthorTypes = ['service_account', 'user', 'internal'] as const;
+
+const authorSchema = z
+  .object({ type: z.enum(versionAuthorTypes), id: z.string(), name: z.string() })
+  .describe('the credential’s principal that made the change');
+
+export const versionSummarySchema = z.object({
+  number: z.int().min(1),
+  created_by: authorSchema,
+  created_at: timeSchema.nullable(),
+  changed_fields: z.array(z.string()).describe('paths of the fields that differ from the version before (`model.temperature`); every field for version 1'),
+  restored_from: z.int().min(1).nullable().describe('the version this one restored; null for a create or an update'),
+});
+
+export const versionSchema = versionSummarySchema.extend({
+  config: assistantConfigSchema.describe('the whole configuration as it was, secrets masked'),
+});
+
+export const catalogPlansSchema = z.array(z.enum(plans)).describe('the plans whose workspaces may use it');
+const languagesSchema = z.array(z.string()).describe('language tags it handles; `*` is every language');
+export const voiceGenders = ['female', 'male', 'neutral'] as const;
+
+export const catalogModelSchema = z.object({
+  kind: z.enum(catalogModelKinds),
+  provider: z.string(),
+  id: z.string().describe('the value of `model.model` or `transcriber.model`'),
+  name: z.string(),
+  languages: languagesSchema,
+  plans: catalogPlansSchema,
+});
+
+export const catalogVoiceSchema = z.object({
+  provider: z.string(),
+  id: z.string().describe('the value of `voice.voice_id`'),
+  name: z.string(),
+  languages: languagesSchema,
+  gender: z.enum(voiceGenders),
+  plans: catalogPlansSchema,
+});
+
+/** A catalog list: the page and the version of the catalog data it comes from. */
+export const catalogListSchema = <T extends z.ZodType>(item: T) =>
+  z.object({
+    data: z.array(item),
+    meta: z.object({ pagination: paginationSchema, catalog_version: z.string().describe('the version of the catalog data') }),
+  });

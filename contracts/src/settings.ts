@@ -2,6 +2,8 @@
 // and AI inference (the default model, the providers allowed, the workspace's own provider keys).
 // The gateway validates PATCH bodies with these schemas and the assistants service applies them.
 import { z } from 'zod';
+import { networkFailureReasons } from '@voice/runtime/egress';
+import { timeSchema } from './responses.js';
 import { isHeaderValue, secretMask } from './tools.js';
 
 export const memoryItems = ['caller_name', 'contact_details', 'conversation_summaries', 'preferences', 'open_requests'] as const;
@@ -71,4 +73,35 @@ export const updateAiInferenceSettingsBodySchema = z.strictObject({
 export const testProviderKeyBodySchema = z.strictObject({
   provider: z.enum(inferenceProviders),
   api_key: providerKey.optional().describe('the key to test; the stored key of the provider when absent'),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Answers
+
+export const memorySettingsSchema = z.object({
+  enabled: z.boolean().describe('whether assistants remember callers across conversations'),
+  remember: z.array(z.enum(memoryItems)).describe('what assistants remember of a caller'),
+  retention_days: z.int().min(1).describe('how long a memory is kept after the conversation it came from'),
+  updated_at: timeSchema.nullable().describe('null while the workspace keeps the defaults'),
+});
+
+const mask = z.literal(secretMask);
+
+export const aiInferenceSettingsSchema = z.object({
+  default_model: z.object({ provider: z.enum(inferenceProviders), model: z.string() }),
+  allowed_providers: z.array(z.enum(inferenceProviders)),
+  provider_keys: z.partialRecord(z.enum(inferenceProviders), mask).describe('the providers with a stored key, each shown as the mask •••; keys are never answered'),
+  updated_at: timeSchema.nullable().describe('null while the workspace keeps the defaults'),
+});
+
+export const keyTestResults = ['valid', 'invalid', 'provider_error', ...networkFailureReasons] as const;
+
+export const keyTestSchema = z.object({
+  provider: z.enum(inferenceProviders),
+  result: z
+    .enum(keyTestResults)
+    .describe('valid, invalid (the provider refused the key), provider_error (another answer), or why no answer came'),
+  message: z.string(),
+  provider_status: z.int().nullable().describe('the provider’s HTTP status; null when none came'),
+  duration_ms: z.int().min(0),
 });

@@ -1,7 +1,9 @@
 // The one definition of a tool's input: the gateway validates REST bodies with it, the
 // service validates config by type with it, and the MCP and OpenAPI layers derive from it.
 import { z } from 'zod';
+import { networkFailureReasons } from '@voice/runtime/egress';
 import { boundedJson, isHttpUrlWithoutCredentials, pageQueryFields } from '@voice/runtime/validation';
+import { idSchema, timeSchema } from './responses.js';
 import { secretMask } from './secret-mask.js';
 
 export { secretMask };
@@ -240,3 +242,45 @@ export const listToolsQuerySchema = z.strictObject({
   is_active: z.enum(['true', 'false']).optional(),
   ...pageQueryFields,
 });
+
+/** Free-form JSON object. */
+export const jsonObject = z.record(z.string(), z.unknown());
+
+export const toolSchema = z.object({
+  id: idSchema,
+  name: z.string(),
+  description: z.string(),
+  type: z.enum(toolTypes),
+  config: jsonObject.describe('the configuration of the type, with its defaults applied; secrets shown as the mask •••'),
+  is_active: z.boolean(),
+  revision: z.int().min(1).describe('increases with every change; send it as expected_revision to update'),
+  created_at: timeSchema.nullable(),
+  updated_at: timeSchema.nullable(),
+});
+
+export const durationMs = z.int().min(0).describe('how long the test took, in milliseconds');
+
+export const testResultSchema = z.union([
+  z
+    .object({
+      status: z.int().describe('the HTTP status the api tool’s endpoint answered'),
+      body: z.unknown().describe('the JSON answered, or null when it was not JSON'),
+      mapped: jsonObject.describe('the outputs of response_mapping'),
+      duration_ms: durationMs,
+    })
+    .describe('an api tool: its endpoint answered'),
+  z
+    .object({
+      tools: z.array(z.object({ name: z.string(), description: z.string(), input_schema: jsonObject.describe('JSON Schema of the tool’s input') })),
+      duration_ms: durationMs,
+    })
+    .describe('an mcp tool: the tools its server offers'),
+  z
+    .object({
+      status: z.null(),
+      body: z.null(),
+      error: z.object({ code: z.string().describe(`why no usable answer came back: ${networkFailureReasons.join(', ')}`), message: z.string() }),
+      duration_ms: durationMs,
+    })
+    .describe('the request left but got no usable answer'),
+]);

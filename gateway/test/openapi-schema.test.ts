@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { exampleOf } from '../src/openapi/example.js';
 import { jsonSchemaOf, type SchemaComponents } from '../src/openapi/json-schema.js';
-import { amountsSchema, dataOf, idSchema, listOfSchema, timeSchema } from '../src/rest/responses.js';
+import { amountsSchema, dataOf, idSchema, listOfSchema, timeSchema } from '@voice/contracts/responses';
 
 test('requests keep their strictness and input shape; answers may gain fields', () => {
   const body = z.strictObject({ name: z.string().trim().min(1), retries: z.int().default(3), at: z.string().transform(Date.parse) });

@@ -12,6 +12,7 @@ import { redeliveryDelayMs } from '@voice/runtime/events';
 import { openInternalChannel } from '@voice/runtime/internal';
 import { createLogger, type Logger } from '@voice/runtime/logger';
 import { failStart } from '@voice/runtime/process';
+import { platformNodeFlags } from './node-flags.js';
 import { clusterProcesses, resolveClusterConfig, type ClusterProcessName, type ClusterServiceName } from './cluster-config.js';
 
 export { clusterProcesses, resolveClusterConfig, type ClusterConfig, type ClusterProcessName, type ClusterServiceName } from './cluster-config.js';
@@ -134,7 +135,7 @@ class Supervised {
     const inherit = this.options.output === 'inherit';
     // Its own process group, so a terminal's Ctrl-C reaches only the supervisor, which then
     // stops the children in order.
-    const child = spawn(process.execPath, [this.entry], { env: this.env, stdio: ['ignore', inherit ? 'inherit' : 'pipe', inherit ? 'inherit' : 'pipe'], detached: true });
+    const child = spawn(process.execPath, [...platformNodeFlags, this.entry], { env: this.env, stdio: ['ignore', inherit ? 'inherit' : 'pipe', inherit ? 'inherit' : 'pipe'], detached: true });
     this.child = child;
     this.startedAt = Date.now();
     const output = this.options.output;

@@ -11,3 +11,4 @@ export {
   type ProcessStatus,
   type ProcessState,
 } from './cluster.js';
+export { platformNodeFlags } from './node-flags.js';

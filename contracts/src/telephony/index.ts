@@ -1,4 +1,5 @@
-// The telephony API's contract: request schemas and the phone-number and SMS rules they apply.
+// The telephony API's contract: request and answer schemas and the phone-number and SMS rules they apply.
 export * from './requests.js';
+export * from './responses.js';
 export * from './phone.js';
 export * from './segments.js';

@@ -2,7 +2,7 @@
 // every answer, and the pagination and Idempotency-Key parameters. Only what an operation refers to
 // is emitted, so the document has no unused components.
 import { maxPageLimit, defaultPageLimit } from '@voice/runtime/validation';
-import { errorSchema } from '../rest/responses.js';
+import { errorSchema } from '@voice/contracts/responses';
 import { jsonSchemaOf, type JsonSchema, type SchemaComponents } from './json-schema.js';
 
 type HeaderName = 'RateLimit-Limit' | 'RateLimit-Remaining' | 'RateLimit-Reset' | 'Retry-After' | 'X-Request-Id' | 'WWW-Authenticate' | 'Idempotent-Replayed';

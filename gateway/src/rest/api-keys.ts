@@ -1,17 +1,12 @@
 // /api-keys: service-account keys (API.md 3). The subset rule is enforced by identity.
-import { z } from 'zod';
 import { pageQuerySchema } from '@voice/runtime/validation';
+import { dataOf, deletedSchema, listOfSchema } from '@voice/contracts/responses';
+import { apiKeySchema, createApiKeyBodySchema, createdApiKeySchema } from '@voice/contracts/identity';
 import type { RestRouter } from './router.js';
 import type { RestDeps } from './deps.js';
 import { toolHints } from './operation.js';
-import { apiKeySchema, createdApiKeySchema, deletedOf, listOf, presentApiKey } from './presenters.js';
-import { dataOf, deletedSchema, listOfSchema } from './responses.js';
+import { deletedOf, listOf, presentApiKey } from './presenters.js';
 import { pageOf } from './validate.js';
-
-export const createApiKeyBodySchema = z.strictObject({
-  name: z.string().trim().min(1).max(100),
-  scopes: z.array(z.string()).min(1, 'must list at least one scope').max(64),
-});
 
 export function registerApiKeyRoutes(rest: RestRouter, deps: RestDeps): void {
   const identity = deps.clients.identity;

@@ -1,6 +1,12 @@
 // /assistants, their versions, /catalog/models and /voices (issue 15; API.md 10): the assistant
 // configuration, its history and the catalog it is checked against for the workspace's plan.
 import {
+  assistantSchema,
+  catalogListSchema,
+  catalogModelSchema,
+  catalogVoiceSchema,
+  versionSchema,
+  versionSummarySchema,
   createAssistantBodySchema,
   listAssistantsQuerySchema,
   listModelsQuerySchema,
@@ -14,20 +20,14 @@ import type { RestRouter } from './router.js';
 import type { RestDeps } from './deps.js';
 import { replayHeaders, toolHints } from './operation.js';
 import {
-  assistantSchema,
-  catalogListSchema,
-  catalogModelSchema,
-  catalogVoiceSchema,
   presentAssistant,
   presentCatalogModel,
   presentCatalogVoice,
   presentVersion,
   presentVersionSummary,
-  versionSchema,
-  versionSummarySchema,
 } from './assistants-presenters.js';
 import { deletedOf, listOf } from './presenters.js';
-import { dataOf, deletedSchema, listOfSchema } from './responses.js';
+import { dataOf, deletedSchema, listOfSchema } from '@voice/contracts/responses';
 import { pageOf } from './validate.js';
 
 /** A version number in a path; anything else names no version (404, like a malformed id). */

@@ -1,35 +1,11 @@
-// Public JSON shapes of billing: exact decimal strings with every place (credits to 4, minutes
-// to 3), never floating point; RFC 3339 times.
-import { z } from 'zod';
+// Billing's answers as public JSON: exact decimal strings with every place (credits to 4, minutes to 3),
+// never floating point; RFC 3339 times. Each presenter is typed by its schema in @voice/contracts/billing.
+import type { z } from 'zod';
 import { formatCredits, formatMinutes } from '@voice/runtime/amounts';
 import { toIso } from '@voice/runtime/time';
 import type { Amount, GetUsageSummaryResponse, Transaction, Wallet } from '@voice/proto/voice/billing/v1/billing';
-import { amountsSchema, creditsSchema, minutesSchema, timeSchema } from './responses.js';
-
-export const balanceSchema = amountsSchema.extend({
-  available: amountsSchema.describe(
-    'the balance less open holds (amounts reserved for SMS being sent, numbers being bought, calls in progress): what can still be spent or transferred',
-  ),
-});
-
-export const transactionSchema = z.object({
-  id: z.string(),
-  kind: z.string().describe('a usage kind such as sms.outbound or number.monthly, or transfer_in, transfer_out'),
-  credits: creditsSchema.describe('signed: negative when value leaves the wallet'),
-  minutes: minutesSchema,
-  balance_after: amountsSchema,
-  reference: z.string(),
-  description: z.string(),
-  created_at: timeSchema.nullable(),
-});
-
-export const usageSummarySchema = z.object({
-  from: timeSchema.nullable(),
-  to: timeSchema.nullable(),
-  credits: creditsSchema,
-  minutes: minutesSchema,
-  by_kind: z.array(z.object({ kind: z.string(), count: z.int(), credits: creditsSchema, minutes: minutesSchema })),
-});
+import type { amountsSchema } from '@voice/contracts/responses';
+import type { balanceSchema, transactionSchema, usageSummarySchema } from '@voice/contracts/billing';
 
 type Units = Pick<Amount, 'creditUnits' | 'minuteUnits'>;
 

@@ -1,25 +1,19 @@
 // /balance, /transactions and /usage/summary: the workspace's wallet, ledger and consumption
 // (SPEC.md 4.3; API.md 6). Amounts are exact decimal strings.
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { z } from 'zod';
 import { pageQuerySchema } from '@voice/runtime/validation';
+import { dataOf, listOfSchema } from '@voice/contracts/responses';
+import { balanceSchema, transactionSchema, usageSummaryQuerySchema, usageSummarySchema } from '@voice/contracts/billing';
 import type { RestRouter } from './router.js';
 import type { RestDeps } from './deps.js';
 import {
-  balanceSchema,
   presentBalance,
   presentTransaction,
   presentUsageSummary,
-  transactionSchema,
-  usageSummarySchema,
-} from './billing-presenters.js';
+  } from './billing-presenters.js';
 import { toolHints } from './operation.js';
 import { listOf } from './presenters.js';
-import { dataOf, listOfSchema } from './responses.js';
 import { pageOf } from './validate.js';
-
-const instant = z.iso.datetime({ offset: true, error: 'must be an RFC 3339 time, e.g. 2026-11-01T00:00:00.000Z' });
-export const usageSummaryQuerySchema = z.strictObject({ from: instant.optional(), to: instant.optional() });
 
 const timestampOf = (value: string | undefined) => (value === undefined ? undefined : timestampFromDate(new Date(value)));
 

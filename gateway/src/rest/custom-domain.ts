@@ -1,35 +1,14 @@
 // /custom-domain: a white-label workspace's own domain (SPEC.md 4.3, API.md 5): connect it, read
 // the DNS records to set, verify them, remove it. Settings scopes and the white_label feature.
-import { z } from 'zod';
+import type { z } from 'zod';
 import { toIso } from '@voice/runtime/time';
 import { emptyBodySchema } from '@voice/runtime/validation';
 import type { CustomDomain } from '@voice/proto/voice/platform/v1/custom_domains';
+import { dataOf, oneOf } from '@voice/contracts/responses';
+import { addDomainBodySchema, customDomainSchema, type dnsRecordSchema, domainStatuses, recordTypes, removedDomainSchema } from '@voice/contracts/platform-users';
 import type { RestRouter } from './router.js';
 import type { RestDeps } from './deps.js';
 import { toolHints } from './operation.js';
-import { dataOf, oneOf, timeSchema } from './responses.js';
-
-const addDomainBodySchema = z.strictObject({ domain: z.string().max(253, 'must be at most 253 characters') });
-
-const domainStatuses = ['pending_verification', 'active'] as const;
-const recordTypes = ['CNAME', 'TXT'] as const;
-
-const dnsRecordSchema = z.object({ type: z.enum(recordTypes), name: z.string(), value: z.string() });
-
-export const customDomainSchema = z.object({
-  domain: z.string().describe('canonical form: lower case, punycode, no trailing dot'),
-  status: z.enum(domainStatuses).describe('active once DNS holds both records at the last verification'),
-  dns_records: z.array(dnsRecordSchema).describe('the records to set: a CNAME to the platform and a TXT proving control of the zone'),
-  missing: z
-    .array(dnsRecordSchema.extend({ found: z.array(z.string()).describe('what DNS answered instead') }))
-    .describe('the records the last verification did not find'),
-  created_at: timeSchema.nullable(),
-  checked_at: timeSchema.nullable().describe('the last verification; null before the first'),
-  verified_at: timeSchema.nullable().describe('when the domain became active; null while pending'),
-  expires_at: timeSchema
-    .nullable()
-    .describe('when this pending claim lapses unless verified first (VOICE_CUSTOM_DOMAIN_CLAIM_DAYS after it was made, or after an active domain went back to pending); null while active'),
-});
 
 const presentRecord = (record: { type: string; name: string; value: string }): z.infer<typeof dnsRecordSchema> => ({
   type: oneOf(recordTypes, record.type),
@@ -47,8 +26,6 @@ export const presentCustomDomain = (domain: CustomDomain): z.infer<typeof custom
   verified_at: toIso(domain.verifiedAt),
   expires_at: toIso(domain.expiresAt),
 });
-
-const removedDomainSchema = dataOf(z.object({ domain: z.string(), deleted: z.literal(true) }));
 
 export function registerCustomDomainRoutes(rest: RestRouter, deps: RestDeps): void {
   const domains = deps.clients.customDomains;

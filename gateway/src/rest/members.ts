@@ -1,41 +1,16 @@
 // /workspace/members: the humans of a workspace and their roles (API.md 2). Identity enforces
 // the role rules, keeps the last owner, and revokes credentials in the same transaction.
-import { z } from 'zod';
-import { memberStatuses, roles } from '@voice/runtime/access';
-import { emailIssue, maxNameLength, normaliseEmail } from '@voice/runtime/accounts';
+import type { z } from 'zod';
+import { roles } from '@voice/runtime/access';
 import { toIso } from '@voice/runtime/time';
-import { checkedBy, pageQuerySchema } from '@voice/runtime/validation';
+import { pageQuerySchema } from '@voice/runtime/validation';
 import type { Member } from '@voice/proto/voice/identity/v1/identity';
+import { dataOf, listOfSchema, oneOf } from '@voice/contracts/responses';
+import { addMemberBodySchema, deletedMemberSchema, memberSchema, presentedStatuses, updateMemberBodySchema } from '@voice/contracts/identity';
 import type { RestRouter } from './router.js';
 import type { RestDeps } from './deps.js';
 import { deletedOf, listOf } from './presenters.js';
-import { dataOf, idSchema, listOfSchema, oneOf, timeSchema } from './responses.js';
 import { pageOf } from './validate.js';
-
-const role = z.enum(roles);
-
-/** No password: the invited person chooses their own (an unknown field is 400 like any other). */
-export const addMemberBodySchema = z.strictObject({
-  email: z.string().superRefine(checkedBy((email) => emailIssue(normaliseEmail(email)))),
-  role,
-  name: z.string().trim().min(1).max(maxNameLength).optional().describe('how the invitation and the member list name the person until they accept'),
-});
-
-/** What a member is: the statuses a change may set, and `invited` until the person accepts. */
-const presentedStatuses = [...memberStatuses, 'invited'] as const;
-
-export const updateMemberBodySchema = z
-  .strictObject({ role: role.optional(), status: z.enum(memberStatuses).optional() })
-  .refine((body) => body.role !== undefined || body.status !== undefined, { message: 'send role, status or both', path: ['role'] });
-
-export const memberSchema = z.object({
-  user_id: idSchema,
-  email: z.string(),
-  name: z.string(),
-  role,
-  status: z.enum(presentedStatuses).describe('a suspended member’s credentials are refused; an invited member has accepted nothing yet and has no credentials here'),
-  created_at: timeSchema.nullable(),
-});
 
 const presentMember = (member: Member): z.infer<typeof memberSchema> => ({
   user_id: member.userId,
@@ -45,8 +20,6 @@ const presentMember = (member: Member): z.infer<typeof memberSchema> => ({
   status: oneOf(presentedStatuses, member.status),
   created_at: toIso(member.createdAt),
 });
-
-const deletedMemberSchema = dataOf(z.object({ id: idSchema.describe('the user id of the member removed'), deleted: z.literal(true) }));
 
 export function registerMemberRoutes(rest: RestRouter, deps: RestDeps): void {
   const identity = deps.clients.identity;

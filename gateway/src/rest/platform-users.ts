@@ -1,7 +1,7 @@
 // /platform/users: a white-label platform's end-users (SPEC.md 4.3, API.md 5): list and search,
 // register (preset password or invitation), detail with balances, tokens, login, logout, credit
 // transfers and suspension. Platform scopes and the white_label feature.
-import { z } from 'zod';
+import { emptyBodySchema } from '@voice/runtime/validation';
 import {
   listPlatformUsersQuerySchema,
   loginPlatformUserBodySchema,
@@ -9,21 +9,19 @@ import {
   setPlatformUserStatusBodySchema,
   transferCreditsBodySchema,
 } from '@voice/contracts/platform-users';
-import { emptyBodySchema } from '@voice/runtime/validation';
+import { dataOf, listOfSchema } from '@voice/contracts/responses';
+import { logoutSchema, platformUserSchema, transferSchema, userTokenSchema } from '@voice/contracts/platform-users';
 import { resourcesOf } from '../oauth/resources.js';
 import { currentTenant } from '../tenants/tenant-context.js';
 import type { RestRouter } from './router.js';
 import type { RestDeps } from './deps.js';
 import { replayHeaders, toolHints } from './operation.js';
-import { platformUserSchema, presentPlatformUser, presentTransfer, presentUserToken, transferSchema, userTokenSchema } from './platform-users-presenters.js';
+import { presentPlatformUser, presentTransfer, presentUserToken, } from './platform-users-presenters.js';
 import { listOf } from './presenters.js';
-import { dataOf, idSchema, listOfSchema } from './responses.js';
 import { pageOf } from './validate.js';
 
 /** Tokens are credentials: no cache may keep the answer. */
 const noStore = { 'Cache-Control': 'no-store' };
-
-const logoutSchema = z.object({ user_id: idSchema, revoked_tokens: z.int().min(0).describe('the OAuth tokens, refresh tokens and unused codes revoked') });
 
 export function registerPlatformUserRoutes(rest: RestRouter, deps: RestDeps): void {
   const users = deps.clients.platformUsers;

@@ -1,29 +1,14 @@
-// Public JSON shapes: snake_case, RFC 3339 times, nothing internal. Each schema describes what its
-// presenter answers, and the presenter is typed by it.
+// Tools and API keys as public JSON (snake_case, RFC 3339 times, nothing internal), and the list and
+// delete envelopes. Each presenter is typed by its schema in @voice/contracts.
 import { toJson } from '@bufbuild/protobuf';
 import { ValueSchema } from '@bufbuild/protobuf/wkt';
-import { z } from 'zod';
-import { networkFailureReasons } from '@voice/runtime/egress';
+import type { z } from 'zod';
 import { toIso } from '@voice/runtime/time';
-import { toolTypes } from '@voice/contracts/tools';
 import type { ApiKey } from '@voice/proto/voice/identity/v1/identity';
 import type { TestToolResponse, Tool } from '@voice/proto/voice/tools/v1/tools';
-import { type deletedSchema, idSchema, oneOf, timeSchema } from './responses.js';
-
-/** Free-form JSON object. */
-const jsonObject = z.record(z.string(), z.unknown());
-
-export const toolSchema = z.object({
-  id: idSchema,
-  name: z.string(),
-  description: z.string(),
-  type: z.enum(toolTypes),
-  config: jsonObject.describe('the configuration of the type, with its defaults applied; secrets shown as the mask •••'),
-  is_active: z.boolean(),
-  revision: z.int().min(1).describe('increases with every change; send it as expected_revision to update'),
-  created_at: timeSchema.nullable(),
-  updated_at: timeSchema.nullable(),
-});
+import { type testResultSchema, type toolSchema, toolTypes } from '@voice/contracts/tools';
+import { type deletedSchema, oneOf } from '@voice/contracts/responses';
+import type { apiKeySchema } from '@voice/contracts/identity';
 
 export const presentTool = (tool: Tool): z.infer<typeof toolSchema> => ({
   id: tool.id,
@@ -36,33 +21,6 @@ export const presentTool = (tool: Tool): z.infer<typeof toolSchema> => ({
   created_at: toIso(tool.createdAt),
   updated_at: toIso(tool.updatedAt),
 });
-
-const durationMs = z.int().min(0).describe('how long the test took, in milliseconds');
-
-export const testResultSchema = z.union([
-  z
-    .object({
-      status: z.int().describe('the HTTP status the api tool’s endpoint answered'),
-      body: z.unknown().describe('the JSON answered, or null when it was not JSON'),
-      mapped: jsonObject.describe('the outputs of response_mapping'),
-      duration_ms: durationMs,
-    })
-    .describe('an api tool: its endpoint answered'),
-  z
-    .object({
-      tools: z.array(z.object({ name: z.string(), description: z.string(), input_schema: jsonObject.describe('JSON Schema of the tool’s input') })),
-      duration_ms: durationMs,
-    })
-    .describe('an mcp tool: the tools its server offers'),
-  z
-    .object({
-      status: z.null(),
-      body: z.null(),
-      error: z.object({ code: z.string().describe(`why no usable answer came back: ${networkFailureReasons.join(', ')}`), message: z.string() }),
-      duration_ms: durationMs,
-    })
-    .describe('the request left but got no usable answer'),
-]);
 
 export function presentTestResult(result: TestToolResponse): z.infer<typeof testResultSchema> {
   const outcome = result.result;
@@ -85,19 +43,6 @@ export function presentTestResult(result: TestToolResponse): z.infer<typeof test
       throw new Error('test result without outcome');
   }
 }
-
-export const apiKeySchema = z.object({
-  id: idSchema,
-  name: z.string(),
-  scopes: z.array(z.string()).nullable().describe('the scopes the key grants; null when unrestricted (every scope)'),
-  key_hint: z.string().describe('masked: the key’s prefix and last four characters, never the key'),
-  created_at: timeSchema.nullable(),
-  last_used_at: timeSchema.nullable().describe('accurate to one minute; null when never used'),
-});
-
-export const createdApiKeySchema = apiKeySchema.extend({
-  key: z.string().describe('the secret key; shown only in this answer, never again'),
-});
 
 export const presentApiKey = (key: ApiKey): z.infer<typeof apiKeySchema> => ({
   id: key.id,

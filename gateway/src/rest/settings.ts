@@ -1,60 +1,43 @@
 // /settings/memory and /settings/ai-inference (issue 15): what assistants remember of callers, and
 // the workspace's model defaults, allowed providers and its own provider keys (write-only).
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { JsonObject } from '@bufbuild/protobuf';
-import { inferenceProviders, memoryItems, testProviderKeyBodySchema, updateAiInferenceSettingsBodySchema, updateMemorySettingsBodySchema } from '@voice/contracts/settings';
-import { networkFailureReasons } from '@voice/runtime/egress';
+import {
+  aiInferenceSettingsSchema,
+  inferenceProviders,
+  keyTestResults,
+  keyTestSchema,
+  memoryItems,
+  memorySettingsSchema,
+  testProviderKeyBodySchema,
+  updateAiInferenceSettingsBodySchema,
+  updateMemorySettingsBodySchema,
+} from '@voice/contracts/settings';
+import { dataOf, oneOf } from '@voice/contracts/responses';
 import { toIso } from '@voice/runtime/time';
 import { definedFields } from '@voice/runtime/validation';
 import type { AiInferenceSettings, MemorySettings, TestProviderKeyResponse } from '@voice/proto/voice/assistants/v1/settings';
 import type { RestRouter } from './router.js';
 import type { RestDeps } from './deps.js';
 import { toolHints } from './operation.js';
-import { dataOf, oneOf, timeSchema } from './responses.js';
 
-const memorySchema = z.object({
-  enabled: z.boolean().describe('whether assistants remember callers across conversations'),
-  remember: z.array(z.enum(memoryItems)).describe('what assistants remember of a caller'),
-  retention_days: z.int().min(1).describe('how long a memory is kept after the conversation it came from'),
-  updated_at: timeSchema.nullable().describe('null while the workspace keeps the defaults'),
-});
-
-const presentMemory = (settings: MemorySettings): z.infer<typeof memorySchema> => ({
+const presentMemory = (settings: MemorySettings): z.infer<typeof memorySettingsSchema> => ({
   enabled: settings.enabled,
   remember: settings.remember.map((item) => oneOf(memoryItems, item)),
   retention_days: settings.retentionDays,
   updated_at: toIso(settings.updatedAt),
 });
 
-const mask = z.literal('\u2022\u2022\u2022');
-
-const inferenceSchema = z.object({
-  default_model: z.object({ provider: z.enum(inferenceProviders), model: z.string() }),
-  allowed_providers: z.array(z.enum(inferenceProviders)),
-  provider_keys: z.partialRecord(z.enum(inferenceProviders), mask).describe('the providers with a stored key, each shown as the mask •••; keys are never answered'),
-  updated_at: timeSchema.nullable().describe('null while the workspace keeps the defaults'),
-});
-
-const presentInference = (settings: AiInferenceSettings): z.infer<typeof inferenceSchema> => ({
+const presentInference = (settings: AiInferenceSettings): z.infer<typeof aiInferenceSettingsSchema> => ({
   default_model: { provider: oneOf(inferenceProviders, settings.defaultModel?.provider ?? ''), model: settings.defaultModel?.model ?? '' },
   allowed_providers: settings.allowedProviders.map((provider) => oneOf(inferenceProviders, provider)),
   provider_keys: Object.fromEntries(settings.providersWithKeys.map((provider) => [provider, '\u2022\u2022\u2022' as const])),
   updated_at: toIso(settings.updatedAt),
 });
 
-const keyTestSchema = z.object({
-  provider: z.enum(inferenceProviders),
-  result: z
-    .enum(['valid', 'invalid', 'provider_error', ...networkFailureReasons])
-    .describe('valid, invalid (the provider refused the key), provider_error (another answer), or why no answer came'),
-  message: z.string(),
-  provider_status: z.int().nullable().describe('the provider’s HTTP status; null when none came'),
-  duration_ms: z.int().min(0),
-});
-
 const presentKeyTest = (answer: TestProviderKeyResponse): z.infer<typeof keyTestSchema> => ({
   provider: oneOf(inferenceProviders, answer.provider),
-  result: oneOf(['valid', 'invalid', 'provider_error', ...networkFailureReasons] as const, answer.result),
+  result: oneOf(keyTestResults, answer.result),
   message: answer.message,
   provider_status: answer.providerStatus || null,
   duration_ms: answer.durationMs,
@@ -71,7 +54,7 @@ export function registerSettingsRoutes(rest: RestRouter, deps: RestDeps): void {
       id: 'getMemorySettings',
       summary: 'Whether assistants remember callers across conversations, what, and for how long',
       toolset: 'settings',
-      response: dataOf(memorySchema),
+      response: dataOf(memorySettingsSchema),
       mcp: { tool: 'get_memory_settings', annotations: toolHints.read },
     },
     handle: async (call) => ({ body: { data: presentMemory((await settings.getMemorySettings({}, call.options)).settings!) } }),
@@ -87,7 +70,7 @@ export function registerSettingsRoutes(rest: RestRouter, deps: RestDeps): void {
       summary: 'Change the memory settings',
       description: 'Only the fields sent change.',
       toolset: 'settings',
-      response: dataOf(memorySchema),
+      response: dataOf(memorySettingsSchema),
       mcp: { tool: 'update_memory_settings', annotations: toolHints.update },
     },
     handle: async (call) => {
@@ -104,7 +87,7 @@ export function registerSettingsRoutes(rest: RestRouter, deps: RestDeps): void {
       id: 'getAiInferenceSettings',
       summary: 'The default model, the providers allowed and which provider keys the workspace stored',
       toolset: 'settings',
-      response: dataOf(inferenceSchema),
+      response: dataOf(aiInferenceSettingsSchema),
       mcp: { tool: 'get_ai_inference_settings', annotations: toolHints.read },
     },
     handle: async (call) => ({ body: { data: presentInference((await settings.getAiInferenceSettings({}, call.options)).settings!) } }),
@@ -121,7 +104,7 @@ export function registerSettingsRoutes(rest: RestRouter, deps: RestDeps): void {
       description:
         'Only the fields sent change. `default_model` must be a language model of the catalog the plan includes (400 unknown, 403 outside the plan) from an allowed provider; assistants may only use allowed providers. `provider_keys` sets a key per provider: keys are encrypted at rest and never answered (the mask `•••` shows one is stored); sending the mask keeps the stored key, `null` removes it.',
       toolset: 'settings',
-      response: dataOf(inferenceSchema),
+      response: dataOf(aiInferenceSettingsSchema),
       mcp: { tool: 'update_ai_inference_settings', annotations: toolHints.update },
     },
     handle: async (call) => {

@@ -1,5 +1,6 @@
 // Phone numbers, carrier connections, A2P campaigns, the suppression list and SMS (SPEC.md 4.2,
 // API.md 6). Bodies are validated with the telephony service's own schemas.
+import { emptyBodySchema, maxPageLimit, pageQuerySchema } from '@voice/runtime/validation';
 import {
   addSuppressionBodySchema,
   buyNumberBodySchema,
@@ -12,18 +13,13 @@ import {
   updateConnectionBodySchema,
   updateNumberBodySchema,
 } from '@voice/contracts/telephony';
-import { emptyBodySchema, maxPageLimit, pageQuerySchema } from '@voice/runtime/validation';
+import { dataOf, deletedSchema, listOfSchema } from '@voice/contracts/responses';
+import { a2pCampaignSchema, availableNumberSchema, carrierConnectionSchema, connectionTestSchema, phoneNumberSchema, smsMessageSchema, suppressionSchema } from '@voice/contracts/telephony';
 import type { RestRouter } from './router.js';
 import type { RestDeps } from './deps.js';
 import { replayHeaders, toolHints } from './operation.js';
 import { deletedOf, listOf } from './presenters.js';
-import { dataOf, deletedSchema, listOfSchema } from './responses.js';
 import {
-  a2pCampaignSchema,
-  availableNumberSchema,
-  carrierConnectionSchema,
-  connectionTestSchema,
-  phoneNumberSchema,
   presentA2pCampaign,
   presentAvailableNumber,
   presentCarrierConnection,
@@ -31,9 +27,7 @@ import {
   presentPhoneNumber,
   presentSmsMessage,
   presentSuppression,
-  smsMessageSchema,
-  suppressionSchema,
-} from './telephony-presenters.js';
+  } from './telephony-presenters.js';
 import { pageOf } from './validate.js';
 
 export function registerTelephonyRoutes(rest: RestRouter, deps: RestDeps): void {

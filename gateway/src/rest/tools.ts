@@ -1,10 +1,10 @@
 // /tools: the Tools API (SPEC.md 2.2-2.4, 3, 4.1; API.md 7).
-import { createToolBodySchema, listToolsQuerySchema, testToolBodySchema, updateToolBodySchema } from '@voice/contracts/tools';
+import { createToolBodySchema, listToolsQuerySchema, testResultSchema, testToolBodySchema, toolSchema, updateToolBodySchema } from '@voice/contracts/tools';
+import { dataOf, deletedSchema, listOfSchema } from '@voice/contracts/responses';
 import type { RestRouter } from './router.js';
 import type { RestDeps } from './deps.js';
 import { replayHeaders } from './operation.js';
-import { deletedOf, listOf, presentTestResult, presentTool, testResultSchema, toolSchema } from './presenters.js';
-import { dataOf, deletedSchema, listOfSchema } from './responses.js';
+import { deletedOf, listOf, presentTestResult, presentTool, } from './presenters.js';
 import { pageOf } from './validate.js';
 
 export function registerToolRoutes(rest: RestRouter, deps: RestDeps): void {

@@ -8,18 +8,21 @@ import type { InProcessServices } from '@voice/runtime/internal';
 import { startPeriodicJobs } from '@voice/runtime/jobs';
 import { createLogger, type Logger } from '@voice/runtime/logger';
 import { runProcess } from '@voice/runtime/process';
+import { openServiceStore } from '@voice/runtime/store';
 import { startConnectServer, type StartedService } from '@voice/runtime/server';
 import { monotonicClock } from '@voice/runtime/time';
 import { settledWithin } from '@voice/runtime/shutdown';
 import { readBillingConfig } from './config.js';
-import { HoldSweeper } from './hold-sweeper.js';
+import { HoldSweeper } from './holds/hold-sweeper.js';
 import { billingRetentionJob } from './retention.js';
-import { IdentityIssuerLookup, type IssuerLookup } from './issuers.js';
+import { IdentityIssuerLookup, type IssuerLookup } from './wallets/issuers.js';
 import { billingRoutes, billingServiceNames } from './routes.js';
-import { openBillingStore } from './store/open.js';
-import { UsageConsumer } from './usage-consumer.js';
-import { startWalletEventRelay } from './wallet-events.js';
-import { Wallets } from './wallets.js';
+import { MongoBillingStore } from './store/mongo.js';
+import { SqliteBillingStore } from './store/sqlite.js';
+import type { BillingStore } from './store/store.js';
+import { UsageConsumer } from './usage/usage-consumer.js';
+import { startWalletEventRelay } from './wallets/wallet-events.js';
+import { Wallets } from './wallets/wallets.js';
 
 export interface BillingOptions {
   logger?: Logger;
@@ -57,7 +60,11 @@ export async function startBillingService(env: Env, options: BillingOptions = {}
       closers.push(() => own.close());
       events = own;
     }
-    const store = await openBillingStore(config.common);
+    const store = await openServiceStore<BillingStore>(config.common, {
+      service: 'billing',
+      sqlite: (file) => new SqliteBillingStore(file),
+      mongo: (uri, database) => MongoBillingStore.connect(uri, database),
+    });
     closers.push(() => store.close());
     const relay = await startWalletEventRelay(store.outbox, events, logger);
     closers.push(async () => {

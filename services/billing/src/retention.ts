@@ -2,9 +2,9 @@
 // no redelivery of their event can come any more. Wallets, the ledger and transfers stay.
 import type { RetentionConfig } from '@voice/runtime/config';
 import { pruningJob, publishedEventsStep, type PeriodicJob } from '@voice/runtime/jobs';
-import type { BillingStore } from './store/store.js';
+import type { OutboxStore, PrunableBillingRecords } from './store/store.js';
 
-export const billingRetentionJob = (store: BillingStore, retention: RetentionConfig): PeriodicJob =>
+export const billingRetentionJob = (store: PrunableBillingRecords & OutboxStore, retention: RetentionConfig): PeriodicJob =>
   pruningJob({
     service: 'billing',
     periodMs: retention.periodMs,

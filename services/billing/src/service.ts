@@ -19,12 +19,12 @@ import { noUnits, plus, unitsToWire } from './domain/amounts.js';
 import { readAuthorize, readCapture, readRelease, readTransfer, type Checked } from './domain/requests.js';
 import { usageWindow } from './domain/usage-window.js';
 import { presentEntry, presentHold, presentUsageTotal, presentWallet } from './presenter.js';
-import type { BillingStore } from './store/store.js';
-import type { WalletEventsNotice } from './wallet-events.js';
-import type { Wallets } from './wallets.js';
+import type { HoldStore, LedgerStore, TransferStore } from './store/store.js';
+import type { WalletEventsNotice } from './wallets/wallet-events.js';
+import type { Wallets } from './wallets/wallets.js';
 
 export interface BillingDeps {
-  store: BillingStore;
+  store: LedgerStore & TransferStore & HoldStore;
   wallets: Wallets;
   walletEvents: WalletEventsNotice;
   now: () => Date;

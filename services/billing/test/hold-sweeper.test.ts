@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newId } from '@voice/runtime/ids';
 import { createLogger } from '@voice/runtime/logger';
-import { HoldSweeper } from '../src/hold-sweeper.js';
+import { HoldSweeper } from '../src/holds/hold-sweeper.js';
 import { SqliteBillingStore } from '../src/store/sqlite.js';
 import { authorizeCommand, credits, transferCommand } from './store-commands.js';
 

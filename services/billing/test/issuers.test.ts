@@ -15,7 +15,7 @@ import { randomBase62 } from '@voice/runtime/crypto';
 import { newId } from '@voice/runtime/ids';
 import { createLogger } from '@voice/runtime/logger';
 import { InProcessNotifier } from '@voice/runtime/nats';
-import { IdentityIssuerLookup } from '../src/issuers.js';
+import { IdentityIssuerLookup } from '../src/wallets/issuers.js';
 import { startBillingService } from '../src/main.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'billing-issuers-'));

@@ -6,8 +6,9 @@ import { authorizeCommand, captureCommand, credits, tick, transferCommand, usage
 import { holdContract } from './store.hold-contract.js';
 import { retentionContract } from './store.retention-contract.js';
 import { pendingWalletEvents } from './support.js';
+import type { OpenStore } from '../../runtime/test/store-contract.js';
 
-export function billingStoreContract(open: () => Promise<BillingStore>): void {
+export function billingStoreContract(open: OpenStore<BillingStore>): void {
   let store: BillingStore;
   let root: string;
   let customer: string;

@@ -6,7 +6,7 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import { notFound } from '@voice/runtime/errors';
 import { walletChangedSubject, type OutboxReader } from '@voice/runtime/events';
 import { newId } from '@voice/runtime/ids';
-import type { IssuerLookup } from '../src/issuers.js';
+import type { IssuerLookup } from '../src/wallets/issuers.js';
 
 /** Knows the root workspace and the workspaces added to it; counts how often it was asked. */
 export class WorkspaceDirectory implements IssuerLookup {

@@ -10,8 +10,8 @@ import {
   type CommonConfig,
   type Env,
 } from '@voice/runtime/config';
-import { isValidRootKey } from './credentials.js';
-import { passwordHashCost } from './passwords.js';
+import { isValidRootKey } from './domain/credentials.js';
+import { passwordHashCost } from './users/passwords.js';
 
 export interface IdentityConfig {
   common: CommonConfig;

@@ -11,15 +11,15 @@ import { openNotifier, type Notifier } from '@voice/runtime/nats';
 import { runProcess } from '@voice/runtime/process';
 import { startConnectServer, type StartedService } from '@voice/runtime/server';
 import { openServiceStore } from '@voice/runtime/store';
-import { bootstrapRoot } from './bootstrap.js';
+import { bootstrapRoot } from './workspaces/bootstrap.js';
 import { readIdentityConfig } from './config.js';
 import { guardedMetadataFetcher } from './oauth/metadata-fetch.js';
-import { PasswordHasher } from './passwords.js';
+import { PasswordHasher } from './users/passwords.js';
 import { ensurePlatformClient } from './oauth/platform-client.js';
 import { identityRetentionJob } from './retention.js';
 import { identityRoutes, identityServiceNames } from './routes.js';
-import { MongoIdentityStore } from './store/mongo.js';
-import { SqliteIdentityStore } from './store/sqlite.js';
+import { connectMongoIdentityStore } from './store/mongo.js';
+import { openSqliteIdentityStore } from './store/sqlite.js';
 import type { IdentityStore } from './store/store.js';
 
 /** What startIdentityService returns (the runtime's StartedService). */
@@ -51,8 +51,8 @@ export async function startIdentityService(env: Env, options: IdentityOptions = 
     }
     const store = await openServiceStore<IdentityStore>(config.common, {
       service: 'identity',
-      sqlite: (file) => new SqliteIdentityStore(file),
-      mongo: (uri, database) => MongoIdentityStore.connect(uri, database),
+      sqlite: openSqliteIdentityStore,
+      mongo: connectMongoIdentityStore,
     });
     closers.push(() => store.close());
     await bootstrapRoot(store, {

@@ -10,12 +10,12 @@ import type { Role } from '@voice/runtime/access';
 import { newId } from '@voice/runtime/ids';
 import { createLogger } from '@voice/runtime/logger';
 import { credentialsRevokedSubject, InProcessNotifier } from '@voice/runtime/nats';
-import { bootstrapRoot } from '../src/bootstrap.js';
+import { bootstrapRoot } from '../src/workspaces/bootstrap.js';
 import type { ClientMetadataFetcher } from '../src/oauth/metadata-fetch.js';
 import { ensurePlatformClient } from '../src/oauth/platform-client.js';
-import { PasswordHasher, passwordHashCost } from '../src/passwords.js';
+import { PasswordHasher, passwordHashCost } from '../src/users/passwords.js';
 import { identityRoutes } from '../src/routes.js';
-import { SqliteIdentityStore } from '../src/store/sqlite.js';
+import { openSqliteIdentityStore } from '../src/store/sqlite.js';
 import { routerClient, serverClient } from '../../runtime/test/service-tiers.js';
 
 export { failure } from '../../runtime/test/service-tiers.js';
@@ -32,7 +32,7 @@ export interface HarnessOptions {
 
 export async function setup(options: HarnessOptions = {}) {
   const file = join(dir, `${newId()}.sqlite`);
-  const store = new SqliteIdentityStore(file);
+  const store = openSqliteIdentityStore(file);
   const notifier = new InProcessNotifier();
   const announced: string[] = [];
   // Time is the test's alone: it moves when a test advances it, plus a millisecond per reading, so

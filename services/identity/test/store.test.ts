@@ -1,23 +1,23 @@
 // Runs the IdentityStore contract on SQLite always, and on MongoDB when MONGODB_URI is set.
-import { MongoIdentityStore } from '../src/store/mongo.js';
-import { SqliteIdentityStore } from '../src/store/sqlite.js';
+import { connectMongoIdentityStore } from '../src/store/mongo.js';
+import { openSqliteIdentityStore } from '../src/store/sqlite.js';
 import { apiKeyRecord, identityStoreContract, workspaceRecord } from './store.contract.js';
 import { runStoreContract } from '../../runtime/test/store-contract.js';
 
 runStoreContract({
   name: 'identity',
   contract: identityStoreContract,
-  sqlite: (file) => new SqliteIdentityStore(file),
-  mongo: (uri, database) => MongoIdentityStore.connect(uri, database),
+  sqlite: openSqliteIdentityStore,
+  mongo: connectMongoIdentityStore,
   sqliteOnly: (file) => {
     test('data survives reopening the file, and a reopened store does not bootstrap again', async () => {
       const path = file();
-      const first = new SqliteIdentityStore(path);
+      const first = openSqliteIdentityStore(path);
       const root = workspaceRecord({ plan: 'enterprise' });
       const key = apiKeyRecord(root.id, { scopes: null });
       expect(await first.bootstrapRoot(root, key)).toBe('created');
       await first.close();
-      const second = new SqliteIdentityStore(path);
+      const second = openSqliteIdentityStore(path);
       try {
         expect(await second.rootWorkspace()).toEqual(root);
         expect(await second.findApiKeyByHash(key.keyHash)).toEqual(key);
@@ -30,8 +30,8 @@ runStoreContract({
 
     test('two stores on one file bootstrap exactly one root', async () => {
       const path = file();
-      const left = new SqliteIdentityStore(path);
-      const right = new SqliteIdentityStore(path);
+      const left = openSqliteIdentityStore(path);
+      const right = openSqliteIdentityStore(path);
       try {
         const a = workspaceRecord();
         const b = workspaceRecord();

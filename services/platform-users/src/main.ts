@@ -11,7 +11,7 @@ import { runProcess } from '@voice/runtime/process';
 import { startConnectServer, type StartedService } from '@voice/runtime/server';
 import { openServiceStore } from '@voice/runtime/store';
 import { readPlatformUsersConfig } from './config.js';
-import { ResolverDnsLookup } from './domains/dns-lookup.js';
+import { ResolverDnsLookup } from './custom-domains/dns-lookup.js';
 import { connectDownstreams } from './downstream/clients.js';
 import { Invitations } from './invitations/invitations.js';
 import { DirectoryMailer } from './mail/directory-mailer.js';

@@ -2,8 +2,7 @@
 import type { ConnectRouter } from '@connectrpc/connect';
 import { CustomDomainService } from '@voice/proto/voice/platform/v1/custom_domains';
 import { PlatformUserService } from '@voice/proto/voice/platform/v1/platform_users';
-import { CustomDomainServiceImpl, type CustomDomainDeps } from './service/custom-domains.js';
-import { PlatformUserServiceImpl, type PlatformUserDeps } from './service/platform-users.js';
+import { CustomDomainServiceImpl, PlatformUserServiceImpl, type CustomDomainDeps, type PlatformUserDeps } from './service.js';
 
 export const platformUsersServiceNames = [CustomDomainService.typeName, PlatformUserService.typeName];
 

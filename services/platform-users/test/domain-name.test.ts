@@ -1,5 +1,5 @@
 // Which names a workspace may connect as its custom domain, and their canonical form.
-import { checkDomainName } from '../src/domains/domain-name.js';
+import { checkDomainName } from '../src/domain/domain-name.js';
 
 const platform = 'voice.example.net';
 

@@ -3,7 +3,7 @@ import { newId } from '@voice/runtime/ids';
 import { openSqlite } from '@voice/runtime/store/sqlite';
 import { MongoPlatformUsersStore } from '../src/store/mongo.js';
 import { SqlitePlatformUsersStore } from '../src/store/sqlite.js';
-import { migrations } from '../src/store/sqlite-schema.js';
+import { migrations } from '../src/store/sqlite/migrations.js';
 import { domainRecord, invitationRecord, newMail, platformUsersStoreContract } from './store.contract.js';
 import { runStoreContract } from '../../runtime/test/store-contract.js';
 

@@ -8,7 +8,7 @@ import { isZero, negated, noUnits, plus, type Units } from '../domain/amounts.js
 import { availableOf, deliveredOverdraft, spendingOverdraft, withinBound, type Overdraft } from '../domain/balance.js';
 import { captureOf, planHold } from '../domain/holds.js';
 import { transferInKind, transferOutKind, type EntryCategory } from '../domain/kinds.js';
-import { walletChangedEvent } from '../wallet-events.js';
+import { walletChangedEvent } from '../wallets/wallet-events.js';
 import type {
   AuthorizeCommand,
   AuthorizeOutcome,

@@ -12,11 +12,13 @@ import {
   MongoProcessedEvents,
   type MongoHandle,
 } from '@voice/runtime/store/mongo';
+import { mongoValues } from '@voice/runtime/store';
 import type { Page } from '@voice/runtime/validation';
 import { consumptionCategories } from '../domain/kinds.js';
 import { planAuthorize, planCapture, planRelease, planTransfer, planUsage, type HoldPlan, type WalletChange } from './changes.js';
-import { holdColumnsOf, holdOf, type HoldColumns } from './hold-columns.js';
-import { ledgerColumnsOf, ledgerEntryOf, usageTotalOf, type LedgerColumns } from './ledger-columns.js';
+import { storedHold, holdFromStored, type StoredHold } from './mapping/hold.js';
+import { walletFromStored, type StoredWallet } from './mapping/wallet.js';
+import { storedLedgerEntry, ledgerEntryFromStored, usageTotalOf, type StoredLedgerEntry } from './mapping/ledger.js';
 import type {
   AuthorizeCommand,
   AuthorizeOutcome,
@@ -35,24 +37,13 @@ import type {
   WalletRecord,
 } from './store.js';
 
-interface WalletDocument {
-  _id: string;
-  credit_units: number;
-  minute_units: number;
-  /** Absent in wallets written before holds existed: none open. */
-  held_credit_units?: number;
-  held_minute_units?: number;
-  version: number;
-  issuer: boolean;
-  created_at: string;
-  updated_at: string;
-}
+type WalletDocument = StoredWallet<boolean> & { _id: string };
 
 /** A ledger document: the shared fields under the entry's id. */
-type LedgerDocument = LedgerColumns & { _id: string };
+type LedgerDocument = StoredLedgerEntry & { _id: string };
 
 /** A hold under `<workspace id>:<hold id>` (workspace ids are UUIDs, so the key is unambiguous). */
-type HoldDocument = HoldColumns & { _id: string };
+type HoldDocument = StoredHold & { _id: string };
 
 /** A transfer by the caller's id (`transfer:<id>`). */
 interface OperationDocument {
@@ -62,19 +53,11 @@ interface OperationDocument {
   created_at: string;
 }
 
-const walletOf = (doc: WalletDocument): WalletRecord => ({
-  workspaceId: doc._id,
-  balance: { creditUnits: doc.credit_units, minuteUnits: doc.minute_units },
-  held: { creditUnits: doc.held_credit_units ?? 0, minuteUnits: doc.held_minute_units ?? 0 },
-  version: doc.version,
-  issuer: doc.issuer,
-  createdAt: doc.created_at,
-  updatedAt: doc.updated_at,
-});
+const walletOf = (doc: WalletDocument): WalletRecord => walletFromStored(doc._id, doc, mongoValues);
 
-const entryOf = (doc: LedgerDocument): LedgerEntry => ledgerEntryOf(doc._id, doc);
+const entryOf = (doc: LedgerDocument): LedgerEntry => ledgerEntryFromStored(doc._id, doc);
 
-const documentOf = (entry: LedgerEntry): LedgerDocument => ({ _id: entry.id, ...ledgerColumnsOf(entry) });
+const documentOf = (entry: LedgerEntry): LedgerDocument => ({ _id: entry.id, ...storedLedgerEntry(entry) });
 
 const holdKey = (key: { workspaceId: string; holdId: string }): string => `${key.workspaceId}:${key.holdId}`;
 
@@ -185,7 +168,7 @@ export class MongoBillingStore implements BillingStore {
 
   async getHold(workspaceId: string, holdId: string): Promise<HoldRecord | undefined> {
     const doc = await this.holds.findOne({ _id: holdKey({ workspaceId, holdId }) });
-    return doc ? holdOf(doc) : undefined;
+    return doc ? holdFromStored(doc) : undefined;
   }
 
   async expiredHolds(now: string, limit: number): Promise<{ workspaceId: string; holdId: string }[]> {
@@ -271,7 +254,7 @@ export class MongoBillingStore implements BillingStore {
 
   private async hold(key: { workspaceId: string; holdId: string }, session: ClientSession): Promise<HoldRecord | undefined> {
     const doc = await this.holds.findOne({ _id: holdKey(key) }, { session });
-    return doc ? holdOf(doc) : undefined;
+    return doc ? holdFromStored(doc) : undefined;
   }
 
   /**
@@ -281,7 +264,7 @@ export class MongoBillingStore implements BillingStore {
   private async carryOut<Outcome>(plan: HoldPlan<Outcome>, session: ClientSession): Promise<Outcome> {
     if (plan.write) {
       await this.persist(plan.change, session);
-      await this.holds.replaceOne({ _id: holdKey(plan.hold) }, holdColumnsOf(plan.hold), { upsert: true, session });
+      await this.holds.replaceOne({ _id: holdKey(plan.hold) }, storedHold(plan.hold), { upsert: true, session });
     }
     return plan.outcome;
   }

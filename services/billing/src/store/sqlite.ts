@@ -10,11 +10,13 @@ import {
   statementCache,
   type SqliteDatabase,
 } from '@voice/runtime/store/sqlite';
+import { sqliteValues } from '@voice/runtime/store';
 import type { Page } from '@voice/runtime/validation';
 import { consumptionCategories } from '../domain/kinds.js';
 import { planAuthorize, planCapture, planRelease, planTransfer, planUsage, type HoldPlan, type WalletChange } from './changes.js';
-import { holdColumnsOf, holdOf, type HoldColumns } from './hold-columns.js';
-import { ledgerColumnsOf, ledgerEntryOf, usageTotalOf, type LedgerColumns } from './ledger-columns.js';
+import { storedHold, holdFromStored, type StoredHold } from './mapping/hold.js';
+import { walletFromStored, type StoredWallet } from './mapping/wallet.js';
+import { storedLedgerEntry, ledgerEntryFromStored, usageTotalOf, type StoredLedgerEntry } from './mapping/ledger.js';
 import type {
   AuthorizeCommand,
   AuthorizeOutcome,
@@ -98,32 +100,14 @@ const migrations = [
   `CREATE INDEX holds_settled_by_time ON holds (settled_at) WHERE status != 'open';`,
 ];
 
-interface WalletRow {
-  workspace_id: string;
-  credit_units: number;
-  minute_units: number;
-  held_credit_units: number;
-  held_minute_units: number;
-  version: number;
-  issuer: number;
-  created_at: string;
-  updated_at: string;
-}
+type WalletRow = StoredWallet<number> & { workspace_id: string };
 
 /** A ledger row: the shared columns under the entry's id. */
-type LedgerRow = LedgerColumns & { id: string };
+type LedgerRow = StoredLedgerEntry & { id: string };
 
-const walletOf = (row: WalletRow): WalletRecord => ({
-  workspaceId: row.workspace_id,
-  balance: { creditUnits: row.credit_units, minuteUnits: row.minute_units },
-  held: { creditUnits: row.held_credit_units, minuteUnits: row.held_minute_units },
-  version: row.version,
-  issuer: row.issuer === 1,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-});
+const walletOf = (row: WalletRow): WalletRecord => walletFromStored(row.workspace_id, row, sqliteValues);
 
-const entryOf = (row: LedgerRow): LedgerEntry => ledgerEntryOf(row.id, row);
+const entryOf = (row: LedgerRow): LedgerEntry => ledgerEntryFromStored(row.id, row);
 
 type Operation = 'transfer';
 
@@ -255,15 +239,15 @@ export class SqliteBillingStore implements BillingStore {
   }
 
   private hold(key: { workspaceId: string; holdId: string }): HoldRecord | undefined {
-    const row = this.sql('SELECT * FROM holds WHERE workspace_id = ? AND hold_id = ?').get(key.workspaceId, key.holdId) as HoldColumns | undefined;
-    return row ? holdOf(row) : undefined;
+    const row = this.sql('SELECT * FROM holds WHERE workspace_id = ? AND hold_id = ?').get(key.workspaceId, key.holdId) as StoredHold | undefined;
+    return row ? holdFromStored(row) : undefined;
   }
 
   /** Writes a hold plan's change and hold; the caller's transaction holds the write lock. */
   private carryOut<Outcome>(plan: HoldPlan<Outcome>): Outcome {
     if (plan.write) {
       this.persist(plan.change);
-      const columns = holdColumnsOf(plan.hold);
+      const columns = storedHold(plan.hold);
       const names = Object.keys(columns);
       this.sql(`INSERT OR REPLACE INTO holds (${names.join(', ')}) VALUES (${names.map((name) => `@${name}`).join(', ')})`).run(columns);
     }
@@ -292,7 +276,7 @@ export class SqliteBillingStore implements BillingStore {
            balance_credit_units, balance_minute_units, reference, description, created_at)
          VALUES (@id, @workspace_id, @wallet_version, @kind, @category, @credit_units, @minute_units,
            @balance_credit_units, @balance_minute_units, @reference, @description, @created_at)`,
-      ).run({ id: entry.id, ...ledgerColumnsOf(entry) });
+      ).run({ id: entry.id, ...storedLedgerEntry(entry) });
     }
     if (event) this.outbox.add(event);
   }

@@ -149,10 +149,15 @@ export interface UsageTotal {
   consumed: Units;
 }
 
-export interface BillingStore {
+/** Wallets, opened on first use. */
+export interface WalletStore {
   getWallet(workspaceId: string): Promise<WalletRecord | undefined>;
   /** Creates the wallet (balance 0, version 0) unless it exists; answers the stored wallet either way. */
   openWallet(workspaceId: string, issuer: boolean, now: string): Promise<WalletRecord>;
+}
+
+/** Transfers between wallets. */
+export interface TransferStore {
   /**
    * Moves the amount between two open wallets in one transaction, unless the source's available
    * balance (not the issuer's) would go below zero. A transfer id already used answers the first
@@ -160,6 +165,10 @@ export interface BillingStore {
    * may be retried.
    */
   transfer(command: TransferCommand): Promise<TransferOutcome>;
+}
+
+/** Holds: reserved, captured or released once, or expired by the sweeper. */
+export interface HoldStore {
   /**
    * Reserves the hold of an open wallet in one transaction with the wallet's held sum, unless the
    * available balance (not the issuer's) cannot cover it. Idempotent like transfer.
@@ -173,8 +182,33 @@ export interface BillingStore {
   /** Gives an open hold's reservation back unused ('released', or 'expired' for the sweeper). */
   release(command: ReleaseCommand): Promise<ReleaseOutcome>;
   getHold(workspaceId: string, holdId: string): Promise<HoldRecord | undefined>;
+}
+
+/** Open holds past their expiry, for the sweeper. */
+export interface ExpiredHoldStore {
   /** Open holds that expired by `now`, soonest expired first. */
   expiredHolds(now: string, limit: number): Promise<HoldKey[]>;
+}
+
+/** Usage events that name no hold. */
+export interface UsageStore {
+  /**
+   * Charges a usage event that names no hold to an open wallet once per event id; never refused
+   * for the balance (it records a service already delivered).
+   */
+  applyUsage(command: UsageCommand): Promise<UsageOutcome>;
+}
+
+/** The ledger as callers read it. */
+export interface LedgerStore {
+  /** Newest first. */
+  listTransactions(workspaceId: string, page: Page): Promise<{ entries: LedgerEntry[]; total: number }>;
+  /** Consumption (usage: captured holds and usage events) created in [from, to), by kind in kind order. */
+  usageByKind(workspaceId: string, from: string, to: string): Promise<UsageTotal[]>;
+}
+
+/** What the retention job prunes besides the outbox. */
+export interface PrunableBillingRecords {
   /**
    * Deletes at most `limit` holds settled (captured, released or expired) before `before`, the
    * earliest settled first; answers how many. A hold recognises its redelivered usage events, so
@@ -183,16 +217,21 @@ export interface BillingStore {
   pruneSettledHolds(before: string, limit: number): Promise<number>;
   /** Forgets at most `limit` usage-event ids applied before `before`, the oldest first; answers how many. */
   pruneProcessedEvents(before: string, limit: number): Promise<number>;
-  /**
-   * Charges a usage event that names no hold to an open wallet once per event id; never refused
-   * for the balance (it records a service already delivered).
-   */
-  applyUsage(command: UsageCommand): Promise<UsageOutcome>;
-  /** Newest first. */
-  listTransactions(workspaceId: string, page: Page): Promise<{ entries: LedgerEntry[]; total: number }>;
-  /** Consumption (usage: captured holds and usage events) created in [from, to), by kind in kind order. */
-  usageByKind(workspaceId: string, from: string, to: string): Promise<UsageTotal[]>;
-  /** The WalletChanged events committed with the changes, for the relay and the pruning job. */
-  readonly outbox: PrunableOutbox;
-  close(): Promise<void>;
 }
+
+/** The WalletChanged events committed with the changes, for the relay and the pruning job. */
+export interface OutboxStore {
+  readonly outbox: PrunableOutbox;
+}
+
+/** The whole store: every part on one database, which close() lets go of. */
+export type BillingStore = WalletStore &
+  TransferStore &
+  HoldStore &
+  ExpiredHoldStore &
+  UsageStore &
+  LedgerStore &
+  PrunableBillingRecords &
+  OutboxStore & {
+    close(): Promise<void>;
+  };

@@ -4,14 +4,15 @@
 import { passwordIssue, passwordLength } from '@voice/runtime/accounts';
 import { invalidRequest, notFound, serviceError } from '@voice/runtime/errors';
 import { isUuid } from '@voice/runtime/ids';
+import type { StandingStore } from '../credentials/standing.js';
 import type { AcceptMembershipRequest } from '@voice/proto/voice/identity/v1/identity';
-import type { PasswordHasher } from '../passwords.js';
-import type { IdentityStore } from '../store/store.js';
+import type { PasswordHasher } from '../users/passwords.js';
+import type { MemberStore } from '../store/store.js';
 
 const noInvitation = () => notFound('invitation');
 
 export class MembershipAcceptance {
-  constructor(private readonly deps: { store: IdentityStore; passwords: PasswordHasher }) {}
+  constructor(private readonly deps: { store: MemberStore & StandingStore; passwords: PasswordHasher }) {}
 
   async accept(request: AcceptMembershipRequest, signal?: AbortSignal): Promise<{ email: string }> {
     const { store, passwords } = this.deps;

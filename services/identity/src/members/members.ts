@@ -11,10 +11,10 @@ import type { Notifier } from '@voice/runtime/nats';
 import { normalisePage } from '@voice/runtime/validation';
 import type { AddMemberRequest, UpdateMemberRequest } from '@voice/proto/voice/identity/v1/identity';
 import { presentMember } from '../presenter.js';
-import { realmOf } from '../realms.js';
-import { announceRevoked } from '../revocations.js';
-import type { IdentityStore, MemberChangeOutcome, MemberRecord, MemberState } from '../store/store.js';
-import { isMemberStatus, mayManage, revokesCredentials, type Actor } from './rules.js';
+import { realmOf } from '../workspaces/realms.js';
+import { announceRevoked } from '../credentials/revocations.js';
+import type { MemberChangeOutcome, MemberRecord, MemberState, MemberStore, WorkspaceKeyStore } from '../store/store.js';
+import { isMemberStatus, mayManage, revokesCredentials, type Actor } from '../domain/member-rules.js';
 
 /** A change that lost every compare-and-set to concurrent changes this often gives up. */
 const maxAttempts = 5;
@@ -26,7 +26,7 @@ const memberNotFound = () => notFound('member');
 const stateOf = (member: MemberRecord): MemberState => ({ role: member.role, status: member.status });
 
 export class Members {
-  constructor(private readonly deps: { store: IdentityStore; notifier: Notifier; now: () => Date }) {}
+  constructor(private readonly deps: { store: MemberStore & WorkspaceKeyStore; notifier: Notifier; now: () => Date }) {}
 
   async list(request: { limit: number; offset: number }, context: HandlerContext) {
     const caller = workspaceCallerOf(context);

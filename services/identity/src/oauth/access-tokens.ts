@@ -4,16 +4,16 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import { scopesWithinRole } from '@voice/runtime/access';
 import { constantTimeEqual } from '@voice/runtime/crypto';
 import type { AuthenticateResponseSchema } from '@voice/proto/voice/identity/v1/identity';
-import { hashCredential } from '../credentials.js';
+import { hashCredential } from '../domain/credentials.js';
 import { presentWorkspace } from '../presenter.js';
-import { activeMember } from '../standing.js';
-import type { IdentityStore } from '../store/store.js';
+import { activeMember, type StandingStore } from '../credentials/standing.js';
+import type { OAuthStore } from '../store/store.js';
 
 type Answer = MessageInitShape<typeof AuthenticateResponseSchema>;
 
 /** The answer for a valid access token, or undefined for anything else (refresh tokens and codes included). */
 export async function authenticateAccessToken(
-  store: IdentityStore,
+  store: OAuthStore & StandingStore,
   credential: string,
   now: Date,
   maxCacheSeconds: number,

@@ -3,21 +3,21 @@
 // must be shown on the page, never sent to the redirect_uri.
 import { isUuid, newId } from '@voice/runtime/ids';
 import type { CheckAuthorizationRequestRequest, IssueAuthorizationCodeRequest } from '@voice/proto/voice/identity/v1/identity';
-import { authorizationCodePrefix, hashCredential, newCredential } from '../credentials.js';
-import { realmNamed } from '../realms.js';
-import { activeMember } from '../standing.js';
-import type { IdentityStore } from '../store/store.js';
+import { authorizationCodePrefix, hashCredential, newCredential } from '../domain/credentials.js';
+import { realmNamed } from '../workspaces/realms.js';
+import { activeMember, type StandingStore } from '../credentials/standing.js';
+import type { OAuthStore, WorkspaceKeyStore } from '../store/store.js';
 import type { Clients, ResolvedClient } from './clients.js';
 import { oauthError, withRedirectTrust } from './errors.js';
-import { isCodeChallenge } from './pkce.js';
-import { isRegisteredRedirectUri } from './redirect-uris.js';
-import { isResourceIndicator } from './resource.js';
-import { parseScope, scopeIssue } from './scope.js';
-import { authorizationCodeSeconds, secondsFrom } from './tokens.js';
+import { isCodeChallenge } from '../domain/pkce.js';
+import { isRegisteredRedirectUri } from '../domain/redirect-uris.js';
+import { isResourceIndicator } from '../domain/resource.js';
+import { parseScope, scopeIssue } from '../domain/oauth-scope.js';
+import { authorizationCodeSeconds, secondsFrom } from '../domain/lifetimes.js';
 
 
 export class Authorization {
-  constructor(private readonly deps: { store: IdentityStore; clients: Clients; now: () => Date }) {}
+  constructor(private readonly deps: { store: OAuthStore & WorkspaceKeyStore & StandingStore; clients: Clients; now: () => Date }) {}
 
   /** Every error carries redirect_uri_trusted (see errors.ts). */
   async check(request: CheckAuthorizationRequestRequest): Promise<{ client: ResolvedClient; scopes: string[] }> {

@@ -1,8 +1,8 @@
 // RFC 7591 client metadata, validated one way for dynamic registrations and metadata documents.
 import { canonicalScopes } from '@voice/runtime/access';
 import type { OAuthClientRecord } from '../store/store.js';
-import { maxRedirectUris, redirectUriIssue } from './redirect-uris.js';
-import { parseScope } from './scope.js';
+import { maxRedirectUris, redirectUriIssue } from '../domain/redirect-uris.js';
+import { parseScope } from '../domain/oauth-scope.js';
 
 export type AuthMethod = OAuthClientRecord['tokenEndpointAuthMethod'];
 

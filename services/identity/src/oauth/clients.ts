@@ -4,9 +4,9 @@ import { ConnectError } from '@connectrpc/connect';
 import { constantTimeEqual } from '@voice/runtime/crypto';
 import { isUuid, newId } from '@voice/runtime/ids';
 import type { RegisterClientRequest } from '@voice/proto/voice/identity/v1/identity';
-import { clientSecretPrefix, hashCredential, newCredential } from '../credentials.js';
-import type { IdentityStore, OAuthClientRecord } from '../store/store.js';
-import { clientServesRealm, realmNamed } from '../realms.js';
+import { clientSecretPrefix, hashCredential, newCredential } from '../domain/credentials.js';
+import type { OAuthClientRecord, OAuthStore, WorkspaceKeyStore } from '../store/store.js';
+import { clientServesRealm, realmNamed } from '../workspaces/realms.js';
 import { authMethods, validateClientMetadata } from './client-metadata.js';
 import { clientAuthenticationFailed, oauthError } from './errors.js';
 import { isMetadataDocumentUrl, type MetadataDocuments } from './metadata-documents.js';
@@ -19,7 +19,7 @@ export interface ResolvedClient extends OAuthClientRecord {
 const unknownClient = () => oauthError('invalid_client', 'the client_id names no registered client');
 
 export class Clients {
-  constructor(private readonly deps: { store: IdentityStore; documents: MetadataDocuments; now: () => Date }) {}
+  constructor(private readonly deps: { store: OAuthStore & WorkspaceKeyStore; documents: MetadataDocuments; now: () => Date }) {}
 
   async register(request: RegisterClientRequest): Promise<{ client: ResolvedClient; secret: string }> {
     const result = validateClientMetadata(

@@ -2,9 +2,9 @@
 // refresh) and IssueUserTokens all mint through here.
 import { scopesWithinRole, type Role } from '@voice/runtime/access';
 import { newId } from '@voice/runtime/ids';
-import { accessTokenPrefix, hashCredential, newCredential, refreshTokenPrefix } from '../credentials.js';
+import { accessTokenPrefix, hashCredential, newCredential, refreshTokenPrefix } from '../domain/credentials.js';
 import type { GrantRecord, OAuthClientRecord, TokenRecord } from '../store/store.js';
-import { accessTokenSeconds, refreshTokenSeconds, secondsFrom } from './tokens.js';
+import { accessTokenSeconds, refreshTokenSeconds, secondsFrom } from '../domain/lifetimes.js';
 
 /** An RFC 6749 5.1 token response. */
 export interface IssuedTokens {

@@ -7,18 +7,18 @@ import type {
   RefreshAccessTokenRequest,
   RevokeTokenRequest,
 } from '@voice/proto/voice/identity/v1/identity';
-import { accessTokenPrefix, authorizationCodePrefix, hashCredential, looksLike, refreshTokenPrefix } from '../credentials.js';
-import { announceRevoked } from '../revocations.js';
-import { activeMember } from '../standing.js';
-import type { IdentityStore } from '../store/store.js';
+import { accessTokenPrefix, authorizationCodePrefix, hashCredential, looksLike, refreshTokenPrefix } from '../domain/credentials.js';
+import { announceRevoked } from '../credentials/revocations.js';
+import { activeMember, type StandingStore } from '../credentials/standing.js';
+import type { OAuthStore } from '../store/store.js';
 import type { Clients } from './clients.js';
 import { invalidGrant, oauthError } from './errors.js';
 import { mintTokens, newGrant, type IssuedTokens } from './mint.js';
-import { verifierMatches } from './pkce.js';
-import { parseScope, scopeIssue } from './scope.js';
+import { verifierMatches } from '../domain/pkce.js';
+import { parseScope, scopeIssue } from '../domain/oauth-scope.js';
 
 export class TokenEndpoint {
-  constructor(private readonly deps: { store: IdentityStore; clients: Clients; notifier: Notifier; now: () => Date }) {}
+  constructor(private readonly deps: { store: OAuthStore & StandingStore; clients: Clients; notifier: Notifier; now: () => Date }) {}
 
   async exchange(request: ExchangeAuthorizationCodeRequest): Promise<IssuedTokens> {
     const client = await this.deps.clients.authenticate(request.clientId, request.clientSecret, request.clientAuthMethod);

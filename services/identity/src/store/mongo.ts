@@ -1,40 +1,28 @@
 // IdentityStore on MongoDB: the service's own database; unique indexes on the root marker, key,
 // token and code hashes, e-mails and (workspace, user) memberships; a transaction wherever two
 // writes must agree (MongoDB transactions need a replica set, as production runs).
-import { connectMongo, type MongoHandle } from '@voice/runtime/store/mongo';
-import { ComposedIdentityStore } from './composed.js';
-import { identityCollections, type Collections } from './mongo/documents.js';
-import { MongoCustomerStore } from './mongo/customers.js';
+import { connectMongo } from '@voice/runtime/store/mongo';
+import type { MongoContext } from './mongo/context.js';
+import { mongoCustomerStore } from './mongo/customers.js';
+import { identityCollections } from './mongo/documents.js';
 import { createIndexes } from './mongo/indexes.js';
-import { MongoOAuthStore } from './mongo/oauth.js';
+import { mongoOAuthStore } from './mongo/oauth.js';
 import { assignUserRealms } from './mongo/realm-migration.js';
-import { MongoMemberStore } from './mongo/users-and-members.js';
-import { MongoWorkspaceKeyStore } from './mongo/workspaces-and-keys.js';
+import { mongoMemberStore } from './mongo/users-and-members.js';
+import { mongoWorkspaceKeyStore } from './mongo/workspaces-and-keys.js';
+import type { IdentityStore } from './store.js';
 
-export class MongoIdentityStore extends ComposedIdentityStore {
-  private constructor(private readonly handle: MongoHandle, collections: Collections) {
-    super({
-      workspaceKeys: new MongoWorkspaceKeyStore(handle, collections),
-      members: new MongoMemberStore(handle, collections),
-      customers: new MongoCustomerStore(handle, collections),
-      oauth: new MongoOAuthStore(handle, collections),
-    });
-  }
-
-  static async connect(uri: string, databaseName: string): Promise<MongoIdentityStore> {
-    const handle = await connectMongo(uri, databaseName);
-    const collections = identityCollections(handle.db);
-    await assignUserRealms(collections);
-    await createIndexes(collections);
-    return new MongoIdentityStore(handle, collections);
-  }
-
-  /** Tests only: removes the whole database this store owns. */
-  async dropDatabase(): Promise<void> {
-    await this.handle.db.dropDatabase();
-  }
-
-  async close(): Promise<void> {
-    await this.handle.close();
-  }
+/** Connects to the service's database, gives users of before realms theirs, and creates the indexes that are missing. */
+export async function connectMongoIdentityStore(uri: string, databaseName: string): Promise<IdentityStore> {
+  const handle = await connectMongo(uri, databaseName);
+  const context: MongoContext = { handle, collections: identityCollections(handle.db) };
+  await assignUserRealms(context.collections);
+  await createIndexes(context.collections);
+  return {
+    ...mongoWorkspaceKeyStore(context),
+    ...mongoMemberStore(context),
+    ...mongoCustomerStore(context),
+    ...mongoOAuthStore(context),
+    close: () => handle.close(),
+  };
 }

@@ -303,6 +303,5 @@ export interface OAuthStore {
   pruneGrants(createdBefore: string, limit: number): Promise<number>;
 }
 
-export interface IdentityStore extends WorkspaceKeyStore, MemberStore, CustomerStore, OAuthStore {
-  close(): Promise<void>;
-}
+/** The whole store: every part on one connection, which close() ends. */
+export type IdentityStore = WorkspaceKeyStore & MemberStore & CustomerStore & OAuthStore & { close(): Promise<void> };

@@ -1,7 +1,11 @@
 // PlatformUsersStore on MongoDB: unique indexes keep an active domain with one workspace and a
 // token hash with one invitation; an invitation and its e-mail are written in one transaction.
-import { connectMongo, deleteBatch, isDuplicateKey, type MongoHandle } from '@voice/runtime/store/mongo';
-import { domainOf, ensureIndexes, invitationOf, mailOf, type Collections } from './mongo-documents.js';
+import { connectMongo, deleteBatch, inTransaction, isDuplicateKey, type MongoHandle } from '@voice/runtime/store/mongo';
+import { mongoValues } from '@voice/runtime/store';
+import { missingAsIs, storedCustomDomain } from './mapping/custom-domain.js';
+import { storedInvitation } from './mapping/invitation.js';
+import { storedNewMail } from './mapping/mail.js';
+import { domainOf, ensureIndexes, invitationOf, mailOf, type Collections } from './mongo/documents.js';
 import type {
   CustomDomainRecord,
   InsertDomainOutcome,
@@ -45,17 +49,7 @@ export class MongoPlatformUsersStore implements PlatformUsersStore {
     // The lapsed claim goes, unless it changed meanwhile (then the insert below finds it).
     if (own) await domains.deleteOne({ _id: record.workspaceId, domain: own.domain, status: own.status, expires_at: own.expires_at ?? null });
     try {
-      await domains.insertOne({
-        _id: record.workspaceId,
-        domain: record.domain,
-        token: record.token,
-        status: record.status,
-        missing: record.missing,
-        created_at: record.createdAt,
-        checked_at: record.checkedAt,
-        verified_at: record.verifiedAt,
-        expires_at: record.expiresAt,
-      });
+      await domains.insertOne({ _id: record.workspaceId, ...storedCustomDomain(record, missingAsIs) });
       return { kind: 'created', record };
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
@@ -109,44 +103,10 @@ export class MongoPlatformUsersStore implements PlatformUsersStore {
   }
 
   async insertInvitationWithMail(invitation: InvitationRecord, mail: NewMail): Promise<void> {
-    const session = this.handle.client.startSession();
-    try {
-      await session.withTransaction(async () => {
-        await this.collections.invitations.insertOne(
-          {
-            _id: invitation.id,
-            token_hash: invitation.tokenHash,
-            user_id: invitation.userId,
-            platform_workspace_id: invitation.platformWorkspaceId,
-            workspace_id: invitation.workspaceId,
-            sign_in: invitation.signIn,
-            email: invitation.email,
-            name: invitation.name,
-            expires_at: invitation.expiresAt,
-            accepted_at: invitation.acceptedAt,
-            created_at: invitation.createdAt,
-          },
-          { session },
-        );
-        await this.collections.mail.insertOne(
-          {
-            _id: mail.id,
-            to: mail.to,
-            subject: mail.subject,
-            sealed_text: mail.sealedText,
-            sealed_html: mail.sealedHtml,
-            attempts: 0,
-            next_attempt_at: mail.createdAt,
-            sent_at: null,
-            last_error: null,
-            created_at: mail.createdAt,
-          },
-          { session },
-        );
-      });
-    } finally {
-      await session.endSession();
-    }
+    await inTransaction(this.handle, async (session) => {
+      await this.collections.invitations.insertOne({ _id: invitation.id, ...storedInvitation(invitation, mongoValues) }, { session });
+      await this.collections.mail.insertOne({ _id: mail.id, to: mail.to, ...storedNewMail(mail) }, { session });
+    });
   }
 
   async invitationStatuses(userIds: string[]): Promise<Map<string, InvitationStatus>> {

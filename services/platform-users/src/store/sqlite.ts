@@ -1,8 +1,12 @@
 // PlatformUsersStore on embedded SQLite: custom domains (one row per workspace, an active domain
 // unique platform-wide), invitations and the mail outbox, in one file.
 import type Database from 'better-sqlite3';
-import { openSqlite, statementCache, type SqliteDatabase } from '@voice/runtime/store/sqlite';
-import { domainOf, invitationOf, mailOf, migrations, type DomainRow, type InvitationRow, type MailRow } from './sqlite-schema.js';
+import { sqliteValues } from '@voice/runtime/store';
+import { insertRow, openSqlite, statementCache, type SqliteDatabase } from '@voice/runtime/store/sqlite';
+import { customDomainFromStored, missingAsJson, storedCustomDomain, type StoredCustomDomain } from './mapping/custom-domain.js';
+import { invitationFromStored, storedInvitation, type StoredInvitation } from './mapping/invitation.js';
+import { mailFromStored, storedNewMail, type StoredMail } from './mapping/mail.js';
+import { migrations } from './sqlite/migrations.js';
 import type {
   CustomDomainRecord,
   InsertDomainOutcome,
@@ -15,6 +19,14 @@ import type {
   VerificationResult,
 } from './store.js';
 import { hasLapsed } from './store.js';
+
+type DomainRow = StoredCustomDomain<string> & { workspace_id: string };
+type InvitationRow = StoredInvitation<number> & { id: string };
+type MailRow = StoredMail & { id: string; recipient: string };
+
+const domainOf = (row: DomainRow): CustomDomainRecord => customDomainFromStored(row.workspace_id, row, missingAsJson);
+const invitationOf = (row: InvitationRow): InvitationRecord => invitationFromStored(row.id, row, sqliteValues);
+const mailOf = (row: MailRow): MailRecord => mailFromStored(row.id, row.recipient, row);
 
 export class SqlitePlatformUsersStore implements PlatformUsersStore {
   private readonly db: SqliteDatabase;
@@ -31,10 +43,7 @@ export class SqlitePlatformUsersStore implements PlatformUsersStore {
       if (own && !hasLapsed(domainOf(own), now)) return { kind: 'workspace_has_domain' };
       if (this.sql("SELECT 1 FROM custom_domains WHERE domain = ? AND status = 'active'").get(record.domain)) return { kind: 'domain_taken' };
       if (own) this.sql('DELETE FROM custom_domains WHERE workspace_id = ?').run(record.workspaceId);
-      this.sql(
-        `INSERT INTO custom_domains (workspace_id, domain, token, status, missing, created_at, checked_at, verified_at, expires_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(record.workspaceId, record.domain, record.token, record.status, JSON.stringify(record.missing), record.createdAt, record.checkedAt, record.verifiedAt, record.expiresAt);
+      insertRow(this.sql, 'custom_domains', { workspace_id: record.workspaceId, ...storedCustomDomain(record, missingAsJson) });
       return { kind: 'created', record };
     }).immediate();
   }
@@ -61,7 +70,7 @@ export class SqlitePlatformUsersStore implements PlatformUsersStore {
       }
       this.sql('UPDATE custom_domains SET status = ?, missing = ?, checked_at = ?, verified_at = ?, expires_at = ? WHERE workspace_id = ?').run(
         result.status,
-        JSON.stringify(result.missing),
+        missingAsJson.encode(result.missing),
         result.checkedAt,
         result.verifiedAt,
         result.expiresAt,
@@ -87,26 +96,8 @@ export class SqlitePlatformUsersStore implements PlatformUsersStore {
 
   async insertInvitationWithMail(invitation: InvitationRecord, mail: NewMail): Promise<void> {
     this.db.transaction(() => {
-      this.sql(
-        `INSERT INTO invitations (id, token_hash, user_id, platform_workspace_id, workspace_id, sign_in, email, name, expires_at, accepted_at, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
-        invitation.id,
-        invitation.tokenHash,
-        invitation.userId,
-        invitation.platformWorkspaceId,
-        invitation.workspaceId,
-        invitation.signIn ? 1 : 0,
-        invitation.email,
-        invitation.name,
-        invitation.expiresAt,
-        invitation.acceptedAt,
-        invitation.createdAt,
-      );
-      this.sql(
-        `INSERT INTO mail_outbox (id, recipient, subject, sealed_text, sealed_html, attempts, next_attempt_at, created_at)
-         VALUES (?, ?, ?, ?, ?, 0, ?, ?)`,
-      ).run(mail.id, mail.to, mail.subject, mail.sealedText, mail.sealedHtml, mail.createdAt, mail.createdAt);
+      insertRow(this.sql, 'invitations', { id: invitation.id, ...storedInvitation(invitation, sqliteValues) });
+      insertRow(this.sql, 'mail_outbox', { id: mail.id, recipient: mail.to, ...storedNewMail(mail) });
     }).immediate();
   }
 

@@ -1,6 +1,6 @@
 // The platform-users service's persistence, in its own words; SQLite and MongoDB adapters
 // implement it and one contract suite (test/store.contract.ts) holds them to the same behaviour.
-import type { DnsCheckResult } from '../domains/dns-lookup.js';
+import type { DnsCheckResult } from '../custom-domains/dns-lookup.js';
 
 export type CustomDomainStatus = 'pending_verification' | 'active';
 
@@ -149,6 +149,5 @@ export interface MailOutboxStore {
   pruneFinishedMail(before: string, limit: number): Promise<number>;
 }
 
-export interface PlatformUsersStore extends CustomDomainStore, InvitationStore, MailOutboxStore {
-  close(): Promise<void>;
-}
+/** The whole store: every part on one connection, which close() ends. */
+export type PlatformUsersStore = CustomDomainStore & InvitationStore & MailOutboxStore & { close(): Promise<void> };

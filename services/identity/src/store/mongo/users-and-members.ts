@@ -1,7 +1,7 @@
 // Users and memberships in MongoDB; a member change revokes the member's OAuth credentials in the same transaction.
 import type { ClientSession } from 'mongodb';
 import type { Role } from '@voice/runtime/access';
-import { isDuplicateKey } from '@voice/runtime/store/mongo';
+import { inTransaction, isDuplicateKey } from '@voice/runtime/store/mongo';
 import type { Page } from '@voice/runtime/validation';
 import type {
   AddMemberOutcome,
@@ -13,8 +13,9 @@ import type {
   UserRecord,
   WorkspaceRecord,
 } from '../store.js';
+import { storedMembership } from '../mapping/member.js';
 import { memberRecord, userDocument, userRecord, workspaceRecord, type MemberDocument } from './documents.js';
-import { MongoStorePart } from './part.js';
+import { revokeOAuthCredentialsWhere, type MongoContext } from './context.js';
 
 /** Ends a member-change transaction with an outcome that is not an error to the caller. */
 class MemberChangeRefused extends Error {
@@ -23,10 +24,10 @@ class MemberChangeRefused extends Error {
   }
 }
 
-export class MongoMemberStore extends MongoStorePart implements MemberStore {
-  async createUser(user: UserRecord): Promise<boolean> {
+export function mongoMemberStore({ handle, collections }: MongoContext): MemberStore {
+  async function createUser(user: UserRecord): Promise<boolean> {
     try {
-      await this.users.insertOne(userDocument(user));
+      await collections.users.insertOne(userDocument(user));
       return true;
     } catch (error) {
       if (isDuplicateKey(error)) return false;
@@ -34,36 +35,29 @@ export class MongoMemberStore extends MongoStorePart implements MemberStore {
     }
   }
 
-  async getUser(id: string): Promise<UserRecord | undefined> {
-    const doc = await this.users.findOne({ _id: id });
+  async function getUser(id: string): Promise<UserRecord | undefined> {
+    const doc = await collections.users.findOne({ _id: id });
     return doc ? userRecord(doc) : undefined;
   }
 
-  async findUserByEmail(realmId: string, email: string): Promise<UserRecord | undefined> {
-    const doc = await this.users.findOne({ realm_id: realmId, email });
+  async function findUserByEmail(realmId: string, email: string): Promise<UserRecord | undefined> {
+    const doc = await collections.users.findOne({ realm_id: realmId, email });
     return doc ? userRecord(doc) : undefined;
   }
 
-  async addMember(membership: Omit<MembershipRecord, 'userId'>, user: UserRecord): Promise<AddMemberOutcome> {
+  async function addMember(membership: Omit<MembershipRecord, 'userId'>, user: UserRecord): Promise<AddMemberOutcome> {
     // A duplicate key is either the membership (already a member) or the e-mail, when another
     // request created the user meanwhile; the second attempt tells them apart.
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.transaction(async (session): Promise<AddMemberOutcome> => {
-          const existing = await this.users.findOne({ realm_id: user.realmId, email: user.email }, { session });
+        return await inTransaction(handle, async (session): Promise<AddMemberOutcome> => {
+          const existing = await collections.users.findOne({ realm_id: user.realmId, email: user.email }, { session });
           const owner = existing ?? userDocument(user);
-          if (!existing) await this.users.insertOne(owner, { session });
-          const current = await this.members.findOne({ workspace_id: membership.workspaceId, user_id: owner._id }, { session });
+          if (!existing) await collections.users.insertOne(owner, { session });
+          const current = await collections.members.findOne({ workspace_id: membership.workspaceId, user_id: owner._id }, { session });
           if (current) return current.status === 'invited' ? { kind: 'added', member: memberRecord(current, owner) } : { kind: 'already_member' };
-          const doc: MemberDocument = {
-            workspace_id: membership.workspaceId,
-            user_id: owner._id,
-            role: membership.role,
-            status: membership.status,
-            created_at: membership.createdAt,
-            ...(membership.invitedName === undefined ? {} : { invited_name: membership.invitedName }),
-          };
-          await this.members.insertOne(doc, { session });
+          const doc = storedMembership({ ...membership, userId: owner._id });
+          await collections.members.insertOne(doc, { session });
           return { kind: 'added', member: memberRecord(doc, owner) };
         });
       } catch (error) {
@@ -72,48 +66,48 @@ export class MongoMemberStore extends MongoStorePart implements MemberStore {
     }
   }
 
-  async getMember(workspaceId: string, userId: string): Promise<MemberRecord | undefined> {
-    const doc = await this.members.findOne({ workspace_id: workspaceId, user_id: userId });
-    return doc ? (await this.withUsers([doc]))[0] : undefined;
+  async function getMember(workspaceId: string, userId: string): Promise<MemberRecord | undefined> {
+    const doc = await collections.members.findOne({ workspace_id: workspaceId, user_id: userId });
+    return doc ? (await withUsers([doc]))[0] : undefined;
   }
 
-  async listMembers(workspaceId: string, page: Page): Promise<{ members: MemberRecord[]; total: number }> {
+  async function listMembers(workspaceId: string, page: Page): Promise<{ members: MemberRecord[]; total: number }> {
     const query = { workspace_id: workspaceId };
     const [total, docs] = await Promise.all([
-      this.members.countDocuments(query),
-      this.members.find(query).sort({ created_at: -1, user_id: -1 }).skip(page.offset).limit(page.limit).toArray(),
+      collections.members.countDocuments(query),
+      collections.members.find(query).sort({ created_at: -1, user_id: -1 }).skip(page.offset).limit(page.limit).toArray(),
     ]);
-    return { members: await this.withUsers(docs), total };
+    return { members: await withUsers(docs), total };
   }
 
-  async changeMember(workspaceId: string, userId: string, expected: MemberState, next: MemberState, revoke: boolean): Promise<MemberChangeOutcome> {
-    return this.memberTransaction(workspaceId, userId, expected, next, async (session) => {
-      await this.members.updateOne({ workspace_id: workspaceId, user_id: userId }, { $set: { role: next.role, status: next.status } }, { session });
-      const revokedCredentialIds = revoke ? await this.revokeMemberCredentials(workspaceId, userId, session) : [];
-      const doc = await this.members.findOne({ workspace_id: workspaceId, user_id: userId }, { session });
-      const user = await this.users.findOne({ _id: userId }, { session });
+  async function changeMember(workspaceId: string, userId: string, expected: MemberState, next: MemberState, revoke: boolean): Promise<MemberChangeOutcome> {
+    return memberTransaction(workspaceId, userId, expected, next, async (session) => {
+      await collections.members.updateOne({ workspace_id: workspaceId, user_id: userId }, { $set: { role: next.role, status: next.status } }, { session });
+      const revokedCredentialIds = revoke ? await revokeMemberCredentials(workspaceId, userId, session) : [];
+      const doc = await collections.members.findOne({ workspace_id: workspaceId, user_id: userId }, { session });
+      const user = await collections.users.findOne({ _id: userId }, { session });
       return { kind: 'changed', member: doc && user ? memberRecord(doc, user) : undefined, revokedCredentialIds };
     });
   }
 
-  async removeMember(workspaceId: string, userId: string, expected: MemberState): Promise<MemberChangeOutcome> {
-    return this.memberTransaction(workspaceId, userId, expected, undefined, async (session) => {
-      await this.members.deleteOne({ workspace_id: workspaceId, user_id: userId }, { session });
-      return { kind: 'changed', member: undefined, revokedCredentialIds: await this.revokeMemberCredentials(workspaceId, userId, session) };
+  async function removeMember(workspaceId: string, userId: string, expected: MemberState): Promise<MemberChangeOutcome> {
+    return memberTransaction(workspaceId, userId, expected, undefined, async (session) => {
+      await collections.members.deleteOne({ workspace_id: workspaceId, user_id: userId }, { session });
+      return { kind: 'changed', member: undefined, revokedCredentialIds: await revokeMemberCredentials(workspaceId, userId, session) };
     });
   }
 
-  async activeAccessTokenIds(workspaceId: string, userId: string): Promise<string[]> {
-    const docs = await this.tokens
+  async function activeAccessTokenIds(workspaceId: string, userId: string): Promise<string[]> {
+    const docs = await collections.tokens
       .find({ workspace_id: workspaceId, user_id: userId, kind: 'access', status: 'active' }, { projection: { _id: 1 } })
       .sort({ _id: 1 })
       .toArray();
     return docs.map((d) => d._id);
   }
 
-  async membershipsOf(userId: string): Promise<{ workspace: WorkspaceRecord; role: Role }[]> {
-    const docs = await this.members.find({ user_id: userId, status: 'active' }).sort({ created_at: 1, workspace_id: 1 }).toArray();
-    const workspaces = await this.workspaces.find({ _id: { $in: docs.map((d) => d.workspace_id) }, status: 'active' }).toArray();
+  async function membershipsOf(userId: string): Promise<{ workspace: WorkspaceRecord; role: Role }[]> {
+    const docs = await collections.members.find({ user_id: userId, status: 'active' }).sort({ created_at: 1, workspace_id: 1 }).toArray();
+    const workspaces = await collections.workspaces.find({ _id: { $in: docs.map((d) => d.workspace_id) }, status: 'active' }).toArray();
     const byId = new Map(workspaces.map((w) => [w._id, workspaceRecord(w)]));
     return docs.flatMap((d) => {
       const workspace = byId.get(d.workspace_id);
@@ -121,13 +115,13 @@ export class MongoMemberStore extends MongoStorePart implements MemberStore {
     });
   }
 
-  async setInitialPassword(userId: string, passwordHash: string): Promise<boolean> {
-    const result = await this.users.updateOne({ _id: userId, password_hash: null }, { $set: { password_hash: passwordHash } });
+  async function setInitialPassword(userId: string, passwordHash: string): Promise<boolean> {
+    const result = await collections.users.updateOne({ _id: userId, password_hash: null }, { $set: { password_hash: passwordHash } });
     return result.modifiedCount === 1;
   }
 
-  async replacePasswordHash(userId: string, expected: string, passwordHash: string): Promise<boolean> {
-    const result = await this.users.updateOne({ _id: userId, password_hash: expected }, { $set: { password_hash: passwordHash } });
+  async function replacePasswordHash(userId: string, expected: string, passwordHash: string): Promise<boolean> {
+    const result = await collections.users.updateOne({ _id: userId, password_hash: expected }, { $set: { password_hash: passwordHash } });
     return result.modifiedCount === 1;
   }
 
@@ -135,7 +129,7 @@ export class MongoMemberStore extends MongoStorePart implements MemberStore {
    * Runs `work` once the member is found in the `expected` state and the change keeps an active
    * owner; `next` undefined is a removal.
    */
-  private async memberTransaction(
+  async function memberTransaction(
     workspaceId: string,
     userId: string,
     expected: MemberState,
@@ -143,15 +137,15 @@ export class MongoMemberStore extends MongoStorePart implements MemberStore {
     work: (session: ClientSession) => Promise<MemberChangeOutcome>,
   ): Promise<MemberChangeOutcome> {
     try {
-      return await this.transaction(async (session) => {
-        await this.workspaces.updateOne({ _id: workspaceId }, { $inc: { members_revision: 1 } }, { session });
-        const current = await this.members.findOne({ workspace_id: workspaceId, user_id: userId }, { session });
+      return await inTransaction(handle, async (session) => {
+        await collections.workspaces.updateOne({ _id: workspaceId }, { $inc: { members_revision: 1 } }, { session });
+        const current = await collections.members.findOne({ workspace_id: workspaceId, user_id: userId }, { session });
         if (!current) throw new MemberChangeRefused({ kind: 'not_found' });
         if (current.role !== expected.role || current.status !== expected.status) throw new MemberChangeRefused({ kind: 'stale' });
         const wasActiveOwner = current.role === 'owner' && current.status === 'active';
         const staysActiveOwner = next?.role === 'owner' && next.status === 'active';
         if (wasActiveOwner && !staysActiveOwner) {
-          const others = await this.members.countDocuments(
+          const others = await collections.members.countDocuments(
             { workspace_id: workspaceId, user_id: { $ne: userId }, role: 'owner', status: 'active' },
             { session, limit: 1 },
           );
@@ -165,8 +159,8 @@ export class MongoMemberStore extends MongoStorePart implements MemberStore {
     }
   }
 
-  private async withUsers(docs: MemberDocument[]): Promise<MemberRecord[]> {
-    const users = await this.users.find({ _id: { $in: docs.map((d) => d.user_id) } }).toArray();
+  async function withUsers(docs: MemberDocument[]): Promise<MemberRecord[]> {
+    const users = await collections.users.find({ _id: { $in: docs.map((d) => d.user_id) } }).toArray();
     const byId = new Map(users.map((u) => [u._id, u]));
     return docs.flatMap((d) => {
       const user = byId.get(d.user_id);
@@ -174,7 +168,9 @@ export class MongoMemberStore extends MongoStorePart implements MemberStore {
     });
   }
 
-  private revokeMemberCredentials(workspaceId: string, userId: string, session: ClientSession): Promise<string[]> {
-    return this.revokeOAuthCredentialsWhere({ workspace_id: workspaceId, user_id: userId }, session);
+  function revokeMemberCredentials(workspaceId: string, userId: string, session: ClientSession): Promise<string[]> {
+    return revokeOAuthCredentialsWhere(collections, { workspace_id: workspaceId, user_id: userId }, session);
   }
+
+  return { createUser, getUser, findUserByEmail, addMember, getMember, listMembers, changeMember, removeMember, activeAccessTokenIds, membershipsOf, setInitialPassword, replacePasswordHash };
 }

@@ -1,12 +1,11 @@
 // A platform's customers in SQLite: registration in one transaction, and the owners of the
 // workspaces under a platform, searched by e-mail or name.
-import type Database from 'better-sqlite3';
 import type { Role } from '@voice/runtime/access';
-import { type SqliteDatabase } from '@voice/runtime/store/sqlite';
 import type { Page } from '@voice/runtime/validation';
 import type { CustomerRecord, CustomerStore, MembershipRecord, RegisterCustomerOutcome, UserRecord, WorkspaceRecord } from '../store.js';
 import { insertMember, insertUser, insertWorkspace } from './inserts.js';
 import { userFromRow, workspaceFromRow, type UserRow, type WorkspaceRow } from './rows.js';
+import type { SqliteContext } from './context.js';
 
 /** The platform's customers matching a LIKE pattern, each with `since`: its oldest workspace there. */
 const matching = `SELECT u.*, MIN(w.created_at) AS since
@@ -23,47 +22,45 @@ const ownedWorkspaces = `SELECT w.*, m.user_id AS member_user_id, m.role AS memb
 /** A LIKE pattern matching `text` literally anywhere, lower-cased as casefold() lower-cases the columns. */
 const containsPattern = (text: string): string => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-export class SqliteCustomerStore implements CustomerStore {
-  constructor(private readonly db: SqliteDatabase, private readonly sql: (text: string) => Database.Statement) {
-    // SQLite's own lower() and LIKE fold ASCII letters only; names are not all ASCII.
-    db.function('casefold', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
-  }
+export function sqliteCustomerStore({ db, sql }: SqliteContext): CustomerStore {
+  // SQLite's own lower() and LIKE fold ASCII letters only; names are not all ASCII.
+  db.function('casefold', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
 
-  async registerCustomer(user: UserRecord, workspace: WorkspaceRecord, membership: MembershipRecord): Promise<RegisterCustomerOutcome> {
+  async function registerCustomer(user: UserRecord, workspace: WorkspaceRecord, membership: MembershipRecord): Promise<RegisterCustomerOutcome> {
     // IMMEDIATE serialises registrations, so the e-mail read is still true when the rows go in.
-    return this.db.transaction((): RegisterCustomerOutcome => {
-      const existing = this.sql('SELECT id FROM users WHERE realm_id = ? AND email = ?').get(user.realmId, user.email) as { id: string } | undefined;
-      if (!existing) insertUser(this.sql, user);
-      insertWorkspace(this.sql, workspace);
+    return db.transaction((): RegisterCustomerOutcome => {
+      const existing = sql('SELECT id FROM users WHERE realm_id = ? AND email = ?').get(user.realmId, user.email) as { id: string } | undefined;
+      if (!existing) insertUser(sql, user);
+      insertWorkspace(sql, workspace);
       if (!existing) {
-        insertMember(this.sql, membership);
+        insertMember(sql, membership);
         return { kind: 'registered' };
       }
-      insertMember(this.sql, { ...membership, userId: existing.id, status: 'invited', invitedName: user.name });
+      insertMember(sql, { ...membership, userId: existing.id, status: 'invited', invitedName: user.name });
       return { kind: 'invited', userId: existing.id };
     }).immediate();
   }
 
-  async listCustomers(platformWorkspaceId: string, query: string, page: Page): Promise<{ customers: CustomerRecord[]; total: number }> {
-    return this.db.transaction(() => {
+  async function listCustomers(platformWorkspaceId: string, query: string, page: Page): Promise<{ customers: CustomerRecord[]; total: number }> {
+    return db.transaction(() => {
       const pattern = containsPattern(query);
-      const { total } = this.sql(`SELECT COUNT(*) AS total FROM (${matching})`).get(platformWorkspaceId, pattern, pattern) as { total: number };
-      const rows = this.sql(`${matching} ORDER BY since DESC, u.id DESC LIMIT ? OFFSET ?`)
+      const { total } = sql(`SELECT COUNT(*) AS total FROM (${matching})`).get(platformWorkspaceId, pattern, pattern) as { total: number };
+      const rows = sql(`${matching} ORDER BY since DESC, u.id DESC LIMIT ? OFFSET ?`)
         .all(platformWorkspaceId, pattern, pattern, page.limit, page.offset) as UserRow[];
-      return { customers: this.withWorkspaces(platformWorkspaceId, rows), total };
+      return { customers: withWorkspaces(platformWorkspaceId, rows), total };
     })();
   }
 
-  async getCustomer(platformWorkspaceId: string, userId: string): Promise<CustomerRecord | undefined> {
-    return this.db.transaction(() => {
-      const row = this.sql('SELECT * FROM users WHERE id = ?').get(userId) as UserRow | undefined;
-      return row ? this.withWorkspaces(platformWorkspaceId, [row])[0] : undefined;
+  async function getCustomer(platformWorkspaceId: string, userId: string): Promise<CustomerRecord | undefined> {
+    return db.transaction(() => {
+      const row = sql('SELECT * FROM users WHERE id = ?').get(userId) as UserRow | undefined;
+      return row ? withWorkspaces(platformWorkspaceId, [row])[0] : undefined;
     })();
   }
 
   /** The users with their workspaces under the platform; users without any are left out. */
-  private withWorkspaces(platformWorkspaceId: string, users: UserRow[]): CustomerRecord[] {
-    const rows = this.sql(ownedWorkspaces).all(platformWorkspaceId, JSON.stringify(users.map((u) => u.id))) as (WorkspaceRow & {
+  function withWorkspaces(platformWorkspaceId: string, users: UserRow[]): CustomerRecord[] {
+    const rows = sql(ownedWorkspaces).all(platformWorkspaceId, JSON.stringify(users.map((u) => u.id))) as (WorkspaceRow & {
       member_user_id: string;
       member_role: string;
     })[];
@@ -74,4 +71,6 @@ export class SqliteCustomerStore implements CustomerStore {
       return workspaces.length > 0 ? [{ user: userFromRow(user), workspaces }] : [];
     });
   }
+
+  return { registerCustomer, listCustomers, getCustomer };
 }

@@ -1,21 +1,20 @@
 // The INSERTs of workspaces, users and memberships, shared by the parts that create them; each
 // runs inside the caller's transaction when there is one.
-import type Database from 'better-sqlite3';
+import { insertRow } from '@voice/runtime/store/sqlite';
+import type { Sql } from './context.js';
+import { storedMembership } from '../mapping/member.js';
+import { storedUser } from '../mapping/user.js';
+import { storedWorkspace } from '../mapping/workspace.js';
 import type { MembershipRecord, UserRecord, WorkspaceRecord } from '../store.js';
 
-type Sql = (text: string) => Database.Statement;
-
 export function insertWorkspace(sql: Sql, workspace: WorkspaceRecord): void {
-  sql('INSERT INTO workspaces (id, name, plan, status, parent_workspace_id, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(workspace.id, workspace.name, workspace.plan, workspace.status, workspace.parentWorkspaceId, workspace.createdAt);
+  insertRow(sql, 'workspaces', { id: workspace.id, ...storedWorkspace(workspace) });
 }
 
 export function insertUser(sql: Sql, user: UserRecord): void {
-  sql('INSERT INTO users (id, realm_id, email, name, password_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(user.id, user.realmId, user.email, user.name, user.passwordHash, user.createdAt);
+  insertRow(sql, 'users', { id: user.id, ...storedUser(user) });
 }
 
 export function insertMember(sql: Sql, membership: MembershipRecord): void {
-  sql('INSERT INTO members (workspace_id, user_id, role, status, created_at, invited_name) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(membership.workspaceId, membership.userId, membership.role, membership.status, membership.createdAt, membership.invitedName ?? null);
+  insertRow(sql, 'members', storedMembership(membership));
 }

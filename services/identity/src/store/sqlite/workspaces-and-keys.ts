@@ -1,60 +1,60 @@
 // Workspaces and their API keys in SQLite, including the suspension that revokes a workspace's credentials.
-import type Database from 'better-sqlite3';
-import { isUniqueViolation, type SqliteDatabase } from '@voice/runtime/store/sqlite';
+import { insertRow, isUniqueViolation } from '@voice/runtime/store/sqlite';
 import type { Page } from '@voice/runtime/validation';
 import type { ApiKeyRecord, RevokeKeyOutcome, WorkspaceKeyStore, WorkspaceRecord } from '../store.js';
 import { insertWorkspace } from './inserts.js';
 import { revokeOAuthCredentials } from './revoke.js';
 import { ids, keyFromRow, workspaceFromRow, type ApiKeyRow, type WorkspaceRow } from './rows.js';
+import { sqliteValues } from '@voice/runtime/store';
+import { storedApiKey } from '../mapping/api-key.js';
+import type { SqliteContext } from './context.js';
 
-export class SqliteWorkspaceKeyStore implements WorkspaceKeyStore {
-  constructor(private readonly db: SqliteDatabase, private readonly sql: (text: string) => Database.Statement) {}
-
-  async bootstrapRoot(workspace: WorkspaceRecord, key: ApiKeyRecord): Promise<'created' | 'exists'> {
-    return this.db.transaction(() => {
-      if (this.sql('SELECT 1 FROM workspaces WHERE parent_workspace_id IS NULL').get()) return 'exists' as const;
-      insertWorkspace(this.sql, workspace);
-      this.insertKey(key);
+export function sqliteWorkspaceKeyStore({ db, sql }: SqliteContext): WorkspaceKeyStore {
+  async function bootstrapRoot(workspace: WorkspaceRecord, key: ApiKeyRecord): Promise<'created' | 'exists'> {
+    return db.transaction(() => {
+      if (sql('SELECT 1 FROM workspaces WHERE parent_workspace_id IS NULL').get()) return 'exists' as const;
+      insertWorkspace(sql, workspace);
+      insertKey(key);
       return 'created' as const;
     }).immediate();
   }
 
-  async rootWorkspace(): Promise<WorkspaceRecord | undefined> {
-    const row = this.sql('SELECT * FROM workspaces WHERE parent_workspace_id IS NULL').get() as WorkspaceRow | undefined;
+  async function rootWorkspace(): Promise<WorkspaceRecord | undefined> {
+    const row = sql('SELECT * FROM workspaces WHERE parent_workspace_id IS NULL').get() as WorkspaceRow | undefined;
     return row ? workspaceFromRow(row) : undefined;
   }
 
-  async createWorkspace(workspace: WorkspaceRecord): Promise<void> {
-    insertWorkspace(this.sql, workspace);
+  async function createWorkspace(workspace: WorkspaceRecord): Promise<void> {
+    insertWorkspace(sql, workspace);
   }
 
-  async getWorkspace(id: string): Promise<WorkspaceRecord | undefined> {
-    const row = this.sql('SELECT * FROM workspaces WHERE id = ?').get(id) as WorkspaceRow | undefined;
+  async function getWorkspace(id: string): Promise<WorkspaceRecord | undefined> {
+    const row = sql('SELECT * FROM workspaces WHERE id = ?').get(id) as WorkspaceRow | undefined;
     return row ? workspaceFromRow(row) : undefined;
   }
 
-  async createApiKey(key: ApiKeyRecord): Promise<void> {
-    this.insertKey(key);
+  async function createApiKey(key: ApiKeyRecord): Promise<void> {
+    insertKey(key);
   }
 
-  async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
-    const row = this.sql('SELECT * FROM api_keys WHERE key_hash = ?').get(keyHash) as ApiKeyRow | undefined;
+  async function findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
+    const row = sql('SELECT * FROM api_keys WHERE key_hash = ?').get(keyHash) as ApiKeyRow | undefined;
     return row ? keyFromRow(row) : undefined;
   }
 
-  async listApiKeys(workspaceId: string, page: Page): Promise<{ keys: ApiKeyRecord[]; total: number }> {
-    return this.db.transaction(() => {
-      const { total } = this.sql("SELECT COUNT(*) AS total FROM api_keys WHERE workspace_id = ? AND status = 'active'")
+  async function listApiKeys(workspaceId: string, page: Page): Promise<{ keys: ApiKeyRecord[]; total: number }> {
+    return db.transaction(() => {
+      const { total } = sql("SELECT COUNT(*) AS total FROM api_keys WHERE workspace_id = ? AND status = 'active'")
         .get(workspaceId) as { total: number };
-      const rows = this.sql("SELECT * FROM api_keys WHERE workspace_id = ? AND status = 'active' ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?")
+      const rows = sql("SELECT * FROM api_keys WHERE workspace_id = ? AND status = 'active' ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?")
         .all(workspaceId, page.limit, page.offset) as ApiKeyRow[];
       return { keys: rows.map(keyFromRow), total };
     })();
   }
 
-  async registerApiKey(key: ApiKeyRecord): Promise<'created' | 'exists'> {
+  async function registerApiKey(key: ApiKeyRecord): Promise<'created' | 'exists'> {
     try {
-      this.insertKey(key);
+      insertKey(key);
       return 'created';
     } catch (error) {
       if (isUniqueViolation(error) && String((error as Error).message).includes('api_keys.key_hash')) return 'exists';
@@ -62,50 +62,49 @@ export class SqliteWorkspaceKeyStore implements WorkspaceKeyStore {
     }
   }
 
-  async revokeApiKey(workspaceId: string, id: string): Promise<RevokeKeyOutcome> {
-    return this.db.transaction((): RevokeKeyOutcome => {
-      const key = this.sql(
+  async function revokeApiKey(workspaceId: string, id: string): Promise<RevokeKeyOutcome> {
+    return db.transaction((): RevokeKeyOutcome => {
+      const key = sql(
         `SELECT k.scopes, w.parent_workspace_id FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id
          WHERE k.id = ? AND k.workspace_id = ? AND k.status = 'active'`,
       ).get(id, workspaceId) as { scopes: string | null; parent_workspace_id: string | null } | undefined;
       if (!key) return 'not_found';
       if (key.scopes === null && key.parent_workspace_id === null) {
-        const others = this.sql(
+        const others = sql(
           "SELECT COUNT(*) AS n FROM api_keys WHERE workspace_id = ? AND id <> ? AND status = 'active' AND scopes IS NULL",
         ).get(workspaceId, id) as { n: number };
         if (others.n === 0) return 'last_unrestricted';
       }
-      this.sql("UPDATE api_keys SET status = 'revoked' WHERE id = ?").run(id);
+      sql("UPDATE api_keys SET status = 'revoked' WHERE id = ?").run(id);
       return 'revoked';
     }).immediate();
   }
 
-  async touchApiKey(id: string, at: string): Promise<void> {
-    this.sql('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(at, id);
+  async function touchApiKey(id: string, at: string): Promise<void> {
+    sql('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(at, id);
   }
 
-  async setWorkspaceStatus(
+  async function setWorkspaceStatus(
     id: string,
     status: WorkspaceRecord['status'],
   ): Promise<{ workspace: WorkspaceRecord; revokedCredentialIds: string[] } | undefined> {
-    return this.db.transaction(() => {
-      if (this.sql('UPDATE workspaces SET status = ? WHERE id = ?').run(status, id).changes === 0) return undefined;
+    return db.transaction(() => {
+      if (sql('UPDATE workspaces SET status = ? WHERE id = ?').run(status, id).changes === 0) return undefined;
       const revoked: string[] = [];
       if (status === 'suspended') {
-        revoked.push(...ids(this.sql("UPDATE api_keys SET status = 'revoked' WHERE workspace_id = ? AND status = 'active' RETURNING id").all(id)));
-        revoked.push(...revokeOAuthCredentials(this.sql, { where: 'workspace_id = ?', params: [id] }));
+        revoked.push(...ids(sql("UPDATE api_keys SET status = 'revoked' WHERE workspace_id = ? AND status = 'active' RETURNING id").all(id)));
+        revoked.push(...revokeOAuthCredentials(sql, { where: 'workspace_id = ?', params: [id] }));
       }
-      const row = this.sql('SELECT * FROM workspaces WHERE id = ?').get(id) as WorkspaceRow;
+      const row = sql('SELECT * FROM workspaces WHERE id = ?').get(id) as WorkspaceRow;
       return { workspace: workspaceFromRow(row), revokedCredentialIds: revoked };
     }).immediate();
   }
 
-  private insertKey(key: ApiKeyRecord): void {
-    this.sql(
-        `INSERT INTO api_keys (id, workspace_id, name, principal_id, key_hash, key_hint, scopes, status, created_at, last_used_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(key.id, key.workspaceId, key.name, key.principalId, key.keyHash, key.keyHint,
-        key.scopes === null ? null : JSON.stringify(key.scopes), key.status, key.createdAt, key.lastUsedAt);
+  function insertKey(key: ApiKeyRecord): void {
+    insertRow(sql, 'api_keys', { id: key.id, ...storedApiKey(key, sqliteValues) });
   }
+
+
+
+  return { bootstrapRoot, rootWorkspace, createWorkspace, getWorkspace, createApiKey, findApiKeyByHash, listApiKeys, registerApiKey, revokeApiKey, touchApiKey, setWorkspaceStatus };
 }

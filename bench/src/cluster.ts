@@ -1,0 +1,83 @@
+// Runs the cluster topology for the bench: every service and the gateway as processes of their
+// own (startCluster, the built entry points, as `npm run start:cluster` does) over the NATS server
+// at NATS_URL (default nats://127.0.0.1:4222), in an event namespace of the run's own whose
+// streams and buckets are removed afterwards, with a temp DATA_DIR and the platform child's key
+// and limits.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startCluster, type ClusterProcessName } from '@voice/platform';
+import { closeNats, connectNats } from '@voice/runtime/nats';
+import { benchPlatformEnv } from './platform.js';
+
+export interface ClusterUnderTest {
+  url: string;
+  apiKey: string;
+  /** The children's pids by name (a restarted child has a new one). */
+  pids(): Record<ClusterProcessName, number | undefined>;
+  /** Crash restarts of the children since the start: more than none breaks the measurement. */
+  crashes(): number;
+  stop(): Promise<void>;
+}
+
+/** Deletes the event streams and key-value buckets of the namespace. */
+async function removeNamespace(natsUrl: string, namespace: string): Promise<void> {
+  const connection = await connectNats(natsUrl, `bench-cleanup-${namespace}`);
+  try {
+    const manager = await connection.jetstreamManager();
+    const names: string[] = [];
+    for await (const name of manager.streams.names()) names.push(name);
+    for (const name of names) {
+      if (name.startsWith(`${namespace}_`) || name.startsWith(`KV_${namespace}_`)) await manager.streams.delete(name);
+    }
+  } finally {
+    await closeNats(connection);
+  }
+}
+
+export async function startClusterUnderTest(repoRoot: string, log: (line: string) => void): Promise<ClusterUnderTest> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'voice-bench-cluster-'));
+  const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+  const namespace = `bench_${randomBytes(4).toString('hex')}`;
+  const { env, apiKey } = benchPlatformEnv(dataDir);
+  const cleanUp = async () => {
+    rmSync(dataDir, { recursive: true, force: true });
+    await removeNamespace(natsUrl, namespace).catch((error: unknown) => log(`warning: could not remove the namespace ${namespace}: ${String(error)}`));
+  };
+  const clusterEnv: Record<string, string> = {
+    ...env,
+    NATS_URL: natsUrl,
+    VOICE_EVENT_NAMESPACE: namespace,
+    VOICE_IDENTITY_PORT: '0',
+    VOICE_TOOLS_PORT: '0',
+    VOICE_BILLING_PORT: '0',
+    VOICE_TELEPHONY_PORT: '0',
+    VOICE_PLATFORM_USERS_PORT: '0',
+  };
+  // Children's warnings and errors, as the platform child's are.
+  const output = (name: ClusterProcessName, _stream: 'stdout' | 'stderr', chunk: Buffer) => {
+    for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) log(`[${name}] ${line}`);
+  };
+  let running;
+  try {
+    running = await startCluster(clusterEnv, { root: repoRoot, output });
+  } catch (error) {
+    await cleanUp();
+    throw error;
+  }
+  const cluster = running;
+  return {
+    url: cluster.url,
+    apiKey,
+    pids: () => Object.fromEntries(Object.entries(cluster.status()).map(([name, status]) => [name, status.pid])) as Record<ClusterProcessName, number | undefined>,
+    crashes: () => Object.values(cluster.status()).reduce((sum, status) => sum + status.crashes, 0),
+    stop: async () => {
+      try {
+        await cluster.stop();
+      } finally {
+        await cleanUp();
+      }
+    },
+  };
+}

@@ -38,6 +38,7 @@ import { registerTelephonyRoutes } from './rest/telephony.js';
 import { registerToolRoutes } from './rest/tools.js';
 import { registerAssistantRoutes } from './rest/assistants.js';
 import { registerSettingsRoutes } from './rest/settings.js';
+import { registerKnowledgeRoutes } from './rest/knowledge.js';
 import { registerCarrierCallbacks } from './webhooks/carrier-callbacks.js';
 
 export interface GatewayDeps {
@@ -82,6 +83,7 @@ export function buildRestRouter(deps: GatewayDeps): RestRouter {
   registerToolRoutes(rest, deps);
   registerAssistantRoutes(rest, deps);
   registerSettingsRoutes(rest, deps);
+  registerKnowledgeRoutes(rest, deps);
   registerApiKeyRoutes(rest, deps);
   registerMemberRoutes(rest, deps);
   registerTelephonyRoutes(rest, deps);

@@ -4,6 +4,7 @@ import { createClient, type Client } from '@connectrpc/connect';
 import { Health } from '@voice/proto/grpc/health/v1/health';
 import { AssistantsService } from '@voice/proto/voice/assistants/v1/assistants';
 import { CatalogService } from '@voice/proto/voice/assistants/v1/catalog';
+import { KnowledgeService } from '@voice/proto/voice/assistants/v1/knowledge';
 import { SettingsService } from '@voice/proto/voice/assistants/v1/settings';
 import { AssistantVersionsService } from '@voice/proto/voice/assistants/v1/versions';
 import { BillingService } from '@voice/proto/voice/billing/v1/billing';
@@ -26,6 +27,7 @@ export interface ServiceClients {
   assistantVersions: Client<typeof AssistantVersionsService>;
   catalog: Client<typeof CatalogService>;
   settings: Client<typeof SettingsService>;
+  knowledge: Client<typeof KnowledgeService>;
   /** Health clients of every service /readyz and /health/dependencies report on, by service name. */
   health: Record<string, Client<typeof Health>>;
   /** Closes every HTTP/2 session (shutdown). */
@@ -60,6 +62,7 @@ export function createServiceClients(services: GatewayConfig['services'], local?
     assistantVersions: createClient(AssistantVersionsService, channels.assistants.transport),
     catalog: createClient(CatalogService, channels.assistants.transport),
     settings: createClient(SettingsService, channels.assistants.transport),
+    knowledge: createClient(KnowledgeService, channels.assistants.transport),
     health: Object.fromEntries(Object.entries(channels).map(([name, channel]) => [name, createClient(Health, channel.transport)])),
     close: () => Object.values(channels).forEach((channel) => channel.close()),
   };

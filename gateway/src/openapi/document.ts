@@ -24,6 +24,7 @@ export interface DocumentOptions {
 const tagNames: Record<Toolset, string> = {
   account: 'Account',
   assistants: 'Assistants',
+  knowledge: 'Knowledge bases',
   settings: 'Assistant settings',
   telephony: 'Telephony',
   billing: 'Billing',
@@ -33,6 +34,7 @@ const tagNames: Record<Toolset, string> = {
 const tagDescriptions: Record<Toolset, string> = {
   account: 'Who the caller is, service-account API keys, the workspace’s members and its custom domain.',
   assistants: 'Assistants, their configuration history, the catalog of models, transcribers and voices they use, and the tools they call: HTTP APIs, MCP servers and built-in actions.',
+  knowledge: 'Knowledge bases: documents from text, web pages and files (plain text, Markdown, HTML, PDF), ingested into chunks assistants search.',
   settings: 'What assistants remember of callers, and how they reach language models: the default model, the providers allowed, the workspace’s own provider keys.',
   telephony: 'Phone numbers, carrier connections, A2P 10DLC campaigns, the SMS suppression list and SMS.',
   billing: 'The wallet’s balance in credits and minutes, the ledger and usage summaries. Amounts are exact decimal strings.',

@@ -15,6 +15,7 @@ import { openServiceStore } from '@voice/runtime/store';
 import { egressPolicy } from '@voice/runtime/egress';
 import { readAssistantsConfig } from './config.js';
 import { ProviderKeyTester } from './inference/provider-key-test.js';
+import { Ingestion } from './ingestion/ingestion.js';
 import { assistantsRetentionJob } from './retention.js';
 import { assistantsRoutes, assistantsServiceNames } from './routes.js';
 import { MongoAssistantsStore } from './store/mongo.js';
@@ -47,6 +48,11 @@ export async function startAssistantsService(env: Env, options: AssistantsOption
     const telephonyChannel = openInternalChannel({ name: 'telephony', url: config.telephonyUrl }, options.local);
     closers.push(async () => telephonyChannel.close());
     const signer = new CallerSigner(config.common.internalSecret);
+    const policy = egressPolicy({ allowPrivate: config.egressAllowPrivate });
+    const ingestion = new Ingestion({ store, policy, now: () => new Date(), logger: log.child({ component: 'ingestion' }) });
+    closers.push(() => ingestion.stop());
+    // Documents a stop left processing are taken up again.
+    ingestion.wake();
     const server = await startConnectServer({
       name: 'assistants',
       host: config.host,
@@ -61,12 +67,14 @@ export async function startAssistantsService(env: Env, options: AssistantsOption
         box: new SecretBox(config.encryptionKey),
         keyTester: new ProviderKeyTester({
           urls: config.providerUrls,
-          policy: egressPolicy({ allowPrivate: config.egressAllowPrivate }),
+          policy,
           logger: log.child({ component: 'provider-key-test' }),
         }),
         tools: createClient(ToolsService, toolsChannel.transport),
         telephony: createClient(TelephonyService, telephonyChannel.transport),
         signer,
+        ingestion,
+        policy,
       }),
     });
     closers.push(() => server.close());

@@ -14,7 +14,9 @@ import { egressPolicy } from '@voice/runtime/egress';
 import { CallerSigner } from '@voice/runtime/caller';
 import { SecretBox } from '@voice/runtime/crypto';
 import { newId } from '@voice/runtime/ids';
+import { createLogger } from '@voice/runtime/logger';
 import { ProviderKeyTester } from '../src/inference/provider-key-test.js';
+import { Ingestion } from '../src/ingestion/ingestion.js';
 import { assistantsRoutes } from '../src/routes.js';
 import { SqliteAssistantsStore } from '../src/store/sqlite.js';
 import { failure, routerClient } from '../../runtime/test/service-tiers.js';
@@ -29,6 +31,8 @@ const elsewhere = createRouterTransport(() => {});
 const routes = assistantsRoutes({
   store,
   box: new SecretBox(randomBytes(32)),
+  ingestion: new Ingestion({ store, policy: egressPolicy({ allowPrivate: false }), now: () => new Date(), logger: createLogger({ service: 'test', level: 'silent' }) }),
+  policy: egressPolicy({ allowPrivate: false }),
   keyTester: new ProviderKeyTester({ urls: { openai: 'https://api.openai.com', anthropic: 'https://api.anthropic.com', google: 'https://generativelanguage.googleapis.com' }, policy: egressPolicy({ allowPrivate: false }) }),
   tools: createClient(ToolsService, elsewhere),
   telephony: createClient(TelephonyService, elsewhere),

@@ -1,6 +1,6 @@
 // The references an assistant holds to other resources, and those others hold to it: its tool_ids
-// must name tools of the workspace (asked of the tools service) and its assistant_transfer items
-// assistants of the workspace; while a phone number (telephony) or a builtin tool (tools) names an
+// must name tools of the workspace (asked of the tools service), its knowledge_base_ids knowledge
+// bases and its assistant_transfer items assistants of the workspace; while a phone number (telephony) or a builtin tool (tools) names an
 // assistant, the assistant cannot be deleted.
 import type { JsonObject } from '@bufbuild/protobuf';
 import { Code, ConnectError, type Client } from '@connectrpc/connect';
@@ -9,13 +9,14 @@ import { invalidRequest, serviceError, type FieldIssue } from '@voice/runtime/er
 import { unknownAssistantIssue } from '@voice/runtime/internal';
 import type { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
 import type { ToolsService } from '@voice/proto/voice/tools/v1/tools';
-import type { AssistantStore } from '../store/store.js';
+import type { AssistantStore, KnowledgeStore } from '../store/store.js';
 
 export interface ReferencesDeps {
   tools: Client<typeof ToolsService>;
   telephony: Client<typeof TelephonyService>;
   signer: CallerSigner;
   assistants: Pick<AssistantStore, 'get'>;
+  knowledge: Pick<KnowledgeStore, 'existingKnowledgeBases'>;
 }
 
 export class References {
@@ -41,6 +42,7 @@ export class References {
     const issues: FieldIssue[] = [];
     if (fields.includes('tool_ids')) issues.push(...(await this.toolIssues(caller, config.tool_ids as string[])));
     if (fields.includes('builtin_tools')) issues.push(...(await this.assistantIssues(caller, config.builtin_tools as JsonObject[])));
+    if (fields.includes('knowledge_base_ids')) issues.push(...(await this.knowledgeBaseIssues(caller, config.knowledge_base_ids as string[])));
     if (issues.length > 0) throw invalidRequest(issues);
   }
 
@@ -57,6 +59,12 @@ export class References {
       }),
     );
     return ids.flatMap((_, index) => (found[index] ? [] : [{ field: `tool_ids.${index}`, issue: 'is not a tool of this workspace' }]));
+  }
+
+  private async knowledgeBaseIssues(caller: Caller, ids: string[]): Promise<FieldIssue[]> {
+    if (ids.length === 0) return [];
+    const existing = await this.deps.knowledge.existingKnowledgeBases(caller.workspaceId, ids);
+    return ids.flatMap((id, index) => (existing.has(id) ? [] : [{ field: `knowledge_base_ids.${index}`, issue: 'is not a knowledge base of this workspace' }]));
   }
 
   private async assistantIssues(caller: Caller, items: JsonObject[]): Promise<FieldIssue[]> {

@@ -53,7 +53,7 @@ export class Versions implements ServiceImpl<typeof AssistantVersionsService> {
     const allowed = await allowedProvidersOf(this.deps.settings, caller.workspaceId);
     const prepared = this.deps.configurations.prepare(restored.config, {}, planOf(request.workspacePlan), allowed);
     // The tools and assistants an old version named may be gone since.
-    await this.deps.references.check(caller, prepared.config, ['tool_ids', 'builtin_tools']);
+    await this.deps.references.check(caller, prepared.config, ['tool_ids', 'builtin_tools', 'knowledge_base_ids']);
     const at = this.deps.now().toISOString();
     const outcome = await this.deps.assistants.update(caller.workspaceId, current.id, expected, { name: prepared.name, config: prepared.config, updatedAt: at }, {
       workspaceId: caller.workspaceId,

@@ -2,7 +2,7 @@
 // rows and MongoDB documents hold the same fields (MongoDB names the key `_id`). JSON values are
 // kept as text, since their keys may hold characters MongoDB treats specially ("." and "$").
 import type { JsonObject } from '@bufbuild/protobuf';
-import type { AssistantRecord, SettingsRecord, VersionAuthor, VersionRecord } from './store.js';
+import type { AssistantRecord, DocumentRecord, DocumentSource, DocumentStatus, KnowledgeBaseRecord, KnowledgeBaseView, SettingsRecord, VersionAuthor, VersionRecord } from './store.js';
 
 export interface AssistantRow {
   id: string;
@@ -84,5 +84,85 @@ export interface SettingsRow {
 export const settingsOf = (row: Pick<SettingsRow, 'value' | 'revision' | 'updated_at'>): SettingsRecord => ({
   value: JSON.parse(row.value) as JsonObject,
   revision: row.revision,
+  updatedAt: row.updated_at,
+});
+
+export interface KnowledgeBaseRow {
+  id: string;
+  workspace_id: string;
+  name: string;
+  description: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export const knowledgeBaseRowOf = (record: KnowledgeBaseRecord): KnowledgeBaseRow => ({
+  id: record.id,
+  workspace_id: record.workspaceId,
+  name: record.name,
+  description: record.description,
+  created_at: record.createdAt,
+  updated_at: record.updatedAt,
+});
+
+export const knowledgeBaseOf = (row: KnowledgeBaseRow, stats: { documentCount: number; sizeBytes: number }): KnowledgeBaseView => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  name: row.name,
+  description: row.description,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  documentCount: stats.documentCount,
+  sizeBytes: stats.sizeBytes,
+});
+
+export interface DocumentRow {
+  id: string;
+  workspace_id: string;
+  knowledge_base_id: string;
+  name: string;
+  source: string;
+  url: string | null;
+  content_type: string;
+  size_bytes: number;
+  max_bytes: number;
+  status: string;
+  failure_reason: string | null;
+  chunk_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export const documentRowOf = (record: DocumentRecord): DocumentRow => ({
+  id: record.id,
+  workspace_id: record.workspaceId,
+  knowledge_base_id: record.knowledgeBaseId,
+  name: record.name,
+  source: record.source,
+  url: record.url,
+  content_type: record.contentType,
+  size_bytes: record.sizeBytes,
+  max_bytes: record.maxBytes,
+  status: record.status,
+  failure_reason: record.failureReason,
+  chunk_count: record.chunkCount,
+  created_at: record.createdAt,
+  updated_at: record.updatedAt,
+});
+
+export const documentOf = (row: DocumentRow): DocumentRecord => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  knowledgeBaseId: row.knowledge_base_id,
+  name: row.name,
+  source: row.source as DocumentSource,
+  url: row.url,
+  contentType: row.content_type,
+  sizeBytes: row.size_bytes,
+  maxBytes: row.max_bytes,
+  status: row.status as DocumentStatus,
+  failureReason: row.failure_reason,
+  chunkCount: row.chunk_count,
+  createdAt: row.created_at,
   updatedAt: row.updated_at,
 });

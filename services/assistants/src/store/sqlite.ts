@@ -2,8 +2,8 @@
 // revision-checked updates that write their version in the same transaction, and idempotency
 // claims written with the assistant they created.
 import type { JsonObject } from '@bufbuild/protobuf';
-import type Database from 'better-sqlite3';
-import { openSqlite, statementCache, type SqliteDatabase } from '@voice/runtime/store/sqlite';
+import { openSqlite, statementCache } from '@voice/runtime/store/sqlite';
+import { knowledgeMigration, SqliteKnowledgeParts } from './sqlite/knowledge.js';
 import type { Page } from '@voice/runtime/validation';
 import { assistantOf, assistantRowOf, foldName, settingsOf, versionOf, versionRowOf, type AssistantRow, type SettingsRow, type VersionRow } from './mappers.js';
 import {
@@ -59,18 +59,16 @@ const migrations = [
      updated_at TEXT NOT NULL,
      PRIMARY KEY (workspace_id, kind)
    );`,
+  knowledgeMigration,
 ];
 
 /** A LIKE pattern matching `text` literally anywhere. */
 const containing = (text: string): string => `%${foldName(text).replace(/[\\%_]/g, '\\$&')}%`;
 
-export class SqliteAssistantsStore implements AssistantsStore {
-  private readonly db: SqliteDatabase;
-  private readonly sql: (text: string) => Database.Statement;
-
+export class SqliteAssistantsStore extends SqliteKnowledgeParts implements AssistantsStore {
   constructor(file: string) {
-    this.db = openSqlite(file, migrations);
-    this.sql = statementCache(this.db);
+    const db = openSqlite(file, migrations);
+    super(db, statementCache(db));
   }
 
   async create(assistant: AssistantRecord, version: VersionRecord, claim?: IdempotencyClaim): Promise<CreateOutcome> {
@@ -138,6 +136,14 @@ export class SqliteAssistantsStore implements AssistantsStore {
       this.insertVersion({ ...version, number: row.revision });
       return { kind: 'updated', assistant: assistantOf(row) };
     }).immediate();
+  }
+
+  async countUsingKnowledgeBase(workspaceId: string, knowledgeBaseId: string): Promise<number> {
+    const { count } = this.sql(
+      `SELECT COUNT(*) AS count FROM assistants
+       WHERE workspace_id = ? AND EXISTS (SELECT 1 FROM json_each(assistants.config, '$.knowledge_base_ids') WHERE value = ?)`,
+    ).get(workspaceId, knowledgeBaseId) as { count: number };
+    return count;
   }
 
   async delete(workspaceId: string, id: string): Promise<boolean> {

@@ -139,15 +139,83 @@ test('errors are isError results with the REST code and message; nothing changes
   expect(errorOf(await call(client, 'get_balance', { surprise: 1 })).code).toBe('invalid_request');
   expect(errorOf(await call(client, 'release_phone_number', {})).code).toBe('invalid_request');
   expect(errorOf(await call(client, 'transfer_platform_credits', { user_id: '00000000-0000-4000-8000-000000000000', amount: 'ten' })).code).toBe('invalid_request');
-  await expect(client.callTool({ name: 'make_call', arguments: {} })).rejects.toThrow(/unknown tool/);
+  // A JSON-RPC error, said once: the SDK client prefixes "MCP error <code>:" itself.
+  const unknown = await client.callTool({ name: 'no_such_tool', arguments: {} }).catch((error: Error) => error);
+  expect(unknown).toBeInstanceOf(Error);
+  expect((unknown as Error).message).toBe('MCP error -32602: unknown tool no_such_tool; tools/list lists the tools of this endpoint');
   expect((await platform.api.get('/api-keys', key)).body.meta.pagination.total).toBe(1);
+  await client.close();
+});
 
-  // A tool the scopes do not allow is neither listed nor callable.
+/** One JSON-RPC message (or anything else) to /mcp, as a client without the SDK sends it. */
+const rawPost = (key: string | undefined, body: unknown, query = '') =>
+  fetch(mcpUrl(query), {
+    method: 'POST',
+    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+    body: JSON.stringify(body),
+  });
+type RpcAnswer = { jsonrpc: string; id: unknown; error?: { code: number; message: string }; result?: any };
+
+test('MCP 2025-11-25 to the letter: integer page arguments, -32602 for malformed arguments, no batches', async () => {
+  const { key } = await platform.workspace({ plan: 'enterprise' });
+  const client = await connect(key);
+  const { tools } = await client.listTools();
+  const listKeys = tools.find((tool) => tool.name === 'list_api_keys')!;
+  expect(listKeys.inputSchema.properties).toMatchObject({
+    limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+    offset: { type: 'integer', minimum: 0, default: 0 },
+  });
+  await call(client, 'create_api_key', { name: 'second', scopes: ['billing:read'] });
+  const page = await call(client, 'list_api_keys', { limit: 1, offset: 1 });
+  expect(page.isError).toBeUndefined();
+  expect(page.structuredContent.meta.pagination).toEqual({ limit: 1, offset: 1, total: 2 });
+  expect(page.structuredContent.data).toHaveLength(1);
+  expect(errorOf(await call(client, 'list_api_keys', { limit: 0 })).details).toEqual([{ field: 'limit', issue: 'must be an integer from 1 to 200' }]);
+  await client.close();
+
+  for (const [args, said] of [[[1, 2], 'not an array'], ['x', 'not a string'], [null, 'not null']] as const) {
+    const answer = await rawPost(key, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'get_balance', arguments: args } });
+    expect(answer.status).toBe(200);
+    const body = (await answer.json()) as RpcAnswer;
+    expect(body).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32602, message: `params.arguments must be an object of the tool’s input (its inputSchema), ${said}` } });
+  }
+  const noName = (await (await rawPost(key, { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { arguments: {} } })).json()) as RpcAnswer;
+  expect(noName.error).toEqual({ code: -32602, message: 'params.name must be the name of a tool (tools/list lists them)' });
+
+  const batch = await rawPost(key, [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { jsonrpc: '2.0', id: 2, method: 'tools/list' }]);
+  expect(batch.status).toBe(400);
+  expect(((await batch.json()) as RpcAnswer).error).toEqual({ code: -32600, message: expect.stringContaining('batches are not supported') });
+});
+
+test('scope challenges: a tool outside the token’s scopes is a 403 naming the scopes to step up to; the 401 names the scopes to start with', async () => {
   const reader = await platform.workspace({ plan: 'enterprise', scopes: ['billing:read'] });
   const limited = await connect(reader.key);
-  await expect(limited.callTool({ name: 'create_api_key', arguments: { name: 'x', scopes: ['billing:read'] } })).rejects.toThrow(/unknown tool/);
+  expect(await toolNames(limited)).toEqual(['get_balance', 'get_me', 'get_usage_summary']);
   await limited.close();
-  await client.close();
+
+  const metadataUrl = `${platform.running.url}/.well-known/oauth-protected-resource/mcp`;
+  const keyReader = await platform.key(reader.id, ['settings:read']);
+  const keysBefore = (await platform.api.get('/api-keys', keyReader)).body.meta.pagination.total;
+  const refused = await rawPost(reader.key, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'create_api_key', arguments: { name: 'x', scopes: ['billing:read'] } } });
+  expect(refused.status).toBe(403);
+  expect(refused.headers.get('www-authenticate')).toBe(
+    `Bearer error="insufficient_scope", scope="billing:read settings:write", resource_metadata="${metadataUrl}", error_description="this tool needs the settings:write scope"`,
+  );
+  expect(((await refused.json()) as RpcAnswer)).toEqual({ jsonrpc: '2.0', id: 3, error: { code: -32600, message: 'this credential lacks the settings:write scope' } });
+  expect((await platform.api.get('/api-keys', keyReader)).body.meta.pagination.total).toBe(keysBefore);
+
+  const scopeOf = (answer: Response) => /scope="([^"]*)"/.exec(answer.headers.get('www-authenticate') ?? '')?.[1];
+  const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+  const billingOnly = await rawPost(undefined, initialize, '?toolsets=billing');
+  expect(billingOnly.status).toBe(401);
+  expect(scopeOf(billingOnly)).toBe('billing:read');
+  const everything = scopeOf(await rawPost(undefined, initialize));
+  // Every toolset's read scopes, no write scope, far fewer than the server's scopes_supported.
+  const named = everything!.split(' ');
+  expect(named).toEqual([...new Set(named)].sort());
+  expect(named).toEqual(expect.arrayContaining(['assistants:read', 'billing:read', 'phone_numbers:read', 'platform:read', 'settings:read']));
+  expect(named.filter((scope) => !scope.endsWith(':read'))).toEqual([]);
+  expect(named.length).toBeLessThan(canonicalScopes.length / 2);
 });
 
 test('the plan gate: a workspace without the mcp feature is 403; no credential is 401 naming the MCP resource metadata', async () => {

@@ -1,6 +1,6 @@
 // Builds the gateway's express app: request ids, access log and metrics, health, the REST API
 // under /api/v1 with its middleware chain, and the error envelope for every failure.
-import express, { type Express } from 'express';
+import express, { type Express, type Request } from 'express';
 import type { CallerSigner } from '@voice/runtime/caller';
 import type { Logger } from '@voice/runtime/logger';
 import type { MetricsRegistry } from '@voice/runtime/metrics';
@@ -11,7 +11,7 @@ import type { GatewayConfig } from './config.js';
 import { errorHandler } from './errors/error-handler.js';
 import { HttpError } from './errors/http-error.js';
 import { registerHealthRoutes } from './health.js';
-import { protectedResourceMetadataPaths } from './oauth/metadata.js';
+import { oauthPaths, protectedResourceMetadataPaths } from './oauth/metadata.js';
 import { resourcesOf } from './oauth/resources.js';
 import { registerOAuthRoutes } from './oauth/router.js';
 import { accessLog } from './middleware/access-log.js';
@@ -31,7 +31,9 @@ import { registerBillingRoutes } from './rest/billing.js';
 import { registerCustomDomainRoutes } from './rest/custom-domain.js';
 import { registerPlatformUserRoutes } from './rest/platform-users.js';
 import { registerInvitationRoutes } from './invitations/router.js';
+import { cors } from './cors/cors.js';
 import { registerMcpEndpoint } from './mcp/endpoint.js';
+import { entryScopesOf } from './mcp/scope-challenge.js';
 import { registerDocsRoutes } from './docs/page.js';
 import { keepRestRouter, registerOpenApiRoute } from './openapi/route.js';
 import { registerTelephonyRoutes } from './rest/telephony.js';
@@ -63,8 +65,9 @@ export interface GatewayDeps {
 const tenantAware = (deps: GatewayDeps): GatewayDeps => ({ ...deps, publicUrl: () => currentTenant()?.publicUrl ?? deps.publicUrl() });
 
 /** Authentication (naming the resource's metadata in its 401 challenge) and the account's rate limit. */
-const authenticated = (deps: GatewayDeps, resource: keyof typeof protectedResourceMetadataPaths) => [
+const authenticated = (deps: GatewayDeps, resource: keyof typeof protectedResourceMetadataPaths, challengeScope?: (req: Request) => string) => [
   authenticate({
+    challengeScope,
     clients: deps.clients,
     signer: deps.signer,
     cache: deps.cache,
@@ -114,6 +117,9 @@ export function buildGatewayApp(platformDeps: GatewayDeps): Express {
   app.use(tenantHost(tenants, () => (platformHost ??= new URL(platformDeps.publicUrl()).hostname.toLowerCase())));
   /** The name on pages and in the API's description: the tenant's on its own domain. */
   const platformName = () => currentTenant()?.name ?? deps.config.platformName;
+  // Before any authentication: a browser's preflight carries no credential.
+  app.use('/.well-known', cors(() => 'any'));
+  app.use(['/api/v1', oauthPaths.token, oauthPaths.register, oauthPaths.revoke], cors(() => deps.config.corsOrigins));
   registerOAuthRoutes(app, {
     clients: deps.clients,
     signer: deps.signer,
@@ -127,10 +133,11 @@ export function buildGatewayApp(platformDeps: GatewayDeps): Express {
   registerCarrierCallbacks(app, { clients: deps.clients, signer: deps.signer, publicUrl: deps.publicUrl });
   const rest = buildRestRouter(deps);
   registerMcpEndpoint(app, {
-    authenticated: authenticated(deps, 'mcp'),
+    authenticated: authenticated(deps, 'mcp', (req) => entryScopesOf(rest.operations(), req)),
     operations: () => rest.operations(),
     signer: deps.signer,
     publicUrl: deps.publicUrl,
+    resourceMetadataUrl: () => `${deps.publicUrl()}${protectedResourceMetadataPaths.mcp}`,
     logger: deps.logger,
   });
   // The API's description and its reference page are public: registered before the authenticated routes.

@@ -13,6 +13,7 @@ import {
 } from '@voice/runtime/config';
 import { readDrainDelayMs } from '@voice/runtime/shutdown';
 import type { RateLimitPolicy } from './middleware/rate-limit.js';
+import { readAllowedOrigins, type AllowedOrigins } from './cors/allowed-origins.js';
 import { readTrustedProxies } from './proxies/trusted-proxies.js';
 
 export interface GatewayConfig {
@@ -29,6 +30,8 @@ export interface GatewayConfig {
   platformName: string;
   /** Proxies whose X-Forwarded-For names the client (express's `trust proxy`); empty trusts nobody. */
   trustedProxies: string[];
+  /** Browser origins that may call /api/v1 and the OAuth token, registration and revocation endpoints. */
+  corsOrigins: AllowedOrigins;
   /** After SIGTERM, how long /readyz answers 503 while requests are still served, before the listener closes. */
   drainDelayMs: number;
 }
@@ -78,6 +81,7 @@ export function readGatewayConfig(env: Env): GatewayConfig {
     oauthRateLimitWindowSeconds: readInt(env, 'VOICE_OAUTH_RATE_LIMIT_WINDOW_SECONDS', 60, { min: 1, max: 3600 }),
     platformName: readString(env, 'VOICE_PLATFORM_NAME', 'Voice platform'),
     trustedProxies: readTrustedProxies(env),
+    corsOrigins: readAllowedOrigins(env),
     drainDelayMs: readDrainDelayMs(env),
   };
 }

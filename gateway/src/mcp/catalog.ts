@@ -26,6 +26,5 @@ export function parseToolsets(raw: unknown): Set<Toolset> {
   return new Set(names as Toolset[]);
 }
 
-/** The tools this caller is offered. */
-export const offeredTools = (tools: readonly ToolOperation[], auth: AuthContext, chosen: Set<Toolset>): ToolOperation[] =>
-  tools.filter((op) => chosen.has(op.doc.toolset) && refusalFor(op, auth) === undefined);
+/** The tools this caller is offered: those its scopes and plan allow. */
+export const offeredTools = (tools: readonly ToolOperation[], auth: AuthContext): ToolOperation[] => tools.filter((op) => refusalFor(op, auth) === undefined);

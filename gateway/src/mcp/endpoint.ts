@@ -4,7 +4,7 @@
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { CallerSigner } from '@voice/runtime/caller';
 import type { Logger } from '@voice/runtime/logger';
@@ -12,9 +12,12 @@ import { authOf, type AuthContext } from '../auth/auth-context.js';
 import { callOptionsOf } from '../auth/signed-caller.js';
 import { methodNotAllowed } from '../errors/http-error.js';
 import { publicEnvelopeOf } from '../errors/error-handler.js';
-import { requireFeature } from '../middleware/require-feature.js';
+import { featureRefusal, requireFeature } from '../middleware/require-feature.js';
+import { scopeRefusal } from '../middleware/require-scope.js';
 import type { Operation } from '../rest/operation.js';
 import { offeredTools, parseToolsets, toolOperations, type ToolOperation } from './catalog.js';
+import { calledToolOf, messageRules, requestIdOf, rpcError, sendRpcError } from './json-rpc.js';
+import { insufficientScopeChallenge } from './scope-challenge.js';
 import { inputSchemaOf, splitArguments } from './tool-input.js';
 
 export const mcpPath = '/mcp';
@@ -26,6 +29,8 @@ export interface McpOptions {
   signer: CallerSigner;
   /** The public address of this request (the tenant's on its domain): the only origin browsers may call from. */
   publicUrl: () => string;
+  /** Where this request's MCP protected-resource metadata lives, named in challenges. */
+  resourceMetadataUrl: () => string;
   logger: Logger;
 }
 
@@ -65,21 +70,32 @@ const descriptorOf = (op: ToolOperation): Tool => {
   return descriptor;
 };
 
+const errorResult = (error: unknown, op: ToolOperation, call: { requestId: string; logger: Logger }): CallToolResult => {
+  const envelope = publicEnvelopeOf(error, call.requestId);
+  if (envelope.status >= 500) call.logger.error('MCP tool call failed', { request_id: call.requestId, tool: op.doc.mcp.tool, error });
+  const body = { error: { code: envelope.code, message: envelope.message, ...(envelope.details?.length ? { details: envelope.details } : {}) } };
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
+};
+
+/**
+ * `tools` are the chosen toolsets' tools: tools/list offers those the caller may use; a call of one the
+ * plan does not include is an isError result with the REST refusal (a missing scope never gets here:
+ * it is a 403 challenge before the server is built).
+ */
 function mcpServer(tools: ToolOperation[], call: { auth: AuthContext; requestId: string; signer: CallerSigner; logger: Logger }): Server {
   const server = new Server({ name: 'voice-platform', version: '1.0.0' }, { capabilities: { tools: { listChanged: false } } });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools.map(descriptorOf) }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: offeredTools(tools, call.auth).map(descriptorOf) }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const op = tools.find((tool) => tool.doc.mcp.tool === request.params.name);
-    if (!op) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${request.params.name}`);
+    if (!op) throw rpcError(ErrorCode.InvalidParams, `unknown tool ${request.params.name}; tools/list lists the tools of this endpoint`);
+    const refusal = op.feature ? featureRefusal(call.auth, op.feature) : undefined;
+    if (refusal) return errorResult(refusal, op, call);
     try {
       const input = splitArguments(op, request.params.arguments ?? {});
       const reply = await op.handle({ ...input, auth: call.auth, requestId: call.requestId, options: callOptionsOf(call.auth, call.requestId, call.signer) });
       return { content: [{ type: 'text', text: JSON.stringify(reply.body) }], structuredContent: reply.body as Record<string, unknown> };
     } catch (error) {
-      const envelope = publicEnvelopeOf(error, call.requestId);
-      if (envelope.status >= 500) call.logger.error('MCP tool call failed', { request_id: call.requestId, tool: op.doc.mcp.tool, error });
-      const body = { error: { code: envelope.code, message: envelope.message, ...(envelope.details?.length ? { details: envelope.details } : {}) } };
-      return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
+      return errorResult(error, op, call);
     }
   });
   return server;
@@ -92,8 +108,15 @@ export function registerMcpEndpoint(app: Express, options: McpOptions): void {
       const chosen = parseToolsets(req.query.toolsets);
       tools ??= toolOperations(options.operations());
       const auth = authOf(res);
+      const inToolsets = tools.filter((op) => chosen.has(op.doc.toolset));
+      const called = inToolsets.find((op) => op.doc.mcp.tool === calledToolOf(req.body));
+      const missingScope = called?.scope ? scopeRefusal(auth, [called.scope]) : undefined;
+      if (called?.scope && missingScope) {
+        const challenge = insufficientScopeChallenge(auth, called.scope, options.resourceMetadataUrl());
+        return void sendRpcError(res, 403, requestIdOf(req.body), ErrorCode.InvalidRequest, missingScope.message, { 'WWW-Authenticate': challenge });
+      }
       const requestId = String(res.locals.requestId);
-      const server = mcpServer(offeredTools(tools, auth, chosen), { auth, requestId, signer: options.signer, logger: options.logger });
+      const server = mcpServer(inToolsets, { auth, requestId, signer: options.signer, logger: options.logger });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on('close', () => {
         void transport.close();
@@ -106,7 +129,7 @@ export function registerMcpEndpoint(app: Express, options: McpOptions): void {
     }
   };
   const json = express.json({ limit: '1mb' });
-  app.post(mcpPath, originGuard(options.publicUrl), ...options.authenticated, requireFeature('mcp'), json, handle);
+  app.post(mcpPath, originGuard(options.publicUrl), ...options.authenticated, requireFeature('mcp'), json, messageRules, handle);
   // Stateless: no server-initiated stream to open and no session to end.
   app.all(mcpPath, (_req, _res, next) => next(methodNotAllowed('POST')));
 }

@@ -3,6 +3,7 @@
 // with, and a call's arguments are split back into those parts and validated by them.
 import { z } from 'zod';
 import { isValidIdempotencyKey } from '@voice/runtime/idempotency';
+import { typedPageFields } from '@voice/runtime/validation';
 import { badRequest } from '../errors/http-error.js';
 import type { Operation } from '../rest/operation.js';
 import { idempotencyKeyIssue, parseBody } from '../rest/validate.js';
@@ -14,13 +15,29 @@ export const pathParamsOf = (path: string): string[] => [...path.matchAll(/:([A-
 
 const shapeOf = (schema: z.ZodType | undefined): z.ZodRawShape => (schema instanceof z.ZodObject ? schema.shape : {});
 
+const isBooleanText = (schema: z.ZodType): boolean => {
+  const inner = schema instanceof z.ZodOptional ? (schema.unwrap() as z.ZodType) : schema;
+  return inner instanceof z.ZodEnum && [...inner.options].sort().join() === 'false,true';
+};
+
+/**
+ * A query field as a tool sends it: a query string carries numbers and booleans as text, a tool sends
+ * them typed (splitArguments turns them back into text for the query's own schema).
+ */
+function typedQueryField(name: string, schema: z.ZodType): z.ZodType {
+  if (name === 'limit' || name === 'offset') return typedPageFields[name];
+  if (isBooleanText(schema)) return schema.description ? z.boolean().optional().describe(schema.description) : z.boolean().optional();
+  return schema;
+}
+
 /** The whole input as one zod object (for its JSON Schema). */
 function inputObject(op: Operation<any, any>): z.ZodObject {
   const params = Object.fromEntries(pathParamsOf(op.path).map((name) => [name, z.string().describe(`the ${name} of the ${op.doc.toolset} resource`)]));
+  const query = Object.fromEntries(Object.entries(shapeOf(op.query)).map(([name, schema]) => [name, typedQueryField(name, schema as z.ZodType)]));
   const idempotency = op.idempotent
     ? { [idempotencyKeyArgument]: z.string().min(1).max(255).optional().describe('a retry with the same key and input returns the first answer and does nothing again') }
     : {};
-  return z.strictObject({ ...params, ...shapeOf(op.query), ...shapeOf(op.body), ...idempotency });
+  return z.strictObject({ ...params, ...query, ...shapeOf(op.body), ...idempotency });
 }
 
 /** The tool's inputSchema: JSON Schema of what the operation accepts (as input, before transforms). */

@@ -1,5 +1,5 @@
 // Bearer authentication through the identity service (answers cached, see CredentialCache).
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { Code, ConnectError } from '@connectrpc/connect';
 import type { CallerSigner } from '@voice/runtime/caller';
 import { toIso } from '@voice/runtime/time';
@@ -43,13 +43,15 @@ export function authenticate(options: {
   /** The resource this chain protects, and this domain's resources: a token issued for another is refused. */
   served: keyof Resources;
   resources: () => Resources;
+  /** The scopes a client should ask for to use what this request reaches (the challenge's `scope`); none by default. */
+  challengeScope?: (req: Request) => string;
 }): RequestHandler {
-  const challenge = (error?: string) =>
-    `Bearer realm="voice", ${error ? `error="${error}", ` : ''}resource_metadata="${options.resourceMetadataUrl}"`;
-  const unauthorized = (message: string, error?: string) =>
-    new HttpError('unauthorized', message, { headers: { 'WWW-Authenticate': challenge(error) } });
-
   return (req, res, next) => {
+    const scope = options.challengeScope?.(req);
+    const challenge = (error?: string) =>
+      `Bearer realm="voice", ${error ? `error="${error}", ` : ''}${scope ? `scope="${scope}", ` : ''}resource_metadata="${options.resourceMetadataUrl}"`;
+    const unauthorized = (message: string, error?: string) =>
+      new HttpError('unauthorized', message, { headers: { 'WWW-Authenticate': challenge(error) } });
     const header = req.get('authorization');
     if (!header) return next(unauthorized('send Authorization: Bearer <credential>'));
     const credential = bearer.exec(header)?.[1];

@@ -1,7 +1,8 @@
 // The document's shared pieces: the error envelope and the error answers, the response headers of
 // every answer, and the pagination and Idempotency-Key parameters. Only what an operation refers to
 // is emitted, so the document has no unused components.
-import { maxPageLimit, defaultPageLimit } from '@voice/runtime/validation';
+import { z } from 'zod';
+import { typedPageFields } from '@voice/runtime/validation';
 import { errorSchema } from '@voice/contracts/responses';
 import { jsonSchemaOf, type JsonSchema, type SchemaComponents } from './json-schema.js';
 
@@ -113,6 +114,13 @@ export const errorAnswers: Record<ErrorAnswer, ErrorAnswerSpec> = {
 
 const headerRef = (name: HeaderName) => ({ $ref: `#/components/headers/${name}` });
 
+
+/** A page parameter, from the typed field MCP tools use too: one definition of its bounds and text. */
+function pageParameter(name: keyof typeof typedPageFields) {
+  const { $schema: _dialect, description, ...schema } = z.toJSONSchema(typedPageFields[name], { io: 'input' }) as Record<string, unknown>;
+  return { name, in: 'query', required: false, description, schema };
+}
+
 export class Components {
   readonly schemas: SchemaComponents = {};
   private readonly responses: Record<string, unknown> = {};
@@ -142,24 +150,12 @@ export class Components {
   }
 
   limit() {
-    this.parameters.Limit ??= {
-      name: 'limit',
-      in: 'query',
-      required: false,
-      description: `Page size: an integer from 1 to ${maxPageLimit}.`,
-      schema: { type: 'integer', minimum: 1, maximum: maxPageLimit, default: defaultPageLimit },
-    };
+    this.parameters.Limit ??= pageParameter('limit');
     return { $ref: '#/components/parameters/Limit' };
   }
 
   offset() {
-    this.parameters.Offset ??= {
-      name: 'offset',
-      in: 'query',
-      required: false,
-      description: 'Items to skip: an integer of at least 0. Page until `offset + limit >= meta.pagination.total`.',
-      schema: { type: 'integer', minimum: 0, default: 0 },
-    };
+    this.parameters.Offset ??= pageParameter('offset');
     return { $ref: '#/components/parameters/Offset' };
   }
 

@@ -92,8 +92,11 @@ export function callerOf(context: HandlerContext): Caller {
   return caller;
 }
 
+/** A caller acting in a workspace: what workspace-scoped use cases take. */
+export type WorkspaceCaller = Caller & { workspaceId: string };
+
 /** The caller of a workspace-scoped operation; internal callers must name the workspace too. */
-export function workspaceCallerOf(context: HandlerContext): Caller & { workspaceId: string } {
+export function workspaceCallerOf(context: HandlerContext): WorkspaceCaller {
   const caller = callerOf(context);
   if (!caller.workspaceId) throw serviceError('unauthorized', 'the call names no workspace');
   return caller;

@@ -81,8 +81,10 @@ test('a grpc-js caller making calls across connection ages is moved to new conne
   expect(server.connections()).toBeGreaterThanOrEqual(3);
 }, 90_000);
 
-test('16 grpc-js callers on connections that last 100 ms: the calls that cross a GOAWAY are sent again', async () => {
-  const server = await start(100);
+// grpc-js sends a refused call again once; on a loaded machine a 100 ms connection could age out before
+// the call sent again reached it, and 300 ms still moves every caller to a new connection several times.
+test('16 grpc-js callers on connections that last 300 ms: the calls that cross a GOAWAY are sent again', async () => {
+  const server = await start(300);
   const { answered, failures } = await checkUntil(16, (count) => count > 100 && server.connections() >= 5);
   expect(failures).toEqual([]);
   expect(answered).toBeGreaterThan(100);

@@ -16,7 +16,7 @@ import {
 } from '@voice/runtime/config';
 import { longestSendMs } from './carriers/twilio.js';
 import { holdTimeoutMs } from './billing/holds.js';
-import { readSmsPricing, type SmsPricing } from './pricing.js';
+import { readSmsPricing, type SmsPricing } from './domain/pricing.js';
 
 /** The carrier that sells marketplace numbers and carries their messages. */
 export type PlatformCarrierConfig =

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newId } from '@voice/runtime/ids';
 import { createLogger } from '@voice/runtime/logger';
-import { recordDelivery } from '../src/service/delivery-reports.js';
+import { recordDelivery } from '../src/sms/delivery-reports.js';
 import { openSqliteTelephonyStore } from '../src/store/sqlite.js';
 import { messageRecord } from './store.contract.js';
 

@@ -12,12 +12,11 @@ import { UsageEventSchema } from '@voice/proto/voice/billing/v1/events';
 import { SecretBox } from '@voice/runtime/crypto';
 import { newId } from '@voice/runtime/ids';
 import { createLogger } from '@voice/runtime/logger';
-import { CarrierDirectory } from '../src/carriers/directory.js';
-import { carrierFor, CircuitBreakers } from '../src/carriers/registry.js';
-import { SendRecovery } from '../src/service/send-recovery.js';
+import { SendRecovery } from '../src/sms/send-recovery.js';
 import { openSqliteTelephonyStore } from '../src/store/sqlite.js';
 import type { MessageRecord, SendClaim, TelephonyStore } from '../src/store/store.js';
-import { contextOf, serviceOver } from './service-harness.js';
+import type { CarrierDirectory } from '../src/carriers/directory.js';
+import { sandboxCarriers, setup } from './harness.js';
 import { messageRecord, numberRecord } from './store.contract.js';
 import { startFakeTwilio, type FakeTwilio } from './support-carrier/twilio-server.js';
 
@@ -51,12 +50,7 @@ afterEach(async () => {
 });
 
 function directory(): CarrierDirectory {
-  return new CarrierDirectory({
-    platform: { provider: 'sandbox' },
-    box,
-    publicUrl: 'https://voice.example',
-    build: (account) => carrierFor(account, { breakers: new CircuitBreakers(), allowPrivate: true, onDelivery: () => undefined, http: { timeoutMs: 2_000 } }),
-  });
+  return sandboxCarriers(box, { allowPrivate: true });
 }
 
 function recovery(on = store, through = carriers): SendRecovery {
@@ -231,7 +225,7 @@ test('a send that outlives the recovery age answers with the message the recover
   const connectionId = await twilioConnection();
   const number = numberRecord(workspaceId, { number: '+14155550100', source: 'imported', smsOutboundEnabled: true, carrierConnectionId: connectionId });
   await store.insertNumber(number);
-  const service = serviceOver({
+  const tier = await setup({
     store,
     box,
     carriers,
@@ -239,7 +233,6 @@ test('a send that outlives the recovery age answers with the message the recover
     wakeRelay: () => relayWakes++,
     now: () => new Date(clockMs),
   });
-  const context = contextOf(workspaceId);
 
   // The carrier takes the message at once but its answer is slow; meanwhile a pass finds the send old.
   let listed: MessageRecord | undefined;
@@ -247,10 +240,7 @@ test('a send that outlives the recovery age answers with the message the recover
     if (request.method === 'POST') return { status: 201, json: { sid: 'SMslow' }, delayMs: 500 };
     return listed ? listing('SMslow', listed) : { status: 200, json: { messages: [], next_page_uri: null } };
   };
-  const sending = service.sendSms(
-    { $typeName: 'voice.telephony.v1.SendSmsRequest', fromNumberId: number.id, to: '+442071838750', body: 'Your table is ready', idempotencyKey: '' },
-    context,
-  );
+  const sending = tier.client.sendSms({ fromNumberId: number.id, to: '+442071838750', body: 'Your table is ready', idempotencyKey: '' }, tier.inWorkspace(workspaceId));
   while (!twilio.received.some((request) => request.method === 'POST')) await new Promise((resolve) => setTimeout(resolve, 5));
   listed = (await store.interruptedSends(new Date(clockMs + 1).toISOString(), 10))[0];
   expect(listed).toBeDefined();

@@ -17,6 +17,14 @@ import type { Wallets } from '../wallets/wallets.js';
 /** Usage events handled at once by one billing process. */
 const usageConcurrency = 8;
 
+/**
+ * How long JetStream waits for the ack of a delivered event before it hands the event out again.
+ * A live handler keeps its event by reporting progress, so this bounds only the wait for an event
+ * whose delivery went nowhere: a replica that died holding it, or one that reached the client just
+ * after its fetch had closed (a loaded machine makes that race likely).
+ */
+const usageAckWaitMs = 5_000;
+
 export interface UsageConsumerDeps {
   store: UsageStore & HoldStore;
   wallets: Wallets;
@@ -47,6 +55,7 @@ export class UsageConsumer {
       subjects: usageStream.subjects,
       handler: (event) => this.handle(event),
       concurrency: usageConcurrency,
+      ackWaitMs: usageAckWaitMs,
     });
   }
 

@@ -43,6 +43,9 @@ const streamNameInUse = 10058;
 // Events are pulled in small batches whose pull requests always run out on the server, so a
 // stopped consumer leaves no open request behind that would swallow later events until ack_wait.
 // A batch holds at least twice the handlers at work, so a freed handler finds its next event here.
+// nats.js ends a fetch on its own clock 5% after `expires`: an event the server hands over in the
+// pull's last moments, later than that on a loaded machine, reaches no handler and comes again
+// only after the consumer's ack wait, which a consumer that wants it sooner keeps short.
 const minBatchSize = 32;
 const pullExpiresMs = 1_000;
 const ackTimeoutMs = 5_000;

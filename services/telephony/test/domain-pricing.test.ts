@@ -1,7 +1,7 @@
 // SMS and number prices: read exactly from the environment, and the per-message rule.
 import { formatCredits } from '@voice/runtime/amounts';
 import { ConfigError } from '@voice/runtime/config';
-import { readSmsPricing, smsPriceUnits } from '../src/pricing.js';
+import { readSmsPricing, smsPriceUnits } from '../src/domain/pricing.js';
 
 describe('readSmsPricing', () => {
   test('defaults', () => {

@@ -4,9 +4,8 @@
 // asked. A message the carrier took captures its hold through a usage event written in the same
 // transaction that records the acceptance (so the debit lands exactly once, even if billing is
 // away by then); a message it did not take releases the hold the same way.
-import type { HandlerContext } from '@connectrpc/connect';
 import { formatCredits } from '@voice/runtime/amounts';
-import { workspaceCallerOf, type Caller } from '@voice/runtime/caller';
+import type { Caller, WorkspaceCaller } from '@voice/runtime/caller';
 import { invalidRequest, serviceError } from '@voice/runtime/errors';
 import { idempotencyExpiry, requestFingerprint } from '@voice/runtime/idempotency';
 import { newId } from '@voice/runtime/ids';
@@ -14,18 +13,18 @@ import { normalisePage } from '@voice/runtime/validation';
 import type { GetMessageRequest, ListMessagesRequest, SendSmsRequest } from '@voice/proto/voice/telephony/v1/telephony';
 import { messageStatuses, sendSmsBodySchema, isUsNumber, isUsTenDlc, parseE164, segmentSms } from '@voice/contracts/telephony';
 import { presentMessage } from '../presenter.js';
-import { smsPriceUnits } from '../pricing.js';
+import { smsPriceUnits } from '../domain/pricing.js';
 import { BillingUnreachable, type HoldAnswer } from '../billing/holds.js';
 import { smsCaptureEvent, smsDescription, smsHoldId, smsReleaseEvent, smsUsageKind } from '../billing/usage-events.js';
 import type { CampaignStore, ClaimOutcome, ConnectionStore, MessageRecord, MessageStatus, MessageStore, NumberRecord, NumberStore, SendStore, SuppressionStore } from '../store/store.js';
 import type { CarrierRoute } from '../carriers/directory.js';
-import { withCarrier } from './carrier-errors.js';
-import type { TelephonyDeps } from './deps.js';
-import { loadOr404, parseInput } from './input.js';
+import { withCarrier } from '../carriers/carrier-errors.js';
+import type { TelephonyDeps } from '../deps.js';
+import { loadOr404, parseInput } from '../input.js';
 
 const configurationError = (message: string) => serviceError('telephony_configuration_error', message);
 
-export function smsHandlers(deps: TelephonyDeps<SendStore & MessageStore & NumberStore & ConnectionStore & CampaignStore & SuppressionStore>) {
+export function smsMessages(deps: TelephonyDeps<SendStore & MessageStore & NumberStore & ConnectionStore & CampaignStore & SuppressionStore>) {
   const { store } = deps;
 
   /** The sender's carrier, or why this number may not send (409 telephony_configuration_error). */
@@ -104,8 +103,7 @@ export function smsHandlers(deps: TelephonyDeps<SendStore & MessageStore & Numbe
   }
 
   return {
-    async sendSms(request: SendSmsRequest, context: HandlerContext) {
-      const caller = workspaceCallerOf(context);
+    async sendSms(request: SendSmsRequest, caller: WorkspaceCaller) {
       const fields = { from_number_id: request.fromNumberId, to: request.to, body: request.body };
       const input = parseInput(sendSmsBodySchema, fields);
       const now = deps.now();
@@ -164,8 +162,7 @@ export function smsHandlers(deps: TelephonyDeps<SendStore & MessageStore & Numbe
       return { message: presentMessage(accepted), replayed: false };
     },
 
-    async listMessages(request: ListMessagesRequest, context: HandlerContext) {
-      const caller = workspaceCallerOf(context);
+    async listMessages(request: ListMessagesRequest, caller: WorkspaceCaller) {
       if (request.status !== undefined && !(messageStatuses as readonly string[]).includes(request.status)) {
         throw invalidRequest([{ field: 'status', issue: `must be one of ${messageStatuses.join(', ')}` }]);
       }
@@ -177,8 +174,7 @@ export function smsHandlers(deps: TelephonyDeps<SendStore & MessageStore & Numbe
       return { messages: messages.map(presentMessage), total };
     },
 
-    async getMessage(request: GetMessageRequest, context: HandlerContext) {
-      const caller = workspaceCallerOf(context);
+    async getMessage(request: GetMessageRequest, caller: WorkspaceCaller) {
       const message = await loadOr404('message', request.id, (id) => store.getMessage(caller.workspaceId, id));
       return { message: presentMessage(message) };
     },

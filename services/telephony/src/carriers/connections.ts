@@ -1,8 +1,7 @@
 // Carrier connections: a workspace's own carrier account. Credentials are sealed at rest,
 // never returned (masked hints only), and the mask sent back keeps a stored credential as long
 // as the address it is sent to stays the same.
-import type { HandlerContext } from '@connectrpc/connect';
-import { workspaceCallerOf } from '@voice/runtime/caller';
+import type { WorkspaceCaller } from '@voice/runtime/caller';
 import { invalidRequest, notFound, serviceError } from '@voice/runtime/errors';
 import { newId } from '@voice/runtime/ids';
 import { normalisePage } from '@voice/runtime/validation';
@@ -17,22 +16,21 @@ import type {
 import { createConnectionBodySchema, secretMask, updateConnectionBodySchema } from '@voice/contracts/telephony';
 import { presentConnection } from '../presenter.js';
 import type { ConnectionChanges, ConnectionRecord, ConnectionStore } from '../store/store.js';
-import type { TelephonyDeps } from './deps.js';
-import { loadOr404, parseInput } from './input.js';
+import type { TelephonyDeps } from '../deps.js';
+import { loadOr404, parseInput } from '../input.js';
 
 /** Where Twilio-compatible connections send requests unless told otherwise. */
 export const defaultTwilioBaseUrl = 'https://api.twilio.com';
 
 const withoutTrailingSlash = (url: string): string => url.replace(/\/+$/, '');
 
-export function connectionHandlers(deps: TelephonyDeps<ConnectionStore>) {
+export function carrierConnections(deps: TelephonyDeps<ConnectionStore>) {
   const { store, box } = deps;
   const present = (connection: ConnectionRecord) => presentConnection(connection, deps.carriers.accountSidOf(connection));
   const load = (workspaceId: string, id: string) => loadOr404('carrier connection', id, (key) => store.getConnection(workspaceId, key));
 
   return {
-    async createCarrierConnection(request: CreateCarrierConnectionRequest, context: HandlerContext) {
-      const caller = workspaceCallerOf(context);
+    async createCarrierConnection(request: CreateCarrierConnectionRequest, caller: WorkspaceCaller) {
       const input = parseInput(createConnectionBodySchema, {
         name: request.name,
         provider: request.provider,
@@ -58,19 +56,16 @@ export function connectionHandlers(deps: TelephonyDeps<ConnectionStore>) {
       return { connection: present(connection) };
     },
 
-    async listCarrierConnections(request: ListCarrierConnectionsRequest, context: HandlerContext) {
-      const caller = workspaceCallerOf(context);
+    async listCarrierConnections(request: ListCarrierConnectionsRequest, caller: WorkspaceCaller) {
       const { connections, total } = await store.listConnections(caller.workspaceId, normalisePage(request.page));
       return { connections: connections.map(present), total };
     },
 
-    async getCarrierConnection(request: GetCarrierConnectionRequest, context: HandlerContext) {
-      const caller = workspaceCallerOf(context);
+    async getCarrierConnection(request: GetCarrierConnectionRequest, caller: WorkspaceCaller) {
       return { connection: present(await load(caller.workspaceId, request.id)) };
     },
 
-    async updateCarrierConnection(request: UpdateCarrierConnectionRequest, context: HandlerContext) {
-      const caller = workspaceCallerOf(context);
+    async updateCarrierConnection(request: UpdateCarrierConnectionRequest, caller: WorkspaceCaller) {
       const input = parseInput(updateConnectionBodySchema, {
         name: request.name,
         base_url: request.baseUrl,
@@ -103,8 +98,7 @@ export function connectionHandlers(deps: TelephonyDeps<ConnectionStore>) {
       return { connection: present(updated) };
     },
 
-    async deleteCarrierConnection(request: DeleteCarrierConnectionRequest, context: HandlerContext) {
-      const caller = workspaceCallerOf(context);
+    async deleteCarrierConnection(request: DeleteCarrierConnectionRequest, caller: WorkspaceCaller) {
       const connection = await load(caller.workspaceId, request.id);
       const outcome = await store.deleteConnection(caller.workspaceId, connection.id);
       if (outcome === 'in_use') {
@@ -114,8 +108,7 @@ export function connectionHandlers(deps: TelephonyDeps<ConnectionStore>) {
       return {};
     },
 
-    async testCarrierConnection(request: TestCarrierConnectionRequest, context: HandlerContext) {
-      const caller = workspaceCallerOf(context);
+    async testCarrierConnection(request: TestCarrierConnectionRequest, caller: WorkspaceCaller) {
       const connection = await load(caller.workspaceId, request.id);
       const started = performance.now();
       const result = await deps.carriers.forConnection(connection).testConnection();

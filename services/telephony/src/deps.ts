@@ -3,11 +3,11 @@
 import type { SecretBox } from '@voice/runtime/crypto';
 import type { AssistantLookup } from '@voice/runtime/internal';
 import type { Logger } from '@voice/runtime/logger';
-import type { CarrierDirectory } from '../carriers/directory.js';
-import type { BillingHolds } from '../billing/holds.js';
-import type { NumberTerms } from '../presenter.js';
-import type { SmsPricing } from '../pricing.js';
-import type { TelephonyStore } from '../store/store.js';
+import type { CarrierDirectory } from './carriers/directory.js';
+import type { BillingHolds } from './billing/holds.js';
+import type { NumberTerms } from './presenter.js';
+import type { SmsPricing } from './domain/pricing.js';
+import type { TelephonyStore } from './store/store.js';
 
 export interface TelephonyDeps<Store = TelephonyStore> {
   store: Store;

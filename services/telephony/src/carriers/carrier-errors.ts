@@ -2,7 +2,7 @@
 // charged, and the carrier's name and identifiers stay inside.
 import type { ConnectError } from '@connectrpc/connect';
 import { serviceError } from '@voice/runtime/errors';
-import { CarrierRejected, CarrierUnavailable } from '../carriers/carrier.js';
+import { CarrierRejected, CarrierUnavailable } from './carrier.js';
 
 export function carrierFailure(error: unknown): ConnectError | undefined {
   if (error instanceof CarrierUnavailable) {

@@ -1,10 +1,9 @@
 // Phone numbers: marketplace search and purchase through the platform's carrier (its first month
 // held at billing before the carrier is asked, captured with the number's record), import from a
 // workspace's own carrier account, settings, release.
-import type { HandlerContext } from '@connectrpc/connect';
 import { create } from '@bufbuild/protobuf';
 import { formatCredits } from '@voice/runtime/amounts';
-import { workspaceCallerOf, type Caller } from '@voice/runtime/caller';
+import type { Caller, WorkspaceCaller } from '@voice/runtime/caller';
 import { notFound, serviceError } from '@voice/runtime/errors';
 import type { NewOutboxEvent } from '@voice/runtime/events';
 import { newId } from '@voice/runtime/ids';
@@ -20,23 +19,23 @@ import {
   type SearchAvailableNumbersRequest,
   type UpdateNumberRequest,
 } from '@voice/proto/voice/telephony/v1/telephony';
-import { anniversary } from '../billing/anniversaries.js';
+import { anniversary } from '../domain/anniversaries.js';
 import { BillingUnreachable } from '../billing/holds.js';
-import { numberFeeCaptureEvent, numberFeeDescription, numberFeeHoldId, numberFeeHoldSeconds, numberFeeKind } from '../billing/number-fees.js';
+import { numberFeeCaptureEvent, numberFeeDescription, numberFeeHoldId, numberFeeHoldSeconds, numberFeeKind } from './fees.js';
 import { NumberNotAvailable, type NumberCapabilities } from '../carriers/carrier.js';
 import { buyNumberBodySchema, importNumberBodySchema, searchNumbersQuerySchema, updateNumberBodySchema, parseE164 } from '@voice/contracts/telephony';
 import { presentNumber } from '../presenter.js';
 import type { CampaignStore, ConnectionStore, NumberChanges, NumberRecord, NumberSource, NumberStore } from '../store/store.js';
-import { withCarrier } from './carrier-errors.js';
-import type { TelephonyDeps } from './deps.js';
-import { loadOr404, parseInput } from './input.js';
+import { withCarrier } from '../carriers/carrier-errors.js';
+import type { TelephonyDeps } from '../deps.js';
+import { loadOr404, parseInput } from '../input.js';
 
 const numberTaken = (number: string) => serviceError('conflict', `${number} already belongs to a workspace on this platform`);
 
 /** Search results beyond this are never useful to a person choosing a number. */
 const maxSearchResults = 200;
 
-export function numberHandlers(deps: TelephonyDeps<NumberStore & ConnectionStore & CampaignStore>) {
+export function phoneNumbers(deps: TelephonyDeps<NumberStore & ConnectionStore & CampaignStore>) {
   const { store } = deps;
   const present = (number: NumberRecord) => presentNumber(number, deps.numberTerms);
 
@@ -103,8 +102,7 @@ export function numberHandlers(deps: TelephonyDeps<NumberStore & ConnectionStore
   }
 
   return {
-    async searchAvailableNumbers(request: SearchAvailableNumbersRequest, context: HandlerContext) {
-      workspaceCallerOf(context);
+    async searchAvailableNumbers(request: SearchAvailableNumbersRequest) {
       const query = parseInput(searchNumbersQuerySchema, { country: request.country, area_code: request.areaCode });
       const limit = Math.min(Math.max(request.limit || 20, 1), maxSearchResults);
       const offered = await withCarrier(() =>
@@ -118,8 +116,7 @@ export function numberHandlers(deps: TelephonyDeps<NumberStore & ConnectionStore
       return { numbers };
     },
 
-    async buyNumber(request: BuyNumberRequest, context: HandlerContext) {
-      const caller = workspaceCallerOf(context);
+    async buyNumber(request: BuyNumberRequest, caller: WorkspaceCaller) {
       const input = parseInput(buyNumberBodySchema, { number: request.number });
       const e164 = parseE164(input.number)!;
       if ((await store.heldNumbers([e164.number])).size > 0) throw numberTaken(e164.number);
@@ -147,8 +144,7 @@ export function numberHandlers(deps: TelephonyDeps<NumberStore & ConnectionStore
       }
     },
 
-    async importNumber(request: ImportNumberRequest, context: HandlerContext) {
-      const caller = workspaceCallerOf(context);
+    async importNumber(request: ImportNumberRequest, caller: WorkspaceCaller) {
       const input = parseInput(importNumberBodySchema, { number: request.number, carrier_connection_id: request.carrierConnectionId });
       const e164 = parseE164(input.number)!;
       const connection = await loadOr404('carrier connection', input.carrier_connection_id, (id) => store.getConnection(caller.workspaceId, id));
@@ -160,19 +156,16 @@ export function numberHandlers(deps: TelephonyDeps<NumberStore & ConnectionStore
       return { number: present(await insert(caller.workspaceId, 'imported', e164, capabilities, connection.id)) };
     },
 
-    async listNumbers(request: ListNumbersRequest, context: HandlerContext) {
-      const caller = workspaceCallerOf(context);
+    async listNumbers(request: ListNumbersRequest, caller: WorkspaceCaller) {
       const { numbers, total } = await store.listNumbers(caller.workspaceId, normalisePage(request.page), request.assistantId);
       return { numbers: numbers.map(present), total };
     },
 
-    async getNumber(request: GetNumberRequest, context: HandlerContext) {
-      const caller = workspaceCallerOf(context);
+    async getNumber(request: GetNumberRequest, caller: WorkspaceCaller) {
       return { number: present(await loadOr404('phone number', request.id, (id) => store.getNumber(caller.workspaceId, id))) };
     },
 
-    async updateNumber(request: UpdateNumberRequest, context: HandlerContext) {
-      const caller = workspaceCallerOf(context);
+    async updateNumber(request: UpdateNumberRequest, caller: WorkspaceCaller) {
       const input = parseInput(updateNumberBodySchema, {
         sms_outbound_enabled: request.smsOutboundEnabled,
         name: request.name,
@@ -202,8 +195,7 @@ export function numberHandlers(deps: TelephonyDeps<NumberStore & ConnectionStore
       return { number: present(updated) };
     },
 
-    async releaseNumber(request: ReleaseNumberRequest, context: HandlerContext) {
-      const caller = workspaceCallerOf(context);
+    async releaseNumber(request: ReleaseNumberRequest, caller: WorkspaceCaller) {
       const number = await loadOr404('phone number', request.id, (id) => store.getNumber(caller.workspaceId, id));
       // A bought number goes back to the platform's carrier first: if the carrier cannot take it
       // now, the workspace keeps it rather than the platform paying for a number nobody holds.

@@ -1,5 +1,5 @@
 // Monthly anniversaries of a purchase: the same day and time, the month's last day when it is shorter.
-import { anniversary, monthsElapsed } from '../src/billing/anniversaries.js';
+import { anniversary, monthsElapsed } from '../src/domain/anniversaries.js';
 
 const at = (iso: string) => new Date(iso);
 

@@ -10,9 +10,9 @@ import type { Logger } from '@voice/runtime/logger';
 import type { CarrierDirectory } from '../carriers/directory.js';
 import { releaseAt, type NumberTerms } from '../presenter.js';
 import type { NumberRecord, RenewalStore } from '../store/store.js';
-import { anniversary, monthsElapsed } from './anniversaries.js';
-import { BillingUnreachable, type BillingHolds } from './holds.js';
-import { numberFeeCaptureEvent, numberFeeDescription, numberFeeHoldId, numberFeeHoldSeconds, numberFeeKind } from './number-fees.js';
+import { anniversary, monthsElapsed } from '../domain/anniversaries.js';
+import { BillingUnreachable, type BillingHolds } from '../billing/holds.js';
+import { numberFeeCaptureEvent, numberFeeDescription, numberFeeHoldId, numberFeeHoldSeconds, numberFeeKind } from './fees.js';
 
 export type RenewalOutcome = 'renewed' | 'past_due' | 'released' | 'unchanged';
 

@@ -1,15 +1,13 @@
 // Carrier status callbacks, as the gateway received them: the signature is checked with the
 // connection's own credentials before anything changes; then a delivery report moves a message
 // forward, or a vetting verdict settles a pending A2P campaign.
-import type { HandlerContext } from '@connectrpc/connect';
-import { callerOf } from '@voice/runtime/caller';
 import { invalidRequest, notFound, serviceError } from '@voice/runtime/errors';
 import { isUuid } from '@voice/runtime/ids';
 import type { HandleCarrierCallbackRequest } from '@voice/proto/voice/telephony/v1/telephony';
-import type { CarrierAdapter, DeliveryStatus } from '../carriers/carrier.js';
-import { platformConnectionKey } from '../carriers/directory.js';
+import type { CarrierAdapter, DeliveryStatus } from './carrier.js';
+import { platformConnectionKey } from './directory.js';
 import type { CampaignStore, ConnectionStore, DeliveryStore } from '../store/store.js';
-import type { TelephonyDeps } from './deps.js';
+import type { TelephonyDeps } from '../deps.js';
 
 // Maps, not object literals: a carrier's word such as "constructor" must not find Object.prototype.
 /** Twilio-style MessageStatus values onto the platform's message states. */
@@ -30,7 +28,7 @@ const campaignVerdictOf = new Map<string, 'approved' | 'rejected'>([
   ['failed', 'rejected'],
 ]);
 
-export function callbackHandlers(deps: TelephonyDeps<DeliveryStore & ConnectionStore & CampaignStore>) {
+export function carrierCallbacks(deps: TelephonyDeps<DeliveryStore & ConnectionStore & CampaignStore>) {
   const { store } = deps;
 
   async function carrierOf(connection: string): Promise<{ adapter: CarrierAdapter; connectionId: string | null }> {
@@ -41,8 +39,7 @@ export function callbackHandlers(deps: TelephonyDeps<DeliveryStore & ConnectionS
   }
 
   return {
-    async handleCarrierCallback(request: HandleCarrierCallbackRequest, context: HandlerContext) {
-      callerOf(context);
+    async handleCarrierCallback(request: HandleCarrierCallbackRequest) {
       const { adapter, connectionId } = await carrierOf(request.connection);
       if (!adapter.verifyCallback({ url: request.url, params: request.params, signature: request.signature })) {
         throw serviceError('forbidden', 'the callback signature is not valid for this connection');

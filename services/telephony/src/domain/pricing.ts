@@ -2,7 +2,7 @@
 // the environment, exactly, and the one rule that prices a message.
 import { creditScale, parseCredits } from '@voice/runtime/amounts';
 import { ConfigError, readOptionalString, type Env } from '@voice/runtime/config';
-import type { NumberSource } from './store/store.js';
+import type { NumberSource } from '../store/store.js';
 
 export interface SmsPricing {
   /** The platform's fee per segment, charged for every message. */

@@ -1,22 +1,20 @@
 // A2P 10DLC campaigns: submitted to the carrier of a connection, which approves or rejects
 // them at once (the sandbox) or later through a signed status callback.
-import type { HandlerContext } from '@connectrpc/connect';
-import { workspaceCallerOf } from '@voice/runtime/caller';
+import type { WorkspaceCaller } from '@voice/runtime/caller';
 import { newId } from '@voice/runtime/ids';
 import { normalisePage } from '@voice/runtime/validation';
 import type { CreateA2pCampaignRequest, GetA2pCampaignRequest, ListA2pCampaignsRequest } from '@voice/proto/voice/telephony/v1/telephony';
 import { createCampaignBodySchema } from '@voice/contracts/telephony';
 import { presentCampaign } from '../presenter.js';
-import { withCarrier } from './carrier-errors.js';
+import { withCarrier } from '../carriers/carrier-errors.js';
 import type { CampaignStore, ConnectionStore } from '../store/store.js';
-import type { TelephonyDeps } from './deps.js';
-import { loadOr404, parseInput } from './input.js';
+import type { TelephonyDeps } from '../deps.js';
+import { loadOr404, parseInput } from '../input.js';
 
-export function campaignHandlers(deps: TelephonyDeps<CampaignStore & ConnectionStore>) {
+export function a2pCampaigns(deps: TelephonyDeps<CampaignStore & ConnectionStore>) {
   const { store } = deps;
   return {
-    async createA2pCampaign(request: CreateA2pCampaignRequest, context: HandlerContext) {
-      const caller = workspaceCallerOf(context);
+    async createA2pCampaign(request: CreateA2pCampaignRequest, caller: WorkspaceCaller) {
       const input = parseInput(createCampaignBodySchema, {
         name: request.name,
         carrier_connection_id: request.carrierConnectionId,
@@ -52,14 +50,12 @@ export function campaignHandlers(deps: TelephonyDeps<CampaignStore & ConnectionS
       return { campaign: presentCampaign(campaign) };
     },
 
-    async listA2pCampaigns(request: ListA2pCampaignsRequest, context: HandlerContext) {
-      const caller = workspaceCallerOf(context);
+    async listA2pCampaigns(request: ListA2pCampaignsRequest, caller: WorkspaceCaller) {
       const { campaigns, total } = await store.listCampaigns(caller.workspaceId, normalisePage(request.page));
       return { campaigns: campaigns.map(presentCampaign), total };
     },
 
-    async getA2pCampaign(request: GetA2pCampaignRequest, context: HandlerContext) {
-      const caller = workspaceCallerOf(context);
+    async getA2pCampaign(request: GetA2pCampaignRequest, caller: WorkspaceCaller) {
       return { campaign: presentCampaign(await loadOr404('A2P campaign', request.id, (id) => store.getCampaign(caller.workspaceId, id))) };
     },
   };

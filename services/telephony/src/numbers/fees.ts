@@ -3,7 +3,7 @@
 // event of kind `number.monthly`.
 import type { NewOutboxEvent } from '@voice/runtime/events';
 import type { NumberRecord } from '../store/store.js';
-import { settlementEvent } from './usage-events.js';
+import { settlementEvent } from '../billing/usage-events.js';
 
 export const numberFeeKind = 'number.monthly';
 

@@ -1,0 +1,78 @@
+// The telephony service's routes over a real store and carrier directory, behind either test tier:
+// the router transport (tier 2) or a real server on port 0 over HTTP/2 (tier 3), both with the
+// signed-caller check production runs. Billing is not behind them: its holds are granted and
+// recorded here (test/ runs the whole path, real billing included).
+import { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
+import type { SecretBox } from '@voice/runtime/crypto';
+import { createLogger } from '@voice/runtime/logger';
+import type { BillingHolds, HoldRequest } from '../src/billing/holds.js';
+import { CarrierDirectory } from '../src/carriers/directory.js';
+import { carrierFor, CircuitBreakers } from '../src/carriers/registry.js';
+import type { TelephonyDeps } from '../src/deps.js';
+import type { SmsPricing } from '../src/domain/pricing.js';
+import { telephonyRoutes } from '../src/routes.js';
+import type { TelephonyStore } from '../src/store/store.js';
+import { routerClient, serverClient, type TierClient } from '../../runtime/test/service-tiers.js';
+
+export { failure } from '../../runtime/test/service-tiers.js';
+
+export interface HarnessParts {
+  store: TelephonyStore;
+  box: SecretBox;
+  carriers: CarrierDirectory;
+  pricing?: SmsPricing;
+  wakeRelay?: () => void;
+  now?: () => Date;
+  holds?: BillingHolds;
+}
+
+/** Grants every hold and keeps the requests, for tests that check what was held. */
+export class GrantedHolds implements BillingHolds {
+  readonly requests: HoldRequest[] = [];
+
+  async authorize(request: HoldRequest) {
+    this.requests.push(request);
+    return { kind: 'held' as const };
+  }
+
+  async release(): Promise<void> {}
+}
+
+/**
+ * The platform's carrier is the sandbox; a workspace's own connections are built for real, private
+ * addresses refused unless `allowPrivate` (a Twilio-shaped server on loopback). close() it after.
+ */
+export function sandboxCarriers(box: SecretBox, options: { publicUrl?: string; allowPrivate?: boolean } = {}): CarrierDirectory {
+  return new CarrierDirectory({
+    platform: { provider: 'sandbox' },
+    box,
+    publicUrl: options.publicUrl ?? 'https://voice.example',
+    build: (account) =>
+      carrierFor(account, { breakers: new CircuitBreakers(), allowPrivate: options.allowPrivate ?? false, onDelivery: () => undefined, http: { timeoutMs: 2_000 } }),
+  });
+}
+
+export function telephonyDeps(parts: HarnessParts): TelephonyDeps {
+  return {
+    store: parts.store,
+    box: parts.box,
+    carriers: parts.carriers,
+    pricing: parts.pricing ?? { feePerSegmentUnits: 100, carrierPerSegmentUnits: 0, numberMonthlyUnits: 0 },
+    holds: parts.holds ?? new GrantedHolds(),
+    numberTerms: { monthlyUnits: parts.pricing?.numberMonthlyUnits ?? 0, graceMs: 7 * 24 * 3600 * 1000 },
+    smsHoldSeconds: 3_600,
+    wakeRelay: parts.wakeRelay ?? (() => undefined),
+    now: parts.now ?? (() => new Date()),
+    logger: createLogger({ service: 'telephony-test', level: 'silent' }),
+  };
+}
+
+export type TelephonyTier = TierClient<typeof TelephonyService> & { url?: string };
+
+/** Tier 2 by default; `server` puts the routes on a real server on port 0. close() ends the tier (the parts are the caller's). */
+export async function setup(parts: HarnessParts, tier: 'router' | 'server' = 'router'): Promise<TelephonyTier> {
+  const routes = telephonyRoutes(telephonyDeps(parts));
+  if (tier === 'router') return routerClient(TelephonyService, routes);
+  const served = await serverClient(TelephonyService, routes);
+  return { ...served, url: served.server.url };
+}

@@ -396,6 +396,23 @@ export function checkRules(target, objects, policy) {
 // ---------------------------------------------------------------------------------------------
 
 /**
+ * The variable a process reads its listen host from and its default port, as its configuration says:
+ * a service through runtime's readListenAddress (VOICE_<SERVICE>_HOST, the port in runtime's table),
+ * the gateway in its own words.
+ */
+function listenSettings(read, image) {
+  const config = read(join(image.workspace, 'src/config.ts'));
+  if (config.includes(`readListenAddress(env, '${image.name}')`)) {
+    const table = read('services/runtime/src/config/services.ts');
+    const port = new RegExp(`^  '?${image.name}'?: (\\d+),$`, 'm').exec(table)?.[1];
+    return { hostVariable: `VOICE_${image.name.toUpperCase().replace(/-/g, '_')}_HOST`, port: port === undefined ? undefined : Number(port) };
+  }
+  const host = /readString\(env, '([A-Z_]+)', '[^']*'\)/.exec(config.slice(config.indexOf('host:')))?.[1];
+  const port = /readPort\(env, '[A-Z_]*PORT', (\d+)\)/.exec(config)?.[1];
+  return { hostVariable: host, port: port === undefined ? undefined : Number(port) };
+}
+
+/**
  * The one Dockerfile (at the repository root) and the images it builds (deploy/docker/images.mjs):
  * it passes dockerfile-utils' linter (unknown instructions, bad arguments, bad ports, ...), copies
  * every workspace's package.json, and keeps the rules of the images; every process has an image
@@ -433,6 +450,9 @@ export async function checkDockerfiles({ read = (path) => readFileSync(join(root
   for (const [pattern, rule] of rules) if (!pattern.test(runtime)) problems.push(`${path}: runtime stage lacks ${rule}`);
   if (!/^ARG NODE_IMAGE=node:\d+\.\d+\.\d+-[a-z]+-slim(@sha256:[0-9a-f]{64})?$/m.test(text)) problems.push(`${path}: the base image must be pinned to a full version tag`);
 
+  for (const workspace of workspaces) {
+    if (existsSync(join(root, workspace, 'Dockerfile'))) problems.push(`${workspace}/Dockerfile: the root Dockerfile builds every image (add a row to deploy/docker/images.mjs instead)`);
+  }
   const processes = workspaces.filter((workspace) => existsSync(join(root, workspace, 'src/main.ts')) && (workspace === 'gateway' || workspace.startsWith('services/')));
   for (const workspace of processes) if (!images.some((image) => image.workspace === workspace)) problems.push(`deploy/docker/images.mjs: ${workspace} has no image`);
   for (const image of images) {
@@ -440,9 +460,9 @@ export async function checkDockerfiles({ read = (path) => readFileSync(join(root
       problems.push(`deploy/docker/images.mjs: ${image.name}'s workspace ${image.workspace} is no workspace`);
       continue;
     }
-    const config = read(join(image.workspace, 'src/config.ts'));
-    if (!config.includes(`'${image.hostVariable}'`)) problems.push(`deploy/docker/images.mjs: ${image.name}'s configuration reads no ${image.hostVariable}`);
-    if (!new RegExp(`readPort\\(env, '[A-Z_]*PORT', ${image.port}\\)`).test(config)) problems.push(`deploy/docker/images.mjs: ${image.name} listens on another port than ${image.port} by default`);
+    const { hostVariable, port } = listenSettings(read, image);
+    if (hostVariable !== image.hostVariable) problems.push(`deploy/docker/images.mjs: ${image.name}'s configuration reads no ${image.hostVariable}`);
+    if (port !== image.port) problems.push(`deploy/docker/images.mjs: ${image.name} listens on another port than ${image.port} by default`);
   }
   const gateway = images.find((image) => image.name === 'gateway');
   if (gateway) {

@@ -115,12 +115,13 @@ describe('deploy validation', () => {
     const repo = join(deployDir, '..');
     const edited = (path) => {
       const text = readFileSync(join(repo, path), 'utf8');
-      return path === 'services/tools/src/config.ts' ? text.replace("readPort(env, 'VOICE_TOOLS_PORT', 50052)", "readPort(env, 'VOICE_TOOLS_PORT', 50059)").replace(/'VOICE_TOOLS_HOST'/g, "'VOICE_TOOL_HOST'") : text;
+      if (path === 'services/runtime/src/config/services.ts') return text.replace('  tools: 50052,', '  tools: 50059,');
+      return path === 'gateway/src/config.ts' ? text.replace("readString(env, 'HOST', '0.0.0.0')", "readString(env, 'GATEWAY_HOST', '0.0.0.0')") : text;
     };
     const { problems } = await checkDockerfiles({ read: edited });
     assert.deepEqual(problems, [
-      "deploy/docker/images.mjs: tools's configuration reads no VOICE_TOOLS_HOST",
       'deploy/docker/images.mjs: tools listens on another port than 50052 by default',
+      "deploy/docker/images.mjs: gateway's configuration reads no HOST",
     ]);
   });
 

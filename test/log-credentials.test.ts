@@ -39,7 +39,7 @@ test('credentials in paths, query strings, headers and URLs never reach a log li
   expect((await fetch(`${url}/invitations/${token}`)).status).toBe(200);
   expect((await fetch(`${url}/invitations/${token}/more`)).status).toBe(404);
   expect((await fetch(`${url}/invitations/${token}?from=mail&ref=${querySecret}`)).status).toBe(200);
-  expect((await fetch(`${url}/invitations/${token}`, { method: 'POST', headers: form, body: `password=${password}` })).status).toBe(200);
+  expect((await fetch(`${url}/invitations/${token}`, { method: 'POST', headers: form, body: `password=${password}&password_confirmation=${password}` })).status).toBe(200);
   expect((await fetch(`${url}/api/v1/me`, { headers: { authorization: `Bearer ${unknownKey}` } })).status).toBe(401);
   expect((await fetch(`${url}/api/v1/${unknownKey}`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(404);
   expect((await fetch(`${url}/api/v1/tools?api_key=${querySecret}`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(400);

@@ -106,6 +106,23 @@ describe('discovery', () => {
 });
 
 describe('the authorization code flow', () => {
+  test('redirect URIs are canonical: registered in any spelling, matched by scheme and host case and default port, refused by what differs', async () => {
+    const registered = await oauth.dynamicClientRegistrationRequest(
+      as,
+      { redirect_uris: ['HTTPS://App.Example:443/cb'], token_endpoint_auth_method: 'none', client_name: 'Canonical', scope: 'settings:read' },
+      insecure,
+    );
+    const client = (await oauth.processDynamicClientRegistrationResponse(registered)) as oauth.Client;
+    expect(client.redirect_uris).toEqual(['https://app.example/cb']);
+    const { params, verifier, callback } = await authorize(client, { redirect: 'https://APP.example/cb' });
+    expect(callback.origin).toBe('https://app.example');
+    const elsewhere = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, 'https://app.example/cb/', verifier, insecure);
+    expect(elsewhere.status).toBe(400);
+    expect(await json(elsewhere)).toEqual({ error: 'invalid_grant', error_description: 'redirect_uri must be the one the authorization request sent' });
+    const exchanged = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, 'https://app.example:443/cb', verifier, insecure);
+    expect((await oauth.processAuthorizationCodeResponse(as, client, exchanged)).access_token).toMatch(/^svc_at_/);
+  });
+
   test('registration, login form, PKCE and token exchange give a working svc_at_ token bound to the user', async () => {
     const client = await registerPublicClient();
     const tokens = await tokensFor(client);

@@ -72,20 +72,29 @@ test('registering without a password e-mails an invitation whose page sets the p
   expect(html).toContain(email);
   expect(html).toContain('Ivy &lt;Invited&gt; &amp; Co');
 
-  const weak = await pageOf(link, 'POST', { password: 'short' });
+  const mismatch = await pageOf(link, 'POST', { password, password_confirmation: `${password}!` });
+  expect(mismatch.status).toBe(400);
+  expect(await mismatch.text()).toContain('The two passwords do not match');
+  expectError(await platform.api.post('/platform/users/login', key, { email, password }), 401, 'unauthorized');
+  expect((await platform.api.get(`/platform/users/${created.body.data.id}`, key)).body.data.invitation_status).toBe('pending');
+
+  const weak = await pageOf(link, 'POST', { password: 'short', password_confirmation: 'short' });
   expect(weak.status).toBe(400);
   expect(await weak.text()).toContain('10 to 200 characters');
   expectError(await platform.api.post('/platform/users/login', key, { email, password: 'short' }), 401, 'unauthorized');
 
-  const accepted = await pageOf(link, 'POST', { password });
+  const accepted = await pageOf(link, 'POST', { password, password_confirmation: password });
   expect(accepted.status).toBe(200);
-  expect(await accepted.text()).toContain('Your account is ready');
+  const done = await accepted.text();
+  expect(done).toContain('Your account is ready');
+  expect(done).toContain('What next');
+  expect(done).toContain('href="/docs"');
   expect((await platform.api.post('/platform/users/login', key, { email, password })).status).toBe(200);
   expect((await platform.api.get(`/platform/users/${created.body.data.id}`, key)).body.data.invitation_status).toBe('accepted');
 
   // The link works once.
   expect((await pageOf(link)).status).toBe(404);
-  expect((await pageOf(link, 'POST', { password: 'another good password' })).status).toBe(404);
+  expect((await pageOf(link, 'POST', { password: 'another good password', password_confirmation: 'another good password' })).status).toBe(404);
   expect((await platform.api.post('/platform/users/login', key, { email, password: 'another good password' })).status).toBe(401);
 });
 
@@ -103,7 +112,7 @@ test('two concurrent acceptances of one invitation: exactly one sets the passwor
   await platform.api.post('/platform/users', key, { email, name: 'Racer' });
   const link = linkIn((await smtp.messageTo(email)).parsed.text);
   const passwords = Array.from({ length: 6 }, (_, i) => `racing password ${i}`);
-  const answers = await Promise.all(passwords.map((secret) => pageOf(link, 'POST', { password: secret })));
+  const answers = await Promise.all(passwords.map((secret) => pageOf(link, 'POST', { password: secret, password_confirmation: secret })));
   const winners = passwords.filter((_, i) => answers[i]!.status === 200);
   expect(winners).toHaveLength(1);
   for (const answer of answers.filter((answer) => answer.status !== 200)) expect([404, 409]).toContain(answer.status);

@@ -6,6 +6,7 @@ import {
   readInt,
   readOptionalString,
   readPort,
+  readServiceUrl,
   readString,
   readUrl,
   type CommonConfig,
@@ -54,9 +55,6 @@ function readCounts<N extends string>(env: Env, variable: string, fallback: stri
 
 const oauthEndpoints = ['register', 'authorize', 'token'] as const;
 
-const serviceUrl = (env: Env, variable: string, port: number): string =>
-  readUrl(env, variable, `http://127.0.0.1:${port}`, ['http:', 'https:'])!;
-
 export function readGatewayConfig(env: Env): GatewayConfig {
   const port = readPort(env, 'PORT', 8080);
   return {
@@ -66,12 +64,12 @@ export function readGatewayConfig(env: Env): GatewayConfig {
     // Unset means "derive from the port actually bound" (PORT=0 picks one at start).
     publicUrl: readUrl(env, 'VOICE_PUBLIC_URL', undefined, ['http:', 'https:'])?.replace(/\/+$/, ''),
     services: {
-      identity: serviceUrl(env, 'VOICE_IDENTITY_URL', 50051),
-      tools: serviceUrl(env, 'VOICE_TOOLS_URL', 50052),
-      telephony: serviceUrl(env, 'VOICE_TELEPHONY_URL', 50053),
-      billing: serviceUrl(env, 'VOICE_BILLING_URL', 50054),
-      platformUsers: serviceUrl(env, 'VOICE_PLATFORM_USERS_URL', 50055),
-      assistants: serviceUrl(env, 'VOICE_ASSISTANTS_URL', 50056),
+      identity: readServiceUrl(env, 'identity'),
+      tools: readServiceUrl(env, 'tools'),
+      telephony: readServiceUrl(env, 'telephony'),
+      billing: readServiceUrl(env, 'billing'),
+      platformUsers: readServiceUrl(env, 'platform-users'),
+      assistants: readServiceUrl(env, 'assistants'),
     },
     rateLimit: {
       perPlan: readCounts(env, 'VOICE_RATE_LIMITS', 'starter=600,pro=3000,enterprise=12000', plans),

@@ -10,7 +10,10 @@ import {
   readPort,
   readString,
   readUrl,
+  servicePorts,
+  serviceVariablePrefix,
   type Env,
+  type ServiceName,
 } from '@voice/runtime/config';
 import { loadKey } from '@voice/runtime/crypto';
 import { readInternalTransport } from '@voice/runtime/internal';
@@ -19,14 +22,29 @@ import { logLevels, type LogLevel } from '@voice/runtime/logger';
 export type ClusterServiceName = 'identity' | 'tools' | 'billing' | 'telephony' | 'platformUsers' | 'assistants';
 export type ClusterProcessName = ClusterServiceName | 'gateway';
 
+interface ClusterProcess {
+  name: ClusterProcessName;
+  entry: string;
+  prefix: string;
+  defaultPort: number;
+}
+
+/** A service's process: its entry, and its variables' prefix and port from the runtime's one table. */
+const serviceProcess = (name: ClusterServiceName, service: ServiceName): ClusterProcess => ({
+  name,
+  entry: `services/${service}/dist/src/main.js`,
+  prefix: serviceVariablePrefix(service),
+  defaultPort: servicePorts[service],
+});
+
 /** In start order: each service may call those started before it; the gateway comes last. */
-export const clusterProcesses: readonly { name: ClusterProcessName; entry: string; prefix: string; defaultPort: number }[] = [
-  { name: 'identity', entry: 'services/identity/dist/src/main.js', prefix: 'VOICE_IDENTITY', defaultPort: 50051 },
-  { name: 'tools', entry: 'services/tools/dist/src/main.js', prefix: 'VOICE_TOOLS', defaultPort: 50052 },
-  { name: 'billing', entry: 'services/billing/dist/src/main.js', prefix: 'VOICE_BILLING', defaultPort: 50054 },
-  { name: 'telephony', entry: 'services/telephony/dist/src/main.js', prefix: 'VOICE_TELEPHONY', defaultPort: 50053 },
-  { name: 'platformUsers', entry: 'services/platform-users/dist/src/main.js', prefix: 'VOICE_PLATFORM_USERS', defaultPort: 50055 },
-  { name: 'assistants', entry: 'services/assistants/dist/src/main.js', prefix: 'VOICE_ASSISTANTS', defaultPort: 50056 },
+export const clusterProcesses: readonly ClusterProcess[] = [
+  serviceProcess('identity', 'identity'),
+  serviceProcess('tools', 'tools'),
+  serviceProcess('billing', 'billing'),
+  serviceProcess('telephony', 'telephony'),
+  serviceProcess('platformUsers', 'platform-users'),
+  serviceProcess('assistants', 'assistants'),
   { name: 'gateway', entry: 'gateway/dist/src/main.js', prefix: '', defaultPort: 8080 },
 ];
 

@@ -36,7 +36,7 @@ export async function answerInvitation(platform: Pick<TestPlatform, 'running'>, 
   const response = await fetch(`${platform.running.url}${link.pathname}`, {
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ password }),
+    body: new URLSearchParams({ password, password_confirmation: password }),
   });
   return { status: response.status, html: await response.text() };
 }

@@ -42,12 +42,26 @@ function choosePasswordPage(view: InvitationView): string {
 ${error}<form method="post" action="${escapeHtml(view.action)}">
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="new-password" minlength="${passwordLength.min}" maxlength="${passwordLength.max}" required>
+<label for="password_confirmation">Confirm password</label>
+<input id="password_confirmation" name="password_confirmation" type="password" autocomplete="new-password" minlength="${passwordLength.min}" maxlength="${passwordLength.max}" required>
+<p class="muted">At least ${passwordLength.min} characters.</p>
 <div class="actions"><button class="approve" type="submit">Set password</button></div>
 </form>`,
   );
 }
 
+/** The page after acceptance: what happened, and what to do next. */
 export function passwordSetPage(platformName: string, email: string, signedIn: boolean): string {
-  const text = signedIn ? `You have joined ${escapeHtml(platformName)} as ${escapeHtml(email)}.` : `You can now sign in as ${escapeHtml(email)} with the password you chose.`;
-  return page('Your account is ready', platformName, `<h1>Your account is ready</h1>\n<p>${text}</p>`);
+  const name = escapeHtml(platformName);
+  const text = signedIn ? `You have joined ${name} as ${escapeHtml(email)}.` : `You can now sign in as ${escapeHtml(email)} with the password you chose.`;
+  return page(
+    'Your account is ready',
+    platformName,
+    `<h1>Your account is ready</h1>
+<p>${text}</p>
+<h2>What next</h2>
+<p>Go back to the app that invited you and sign in: when it sends you to ${name}’s sign-in page, use ${escapeHtml(email)} and your password.
+You can close this page.</p>
+<p class="muted">Building on ${name}? The <a href="/docs">API reference</a> shows how to connect with OAuth or an API key.</p>`,
+  );
 }

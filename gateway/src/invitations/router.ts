@@ -67,6 +67,10 @@ export function registerInvitationRoutes(app: Express, options: InvitationOption
       const { platformName, email, name, signIn } = invitation!;
       const view = { platformName, email, name, signIn, action: req.originalUrl };
       const password = typeof req.body?.password === 'string' ? (req.body.password as string) : '';
+      // Choosing a password asks for it twice; a mismatch changes nothing and keeps the invitation open.
+      if (!signIn && req.body?.password_confirmation !== password) {
+        return sendPage(res, 400, invitationPage({ ...view, error: 'The two passwords do not match; type the same password twice.' }));
+      }
       try {
         const accepted = await invitations.acceptInvitation({ token, password, realmWorkspaceId }, gatewayCallOptions(res, options.signer));
         sendPage(res, 200, passwordSetPage(platformName, accepted.email, signIn));

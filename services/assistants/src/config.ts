@@ -1,5 +1,5 @@
 // Every setting of the assistants service, read and validated once at start.
-import { readBool, readCommonConfig, readEncryptionKey, readPort, readString, readUrl, type CommonConfig, type Env } from '@voice/runtime/config';
+import { readBool, readCommonConfig, readEncryptionKey, readListenAddress, readServiceUrl, readUrl, type CommonConfig, type Env } from '@voice/runtime/config';
 import type { InferenceProvider } from '@voice/contracts/settings';
 
 export interface AssistantsConfig {
@@ -13,7 +13,7 @@ export interface AssistantsConfig {
   telephonyUrl: string;
   /** Each model provider's API origin, where a workspace's key is tested. */
   providerUrls: Record<InferenceProvider, string>;
-  /** Let key tests reach private, loopback and link-local addresses (tests and closed networks only). */
+  /** Let key tests and document fetches reach private, loopback and link-local addresses (tests and closed networks only). */
   egressAllowPrivate: boolean;
 }
 
@@ -21,11 +21,10 @@ export function readAssistantsConfig(env: Env): AssistantsConfig {
   const common = readCommonConfig(env);
   return {
     common,
-    host: readString(env, 'VOICE_ASSISTANTS_HOST', '127.0.0.1'),
-    port: readPort(env, 'VOICE_ASSISTANTS_PORT', 50056),
+    ...readListenAddress(env, 'assistants'),
     encryptionKey: readEncryptionKey(env, common),
-    toolsUrl: readUrl(env, 'VOICE_TOOLS_URL', 'http://127.0.0.1:50052', ['http:', 'https:'])!,
-    telephonyUrl: readUrl(env, 'VOICE_TELEPHONY_URL', 'http://127.0.0.1:50053', ['http:', 'https:'])!,
+    toolsUrl: readServiceUrl(env, 'tools'),
+    telephonyUrl: readServiceUrl(env, 'telephony'),
     providerUrls: {
       openai: readUrl(env, 'VOICE_OPENAI_API_URL', 'https://api.openai.com', ['http:', 'https:'])!,
       anthropic: readUrl(env, 'VOICE_ANTHROPIC_API_URL', 'https://api.anthropic.com', ['http:', 'https:'])!,

@@ -10,7 +10,7 @@ import { ToolsService } from '@voice/proto/voice/tools/v1/tools';
 import { startPeriodicJobs } from '@voice/runtime/jobs';
 import { createLogger, type Logger } from '@voice/runtime/logger';
 import { runProcess } from '@voice/runtime/process';
-import { startConnectServer, type StartedService } from '@voice/runtime/server';
+import { startConnectServer, startService, type StartedService } from '@voice/runtime/server';
 import { openServiceStore } from '@voice/runtime/store';
 import { egressPolicy } from '@voice/runtime/egress';
 import { readAssistantsConfig } from './config.js';
@@ -36,24 +36,21 @@ export async function startAssistantsService(env: Env, options: AssistantsOption
     sqlite: (file) => new SqliteAssistantsStore(file),
     mongo: (uri, database) => MongoAssistantsStore.connect(uri, database),
   });
-  const closers: (() => Promise<void>)[] = [() => store.close()];
-  const closeAll = async () => {
-    for (const close of closers.reverse().splice(0)) await close();
-  };
-  try {
+  return startService(async (onClose) => {
+    onClose(() => store.close());
     const jobs = await startPeriodicJobs(config.common, 'assistants', { logger: log }, [assistantsRetentionJob(store, config.common.retention)]);
-    closers.push(() => jobs.stop());
+    onClose(() => jobs.stop());
     const toolsChannel = openInternalChannel({ name: 'tools', url: config.toolsUrl }, options.local);
-    closers.push(async () => toolsChannel.close());
+    onClose(() => toolsChannel.close());
     const telephonyChannel = openInternalChannel({ name: 'telephony', url: config.telephonyUrl }, options.local);
-    closers.push(async () => telephonyChannel.close());
+    onClose(() => telephonyChannel.close());
     const signer = new CallerSigner(config.common.internalSecret);
     const policy = egressPolicy({ allowPrivate: config.egressAllowPrivate });
     const ingestion = new Ingestion({ store, policy, now: () => new Date(), logger: log.child({ component: 'ingestion' }) });
-    closers.push(() => ingestion.stop());
+    onClose(() => ingestion.stop());
     // Documents a stop left processing are taken up again.
     ingestion.wake();
-    const server = await startConnectServer({
+    return startConnectServer({
       name: 'assistants',
       host: config.host,
       port: config.port,
@@ -77,12 +74,7 @@ export async function startAssistantsService(env: Env, options: AssistantsOption
         policy,
       }),
     });
-    closers.push(() => server.close());
-    return { server, close: closeAll };
-  } catch (error) {
-    await closeAll();
-    throw error;
-  }
+  });
 }
 
 // Run on its own: with the process's metrics server (the platform serves one for all its parts).

@@ -9,7 +9,7 @@ import { startPeriodicJobs } from '@voice/runtime/jobs';
 import { createLogger, type Logger } from '@voice/runtime/logger';
 import { runProcess } from '@voice/runtime/process';
 import { openServiceStore } from '@voice/runtime/store';
-import { startConnectServer, type StartedService } from '@voice/runtime/server';
+import { startConnectServer, startService, type StartedService } from '@voice/runtime/server';
 import { monotonicClock } from '@voice/runtime/time';
 import { settledWithin } from '@voice/runtime/shutdown';
 import { readBillingConfig } from './config.js';
@@ -42,22 +42,17 @@ export async function startBillingService(env: Env, options: BillingOptions = {}
   const logger = options.logger ?? createLogger({ service: 'billing', level: config.common.logLevel });
   const signer = new CallerSigner(config.common.internalSecret);
   const now = monotonicClock();
-  // Closed in reverse order of opening, on close() or when a later step of the start fails.
-  const closers: (() => Promise<void>)[] = [];
-  const closeAll = async () => {
-    for (const close of closers.reverse().splice(0)) await close();
-  };
-  try {
+  return startService(async (onClose) => {
     let issuers = options.issuers;
     if (!issuers) {
       const identity = new IdentityIssuerLookup(config.identityUrl, signer, options.local);
-      closers.push(async () => identity.close());
+      onClose(() => identity.close());
       issuers = identity;
     }
     let events = options.events;
     if (!events) {
       const own = await openConfiguredEventStream(config.common, 'billing', logger);
-      closers.push(() => own.close());
+      onClose(() => own.close());
       events = own;
     }
     const store = await openServiceStore<BillingStore>(config.common, {
@@ -65,9 +60,9 @@ export async function startBillingService(env: Env, options: BillingOptions = {}
       sqlite: (file) => new SqliteBillingStore(file),
       mongo: (uri, database) => MongoBillingStore.connect(uri, database),
     });
-    closers.push(() => store.close());
+    onClose(() => store.close());
     const relay = await startWalletEventRelay(store.outbox, events, logger);
-    closers.push(async () => {
+    onClose(async () => {
       // Events committed by the last calls before the stop, published now rather than on the next
       // start, unless the outbox or the stream is not answering.
       const leftBehind = (error?: unknown) => logger.warn('wallet events left for the next start', { error });
@@ -79,10 +74,10 @@ export async function startBillingService(env: Env, options: BillingOptions = {}
       new HoldSweeper({ store, logger: logger.child({ component: 'hold-sweeper' }) }).job(),
       billingRetentionJob(store, config.common.retention),
     ]);
-    closers.push(() => jobs.stop());
+    onClose(() => jobs.stop());
     const consumption = await new UsageConsumer({ store, wallets, walletEvents: relay, logger: logger.child({ component: 'usage' }), now }).start(events);
-    closers.push(() => consumption.stop());
-    const server = await startConnectServer({
+    onClose(() => consumption.stop());
+    return startConnectServer({
       name: 'billing',
       host: config.host,
       port: config.port,
@@ -93,12 +88,7 @@ export async function startBillingService(env: Env, options: BillingOptions = {}
       serviceNames: billingServiceNames,
       routes: billingRoutes({ store, wallets, walletEvents: relay, now }),
     });
-    closers.push(() => server.close());
-    return { server, close: closeAll };
-  } catch (error) {
-    await closeAll();
-    throw error;
-  }
+  });
 }
 
 // Run on its own: with the process's metrics server (the platform serves one for all its parts).

@@ -4,9 +4,8 @@ import {
   readBool,
   readCommonConfig,
   readInt,
+  readListenAddress,
   readOptionalString,
-  readPort,
-  readString,
   type CommonConfig,
   type Env,
 } from '@voice/runtime/config';
@@ -32,8 +31,7 @@ export function readIdentityConfig(env: Env): IdentityConfig {
   }
   return {
     common: readCommonConfig(env),
-    host: readString(env, 'VOICE_IDENTITY_HOST', '127.0.0.1'),
-    port: readPort(env, 'VOICE_IDENTITY_PORT', 50051),
+    ...readListenAddress(env, 'identity'),
     rootApiKey,
     egressAllowPrivate: readBool(env, 'VOICE_EGRESS_ALLOW_PRIVATE', false),
     passwordHashCost: readInt(env, 'VOICE_PASSWORD_HASH_COST', passwordHashCost.default, passwordHashCost),

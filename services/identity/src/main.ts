@@ -9,7 +9,7 @@ import { startPeriodicJobs } from '@voice/runtime/jobs';
 import { createLogger, type Logger } from '@voice/runtime/logger';
 import { openNotifier, type Notifier } from '@voice/runtime/nats';
 import { runProcess } from '@voice/runtime/process';
-import { startConnectServer, type StartedService } from '@voice/runtime/server';
+import { startConnectServer, startService, type StartedService } from '@voice/runtime/server';
 import { openServiceStore } from '@voice/runtime/store';
 import { bootstrapRoot } from './workspaces/bootstrap.js';
 import { readIdentityConfig } from './config.js';
@@ -37,16 +37,11 @@ export interface IdentityOptions {
 export async function startIdentityService(env: Env, options: IdentityOptions = {}): Promise<StartedIdentity> {
   const config = readIdentityConfig(env);
   const logger = options.logger ?? createLogger({ service: 'identity', level: config.common.logLevel });
-  // Closed in reverse order of opening, on close() or when a later step of the start fails.
-  const closers: (() => Promise<void>)[] = [];
-  const closeAll = async () => {
-    for (const close of closers.reverse().splice(0)) await close();
-  };
-  try {
+  return startService(async (onClose) => {
     let notifier = options.notifier;
     if (!notifier) {
       const own = await openNotifier(config.common.natsUrl, 'identity');
-      closers.push(() => own.close());
+      onClose(() => own.close());
       notifier = own;
     }
     const store = await openServiceStore<IdentityStore>(config.common, {
@@ -54,7 +49,7 @@ export async function startIdentityService(env: Env, options: IdentityOptions = 
       sqlite: openSqliteIdentityStore,
       mongo: connectMongoIdentityStore,
     });
-    closers.push(() => store.close());
+    onClose(() => store.close());
     await bootstrapRoot(store, {
       rootApiKey: config.rootApiKey,
       logger,
@@ -62,8 +57,8 @@ export async function startIdentityService(env: Env, options: IdentityOptions = 
     });
     await ensurePlatformClient(store);
     const jobs = await startPeriodicJobs(config.common, 'identity', { logger }, [identityRetentionJob(store, config.common.retention)]);
-    closers.push(() => jobs.stop());
-    const server = await startConnectServer({
+    onClose(() => jobs.stop());
+    return startConnectServer({
       name: 'identity',
       host: config.host,
       port: config.port,
@@ -79,12 +74,7 @@ export async function startIdentityService(env: Env, options: IdentityOptions = 
         passwords: new PasswordHasher(config.passwordHashCost),
       }),
     });
-    closers.push(() => server.close());
-    return { server, close: closeAll };
-  } catch (error) {
-    await closeAll();
-    throw error;
-  }
+  });
 }
 
 // Run on its own: with the process's metrics server (the platform serves one for all its parts).

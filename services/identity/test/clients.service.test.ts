@@ -61,6 +61,11 @@ describe('RegisterClient', () => {
     expect((await register(h, { tokenEndpointAuthMethod: 'client_secret_post' })).clientSecret).toMatch(/^svc_cs_/);
   });
 
+  test('redirect URIs are kept in canonical form, so spellings of one URI are one registration', async () => {
+    const { client } = await register(h, { redirectUris: ['HTTPS://App.Example:443/cb', 'https://app.example/cb', 'https://app.example:8443/Cb'] });
+    expect(client?.redirectUris).toEqual(['https://app.example/cb', 'https://app.example:8443/Cb']);
+  });
+
   test.each([
     ['https://a.example/cb', true],
     ['http://127.0.0.1:8080/cb', true],

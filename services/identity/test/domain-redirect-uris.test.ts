@@ -1,5 +1,5 @@
 // The redirect URI rules of SPEC.md 5.7 and RFC 8252 loopback matching, on their own.
-import { redirectUriIssue, redirectUriMatches } from '../src/domain/redirect-uris.js';
+import { canonicalRedirectUri, redirectUriIssue, redirectUriMatches } from '../src/domain/redirect-uris.js';
 
 test.each([
   'https://a.example/cb',
@@ -49,8 +49,10 @@ test.each([
 test.each([
   ['https://a.example/cb', 'https://a.example/cb', true],
   ['https://a.example/cb', 'https://a.example/cb/', false],
-  ['https://a.example/cb', 'https://A.example/cb', false],
-  ['https://a.example/cb', 'https://a.example:443/cb', false],
+  ['https://a.example/cb', 'https://A.example/cb', true],
+  ['https://a.example/cb', 'HTTPS://a.example:443/cb', true],
+  ['https://a.example/cb', 'https://a.example:80/cb', false],
+  ['https://a.example/Cb', 'https://a.example/cb', false],
   ['https://a.example:8443/cb', 'https://a.example:9443/cb', false],
   ['https://a.example/cb', 'https://a.example/cb?x=1', false],
   ['http://127.0.0.1/cb', 'http://127.0.0.1:51234/cb', true],
@@ -65,4 +67,16 @@ test.each([
   ['http://127.0.0.1/cb', 'http://u@127.0.0.1:5000/cb', false],
 ])('registered %s matches requested %s: %s', (registered, requested, matches) => {
   expect(redirectUriMatches(registered, requested)).toBe(matches);
+});
+
+test.each([
+  ['HTTPS://App.Example.COM:443/Callback?X=1', 'https://app.example.com/Callback?X=1'],
+  ['https://app.example.com:8443/cb', 'https://app.example.com:8443/cb'],
+  ['https://app.example.com:/cb', 'https://app.example.com/cb'],
+  ['HTTP://127.0.0.1:80/cb', 'http://127.0.0.1/cb'],
+  ['http://[::1]:8080/cb', 'http://[::1]:8080/cb'],
+  ['https://app.example.com', 'https://app.example.com'],
+])('%s is stored and compared as %s: scheme and host in lower case, no default port, path and query as written', (uri, canonical) => {
+  expect(canonicalRedirectUri(uri)).toBe(canonical);
+  expect(redirectUriIssue(canonical)).toBeUndefined();
 });

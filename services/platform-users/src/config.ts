@@ -1,4 +1,5 @@
 // Every setting of the platform-users service, read and validated once at start.
+import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { emailIssue } from '@voice/runtime/accounts';
 import {
@@ -6,11 +7,10 @@ import {
   readCommonConfig,
   readEncryptionKey,
   readInt,
+  readListenAddress,
   readOptionalString,
-  readPort,
   readPublicUrl,
-  readString,
-  readUrl,
+  readServiceUrl,
   type CommonConfig,
   type Env,
 } from '@voice/runtime/config';
@@ -86,9 +86,20 @@ function readSmtp(env: Env): SmtpSettings | undefined {
   };
 }
 
+/**
+ * The sender when VOICE_MAIL_FROM is unset: no-reply at the platform's host. A host that is an IP address
+ * takes the address-literal form (RFC 5321 4.1.3): `no-reply@127.0.0.1` is no address at all.
+ */
+export function defaultMailFrom(platformHost: string): string {
+  const host = platformHost.replace(/^\[|\]$/g, '');
+  if (isIP(host) === 4) return `no-reply@[${host}]`;
+  if (isIP(host) === 6) return `no-reply@[IPv6:${host}]`;
+  return `no-reply@${host}`;
+}
+
 function readMailFrom(env: Env, platformHost: string): string {
   const from = readOptionalString(env, 'VOICE_MAIL_FROM');
-  if (from === undefined) return `no-reply@${platformHost}`;
+  if (from === undefined) return defaultMailFrom(platformHost);
   if (emailIssue(from)) throw new ConfigError('VOICE_MAIL_FROM', `must be an e-mail address such as no-reply@example.com, got "${from}"`);
   return from;
 }
@@ -99,12 +110,11 @@ export function readPlatformUsersConfig(env: Env): PlatformUsersConfig {
   const platformHost = new URL(publicUrl).hostname.toLowerCase();
   return {
     common,
-    host: readString(env, 'VOICE_PLATFORM_USERS_HOST', '127.0.0.1'),
-    port: readPort(env, 'VOICE_PLATFORM_USERS_PORT', 50055),
+    ...readListenAddress(env, 'platform-users'),
     platformHost,
     dnsServers: readDnsServers(env),
-    identityUrl: readUrl(env, 'VOICE_IDENTITY_URL', 'http://127.0.0.1:50051', ['http:', 'https:'])!,
-    billingUrl: readUrl(env, 'VOICE_BILLING_URL', 'http://127.0.0.1:50054', ['http:', 'https:'])!,
+    identityUrl: readServiceUrl(env, 'identity'),
+    billingUrl: readServiceUrl(env, 'billing'),
     publicUrl,
     encryptionKey: readEncryptionKey(env, common),
     invitationTtlHours: readInt(env, 'VOICE_INVITATION_TTL_HOURS', 168, { min: 1, max: 720 }),

@@ -19,8 +19,8 @@ import { MailRelay } from './mail/relay.js';
 import { SmtpMailer } from './mail/smtp-mailer.js';
 import { platformUsersRetentionJob } from './retention.js';
 import { platformUsersRoutes, platformUsersServiceNames } from './routes.js';
-import { MongoPlatformUsersStore } from './store/mongo.js';
-import { SqlitePlatformUsersStore } from './store/sqlite.js';
+import { connectMongoPlatformUsersStore } from './store/mongo.js';
+import { openSqlitePlatformUsersStore } from './store/sqlite.js';
 import type { PlatformUsersStore } from './store/store.js';
 
 export interface PlatformUsersOptions {
@@ -37,8 +37,8 @@ export async function startPlatformUsersService(env: Env, options: PlatformUsers
   const mailer = sandbox ?? new SmtpMailer(config.smtp!);
   const store = await openServiceStore<PlatformUsersStore>(config.common, {
     service: 'platform-users',
-    sqlite: (file) => new SqlitePlatformUsersStore(file),
-    mongo: (uri, database) => MongoPlatformUsersStore.connect(uri, database),
+    sqlite: openSqlitePlatformUsersStore,
+    mongo: connectMongoPlatformUsersStore,
   }).catch((error: unknown) => {
     mailer.close();
     throw error;

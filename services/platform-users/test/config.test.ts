@@ -22,6 +22,13 @@ test('defaults: directory mail, a week of invitation, no-reply at the platform h
   expect(config.encryptionKey).toHaveLength(32);
 });
 
+test('a platform reached by IP address sends from an address literal, never no-reply@127.0.0.1', () => {
+  expect(read({ VOICE_PUBLIC_URL: 'http://127.0.0.1:8080' }).mailFrom).toBe('no-reply@[127.0.0.1]');
+  expect(read({ VOICE_PUBLIC_URL: 'http://[::1]:8080' }).mailFrom).toBe('no-reply@[IPv6:::1]');
+  expect(read({ VOICE_PUBLIC_URL: 'https://Voice.Example.NET' }).mailFrom).toBe('no-reply@voice.example.net');
+  expect(read({ VOICE_PUBLIC_URL: 'http://127.0.0.1:8080', VOICE_MAIL_FROM: 'hello@acme.example' }).mailFrom).toBe('hello@acme.example');
+});
+
 test('an SMTP URL with percent-encoded credentials', () => {
   expect(read({ VOICE_SMTP_URL: 'smtp://relay%40example.com:p%40ss%3Aw%2Frd@smtp.example.com:2525' }).smtp).toEqual({
     host: 'smtp.example.com',

@@ -11,7 +11,8 @@ import { newId } from '@voice/runtime/ids';
 import { connectDownstreams, type Downstreams } from '../src/downstream/clients.js';
 import { Invitations } from '../src/invitations/invitations.js';
 import { invitationTokenHash } from '../src/invitations/tokens.js';
-import { SqlitePlatformUsersStore } from '../src/store/sqlite.js';
+import { openSqlitePlatformUsersStore } from '../src/store/sqlite.js';
+import type { PlatformUsersStore } from '../src/store/store.js';
 import { startRealServices, type RealServices } from './real-services.js';
 import { domainRecord } from './store.contract.js';
 
@@ -23,7 +24,7 @@ describe('Invitations', () => {
   let services: RealServices;
   let downstreams: Downstreams;
   let platform: { id: string; name: string };
-  let store: SqlitePlatformUsersStore;
+  let store: PlatformUsersStore;
   let now: Date;
   let woken: number;
   let invitations: Invitations;
@@ -44,7 +45,7 @@ describe('Invitations', () => {
 
   beforeEach(() => {
     read = new Set();
-    store = new SqlitePlatformUsersStore(join(dir, `${newId()}.sqlite`));
+    store = openSqlitePlatformUsersStore(join(dir, `${newId()}.sqlite`));
     now = new Date('2026-11-22T10:00:00.000Z');
     woken = 0;
     invitations = new Invitations({

@@ -12,7 +12,8 @@ import { newId } from '@voice/runtime/ids';
 import { createLogger, type LogFields } from '@voice/runtime/logger';
 import { mailRetryDelayMs, MailRelay, type MailRelayOptions } from '../src/mail/relay.js';
 import { SmtpMailer } from '../src/mail/smtp-mailer.js';
-import { SqlitePlatformUsersStore } from '../src/store/sqlite.js';
+import { openSqlitePlatformUsersStore } from '../src/store/sqlite.js';
+import type { PlatformUsersStore } from '../src/store/store.js';
 import { invitationRecord } from './store.contract.js';
 import { freePort, startSmtpServer, type TestSmtpServer } from './smtp-server.js';
 import { waitFor } from './wait.js';
@@ -30,7 +31,7 @@ function capturingLogger() {
 describe('MailRelay', () => {
   const dir = mkdtempSync(join(tmpdir(), 'platform-users-relay-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  let store: SqlitePlatformUsersStore;
+  let store: PlatformUsersStore;
   let smtp: TestSmtpServer | undefined;
   let relay: MailRelay | undefined;
   let mailer: SmtpMailer | undefined;
@@ -39,7 +40,7 @@ describe('MailRelay', () => {
 
   beforeEach(() => {
     file = join(dir, `${newId()}.sqlite`);
-    store = new SqlitePlatformUsersStore(file);
+    store = openSqlitePlatformUsersStore(file);
   });
   afterEach(async () => {
     await relay?.stop();

@@ -1,8 +1,8 @@
 // Runs the PlatformUsersStore contract on SQLite always, and on MongoDB when MONGODB_URI is set.
 import { newId } from '@voice/runtime/ids';
 import { openSqlite } from '@voice/runtime/store/sqlite';
-import { MongoPlatformUsersStore } from '../src/store/mongo.js';
-import { SqlitePlatformUsersStore } from '../src/store/sqlite.js';
+import { connectMongoPlatformUsersStore } from '../src/store/mongo.js';
+import { openSqlitePlatformUsersStore } from '../src/store/sqlite.js';
 import { migrations } from '../src/store/sqlite/migrations.js';
 import { domainRecord, invitationRecord, newMail, platformUsersStoreContract } from './store.contract.js';
 import { runStoreContract } from '../../runtime/test/store-contract.js';
@@ -10,16 +10,16 @@ import { runStoreContract } from '../../runtime/test/store-contract.js';
 runStoreContract({
   name: 'platform-users',
   contract: platformUsersStoreContract,
-  sqlite: (file) => new SqlitePlatformUsersStore(file),
-  mongo: (uri, database) => MongoPlatformUsersStore.connect(uri, database),
+  sqlite: openSqlitePlatformUsersStore,
+  mongo: connectMongoPlatformUsersStore,
   sqliteOnly: (file) => {
     test('data survives reopening the file', async () => {
       const path = file();
-      const first = new SqlitePlatformUsersStore(path);
+      const first = openSqlitePlatformUsersStore(path);
       const record = domainRecord(newId());
       await first.insert(record, record.createdAt);
       await first.close();
-      const second = new SqlitePlatformUsersStore(path);
+      const second = openSqlitePlatformUsersStore(path);
       expect(await second.get(record.workspaceId, record.createdAt)).toEqual(record);
       await second.close();
     });
@@ -29,7 +29,7 @@ runStoreContract({
       const old = openSqlite(path, migrations.slice(0, 1));
       old.prepare("INSERT INTO custom_domains VALUES ('w1', 'old.example.com', 't', 'active', '[]', '2026-01-01T00:00:00.000Z', NULL, NULL)").run();
       old.close();
-      const store = new SqlitePlatformUsersStore(path);
+      const store = openSqlitePlatformUsersStore(path);
       expect((await store.findActive('old.example.com'))?.workspaceId).toBe('w1');
       // Domains of the first schema never lapse, and a pending claim beside an active domain is allowed now.
       expect((await store.get('w1', '2030-01-01T00:00:00.000Z'))?.expiresAt).toBeNull();

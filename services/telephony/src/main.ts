@@ -10,7 +10,7 @@ import { AssistantDirectory, openInternalChannel, type InProcessServices } from 
 import { startPeriodicJobs } from '@voice/runtime/jobs';
 import { createLogger, type Logger } from '@voice/runtime/logger';
 import { runProcess } from '@voice/runtime/process';
-import { startConnectServer, type StartedService } from '@voice/runtime/server';
+import { startConnectServer, startService, type StartedService } from '@voice/runtime/server';
 import { openServiceStore } from '@voice/runtime/store';
 import { BillingService } from '@voice/proto/voice/billing/v1/billing';
 import { readTelephonyConfig } from './config.js';
@@ -45,18 +45,15 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
     sqlite: (file) => openSqliteTelephonyStore(file),
     mongo: (uri, database) => connectMongoTelephonyStore(uri, database),
   });
-  const closers: (() => Promise<void>)[] = [() => store.close()];
-  const closeAll = async () => {
-    for (const close of closers.reverse()) await close();
-  };
-  try {
+  return startService(async (onClose) => {
+    onClose(() => store.close());
     const events = options.events ?? (await openConfiguredEventStream(config.common, 'telephony', logger));
-    if (!options.events) closers.push(() => events.close());
+    if (!options.events) onClose(() => events.close());
     await events.ensureStream(usageStream.name, usageStream.subjects);
 
     const relay = new OutboxRelay({ outbox: store.outbox, stream: events, logger: logger.child({ component: 'usage-relay' }) });
     relay.start();
-    closers.push(async () => {
+    onClose(async () => {
       await relay.stop();
     });
 
@@ -80,14 +77,14 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
         }),
     });
 
-    closers.push(async () => carriers.close());
+    onClose(() => carriers.close());
 
     const billingChannel = openInternalChannel({ name: 'billing', url: config.billingUrl }, options.local);
-    closers.push(async () => billingChannel.close());
+    onClose(() => billingChannel.close());
     const billing = createClient(BillingService, billingChannel.transport);
     const holds = new ConnectBillingHolds(billing, signer, logger);
     const assistantsChannel = openInternalChannel({ name: 'assistants', url: config.assistantsUrl }, options.local);
-    closers.push(async () => assistantsChannel.close());
+    onClose(() => assistantsChannel.close());
     const now = options.clock ?? (() => new Date());
     const numberTerms = { monthlyUnits: config.pricing.numberMonthlyUnits, graceMs: config.numberGraceMs };
 
@@ -100,7 +97,7 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
       afterMs: config.sendRecoveryAfterMs,
     });
     recovery.start();
-    closers.push(() => recovery.stop());
+    onClose(() => recovery.stop());
 
     const renewals = new NumberRenewals({
       store,
@@ -112,9 +109,9 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
       logger: logger.child({ component: 'number-renewals' }),
     });
     const jobs = await startPeriodicJobs(config.common, 'telephony', { logger, clock: now }, [renewals.job(), telephonyRetentionJob(store, config.common.retention)]);
-    closers.push(() => jobs.stop());
+    onClose(() => jobs.stop());
 
-    const server = await startConnectServer({
+    return startConnectServer({
       name: 'telephony',
       host: config.host,
       port: config.port,
@@ -137,12 +134,7 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
         logger,
       }),
     });
-    closers.push(() => server.close());
-    return { server, close: closeAll };
-  } catch (error) {
-    await closeAll();
-    throw error;
-  }
+  });
 }
 
 // Run on its own: with the process's metrics server (the platform serves one for all its parts).

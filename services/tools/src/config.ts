@@ -1,14 +1,5 @@
 // Every setting of the tools service, read and validated once at start.
-import {
-  readBool,
-  readCommonConfig,
-  readEncryptionKey,
-  readPort,
-  readString,
-  readUrl,
-  type CommonConfig,
-  type Env,
-} from '@voice/runtime/config';
+import { readBool, readCommonConfig, readEncryptionKey, readListenAddress, readServiceUrl, type CommonConfig, type Env } from '@voice/runtime/config';
 
 export interface ToolsConfig {
   common: CommonConfig;
@@ -25,10 +16,9 @@ export function readToolsConfig(env: Env): ToolsConfig {
   const common = readCommonConfig(env);
   return {
     common,
-    host: readString(env, 'VOICE_TOOLS_HOST', '127.0.0.1'),
-    port: readPort(env, 'VOICE_TOOLS_PORT', 50052),
+    ...readListenAddress(env, 'tools'),
     encryptionKey: readEncryptionKey(env, common),
     egressAllowPrivate: readBool(env, 'VOICE_EGRESS_ALLOW_PRIVATE', false),
-    assistantsUrl: readUrl(env, 'VOICE_ASSISTANTS_URL', 'http://127.0.0.1:50056', ['http:', 'https:'])!,
+    assistantsUrl: readServiceUrl(env, 'assistants'),
   };
 }

@@ -7,7 +7,7 @@ import { AssistantDirectory, openInternalChannel, type InProcessServices } from 
 import { startPeriodicJobs } from '@voice/runtime/jobs';
 import { createLogger, type Logger } from '@voice/runtime/logger';
 import { runProcess } from '@voice/runtime/process';
-import { startConnectServer, type StartedService } from '@voice/runtime/server';
+import { startConnectServer, startService, type StartedService } from '@voice/runtime/server';
 import { openServiceStore } from '@voice/runtime/store';
 import { readToolsConfig } from './config.js';
 import { ToolSecrets } from '@voice/contracts/tool-secrets';
@@ -32,17 +32,14 @@ export async function startToolsService(env: Env, options: ToolsOptions = {}): P
     sqlite: (file) => new SqliteToolStore(file),
     mongo: (uri, database) => MongoToolStore.connect(uri, database),
   });
-  const closers: (() => Promise<void>)[] = [() => store.close()];
-  const closeAll = async () => {
-    for (const close of closers.reverse().splice(0)) await close();
-  };
-  try {
+  return startService(async (onClose) => {
+    onClose(() => store.close());
     const jobs = await startPeriodicJobs(config.common, 'tools', { logger: log }, [toolsRetentionJob(store, config.common.retention)]);
-    closers.push(() => jobs.stop());
+    onClose(() => jobs.stop());
     const signer = new CallerSigner(config.common.internalSecret);
     const assistantsChannel = openInternalChannel({ name: 'assistants', url: config.assistantsUrl }, options.local);
-    closers.push(async () => assistantsChannel.close());
-    const server = await startConnectServer({
+    onClose(() => assistantsChannel.close());
+    return startConnectServer({
       name: 'tools',
       host: config.host,
       port: config.port,
@@ -58,12 +55,7 @@ export async function startToolsService(env: Env, options: ToolsOptions = {}): P
         assistants: new AssistantDirectory(assistantsChannel.transport, signer, 'tools'),
       }),
     });
-    closers.push(() => server.close());
-    return { server, close: closeAll };
-  } catch (error) {
-    await closeAll();
-    throw error;
-  }
+  });
 }
 
 // Run on its own: with the process's metrics server (the platform serves one for all its parts).

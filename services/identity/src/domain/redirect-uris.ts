@@ -38,6 +38,23 @@ export function redirectUriIssue(uri: string): string | undefined {
   return loopbackHosts.includes(hostOf(written[2]!)) ? undefined : 'may use http only on the loopback addresses 127.0.0.1 or [::1]';
 }
 
+const defaultPorts: Record<string, string> = { http: '80', https: '443' };
+
+/**
+ * The form a redirect URI is stored and compared in: scheme and host in lower case and the scheme's
+ * default port dropped (RFC 3986 6.2.2.1, 6.2.3), path and query exactly as written. So
+ * `HTTPS://App.Example:443/cb` and `https://app.example/cb` are one URI, as they are to a browser.
+ */
+export function canonicalRedirectUri(uri: string): string {
+  const written = authorityPattern.exec(uri);
+  const hostAndPort = written ? /^(\[[^\]]*\]|[^:@]*)(?::(\d*))?$/.exec(written[2]!) : null;
+  if (!written || !hostAndPort) return uri;
+  const scheme = written[1]!.toLowerCase();
+  const port = hostAndPort[2];
+  const keptPort = port && port !== defaultPorts[scheme] ? `:${port}` : '';
+  return `${scheme}://${hostAndPort[1]!.toLowerCase()}${keptPort}${uri.slice(written[0].length)}`;
+}
+
 /** An http URI on a literal loopback host: its port is chosen by the native app at run time. */
 function isLoopback(uri: string): boolean {
   const written = authorityPattern.exec(uri);
@@ -45,11 +62,11 @@ function isLoopback(uri: string): boolean {
 }
 
 /**
- * Whether a requested redirect URI matches a registered one: exact string equality, except that a
- * loopback registration matches the same scheme, host, path and query on any port.
+ * Whether a requested redirect URI matches a registered one: equality of their canonical forms, except
+ * that a loopback registration matches the same scheme, host, path and query on any port.
  */
 export function redirectUriMatches(registered: string, requested: string): boolean {
-  if (registered === requested) return true;
+  if (canonicalRedirectUri(registered) === canonicalRedirectUri(requested)) return true;
   if (!isLoopback(registered) || !isLoopback(requested) || redirectUriIssue(requested) !== undefined) return false;
   const a = new URL(registered);
   const b = new URL(requested);

@@ -1,7 +1,7 @@
 // RFC 7591 client metadata, validated one way for dynamic registrations and metadata documents.
 import { canonicalScopes } from '@voice/runtime/access';
 import type { OAuthClientRecord } from '../store/store.js';
-import { maxRedirectUris, redirectUriIssue } from '../domain/redirect-uris.js';
+import { canonicalRedirectUri, maxRedirectUris, redirectUriIssue } from '../domain/redirect-uris.js';
 import { parseScope } from '../domain/oauth-scope.js';
 
 export type AuthMethod = OAuthClientRecord['tokenEndpointAuthMethod'];
@@ -31,14 +31,15 @@ export function validateClientMetadata(
 ): { ok: true; metadata: ClientMetadata } | { ok: false; problem: MetadataProblem } {
   const fail = (error: MetadataProblem['error'], field: string, issue: string) => ({ ok: false as const, problem: { error, field, issue } });
 
-  const redirectUris = [...new Set(input.redirectUris)];
-  if (redirectUris.length === 0 || redirectUris.length > maxRedirectUris) {
+  const sent = [...new Set(input.redirectUris)];
+  if (sent.length === 0 || sent.length > maxRedirectUris) {
     return fail('invalid_redirect_uri', 'redirect_uris', `must list 1 to ${maxRedirectUris} redirect URIs`);
   }
-  for (const uri of redirectUris) {
+  for (const uri of sent) {
     const issue = redirectUriIssue(uri);
     if (issue) return fail('invalid_redirect_uri', 'redirect_uris', `${JSON.stringify(uri)} ${issue}`);
   }
+  const redirectUris = [...new Set(sent.map(canonicalRedirectUri))];
 
   const grants = input.grantTypes.length > 0 ? [...new Set(input.grantTypes)] : [...grantTypes];
   const unknownGrant = grants.find((grant) => !(grantTypes as readonly string[]).includes(grant));

@@ -15,6 +15,7 @@ import type { Clients } from './clients.js';
 import { invalidGrant, oauthError } from './errors.js';
 import { mintTokens, newGrant, type IssuedTokens } from './mint.js';
 import { verifierMatches } from '../domain/pkce.js';
+import { canonicalRedirectUri } from '../domain/redirect-uris.js';
 import { parseScope, scopeIssue } from '../domain/oauth-scope.js';
 
 export class TokenEndpoint {
@@ -31,8 +32,9 @@ export class TokenEndpoint {
       throw invalidGrant('authorization code');
     }
     const now = this.deps.now();
-    if (code.clientId !== client.id || Date.parse(code.expiresAt) <= now.getTime() || code.redirectUri !== request.redirectUri) {
-      throw invalidGrant('authorization code');
+    if (code.clientId !== client.id || Date.parse(code.expiresAt) <= now.getTime()) throw invalidGrant('authorization code');
+    if (canonicalRedirectUri(code.redirectUri) !== canonicalRedirectUri(request.redirectUri)) {
+      throw oauthError('invalid_grant', 'redirect_uri must be the one the authorization request sent');
     }
     if (!verifierMatches(request.codeVerifier, code.codeChallenge)) throw oauthError('invalid_grant', 'code_verifier does not match the code_challenge');
     if (request.resource && request.resource !== code.resource) throw oauthError('invalid_target', 'resource is not the one the code was issued for');

@@ -1,12 +1,12 @@
-// Sends the mail outbox: polls for due mail (and runs at once when woken after a write), leases
-// each message, opens its sealed bodies, sends it and marks it sent. A failed message waits
-// exponentially longer (1 s doubling, at most 5 min) and is given up, with an error log, once it
-// has waited a day. Nothing here ever throws out of the loop: a broken store or mailer costs a
-// retry, never the process.
+// Sends the mail outbox: runs, waits, wakes, backs off and stops as every relay does (BatchRelay);
+// a batch leases each due message, opens its sealed bodies, sends it and marks it sent. A failed
+// message waits exponentially longer (1 s doubling, at most 5 min) and is given up, with an error
+// log, once it has waited a day. Nothing here ever throws out of the loop: a broken store or
+// mailer costs a retry, never the process.
 import type { SecretBox } from '@voice/runtime/crypto';
 import { redeliveryDelayMs, type RedeliveryBackoff } from '@voice/runtime/events';
 import type { Logger } from '@voice/runtime/logger';
-import { PollingLoop } from '@voice/runtime/polling-loop';
+import { BatchRelay } from '@voice/runtime/batch-relay';
 import type { MailOutboxStore, MailRecord } from '../store/store.js';
 import type { Mailer } from './mailer.js';
 
@@ -20,7 +20,7 @@ export interface MailRelayOptions {
   /** The From address of every message. */
   from: string;
   logger: Logger;
-  /** Pause between polls when nothing wakes the relay. */
+  /** Pause between polls when nothing wakes the relay; after a failed poll the pause doubles from it. */
   pollIntervalMs?: number;
   batchSize?: number;
   backoff?: MailBackoff;
@@ -38,54 +38,55 @@ const day = 24 * 60 * 60_000;
 export const mailRetryDelayMs: (attempts: number, backoff: MailBackoff) => number = redeliveryDelayMs;
 
 export class MailRelay {
-  private readonly pollIntervalMs: number;
-  private readonly batchSize: number;
   private readonly backoff: MailBackoff;
   private readonly giveUpAfterMs: number;
   private readonly leaseMs: number;
   private readonly now: () => Date;
-  private readonly loop = new PollingLoop({
-    pass: () => this.runOnce(),
-    delayMs: (outcome) => {
-      if (outcome.failed) this.options.logger.warn('mail relay could not read the outbox; retrying', { error: outcome.error });
-      return this.pollIntervalMs;
-    },
-  });
+  private readonly relay: BatchRelay;
 
   constructor(private readonly options: MailRelayOptions) {
-    this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
-    this.batchSize = options.batchSize ?? 20;
+    const pollIntervalMs = options.pollIntervalMs ?? 1_000;
     this.backoff = options.backoff ?? defaultMailBackoff;
     this.giveUpAfterMs = options.giveUpAfterMs ?? day;
     this.leaseMs = options.leaseMs ?? 2 * 60_000;
     this.now = options.now ?? (() => new Date());
+    this.relay = new BatchRelay({
+      batch: (size) => this.sendBatch(size),
+      logger: options.logger,
+      failureMessage: 'mail relay could not read the outbox; retrying',
+      intervalMs: pollIntervalMs,
+      batchSize: options.batchSize ?? 20,
+      retryBackoff: { initialMs: pollIntervalMs, maxMs: Math.max(pollIntervalMs, 30_000) },
+    });
   }
 
   start(): void {
-    this.loop.start();
+    this.relay.start();
   }
 
   /** Asks for a run now (call it after storing mail). */
   wake(): void {
-    this.loop.wake();
+    this.relay.wake();
   }
 
   /** Stops scheduling runs; resolves once the message being sent is settled, or let go after `shutdownWaitMs` (its lease ends and it is sent again). */
   async stop(): Promise<void> {
-    await this.loop.stop();
+    await this.relay.stop();
   }
 
   /** Sends every message due now, batch by batch; resolves with how many went out. */
-  async runOnce(): Promise<number> {
+  runOnce(): Promise<number> {
+    return this.relay.runOnce();
+  }
+
+  private async sendBatch(size: number): Promise<{ found: number; delivered: number }> {
+    const due = await this.options.store.dueMail(this.now().toISOString(), size);
     let sent = 0;
-    for (;;) {
-      const due = await this.options.store.dueMail(this.now().toISOString(), this.batchSize);
-      for (const mail of due) {
-        if (this.loop.stopped) return sent;
-        if (await this.attempt(mail)) sent += 1;
-      }
-      if (due.length < this.batchSize || this.loop.stopped) return sent;
+    for (const mail of due) {
+      if (this.relay.stopped) break;
+      if (await this.attempt(mail)) sent += 1;
     }
+    return { found: due.length, delivered: sent };
   }
 
   /** One sending attempt of one message; true when it was sent. */

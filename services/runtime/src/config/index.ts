@@ -2,3 +2,4 @@
 export * from './env.js';
 export * from './service-config.js';
 export * from './retention.js';
+export * from './services.js';

@@ -2,3 +2,4 @@
 export * from './connect-server.js';
 export * from './connect-server-age.js';
 export * from './health.js';
+export * from './start-service.js';

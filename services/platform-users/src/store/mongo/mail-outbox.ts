@@ -1,0 +1,49 @@
+// The mail outbox in MongoDB.
+import { deleteBatch } from '@voice/runtime/store/mongo';
+import { mailOf } from './documents.js';
+import type { MailOutboxStore, MailRecord } from '../store.js';
+import type { MongoContext } from './context.js';
+
+export function mongoMailOutboxStore({ collections }: MongoContext): MailOutboxStore {
+  async function dueMail(now: string, limit: number): Promise<MailRecord[]> {
+    const docs = await collections.mail
+      .find({ sent_at: null, next_attempt_at: { $lte: now } })
+      .sort({ next_attempt_at: 1, created_at: 1 })
+      .limit(limit)
+      .toArray();
+    return docs.map(mailOf);
+  }
+
+  async function leaseMail(id: string, dueAt: string, leaseUntil: string): Promise<boolean> {
+    const result = await collections.mail.updateOne({ _id: id, sent_at: null, next_attempt_at: dueAt }, { $set: { next_attempt_at: leaseUntil } });
+    return result.modifiedCount === 1;
+  }
+
+  async function markMailSent(id: string, at: string): Promise<void> {
+    await collections.mail.updateOne({ _id: id }, { $set: { sent_at: at, next_attempt_at: null, sealed_text: null, sealed_html: null } });
+  }
+
+  async function markMailFailed(id: string, error: string, nextAttemptAt: string | null): Promise<void> {
+    const wipe = nextAttemptAt === null ? { sealed_text: null, sealed_html: null } : {};
+    await collections.mail.updateOne(
+      { _id: id, sent_at: null },
+      { $inc: { attempts: 1 }, $set: { last_error: error, next_attempt_at: nextAttemptAt, ...wipe } },
+    );
+  }
+
+  async function pruneFinishedMail(before: string, limit: number): Promise<number> {
+    return deleteBatch(
+      collections.mail,
+      { next_attempt_at: null, created_at: { $lt: before }, $or: [{ sent_at: null }, { sent_at: { $lt: before } }] },
+      { created_at: 1 },
+      limit,
+    );
+  }
+
+  async function getMail(id: string): Promise<MailRecord | undefined> {
+    const doc = await collections.mail.findOne({ _id: id });
+    return doc ? mailOf(doc) : undefined;
+  }
+
+  return { dueMail, leaseMail, markMailSent, markMailFailed, pruneFinishedMail, getMail };
+}

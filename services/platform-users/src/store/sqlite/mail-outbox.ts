@@ -1,0 +1,48 @@
+// The mail outbox in SQLite.
+import { mailOf, type MailRow } from './rows.js';
+import type { MailOutboxStore, MailRecord } from '../store.js';
+import type { SqliteContext } from './context.js';
+
+export function sqliteMailOutboxStore({ sql }: SqliteContext): MailOutboxStore {
+  async function dueMail(now: string, limit: number): Promise<MailRecord[]> {
+    const rows = sql(
+      `SELECT * FROM mail_outbox WHERE sent_at IS NULL AND next_attempt_at IS NOT NULL AND next_attempt_at <= ?
+       ORDER BY next_attempt_at, created_at LIMIT ?`,
+    ).all(now, limit) as MailRow[];
+    return rows.map(mailOf);
+  }
+
+  async function leaseMail(id: string, dueAt: string, leaseUntil: string): Promise<boolean> {
+    return sql('UPDATE mail_outbox SET next_attempt_at = ? WHERE id = ? AND next_attempt_at = ? AND sent_at IS NULL').run(leaseUntil, id, dueAt)
+      .changes === 1;
+  }
+
+  async function markMailSent(id: string, at: string): Promise<void> {
+    sql('UPDATE mail_outbox SET sent_at = ?, next_attempt_at = NULL, sealed_text = NULL, sealed_html = NULL WHERE id = ?').run(at, id);
+  }
+
+  async function markMailFailed(id: string, error: string, nextAttemptAt: string | null): Promise<void> {
+    sql(
+      `UPDATE mail_outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?,
+         sealed_text = CASE WHEN ? IS NULL THEN NULL ELSE sealed_text END,
+         sealed_html = CASE WHEN ? IS NULL THEN NULL ELSE sealed_html END
+       WHERE id = ? AND sent_at IS NULL`,
+    ).run(error, nextAttemptAt, nextAttemptAt, nextAttemptAt, id);
+  }
+
+  async function pruneFinishedMail(before: string, limit: number): Promise<number> {
+    // Sent after it was created: created before the cut-off is a condition of both kinds, and the index's.
+    return sql(
+      `DELETE FROM mail_outbox WHERE rowid IN
+         (SELECT rowid FROM mail_outbox WHERE next_attempt_at IS NULL AND created_at < @before AND IFNULL(sent_at, created_at) < @before
+          ORDER BY created_at LIMIT @limit)`,
+    ).run({ before, limit }).changes;
+  }
+
+  async function getMail(id: string): Promise<MailRecord | undefined> {
+    const row = sql('SELECT * FROM mail_outbox WHERE id = ?').get(id) as MailRow | undefined;
+    return row ? mailOf(row) : undefined;
+  }
+
+  return { dueMail, leaseMail, markMailSent, markMailFailed, pruneFinishedMail, getMail };
+}

@@ -1,0 +1,28 @@
+// Where each service listens unless told otherwise, and how the others reach it: its variables
+// (VOICE_<SERVICE>_HOST, _PORT and _URL) and its port, written once for every service.
+import { readPort, readString, readUrl, type Env } from './env.js';
+
+export const servicePorts = {
+  identity: 50051,
+  tools: 50052,
+  telephony: 50053,
+  billing: 50054,
+  'platform-users': 50055,
+  assistants: 50056,
+} as const;
+
+export type ServiceName = keyof typeof servicePorts;
+
+/** `platform-users` -> `VOICE_PLATFORM_USERS`. */
+export const serviceVariablePrefix = (service: ServiceName): string => `VOICE_${service.toUpperCase().replace(/-/g, '_')}`;
+
+/** The service's own listen address: VOICE_<SERVICE>_HOST (loopback unless set) and VOICE_<SERVICE>_PORT. */
+export function readListenAddress(env: Env, service: ServiceName): { host: string; port: number } {
+  const prefix = serviceVariablePrefix(service);
+  return { host: readString(env, `${prefix}_HOST`, '127.0.0.1'), port: readPort(env, `${prefix}_PORT`, servicePorts[service]) };
+}
+
+/** Where another service answers: VOICE_<SERVICE>_URL (http or https), its loopback port unless set. */
+export function readServiceUrl(env: Env, service: ServiceName): string {
+  return readUrl(env, `${serviceVariablePrefix(service)}_URL`, `http://127.0.0.1:${servicePorts[service]}`, ['http:', 'https:'])!;
+}

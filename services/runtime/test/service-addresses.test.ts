@@ -1,0 +1,20 @@
+// Each service's listen address and the URL others reach it at come from one table: the defaults
+// are the table's, the variables are VOICE_<SERVICE>_HOST, _PORT and _URL, and a bad value names its variable.
+import { ConfigError } from '../src/config/env.js';
+import { readListenAddress, readServiceUrl, servicePorts } from '../src/config/services.js';
+
+test('a service listens on loopback at its own port unless told otherwise', () => {
+  expect(readListenAddress({}, 'platform-users')).toEqual({ host: '127.0.0.1', port: 50055 });
+  expect(readListenAddress({ VOICE_PLATFORM_USERS_HOST: '0.0.0.0', VOICE_PLATFORM_USERS_PORT: '0' }, 'platform-users')).toEqual({ host: '0.0.0.0', port: 0 });
+  expect(() => readListenAddress({ VOICE_TOOLS_PORT: '70000' }, 'tools')).toThrow(/VOICE_TOOLS_PORT/);
+});
+
+test('another service is reached at its loopback port unless its URL is set, over http or https only', () => {
+  expect(readServiceUrl({}, 'billing')).toBe('http://127.0.0.1:50054');
+  expect(readServiceUrl({ VOICE_BILLING_URL: 'https://billing.internal:443' }, 'billing')).toBe('https://billing.internal:443');
+  expect(() => readServiceUrl({ VOICE_BILLING_URL: 'ftp://billing' }, 'billing')).toThrow(ConfigError);
+});
+
+test('every service has a port of its own', () => {
+  expect(new Set(Object.values(servicePorts)).size).toBe(Object.keys(servicePorts).length);
+});

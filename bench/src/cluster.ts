@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startCluster, type ClusterProcessName } from '@voice/platform';
+import type { ClusterProcessName, startCluster } from '@voice/platform';
 import { closeNats, connectNats } from '@voice/runtime/nats';
 import { benchPlatformEnv } from './platform.js';
 
@@ -36,7 +36,13 @@ async function removeNamespace(natsUrl: string, namespace: string): Promise<void
   }
 }
 
+/** The supervisor of the checkout under test, which knows that checkout's processes (an older one has fewer). */
+function supervisorOf(repoRoot: string): typeof startCluster {
+  return (require(join(repoRoot, 'platform', 'dist', 'src', 'cluster.js')) as { startCluster: typeof startCluster }).startCluster;
+}
+
 export async function startClusterUnderTest(repoRoot: string, log: (line: string) => void): Promise<ClusterUnderTest> {
+  const startCluster = supervisorOf(repoRoot);
   const dataDir = mkdtempSync(join(tmpdir(), 'voice-bench-cluster-'));
   const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
   const namespace = `bench_${randomBytes(4).toString('hex')}`;

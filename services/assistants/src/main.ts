@@ -10,7 +10,7 @@ import { ToolsService } from '@voice/proto/voice/tools/v1/tools';
 import { startPeriodicJobs } from '@voice/runtime/jobs';
 import { createLogger, type Logger } from '@voice/runtime/logger';
 import { runProcess } from '@voice/runtime/process';
-import { startConnectServer, startService, type StartedService } from '@voice/runtime/server';
+import { serviceServerOptions, startConnectServer, startService, type StartedService } from '@voice/runtime/server';
 import { openServiceStore } from '@voice/runtime/store';
 import { egressPolicy } from '@voice/runtime/egress';
 import { readAssistantsConfig } from './config.js';
@@ -51,13 +51,7 @@ export async function startAssistantsService(env: Env, options: AssistantsOption
     // Documents a stop left processing are taken up again.
     ingestion.wake();
     return startConnectServer({
-      name: 'assistants',
-      host: config.host,
-      port: config.port,
-      connectionAge: config.common.connectionAge,
-      signer,
-      logger: log,
-      local: options.local,
+      ...serviceServerOptions('assistants', config, { logger: log, local: options.local, signer }),
       serviceNames: assistantsServiceNames,
       routes: assistantsRoutes({
         store,

@@ -9,7 +9,7 @@ import { startPeriodicJobs } from '@voice/runtime/jobs';
 import { createLogger, type Logger } from '@voice/runtime/logger';
 import { runProcess } from '@voice/runtime/process';
 import { openServiceStore } from '@voice/runtime/store';
-import { startConnectServer, startService, type StartedService } from '@voice/runtime/server';
+import { serviceServerOptions, startConnectServer, startService, type StartedService } from '@voice/runtime/server';
 import { monotonicClock } from '@voice/runtime/time';
 import { settledWithin } from '@voice/runtime/shutdown';
 import { readBillingConfig } from './config.js';
@@ -78,13 +78,7 @@ export async function startBillingService(env: Env, options: BillingOptions = {}
     const consumption = await new UsageConsumer({ store, wallets, walletEvents: relay, logger: logger.child({ component: 'usage' }), now }).start(events);
     onClose(() => consumption.stop());
     return startConnectServer({
-      name: 'billing',
-      host: config.host,
-      port: config.port,
-      connectionAge: config.common.connectionAge,
-      signer,
-      logger,
-      local: options.local,
+      ...serviceServerOptions('billing', config, { logger: logger, local: options.local, signer }),
       serviceNames: billingServiceNames,
       routes: billingRoutes({ store, wallets, walletEvents: relay, now }),
     });

@@ -1,7 +1,6 @@
 // Starts the identity service: config, store, the root bootstrap and the built-in platform client,
 // the periodic jobs (the pruning of old OAuth records), then the Connect server; stops them in
 // reverse on close (SIGTERM when run on its own).
-import { CallerSigner } from '@voice/runtime/caller';
 import type { Env } from '@voice/runtime/config';
 import { egressPolicy } from '@voice/runtime/egress';
 import type { InProcessServices } from '@voice/runtime/internal';
@@ -9,7 +8,7 @@ import { startPeriodicJobs } from '@voice/runtime/jobs';
 import { createLogger, type Logger } from '@voice/runtime/logger';
 import { openNotifier, type Notifier } from '@voice/runtime/nats';
 import { runProcess } from '@voice/runtime/process';
-import { startConnectServer, startService, type StartedService } from '@voice/runtime/server';
+import { serviceServerOptions, startConnectServer, startService, type StartedService } from '@voice/runtime/server';
 import { openServiceStore } from '@voice/runtime/store';
 import { bootstrapRoot } from './workspaces/bootstrap.js';
 import { readIdentityConfig } from './config.js';
@@ -59,13 +58,7 @@ export async function startIdentityService(env: Env, options: IdentityOptions = 
     const jobs = await startPeriodicJobs(config.common, 'identity', { logger }, [identityRetentionJob(store, config.common.retention)]);
     onClose(() => jobs.stop());
     return startConnectServer({
-      name: 'identity',
-      host: config.host,
-      port: config.port,
-      connectionAge: config.common.connectionAge,
-      signer: new CallerSigner(config.common.internalSecret),
-      logger,
-      local: options.local,
+      ...serviceServerOptions('identity', config, { logger: logger, local: options.local }),
       serviceNames: identityServiceNames,
       routes: identityRoutes({
         store,

@@ -8,7 +8,7 @@ import type { InProcessServices } from '@voice/runtime/internal';
 import { startPeriodicJobs, type RunningJobs } from '@voice/runtime/jobs';
 import { createLogger, type Logger } from '@voice/runtime/logger';
 import { runProcess } from '@voice/runtime/process';
-import { startConnectServer, type StartedService } from '@voice/runtime/server';
+import { serviceServerOptions, startConnectServer, type StartedService } from '@voice/runtime/server';
 import { openServiceStore } from '@voice/runtime/store';
 import { readPlatformUsersConfig } from './config.js';
 import { ResolverDnsLookup } from './custom-domains/dns-lookup.js';
@@ -59,13 +59,7 @@ export async function startPlatformUsersService(env: Env, options: PlatformUsers
   try {
     jobs = await startPeriodicJobs(config.common, 'platform-users', { logger: log }, [platformUsersRetentionJob(store, sandbox, config.common.retention)]);
     const server = await startConnectServer({
-      name: 'platform-users',
-      host: config.host,
-      port: config.port,
-      connectionAge: config.common.connectionAge,
-      signer,
-      logger: log,
-      local: options.local,
+      ...serviceServerOptions('platform-users', config, { logger: log, local: options.local, signer }),
       serviceNames: platformUsersServiceNames,
       routes: platformUsersRoutes({
         customDomains: { store, dns: new ResolverDnsLookup(config.dnsServers), platformHost: config.platformHost, claimDays: config.customDomainClaimDays, now },

@@ -10,7 +10,7 @@ import { AssistantDirectory, openInternalChannel, type InProcessServices } from 
 import { startPeriodicJobs } from '@voice/runtime/jobs';
 import { createLogger, type Logger } from '@voice/runtime/logger';
 import { runProcess } from '@voice/runtime/process';
-import { startConnectServer, startService, type StartedService } from '@voice/runtime/server';
+import { serviceServerOptions, startConnectServer, startService, type StartedService } from '@voice/runtime/server';
 import { openServiceStore } from '@voice/runtime/store';
 import { BillingService } from '@voice/proto/voice/billing/v1/billing';
 import { readTelephonyConfig } from './config.js';
@@ -112,13 +112,7 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
     onClose(() => jobs.stop());
 
     return startConnectServer({
-      name: 'telephony',
-      host: config.host,
-      port: config.port,
-      connectionAge: config.common.connectionAge,
-      signer,
-      logger,
-      local: options.local,
+      ...serviceServerOptions('telephony', config, { logger: logger, local: options.local, signer }),
       serviceNames: telephonyServiceNames,
       routes: telephonyRoutes({
         store,

@@ -1,13 +1,13 @@
 // Starts the tools service: config, store, the periodic jobs (the pruning of old records), the
 // Connect server; stops them in reverse on close (SIGTERM when run on its own).
-import { CallerSigner } from '@voice/runtime/caller';
 import type { Env } from '@voice/runtime/config';
 import { SecretBox } from '@voice/runtime/crypto';
+import { CallerSigner } from '@voice/runtime/caller';
 import { AssistantDirectory, openInternalChannel, type InProcessServices } from '@voice/runtime/internal';
 import { startPeriodicJobs } from '@voice/runtime/jobs';
 import { createLogger, type Logger } from '@voice/runtime/logger';
 import { runProcess } from '@voice/runtime/process';
-import { startConnectServer, startService, type StartedService } from '@voice/runtime/server';
+import { serviceServerOptions, startConnectServer, startService, type StartedService } from '@voice/runtime/server';
 import { openServiceStore } from '@voice/runtime/store';
 import { readToolsConfig } from './config.js';
 import { ToolSecrets } from '@voice/contracts/tool-secrets';
@@ -40,13 +40,7 @@ export async function startToolsService(env: Env, options: ToolsOptions = {}): P
     const assistantsChannel = openInternalChannel({ name: 'assistants', url: config.assistantsUrl }, options.local);
     onClose(() => assistantsChannel.close());
     return startConnectServer({
-      name: 'tools',
-      host: config.host,
-      port: config.port,
-      connectionAge: config.common.connectionAge,
-      signer,
-      logger: log,
-      local: options.local,
+      ...serviceServerOptions('tools', config, { logger: log, local: options.local, signer }),
       serviceNames: toolsServiceNames,
       routes: toolsRoutes({
         store,

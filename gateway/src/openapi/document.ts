@@ -182,7 +182,8 @@ function errorAnswersOf(op: Operation<any, any>): ErrorAnswer[] {
   const writes = op.method !== 'get';
   const takesBody = op.method === 'post' || op.method === 'patch';
   const answers: ErrorAnswer[] = [];
-  if (op.body || op.query || op.idempotent || takesBody) answers.push('InvalidRequest');
+  // Every operation refuses unknown query parameters, so every one can answer 400.
+  answers.push('InvalidRequest');
   answers.push('Unauthorized');
   if (op.scope || op.feature) answers.push('Forbidden');
   if (pathParameterNames(op.path).length > 0) answers.push('NotFound');

@@ -6,7 +6,9 @@ import { connectMongo, deleteBatch, isDuplicateKey, type MongoHandle } from '@vo
 import type { Page } from '@voice/runtime/validation';
 import type { JsonObject } from '@bufbuild/protobuf';
 import { knowledgeCollections, MongoKnowledgeParts, type KnowledgeCollections } from './mongo/knowledge.js';
-import { assistantOf, assistantRowOf, foldName, settingsOf, versionOf, versionRowOf, type AssistantRow, type SettingsRow, type VersionRow } from './mappers.js';
+import { assistantOf, assistantRowOf, foldName, type AssistantRow } from './mapping/assistant.js';
+import { settingsOf, type SettingsRow } from './mapping/settings.js';
+import { versionOf, versionRowOf, type VersionRow } from './mapping/version.js';
 import {
   claimOutcome,
   type AssistantChange,

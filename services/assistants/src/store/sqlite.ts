@@ -5,7 +5,9 @@ import type { JsonObject } from '@bufbuild/protobuf';
 import { openSqlite, statementCache } from '@voice/runtime/store/sqlite';
 import { knowledgeMigration, SqliteKnowledgeParts } from './sqlite/knowledge.js';
 import type { Page } from '@voice/runtime/validation';
-import { assistantOf, assistantRowOf, foldName, settingsOf, versionOf, versionRowOf, type AssistantRow, type SettingsRow, type VersionRow } from './mappers.js';
+import { assistantOf, assistantRowOf, foldName, type AssistantRow } from './mapping/assistant.js';
+import { settingsOf, type SettingsRow } from './mapping/settings.js';
+import { versionOf, versionRowOf, type VersionRow } from './mapping/version.js';
 import {
   claimOutcome,
   type AssistantChange,

@@ -3,7 +3,8 @@
 import { Binary, type Collection, type Db } from 'mongodb';
 import { inTransaction, type MongoHandle } from '@voice/runtime/store/mongo';
 import type { Page } from '@voice/runtime/validation';
-import { documentOf, documentRowOf, knowledgeBaseOf, knowledgeBaseRowOf, type DocumentRow, type KnowledgeBaseRow } from '../mappers.js';
+import { documentOf, documentRowOf, type DocumentRow } from '../mapping/document.js';
+import { knowledgeBaseOf, knowledgeBaseRowOf, type KnowledgeBaseRow } from '../mapping/knowledge-base.js';
 import type {
   AddDocumentOutcome,
   ChunkHit,

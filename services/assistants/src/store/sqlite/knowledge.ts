@@ -3,7 +3,8 @@
 import type Database from 'better-sqlite3';
 import type { SqliteDatabase } from '@voice/runtime/store/sqlite';
 import type { Page } from '@voice/runtime/validation';
-import { documentOf, documentRowOf, knowledgeBaseOf, knowledgeBaseRowOf, type DocumentRow, type KnowledgeBaseRow } from '../mappers.js';
+import { documentOf, documentRowOf, type DocumentRow } from '../mapping/document.js';
+import { knowledgeBaseOf, knowledgeBaseRowOf, type KnowledgeBaseRow } from '../mapping/knowledge-base.js';
 import type {
   AddDocumentOutcome,
   ChunkHit,

@@ -20,7 +20,7 @@ import type { AssistantSecrets } from '../domain/secrets.js';
 import { presentAssistant } from '../presenter.js';
 import type { AssistantRecord, AssistantStore, SettingsStore, VersionRecord } from '../store/store.js';
 import type { References } from './references.js';
-import { allowedProvidersOf } from './settings.js';
+import { allowedProvidersOf } from '../settings/settings.js';
 import { planOf, type Configurations } from './configurations.js';
 import { authorOf, revisionConflict } from './writes.js';
 

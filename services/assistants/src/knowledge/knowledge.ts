@@ -21,7 +21,7 @@ import { knowledgeLimits } from '../domain/knowledge-limits.js';
 import type { Ingestion } from '../ingestion/ingestion.js';
 import { presentDocument, presentKnowledgeBase } from '../presenter.js';
 import type { AssistantStore, DocumentRecord, KnowledgeBaseView, KnowledgeStore } from '../store/store.js';
-import { planOf } from './configurations.js';
+import { planOf } from '../assistants/configurations.js';
 
 export interface KnowledgeDeps {
   store: KnowledgeStore;

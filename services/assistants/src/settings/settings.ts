@@ -28,7 +28,7 @@ import type {
 import type { Catalog } from '../domain/catalog.js';
 import type { ProviderKeyTester } from '../inference/provider-key-test.js';
 import type { SettingsKind, SettingsStore } from '../store/store.js';
-import { planOf } from './configurations.js';
+import { planOf } from '../assistants/configurations.js';
 
 export interface SettingsDeps {
   store: SettingsStore;

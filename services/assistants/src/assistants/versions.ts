@@ -15,7 +15,7 @@ import type { AssistantSecrets } from '../domain/secrets.js';
 import { presentAssistant, presentVersion } from '../presenter.js';
 import type { AssistantStore, AssistantVersionStore, SettingsStore, VersionRecord } from '../store/store.js';
 import type { References } from './references.js';
-import { allowedProvidersOf } from './settings.js';
+import { allowedProvidersOf } from '../settings/settings.js';
 import { loadAssistant } from './assistants.js';
 import { planOf, type Configurations } from './configurations.js';
 import { authorOf, revisionConflict } from './writes.js';

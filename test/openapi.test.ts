@@ -8,7 +8,7 @@ import { methods, operationsOf, type Json } from './support/openapi-routes.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 
 
-const toolsets = ['account', 'assistants', 'telephony', 'billing', 'platform'];
+const toolsets = ['account', 'assistants', 'knowledge', 'settings', 'telephony', 'billing', 'platform'];
 
 let platform: TestPlatform;
 let doc: Json;

@@ -1,7 +1,7 @@
 // A workspace's service-account API keys: created within the creating key's own scopes and shown
 // once, listed by hint, and revoked (never the root's last unrestricted key), announced at once.
 import { hasScope, nonCanonical } from '@voice/runtime/access';
-import type { Caller } from '@voice/runtime/caller';
+import type { WorkspaceCaller } from '@voice/runtime/caller';
 import { invalidRequest, notFound, serviceError } from '@voice/runtime/errors';
 import { isUuid, newId } from '@voice/runtime/ids';
 import type { Notifier } from '@voice/runtime/nats';
@@ -12,7 +12,6 @@ import { generateApiKey, hashCredential, keyHint } from '../domain/credentials.j
 import { presentApiKey } from '../presenter.js';
 import type { ApiKeyRecord, WorkspaceKeyStore } from '../store/store.js';
 
-type WorkspaceCaller = Caller & { workspaceId: string };
 
 export class ApiKeys {
   constructor(private readonly deps: { store: WorkspaceKeyStore; notifier: Notifier; now: () => Date }) {}

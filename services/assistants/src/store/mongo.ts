@@ -2,7 +2,7 @@
 // writes, and a create with its first version and idempotency claim, each in one transaction
 // (MongoDB transactions need a replica set, as production runs).
 import type { ClientSession, Collection } from 'mongodb';
-import { connectMongo, deleteBatch, isDuplicateKey, type MongoHandle } from '@voice/runtime/store/mongo';
+import { connectMongo, deleteBatch, inTransaction, isDuplicateKey, type MongoHandle } from '@voice/runtime/store/mongo';
 import type { Page } from '@voice/runtime/validation';
 import type { JsonObject } from '@bufbuild/protobuf';
 import { knowledgeCollections, MongoKnowledgeParts, type KnowledgeCollections } from './mongo/knowledge.js';
@@ -76,20 +76,13 @@ export class MongoAssistantsStore extends MongoKnowledgeParts implements Assista
     return new MongoAssistantsStore(handle, knowledge, assistants, versions, claims, handle.db.collection<SettingsDocument>('settings'));
   }
 
-  /** Runs `work` in a transaction; a Settled outcome ends it without committing and is answered. */
+  /** Runs `work` in a transaction (runtime's inTransaction); a Settled outcome ends it without committing and is answered. */
   private async transaction<T>(work: (session: ClientSession) => Promise<T>): Promise<T> {
-    const session = this.handle.client.startSession();
     try {
-      let result: T | undefined;
-      await session.withTransaction(async () => {
-        result = await work(session);
-      });
-      return result as T;
+      return await inTransaction(this.handle, work);
     } catch (error) {
       if (error instanceof Settled) return error.outcome as T;
       throw error;
-    } finally {
-      await session.endSession();
     }
   }
 

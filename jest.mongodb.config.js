@@ -21,6 +21,8 @@ const storageFiles = {
   'custom-domain.test.ts': 'platform-users: custom domains',
   'assistants-crud.test.ts': 'assistants: assistants, their versions, idempotency claims, concurrent revision-checked updates',
   'assistants-versions.test.ts': 'assistants: version history and restores',
+  'assistants-knowledge.test.ts': 'assistants: knowledge bases, documents, ingestion and the text index searched',
+  'assistants-settings.test.ts': 'assistants: memory and AI-inference settings, concurrent partial updates, sealed provider keys',
 };
 
 /**

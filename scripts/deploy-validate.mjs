@@ -368,6 +368,24 @@ export function checkRules(target, objects, policy) {
       }
     }
   }
+  // A pod that reads NATS_URL (its job leases, events and notices) must be allowed to reach NATS by the
+  // egress policies that select it; without any egress policy nothing is restricted.
+  const readsVariable = (container, name) =>
+    (container.env ?? []).some((variable) => variable.name === name) ||
+    (container.envFrom ?? []).some((source) => source.configMapRef && name in (find('ConfigMap', source.configMapRef.name)?.data ?? {}));
+  const egressPolicies = byKind('NetworkPolicy').filter((netpol) => (netpol.spec?.policyTypes ?? []).includes('Egress'));
+  const allowsNats = (netpol) =>
+    (netpol.spec?.egress ?? []).some(
+      (rule) =>
+        (rule.ports ?? []).some((port) => port.port === 4222) &&
+        (rule.to === undefined || rule.to.some((peer) => peer.podSelector?.matchLabels?.['app.kubernetes.io/name'] === 'nats' || peer.ipBlock)),
+    );
+  for (const workload of workloads) {
+    const template = podSpecOf(workload);
+    if (!(template?.spec?.containers ?? []).some((container) => readsVariable(container, 'NATS_URL'))) continue;
+    const selecting = egressPolicies.filter((netpol) => matches(netpol.spec?.podSelector?.matchLabels, template.metadata?.labels));
+    if (selecting.length > 0 && !selecting.some(allowsNats)) problem(workload, 'reads NATS_URL, but no egress NetworkPolicy selecting it allows NATS (port 4222)');
+  }
   for (const ingress of byKind('Ingress')) {
     const backends = [ingress.spec?.defaultBackend, ...(ingress.spec?.rules ?? []).flatMap((rule) => (rule.http?.paths ?? []).map((path) => path.backend))].filter(Boolean);
     for (const backend of backends) {

@@ -87,6 +87,16 @@ describe('deploy validation', () => {
     assert.ok(problems.some((line) => line.includes('Service/telephony: targetPort grcp is not a container port')), problems.join('\n'));
   });
 
+  test('a pod that reads NATS_URL must be allowed to reach NATS by its egress policies', async () => {
+    const dir = brokenCopy('components/network-policies/policies.yaml', (text) => {
+      const start = text.indexOf('  name: billing-egress');
+      const end = text.indexOf('\n---', start);
+      return text.slice(0, start) + text.slice(start, end).replace('port: 4222', 'port: 4223') + text.slice(end);
+    });
+    const problems = await validate(dir, ['overlays/production']);
+    assert.ok(problems.some((line) => line.includes('Deployment/billing: reads NATS_URL, but no egress NetworkPolicy selecting it allows NATS (port 4222)')), problems.join('\n'));
+  });
+
   test('the development overlay must generate every Secret it references', async () => {
     const dir = brokenCopy('overlays/development/kustomization.yaml', (text) => text.replace(/  - name: voice-encryption\n    literals:\n      - VOICE_ENCRYPTION_KEY=[0-9a-f]+\n/, ''));
     const problems = await validate(dir, ['overlays/development']);

@@ -31,6 +31,8 @@ const allTools = [
   'logout_platform_user', 'register_platform_user', 'release_phone_number', 'remove_custom_domain', 'revoke_api_key', 'search_phone_numbers',
   'send_sms', 'transfer_platform_credits', 'verify_custom_domain',
   'list_assistants', 'get_assistant', 'create_assistant', 'update_assistant', 'delete_assistant', 'get_voices',
+  'get_memory_settings', 'update_memory_settings', 'get_ai_inference_settings', 'update_ai_inference_settings',
+  'list_knowledge_bases', 'get_knowledge_base', 'create_knowledge_base', 'delete_knowledge_base', 'add_document',
 ].sort();
 
 test('an unrestricted enterprise key sees every tool, each with a schema and annotations', async () => {

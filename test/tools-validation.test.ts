@@ -190,3 +190,17 @@ describe('config by type (SPEC.md 2.4, API.md 7)', () => {
     expect(fieldsOf(response)).toContain('config.method');
   });
 });
+
+describe('query parameters', () => {
+  test('an operation without query parameters refuses any, like unknown fields anywhere (400 naming them), and changes nothing', async () => {
+    const created = (await platform.api.post('/tools', key, { name: 'query_rules', type: 'api', config: { url: 'https://a.example' } })).body.data;
+    const read = await platform.api.get(`/tools/${created.id}?verbose=1`, key);
+    expect(read.status).toBe(400);
+    expect(read.body.error).toMatchObject({ code: 'invalid_request', details: [{ field: 'verbose', issue: 'is not a known field' }] });
+    const deleted = await platform.api.delete(`/tools/${created.id}?force=true`, key);
+    expect(deleted.status).toBe(400);
+    expect((await platform.api.get(`/tools/${created.id}`, key)).status).toBe(200);
+    const list = await platform.api.get('/tools?verbose=1', key);
+    expect(list.status).toBe(400);
+  });
+});

@@ -2,8 +2,9 @@
 // first is the full GET compared with the baselines in the A/B rounds (they answer with its body)
 // and measured on the cluster; each further one gets a measured run of its own on the single
 // process, in the same table.
-import { readToolBody, type ToolFixture } from './fixtures.js';
-import { getToolScenario, type Scenario } from './scenarios.js';
+import { expectApi } from './api-client.js';
+import { createAssistants, readToolBody, type ToolFixture } from './fixtures.js';
+import { getByIdScenario, getToolScenario, type Scenario } from './scenarios.js';
 
 /** What a GET path's requests may use: the platform's address and key, and the bench's fixtures. */
 export interface GetPathContext {
@@ -29,6 +30,13 @@ export const platformGetPaths: readonly [GetPath, ...GetPath[]] = [
       body: await readToolBody(url, apiKey, tools[0]!.id),
     }),
   },
-  // The next GET path goes here, e.g. GET /api/v1/assistants/{id} once the assistants service
-  // (issue 15) exists: create its fixtures in prepare and return its scenario.
+  {
+    key: 'assistants',
+    label: 'GET /api/v1/assistants/{id}',
+    prepare: async ({ url, apiKey, tools }) => {
+      const ids = await createAssistants(url, apiKey, Math.min(tools.length, 10));
+      return { scenario: getByIdScenario(apiKey, 'assistants', ids), body: await expectApi(200, url, apiKey, 'GET', `/api/v1/assistants/${ids[0]!}`) };
+    },
+  },
+  // The next GET path goes here: create its fixtures in prepare and return its scenario.
 ];

@@ -8,14 +8,17 @@ import type { SmsSender } from './sms-fixtures.js';
 /** Builds the request of the connection with this index (0 .. connections-1). */
 export type Scenario = (connection: number) => autocannon.Request;
 
-export function getToolScenario(apiKey: string, toolIds: string[]): Scenario {
-  if (toolIds.length === 0) throw new Error('no tool to GET');
+/** GETs of `/api/v1/<collection>/{id}`, each connection reading one of `ids`. */
+export function getByIdScenario(apiKey: string, collection: string, ids: string[]): Scenario {
+  if (ids.length === 0) throw new Error(`no ${collection} to GET`);
   return (connection) => ({
     method: 'GET',
-    path: `/api/v1/tools/${toolIds[connection % toolIds.length]!}`,
+    path: `/api/v1/${collection}/${ids[connection % ids.length]!}`,
     headers: { Authorization: `Bearer ${apiKey}` },
   });
 }
+
+export const getToolScenario = (apiKey: string, toolIds: string[]): Scenario => getByIdScenario(apiKey, 'tools', toolIds);
 
 const staleRevision = /at revision (\d+)/;
 

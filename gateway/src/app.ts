@@ -39,6 +39,8 @@ import { keepRestRouter, registerOpenApiRoute } from './openapi/route.js';
 import { registerTelephonyRoutes } from './rest/telephony.js';
 import { registerToolRoutes } from './rest/tools.js';
 import { registerAssistantRoutes } from './rest/assistants.js';
+import { registerSettingsRoutes } from './rest/settings.js';
+import { registerKnowledgeRoutes } from './rest/knowledge.js';
 import { registerCarrierCallbacks } from './webhooks/carrier-callbacks.js';
 
 export interface GatewayDeps {
@@ -83,6 +85,8 @@ export function buildRestRouter(deps: GatewayDeps): RestRouter {
   registerMeRoutes(rest);
   registerToolRoutes(rest, deps);
   registerAssistantRoutes(rest, deps);
+  registerSettingsRoutes(rest, deps);
+  registerKnowledgeRoutes(rest, deps);
   registerApiKeyRoutes(rest, deps);
   registerMemberRoutes(rest, deps);
   registerTelephonyRoutes(rest, deps);

@@ -4,6 +4,8 @@ import { createClient, type Client } from '@connectrpc/connect';
 import { Health } from '@voice/proto/grpc/health/v1/health';
 import { AssistantsService } from '@voice/proto/voice/assistants/v1/assistants';
 import { CatalogService } from '@voice/proto/voice/assistants/v1/catalog';
+import { KnowledgeService } from '@voice/proto/voice/assistants/v1/knowledge';
+import { SettingsService } from '@voice/proto/voice/assistants/v1/settings';
 import { AssistantVersionsService } from '@voice/proto/voice/assistants/v1/versions';
 import { BillingService } from '@voice/proto/voice/billing/v1/billing';
 import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
@@ -24,6 +26,8 @@ export interface ServiceClients {
   assistants: Client<typeof AssistantsService>;
   assistantVersions: Client<typeof AssistantVersionsService>;
   catalog: Client<typeof CatalogService>;
+  settings: Client<typeof SettingsService>;
+  knowledge: Client<typeof KnowledgeService>;
   /** Health clients of every service /readyz and /health/dependencies report on, by service name. */
   health: Record<string, Client<typeof Health>>;
   /** Closes every HTTP/2 session (shutdown). */
@@ -57,6 +61,8 @@ export function createServiceClients(services: GatewayConfig['services'], local?
     assistants: createClient(AssistantsService, channels.assistants.transport),
     assistantVersions: createClient(AssistantVersionsService, channels.assistants.transport),
     catalog: createClient(CatalogService, channels.assistants.transport),
+    settings: createClient(SettingsService, channels.assistants.transport),
+    knowledge: createClient(KnowledgeService, channels.assistants.transport),
     health: Object.fromEntries(Object.entries(channels).map(([name, channel]) => [name, createClient(Health, channel.transport)])),
     close: () => Object.values(channels).forEach((channel) => channel.close()),
   };

@@ -11,7 +11,7 @@ import { errorReasons, invalidRequest, serviceError, type ErrorReason } from '@v
 import { createLogger } from '@voice/runtime/logger';
 import { errorHandler } from '../src/errors/error-handler.js';
 import { HttpError } from '../src/errors/http-error.js';
-import { effectiveCode, mappingOfCode, statusOfReason } from '../src/errors/status-table.js';
+import { effectiveCode, mappingOfCode, publicCodeOfReason, statusOfReason } from '../src/errors/status-table.js';
 import { requestId } from '../src/middleware/request-id.js';
 import { routeTemplate } from '../src/middleware/route-template.js';
 
@@ -28,6 +28,7 @@ const apiStatuses: [ErrorReason, number][] = [
   ['telephony_configuration_error', 409],
   ['destination_forbidden', 403],
   ['telephony_unavailable', 503],
+  ['payload_too_large', 413],
 ];
 
 const allCodes = Object.values(Code).filter((value): value is Code => typeof value === 'number');
@@ -40,6 +41,11 @@ describe('statusOfReason', () => {
 
   test.each(apiStatuses)('%s is %i', (reason, status) => {
     expect(statusOfReason[reason]).toBe(status);
+  });
+
+  test('a payload too large is 413 with the envelope code invalid_request, as a body over 1 MiB is; every other reason is its own code', () => {
+    expect(publicCodeOfReason('payload_too_large')).toBe('invalid_request');
+    for (const reason of errorReasons.filter((r) => r !== 'payload_too_large')) expect(publicCodeOfReason(reason)).toBe(reason);
   });
 });
 
@@ -160,7 +166,7 @@ describe('errorHandler', () => {
     test.each(apiStatuses.filter(([reason]) => reason !== 'internal_error'))('%s becomes %i with the service message', async (reason, status) => {
       const answer = await answerTo(serviceError(reason, `service says ${reason}`));
       expect(answer.status).toBe(status);
-      expect(answer.body).toEqual({ error: { code: reason, message: `service says ${reason}` } });
+      expect(answer.body).toEqual({ error: { code: publicCodeOfReason(reason), message: `service says ${reason}` } });
       expect(answer.headers.get('retry-after')).toBe(status === 503 ? '1' : null);
     });
 

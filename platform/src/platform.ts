@@ -80,6 +80,11 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
   const running = new Map<ServiceName | 'gateway', Running>();
   let metricsServer: MetricsServer | undefined;
   const urls = {} as Record<ServiceName, string>;
+  // Tools and telephony ask the assistants service about assistants, and it asks them back: its
+  // address is chosen (and held) before any of them starts, so each knows the other's.
+  const assistantsHost = serviceEnv.VOICE_ASSISTANTS_HOST ?? '127.0.0.1';
+  const assistantsPort = serviceEnv.VOICE_ASSISTANTS_PORT === '0' ? await holdFreePort(assistantsHost) : undefined;
+  urls.assistants = `http://${assistantsHost}:${assistantsPort?.port ?? serviceEnv.VOICE_ASSISTANTS_PORT}`;
   const portVariables: Record<ServiceName, string> = {
     identity: 'VOICE_IDENTITY_PORT',
     tools: 'VOICE_TOOLS_PORT',
@@ -91,12 +96,16 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
   // In start order: each service may call those started before it.
   const starters: Record<ServiceName, (env: Env) => Promise<Running>> = {
     identity: (serviceEnv) => startIdentityService(serviceEnv, { logger: loggerFor('identity'), notifier, announce: options.announce, local }),
-    tools: (serviceEnv) => startToolsService(serviceEnv, { logger: loggerFor('tools'), local }),
+    tools: (serviceEnv) => startToolsService({ ...serviceEnv, VOICE_ASSISTANTS_URL: urls.assistants }, { logger: loggerFor('tools'), local }),
     billing: (serviceEnv) => startBillingService({ ...serviceEnv, VOICE_IDENTITY_URL: urls.identity }, { logger: loggerFor('billing'), events, local }),
-    telephony: (serviceEnv) => startTelephonyService({ ...serviceEnv, VOICE_BILLING_URL: urls.billing }, { logger: loggerFor('telephony'), events, local }),
+    telephony: (serviceEnv) =>
+      startTelephonyService({ ...serviceEnv, VOICE_BILLING_URL: urls.billing, VOICE_ASSISTANTS_URL: urls.assistants }, { logger: loggerFor('telephony'), events, local }),
     platformUsers: (serviceEnv) =>
       startPlatformUsersService({ ...serviceEnv, VOICE_IDENTITY_URL: urls.identity, VOICE_BILLING_URL: urls.billing }, { logger: loggerFor('platform-users'), local }),
-    assistants: (serviceEnv) => startAssistantsService(serviceEnv, { logger: loggerFor('assistants'), local }),
+    assistants: async (serviceEnv) => {
+      await assistantsPort?.release();
+      return startAssistantsService({ ...serviceEnv, VOICE_TOOLS_URL: urls.tools, VOICE_TELEPHONY_URL: urls.telephony }, { logger: loggerFor('assistants'), local });
+    },
   };
   const startService = async (name: ServiceName) => {
     if (running.has(name)) return;
@@ -152,6 +161,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
     };
   } catch (error) {
     await heldPort?.release();
+    await assistantsPort?.release();
     await shutdown();
     throw error;
   }

@@ -8,7 +8,7 @@ import { bodyParserFailure, type BodyParserFailure } from './body-parser.js';
 import { routeTemplateOf } from '../middleware/route-template.js';
 import { HttpError } from './http-error.js';
 import { isMalformedPathEncoding, malformedPathMessage } from './path-encoding.js';
-import { effectiveCode, mappingOfCode, statusOfReason } from './status-table.js';
+import { effectiveCode, mappingOfCode, publicCodeOfReason, statusOfReason } from './status-table.js';
 
 export interface Envelope {
   status: number;
@@ -27,7 +27,7 @@ export function sendError(res: Response, envelope: Envelope): void {
 
 function fromConnect(error: ConnectError): Envelope {
   const detail = errorDetailOf(error);
-  if (detail.reason) return { status: statusOfReason[detail.reason], code: detail.reason, message: error.rawMessage, details: detail.fields };
+  if (detail.reason) return { status: statusOfReason[detail.reason], code: publicCodeOfReason(detail.reason), message: error.rawMessage, details: detail.fields };
   const mapping = mappingOfCode[effectiveCode(error)];
   return { status: mapping.status, code: mapping.reason, message: mapping.message ?? error.rawMessage };
 }

@@ -15,7 +15,14 @@ export const statusOfReason: Readonly<Record<ErrorReason, number>> = {
   telephony_configuration_error: 409,
   destination_forbidden: 403,
   telephony_unavailable: 503,
+  payload_too_large: 413,
 };
+
+/**
+ * The envelope code of a reason, where it is not the reason itself: a body or document too large is
+ * 413 with code invalid_request, as a body over 1 MiB is (API.md 1).
+ */
+export const publicCodeOfReason = (reason: ErrorReason): ErrorReason => (reason === 'payload_too_large' ? 'invalid_request' : reason);
 
 interface Mapping {
   reason: ErrorReason;

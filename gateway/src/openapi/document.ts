@@ -24,6 +24,8 @@ export interface DocumentOptions {
 const tagNames: Record<Toolset, string> = {
   account: 'Account',
   assistants: 'Assistants',
+  knowledge: 'Knowledge bases',
+  settings: 'Assistant settings',
   telephony: 'Telephony',
   billing: 'Billing',
   platform: 'Platform users',
@@ -32,6 +34,8 @@ const tagNames: Record<Toolset, string> = {
 const tagDescriptions: Record<Toolset, string> = {
   account: 'Who the caller is, service-account API keys, the workspace’s members and its custom domain.',
   assistants: 'Assistants, their configuration history, the catalog of models, transcribers and voices they use, and the tools they call: HTTP APIs, MCP servers and built-in actions.',
+  knowledge: 'Knowledge bases: documents from text, web pages and files (plain text, Markdown, HTML, PDF), ingested into chunks assistants search.',
+  settings: 'What assistants remember of callers, and how they reach language models: the default model, the providers allowed, the workspace’s own provider keys.',
   telephony: 'Phone numbers, carrier connections, A2P 10DLC campaigns, the SMS suppression list and SMS.',
   billing: 'The wallet’s balance in credits and minutes, the ledger and usage summaries. Amounts are exact decimal strings.',
   platform: 'White-label platforms: their end-users, the users’ tokens and credit transfers (plan feature `white_label`).',
@@ -181,7 +185,8 @@ function errorAnswersOf(op: Operation<any, any>): ErrorAnswer[] {
   const writes = op.method !== 'get';
   const takesBody = op.method === 'post' || op.method === 'patch';
   const answers: ErrorAnswer[] = [];
-  if (op.body || op.query || op.idempotent || takesBody) answers.push('InvalidRequest');
+  // Every operation refuses unknown query parameters, so every one can answer 400.
+  answers.push('InvalidRequest');
   answers.push('Unauthorized');
   if (op.scope || op.feature) answers.push('Forbidden');
   if (pathParameterNames(op.path).length > 0) answers.push('NotFound');

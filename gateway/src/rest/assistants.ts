@@ -131,6 +131,7 @@ export function registerAssistantRoutes(rest: RestRouter, deps: RestDeps): void 
     doc: {
       id: 'deleteAssistant',
       summary: 'Delete an assistant and its configuration history',
+      description: '409 `conflict` while a phone number (its `assistant_id`) or a builtin tool (an `assistant_transfer`) still names the assistant.',
       toolset: 'assistants',
       response: deletedSchema,
       mcp: { tool: 'delete_assistant', annotations: toolHints.remove },

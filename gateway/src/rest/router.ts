@@ -11,7 +11,7 @@ import { jsonBody } from '../middleware/json-body.js';
 import { requireFeature } from '../middleware/require-feature.js';
 import { requireScope } from '../middleware/require-scope.js';
 import type { Method, Operation, PathParams } from './operation.js';
-import { idempotencyKeyOf, parseBody, parseQuery } from './validate.js';
+import { idempotencyKeyOf, noQuerySchema, parseBody, parseQuery } from './validate.js';
 
 interface RouteOptions {
   /** Needed scope; omitted only for routes any credential may call (GET /me). */
@@ -44,7 +44,8 @@ export class RestRouter {
       const reply = await op.handle({
         // Express matched the path, so every parameter it names is there.
         params: Object.fromEntries(Object.entries(req.params).map(([name, value]) => [name, String(value)])) as Record<PathParams<P>, string>,
-        query: (op.query ? parseQuery(op.query, req) : undefined) as Q,
+        // An operation without query parameters refuses any, like any other unknown field (400).
+        query: (op.query ? parseQuery(op.query, req) : void parseQuery(noQuerySchema, req)) as Q,
         body: (op.body ? parseBody(op.body, req.body) : undefined) as B,
         idempotencyKey,
         auth,

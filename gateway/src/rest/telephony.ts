@@ -142,7 +142,7 @@ export function registerTelephonyRoutes(rest: RestRouter, deps: RestDeps): void 
     doc: {
       id: 'updatePhoneNumber',
       summary: 'Assign a number to an assistant or A2P campaign, rename it, or switch outbound SMS',
-      description: 'Only the fields sent change; `null` clears `assistant_id` or `a2p_campaign_id`.',
+      description: 'Only the fields sent change; `null` clears `assistant_id` or `a2p_campaign_id`. `assistant_id` must name an assistant of the workspace (400 naming the field otherwise); while it does, the assistant cannot be deleted.',
       toolset,
       response: dataOf(phoneNumberSchema),
       mcp: { tool: 'assign_phone_number', annotations: toolHints.update },

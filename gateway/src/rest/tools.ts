@@ -44,7 +44,7 @@ export function registerToolRoutes(rest: RestRouter, deps: RestDeps): void {
       requestBody: createToolDocumentedBodySchema,
       summary: 'Create a tool (api, mcp or builtin) with its configuration',
       description:
-        '`config` is validated by `type` and shown with its defaults applied. With an `Idempotency-Key` a retry answers 201 with the first body and `Idempotent-Replayed: true`.',
+        '`config` is validated by `type` and shown with its defaults applied; a builtin `assistant_transfer` must name an assistant of the workspace. With an `Idempotency-Key` a retry answers 201 with the first body and `Idempotent-Replayed: true`.',
       toolset: 'assistants',
       status: 201,
       response: dataOf(toolSchema),

@@ -1,5 +1,5 @@
 // Request validation for the REST router and handlers: the schema decides, a 400 names every bad field.
-import type { z } from 'zod';
+import { z } from 'zod';
 import { isValidIdempotencyKey } from '@voice/runtime/idempotency';
 import { parsePage, validate, type Page } from '@voice/runtime/validation';
 import type { Request } from 'express';
@@ -10,6 +10,9 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.outp
   if (!result.ok) throw badRequest(result.issues);
   return result.value;
 }
+
+/** The query of an operation that declares none: empty. */
+export const noQuerySchema = z.strictObject({});
 
 export function parseQuery<S extends z.ZodType>(schema: S, req: Request): z.output<S> {
   const result = validate(schema, req.query);

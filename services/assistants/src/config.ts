@@ -1,11 +1,20 @@
 // Every setting of the assistants service, read and validated once at start.
-import { readCommonConfig, readEncryptionKey, readListenAddress, type CommonConfig, type Env } from '@voice/runtime/config';
+import { readBool, readCommonConfig, readEncryptionKey, readListenAddress, readServiceUrl, readUrl, type CommonConfig, type Env } from '@voice/runtime/config';
+import type { InferenceProvider } from '@voice/contracts/settings';
 
 export interface AssistantsConfig {
   common: CommonConfig;
   host: string;
   port: number;
   encryptionKey: Buffer;
+  /** The tools service: an assistant's tool_ids, and the builtin tools that name an assistant. */
+  toolsUrl: string;
+  /** The telephony service: the numbers that name an assistant. */
+  telephonyUrl: string;
+  /** Each model provider's API origin, where a workspace's key is tested. */
+  providerUrls: Record<InferenceProvider, string>;
+  /** Let key tests and document fetches reach private, loopback and link-local addresses (tests and closed networks only). */
+  egressAllowPrivate: boolean;
 }
 
 export function readAssistantsConfig(env: Env): AssistantsConfig {
@@ -14,5 +23,13 @@ export function readAssistantsConfig(env: Env): AssistantsConfig {
     common,
     ...readListenAddress(env, 'assistants'),
     encryptionKey: readEncryptionKey(env, common),
+    toolsUrl: readServiceUrl(env, 'tools'),
+    telephonyUrl: readServiceUrl(env, 'telephony'),
+    providerUrls: {
+      openai: readUrl(env, 'VOICE_OPENAI_API_URL', 'https://api.openai.com', ['http:', 'https:'])!,
+      anthropic: readUrl(env, 'VOICE_ANTHROPIC_API_URL', 'https://api.anthropic.com', ['http:', 'https:'])!,
+      google: readUrl(env, 'VOICE_GOOGLE_AI_API_URL', 'https://generativelanguage.googleapis.com', ['http:', 'https:'])!,
+    },
+    egressAllowPrivate: readBool(env, 'VOICE_EGRESS_ALLOW_PRIVATE', false),
   };
 }

@@ -1,5 +1,6 @@
 // The assistants service's pure rules: the catalog's filters and its verdict per plan, which
-// fields differ between versions, and how builtin tool secrets are sealed, masked and kept.
+// fields differ between versions, how builtin tool secrets are sealed, masked and kept, and how
+// documents are chunked and queries split into search terms.
 import { randomBytes } from 'node:crypto';
 import type { JsonObject } from '@bufbuild/protobuf';
 import { assistantConfigSchema, assistantDefaults, type AssistantConfig } from '@voice/contracts/assistants';
@@ -7,6 +8,7 @@ import { secretMask } from '@voice/contracts/tools';
 import { ToolSecrets } from '@voice/contracts/tool-secrets';
 import { SecretBox } from '@voice/runtime/crypto';
 import { Catalog } from '../src/domain/catalog.js';
+import { chunkText, searchTerms } from '../src/domain/chunking.js';
 import { changedFields, checkedConfig } from '../src/domain/configuration.js';
 import { AssistantSecrets } from '../src/domain/secrets.js';
 
@@ -79,5 +81,34 @@ describe('builtin tool secrets', () => {
     expect(((moved.config.builtin_tools as JsonObject[])[0]!.sip_headers as JsonObject)['X-Key']).toBe(storedValue);
     const elsewhere = secrets.seal({ builtin_tools: [transfer('+14155550999', secretMask)] }, stored);
     expect(elsewhere.issues).toEqual([{ field: 'builtin_tools.0.sip_headers.X-Key', issue: 'is the mask, but no secret is stored there' }]);
+  });
+});
+
+describe('chunking', () => {
+  test('paragraphs are packed up to the size; each chunk repeats the end of the one before', () => {
+    const paragraphs = Array.from({ length: 6 }, (_, i) => `Paragraph ${i} ${'word '.repeat(30).trim()}.`);
+    const chunks = chunkText(paragraphs.join('\n\n'), { maxChars: 400, overlapChars: 40 });
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks.every((chunk) => chunk.length <= 400)).toBe(true);
+    for (const paragraph of paragraphs) expect(chunks.some((chunk) => chunk.includes(paragraph))).toBe(true);
+    expect(chunks[1]!.startsWith('word')).toBe(true);
+  });
+
+  test('a paragraph too long is cut at sentence ends, a sentence too long at words, a word too long hard', () => {
+    const sentences = Array.from({ length: 20 }, (_, i) => `Sentence number ${i} says something.`).join(' ');
+    const chunks = chunkText(sentences, { maxChars: 120, overlapChars: 0 });
+    expect(chunks.every((chunk) => chunk.length <= 120 && /\.$/.test(chunk))).toBe(true);
+    expect(chunks.join(' ')).toBe(sentences);
+    expect(chunkText('x'.repeat(250), { maxChars: 100, overlapChars: 0 })).toEqual(['x'.repeat(100), 'x'.repeat(100), 'x'.repeat(50)]);
+  });
+
+  test('whitespace is folded and empty text has no chunks', () => {
+    expect(chunkText('  Hello \r\n  world\t!\n\n\n\nNext  ')).toEqual(['Hello\nworld !\n\nNext'.replace('\n', ' ')]);
+    expect(chunkText(' \n\n ')).toEqual([]);
+  });
+
+  test('search terms are the query’s words, lower-cased, once each, whatever syntax surrounds them', () => {
+    expect(searchTerms('Where is "parking" -- OR NEAR(garage)? Parking!')).toEqual(['where', 'is', 'parking', 'or', 'near', 'garage']);
+    expect(searchTerms('Größe café 42')).toEqual(['größe', 'café', '42']);
   });
 });

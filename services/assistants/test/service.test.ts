@@ -4,23 +4,40 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Code } from '@connectrpc/connect';
+import { Code, createClient, createRouterTransport } from '@connectrpc/connect';
 import { AssistantsService } from '@voice/proto/voice/assistants/v1/assistants';
 import { CatalogService } from '@voice/proto/voice/assistants/v1/catalog';
 import { AssistantVersionsService } from '@voice/proto/voice/assistants/v1/versions';
-import { ToolSecrets } from '@voice/contracts/tool-secrets';
+import { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
+import { ToolsService } from '@voice/proto/voice/tools/v1/tools';
+import { egressPolicy } from '@voice/runtime/egress';
 import { CallerSigner } from '@voice/runtime/caller';
 import { SecretBox } from '@voice/runtime/crypto';
 import { newId } from '@voice/runtime/ids';
+import { createLogger } from '@voice/runtime/logger';
+import { ProviderKeyTester } from '../src/inference/provider-key-test.js';
+import { Ingestion } from '../src/ingestion/ingestion.js';
 import { assistantsRoutes } from '../src/routes.js';
 import { SqliteAssistantsStore } from '../src/store/sqlite.js';
 import { failure, routerClient } from '../../runtime/test/service-tiers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'assistants-service-'));
 const store = new SqliteAssistantsStore(join(dir, 'assistants.sqlite'));
-const routes = assistantsRoutes({ store, toolSecrets: new ToolSecrets(new SecretBox(randomBytes(32))) });
 // One signer for the three areas, so one caller's headers open each of them.
 const signer = new CallerSigner(randomBytes(32));
+// No tools or telephony service here: these tests send no tool_ids and delete nothing in use
+// (test/assistants-references.test.ts checks references across the running services).
+const elsewhere = createRouterTransport(() => {});
+const routes = assistantsRoutes({
+  store,
+  box: new SecretBox(randomBytes(32)),
+  ingestion: new Ingestion({ store, policy: egressPolicy({ allowPrivate: false }), now: () => new Date(), logger: createLogger({ service: 'test', level: 'silent' }) }),
+  policy: egressPolicy({ allowPrivate: false }),
+  keyTester: new ProviderKeyTester({ urls: { openai: 'https://api.openai.com', anthropic: 'https://api.anthropic.com', google: 'https://generativelanguage.googleapis.com' }, policy: egressPolicy({ allowPrivate: false }) }),
+  tools: createClient(ToolsService, elsewhere),
+  telephony: createClient(TelephonyService, elsewhere),
+  signer,
+});
 const tier = routerClient(AssistantsService, routes, { signer });
 const assistants = tier.client;
 const versions = routerClient(AssistantVersionsService, routes, { signer }).client;

@@ -1,6 +1,6 @@
 // The behaviour every assistants store must have, written once and run against each adapter.
 import { newId } from '@voice/runtime/ids';
-import type { AssistantRecord, AssistantsStore, IdempotencyClaim, VersionRecord } from '../src/store/store.js';
+import type { AssistantRecord, AssistantsStore, DocumentRecord, IdempotencyClaim, KnowledgeBaseRecord, VersionRecord } from '../src/store/store.js';
 
 let clock = Date.parse('2026-01-01T00:00:00.000Z');
 const tick = (): string => new Date((clock += 1000)).toISOString();
@@ -41,6 +41,34 @@ const claim = (key: string, fingerprint: string, overrides: Partial<IdempotencyC
 });
 
 const page = (limit = 50, offset = 0) => ({ limit, offset });
+
+export function knowledgeBaseRecord(workspaceId: string, overrides: Partial<KnowledgeBaseRecord> = {}): KnowledgeBaseRecord {
+  const at = tick();
+  return { id: newId(), workspaceId, name: `KB ${newId().slice(0, 6)}`, description: '', createdAt: at, updatedAt: at, ...overrides };
+}
+
+export function documentRecord(knowledgeBase: KnowledgeBaseRecord, overrides: Partial<DocumentRecord> = {}): DocumentRecord {
+  const at = tick();
+  return {
+    id: newId(),
+    workspaceId: knowledgeBase.workspaceId,
+    knowledgeBaseId: knowledgeBase.id,
+    name: 'Doc',
+    source: 'text',
+    url: null,
+    contentType: 'text/plain',
+    sizeBytes: 10,
+    maxBytes: 1000,
+    status: 'processing',
+    failureReason: null,
+    chunkCount: 0,
+    createdAt: at,
+    updatedAt: at,
+    ...overrides,
+  };
+}
+
+const roomy = { documents: 100, bytes: 1_000_000 };
 
 export function assistantsStoreContract(open: () => Promise<AssistantsStore>): void {
   let store: AssistantsStore;
@@ -170,6 +198,105 @@ export function assistantsStoreContract(open: () => Promise<AssistantsStore>): v
     expect((await store.create(again, versionOf(again), claim('key-oldest', 'fp'))).kind).toBe('created');
     expect((await store.create(assistantRecord(workspace), versionOf(again), claim('key-young', 'fp'))).kind).toBe('replayed');
     expect((await store.list(workspace, '', page())).total).toBe(4);
+  });
+
+  test('settings are saved per workspace and kind, revision-checked, so of concurrent writers one wins each round', async () => {
+    expect(await store.settings(workspace, 'memory')).toBeUndefined();
+    const at = tick();
+    expect(await store.saveSettings(workspace, 'memory', { enabled: true, 'dotted.key': { $x: 1 } }, 0, at)).toBe(true);
+    expect(await store.saveSettings(workspace, 'memory', { enabled: false }, 0, tick())).toBe(false);
+    expect(await store.settings(workspace, 'memory')).toEqual({ value: { enabled: true, 'dotted.key': { $x: 1 } }, revision: 1, updatedAt: at });
+    expect(await store.settings(workspace, 'ai_inference')).toBeUndefined();
+    expect(await store.settings(otherWorkspace, 'memory')).toBeUndefined();
+    const outcomes = await Promise.all(Array.from({ length: 10 }, (_, i) => store.saveSettings(workspace, 'memory', { writer: i }, 1, tick())));
+    expect(outcomes.filter(Boolean)).toHaveLength(1);
+    const stored = await store.settings(workspace, 'memory');
+    expect(stored?.revision).toBe(2);
+    expect(await store.saveSettings(workspace, 'memory', { stale: true }, 1, tick())).toBe(false);
+    const first = await Promise.all(Array.from({ length: 5 }, (_, i) => store.saveSettings(otherWorkspace, 'ai_inference', { writer: i }, 0, tick())));
+    expect(first.filter(Boolean)).toHaveLength(1);
+  });
+
+  test('knowledge bases are per workspace, with the count and size of their documents', async () => {
+    const knowledgeBase = knowledgeBaseRecord(workspace);
+    await store.createKnowledgeBase(knowledgeBase);
+    await store.createKnowledgeBase(knowledgeBaseRecord(otherWorkspace));
+    expect(await store.getKnowledgeBase(workspace, knowledgeBase.id)).toEqual({ ...knowledgeBase, documentCount: 0, sizeBytes: 0 });
+    expect(await store.getKnowledgeBase(otherWorkspace, knowledgeBase.id)).toBeUndefined();
+    expect(await store.addDocument(documentRecord(knowledgeBase, { sizeBytes: 7 }), new Uint8Array([1, 2]), roomy)).toBe('added');
+    expect(await store.addDocument(documentRecord(knowledgeBase, { sizeBytes: 5 }), null, roomy)).toBe('added');
+    expect(await store.getKnowledgeBase(workspace, knowledgeBase.id)).toMatchObject({ documentCount: 2, sizeBytes: 12 });
+    const listed = await store.listKnowledgeBases(workspace, page());
+    expect([listed.total, listed.knowledgeBases.map((k) => [k.id, k.documentCount])]).toEqual([1, [[knowledgeBase.id, 2]]]);
+    expect(await store.existingKnowledgeBases(workspace, [knowledgeBase.id, newId()])).toEqual(new Set([knowledgeBase.id]));
+    expect(await store.existingKnowledgeBases(otherWorkspace, [knowledgeBase.id])).toEqual(new Set());
+  });
+
+  test('a document is refused for a missing knowledge base and past the workspace limits, counted across its knowledge bases', async () => {
+    const first = knowledgeBaseRecord(workspace);
+    const second = knowledgeBaseRecord(workspace);
+    await store.createKnowledgeBase(first);
+    await store.createKnowledgeBase(second);
+    const limits = { documents: 2, bytes: 100 };
+    expect(await store.addDocument(documentRecord(knowledgeBaseRecord(workspace)), null, limits)).toBe('not_found');
+    expect(await store.addDocument({ ...documentRecord(first), workspaceId: otherWorkspace }, null, limits)).toBe('not_found');
+    expect(await store.addDocument(documentRecord(first, { sizeBytes: 60 }), null, limits)).toBe('added');
+    expect(await store.addDocument(documentRecord(second, { sizeBytes: 41 }), null, limits)).toBe('bytes_limit');
+    expect(await store.addDocument(documentRecord(second, { sizeBytes: 40 }), null, limits)).toBe('added');
+    expect(await store.addDocument(documentRecord(second, { sizeBytes: 0 }), null, limits)).toBe('documents_limit');
+    const concurrent = await Promise.all(Array.from({ length: 6 }, () => store.addDocument(documentRecord(first, { sizeBytes: 1 }), null, { documents: 5, bytes: 1000 })));
+    expect(concurrent.filter((outcome) => outcome === 'added')).toHaveLength(3);
+  });
+
+  test('ingestion: pending documents with their content, completed once into searchable chunks, or failed', async () => {
+    const knowledgeBase = knowledgeBaseRecord(workspace);
+    await store.createKnowledgeBase(knowledgeBase);
+    const ready = documentRecord(knowledgeBase, { name: 'Parking' });
+    const failed = documentRecord(knowledgeBase, { name: 'Broken' });
+    await store.addDocument(ready, new TextEncoder().encode('raw'), roomy);
+    await store.addDocument(failed, null, roomy);
+    const pending = await store.pendingDocuments(10);
+    expect(pending.map((entry) => entry.document.id)).toEqual([ready.id, failed.id]);
+    expect(Buffer.from(pending[0]!.content!).toString()).toBe('raw');
+    expect(pending[1]!.content).toBeNull();
+    const chunks = ['The garage is on Elm Street.', 'Parking on level B2 is free for patients; parking elsewhere is not.', 'Reception validates tickets.'];
+    const at = tick();
+    expect(await store.completeDocument(ready.id, { chunks, sizeBytes: 99, contentType: 'text/html' }, at)).toBe(true);
+    expect(await store.completeDocument(ready.id, { chunks: ['again'], sizeBytes: 1, contentType: 'text/plain' }, tick())).toBe(false);
+    expect(await store.completeDocument(failed.id, { failure: 'unreadable' }, at)).toBe(true);
+    expect(await store.pendingDocuments(10)).toEqual([]);
+    const documents = (await store.listDocuments(workspace, knowledgeBase.id, page())).documents;
+    expect(documents.find((d) => d.id === ready.id)).toEqual({ ...ready, status: 'ready', chunkCount: 3, sizeBytes: 99, contentType: 'text/html', updatedAt: at });
+    expect(documents.find((d) => d.id === failed.id)).toMatchObject({ status: 'failed', failureReason: 'unreadable', chunkCount: 0 });
+    const hits = await store.searchChunks(workspace, knowledgeBase.id, ['parking', 'free'], 5);
+    expect(hits[0]).toMatchObject({ documentId: ready.id, documentName: 'Parking', position: 1, text: chunks[1] });
+    expect(hits[0]!.score).toBeGreaterThan(0);
+    expect(hits.every((hit, i) => i === 0 || hit.score <= hits[i - 1]!.score)).toBe(true);
+    expect(await store.searchChunks(otherWorkspace, knowledgeBase.id, ['parking'], 5)).toEqual([]);
+    expect(await store.searchChunks(workspace, knowledgeBase.id, ['"quoted', 'OR', 'NEAR('], 5)).toEqual([]);
+    expect(await store.searchChunks(workspace, knowledgeBase.id, [], 5)).toEqual([]);
+  });
+
+  test('deleting a document drops its chunks; deleting a knowledge base drops its documents; the in-use count reads assistants', async () => {
+    const knowledgeBase = knowledgeBaseRecord(workspace);
+    await store.createKnowledgeBase(knowledgeBase);
+    const document = documentRecord(knowledgeBase);
+    await store.addDocument(document, null, roomy);
+    await store.completeDocument(document.id, { chunks: ['zebra crossing'], sizeBytes: 14, contentType: 'text/plain' }, tick());
+    expect(await store.deleteDocument(otherWorkspace, knowledgeBase.id, document.id)).toBe(false);
+    expect(await store.deleteDocument(workspace, knowledgeBase.id, document.id)).toBe(true);
+    expect(await store.searchChunks(workspace, knowledgeBase.id, ['zebra'], 5)).toEqual([]);
+    const user = assistantRecord(workspace, { config: { name: 'A', knowledge_base_ids: [knowledgeBase.id] } });
+    await store.create(user, versionOf(user));
+    expect(await store.countUsingKnowledgeBase(workspace, knowledgeBase.id)).toBe(1);
+    expect(await store.countUsingKnowledgeBase(otherWorkspace, knowledgeBase.id)).toBe(0);
+    await store.update(workspace, user.id, 1, { name: 'A', config: { name: 'A', knowledge_base_ids: [] }, updatedAt: tick() }, versionOf(user, { number: 2 }));
+    expect(await store.countUsingKnowledgeBase(workspace, knowledgeBase.id)).toBe(0);
+    await store.addDocument(documentRecord(knowledgeBase), null, roomy);
+    expect(await store.deleteKnowledgeBase(otherWorkspace, knowledgeBase.id)).toBe(false);
+    expect(await store.deleteKnowledgeBase(workspace, knowledgeBase.id)).toBe(true);
+    expect(await store.getKnowledgeBase(workspace, knowledgeBase.id)).toBeUndefined();
+    expect(await store.pendingDocuments(10)).toEqual([]);
   });
 
   test('delete removes an assistant of the workspace and its versions, once', async () => {

@@ -16,6 +16,8 @@ export const errorReasons = [
   'telephony_configuration_error',
   'telephony_unavailable',
   'destination_forbidden',
+  /** A document or upload larger than allowed: 413, with the envelope code invalid_request. */
+  'payload_too_large',
 ] as const;
 export type ErrorReason = (typeof errorReasons)[number];
 
@@ -31,6 +33,7 @@ const connectCodeOf: Record<ErrorReason, Code> = {
   telephony_configuration_error: Code.FailedPrecondition,
   telephony_unavailable: Code.Unavailable,
   destination_forbidden: Code.PermissionDenied,
+  payload_too_large: Code.ResourceExhausted,
 };
 
 /** Error codes of RFC 6749, RFC 7591 and RFC 8707 that the OAuth endpoints answer with. */

@@ -33,6 +33,8 @@ export interface TelephonyConfig {
   /** External base address of the gateway: carriers post status callbacks below it. */
   publicUrl: string;
   billingUrl: string;
+  /** The assistants service, asked whether a number's assistant exists. */
+  assistantsUrl: string;
   platformCarrier: PlatformCarrierConfig;
   pricing: SmsPricing;
   /** Per attempt of a request to an HTTP carrier. */
@@ -94,6 +96,7 @@ export function readTelephonyConfig(env: Env): TelephonyConfig {
     egressAllowPrivate: readBool(env, 'VOICE_EGRESS_ALLOW_PRIVATE', false),
     publicUrl: readPublicUrl(env),
     billingUrl: readServiceUrl(env, 'billing'),
+    assistantsUrl: readServiceUrl(env, 'assistants'),
     platformCarrier: readPlatformCarrier(env),
     pricing: readSmsPricing(env),
     carrierTimeoutMs,

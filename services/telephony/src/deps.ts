@@ -1,6 +1,7 @@
 // What the telephony handlers need; main.ts builds it once. Each area names the parts of the
 // store it uses, so `Store` is the narrowest that serves it.
 import type { SecretBox } from '@voice/runtime/crypto';
+import type { AssistantLookup } from '@voice/runtime/internal';
 import type { Logger } from '@voice/runtime/logger';
 import type { CarrierDirectory } from './carriers/directory.js';
 import type { BillingHolds } from './billing/holds.js';
@@ -16,6 +17,8 @@ export interface TelephonyDeps<Store = TelephonyStore> {
   pricing: SmsPricing;
   /** Holds the price of a send or a purchase at billing before it goes ahead. */
   holds: BillingHolds;
+  /** Checks the assistant a number is given; the service's own tests run without an assistants service. */
+  assistants?: AssistantLookup;
   /** What a bought number costs each month and how long a refused month leaves it before it is released. */
   numberTerms: NumberTerms;
   /** How long an SMS's hold lasts (TelephonyConfig.smsHoldSeconds). */

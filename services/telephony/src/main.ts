@@ -6,7 +6,7 @@ import { CallerSigner } from '@voice/runtime/caller';
 import type { Env } from '@voice/runtime/config';
 import { SecretBox } from '@voice/runtime/crypto';
 import { OutboxRelay, openConfiguredEventStream, usageStream, type EventStream } from '@voice/runtime/events';
-import { openInternalChannel, type InProcessServices } from '@voice/runtime/internal';
+import { AssistantDirectory, openInternalChannel, type InProcessServices } from '@voice/runtime/internal';
 import { startPeriodicJobs } from '@voice/runtime/jobs';
 import { createLogger, type Logger } from '@voice/runtime/logger';
 import { runProcess } from '@voice/runtime/process';
@@ -83,6 +83,8 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
     onClose(() => billingChannel.close());
     const billing = createClient(BillingService, billingChannel.transport);
     const holds = new ConnectBillingHolds(billing, signer, logger);
+    const assistantsChannel = openInternalChannel({ name: 'assistants', url: config.assistantsUrl }, options.local);
+    onClose(() => assistantsChannel.close());
     const now = options.clock ?? (() => new Date());
     const numberTerms = { monthlyUnits: config.pricing.numberMonthlyUnits, graceMs: config.numberGraceMs };
 
@@ -118,6 +120,7 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
         carriers,
         pricing: config.pricing,
         holds,
+        assistants: new AssistantDirectory(assistantsChannel.transport, signer, 'telephony'),
         numberTerms,
         smsHoldSeconds: config.smsHoldSeconds,
         wakeRelay: () => relay.wake(),

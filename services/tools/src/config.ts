@@ -1,5 +1,5 @@
 // Every setting of the tools service, read and validated once at start.
-import { readBool, readCommonConfig, readEncryptionKey, readListenAddress, type CommonConfig, type Env } from '@voice/runtime/config';
+import { readBool, readCommonConfig, readEncryptionKey, readListenAddress, readServiceUrl, type CommonConfig, type Env } from '@voice/runtime/config';
 
 export interface ToolsConfig {
   common: CommonConfig;
@@ -8,6 +8,8 @@ export interface ToolsConfig {
   encryptionKey: Buffer;
   /** Let tool tests reach private, loopback and link-local addresses (tests and closed networks only). */
   egressAllowPrivate: boolean;
+  /** The assistants service, asked whether a builtin tool's assistant exists. */
+  assistantsUrl: string;
 }
 
 export function readToolsConfig(env: Env): ToolsConfig {
@@ -17,5 +19,6 @@ export function readToolsConfig(env: Env): ToolsConfig {
     ...readListenAddress(env, 'tools'),
     encryptionKey: readEncryptionKey(env, common),
     egressAllowPrivate: readBool(env, 'VOICE_EGRESS_ALLOW_PRIVATE', false),
+    assistantsUrl: readServiceUrl(env, 'assistants'),
   };
 }

@@ -2,7 +2,8 @@
 // Connect server; stops them in reverse on close (SIGTERM when run on its own).
 import type { Env } from '@voice/runtime/config';
 import { SecretBox } from '@voice/runtime/crypto';
-import type { InProcessServices } from '@voice/runtime/internal';
+import { CallerSigner } from '@voice/runtime/caller';
+import { AssistantDirectory, openInternalChannel, type InProcessServices } from '@voice/runtime/internal';
 import { startPeriodicJobs } from '@voice/runtime/jobs';
 import { createLogger, type Logger } from '@voice/runtime/logger';
 import { runProcess } from '@voice/runtime/process';
@@ -35,13 +36,17 @@ export async function startToolsService(env: Env, options: ToolsOptions = {}): P
     onClose(() => store.close());
     const jobs = await startPeriodicJobs(config.common, 'tools', { logger: log }, [toolsRetentionJob(store, config.common.retention)]);
     onClose(() => jobs.stop());
+    const signer = new CallerSigner(config.common.internalSecret);
+    const assistantsChannel = openInternalChannel({ name: 'assistants', url: config.assistantsUrl }, options.local);
+    onClose(() => assistantsChannel.close());
     return startConnectServer({
-      ...serviceServerOptions('tools', config, { logger: log, local: options.local }),
+      ...serviceServerOptions('tools', config, { logger: log, local: options.local, signer }),
       serviceNames: toolsServiceNames,
       routes: toolsRoutes({
         store,
         secrets: new ToolSecrets(new SecretBox(config.encryptionKey)),
         runner: createToolRunner({ allowPrivate: config.egressAllowPrivate, logger: log.child({ component: 'tool-test' }) }),
+        assistants: new AssistantDirectory(assistantsChannel.transport, signer, 'tools'),
       }),
     });
   });

@@ -4,7 +4,7 @@ import type { JsonObject } from '@bufbuild/protobuf';
 import { create, fromJson } from '@bufbuild/protobuf';
 import { ValueSchema } from '@bufbuild/protobuf/wkt';
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
-import { workspaceCallerOf } from '@voice/runtime/caller';
+import { workspaceCallerOf, type Caller } from '@voice/runtime/caller';
 import { invalidRequest, notFound, serviceError } from '@voice/runtime/errors';
 import { idempotencyExpiry, requestFingerprint } from '@voice/runtime/idempotency';
 import { isUuid, newId } from '@voice/runtime/ids';
@@ -32,12 +32,15 @@ import { presentTool } from './presenter.js';
 import type { ToolRunner } from './runner.js';
 import type { ToolChanges, ToolRecord, ToolStore } from './store/store.js';
 import { EgressRefused } from '@voice/runtime/egress';
+import { unknownAssistantIssue, type AssistantLookup } from '@voice/runtime/internal';
 import { ToolArgumentError, type TestOutcome } from './testing/outcome.js';
 
 export interface ToolsDeps {
   store: ToolStore;
   secrets: ToolSecrets;
   runner: ToolRunner;
+  /** Checks the assistant a builtin tool names; the service's own tests run without an assistants service. */
+  assistants?: AssistantLookup;
   now?: () => Date;
 }
 
@@ -60,6 +63,7 @@ export class ToolsServiceImpl implements ServiceImpl<typeof ToolsService> {
     const input = validate(createToolBodySchema, body);
     if (!input.ok) throw invalidRequest(input.issues);
     const config = this.sealConfig(input.value.type, input.value.config ?? {}, undefined);
+    await this.checkAssistant(config, caller);
     const at = this.now();
     const record: ToolRecord = {
       id: newId(),
@@ -99,7 +103,7 @@ export class ToolsServiceImpl implements ServiceImpl<typeof ToolsService> {
     }
     const { tools, total } = await this.deps.store.list(
       caller.workspaceId,
-      { type: request.type as ToolType | undefined, isActive: request.isActive },
+      { type: request.type as ToolType | undefined, isActive: request.isActive, assistantId: request.assistantId },
       normalisePage(request.page),
     );
     return { tools: tools.map((tool) => presentTool(tool, this.deps.secrets)), total };
@@ -131,6 +135,7 @@ export class ToolsServiceImpl implements ServiceImpl<typeof ToolsService> {
       isActive: changes.is_active,
       config: changes.config === undefined ? undefined : this.sealConfig(current.type, changes.config, current.config),
     };
+    if (update.config) await this.checkAssistant(update.config, caller);
     const outcome = await this.deps.store.update(caller.workspaceId, current.id, changes.expected_revision, update, this.now().toISOString());
     switch (outcome.kind) {
       case 'updated':
@@ -171,6 +176,13 @@ export class ToolsServiceImpl implements ServiceImpl<typeof ToolsService> {
       if (error instanceof ToolArgumentError) throw invalidRequest(error.issues);
       throw error;
     }
+  }
+
+  /** A config that names an assistant (assistant_transfer) must name one of the caller's workspace. */
+  private async checkAssistant(config: JsonObject, caller: Caller): Promise<void> {
+    const assistantId = config.assistant_id;
+    if (typeof assistantId !== 'string' || !this.deps.assistants) return;
+    if (!(await this.deps.assistants.exists(caller, assistantId))) throw invalidRequest([{ field: 'config.assistant_id', issue: unknownAssistantIssue }]);
   }
 
   private async load(id: string, context: HandlerContext): Promise<ToolRecord> {

@@ -78,9 +78,16 @@ export class Catalog {
     );
   }
 
+  /** Whether a language model exists and the plan includes it, as the verdict on a configuration says it of `field`. */
+  languageModelVerdict(provider: string, id: string, plan: Plan, field: string): CatalogVerdict {
+    const entry = this.models({ kind: 'llm', provider }).find((model) => model.id === id);
+    if (!entry) return { unknown: [{ field, issue: 'is not a language model of the catalog (see GET /catalog/models)' }], outsidePlan: [] };
+    return { unknown: [], outsidePlan: entry.plans.includes(plan) ? [] : [{ field, issue: `the ${plan} plan does not include this language model` }] };
+  }
+
   /** Checks the model, transcriber and voice of a configuration against the catalog and the plan. */
   verdict(config: AssistantConfig, plan: Plan): CatalogVerdict {
-    const verdict: CatalogVerdict = { unknown: [], outsidePlan: [] };
+    const verdict = this.languageModelVerdict(config.model.provider, config.model.model, plan, 'model.model');
     const judge = (entry: { plans: Plan[]; languages: string[] } | undefined, field: string, what: string, language?: string) => {
       if (!entry) verdict.unknown.push({ field, issue: `is not a ${what} of the catalog (see GET /catalog/models and GET /voices)` });
       else if (!entry.plans.includes(plan)) verdict.outsidePlan.push({ field, issue: `the ${plan} plan does not include this ${what}` });
@@ -90,7 +97,6 @@ export class Catalog {
     };
     const find = <T extends { provider: string; id: string }>(entries: T[], provider: string, id: string) =>
       entries.find((entry) => entry.provider === provider && entry.id === id);
-    judge(find(this.models({ kind: 'llm' }), config.model.provider, config.model.model), 'model.model', 'language model');
     const transcriberLanguage = config.transcriber.language ?? config.language;
     judge(
       find(this.models({ kind: 'transcriber' }), config.transcriber.provider, config.transcriber.model),

@@ -2,9 +2,13 @@
 // writes, and a create with its first version and idempotency claim, each in one transaction
 // (MongoDB transactions need a replica set, as production runs).
 import type { ClientSession, Collection } from 'mongodb';
-import { connectMongo, deleteBatch, type MongoHandle } from '@voice/runtime/store/mongo';
+import { connectMongo, deleteBatch, inTransaction, isDuplicateKey, type MongoHandle } from '@voice/runtime/store/mongo';
 import type { Page } from '@voice/runtime/validation';
-import { assistantOf, assistantRowOf, foldName, versionOf, versionRowOf, type AssistantRow, type VersionRow } from './mappers.js';
+import type { JsonObject } from '@bufbuild/protobuf';
+import { knowledgeCollections, MongoKnowledgeParts, type KnowledgeCollections } from './mongo/knowledge.js';
+import { assistantOf, assistantRowOf, foldName, type AssistantRow } from './mapping/assistant.js';
+import { settingsOf, type SettingsRow } from './mapping/settings.js';
+import { versionOf, versionRowOf, type VersionRow } from './mapping/version.js';
 import {
   claimOutcome,
   type AssistantChange,
@@ -12,12 +16,16 @@ import {
   type AssistantsStore,
   type CreateOutcome,
   type IdempotencyClaim,
+  type SettingsKind,
+  type SettingsRecord,
   type UpdateOutcome,
   type VersionRecord,
 } from './store.js';
 
-type AssistantDocument = Omit<AssistantRow, 'id'> & { _id: string };
+/** MongoDB keeps the knowledge bases an assistant names beside its config, for the in-use check. */
+type AssistantDocument = Omit<AssistantRow, 'id'> & { _id: string; knowledge_base_ids: string[] };
 type VersionDocument = VersionRow & { _id: string };
+type SettingsDocument = Omit<SettingsRow, 'workspace_id' | 'kind'> & { _id: string };
 
 interface ClaimDocument {
   _id: string;
@@ -26,8 +34,12 @@ interface ClaimDocument {
   created_at: string;
 }
 
-const documentOf = ({ id, ...rest }: AssistantRow): AssistantDocument => ({ _id: id, ...rest });
-const rowOf = ({ _id, ...rest }: AssistantDocument): AssistantRow => ({ id: _id, ...rest });
+const knowledgeBaseIdsOf = (config: JsonObject): string[] => (Array.isArray(config.knowledge_base_ids) ? (config.knowledge_base_ids as string[]) : []);
+const documentOf = (row: AssistantRow, config: JsonObject): AssistantDocument => {
+  const { id, ...rest } = row;
+  return { _id: id, ...rest, knowledge_base_ids: knowledgeBaseIdsOf(config) };
+};
+const rowOf = ({ _id, knowledge_base_ids: _, ...rest }: AssistantDocument): AssistantRow => ({ id: _id, ...rest });
 const versionDocumentOf = (version: VersionRecord): VersionDocument => ({ _id: `${version.assistantId}:${version.number}`, ...versionRowOf(version) });
 const claimId = (workspaceId: string, key: string): string => `${workspaceId}:${key}`;
 const literal = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -39,13 +51,17 @@ class Settled<T> extends Error {
   }
 }
 
-export class MongoAssistantsStore implements AssistantsStore {
+export class MongoAssistantsStore extends MongoKnowledgeParts implements AssistantsStore {
   private constructor(
-    private readonly handle: MongoHandle,
+    handle: MongoHandle,
+    knowledge: KnowledgeCollections,
     private readonly assistants: Collection<AssistantDocument>,
     private readonly versions: Collection<VersionDocument>,
     private readonly claims: Collection<ClaimDocument>,
-  ) {}
+    private readonly settingsDocs: Collection<SettingsDocument>,
+  ) {
+    super(handle, knowledge);
+  }
 
   static async connect(uri: string, databaseName: string): Promise<MongoAssistantsStore> {
     const handle = await connectMongo(uri, databaseName);
@@ -55,23 +71,18 @@ export class MongoAssistantsStore implements AssistantsStore {
     await assistants.createIndex({ workspace_id: 1, created_at: -1, _id: -1 }, { name: 'newest_first' });
     await versions.createIndex({ assistant_id: 1, number: -1 }, { name: 'versions_newest_first' });
     await claims.createIndex({ created_at: 1 }, { name: 'claims_by_time' });
-    return new MongoAssistantsStore(handle, assistants, versions, claims);
+    await assistants.createIndex({ workspace_id: 1, knowledge_base_ids: 1 }, { name: 'by_knowledge_base' });
+    const knowledge = await knowledgeCollections(handle.db);
+    return new MongoAssistantsStore(handle, knowledge, assistants, versions, claims, handle.db.collection<SettingsDocument>('settings'));
   }
 
-  /** Runs `work` in a transaction; a Settled outcome ends it without committing and is answered. */
+  /** Runs `work` in a transaction (runtime's inTransaction); a Settled outcome ends it without committing and is answered. */
   private async transaction<T>(work: (session: ClientSession) => Promise<T>): Promise<T> {
-    const session = this.handle.client.startSession();
     try {
-      let result: T | undefined;
-      await session.withTransaction(async () => {
-        result = await work(session);
-      });
-      return result as T;
+      return await inTransaction(this.handle, work);
     } catch (error) {
       if (error instanceof Settled) return error.outcome as T;
       throw error;
-    } finally {
-      await session.endSession();
     }
   }
 
@@ -82,7 +93,7 @@ export class MongoAssistantsStore implements AssistantsStore {
         const replay = claimOutcome(existing && { fingerprint: existing.fingerprint, assistant: existing.assistant, createdAt: existing.created_at }, claim);
         if (replay) throw new Settled(replay);
       }
-      await this.assistants.insertOne(documentOf(assistantRowOf(assistant)), { session });
+      await this.assistants.insertOne(documentOf(assistantRowOf(assistant), assistant.config), { session });
       await this.versions.insertOne(versionDocumentOf(version), { session });
       if (claim) {
         await this.claims.replaceOne(
@@ -114,7 +125,13 @@ export class MongoAssistantsStore implements AssistantsStore {
       const updated = await this.assistants.findOneAndUpdate(
         { _id: id, workspace_id: workspaceId, revision: expectedRevision },
         {
-          $set: { name: change.name, name_folded: foldName(change.name), config: JSON.stringify(change.config), updated_at: change.updatedAt },
+          $set: {
+            name: change.name,
+            name_folded: foldName(change.name),
+            config: JSON.stringify(change.config),
+            knowledge_base_ids: knowledgeBaseIdsOf(change.config),
+            updated_at: change.updatedAt,
+          },
           $inc: { revision: 1 },
         },
         { returnDocument: 'after', session },
@@ -126,6 +143,10 @@ export class MongoAssistantsStore implements AssistantsStore {
       await this.versions.insertOne(versionDocumentOf({ ...version, number: updated.revision }), { session });
       return { kind: 'updated', assistant: assistantOf(rowOf(updated)) };
     });
+  }
+
+  async countUsingKnowledgeBase(workspaceId: string, knowledgeBaseId: string): Promise<number> {
+    return this.assistants.countDocuments({ workspace_id: workspaceId, knowledge_base_ids: knowledgeBaseId });
   }
 
   async delete(workspaceId: string, id: string): Promise<boolean> {
@@ -154,6 +175,29 @@ export class MongoAssistantsStore implements AssistantsStore {
 
   async pruneIdempotencyClaims(createdBefore: string, limit: number): Promise<number> {
     return deleteBatch(this.claims, { created_at: { $lt: createdBefore } }, { created_at: 1 }, limit);
+  }
+
+  async settings(workspaceId: string, kind: SettingsKind): Promise<SettingsRecord | undefined> {
+    const doc = await this.settingsDocs.findOne({ _id: `${workspaceId}:${kind}` });
+    return doc ? settingsOf(doc) : undefined;
+  }
+
+  async saveSettings(workspaceId: string, kind: SettingsKind, value: JsonObject, expectedRevision: number, now: string): Promise<boolean> {
+    const _id = `${workspaceId}:${kind}`;
+    if (expectedRevision === 0) {
+      try {
+        await this.settingsDocs.insertOne({ _id, value: JSON.stringify(value), revision: 1, updated_at: now });
+        return true;
+      } catch (error) {
+        if (isDuplicateKey(error)) return false;
+        throw error;
+      }
+    }
+    const updated = await this.settingsDocs.updateOne(
+      { _id, revision: expectedRevision },
+      { $set: { value: JSON.stringify(value), updated_at: now }, $inc: { revision: 1 } },
+    );
+    return updated.modifiedCount === 1;
   }
 
   /** Tests only: removes the whole database this store owns. */

@@ -1,10 +1,13 @@
 // The assistants store on embedded SQLite: one row per assistant, its versions beside it,
 // revision-checked updates that write their version in the same transaction, and idempotency
 // claims written with the assistant they created.
-import type Database from 'better-sqlite3';
-import { openSqlite, statementCache, type SqliteDatabase } from '@voice/runtime/store/sqlite';
+import type { JsonObject } from '@bufbuild/protobuf';
+import { openSqlite, statementCache } from '@voice/runtime/store/sqlite';
+import { knowledgeMigration, SqliteKnowledgeParts } from './sqlite/knowledge.js';
 import type { Page } from '@voice/runtime/validation';
-import { assistantOf, assistantRowOf, foldName, versionOf, versionRowOf, type AssistantRow, type VersionRow } from './mappers.js';
+import { assistantOf, assistantRowOf, foldName, type AssistantRow } from './mapping/assistant.js';
+import { settingsOf, type SettingsRow } from './mapping/settings.js';
+import { versionOf, versionRowOf, type VersionRow } from './mapping/version.js';
 import {
   claimOutcome,
   type AssistantChange,
@@ -12,6 +15,8 @@ import {
   type AssistantsStore,
   type CreateOutcome,
   type IdempotencyClaim,
+  type SettingsKind,
+  type SettingsRecord,
   type UpdateOutcome,
   type VersionRecord,
 } from './store.js';
@@ -48,18 +53,24 @@ const migrations = [
      PRIMARY KEY (workspace_id, key)
    );
    CREATE INDEX idempotency_claims_by_time ON idempotency_claims (created_at);`,
+  `CREATE TABLE settings (
+     workspace_id TEXT NOT NULL,
+     kind TEXT NOT NULL,
+     value TEXT NOT NULL,
+     revision INTEGER NOT NULL,
+     updated_at TEXT NOT NULL,
+     PRIMARY KEY (workspace_id, kind)
+   );`,
+  knowledgeMigration,
 ];
 
 /** A LIKE pattern matching `text` literally anywhere. */
 const containing = (text: string): string => `%${foldName(text).replace(/[\\%_]/g, '\\$&')}%`;
 
-export class SqliteAssistantsStore implements AssistantsStore {
-  private readonly db: SqliteDatabase;
-  private readonly sql: (text: string) => Database.Statement;
-
+export class SqliteAssistantsStore extends SqliteKnowledgeParts implements AssistantsStore {
   constructor(file: string) {
-    this.db = openSqlite(file, migrations);
-    this.sql = statementCache(this.db);
+    const db = openSqlite(file, migrations);
+    super(db, statementCache(db));
   }
 
   async create(assistant: AssistantRecord, version: VersionRecord, claim?: IdempotencyClaim): Promise<CreateOutcome> {
@@ -129,6 +140,14 @@ export class SqliteAssistantsStore implements AssistantsStore {
     }).immediate();
   }
 
+  async countUsingKnowledgeBase(workspaceId: string, knowledgeBaseId: string): Promise<number> {
+    const { count } = this.sql(
+      `SELECT COUNT(*) AS count FROM assistants
+       WHERE workspace_id = ? AND EXISTS (SELECT 1 FROM json_each(assistants.config, '$.knowledge_base_ids') WHERE value = ?)`,
+    ).get(workspaceId, knowledgeBaseId) as { count: number };
+    return count;
+  }
+
   async delete(workspaceId: string, id: string): Promise<boolean> {
     return this.sql('DELETE FROM assistants WHERE id = ? AND workspace_id = ?').run(id, workspaceId).changes === 1;
   }
@@ -160,6 +179,25 @@ export class SqliteAssistantsStore implements AssistantsStore {
       createdBefore,
       limit,
     ).changes;
+  }
+
+  async settings(workspaceId: string, kind: SettingsKind): Promise<SettingsRecord | undefined> {
+    const row = this.sql('SELECT * FROM settings WHERE workspace_id = ? AND kind = ?').get(workspaceId, kind) as SettingsRow | undefined;
+    return row ? settingsOf(row) : undefined;
+  }
+
+  async saveSettings(workspaceId: string, kind: SettingsKind, value: JsonObject, expectedRevision: number, now: string): Promise<boolean> {
+    const params = { workspaceId, kind, value: JSON.stringify(value), expectedRevision, now };
+    if (expectedRevision === 0) {
+      return this.sql(
+        `INSERT INTO settings (workspace_id, kind, value, revision, updated_at) VALUES (@workspaceId, @kind, @value, 1, @now)
+         ON CONFLICT (workspace_id, kind) DO NOTHING`,
+      ).run(params).changes === 1;
+    }
+    return this.sql(
+      `UPDATE settings SET value = @value, revision = revision + 1, updated_at = @now
+       WHERE workspace_id = @workspaceId AND kind = @kind AND revision = @expectedRevision`,
+    ).run(params).changes === 1;
   }
 
   async close(): Promise<void> {

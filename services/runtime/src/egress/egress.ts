@@ -142,3 +142,21 @@ export function literalAddress(hostname: string): string | undefined {
   const bare = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
   return isIP(bare) !== 0 ? bare : undefined;
 }
+
+/**
+ * Checks, before a request is accepted, that a URL's host resolves only to addresses the policy
+ * allows: EgressRefused when one is not. Work that fetches the URL later still goes through
+ * guardedLookup (DNS may answer differently then); this lets a refusal be the request's answer.
+ * A name that does not resolve now passes: the later fetch reports it.
+ */
+export async function checkDestination(url: string, policy: EgressPolicy): Promise<void> {
+  const { hostname } = new URL(url);
+  const literal = literalAddress(hostname);
+  if (literal !== undefined) {
+    if (!policy.isAllowed(literal)) throw new EgressRefused(hostname, literal);
+    return;
+  }
+  const addresses = await new Promise<LookupAddress[]>((resolve) => dnsLookup(hostname, { all: true }, (error, found) => resolve(error ? [] : found)));
+  const refused = addresses.find((entry) => !policy.isAllowed(entry.address));
+  if (refused) throw new EgressRefused(hostname, refused.address);
+}

@@ -41,6 +41,8 @@ export interface GuardedResponse {
   /** Lower-case names; repeated headers joined with ", ". */
   headers: Record<string, string>;
   body: string;
+  /** The same body as it came, for answers that are not text (a PDF). */
+  bytes: Buffer;
   truncated: boolean;
   /** The URL that answered, after any redirects. */
   url: string;
@@ -147,7 +149,7 @@ function send(hop: Hop, policy: EgressPolicy, maxBodyBytes: number, signal: Abor
     request.on('response', (response) => {
       if (redirectStatuses.has(response.statusCode ?? 0) && response.headers.location !== undefined) {
         response.destroy();
-        settle(() => resolve(toResponse(hop.url, response, '', false)));
+        settle(() => resolve(toResponse(hop.url, response, Buffer.alloc(0), false)));
         return;
       }
       readBody(response, maxBodyBytes, (error, body, truncated) => {
@@ -159,10 +161,10 @@ function send(hop: Hop, policy: EgressPolicy, maxBodyBytes: number, signal: Abor
   });
 }
 
-function readBody(response: IncomingMessage, maxBytes: number, done: (error: Error | null, body: string, truncated: boolean) => void): void {
+function readBody(response: IncomingMessage, maxBytes: number, done: (error: Error | null, body: Buffer, truncated: boolean) => void): void {
   const chunks: Buffer[] = [];
   let size = 0;
-  const text = () => Buffer.concat(chunks).toString('utf8');
+  const text = () => Buffer.concat(chunks);
   response.on('data', (chunk: Buffer) => {
     if (size + chunk.length <= maxBytes) {
       chunks.push(chunk);
@@ -175,16 +177,16 @@ function readBody(response: IncomingMessage, maxBytes: number, done: (error: Err
     response.destroy();
     done(null, text(), true);
   });
-  response.on('error', (error) => done(error, '', false));
+  response.on('error', (error) => done(error, Buffer.alloc(0), false));
   response.on('end', () => done(null, text(), false));
 }
 
-function toResponse(url: URL, response: IncomingMessage, body: string, truncated: boolean): GuardedResponse {
+function toResponse(url: URL, response: IncomingMessage, bytes: Buffer, truncated: boolean): GuardedResponse {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(response.headers)) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
-  return { status: response.statusCode ?? 0, headers, body, truncated, url: url.href };
+  return { status: response.statusCode ?? 0, headers, body: bytes.toString('utf8'), bytes, truncated, url: url.href };
 }
 
 function classify(error: unknown, signal: AbortSignal): unknown {

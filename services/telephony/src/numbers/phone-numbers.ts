@@ -7,6 +7,7 @@ import type { Caller, WorkspaceCaller } from '@voice/runtime/caller';
 import { notFound, serviceError } from '@voice/runtime/errors';
 import type { NewOutboxEvent } from '@voice/runtime/events';
 import { newId } from '@voice/runtime/ids';
+import { unknownAssistantIssue } from '@voice/runtime/internal';
 import { normalisePage } from '@voice/runtime/validation';
 import {
   AvailableNumberSchema,
@@ -156,7 +157,7 @@ export function phoneNumbers(deps: TelephonyDeps<NumberStore & ConnectionStore &
     },
 
     async listNumbers(request: ListNumbersRequest, caller: WorkspaceCaller) {
-      const { numbers, total } = await store.listNumbers(caller.workspaceId, normalisePage(request.page));
+      const { numbers, total } = await store.listNumbers(caller.workspaceId, normalisePage(request.page), request.assistantId);
       return { numbers: numbers.map(present), total };
     },
 
@@ -172,6 +173,9 @@ export function phoneNumbers(deps: TelephonyDeps<NumberStore & ConnectionStore &
         a2p_campaign_id: request.clearA2pCampaignId ? null : request.a2pCampaignId,
       });
       const number = await loadOr404('phone number', request.id, (id) => store.getNumber(caller.workspaceId, id));
+      if (input.assistant_id && deps.assistants && !(await deps.assistants.exists(caller, input.assistant_id))) {
+        throw serviceError('invalid_request', `assistant_id: ${unknownAssistantIssue}`, { fields: [{ field: 'assistant_id', issue: unknownAssistantIssue }] });
+      }
       if (input.a2p_campaign_id) {
         const campaign = await loadOr404('A2P campaign', input.a2p_campaign_id, (id) => store.getCampaign(caller.workspaceId, id));
         if (campaign.carrierConnectionId !== number.carrierConnectionId) {

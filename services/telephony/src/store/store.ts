@@ -140,7 +140,8 @@ export interface NumberStore {
   insertNumber(number: NumberRecord, usageEvent?: NewOutboxEvent): Promise<{ kind: 'created'; number: NumberRecord } | { kind: 'number_taken' }>;
   getNumber(workspaceId: string, id: string): Promise<NumberRecord | undefined>;
   /** Newest first. */
-  listNumbers(workspaceId: string, page: Page): Promise<{ numbers: NumberRecord[]; total: number }>;
+  /** Newest first; with `assistantId`, only the numbers that assistant answers. */
+  listNumbers(workspaceId: string, page: Page, assistantId?: string): Promise<{ numbers: NumberRecord[]; total: number }>;
   /** Which of these E.164 numbers some workspace holds. */
   heldNumbers(numbers: string[]): Promise<Set<string>>;
   updateNumber(workspaceId: string, id: string, changes: NumberChanges, now: string): Promise<NumberRecord | undefined>;

@@ -1,7 +1,7 @@
 // ToolStore on MongoDB: the service's own database, a unique (workspace, name) index,
 // revision-checked findOneAndUpdate, and a transaction where a tool and its idempotency
 // claim must agree (MongoDB transactions need a replica set, as production runs).
-import type { ClientSession, Collection } from 'mongodb';
+import type { ClientSession, Collection, Filter } from 'mongodb';
 import { connectMongo, deleteBatch, isDuplicateKey, type MongoHandle } from '@voice/runtime/store/mongo';
 import { mongoValues } from '@voice/runtime/store';
 import type { Page } from '@voice/runtime/validation';
@@ -104,9 +104,15 @@ export class MongoToolStore implements ToolStore {
   }
 
   async list(workspaceId: string, filter: ToolFilter, page: Page): Promise<{ tools: ToolRecord[]; total: number }> {
-    const query: Partial<ToolDocument> = { workspace_id: workspaceId };
+    const query: Filter<ToolDocument> = { workspace_id: workspaceId };
     if (filter.type !== undefined) query.type = filter.type;
     if (filter.isActive !== undefined) query.is_active = filter.isActive;
+    if (filter.assistantId !== undefined) {
+      // The config is JSON text written by JSON.stringify: a top-level "assistant_id":"<uuid>" pair
+      // appears unescaped only as that key (inside a string value its quotes would be escaped).
+      query.type = 'builtin';
+      query.config = { $regex: `"assistant_id":${JSON.stringify(filter.assistantId).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}` };
+    }
     const [total, docs] = await Promise.all([
       this.tools.countDocuments(query),
       this.tools.find(query).sort({ created_at: -1, _id: -1 }).skip(page.offset).limit(page.limit).toArray(),

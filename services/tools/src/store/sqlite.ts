@@ -90,8 +90,9 @@ export class SqliteToolStore implements ToolStore {
     const conditions = ['workspace_id = @workspaceId'];
     if (filter.type !== undefined) conditions.push('type = @type');
     if (filter.isActive !== undefined) conditions.push('is_active = @isActive');
+    if (filter.assistantId !== undefined) conditions.push("type = 'builtin' AND json_extract(config, '$.assistant_id') = @assistantId");
     const where = conditions.join(' AND ');
-    const params = { workspaceId, type: filter.type, isActive: filter.isActive ? 1 : 0, limit: page.limit, offset: page.offset };
+    const params = { workspaceId, type: filter.type, isActive: filter.isActive ? 1 : 0, assistantId: filter.assistantId, limit: page.limit, offset: page.offset };
     return this.db.transaction(() => {
       const { total } = this.sql(`SELECT COUNT(*) AS total FROM tools WHERE ${where}`).get(params) as { total: number };
       const rows = this.sql(`SELECT * FROM tools WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`)

@@ -28,6 +28,8 @@ export interface ToolChanges {
 export interface ToolFilter {
   type?: ToolType;
   isActive?: boolean;
+  /** Builtin tools whose config names this assistant. */
+  assistantId?: string;
 }
 
 /** A create made under an Idempotency-Key: the first outcome is kept for 24 hours. */

@@ -27,8 +27,9 @@ export function mongoNumberStore({ handle, collections, outbox }: MongoContext):
       return doc ? numberRecord(doc) : undefined;
     },
 
-    async listNumbers(workspaceId: string, page: Page): Promise<{ numbers: NumberRecord[]; total: number }> {
-      const { docs, total } = await findPage(collections.numbers, { workspace_id: workspaceId }, page);
+    async listNumbers(workspaceId: string, page: Page, assistantId?: string): Promise<{ numbers: NumberRecord[]; total: number }> {
+      const filter = assistantId === undefined ? { workspace_id: workspaceId } : { workspace_id: workspaceId, assistant_id: assistantId };
+      const { docs, total } = await findPage(collections.numbers, filter, page);
       return { numbers: docs.map(numberRecord), total };
     },
 

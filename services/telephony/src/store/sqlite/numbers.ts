@@ -29,8 +29,12 @@ export function sqliteNumberStore({ db, sql, outbox }: SqliteContext): NumberSto
       return row ? numberFromRow(row) : undefined;
     },
 
-    async listNumbers(workspaceId: string, page: Page): Promise<{ numbers: NumberRecord[]; total: number }> {
-      const { rows, total } = selectPage<NumberRow>(db, sql, { table: 'phone_numbers', where: 'workspace_id = @workspaceId', params: { workspaceId } }, page);
+    async listNumbers(workspaceId: string, page: Page, assistantId?: string): Promise<{ numbers: NumberRecord[]; total: number }> {
+      const query =
+        assistantId === undefined
+          ? { table: 'phone_numbers', where: 'workspace_id = @workspaceId', params: { workspaceId } }
+          : { table: 'phone_numbers', where: 'workspace_id = @workspaceId AND assistant_id = @assistantId', params: { workspaceId, assistantId } };
+      const { rows, total } = selectPage<NumberRow>(db, sql, query, page);
       return { numbers: rows.map(numberFromRow), total };
     },
 

@@ -22,9 +22,12 @@ export class Configurations {
    * whose secrets are sealed already), or the 400 / 403 that refuses it. Only secrets sent are
    * sealed; a mask among them keeps what `base` holds at that place.
    */
-  prepare(base: JsonObject, sent: JsonObject, plan: Plan): { name: string; config: JsonObject } {
+  prepare(base: JsonObject, sent: JsonObject, plan: Plan, allowedProviders: readonly string[]): { name: string; config: JsonObject } {
     const checked = checkedConfig({ ...base, ...sent });
     if (!checked.ok) throw invalidRequest(checked.issues);
+    if (!allowedProviders.includes(checked.config.model.provider)) {
+      throw invalidRequest([{ field: 'model.provider', issue: 'is not among the providers the workspace allows (settings/ai-inference)' }]);
+    }
     const verdict = this.catalog.verdict(checked.config, plan);
     if (verdict.unknown.length > 0) throw invalidRequest(verdict.unknown);
     if (verdict.outsidePlan.length > 0) {

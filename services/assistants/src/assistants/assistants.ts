@@ -18,14 +18,18 @@ import type {
 import { changedFields } from '../domain/configuration.js';
 import type { AssistantSecrets } from '../domain/secrets.js';
 import { presentAssistant } from '../presenter.js';
-import type { AssistantRecord, AssistantStore, VersionRecord } from '../store/store.js';
+import type { AssistantRecord, AssistantStore, SettingsStore, VersionRecord } from '../store/store.js';
+import type { References } from './references.js';
+import { allowedProvidersOf } from '../settings/settings.js';
 import { planOf, type Configurations } from './configurations.js';
 import { authorOf, revisionConflict } from './writes.js';
 
 export interface AssistantsDeps {
   store: AssistantStore;
+  settings: Pick<SettingsStore, 'settings'>;
   configurations: Configurations;
   secrets: AssistantSecrets;
+  references: References;
   now: () => Date;
 }
 
@@ -35,7 +39,9 @@ export class Assistants implements ServiceImpl<typeof AssistantsService> {
   async createAssistant(request: CreateAssistantRequest, context: HandlerContext) {
     const caller = workspaceCallerOf(context);
     const sent = request.config ?? {};
-    const prepared = this.deps.configurations.prepare(assistantDefaults as JsonObject, sent, planOf(request.workspacePlan));
+    const allowed = await allowedProvidersOf(this.deps.settings, caller.workspaceId);
+    const prepared = this.deps.configurations.prepare(assistantDefaults as JsonObject, sent, planOf(request.workspacePlan), allowed);
+    await this.deps.references.check(caller, prepared.config, Object.keys(sent));
     const at = this.deps.now().toISOString();
     const record: AssistantRecord = {
       id: newId(),
@@ -80,7 +86,10 @@ export class Assistants implements ServiceImpl<typeof AssistantsService> {
     if (!input.ok) throw invalidRequest(input.issues);
     const current = await loadAssistant(this.deps.store, request.id, context);
     if (input.value.expected_revision !== current.revision) throw revisionConflict(current.revision);
-    const prepared = this.deps.configurations.prepare(current.config, request.changes ?? {}, planOf(request.workspacePlan));
+    const allowed = await allowedProvidersOf(this.deps.settings, caller.workspaceId);
+    const prepared = this.deps.configurations.prepare(current.config, request.changes ?? {}, planOf(request.workspacePlan), allowed);
+    // Only what was sent: a tool deleted since the last write does not block an unrelated change.
+    await this.deps.references.check(caller, prepared.config, Object.keys(request.changes ?? {}));
     const at = this.deps.now().toISOString();
     const outcome = await this.deps.store.update(
       caller.workspaceId,
@@ -110,7 +119,9 @@ export class Assistants implements ServiceImpl<typeof AssistantsService> {
 
   async deleteAssistant(request: { id: string }, context: HandlerContext) {
     const caller = workspaceCallerOf(context);
-    if (!isUuid(request.id) || !(await this.deps.store.delete(caller.workspaceId, request.id))) throw notFound('assistant');
+    const assistant = await loadAssistant(this.deps.store, request.id, context);
+    await this.deps.references.ensureUnused(caller, assistant.id);
+    if (!(await this.deps.store.delete(caller.workspaceId, assistant.id))) throw notFound('assistant');
     return {};
   }
 }

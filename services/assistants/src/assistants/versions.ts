@@ -13,7 +13,9 @@ import type {
 import { changedFields } from '../domain/configuration.js';
 import type { AssistantSecrets } from '../domain/secrets.js';
 import { presentAssistant, presentVersion } from '../presenter.js';
-import type { AssistantStore, AssistantVersionStore, VersionRecord } from '../store/store.js';
+import type { AssistantStore, AssistantVersionStore, SettingsStore, VersionRecord } from '../store/store.js';
+import type { References } from './references.js';
+import { allowedProvidersOf } from '../settings/settings.js';
 import { loadAssistant } from './assistants.js';
 import { planOf, type Configurations } from './configurations.js';
 import { authorOf, revisionConflict } from './writes.js';
@@ -21,8 +23,10 @@ import { authorOf, revisionConflict } from './writes.js';
 export interface VersionsDeps {
   assistants: Pick<AssistantStore, 'get' | 'update'>;
   versions: AssistantVersionStore;
+  settings: Pick<SettingsStore, 'settings'>;
   configurations: Configurations;
   secrets: AssistantSecrets;
+  references: References;
   now: () => Date;
 }
 
@@ -46,7 +50,10 @@ export class Versions implements ServiceImpl<typeof AssistantVersionsService> {
     const expected = request.expectedRevision || current.revision;
     if (expected !== current.revision) throw revisionConflict(current.revision);
     // Held to today's catalog and plan: a version may name a model the plan no longer includes.
-    const prepared = this.deps.configurations.prepare(restored.config, {}, planOf(request.workspacePlan));
+    const allowed = await allowedProvidersOf(this.deps.settings, caller.workspaceId);
+    const prepared = this.deps.configurations.prepare(restored.config, {}, planOf(request.workspacePlan), allowed);
+    // The tools and assistants an old version named may be gone since.
+    await this.deps.references.check(caller, prepared.config, ['tool_ids', 'builtin_tools', 'knowledge_base_ids']);
     const at = this.deps.now().toISOString();
     const outcome = await this.deps.assistants.update(caller.workspaceId, current.id, expected, { name: prepared.name, config: prepared.config, updatedAt: at }, {
       workspaceId: caller.workspaceId,

@@ -167,9 +167,12 @@ describe('the request rules and resources', () => {
 
   test('every resource is a named component, and Error.code lists exactly the public error codes (the status table’s reasons)', () => {
     const schemas = doc.components.schemas as Json;
-    for (const name of ['Tool', 'Assistant', 'AssistantVersion', 'ApiKey', 'Member', 'PhoneNumber', 'CarrierConnection', 'A2pCampaign', 'SmsMessage', 'Balance', 'Transaction', 'CustomDomain', 'PlatformUser']) {
+    for (const name of ['ApiTool', 'McpTool', 'BuiltinTool', 'Assistant', 'AssistantVersion', 'ApiKey', 'Member', 'PhoneNumber', 'CarrierConnection', 'A2pCampaign', 'SmsMessage', 'Balance', 'Transaction', 'CustomDomain', 'PlatformUser']) {
       expect([name, schemas[name]?.type]).toEqual([name, 'object']);
     }
+    // A tool's answer is one schema per type too, chosen by type.
+    expect(schemas.Tool.discriminator.mapping).toEqual({ api: '#/components/schemas/ApiTool', mcp: '#/components/schemas/McpTool', builtin: '#/components/schemas/BuiltinTool' });
+    expect(schemas.McpTool.properties.config).toMatchObject({ $ref: '#/components/schemas/McpToolConfig' });
     expect(doc.paths['/tools/{id}'].get.responses['200'].content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/Tool' });
     expect(doc.paths['/tools'].get.responses['200'].content['application/json'].schema.properties.data.items).toEqual({ $ref: '#/components/schemas/Tool' });
     expect([...schemas.Error.properties.error.properties.code.enum].sort()).toEqual([...errorReasons].sort());

@@ -268,17 +268,25 @@ export const listToolsQuerySchema = z.strictObject({
 /** Free-form JSON object. */
 export const jsonObject = z.record(z.string(), z.unknown());
 
-export const toolSchema = z.object({
+const toolFieldsShown = {
   id: idSchema,
   name: z.string(),
   description: z.string(),
-  type: z.enum(toolTypes),
-  config: jsonObject.describe('the configuration of the type, with its defaults applied; secrets shown as the mask •••'),
   is_active: z.boolean(),
   revision: z.int().min(1).describe('increases with every change; send it as expected_revision to update'),
   created_at: timeSchema.nullable(),
   updated_at: timeSchema.nullable(),
-}).meta({ id: 'Tool' });
+};
+const configShown = 'the configuration of the type, with its defaults applied; secrets shown as the mask •••';
+
+/** A tool as the API answers it: its `config` is the one of its `type`. */
+export const toolSchema = z
+  .discriminatedUnion('type', [
+    z.object({ ...toolFieldsShown, type: z.literal('api'), config: apiConfigSchema.describe(configShown) }).meta({ id: 'ApiTool' }),
+    z.object({ ...toolFieldsShown, type: z.literal('mcp'), config: mcpConfigSchema.describe(configShown) }).meta({ id: 'McpTool' }),
+    z.object({ ...toolFieldsShown, type: z.literal('builtin'), config: builtinConfigSchema.describe(configShown) }).meta({ id: 'BuiltinTool' }),
+  ])
+  .meta({ id: 'Tool', discriminator: { propertyName: 'type' } });
 
 export const durationMs = z.int().min(0).describe('how long the test took, in milliseconds');
 

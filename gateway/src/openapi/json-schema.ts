@@ -96,9 +96,12 @@ export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output', name: st
     if (existing !== undefined && !(shared && isDeepEqual(existing, value))) throw new Error(`two schemas named ${component} in the OpenAPI document`);
     components[component] = value;
   };
-  const tidied = (node: unknown) => withDiscriminatorMappings(tidy(node, io, ref), components) as JsonSchema;
-  for (const [key, def] of Object.entries(defs)) place(componentOf(key), tidied(def), isNamedByMeta(key));
-  if (!refersToRoot(root)) return tidied(root);
-  place(name, tidied(root), false);
+  // Every definition is tidied before any discriminator is mapped: a union may be listed before its branches.
+  const placed = Object.entries(defs).map(([key, def]) => [key, tidy(def, io, ref) as JsonSchema] as const);
+  const local: SchemaComponents = { ...components, ...Object.fromEntries(placed.map(([key, def]) => [componentOf(key), def])) };
+  const mapped = (node: unknown) => withDiscriminatorMappings(node, local) as JsonSchema;
+  for (const [key, def] of placed) place(componentOf(key), mapped(def), isNamedByMeta(key));
+  if (!refersToRoot(root)) return mapped(tidy(root, io, ref));
+  place(name, mapped(tidy(root, io, ref)), false);
   return { $ref: `#/components/schemas/${name}` };
 }

@@ -10,17 +10,19 @@ import { type testResultSchema, type toolSchema, toolTypes } from '@voice/contra
 import { type deletedSchema, oneOf } from '@voice/contracts/responses';
 import type { apiKeySchema } from '@voice/contracts/identity';
 
-export const presentTool = (tool: Tool): z.infer<typeof toolSchema> => ({
-  id: tool.id,
-  name: tool.name,
-  description: tool.description,
-  type: oneOf(toolTypes, tool.type),
-  config: tool.config ?? {},
-  is_active: tool.isActive,
-  revision: tool.revision,
-  created_at: toIso(tool.createdAt),
-  updated_at: toIso(tool.updatedAt),
-});
+/** The service stores a config only after its type's schema accepted it, so the pair is one the union allows. */
+export const presentTool = (tool: Tool): z.infer<typeof toolSchema> =>
+  ({
+    id: tool.id,
+    name: tool.name,
+    description: tool.description,
+    type: oneOf(toolTypes, tool.type),
+    config: tool.config ?? {},
+    is_active: tool.isActive,
+    revision: tool.revision,
+    created_at: toIso(tool.createdAt),
+    updated_at: toIso(tool.updatedAt),
+  }) as z.infer<typeof toolSchema>;
 
 export function presentTestResult(result: TestToolResponse): z.infer<typeof testResultSchema> {
   const outcome = result.result;

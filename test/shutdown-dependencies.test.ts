@@ -11,6 +11,7 @@ import { newId } from '@voice/runtime/ids';
 import { connectMongo } from '@voice/runtime/store/mongo';
 import { deleteNamespaceStreams, testNatsUrl } from './support/nats-namespace.js';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.js';
+import { mongoUriFor } from '../services/runtime/test/mongo-databases.js';
 
 const hourMs = 3_600_000;
 /** Killed after each test, whatever happened to it. */
@@ -76,12 +77,10 @@ test('NATS gone: SIGTERM stops billing (events, job leases) without waiting for 
   }
 }, 60_000);
 
-const mongoUri = process.env.MONGODB_URI;
-const testMongo = mongoUri ? test : test.skip;
-if (!mongoUri) console.info('Shutdown with MongoDB gone skipped: MONGODB_URI is not set.');
+const mongoUri = mongoUriFor('Shutdown with MongoDB gone');
 
-testMongo('MongoDB gone: SIGTERM stops billing (outbox relay, jobs, store) without waiting for server selection, exit 0', async () => {
-  const server = new URL(mongoUri!.replace(/^mongodb(\+srv)?:/, 'http:'));
+if (mongoUri) test('MongoDB gone: SIGTERM stops billing (outbox relay, jobs, store) without waiting for server selection, exit 0', async () => {
+  const server = new URL(mongoUri.replace(/^mongodb(\+srv)?:/, 'http:'));
   const proxy = await startTcpProxy({ host: server.hostname, port: Number(server.port || 27017) });
   const prefix = `shutdown-${newId().slice(0, 8)}`;
   try {
@@ -94,7 +93,7 @@ testMongo('MongoDB gone: SIGTERM stops billing (outbox relay, jobs, store) witho
     await stopsAfterSilence(billing, proxy);
   } finally {
     await proxy.close();
-    const handle = await connectMongo(mongoUri!, `${prefix}-billing`);
+    const handle = await connectMongo(mongoUri, `${prefix}-billing`);
     await handle.db.dropDatabase().finally(() => handle.close());
   }
 }, 60_000);

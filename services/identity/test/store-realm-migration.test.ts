@@ -9,7 +9,7 @@ import { openSqlite } from '@voice/runtime/store/sqlite';
 import { connectMongoIdentityStore } from '../src/store/mongo.js';
 import { migrations } from '../src/store/sqlite/migrations.js';
 import { openSqliteIdentityStore } from '../src/store/sqlite.js';
-import { mongoTestDatabases } from '../../runtime/test/mongo-databases.js';
+import { mongoTestDatabases, mongoUriFor } from '../../runtime/test/mongo-databases.js';
 import type { IdentityStore } from '../src/store/store.js';
 
 /** Workspaces as before realms: root; a white-label platform under it; a customer of that platform; a direct customer of the root. */
@@ -66,18 +66,16 @@ describe('SQLite migration', () => {
   });
 });
 
-const mongoUri = process.env.MONGODB_URI;
-const describeMongo = mongoUri ? describe : describe.skip;
-if (!mongoUri) console.info('MongoDB realm migration skipped: MONGODB_URI is not set (no MongoDB server on this machine).');
+const mongoUri = mongoUriFor('The MongoDB realm migration');
 
-describeMongo('MongoDB migration', () => {
-  const databases = mongoTestDatabases(mongoUri!, 'voice-test-identity-realms');
+if (mongoUri) describe('MongoDB migration', () => {
+  const databases = mongoTestDatabases(mongoUri, 'voice-test-identity-realms');
   afterAll(() => databases.dropAll());
 
   test('places each user in the realm of its oldest membership on connect, and drops the global e-mail index', async () => {
     const database = databases.next();
     const { MongoClient } = await import('mongodb');
-    const client = await MongoClient.connect(mongoUri!);
+    const client = await MongoClient.connect(mongoUri);
     try {
       const db = client.db(database);
       await db.collection('users').createIndex({ email: 1 }, { unique: true, name: 'unique_email' });
@@ -91,12 +89,12 @@ describeMongo('MongoDB migration', () => {
     } finally {
       await client.close();
     }
-    const store = await connectMongoIdentityStore(mongoUri!, database);
+    const store = await connectMongoIdentityStore(mongoUri, database);
     try {
       await expectRealms(store);
       await store.close();
       // A second start finds nothing left to do.
-      const again = await connectMongoIdentityStore(mongoUri!, database);
+      const again = await connectMongoIdentityStore(mongoUri, database);
       expect(await again.getUser(crossing.id)).toMatchObject({ realmId: whiteLabel.id });
       await again.close();
     } catch (error) {

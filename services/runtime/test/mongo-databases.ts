@@ -27,3 +27,13 @@ export function mongoTestDatabases(uri: string, prefix: string): MongoTestDataba
     },
   };
 }
+
+/**
+ * MONGODB_URI, for tests that need a MongoDB server; without it, the output says that `what` did not run and
+ * why, and the caller registers nothing (CI sets it, so those tests run there).
+ */
+export function mongoUriFor(what: string): string | undefined {
+  const uri = process.env.MONGODB_URI;
+  if (!uri) console.info(`${what}: not run, MONGODB_URI is not set (no MongoDB server on this machine).`);
+  return uri || undefined;
+}

@@ -11,15 +11,14 @@ import { MongoOutbox } from '../src/store/mongo/outbox.js';
 import { MongoProcessedEvents } from '../src/store/mongo/processed-events.js';
 import { OutboxRelay } from '../src/events/relay.js';
 
-const mongoUri = process.env.MONGODB_URI;
-const describeMongo = mongoUri ? describe : describe.skip;
-if (!mongoUri) console.info('MongoOutbox and MongoProcessedEvents suites skipped: MONGODB_URI is not set (no MongoDB server on this machine).');
+// A *.mongodb.test.ts file runs only with MONGODB_URI set (jest.config.js).
+const mongoUri = process.env.MONGODB_URI!;
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 const text = (payload: Uint8Array): string => new TextDecoder().decode(payload);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describeMongo('MongoOutbox and MongoProcessedEvents', () => {
+describe('MongoOutbox and MongoProcessedEvents', () => {
   const database = `voice-test-events-${process.pid}`;
   let handle: MongoHandle;
   let db: Db;
@@ -28,7 +27,7 @@ describeMongo('MongoOutbox and MongoProcessedEvents', () => {
   let prefix: string;
 
   beforeAll(async () => {
-    handle = await connectMongo(mongoUri!, database);
+    handle = await connectMongo(mongoUri, database);
     db = handle.db;
   });
   afterAll(async () => {

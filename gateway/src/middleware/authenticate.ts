@@ -47,9 +47,11 @@ export function authenticate(options: {
   challengeScope?: (req: Request) => string;
 }): RequestHandler {
   return (req, res, next) => {
-    const scope = options.challengeScope?.(req);
-    const challenge = (error?: string) =>
-      `Bearer realm="voice", ${error ? `error="${error}", ` : ''}${scope ? `scope="${scope}", ` : ''}resource_metadata="${options.resourceMetadataUrl}"`;
+    // Worked out only for a refusal: an accepted request never needs it.
+    const challenge = (error?: string) => {
+      const scope = options.challengeScope?.(req);
+      return `Bearer realm="voice", ${error ? `error="${error}", ` : ''}${scope ? `scope="${scope}", ` : ''}resource_metadata="${options.resourceMetadataUrl}"`;
+    };
     const unauthorized = (message: string, error?: string) =>
       new HttpError('unauthorized', message, { headers: { 'WWW-Authenticate': challenge(error) } });
     const header = req.get('authorization');

@@ -38,6 +38,7 @@ import { registerDocsRoutes } from './docs/page.js';
 import { keepRestRouter, registerOpenApiRoute } from './openapi/route.js';
 import { registerTelephonyRoutes } from './rest/telephony.js';
 import { registerToolRoutes } from './rest/tools.js';
+import { registerWebhookRoutes } from './rest/webhooks.js';
 import { registerAssistantRoutes } from './rest/assistants.js';
 import { registerSettingsRoutes } from './rest/settings.js';
 import { registerKnowledgeRoutes } from './rest/knowledge.js';
@@ -93,6 +94,7 @@ export function buildRestRouter(deps: GatewayDeps): RestRouter {
   registerBillingRoutes(rest, deps);
   registerCustomDomainRoutes(rest, deps);
   registerPlatformUserRoutes(rest, deps);
+  registerWebhookRoutes(rest, deps);
   return rest;
 }
 

@@ -4,6 +4,7 @@
 // recorded here (test/ runs the whole path, real billing included).
 import { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
 import type { SecretBox } from '@voice/runtime/crypto';
+import { egressPolicy } from '@voice/runtime/egress';
 import { createLogger } from '@voice/runtime/logger';
 import type { BillingHolds, HoldRequest } from '../src/billing/holds.js';
 import { CarrierDirectory } from '../src/carriers/directory.js';
@@ -11,6 +12,7 @@ import { carrierFor, CircuitBreakers } from '../src/carriers/registry.js';
 import type { TelephonyDeps } from '../src/deps.js';
 import type { SmsPricing } from '../src/domain/pricing.js';
 import { telephonyRoutes } from '../src/routes.js';
+import { SipOptionsChecker } from '../src/sip/options-check.js';
 import type { TelephonyStore } from '../src/store/store.js';
 import { routerClient, serverClient, type TierClient } from '../../runtime/test/service-tiers.js';
 
@@ -24,6 +26,9 @@ export interface HarnessParts {
   wakeRelay?: () => void;
   now?: () => Date;
   holds?: BillingHolds;
+  /** Lets SIP trunk checks reach loopback (a SIP responder of the test). */
+  allowPrivate?: boolean;
+  sipCheckTimeoutMs?: number;
 }
 
 /** Grants every hold and keeps the requests, for tests that check what was held. */
@@ -53,17 +58,19 @@ export function sandboxCarriers(box: SecretBox, options: { publicUrl?: string; a
 }
 
 export function telephonyDeps(parts: HarnessParts): TelephonyDeps {
+  const logger = createLogger({ service: 'telephony-test', level: 'silent' });
   return {
     store: parts.store,
     box: parts.box,
     carriers: parts.carriers,
+    sipChecker: new SipOptionsChecker({ policy: egressPolicy({ allowPrivate: parts.allowPrivate ?? false }), timeoutMs: parts.sipCheckTimeoutMs ?? 2_000, logger }),
     pricing: parts.pricing ?? { feePerSegmentUnits: 100, carrierPerSegmentUnits: 0, numberMonthlyUnits: 0 },
     holds: parts.holds ?? new GrantedHolds(),
     numberTerms: { monthlyUnits: parts.pricing?.numberMonthlyUnits ?? 0, graceMs: 7 * 24 * 3600 * 1000 },
     smsHoldSeconds: 3_600,
     wakeRelay: parts.wakeRelay ?? (() => undefined),
     now: parts.now ?? (() => new Date()),
-    logger: createLogger({ service: 'telephony-test', level: 'silent' }),
+    logger,
   };
 }
 

@@ -9,6 +9,7 @@ const workspaces = {
   billing: 'services/billing',
   'platform-users': 'services/platform-users',
   assistants: 'services/assistants',
+  'voice-sandbox': 'services/voice-sandbox',
   gateway: 'gateway',
   platform: 'platform',
 };

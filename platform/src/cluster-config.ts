@@ -19,7 +19,7 @@ import { loadKey } from '@voice/runtime/crypto';
 import { readInternalTransport } from '@voice/runtime/internal';
 import { logLevels, type LogLevel } from '@voice/runtime/logger';
 
-export type ClusterServiceName = 'identity' | 'tools' | 'billing' | 'telephony' | 'platformUsers' | 'assistants';
+export type ClusterServiceName = 'identity' | 'tools' | 'billing' | 'telephony' | 'platformUsers' | 'assistants' | 'voiceSandbox';
 export type ClusterProcessName = ClusterServiceName | 'gateway';
 
 interface ClusterProcess {
@@ -45,6 +45,8 @@ export const clusterProcesses: readonly ClusterProcess[] = [
   serviceProcess('telephony', 'telephony'),
   serviceProcess('platformUsers', 'platform-users'),
   serviceProcess('assistants', 'assistants'),
+  // The sandbox voice runtime: the media stream endpoint telephony's carriers connect answered calls to.
+  { name: 'voiceSandbox', entry: 'services/voice-sandbox/dist/src/main.js', prefix: 'VOICE_SANDBOX_RUNTIME', defaultPort: 50058 },
   { name: 'gateway', entry: 'gateway/dist/src/main.js', prefix: '', defaultPort: 8080 },
 ];
 
@@ -77,7 +79,7 @@ const defined = (env: Env): Record<string, string> =>
 
 /**
  * Reads the cluster's settings from the environment. Ports set to 0 become free ports now; unset
- * ports are each process's default (50051-50056, the gateway on 8080).
+ * ports are each process's default (50051-50056, the sandbox voice runtime on 50058, the gateway on 8080).
  */
 export async function resolveClusterConfig(env: Env): Promise<ClusterConfig> {
   const natsUrl = readUrl(env, 'NATS_URL', undefined, ['nats:', 'tls:', 'ws:', 'wss:']);
@@ -143,6 +145,8 @@ export async function resolveClusterConfig(env: Env): Promise<ClusterConfig> {
     VOICE_TELEPHONY_URL: services.telephony,
     VOICE_PLATFORM_USERS_URL: services.platformUsers,
     VOICE_ASSISTANTS_URL: services.assistants,
+    // Carriers stream answered calls to the sandbox runtime unless another runtime is named.
+    VOICE_MEDIA_URL: readOptionalString(env, 'VOICE_MEDIA_URL') ?? `${services.voiceSandbox.replace(/^http:/, 'ws:')}/media`,
     // Each child's metrics on a port of its own choosing: one fixed port would collide on one machine.
     VOICE_METRICS_PORT: '0',
   };

@@ -11,8 +11,10 @@ import { BillingService } from '@voice/proto/voice/billing/v1/billing';
 import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
 import { CustomDomainService } from '@voice/proto/voice/platform/v1/custom_domains';
 import { PlatformUserService } from '@voice/proto/voice/platform/v1/platform_users';
+import { SipTrunkService } from '@voice/proto/voice/telephony/v1/sip_trunks';
 import { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
 import { ToolsService } from '@voice/proto/voice/tools/v1/tools';
+import { WebhooksService } from '@voice/proto/voice/webhooks/v1/webhooks';
 import { openInternalChannel, type InProcessServices, type InternalChannel } from '@voice/runtime/internal';
 import type { GatewayConfig } from './config.js';
 
@@ -20,6 +22,7 @@ export interface ServiceClients {
   identity: Client<typeof IdentityService>;
   tools: Client<typeof ToolsService>;
   telephony: Client<typeof TelephonyService>;
+  sipTrunks: Client<typeof SipTrunkService>;
   billing: Client<typeof BillingService>;
   customDomains: Client<typeof CustomDomainService>;
   platformUsers: Client<typeof PlatformUserService>;
@@ -28,6 +31,7 @@ export interface ServiceClients {
   catalog: Client<typeof CatalogService>;
   settings: Client<typeof SettingsService>;
   knowledge: Client<typeof KnowledgeService>;
+  webhooks: Client<typeof WebhooksService>;
   /** Health clients of every service /readyz and /health/dependencies report on, by service name. */
   health: Record<string, Client<typeof Health>>;
   /** Closes every HTTP/2 session (shutdown). */
@@ -42,6 +46,7 @@ const serverNames: Record<keyof GatewayConfig['services'], string> = {
   billing: 'billing',
   platformUsers: 'platform-users',
   assistants: 'assistants',
+  webhooks: 'webhooks',
 };
 
 export function createServiceClients(services: GatewayConfig['services'], local?: InProcessServices): ServiceClients {
@@ -55,6 +60,7 @@ export function createServiceClients(services: GatewayConfig['services'], local?
     identity: createClient(IdentityService, channels.identity.transport),
     tools: createClient(ToolsService, channels.tools.transport),
     telephony: createClient(TelephonyService, channels.telephony.transport),
+    sipTrunks: createClient(SipTrunkService, channels.telephony.transport),
     billing: createClient(BillingService, channels.billing.transport),
     customDomains: createClient(CustomDomainService, channels.platformUsers.transport),
     platformUsers: createClient(PlatformUserService, channels.platformUsers.transport),
@@ -63,6 +69,7 @@ export function createServiceClients(services: GatewayConfig['services'], local?
     catalog: createClient(CatalogService, channels.assistants.transport),
     settings: createClient(SettingsService, channels.assistants.transport),
     knowledge: createClient(KnowledgeService, channels.assistants.transport),
+    webhooks: createClient(WebhooksService, channels.webhooks.transport),
     health: Object.fromEntries(Object.entries(channels).map(([name, channel]) => [name, createClient(Health, channel.transport)])),
     close: () => Object.values(channels).forEach((channel) => channel.close()),
   };

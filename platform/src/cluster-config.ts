@@ -19,7 +19,7 @@ import { loadKey } from '@voice/runtime/crypto';
 import { readInternalTransport } from '@voice/runtime/internal';
 import { logLevels, type LogLevel } from '@voice/runtime/logger';
 
-export type ClusterServiceName = 'identity' | 'tools' | 'billing' | 'telephony' | 'platformUsers' | 'assistants' | 'voiceSandbox';
+export type ClusterServiceName = 'identity' | 'tools' | 'billing' | 'telephony' | 'platformUsers' | 'assistants' | 'webhooks' | 'webhooksDelivery' | 'voiceSandbox';
 export type ClusterProcessName = ClusterServiceName | 'gateway';
 
 interface ClusterProcess {
@@ -30,9 +30,9 @@ interface ClusterProcess {
 }
 
 /** A service's process: its entry, and its variables' prefix and port from the runtime's one table. */
-const serviceProcess = (name: ClusterServiceName, service: ServiceName): ClusterProcess => ({
+const serviceProcess = (name: ClusterServiceName, service: ServiceName, entry = `services/${service}/dist/src/main.js`): ClusterProcess => ({
   name,
-  entry: `services/${service}/dist/src/main.js`,
+  entry,
   prefix: serviceVariablePrefix(service),
   defaultPort: servicePorts[service],
 });
@@ -45,8 +45,11 @@ export const clusterProcesses: readonly ClusterProcess[] = [
   serviceProcess('telephony', 'telephony'),
   serviceProcess('platformUsers', 'platform-users'),
   serviceProcess('assistants', 'assistants'),
+  serviceProcess('webhooks', 'webhooks'),
+  // The webhooks delivery worker: its own process, from the webhooks workspace.
+  serviceProcess('webhooksDelivery', 'webhooks-delivery', 'services/webhooks/dist/src/delivery/main.js'),
   // The sandbox voice runtime: the media stream endpoint telephony's carriers connect answered calls to.
-  { name: 'voiceSandbox', entry: 'services/voice-sandbox/dist/src/main.js', prefix: 'VOICE_SANDBOX_RUNTIME', defaultPort: 50058 },
+  { name: 'voiceSandbox', entry: 'services/voice-sandbox/dist/src/main.js', prefix: 'VOICE_SANDBOX_RUNTIME', defaultPort: 50060 },
   { name: 'gateway', entry: 'gateway/dist/src/main.js', prefix: '', defaultPort: 8080 },
 ];
 
@@ -79,7 +82,7 @@ const defined = (env: Env): Record<string, string> =>
 
 /**
  * Reads the cluster's settings from the environment. Ports set to 0 become free ports now; unset
- * ports are each process's default (50051-50056, the sandbox voice runtime on 50058, the gateway on 8080).
+ * ports are each process's default (50051-50059, the sandbox voice runtime on 50060, the gateway on 8080).
  */
 export async function resolveClusterConfig(env: Env): Promise<ClusterConfig> {
   const natsUrl = readUrl(env, 'NATS_URL', undefined, ['nats:', 'tls:', 'ws:', 'wss:']);
@@ -145,6 +148,7 @@ export async function resolveClusterConfig(env: Env): Promise<ClusterConfig> {
     VOICE_TELEPHONY_URL: services.telephony,
     VOICE_PLATFORM_USERS_URL: services.platformUsers,
     VOICE_ASSISTANTS_URL: services.assistants,
+    VOICE_WEBHOOKS_URL: services.webhooks,
     // Carriers stream answered calls to the sandbox runtime unless another runtime is named.
     VOICE_MEDIA_URL: readOptionalString(env, 'VOICE_MEDIA_URL') ?? `${services.voiceSandbox.replace(/^http:/, 'ws:')}/media`,
     // Each child's metrics on a port of its own choosing: one fixed port would collide on one machine.

@@ -36,6 +36,7 @@ import { registerMcpEndpoint } from './mcp/endpoint.js';
 import { entryScopesOf } from './mcp/scope-challenge.js';
 import { registerDocsRoutes } from './docs/page.js';
 import { keepRestRouter, registerOpenApiRoute } from './openapi/route.js';
+import { registerSipTrunkRoutes } from './rest/sip-trunks.js';
 import { registerTelephonyRoutes } from './rest/telephony.js';
 import { registerToolRoutes } from './rest/tools.js';
 import { registerAssistantRoutes } from './rest/assistants.js';
@@ -90,6 +91,7 @@ export function buildRestRouter(deps: GatewayDeps): RestRouter {
   registerApiKeyRoutes(rest, deps);
   registerMemberRoutes(rest, deps);
   registerTelephonyRoutes(rest, deps);
+  registerSipTrunkRoutes(rest, deps);
   registerBillingRoutes(rest, deps);
   registerCustomDomainRoutes(rest, deps);
   registerPlatformUserRoutes(rest, deps);

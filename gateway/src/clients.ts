@@ -11,6 +11,7 @@ import { BillingService } from '@voice/proto/voice/billing/v1/billing';
 import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
 import { CustomDomainService } from '@voice/proto/voice/platform/v1/custom_domains';
 import { PlatformUserService } from '@voice/proto/voice/platform/v1/platform_users';
+import { SipTrunkService } from '@voice/proto/voice/telephony/v1/sip_trunks';
 import { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
 import { ToolsService } from '@voice/proto/voice/tools/v1/tools';
 import { openInternalChannel, type InProcessServices, type InternalChannel } from '@voice/runtime/internal';
@@ -20,6 +21,7 @@ export interface ServiceClients {
   identity: Client<typeof IdentityService>;
   tools: Client<typeof ToolsService>;
   telephony: Client<typeof TelephonyService>;
+  sipTrunks: Client<typeof SipTrunkService>;
   billing: Client<typeof BillingService>;
   customDomains: Client<typeof CustomDomainService>;
   platformUsers: Client<typeof PlatformUserService>;
@@ -55,6 +57,7 @@ export function createServiceClients(services: GatewayConfig['services'], local?
     identity: createClient(IdentityService, channels.identity.transport),
     tools: createClient(ToolsService, channels.tools.transport),
     telephony: createClient(TelephonyService, channels.telephony.transport),
+    sipTrunks: createClient(SipTrunkService, channels.telephony.transport),
     billing: createClient(BillingService, channels.billing.transport),
     customDomains: createClient(CustomDomainService, channels.platformUsers.transport),
     platformUsers: createClient(PlatformUserService, channels.platformUsers.transport),

@@ -1,11 +1,17 @@
 // The one registration point of the telephony service's Connect routes.
 import type { ConnectRouter } from '@connectrpc/connect';
+import { SipTrunkService } from '@voice/proto/voice/telephony/v1/sip_trunks';
 import { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
+import { CallLegService } from '@voice/proto/voice/telephony/v1/call_legs';
+import { CallLegServiceImpl } from './call-legs/service.js';
 import type { TelephonyDeps } from './deps.js';
 import { TelephonyServiceImpl } from './service.js';
+import { SipTrunks } from './sip/sip-trunks.js';
 
-export const telephonyServiceNames = [TelephonyService.typeName];
+export const telephonyServiceNames = [TelephonyService.typeName, CallLegService.typeName, SipTrunkService.typeName];
 
 export const telephonyRoutes = (deps: TelephonyDeps) => (router: ConnectRouter) => {
   router.service(TelephonyService, new TelephonyServiceImpl(deps));
+  router.service(CallLegService, new CallLegServiceImpl(deps));
+  router.service(SipTrunkService, new SipTrunks({ store: deps.store, box: deps.box, checker: deps.sipChecker, now: deps.now }));
 };

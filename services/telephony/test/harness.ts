@@ -3,14 +3,18 @@
 // signed-caller check production runs. Billing is not behind them: its holds are granted and
 // recorded here (test/ runs the whole path, real billing included).
 import { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
+import { CallLegService } from '@voice/proto/voice/telephony/v1/call_legs';
 import type { SecretBox } from '@voice/runtime/crypto';
+import { egressPolicy } from '@voice/runtime/egress';
 import { createLogger } from '@voice/runtime/logger';
 import type { BillingHolds, HoldRequest } from '../src/billing/holds.js';
+import type { CallProgressListener } from '../src/carriers/carrier.js';
 import { CarrierDirectory } from '../src/carriers/directory.js';
 import { carrierFor, CircuitBreakers } from '../src/carriers/registry.js';
 import type { TelephonyDeps } from '../src/deps.js';
 import type { SmsPricing } from '../src/domain/pricing.js';
 import { telephonyRoutes } from '../src/routes.js';
+import { SipOptionsChecker } from '../src/sip/options-check.js';
 import type { TelephonyStore } from '../src/store/store.js';
 import { routerClient, serverClient, type TierClient } from '../../runtime/test/service-tiers.js';
 
@@ -24,6 +28,9 @@ export interface HarnessParts {
   wakeRelay?: () => void;
   now?: () => Date;
   holds?: BillingHolds;
+  /** Lets SIP trunk checks reach loopback (a SIP responder of the test). */
+  allowPrivate?: boolean;
+  sipCheckTimeoutMs?: number;
 }
 
 /** Grants every hold and keeps the requests, for tests that check what was held. */
@@ -42,28 +49,40 @@ export class GrantedHolds implements BillingHolds {
  * The platform's carrier is the sandbox; a workspace's own connections are built for real, private
  * addresses refused unless `allowPrivate` (a Twilio-shaped server on loopback). close() it after.
  */
-export function sandboxCarriers(box: SecretBox, options: { publicUrl?: string; allowPrivate?: boolean } = {}): CarrierDirectory {
+export function sandboxCarriers(
+  box: SecretBox,
+  options: { publicUrl?: string; allowPrivate?: boolean; onCallProgress?: CallProgressListener; mediaUrl?: string } = {},
+): CarrierDirectory {
   return new CarrierDirectory({
     platform: { provider: 'sandbox' },
     box,
     publicUrl: options.publicUrl ?? 'https://voice.example',
     build: (account) =>
-      carrierFor(account, { breakers: new CircuitBreakers(), allowPrivate: options.allowPrivate ?? false, onDelivery: () => undefined, http: { timeoutMs: 2_000 } }),
+      carrierFor(account, {
+        breakers: new CircuitBreakers(),
+        allowPrivate: options.allowPrivate ?? false,
+        onDelivery: () => undefined,
+        onCallProgress: options.onCallProgress ?? (async () => undefined),
+        mediaUrl: options.mediaUrl,
+        http: { timeoutMs: 2_000 },
+      }),
   });
 }
 
 export function telephonyDeps(parts: HarnessParts): TelephonyDeps {
+  const logger = createLogger({ service: 'telephony-test', level: 'silent' });
   return {
     store: parts.store,
     box: parts.box,
     carriers: parts.carriers,
+    sipChecker: new SipOptionsChecker({ policy: egressPolicy({ allowPrivate: parts.allowPrivate ?? false }), timeoutMs: parts.sipCheckTimeoutMs ?? 2_000, logger }),
     pricing: parts.pricing ?? { feePerSegmentUnits: 100, carrierPerSegmentUnits: 0, numberMonthlyUnits: 0 },
     holds: parts.holds ?? new GrantedHolds(),
     numberTerms: { monthlyUnits: parts.pricing?.numberMonthlyUnits ?? 0, graceMs: 7 * 24 * 3600 * 1000 },
     smsHoldSeconds: 3_600,
     wakeRelay: parts.wakeRelay ?? (() => undefined),
     now: parts.now ?? (() => new Date()),
-    logger: createLogger({ service: 'telephony-test', level: 'silent' }),
+    logger,
   };
 }
 
@@ -75,4 +94,11 @@ export async function setup(parts: HarnessParts, tier: 'router' | 'server' = 'ro
   if (tier === 'router') return routerClient(TelephonyService, routes);
   const served = await serverClient(TelephonyService, routes);
   return { ...served, url: served.server.url };
+}
+
+export type CallLegTier = TierClient<typeof CallLegService>;
+
+/** The call-leg service of the same routes, tier 2 (the calls service's view of telephony). */
+export function setupCallLegs(parts: HarnessParts): CallLegTier {
+  return routerClient(CallLegService, telephonyRoutes(telephonyDeps(parts)));
 }

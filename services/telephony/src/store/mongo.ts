@@ -5,12 +5,14 @@
 // credit_views and reservations: see docs/operations.md.)
 import { connectMongo, MongoOutbox } from '@voice/runtime/store/mongo';
 import type { TelephonyStore } from './store.js';
+import { mongoCallLegStore } from './mongo/call-legs.js';
 import { mongoCampaignStore } from './mongo/campaigns.js';
 import { mongoConnectionStore } from './mongo/connections.js';
 import { telephonyCollections } from './mongo/documents.js';
 import { createIndexes } from './mongo/indexes.js';
 import { mongoNumberStore } from './mongo/numbers.js';
 import type { MongoContext } from './mongo/part.js';
+import { mongoSipTrunkStore } from './mongo/sip-trunks.js';
 import { mongoSmsStore } from './mongo/sms.js';
 import { mongoSuppressionStore } from './mongo/suppressions.js';
 
@@ -22,9 +24,11 @@ export async function connectMongoTelephonyStore(uri: string, databaseName: stri
   return {
     ...mongoNumberStore(context),
     ...mongoConnectionStore(context),
+    ...mongoSipTrunkStore(context),
     ...mongoCampaignStore(context),
     ...mongoSuppressionStore(context),
     ...mongoSmsStore(context),
+    ...mongoCallLegStore(context),
     outbox: context.outbox,
     close: () => handle.close(),
   };

@@ -3,10 +3,12 @@
 // capture or release a send's hold enter the outbox in the transaction that settles the send.
 import { openSqlite, SqliteOutbox, statementCache } from '@voice/runtime/store/sqlite';
 import type { TelephonyStore } from './store.js';
+import { sqliteCallLegStore } from './sqlite/call-legs.js';
 import { sqliteCampaignStore } from './sqlite/campaigns.js';
 import { sqliteConnectionStore } from './sqlite/connections.js';
 import { migrations } from './sqlite/migrations.js';
 import { sqliteNumberStore } from './sqlite/numbers.js';
+import { sqliteSipTrunkStore } from './sqlite/sip-trunks.js';
 import { sqliteSmsStore } from './sqlite/sms.js';
 import type { SqliteContext } from './sqlite/statements.js';
 import { sqliteSuppressionStore } from './sqlite/suppressions.js';
@@ -18,9 +20,11 @@ export function openSqliteTelephonyStore(file: string): TelephonyStore {
   return {
     ...sqliteNumberStore(context),
     ...sqliteConnectionStore(context),
+    ...sqliteSipTrunkStore(context),
     ...sqliteCampaignStore(context),
     ...sqliteSuppressionStore(context),
     ...sqliteSmsStore(context),
+    ...sqliteCallLegStore(context),
     outbox: context.outbox,
     close: async () => {
       db.close();

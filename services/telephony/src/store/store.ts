@@ -2,6 +2,7 @@
 // it and one contract suite (test/store.contract.ts) holds them to the same behaviour.
 import type { NewOutboxEvent, PrunableOutbox } from '@voice/runtime/events';
 import type { Page } from '@voice/runtime/validation';
+import type { LegChange } from '../domain/call-legs.js';
 
 export type NumberSource = 'marketplace' | 'imported';
 
@@ -19,6 +20,8 @@ export interface NumberRecord {
   a2pCampaignId: string | null;
   name: string;
   assistantId: string | null;
+  /** The workspace's SIP trunk the number's calls go through, if any. */
+  sipTrunkId: string | null;
   /**
    * When the next monthly fee is due (an anniversary of the purchase); null for imported numbers,
    * which their own carrier account pays for.
@@ -175,6 +178,57 @@ export interface ConnectionStore {
   deleteConnection(workspaceId: string, id: string): Promise<'deleted' | 'not_found' | 'in_use'>;
 }
 
+export type SipTransportName = 'udp' | 'tcp' | 'tls';
+export type SipTrunkDirection = 'inbound' | 'outbound' | 'both';
+
+export interface SipTrunkRecord {
+  id: string;
+  workspaceId: string;
+  name: string;
+  address: string;
+  transport: SipTransportName;
+  direction: SipTrunkDirection;
+  /** Empty when the trunk takes no authentication. */
+  username: string;
+  /** Sealed (SecretBox); null without authentication. */
+  sealedPassword: string | null;
+  /** The workspace's numbers routed through it (read from the numbers; ignored on insert). */
+  numberIds: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SipTrunkChanges {
+  name?: string;
+  address?: string;
+  transport?: SipTransportName;
+  direction?: SipTrunkDirection;
+  username?: string;
+  /** null removes it. */
+  sealedPassword?: string | null;
+  /** Replaces the numbers routed through the trunk. */
+  numberIds?: string[];
+}
+
+/** Why numbers could not be routed through a trunk: not numbers of the workspace, or routed through another trunk. */
+export type RoutingRefusal = { kind: 'numbers_not_found'; ids: string[] } | { kind: 'numbers_taken'; ids: string[] };
+
+/**
+ * SIP trunks. The routing is kept on the numbers (a number goes through one trunk at most), so a
+ * released number leaves its trunk by itself; a trunk's writes and its numbers' routing change in
+ * one transaction.
+ */
+export interface SipTrunkStore {
+  /** 'limit_reached' when the workspace already holds `limit` trunks. */
+  insertSipTrunk(trunk: SipTrunkRecord, numberIds: string[], limit: number): Promise<{ kind: 'created'; trunk: SipTrunkRecord } | RoutingRefusal | { kind: 'limit_reached' }>;
+  getSipTrunk(workspaceId: string, id: string): Promise<SipTrunkRecord | undefined>;
+  /** Newest first. */
+  listSipTrunks(workspaceId: string, page: Page): Promise<{ trunks: SipTrunkRecord[]; total: number }>;
+  updateSipTrunk(workspaceId: string, id: string, changes: SipTrunkChanges, now: string): Promise<{ kind: 'updated'; trunk: SipTrunkRecord } | RoutingRefusal | { kind: 'not_found' }>;
+  /** 'in_use' while numbers are routed through it. */
+  deleteSipTrunk(workspaceId: string, id: string): Promise<'deleted' | 'not_found' | 'in_use'>;
+}
+
 /** A2P campaigns. */
 export interface CampaignStore {
   insertCampaign(campaign: CampaignRecord): Promise<CampaignRecord>;
@@ -248,6 +302,54 @@ export interface DeliveryStore {
   applyDelivery(carrierConnectionId: string | null, carrierMessageId: string, update: DeliveryUpdate): Promise<MessageRecord | undefined>;
 }
 
+export type CallLegStatus = 'queued' | 'ringing' | 'in_progress' | 'completed' | 'no_answer' | 'busy' | 'failed' | 'canceled';
+
+/** The carrier side of one call: telephony dials it (or the carrier offers it) and relays what the carrier reports. */
+export interface CallLegRecord {
+  id: string;
+  workspaceId: string;
+  /** The calls service's call; null for an inbound leg the calls service has not accepted (yet). */
+  callId: string | null;
+  direction: 'outbound' | 'inbound';
+  /** The workspace number placing or receiving it; null when the platform's carrier places it for a caller ID. */
+  numberId: string | null;
+  /** The connection whose carrier carries it; null for the platform's carrier. */
+  carrierConnectionId: string | null;
+  /** The carrier's id of the call (never shown to clients); null until the carrier answered the dial. */
+  carrierCallId: string | null;
+  /** E.164. */
+  from: string;
+  to: string;
+  maxDurationSeconds: number;
+  /** The media parameters (call id, session token) handed to the voice runtime, sealed (SecretBox). */
+  sealedMediaParameters: string;
+  status: CallLegStatus;
+  /** 1 when stored, plus one for every move; orders the leg's CallLegChanged events. */
+  sequence: number;
+  answeredAt: string | null;
+  endedAt: string | null;
+  /** The carrier's answered duration once ended (whole seconds). */
+  durationSeconds: number;
+  failureReason: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Call legs, and the CallLegChanged events of their moves (in the transaction of each move). */
+export interface CallLegStore {
+  /** The leg with the event of its first state; 'exists' (nothing written) when the call already has a leg. */
+  insertLeg(leg: CallLegRecord, event: NewOutboxEvent | undefined): Promise<{ kind: 'created'; leg: CallLegRecord } | { kind: 'exists'; leg: CallLegRecord }>;
+  getLeg(id: string): Promise<CallLegRecord | undefined>;
+  getLegOfCall(workspaceId: string, callId: string): Promise<CallLegRecord | undefined>;
+  /** Records the carrier's id of the call once (a leg that has one keeps it); the leg as stored after. */
+  recordCarrierCallId(id: string, carrierCallId: string, now: string): Promise<CallLegRecord | undefined>;
+  /**
+   * One transaction: moves the leg forward (domain/call-legs advancedLeg) and writes the event made
+   * from the moved leg. Undefined (nothing written) when the change does not move it forward.
+   */
+  advanceLeg(id: string, change: LegChange, eventOf: (leg: CallLegRecord) => NewOutboxEvent | undefined): Promise<CallLegRecord | undefined>;
+}
+
 /** The outbox the relay drains (usage events: captures and releases of holds). */
 export interface OutboxStore {
   readonly outbox: PrunableOutbox;
@@ -257,12 +359,14 @@ export interface OutboxStore {
 export type TelephonyStore = NumberStore &
   RenewalStore &
   ConnectionStore &
+  SipTrunkStore &
   CampaignStore &
   SuppressionStore &
   SendStore &
   InterruptedSendStore &
   MessageStore &
   DeliveryStore &
+  CallLegStore &
   OutboxStore & {
     close(): Promise<void>;
   };

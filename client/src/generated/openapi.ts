@@ -947,6 +947,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sip-trunks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace’s SIP trunks, newest first, passwords masked
+         * @description **Scope:** `sip_trunks:read` (or `sip_trunks:write`).
+         *
+         *     **MCP tool:** `list_sip_trunks`.
+         */
+        get: operations["listSipTrunks"];
+        put?: never;
+        /**
+         * Add a SIP trunk and route numbers of the workspace through it
+         * @description The password is write-only: stored encrypted and answered only as the mask `•••`. A workspace holds at most 50 trunks (409 `conflict` beyond). A number goes through one trunk at most (at most 100 per trunk): an id that names no number of the workspace is 404 `not_found`, a number routed through another trunk is 409 `conflict`.
+         *
+         *     **Scope:** `sip_trunks:write`.
+         *
+         *     **MCP tool:** `create_sip_trunk`.
+         */
+        post: operations["createSipTrunk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sip-trunks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A SIP trunk with the numbers routed through it, password masked
+         * @description **Scope:** `sip_trunks:read` (or `sip_trunks:write`).
+         *
+         *     **MCP tool:** `get_sip_trunk`.
+         */
+        get: operations["getSipTrunk"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a SIP trunk no number is routed through
+         * @description While numbers are routed through the trunk the answer is 409 `conflict` and nothing changes: take them off it first (`PATCH` with `number_ids`).
+         *
+         *     **Scope:** `sip_trunks:write`.
+         *
+         *     **MCP tool:** `delete_sip_trunk`.
+         */
+        delete: operations["deleteSipTrunk"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a SIP trunk or the numbers routed through it
+         * @description Only the fields sent change; the mask `•••` sent as `password` keeps the stored one, an empty `username` removes the authentication. `number_ids` replaces the routed numbers (`[]` routes none). A number goes through one trunk at most (at most 100 per trunk): an id that names no number of the workspace is 404 `not_found`, a number routed through another trunk is 409 `conflict`.
+         *
+         *     **Scope:** `sip_trunks:write`.
+         */
+        patch: operations["updateSipTrunk"];
+        trace?: never;
+    };
+    "/sip-trunks/{id}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the trunk a SIP OPTIONS request and report its answer
+         * @description Takes no fields. One OPTIONS request (RFC 3261) goes to the trunk’s address over its transport (over UDP it is sent again after 0.5, 1, 2 s, ...); the first final response is reported with its status, reason phrase and round trip, whatever the status (a 401 or 503 is an answer too). No answer within the platform’s check timeout (5 s by default) is `reachable: false` with the `failure`. The address is resolved with A/AAAA records (no SRV or NAPTR look-up). An address that is private, loopback or otherwise reserved is refused with 403 `destination_forbidden` and nothing is sent.
+         *
+         *     **Scope:** `sip_trunks:write`.
+         */
+        post: operations["checkSipTrunk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/balance": {
         parameters: {
             query?: never;
@@ -2134,6 +2222,66 @@ export interface components {
             failure_reason: string | null;
             created_at: string | null;
             updated_at: string | null;
+        };
+        SipTrunk: {
+            /**
+             * Format: uuid
+             * @description UUID v4
+             */
+            id: string;
+            /** @description a name for people */
+            name: string;
+            /** @description where the trunk answers, as given */
+            address: string;
+            /**
+             * @description udp, tcp or tls
+             * @enum {string}
+             */
+            transport: "udp" | "tcp" | "tls";
+            /**
+             * @description inbound, outbound or both
+             * @enum {string}
+             */
+            direction: "inbound" | "outbound" | "both";
+            /** @description digest credentials the platform answers the trunk’s challenges with; null when it takes none */
+            authentication: {
+                /** @description the digest user name */
+                username: string;
+                /** @description always the mask •••; never the password */
+                password: string;
+            } | null;
+            /** @description the workspace’s numbers routed through the trunk; while there are any the trunk cannot be deleted */
+            number_ids: string[];
+            /**
+             * Format: date-time
+             * @description when the trunk was created
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description when the trunk last changed
+             */
+            updated_at: string;
+        };
+        SipTrunkCheck: {
+            /** @description whether the trunk answered the OPTIONS request with a final SIP response (any status) */
+            reachable: boolean;
+            /** @description the SIP status code it answered, e.g. 200, 401 or 503; null without an answer */
+            status_code: number | null;
+            /** @description the reason phrase of the answer, e.g. OK; null without an answer */
+            reason_phrase: string | null;
+            /** @description milliseconds from sending the request to reading the answer; null without an answer */
+            round_trip_ms: number | null;
+            /** @description why no answer came; null when one did */
+            failure: {
+                /**
+                 * @description timeout, unreachable, dns_error, tls_error or bad_response
+                 * @enum {string}
+                 */
+                code: "timeout" | "unreachable" | "dns_error" | "tls_error" | "bad_response";
+                /** @description what went wrong, in words for people */
+                message: string;
+            } | null;
         };
         Balance: {
             /** @description credits as an exact decimal string with 4 places */
@@ -7184,6 +7332,429 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listSipTrunks: {
+        parameters: {
+            query?: {
+                /** @description Page size: an integer from 1 to 200. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Items to skip: an integer of at least 0. Page until `offset + limit >= meta.pagination.total`. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *           "name": "Support line",
+                     *           "address": "address",
+                     *           "transport": "udp",
+                     *           "direction": "inbound",
+                     *           "authentication": {
+                     *             "username": "username",
+                     *             "password": "correct horse battery staple"
+                     *           },
+                     *           "number_ids": [
+                     *             "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e"
+                     *           ],
+                     *           "created_at": "2026-11-21T10:00:00.000Z",
+                     *           "updated_at": "2026-11-21T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "pagination": {
+                     *           "limit": 50,
+                     *           "offset": 0,
+                     *           "total": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["SipTrunk"][];
+                        meta: {
+                            pagination: components["schemas"]["Pagination"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createSipTrunk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Support line",
+                 *       "address": "address",
+                 *       "transport": "udp",
+                 *       "direction": "both",
+                 *       "username": "12.5000",
+                 *       "password": "correct horse battery staple",
+                 *       "number_ids": []
+                 *     }
+                 */
+                "application/json": {
+                    /** @description a name for people, at most 100 characters */
+                    name: string;
+                    /** @description where the trunk answers: `sip:host[:port]`, `sips:host[:port]` (TLS only) or `host[:port]`; the port defaults to 5060 (5061 for TLS); at most 255 characters */
+                    address: string;
+                    /**
+                     * @description the transport SIP requests use: udp (the default), tcp or tls
+                     * @default udp
+                     * @enum {string}
+                     */
+                    transport?: "udp" | "tcp" | "tls";
+                    /**
+                     * @description which calls the trunk carries: inbound, outbound or both (the default)
+                     * @default both
+                     * @enum {string}
+                     */
+                    direction?: "inbound" | "outbound" | "both";
+                    /** @description the digest authentication user name; empty for a trunk that takes no authentication; at most 128 characters */
+                    username?: string;
+                    /** @description the digest authentication password, write-only: stored encrypted, answered only as the mask •••; at most 128 characters */
+                    password?: string;
+                    /**
+                     * @description ids of the workspace’s phone numbers whose calls go through the trunk (at most 100); a number goes through one trunk at most
+                     * @default []
+                     */
+                    number_ids?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "name": "Support line",
+                     *         "address": "address",
+                     *         "transport": "udp",
+                     *         "direction": "inbound",
+                     *         "authentication": {
+                     *           "username": "username",
+                     *           "password": "correct horse battery staple"
+                     *         },
+                     *         "number_ids": [
+                     *           "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e"
+                     *         ],
+                     *         "created_at": "2026-11-21T10:00:00.000Z",
+                     *         "updated_at": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["SipTrunk"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSipTrunk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "name": "Support line",
+                     *         "address": "address",
+                     *         "transport": "udp",
+                     *         "direction": "inbound",
+                     *         "authentication": {
+                     *           "username": "username",
+                     *           "password": "correct horse battery staple"
+                     *         },
+                     *         "number_ids": [
+                     *           "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e"
+                     *         ],
+                     *         "created_at": "2026-11-21T10:00:00.000Z",
+                     *         "updated_at": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["SipTrunk"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteSipTrunk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** @constant */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateSipTrunk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Support line",
+                 *       "address": "address",
+                 *       "transport": "udp",
+                 *       "direction": "inbound",
+                 *       "username": "12.5000",
+                 *       "password": "correct horse battery staple",
+                 *       "number_ids": [
+                 *         "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description a name for people, at most 100 characters */
+                    name?: string;
+                    /** @description where the trunk answers: `sip:host[:port]`, `sips:host[:port]` (TLS only) or `host[:port]`; the port defaults to 5060 (5061 for TLS); at most 255 characters */
+                    address?: string;
+                    /**
+                     * @description the transport SIP requests use: udp, tcp or tls
+                     * @enum {string}
+                     */
+                    transport?: "udp" | "tcp" | "tls";
+                    /**
+                     * @description which calls the trunk carries: inbound (to the workspace’s numbers), outbound (placed by the platform) or both
+                     * @enum {string}
+                     */
+                    direction?: "inbound" | "outbound" | "both";
+                    /** @description the digest user name; an empty string removes the authentication and its stored password */
+                    username?: string;
+                    /** @description the digest password, write-only; the mask ••• keeps the stored one */
+                    password?: string;
+                    /** @description replaces the numbers routed through the trunk (an empty array routes none) */
+                    number_ids?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "name": "Support line",
+                     *         "address": "address",
+                     *         "transport": "udp",
+                     *         "direction": "inbound",
+                     *         "authentication": {
+                     *           "username": "username",
+                     *           "password": "correct horse battery staple"
+                     *         },
+                     *         "number_ids": [
+                     *           "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e"
+                     *         ],
+                     *         "created_at": "2026-11-21T10:00:00.000Z",
+                     *         "updated_at": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["SipTrunk"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    checkSipTrunk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "reachable": true,
+                     *         "status_code": 200,
+                     *         "reason_phrase": "reason phrase",
+                     *         "round_trip_ms": 1,
+                     *         "failure": {
+                     *           "code": "timeout",
+                     *           "message": "message"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["SipTrunkCheck"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

@@ -9,6 +9,7 @@ const workspaces = {
   billing: 'services/billing',
   'platform-users': 'services/platform-users',
   assistants: 'services/assistants',
+  webhooks: 'services/webhooks',
   gateway: 'gateway',
   client: 'client',
   platform: 'platform',

@@ -39,6 +39,7 @@ import { keepRestRouter, registerOpenApiRoute } from './openapi/route.js';
 import { registerSipTrunkRoutes } from './rest/sip-trunks.js';
 import { registerTelephonyRoutes } from './rest/telephony.js';
 import { registerToolRoutes } from './rest/tools.js';
+import { registerWebhookRoutes } from './rest/webhooks.js';
 import { registerAssistantRoutes } from './rest/assistants.js';
 import { registerSettingsRoutes } from './rest/settings.js';
 import { registerKnowledgeRoutes } from './rest/knowledge.js';
@@ -95,6 +96,7 @@ export function buildRestRouter(deps: GatewayDeps): RestRouter {
   registerBillingRoutes(rest, deps);
   registerCustomDomainRoutes(rest, deps);
   registerPlatformUserRoutes(rest, deps);
+  registerWebhookRoutes(rest, deps);
   return rest;
 }
 

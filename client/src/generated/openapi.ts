@@ -1345,8 +1345,299 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace’s webhook endpoints
+         * @description **Scope:** `settings:read` (or `settings:write`).
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Add an endpoint that receives the workspace’s events of the given types
+         * @description The answer carries the signing secret `secret` (`whsec_…`) this once; afterwards only `secret_hint` is shown. The URL must be https and resolve only to publicly reachable addresses (400 otherwise) unless the operator set `VOICE_EGRESS_ALLOW_PRIVATE`.
+         *
+         *     **Signatures.** Every delivery carries `Voice-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256>`: the HMAC of
+         *     `"<t>.<raw body>"` keyed with the endpoint’s secret (the whole `whsec_…` string). While a rotated secret still signs (24
+         *     hours), there is one `v1` per secret; accept the request when any of them matches. Compare in constant time, and reject
+         *     old `t` values on your side if you want replay protection (the platform refuses nothing based on the clock). A receiver
+         *     answers 2xx within 10 seconds; anything else is retried with exponential backoff and jitter for up to 3 days, after
+         *     which the endpoint is disabled and the workspace owner e-mailed. Delivery is at least once: dedupe by the event’s `id`.
+         *
+         *     ```js
+         *     import { createHmac, timingSafeEqual } from 'node:crypto';
+         *
+         *     // rawBody: the request body exactly as received (a string or Buffer), before any JSON parsing.
+         *     function verify(rawBody, header, secret) {
+         *       const parts = header.split(',').map((part) => part.split('='));
+         *       const t = parts.find(([key]) => key === 't')?.[1];
+         *       const expected = createHmac('sha256', secret).update(`${t}.${rawBody}`).digest();
+         *       return parts.some(([key, value]) => key === 'v1' && value.length === 64 &&
+         *         timingSafeEqual(Buffer.from(value, 'hex'), expected));
+         *     }
+         *     ```
+         *
+         *     **Scope:** `settings:write`.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook endpoint, its secret only as a hint
+         * @description **Scope:** `settings:read` (or `settings:write`).
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint and its delivery log
+         * @description **Scope:** `settings:write`.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint
+         * @description Only the fields sent change. Disabling an endpoint fails its pending deliveries; enabling one the platform disabled (`disabled_reason: failing`) starts its failure clock again.
+         *
+         *     **Scope:** `settings:write`.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the endpoint’s signing secret
+         * @description The answer carries the new `secret` this once. For 24 hours (until `previous_secret_expires_at`) every delivery is signed by both secrets, a `v1` each, so receivers can switch without missing an event.
+         *
+         *     **Scope:** `settings:write`.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a ping event to the endpoint
+         * @description Queues a `ping` event for the endpoint, whatever event types it wants, and answers its delivery (202); follow it in the delivery log. A disabled endpoint is 409.
+         *
+         *     **Scope:** `settings:write`.
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The endpoint’s deliveries, newest first, with every attempt
+         * @description Each delivery is one event on its way to this endpoint: `pending` while it is sent or retried (`next_attempt_at`), `delivered` once the endpoint answered 2xx, `failed` when it was given up (3 days of failures) or the endpoint was disabled. Failed attempts are retried with exponential backoff and jitter.
+         *
+         *     **Scope:** `settings:read` (or `settings:write`).
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries/{delivery_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again now
+         * @description Whatever its status, the delivery is due at once (202) with the same event id, so a receiver that saw it already can recognise it. A disabled endpoint is 409.
+         *
+         *     **Scope:** `settings:write`.
+         */
+        post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/settings/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace’s webhook settings: the balance.low threshold
+         * @description **Scope:** `settings:read` (or `settings:write`).
+         */
+        get: operations["getWebhookSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the webhook settings
+         * @description A `balance.low` event goes to the endpoints that want it once each time the available credits (balance less open holds) fall below `balance_low_threshold`; `null` turns it off.
+         *
+         *     **Scope:** `settings:write`.
+         */
+        patch: operations["updateWebhookSettings"];
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The ping event
+         * @description Sent by POST /webhooks/{id}/test.
+         */
+        post: operations["pingEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "sms.status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The sms.status event
+         * @description An SMS message’s status changed (sent, delivered or failed); data is the message as GET /sms/messages/{id} shows it.
+         */
+        post: operations["smsStatusEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "number.past_due": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The number.past_due event
+         * @description A number’s monthly fee could not be charged; data is the number as GET /phone-numbers/{id} shows it.
+         */
+        post: operations["numberPastDueEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "number.released": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The number.released event
+         * @description A number was released after its grace period without payment; data is the number as it was last shown.
+         */
+        post: operations["numberReleasedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "balance.low": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The balance.low event
+         * @description The workspace’s available credits fell below its threshold (PATCH /settings/webhooks); sent once per crossing.
+         */
+        post: operations["balanceLowEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Me: {
@@ -2481,6 +2772,124 @@ export interface components {
              * @description the wallet’s workspace
              */
             workspace_id: string;
+        };
+        WebhookEndpoint: {
+            /**
+             * Format: uuid
+             * @description UUID v4
+             */
+            id: string;
+            /** @description where events are POSTed */
+            url: string;
+            /** @description what the endpoint is for */
+            description: string;
+            /** @description the event types sent to the endpoint */
+            event_types: ("call.started" | "call.ended" | "sms.status" | "campaign.completed" | "number.past_due" | "number.released" | "balance.low")[];
+            /** @description whether events are sent to it */
+            enabled: boolean;
+            /** @description the newest signing secret’s prefix and last four characters; the secret itself is shown only when created */
+            secret_hint: string;
+            /** @description until when the secret before the last rotation still signs beside the new one */
+            previous_secret_expires_at: string | null;
+            /** @description since when every delivery to it has failed; null while it answers */
+            failing_since: string | null;
+            /** @description failing: the platform disabled it after 3 days of failed deliveries and e-mailed the workspace owner */
+            disabled_reason: "failing" | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds
+             */
+            updated_at: string;
+        };
+        WebhookEndpointWithSecret: {
+            /**
+             * Format: uuid
+             * @description UUID v4
+             */
+            id: string;
+            /** @description where events are POSTed */
+            url: string;
+            /** @description what the endpoint is for */
+            description: string;
+            /** @description the event types sent to the endpoint */
+            event_types: ("call.started" | "call.ended" | "sms.status" | "campaign.completed" | "number.past_due" | "number.released" | "balance.low")[];
+            /** @description whether events are sent to it */
+            enabled: boolean;
+            /** @description the newest signing secret’s prefix and last four characters; the secret itself is shown only when created */
+            secret_hint: string;
+            /** @description until when the secret before the last rotation still signs beside the new one */
+            previous_secret_expires_at: string | null;
+            /** @description since when every delivery to it has failed; null while it answers */
+            failing_since: string | null;
+            /** @description failing: the platform disabled it after 3 days of failed deliveries and e-mailed the workspace owner */
+            disabled_reason: "failing" | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds
+             */
+            updated_at: string;
+            /**
+             * @description the signing secret (whsec_…), shown in this answer only
+             * @example whsec_4eC39HqLyjWDarjtT1zdp7dcXk2pQm8vN5bR7sTa
+             */
+            secret: string;
+        };
+        WebhookDelivery: {
+            /**
+             * Format: uuid
+             * @description UUID v4
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description UUID v4
+             */
+            endpoint_id: string;
+            /** @description the event’s id, the same in every delivery of it: receivers dedupe by it */
+            event_id: string;
+            /** @enum {string} */
+            event_type: "call.started" | "call.ended" | "sms.status" | "campaign.completed" | "number.past_due" | "number.released" | "balance.low" | "ping";
+            /**
+             * @description pending (being sent or retried), delivered (a 2xx answer) or failed (given up, or the endpoint was disabled)
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed";
+            /** @description every attempt, oldest first */
+            attempts: {
+                /**
+                 * Format: date-time
+                 * @description when the attempt started
+                 */
+                at: string;
+                /** @description the receiver’s HTTP status; null when no answer came */
+                status_code: number | null;
+                /** @description from the request’s start to the end of the answer or failure */
+                latency_ms: number;
+                /** @description why no answer came; null when one did */
+                error: ("unreachable" | "timeout" | "tls_error" | "dns_error" | "bad_response" | "destination_forbidden") | null;
+            }[];
+            /** @description when the next attempt is due; null once delivered or failed */
+            next_attempt_at: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds
+             */
+            created_at: string;
+            delivered_at: string | null;
+        };
+        WebhookSettings: {
+            /** @description balance.low is sent when the available credits fall below this; null: never */
+            balance_low_threshold: string | null;
         };
     };
     responses: {
@@ -8725,6 +9134,896 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /** @description Page size: an integer from 1 to 200. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Items to skip: an integer of at least 0. Page until `offset + limit >= meta.pagination.total`. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *           "url": "https://example.com/path",
+                     *           "description": "An example description",
+                     *           "event_types": [
+                     *             "call.started"
+                     *           ],
+                     *           "enabled": true,
+                     *           "secret_hint": "secret hint",
+                     *           "previous_secret_expires_at": "2026-11-21T10:00:00.000Z",
+                     *           "failing_since": "2026-11-21T10:00:00.000Z",
+                     *           "disabled_reason": "failing",
+                     *           "created_at": "2026-11-21T10:00:00.000Z",
+                     *           "updated_at": "2026-11-21T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "pagination": {
+                     *           "limit": 50,
+                     *           "offset": 0,
+                     *           "total": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpoint"][];
+                        meta: {
+                            pagination: components["schemas"]["Pagination"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/path",
+                 *       "description": "An example description",
+                 *       "event_types": [
+                 *         "call.started"
+                 *       ],
+                 *       "enabled": true
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description where events are POSTed: https (plain http only to private addresses the operator allows)
+                     */
+                    url: string;
+                    /** @description what the endpoint is for */
+                    description?: string;
+                    /** @description the event types sent to the endpoint */
+                    event_types: ("call.started" | "call.ended" | "sms.status" | "campaign.completed" | "number.past_due" | "number.released" | "balance.low")[];
+                    /** @description whether events are sent to it; default true */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "url": "https://example.com/path",
+                     *         "description": "An example description",
+                     *         "event_types": [
+                     *           "call.started"
+                     *         ],
+                     *         "enabled": true,
+                     *         "secret_hint": "secret hint",
+                     *         "previous_secret_expires_at": "2026-11-21T10:00:00.000Z",
+                     *         "failing_since": "2026-11-21T10:00:00.000Z",
+                     *         "disabled_reason": "failing",
+                     *         "created_at": "2026-11-21T10:00:00.000Z",
+                     *         "updated_at": "2026-11-21T10:00:00.000Z",
+                     *         "secret": "whsec_4eC39HqLyjWDarjtT1zdp7dcXk2pQm8vN5bR7sTa"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpointWithSecret"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "url": "https://example.com/path",
+                     *         "description": "An example description",
+                     *         "event_types": [
+                     *           "call.started"
+                     *         ],
+                     *         "enabled": true,
+                     *         "secret_hint": "secret hint",
+                     *         "previous_secret_expires_at": "2026-11-21T10:00:00.000Z",
+                     *         "failing_since": "2026-11-21T10:00:00.000Z",
+                     *         "disabled_reason": "failing",
+                     *         "created_at": "2026-11-21T10:00:00.000Z",
+                     *         "updated_at": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** @constant */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/path",
+                 *       "description": "An example description",
+                 *       "event_types": [
+                 *         "call.started"
+                 *       ],
+                 *       "enabled": true
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description where events are POSTed: https (plain http only to private addresses the operator allows)
+                     */
+                    url?: string;
+                    /** @description what the endpoint is for */
+                    description?: string;
+                    /** @description the event types sent to the endpoint */
+                    event_types?: ("call.started" | "call.ended" | "sms.status" | "campaign.completed" | "number.past_due" | "number.released" | "balance.low")[];
+                    /** @description whether events are sent to it */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "url": "https://example.com/path",
+                     *         "description": "An example description",
+                     *         "event_types": [
+                     *           "call.started"
+                     *         ],
+                     *         "enabled": true,
+                     *         "secret_hint": "secret hint",
+                     *         "previous_secret_expires_at": "2026-11-21T10:00:00.000Z",
+                     *         "failing_since": "2026-11-21T10:00:00.000Z",
+                     *         "disabled_reason": "failing",
+                     *         "created_at": "2026-11-21T10:00:00.000Z",
+                     *         "updated_at": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "url": "https://example.com/path",
+                     *         "description": "An example description",
+                     *         "event_types": [
+                     *           "call.started"
+                     *         ],
+                     *         "enabled": true,
+                     *         "secret_hint": "secret hint",
+                     *         "previous_secret_expires_at": "2026-11-21T10:00:00.000Z",
+                     *         "failing_since": "2026-11-21T10:00:00.000Z",
+                     *         "disabled_reason": "failing",
+                     *         "created_at": "2026-11-21T10:00:00.000Z",
+                     *         "updated_at": "2026-11-21T10:00:00.000Z",
+                     *         "secret": "whsec_4eC39HqLyjWDarjtT1zdp7dcXk2pQm8vN5bR7sTa"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpointWithSecret"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "endpoint_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "event_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "event_type": "call.started",
+                     *         "status": "pending",
+                     *         "attempts": [
+                     *           {
+                     *             "at": "2026-11-21T10:00:00.000Z",
+                     *             "status_code": 1,
+                     *             "latency_ms": 1,
+                     *             "error": "unreachable"
+                     *           }
+                     *         ],
+                     *         "next_attempt_at": "2026-11-21T10:00:00.000Z",
+                     *         "created_at": "2026-11-21T10:00:00.000Z",
+                     *         "delivered_at": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description only deliveries in this status */
+                status?: "pending" | "delivered" | "failed";
+                /** @description Page size: an integer from 1 to 200. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Items to skip: an integer of at least 0. Page until `offset + limit >= meta.pagination.total`. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *           "endpoint_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *           "event_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *           "event_type": "call.started",
+                     *           "status": "pending",
+                     *           "attempts": [
+                     *             {
+                     *               "at": "2026-11-21T10:00:00.000Z",
+                     *               "status_code": 1,
+                     *               "latency_ms": 1,
+                     *               "error": "unreachable"
+                     *             }
+                     *           ],
+                     *           "next_attempt_at": "2026-11-21T10:00:00.000Z",
+                     *           "created_at": "2026-11-21T10:00:00.000Z",
+                     *           "delivered_at": "2026-11-21T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "pagination": {
+                     *           "limit": 50,
+                     *           "offset": 0,
+                     *           "total": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["WebhookDelivery"][];
+                        meta: {
+                            pagination: components["schemas"]["Pagination"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "endpoint_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "event_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "event_type": "call.started",
+                     *         "status": "pending",
+                     *         "attempts": [
+                     *           {
+                     *             "at": "2026-11-21T10:00:00.000Z",
+                     *             "status_code": 1,
+                     *             "latency_ms": 1,
+                     *             "error": "unreachable"
+                     *           }
+                     *         ],
+                     *         "next_attempt_at": "2026-11-21T10:00:00.000Z",
+                     *         "created_at": "2026-11-21T10:00:00.000Z",
+                     *         "delivered_at": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWebhookSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "balance_low_threshold": "12.5000"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["WebhookSettings"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateWebhookSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "balance_low_threshold": "12.5000"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description send balance.low when the available credits fall below this many credits (up to 4 decimal places); null turns it off */
+                    balance_low_threshold?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "balance_low_threshold": "12.5000"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["WebhookSettings"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    pingEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">, a v1 per secret that signs */
+                "Voice-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event’s id: the same in every delivery and retry of it */
+                    id: string;
+                    /** @constant */
+                    type: "ping";
+                    /**
+                     * Format: date-time
+                     * @description when the event happened
+                     */
+                    created_at: string;
+                    data: {
+                        /**
+                         * Format: uuid
+                         * @description the endpoint the ping was sent to
+                         */
+                        endpoint_id: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer marks the delivery delivered; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    smsStatusEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">, a v1 per secret that signs */
+                "Voice-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event’s id: the same in every delivery and retry of it */
+                    id: string;
+                    /** @constant */
+                    type: "sms.status";
+                    /**
+                     * Format: date-time
+                     * @description when the event happened
+                     */
+                    created_at: string;
+                    data: components["schemas"]["SmsMessage"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer marks the delivery delivered; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    numberPastDueEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">, a v1 per secret that signs */
+                "Voice-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event’s id: the same in every delivery and retry of it */
+                    id: string;
+                    /** @constant */
+                    type: "number.past_due";
+                    /**
+                     * Format: date-time
+                     * @description when the event happened
+                     */
+                    created_at: string;
+                    data: components["schemas"]["PhoneNumber"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer marks the delivery delivered; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    numberReleasedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">, a v1 per secret that signs */
+                "Voice-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event’s id: the same in every delivery and retry of it */
+                    id: string;
+                    /** @constant */
+                    type: "number.released";
+                    /**
+                     * Format: date-time
+                     * @description when the event happened
+                     */
+                    created_at: string;
+                    data: components["schemas"]["PhoneNumber"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer marks the delivery delivered; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    balanceLowEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">, a v1 per secret that signs */
+                "Voice-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event’s id: the same in every delivery and retry of it */
+                    id: string;
+                    /** @constant */
+                    type: "balance.low";
+                    /**
+                     * Format: date-time
+                     * @description when the event happened
+                     */
+                    created_at: string;
+                    data: {
+                        /** @description the credits still available (the balance less open holds) when it fell below the threshold */
+                        available: string;
+                        /** @description the workspace’s threshold */
+                        threshold: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer marks the delivery delivered; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

@@ -9,7 +9,9 @@ const workspaces = {
   billing: 'services/billing',
   'platform-users': 'services/platform-users',
   assistants: 'services/assistants',
+  webhooks: 'services/webhooks',
   gateway: 'gateway',
+  client: 'client',
   platform: 'platform',
 };
 
@@ -41,7 +43,7 @@ if (!process.env.MONGODB_URI) console.info('The *.mongodb.test.ts files are not 
 module.exports = {
   testEnvironment: 'node',
   testPathIgnorePatterns: ['/node_modules/', ...(process.env.MONGODB_URI ? [] : [mongoOnly])],
-  roots: ['<rootDir>/services', '<rootDir>/contracts', '<rootDir>/gateway', '<rootDir>/platform', '<rootDir>/test'],
+  roots: ['<rootDir>/services', '<rootDir>/contracts', '<rootDir>/gateway', '<rootDir>/client', '<rootDir>/platform', '<rootDir>/test'],
   testMatch: ['**/test/**/*.test.ts'],
   transform: { '^.+\\.(ts|js)$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }] },
   // ESM-only packages the tests import are compiled to CommonJS like the sources.

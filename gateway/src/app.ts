@@ -40,6 +40,7 @@ import { registerSipTrunkRoutes } from './rest/sip-trunks.js';
 import { registerCallerIdRoutes } from './rest/caller-ids.js';
 import { registerTelephonyRoutes } from './rest/telephony.js';
 import { registerToolRoutes } from './rest/tools.js';
+import { registerWebhookRoutes } from './rest/webhooks.js';
 import { registerAssistantRoutes } from './rest/assistants.js';
 import { registerSettingsRoutes } from './rest/settings.js';
 import { registerKnowledgeRoutes } from './rest/knowledge.js';
@@ -97,6 +98,7 @@ export function buildRestRouter(deps: GatewayDeps): RestRouter {
   registerBillingRoutes(rest, deps);
   registerCustomDomainRoutes(rest, deps);
   registerPlatformUserRoutes(rest, deps);
+  registerWebhookRoutes(rest, deps);
   return rest;
 }
 

@@ -15,6 +15,7 @@ import { SipTrunkService } from '@voice/proto/voice/telephony/v1/sip_trunks';
 import { CallerIdService } from '@voice/proto/voice/telephony/v1/caller_ids';
 import { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
 import { ToolsService } from '@voice/proto/voice/tools/v1/tools';
+import { WebhooksService } from '@voice/proto/voice/webhooks/v1/webhooks';
 import { openInternalChannel, type InProcessServices, type InternalChannel } from '@voice/runtime/internal';
 import type { GatewayConfig } from './config.js';
 
@@ -32,6 +33,7 @@ export interface ServiceClients {
   catalog: Client<typeof CatalogService>;
   settings: Client<typeof SettingsService>;
   knowledge: Client<typeof KnowledgeService>;
+  webhooks: Client<typeof WebhooksService>;
   /** Health clients of every service /readyz and /health/dependencies report on, by service name. */
   health: Record<string, Client<typeof Health>>;
   /** Closes every HTTP/2 session (shutdown). */
@@ -46,6 +48,7 @@ const serverNames: Record<keyof GatewayConfig['services'], string> = {
   billing: 'billing',
   platformUsers: 'platform-users',
   assistants: 'assistants',
+  webhooks: 'webhooks',
 };
 
 export function createServiceClients(services: GatewayConfig['services'], local?: InProcessServices): ServiceClients {
@@ -69,6 +72,7 @@ export function createServiceClients(services: GatewayConfig['services'], local?
     catalog: createClient(CatalogService, channels.assistants.transport),
     settings: createClient(SettingsService, channels.assistants.transport),
     knowledge: createClient(KnowledgeService, channels.assistants.transport),
+    webhooks: createClient(WebhooksService, channels.webhooks.transport),
     health: Object.fromEntries(Object.entries(channels).map(([name, channel]) => [name, createClient(Health, channel.transport)])),
     close: () => Object.values(channels).forEach((channel) => channel.close()),
   };

@@ -22,6 +22,7 @@ import { startIdentityService } from '@voice/identity';
 import { startPlatformUsersService } from '@voice/platform-users';
 import { startTelephonyService } from '@voice/telephony';
 import { startToolsService } from '@voice/tools';
+import { startWebhookDelivery, startWebhooksService } from '@voice/webhooks';
 
 export interface RunningPlatform {
   url: string;
@@ -31,7 +32,7 @@ export interface RunningPlatform {
   /** The process's Prometheus endpoint (`…/metrics`); undefined with VOICE_METRICS_PORT=off. */
   metricsUrl: string | undefined;
   /** Loopback addresses of the services, for internal gRPC callers (tests, operators' tools). */
-  services: Record<'identity' | 'tools' | 'telephony' | 'billing' | 'platformUsers' | 'assistants', string>;
+  services: Record<'identity' | 'tools' | 'telephony' | 'billing' | 'platformUsers' | 'assistants' | 'webhooks' | 'webhooksDelivery', string>;
   /** How the gateway and the services call each other (VOICE_INTERNAL_TRANSPORT). */
   internalTransport: InternalTransportKind;
   /** Stops one service while the rest keep running (fault drills and tests). */
@@ -55,6 +56,8 @@ const loopbackDefaults = (env: Env): Env => ({
   VOICE_BILLING_PORT: '0',
   VOICE_PLATFORM_USERS_PORT: '0',
   VOICE_ASSISTANTS_PORT: '0',
+  VOICE_WEBHOOKS_PORT: '0',
+  VOICE_WEBHOOKS_DELIVERY_PORT: '0',
   ...env,
 });
 
@@ -92,6 +95,8 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
     telephony: 'VOICE_TELEPHONY_PORT',
     platformUsers: 'VOICE_PLATFORM_USERS_PORT',
     assistants: 'VOICE_ASSISTANTS_PORT',
+    webhooks: 'VOICE_WEBHOOKS_PORT',
+    webhooksDelivery: 'VOICE_WEBHOOKS_DELIVERY_PORT',
   };
   // In start order: each service may call those started before it.
   const starters: Record<ServiceName, (env: Env) => Promise<Running>> = {
@@ -106,6 +111,8 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
       await assistantsPort?.release();
       return startAssistantsService({ ...serviceEnv, VOICE_TOOLS_URL: urls.tools, VOICE_TELEPHONY_URL: urls.telephony }, { logger: loggerFor('assistants'), local });
     },
+    webhooks: (serviceEnv) => startWebhooksService(serviceEnv, { logger: loggerFor('webhooks'), local }),
+    webhooksDelivery: (serviceEnv) => startWebhookDelivery(serviceEnv, { logger: loggerFor('webhooks-delivery'), local }),
   };
   const startService = async (name: ServiceName) => {
     if (running.has(name)) return;
@@ -144,6 +151,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
         VOICE_BILLING_URL: urls.billing,
         VOICE_PLATFORM_USERS_URL: urls.platformUsers,
         VOICE_ASSISTANTS_URL: urls.assistants,
+        VOICE_WEBHOOKS_URL: urls.webhooks,
       },
       { logger: loggerFor('gateway'), notifier, local },
     );

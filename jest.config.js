@@ -9,6 +9,7 @@ const workspaces = {
   billing: 'services/billing',
   'platform-users': 'services/platform-users',
   assistants: 'services/assistants',
+  calls: 'services/calls',
   gateway: 'gateway',
   platform: 'platform',
 };

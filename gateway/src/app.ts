@@ -41,6 +41,7 @@ import { registerToolRoutes } from './rest/tools.js';
 import { registerAssistantRoutes } from './rest/assistants.js';
 import { registerSettingsRoutes } from './rest/settings.js';
 import { registerKnowledgeRoutes } from './rest/knowledge.js';
+import { registerCallRoutes } from './rest/calls.js';
 import { registerCarrierCallbacks } from './webhooks/carrier-callbacks.js';
 
 export interface GatewayDeps {
@@ -89,6 +90,7 @@ export function buildRestRouter(deps: GatewayDeps): RestRouter {
   registerKnowledgeRoutes(rest, deps);
   registerApiKeyRoutes(rest, deps);
   registerMemberRoutes(rest, deps);
+  registerCallRoutes(rest, deps);
   registerTelephonyRoutes(rest, deps);
   registerBillingRoutes(rest, deps);
   registerCustomDomainRoutes(rest, deps);

@@ -19,7 +19,7 @@ import { loadKey } from '@voice/runtime/crypto';
 import { readInternalTransport } from '@voice/runtime/internal';
 import { logLevels, type LogLevel } from '@voice/runtime/logger';
 
-export type ClusterServiceName = 'identity' | 'tools' | 'billing' | 'telephony' | 'platformUsers' | 'assistants';
+export type ClusterServiceName = 'identity' | 'tools' | 'billing' | 'telephony' | 'platformUsers' | 'assistants' | 'calls';
 export type ClusterProcessName = ClusterServiceName | 'gateway';
 
 interface ClusterProcess {
@@ -45,6 +45,7 @@ export const clusterProcesses: readonly ClusterProcess[] = [
   serviceProcess('telephony', 'telephony'),
   serviceProcess('platformUsers', 'platform-users'),
   serviceProcess('assistants', 'assistants'),
+  serviceProcess('calls', 'calls'),
   { name: 'gateway', entry: 'gateway/dist/src/main.js', prefix: '', defaultPort: 8080 },
 ];
 
@@ -77,7 +78,7 @@ const defined = (env: Env): Record<string, string> =>
 
 /**
  * Reads the cluster's settings from the environment. Ports set to 0 become free ports now; unset
- * ports are each process's default (50051-50056, the gateway on 8080).
+ * ports are each process's default (50051-50057, the gateway on 8080).
  */
 export async function resolveClusterConfig(env: Env): Promise<ClusterConfig> {
   const natsUrl = readUrl(env, 'NATS_URL', undefined, ['nats:', 'tls:', 'ws:', 'wss:']);
@@ -143,6 +144,7 @@ export async function resolveClusterConfig(env: Env): Promise<ClusterConfig> {
     VOICE_TELEPHONY_URL: services.telephony,
     VOICE_PLATFORM_USERS_URL: services.platformUsers,
     VOICE_ASSISTANTS_URL: services.assistants,
+    VOICE_CALLS_URL: services.calls,
     // Each child's metrics on a port of its own choosing: one fixed port would collide on one machine.
     VOICE_METRICS_PORT: '0',
   };

@@ -17,6 +17,7 @@ import {
 import { openNotifier, type Notifier } from '@voice/runtime/nats';
 import { startAssistantsService } from '@voice/assistants';
 import { startBillingService } from '@voice/billing';
+import { startCallsService } from '@voice/calls';
 import { startGateway, type StartedGateway } from '@voice/gateway';
 import { startIdentityService } from '@voice/identity';
 import { startPlatformUsersService } from '@voice/platform-users';
@@ -31,7 +32,7 @@ export interface RunningPlatform {
   /** The process's Prometheus endpoint (`…/metrics`); undefined with VOICE_METRICS_PORT=off. */
   metricsUrl: string | undefined;
   /** Loopback addresses of the services, for internal gRPC callers (tests, operators' tools). */
-  services: Record<'identity' | 'tools' | 'telephony' | 'billing' | 'platformUsers' | 'assistants', string>;
+  services: Record<'identity' | 'tools' | 'telephony' | 'billing' | 'platformUsers' | 'assistants' | 'calls', string>;
   /** How the gateway and the services call each other (VOICE_INTERNAL_TRANSPORT). */
   internalTransport: InternalTransportKind;
   /** Stops one service while the rest keep running (fault drills and tests). */
@@ -55,6 +56,7 @@ const loopbackDefaults = (env: Env): Env => ({
   VOICE_BILLING_PORT: '0',
   VOICE_PLATFORM_USERS_PORT: '0',
   VOICE_ASSISTANTS_PORT: '0',
+  VOICE_CALLS_PORT: '0',
   ...env,
 });
 
@@ -85,6 +87,10 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
   const assistantsHost = serviceEnv.VOICE_ASSISTANTS_HOST ?? '127.0.0.1';
   const assistantsPort = serviceEnv.VOICE_ASSISTANTS_PORT === '0' ? await holdFreePort(assistantsHost) : undefined;
   urls.assistants = `http://${assistantsHost}:${assistantsPort?.port ?? serviceEnv.VOICE_ASSISTANTS_PORT}`;
+  // Telephony hands inbound calls to the calls service, which is started after it: its address is held too.
+  const callsHost = serviceEnv.VOICE_CALLS_HOST ?? '127.0.0.1';
+  const callsPort = serviceEnv.VOICE_CALLS_PORT === '0' ? await holdFreePort(callsHost) : undefined;
+  urls.calls = `http://${callsHost}:${callsPort?.port ?? serviceEnv.VOICE_CALLS_PORT}`;
   const portVariables: Record<ServiceName, string> = {
     identity: 'VOICE_IDENTITY_PORT',
     tools: 'VOICE_TOOLS_PORT',
@@ -92,6 +98,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
     telephony: 'VOICE_TELEPHONY_PORT',
     platformUsers: 'VOICE_PLATFORM_USERS_PORT',
     assistants: 'VOICE_ASSISTANTS_PORT',
+    calls: 'VOICE_CALLS_PORT',
   };
   // In start order: each service may call those started before it.
   const starters: Record<ServiceName, (env: Env) => Promise<Running>> = {
@@ -105,6 +112,13 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
     assistants: async (serviceEnv) => {
       await assistantsPort?.release();
       return startAssistantsService({ ...serviceEnv, VOICE_TOOLS_URL: urls.tools, VOICE_TELEPHONY_URL: urls.telephony }, { logger: loggerFor('assistants'), local });
+    },
+    calls: async (serviceEnv) => {
+      await callsPort?.release();
+      return startCallsService(
+        { ...serviceEnv, VOICE_ASSISTANTS_URL: urls.assistants, VOICE_TELEPHONY_URL: urls.telephony, VOICE_BILLING_URL: urls.billing },
+        { logger: loggerFor('calls'), events, local },
+      );
     },
   };
   const startService = async (name: ServiceName) => {
@@ -144,6 +158,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
         VOICE_BILLING_URL: urls.billing,
         VOICE_PLATFORM_USERS_URL: urls.platformUsers,
         VOICE_ASSISTANTS_URL: urls.assistants,
+        VOICE_CALLS_URL: urls.calls,
       },
       { logger: loggerFor('gateway'), notifier, local },
     );
@@ -162,6 +177,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
   } catch (error) {
     await heldPort?.release();
     await assistantsPort?.release();
+    await callsPort?.release();
     await shutdown();
     throw error;
   }

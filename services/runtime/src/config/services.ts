@@ -9,6 +9,7 @@ export const servicePorts = {
   billing: 50054,
   'platform-users': 50055,
   assistants: 50056,
+  calls: 50057,
 } as const;
 
 export type ServiceName = keyof typeof servicePorts;

@@ -37,6 +37,8 @@ export interface TelephonyConfig {
   assistantsUrl: string;
   platformCarrier: PlatformCarrierConfig;
   pricing: SmsPricing;
+  /** The voice runtime's stream endpoint: where carriers connect answered calls' media (VOICE_MEDIA_URL). */
+  mediaUrl: string;
   /** Per attempt of a request to an HTTP carrier. */
   carrierTimeoutMs: number;
   /** How long a bought number whose monthly fee was refused stays (past due) before it is released. */
@@ -85,6 +87,13 @@ function readSendRecoveryAfterMs(env: Env, carrierTimeoutMs: number): number {
   return seconds * 1000;
 }
 
+/** The sandbox voice runtime's stream endpoint on this machine unless set (the platform sets it to the one it runs). */
+export const defaultMediaUrl = 'ws://127.0.0.1:50058/media';
+
+function readMediaUrl(env: Env): string {
+  return readUrl(env, 'VOICE_MEDIA_URL', defaultMediaUrl, ['ws:', 'wss:'])!;
+}
+
 export function readTelephonyConfig(env: Env): TelephonyConfig {
   const common = readCommonConfig(env);
   const carrierTimeoutMs = readInt(env, 'VOICE_CARRIER_TIMEOUT_MS', 10_000, { min: 100, max: 120_000 });
@@ -99,6 +108,7 @@ export function readTelephonyConfig(env: Env): TelephonyConfig {
     assistantsUrl: readServiceUrl(env, 'assistants'),
     platformCarrier: readPlatformCarrier(env),
     pricing: readSmsPricing(env),
+    mediaUrl: readMediaUrl(env),
     carrierTimeoutMs,
     // Shorter than any month, so a past-due month is released before the next one is due.
     numberGraceMs: readInt(env, 'VOICE_NUMBER_GRACE_DAYS', 7, { min: 0, max: 27 }) * 24 * 3600 * 1000,

@@ -1,11 +1,11 @@
-// Starts the telephony service: config, store, carriers, the usage-event relay, billing's holds,
+// Starts the telephony service: config, store, carriers, the outbox relay (usage and call-leg events), billing's holds,
 // the recovery of interrupted sends, the periodic jobs (numbers' monthly fees, the pruning of old records), the Connect server;
 // stops cleanly on SIGTERM.
 import { createClient } from '@connectrpc/connect';
 import { CallerSigner } from '@voice/runtime/caller';
 import type { Env } from '@voice/runtime/config';
 import { SecretBox } from '@voice/runtime/crypto';
-import { OutboxRelay, openConfiguredEventStream, usageStream, type EventStream } from '@voice/runtime/events';
+import { callLegStream, OutboxRelay, openConfiguredEventStream, usageStream, type EventStream } from '@voice/runtime/events';
 import { AssistantDirectory, openInternalChannel, type InProcessServices } from '@voice/runtime/internal';
 import { startPeriodicJobs } from '@voice/runtime/jobs';
 import { createLogger, type Logger } from '@voice/runtime/logger';
@@ -13,6 +13,7 @@ import { runProcess } from '@voice/runtime/process';
 import { serviceServerOptions, startConnectServer, startService, type StartedService } from '@voice/runtime/server';
 import { openServiceStore } from '@voice/runtime/store';
 import { BillingService } from '@voice/proto/voice/billing/v1/billing';
+import { recordLegProgress } from './call-legs/leg-events.js';
 import { readTelephonyConfig } from './config.js';
 import { CarrierDirectory } from './carriers/directory.js';
 import { carrierFor, CircuitBreakers } from './carriers/registry.js';
@@ -50,8 +51,9 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
     const events = options.events ?? (await openConfiguredEventStream(config.common, 'telephony', logger));
     if (!options.events) onClose(() => events.close());
     await events.ensureStream(usageStream.name, usageStream.subjects);
+    await events.ensureStream(callLegStream.name, callLegStream.subjects);
 
-    const relay = new OutboxRelay({ outbox: store.outbox, stream: events, logger: logger.child({ component: 'usage-relay' }) });
+    const relay = new OutboxRelay({ outbox: store.outbox, stream: events, logger: logger.child({ component: 'outbox-relay' }) });
     relay.start();
     onClose(async () => {
       await relay.stop();
@@ -69,6 +71,10 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
           logger: logger.child({ component: 'carrier' }),
           breakers,
           http: { timeoutMs: config.carrierTimeoutMs },
+          mediaUrl: config.mediaUrl,
+          onCallProgress: async (legId, change) => {
+            await recordLegProgress({ store, wakeRelay: () => relay.wake() }, legId, change);
+          },
           onDelivery: (carrierMessageId, report) => {
             recordDelivery(store, { carrierConnectionId: connectionId, carrierMessageId, update: { ...report, at: new Date().toISOString() } }, logger).catch(
               (error: unknown) => logger.error('delivery report not recorded', { error }),

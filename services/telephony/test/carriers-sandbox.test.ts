@@ -15,7 +15,13 @@ afterEach(() => {
 
 function sandbox(options: Partial<SandboxCarrierOptions> = {}, credentials = account) {
   const reports: [string, DeliveryReport][] = [];
-  const carrier = new SandboxCarrier(credentials, { onDelivery: (id, report) => reports.push([id, report]), sentAfterMs: 1, finalAfterMs: 1, ...options });
+  const carrier = new SandboxCarrier(credentials, {
+    onDelivery: (id, report) => reports.push([id, report]),
+    onCallProgress: async () => undefined,
+    sentAfterMs: 1,
+    finalAfterMs: 1,
+    ...options,
+  });
   sandboxes.push(carrier);
   return { carrier, reports };
 }
@@ -259,7 +265,7 @@ describe('callbacks', () => {
 });
 
 describe('carrierFor', () => {
-  const options = { breakers: new CircuitBreakers(), allowPrivate: false, onDelivery: () => undefined };
+  const options = { breakers: new CircuitBreakers(), allowPrivate: false, onDelivery: () => undefined, onCallProgress: async () => undefined };
 
   test('builds the adapter of the provider', () => {
     const sandboxAdapter = carrierFor({ provider: 'sandbox', ...account }, options);

@@ -500,3 +500,45 @@ describe('secrets', () => {
     }
   });
 });
+
+describe('voice calls', () => {
+  const leg = {
+    legId: '7c0f5d3e-9a4b-4c1e-8f00-2b6a1d9e4c11',
+    from: '+14155550100',
+    to: '+14155550199',
+    maxDurationSeconds: 600,
+    mediaParameters: { call_id: 'c1', session_token: 'st' },
+    instructionsUrl: 'https://voice.example/webhooks/carriers/c1/calls/l1/twiml',
+    statusCallbackUrl: 'https://voice.example/webhooks/carriers/c1/calls/l1/status',
+  };
+  const callSid = 'CA0123456789abcdef0123456789abcdef';
+
+  test('placeCall posts Calls.json with the TwiML URL, the status callback and its events, and the time limit', async () => {
+    twilio.handle = () => ({ status: 201, json: { sid: callSid, status: 'queued' } });
+    await expect(carrier().placeCall(leg)).resolves.toEqual({ carrierCallId: callSid });
+    const request = twilio.received[0]!;
+    expect(request.method).toBe('POST');
+    expect(request.path).toBe(`${accountPath}/Calls.json`);
+    expect(request.form).toMatchObject({ From: leg.from, To: leg.to, Url: leg.instructionsUrl, Method: 'POST', StatusCallback: leg.statusCallbackUrl, StatusCallbackMethod: 'POST', TimeLimit: '600' });
+    expect(new URLSearchParams(request.body).getAll('StatusCallbackEvent')).toEqual(['initiated', 'ringing', 'answered', 'completed']);
+    // The media parameters travel in the TwiML the carrier fetches, never in the dial request.
+    expect(request.body).not.toContain('session_token');
+  });
+
+  test('a refused destination and an outage are the adapter errors every carrier throws', async () => {
+    twilio.handle = () => twilioError(400, 21211, "The 'To' number is not a valid phone number.");
+    const refused = await caught(carrier().placeCall(leg));
+    expect(refused).toBeInstanceOf(CarrierRejected);
+    expect((refused as CarrierRejected).kind).toBe('destination');
+    twilio.handle = () => ({ status: 503 });
+    expect(await caught(carrier().placeCall(leg))).toBeInstanceOf(CarrierUnavailable);
+  });
+
+  test('endCall posts Status=completed to the call; a call the carrier no longer knows has ended', async () => {
+    twilio.handle = () => ({ status: 200, json: { sid: callSid, status: 'completed' } });
+    await carrier().endCall(callSid);
+    expect(twilio.received[0]).toMatchObject({ method: 'POST', path: `${accountPath}/Calls/${callSid}.json`, form: { Status: 'completed' } });
+    twilio.handle = () => twilioError(404, 20404, 'The requested resource was not found');
+    await expect(carrier().endCall(callSid)).resolves.toBeUndefined();
+  });
+});

@@ -21,3 +21,9 @@ test('VOICE_SMS_RECOVERY_AFTER_SECONDS may be as short as one second beyond the 
   expect(() => readTelephonyConfig({ ...base, VOICE_SMS_RECOVERY_AFTER_SECONDS: '33' })).toThrow(/VOICE_SMS_RECOVERY_AFTER_SECONDS must be between 34 and 86400, got 33/);
   expect(() => readTelephonyConfig({ ...base, VOICE_SMS_RECOVERY_AFTER_SECONDS: 'soon' })).toThrow(/VOICE_SMS_RECOVERY_AFTER_SECONDS must be an integer/);
 });
+
+test("the voice runtime's stream endpoint is a WebSocket URL, the sandbox runtime's on this machine by default", () => {
+  expect(readTelephonyConfig(base).mediaUrl).toBe('ws://127.0.0.1:50058/media');
+  expect(readTelephonyConfig({ ...base, VOICE_MEDIA_URL: 'wss://voice-runtime.example/media' }).mediaUrl).toBe('wss://voice-runtime.example/media');
+  expect(() => readTelephonyConfig({ ...base, VOICE_MEDIA_URL: 'https://voice-runtime.example/media' })).toThrow(/VOICE_MEDIA_URL/);
+});

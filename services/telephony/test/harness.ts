@@ -3,9 +3,11 @@
 // signed-caller check production runs. Billing is not behind them: its holds are granted and
 // recorded here (test/ runs the whole path, real billing included).
 import { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
+import { CallLegService } from '@voice/proto/voice/telephony/v1/call_legs';
 import type { SecretBox } from '@voice/runtime/crypto';
 import { createLogger } from '@voice/runtime/logger';
 import type { BillingHolds, HoldRequest } from '../src/billing/holds.js';
+import type { CallProgressListener } from '../src/carriers/carrier.js';
 import { CarrierDirectory } from '../src/carriers/directory.js';
 import { carrierFor, CircuitBreakers } from '../src/carriers/registry.js';
 import type { TelephonyDeps } from '../src/deps.js';
@@ -42,13 +44,23 @@ export class GrantedHolds implements BillingHolds {
  * The platform's carrier is the sandbox; a workspace's own connections are built for real, private
  * addresses refused unless `allowPrivate` (a Twilio-shaped server on loopback). close() it after.
  */
-export function sandboxCarriers(box: SecretBox, options: { publicUrl?: string; allowPrivate?: boolean } = {}): CarrierDirectory {
+export function sandboxCarriers(
+  box: SecretBox,
+  options: { publicUrl?: string; allowPrivate?: boolean; onCallProgress?: CallProgressListener; mediaUrl?: string } = {},
+): CarrierDirectory {
   return new CarrierDirectory({
     platform: { provider: 'sandbox' },
     box,
     publicUrl: options.publicUrl ?? 'https://voice.example',
     build: (account) =>
-      carrierFor(account, { breakers: new CircuitBreakers(), allowPrivate: options.allowPrivate ?? false, onDelivery: () => undefined, http: { timeoutMs: 2_000 } }),
+      carrierFor(account, {
+        breakers: new CircuitBreakers(),
+        allowPrivate: options.allowPrivate ?? false,
+        onDelivery: () => undefined,
+        onCallProgress: options.onCallProgress ?? (async () => undefined),
+        mediaUrl: options.mediaUrl,
+        http: { timeoutMs: 2_000 },
+      }),
   });
 }
 
@@ -75,4 +87,11 @@ export async function setup(parts: HarnessParts, tier: 'router' | 'server' = 'ro
   if (tier === 'router') return routerClient(TelephonyService, routes);
   const served = await serverClient(TelephonyService, routes);
   return { ...served, url: served.server.url };
+}
+
+export type CallLegTier = TierClient<typeof CallLegService>;
+
+/** The call-leg service of the same routes, tier 2 (the calls service's view of telephony). */
+export function setupCallLegs(parts: HarnessParts): CallLegTier {
+  return routerClient(CallLegService, telephonyRoutes(telephonyDeps(parts)));
 }

@@ -4,11 +4,16 @@ import { newId } from '@voice/runtime/ids';
 import { connectMongoTelephonyStore } from '../src/store/mongo.js';
 import { openSqliteTelephonyStore } from '../src/store/sqlite.js';
 import { messageRecord, numberRecord, telephonyStoreContract } from './store.contract.js';
-import { runStoreContract } from '../../runtime/test/store-contract.js';
+import { callLegStoreContract } from './store.call-legs.contract.js';
+import { runStoreContract, type OpenStore } from '../../runtime/test/store-contract.js';
+import type { TelephonyStore } from '../src/store/store.js';
 
 runStoreContract({
   name: 'telephony',
-  contract: telephonyStoreContract,
+  contract: (open: OpenStore<TelephonyStore>) => {
+    telephonyStoreContract(open);
+    callLegStoreContract(open);
+  },
   sqlite: (file) => openSqliteTelephonyStore(file),
   mongo: (uri, database) => connectMongoTelephonyStore(uri, database),
   sqliteOnly: (file) => {

@@ -12,6 +12,11 @@ export const usageStream: StreamDefinition = { name: 'USAGE', subjects: ['usage.
 /** Balance changes (voice.billing.v1.WalletChanged) published by billing for whoever follows wallets. */
 export const walletStream: StreamDefinition = { name: 'WALLETS', subjects: ['billing.wallets.>'] };
 
+/** Call legs' progress (voice.telephony.v1.CallLegChanged) published by telephony, consumed by calls. */
+export const callLegStream: StreamDefinition = { name: 'CALL_LEGS', subjects: ['telephony.call_legs.>'] };
+
+export const callLegChangedSubject = 'telephony.call_legs.changed';
+
 /** usage.<producer>.<kind>, e.g. usage.telephony.sms. */
 export const usageSubject = (producer: string, kind: string): string => `usage.${producer}.${kind}`;
 

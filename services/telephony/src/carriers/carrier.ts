@@ -1,5 +1,6 @@
 // The one interface every carrier adapter implements: the built-in sandbox carrier and the
 // Twilio-compatible HTTP adapter. The service never knows which one it talks to.
+import type { LegChange } from '../domain/call-legs.js';
 
 /** What a connection's adapter is built from (credentials already decrypted). */
 export type CarrierAccount =
@@ -73,7 +74,38 @@ export interface CarrierCallback {
   signature: string;
 }
 
+/** An outbound call leg as a carrier is asked to dial it. */
+export interface OutboundCallLeg {
+  /** Telephony's id of the leg: the leg's callback URLs name it. */
+  legId: string;
+  /** E.164. */
+  from: string;
+  to: string;
+  /** The carrier hangs up at this length. */
+  maxDurationSeconds: number;
+  /** Handed to the voice runtime with the media (Twilio Media Streams' customParameters). */
+  mediaParameters: Record<string, string>;
+  /** Where an HTTP carrier fetches what to do once the call is answered (TwiML connecting the media). */
+  instructionsUrl: string;
+  /** Where an HTTP carrier posts the leg's progress. */
+  statusCallbackUrl: string;
+}
+
+/** The carrier took the leg. */
+export interface PlacedCallLeg {
+  /** The carrier's id of the call (never shown to clients). */
+  carrierCallId: string;
+}
+
+/** Receives a carrier's in-process reports on the legs it carries (the sandbox's); HTTP carriers post callbacks instead. */
+export type CallProgressListener = (legId: string, change: LegChange) => Promise<void>;
+
 export interface CarrierAdapter {
+  /** Dials an outbound leg; its progress arrives later. Throws CarrierUnavailable or CarrierRejected. */
+  placeCall(leg: OutboundCallLeg): Promise<PlacedCallLeg>;
+  /** Hangs a call up, answered or not; a call that already ended is left as it is. */
+  endCall(carrierCallId: string): Promise<void>;
+
   /** Hands one message to the carrier; throws CarrierUnavailable or CarrierRejected. */
   sendSms(message: OutboundSms): Promise<AcceptedSms>;
   /**

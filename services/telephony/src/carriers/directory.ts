@@ -62,6 +62,12 @@ export class CarrierDirectory {
     return `${this.options.publicUrl}/webhooks/carriers/${connectionId ?? platformConnectionKey}`;
   }
 
+  /** Where an HTTP carrier fetches a leg's instructions (TwiML) and posts its progress. */
+  callUrls(connectionId: string | null, legId: string): { instructionsUrl: string; statusCallbackUrl: string } {
+    const leg = `${this.callbackUrl(connectionId)}/calls/${legId}`;
+    return { instructionsUrl: `${leg}/twiml`, statusCallbackUrl: `${leg}/status` };
+  }
+
   accountSidOf(connection: ConnectionRecord): string {
     return this.options.box.open(connection.sealedAccountSid);
   }

@@ -1,6 +1,7 @@
-// The built-in carrier: no network. Sells a fixed inventory, accepts messages and reports their
-// delivery a few milliseconds later, vets A2P campaigns at once, and has magic destinations (in the
-// style of Twilio's test credentials) that make every failure path reachable.
+// The built-in carrier: no network but the voice runtime's media stream. Sells a fixed inventory,
+// accepts messages and reports their delivery a few milliseconds later, vets A2P campaigns at once,
+// carries calls (sandbox-calls.ts), and has magic destinations (in the style of Twilio's test
+// credentials) that make every failure path reachable.
 import { randomBytes } from 'node:crypto';
 import { parseE164 } from '@voice/contracts/telephony';
 import {
@@ -17,9 +18,12 @@ import {
   type DeliveryStatus,
   type NumberCapabilities,
   type NumberSearch,
+  type OutboundCallLeg,
   type OutboundSms,
+  type PlacedCallLeg,
   type SentSmsQuery,
 } from './carrier.js';
+import { SandboxCalls, type SandboxCallOptions } from './sandbox-calls.js';
 import { isSandboxOffer, sandboxOffers } from './sandbox-inventory.js';
 import { verifyTwilioSignature } from './twilio-signature.js';
 
@@ -31,7 +35,7 @@ export interface DeliveryReport {
 /** Receives the sandbox's delivery reports; it handles its own failures (it is called from a timer). */
 export type DeliveryListener = (carrierMessageId: string, report: DeliveryReport) => void;
 
-export interface SandboxCarrierOptions {
+export interface SandboxCarrierOptions extends SandboxCallOptions {
   onDelivery: DeliveryListener;
   /** From acceptance to the 'sent' report; default 5 ms. */
   sentAfterMs?: number;
@@ -62,12 +66,23 @@ export class SandboxCarrier implements CarrierAdapter {
   private readonly pendingReports = new Set<NodeJS.Timeout>();
   /** Accepted messages by carrier id, oldest first. */
   private readonly accepted = new Map<string, OutboundSms & { acceptedAtMs: number }>();
+  private readonly calls: SandboxCalls;
   private closed = false;
 
   constructor(
     private readonly account: SandboxAccount,
     private readonly options: SandboxCarrierOptions,
-  ) {}
+  ) {
+    this.calls = new SandboxCalls(account.accountSid, options);
+  }
+
+  placeCall(leg: OutboundCallLeg): Promise<PlacedCallLeg> {
+    return this.calls.place(leg);
+  }
+
+  endCall(carrierCallId: string): Promise<void> {
+    return this.calls.end(carrierCallId);
+  }
 
   async sendSms(message: OutboundSms): Promise<AcceptedSms> {
     if (this.closed) throw new CarrierUnavailable('the sandbox carrier is closed');
@@ -132,9 +147,10 @@ export class SandboxCarrier implements CarrierAdapter {
     return verifyTwilioSignature(this.account.authToken, callback);
   }
 
-  /** Cancels the delivery reports not yet made; messages sent afterwards are refused. */
+  /** Cancels the delivery reports not yet made and hangs up its calls; messages and calls afterwards are refused. */
   close(): void {
     this.closed = true;
+    this.calls.close();
     for (const timer of this.pendingReports) clearTimeout(timer);
     this.pendingReports.clear();
   }

@@ -33,7 +33,8 @@ export interface TwilioRequest {
   resource: string;
   /** Undefined values are left out. */
   query?: Record<string, string | undefined>;
-  form?: Record<string, string | undefined>;
+  /** A list is sent as the field repeated, as Twilio takes lists (StatusCallbackEvent). */
+  form?: Record<string, string | string[] | undefined>;
 }
 
 /** An answer of the carrier: any status except 429 and 5xx, which are failures. */
@@ -53,8 +54,10 @@ class AttemptFailed extends CarrierUnavailable {
   }
 }
 
-function definedEntries(values: Record<string, string | undefined> | undefined): [string, string][] {
-  return Object.entries(values ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined);
+function definedEntries(values: Record<string, string | string[] | undefined> | undefined): [string, string][] {
+  return Object.entries(values ?? {}).flatMap(([name, value]): [string, string][] =>
+    value === undefined ? [] : Array.isArray(value) ? value.map((each): [string, string] => [name, each]) : [[name, value]],
+  );
 }
 
 function parseJson(text: string, truncated: boolean): unknown {

@@ -14,7 +14,9 @@ import {
   type ConnectionTestResult,
   type NumberCapabilities,
   type NumberSearch,
+  type OutboundCallLeg,
   type OutboundSms,
+  type PlacedCallLeg,
   type SentSmsQuery,
 } from './carrier.js';
 import type { CircuitBreakers } from './resilience/circuit-breaker.js';
@@ -48,6 +50,9 @@ const capabilitiesSchema = z.object({ voice: z.boolean().optional(), sms: z.bool
 type TwilioCapabilities = z.infer<typeof capabilitiesSchema>;
 
 const messageSchema = z.object({ sid: z.string().min(1) });
+const callSchema = z.object({ sid: z.string().min(1) });
+/** The progress events a placed call reports to its StatusCallback. */
+const callProgressEvents = ['initiated', 'ringing', 'answered', 'completed'];
 const messageListSchema = z.object({
   messages: z.array(z.object({ sid: z.string().min(1), body: z.string().nullish(), date_created: z.string().nullish() })),
   next_page_uri: z.string().nullish(),
@@ -103,6 +108,32 @@ export class TwilioCompatibleCarrier implements CarrierAdapter {
       form: { From: message.from, To: message.to, Body: message.body, StatusCallback: message.statusCallbackUrl },
     });
     return { carrierMessageId: this.read(answer, messageSchema).sid };
+  }
+
+  async placeCall(leg: OutboundCallLeg): Promise<PlacedCallLeg> {
+    const answer = await this.client.send({
+      method: 'POST',
+      resource: '/Calls.json',
+      form: {
+        From: leg.from,
+        To: leg.to,
+        Url: leg.instructionsUrl,
+        Method: 'POST',
+        StatusCallback: leg.statusCallbackUrl,
+        StatusCallbackMethod: 'POST',
+        StatusCallbackEvent: callProgressEvents,
+        TimeLimit: String(leg.maxDurationSeconds),
+      },
+    });
+    return { carrierCallId: this.read(answer, callSchema).sid };
+  }
+
+  /** `completed` hangs a call up in any state (`canceled` would leave a call answered meanwhile running). */
+  async endCall(carrierCallId: string): Promise<void> {
+    const answer = await this.client.send({ method: 'POST', resource: `/Calls/${encodeURIComponent(carrierCallId)}.json`, form: { Status: 'completed' } });
+    // A call the carrier no longer knows has ended.
+    if (answer.status === 404) return;
+    this.read(answer, callSchema);
   }
 
   async findSentSms(query: SentSmsQuery): Promise<string[]> {

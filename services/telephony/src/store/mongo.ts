@@ -5,6 +5,7 @@
 // credit_views and reservations: see docs/operations.md.)
 import { connectMongo, MongoOutbox } from '@voice/runtime/store/mongo';
 import type { TelephonyStore } from './store.js';
+import { mongoCallLegStore } from './mongo/call-legs.js';
 import { mongoCampaignStore } from './mongo/campaigns.js';
 import { mongoConnectionStore } from './mongo/connections.js';
 import { telephonyCollections } from './mongo/documents.js';
@@ -25,6 +26,7 @@ export async function connectMongoTelephonyStore(uri: string, databaseName: stri
     ...mongoCampaignStore(context),
     ...mongoSuppressionStore(context),
     ...mongoSmsStore(context),
+    ...mongoCallLegStore(context),
     outbox: context.outbox,
     close: () => handle.close(),
   };

@@ -3,6 +3,7 @@
 // capture or release a send's hold enter the outbox in the transaction that settles the send.
 import { openSqlite, SqliteOutbox, statementCache } from '@voice/runtime/store/sqlite';
 import type { TelephonyStore } from './store.js';
+import { sqliteCallLegStore } from './sqlite/call-legs.js';
 import { sqliteCampaignStore } from './sqlite/campaigns.js';
 import { sqliteConnectionStore } from './sqlite/connections.js';
 import { migrations } from './sqlite/migrations.js';
@@ -21,6 +22,7 @@ export function openSqliteTelephonyStore(file: string): TelephonyStore {
     ...sqliteCampaignStore(context),
     ...sqliteSuppressionStore(context),
     ...sqliteSmsStore(context),
+    ...sqliteCallLegStore(context),
     outbox: context.outbox,
     close: async () => {
       db.close();

@@ -2,6 +2,7 @@
 // it and one contract suite (test/store.contract.ts) holds them to the same behaviour.
 import type { NewOutboxEvent, PrunableOutbox } from '@voice/runtime/events';
 import type { Page } from '@voice/runtime/validation';
+import type { LegChange } from '../domain/call-legs.js';
 
 export type NumberSource = 'marketplace' | 'imported';
 
@@ -250,6 +251,54 @@ export interface DeliveryStore {
   applyDelivery(carrierConnectionId: string | null, carrierMessageId: string, update: DeliveryUpdate): Promise<MessageRecord | undefined>;
 }
 
+export type CallLegStatus = 'queued' | 'ringing' | 'in_progress' | 'completed' | 'no_answer' | 'busy' | 'failed' | 'canceled';
+
+/** The carrier side of one call: telephony dials it (or the carrier offers it) and relays what the carrier reports. */
+export interface CallLegRecord {
+  id: string;
+  workspaceId: string;
+  /** The calls service's call; null for an inbound leg the calls service has not accepted (yet). */
+  callId: string | null;
+  direction: 'outbound' | 'inbound';
+  /** The workspace number placing or receiving it; null when the platform's carrier places it for a caller ID. */
+  numberId: string | null;
+  /** The connection whose carrier carries it; null for the platform's carrier. */
+  carrierConnectionId: string | null;
+  /** The carrier's id of the call (never shown to clients); null until the carrier answered the dial. */
+  carrierCallId: string | null;
+  /** E.164. */
+  from: string;
+  to: string;
+  maxDurationSeconds: number;
+  /** The media parameters (call id, session token) handed to the voice runtime, sealed (SecretBox). */
+  sealedMediaParameters: string;
+  status: CallLegStatus;
+  /** 1 when stored, plus one for every move; orders the leg's CallLegChanged events. */
+  sequence: number;
+  answeredAt: string | null;
+  endedAt: string | null;
+  /** The carrier's answered duration once ended (whole seconds). */
+  durationSeconds: number;
+  failureReason: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Call legs, and the CallLegChanged events of their moves (in the transaction of each move). */
+export interface CallLegStore {
+  /** The leg with the event of its first state; 'exists' (nothing written) when the call already has a leg. */
+  insertLeg(leg: CallLegRecord, event: NewOutboxEvent | undefined): Promise<{ kind: 'created'; leg: CallLegRecord } | { kind: 'exists'; leg: CallLegRecord }>;
+  getLeg(id: string): Promise<CallLegRecord | undefined>;
+  getLegOfCall(workspaceId: string, callId: string): Promise<CallLegRecord | undefined>;
+  /** Records the carrier's id of the call once (a leg that has one keeps it); the leg as stored after. */
+  recordCarrierCallId(id: string, carrierCallId: string, now: string): Promise<CallLegRecord | undefined>;
+  /**
+   * One transaction: moves the leg forward (domain/call-legs advancedLeg) and writes the event made
+   * from the moved leg. Undefined (nothing written) when the change does not move it forward.
+   */
+  advanceLeg(id: string, change: LegChange, eventOf: (leg: CallLegRecord) => NewOutboxEvent | undefined): Promise<CallLegRecord | undefined>;
+}
+
 /** The outbox the relay drains (usage events: captures and releases of holds). */
 export interface OutboxStore {
   readonly outbox: PrunableOutbox;
@@ -265,6 +314,7 @@ export type TelephonyStore = NumberStore &
   InterruptedSendStore &
   MessageStore &
   DeliveryStore &
+  CallLegStore &
   OutboxStore & {
     close(): Promise<void>;
   };

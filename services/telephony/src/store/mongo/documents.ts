@@ -2,7 +2,8 @@
 // lists as they are; the collections that hold them.
 import type { Collection, Db } from 'mongodb';
 import { mongoValues } from '@voice/runtime/store';
-import type { CampaignRecord, ConnectionRecord, MessageRecord, NumberRecord, SuppressionRecord } from '../store.js';
+import type { CallLegRecord, CampaignRecord, ConnectionRecord, MessageRecord, NumberRecord, SuppressionRecord } from '../store.js';
+import { callLegFromStored, storedCallLeg, type StoredCallLeg } from '../mapping/call-leg.js';
 import { campaignFromStored, storedCampaign, type StoredCampaign } from '../mapping/campaign.js';
 import { connectionFromStored, storedConnection, type StoredConnection } from '../mapping/connection.js';
 import { messageFromStored, storedMessage, type StoredMessage } from '../mapping/message.js';
@@ -16,6 +17,7 @@ export type ConnectionDocument = Document<StoredConnection>;
 export type CampaignDocument = Document<StoredCampaign<string[]>>;
 export type SuppressionDocument = Document<StoredSuppression>;
 export type MessageDocument = Document<StoredMessage> & { from: string; to: string };
+export type CallLegDocument = Document<StoredCallLeg>;
 
 /** _id is `${workspace_id}:${key}`. */
 export interface ClaimDocument {
@@ -36,6 +38,7 @@ export interface Collections {
   suppressions: Collection<SuppressionDocument>;
   messages: Collection<MessageDocument>;
   claims: Collection<ClaimDocument>;
+  callLegs: Collection<CallLegDocument>;
 }
 
 export const telephonyCollections = (db: Db): Collections => ({
@@ -45,6 +48,7 @@ export const telephonyCollections = (db: Db): Collections => ({
   suppressions: db.collection<SuppressionDocument>('suppressions'),
   messages: db.collection<MessageDocument>('sms_messages'),
   claims: db.collection<ClaimDocument>('send_claims'),
+  callLegs: db.collection<CallLegDocument>('call_legs'),
 });
 
 export const numberDocument = (n: NumberRecord): NumberDocument => ({ _id: n.id, ...storedNumber(n, mongoValues) });
@@ -61,3 +65,6 @@ export const suppressionRecord = (d: SuppressionDocument): SuppressionRecord => 
 
 export const messageDocument = (m: MessageRecord): MessageDocument => ({ _id: m.id, from: m.from, to: m.to, ...storedMessage(m) });
 export const messageRecord = (d: MessageDocument): MessageRecord => messageFromStored({ id: d._id, from: d.from, to: d.to }, d);
+
+export const callLegDocument = (l: CallLegRecord): CallLegDocument => ({ _id: l.id, ...storedCallLeg(l) });
+export const callLegRecord = (d: CallLegDocument): CallLegRecord => callLegFromStored(d._id, d);

@@ -125,4 +125,27 @@ export const migrations = [
    UPDATE phone_numbers SET renews_at = created_at WHERE source = 'marketplace';
    CREATE INDEX phone_numbers_by_renewal ON phone_numbers (renews_at) WHERE renews_at IS NOT NULL;`,
   `CREATE INDEX send_claims_by_time ON send_claims (created_at);`,
+  // Call legs: one per call (an inbound leg has its call once the calls service accepted it).
+  `CREATE TABLE call_legs (
+     id TEXT PRIMARY KEY,
+     workspace_id TEXT NOT NULL,
+     call_id TEXT,
+     direction TEXT NOT NULL,
+     number_id TEXT,
+     carrier_connection_id TEXT,
+     carrier_call_id TEXT,
+     from_number TEXT NOT NULL,
+     to_number TEXT NOT NULL,
+     max_duration_seconds INTEGER NOT NULL,
+     sealed_media_parameters TEXT NOT NULL,
+     status TEXT NOT NULL,
+     sequence INTEGER NOT NULL,
+     answered_at TEXT,
+     ended_at TEXT,
+     duration_seconds INTEGER NOT NULL,
+     failure_reason TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );
+   CREATE UNIQUE INDEX call_legs_by_call ON call_legs (workspace_id, call_id) WHERE call_id IS NOT NULL;`,
 ];

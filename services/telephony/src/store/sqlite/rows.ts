@@ -1,11 +1,12 @@
 // The SQLite store's rows: each entity's stored form (store/mapping) with its id, flags as 0/1 and
 // lists as JSON text.
 import { sqliteValues } from '@voice/runtime/store';
-import type { CampaignRecord, ConnectionRecord, MessageRecord, NumberRecord, SuppressionRecord } from '../store.js';
+import type { CallLegRecord, CampaignRecord, ConnectionRecord, MessageRecord, NumberRecord, SuppressionRecord } from '../store.js';
 import { campaignFromStored, storedCampaign, type StoredCampaign } from '../mapping/campaign.js';
 import { connectionFromStored, storedConnection, type StoredConnection } from '../mapping/connection.js';
 import { messageFromStored, storedMessage, type StoredMessage } from '../mapping/message.js';
 import { numberFromStored, storedNumber, type StoredNumber } from '../mapping/number.js';
+import { callLegFromStored, storedCallLeg, type StoredCallLeg } from '../mapping/call-leg.js';
 import { storedSuppression, suppressionFromStored, type StoredSuppression } from '../mapping/suppression.js';
 
 type Row<Stored> = Stored & { id: string };
@@ -30,3 +31,7 @@ export const suppressionFromRow = (r: SuppressionRow): SuppressionRecord => supp
 export type MessageRow = Row<StoredMessage> & { from_number: string; to_number: string };
 export const messageRow = (m: MessageRecord): MessageRow => ({ id: m.id, from_number: m.from, to_number: m.to, ...storedMessage(m) });
 export const messageFromRow = (r: MessageRow): MessageRecord => messageFromStored({ id: r.id, from: r.from_number, to: r.to_number }, r);
+
+export type CallLegRow = Row<StoredCallLeg>;
+export const callLegRow = (l: CallLegRecord): CallLegRow => ({ id: l.id, ...storedCallLeg(l) });
+export const callLegFromRow = (r: CallLegRow): CallLegRecord => callLegFromStored(r.id, r);

@@ -1,0 +1,32 @@
+// CallLegService: the calls service's way to place and end the carrier legs of its calls. Only
+// platform services may call it, on behalf of the workspace the request names.
+import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
+import type { CallLegService, EndCallLegRequest, PlaceCallLegRequest } from '@voice/proto/voice/telephony/v1/call_legs';
+import { internalCallerOf } from '@voice/runtime/caller';
+import { serviceError } from '@voice/runtime/errors';
+import type { TelephonyDeps } from '../deps.js';
+import { callLegs } from './call-legs.js';
+
+/** An internal caller signed for one workspace acts in that workspace only. */
+function checkCaller(context: HandlerContext, workspaceId: string): void {
+  const caller = internalCallerOf(context, 'only the calls service places and ends call legs');
+  if (caller.workspaceId !== '' && caller.workspaceId !== workspaceId) throw serviceError('forbidden', 'the request names another workspace than its caller');
+}
+
+export class CallLegServiceImpl implements ServiceImpl<typeof CallLegService> {
+  private readonly legs: ReturnType<typeof callLegs>;
+
+  constructor(deps: TelephonyDeps) {
+    this.legs = callLegs(deps);
+  }
+
+  placeCallLeg(request: PlaceCallLegRequest, context: HandlerContext) {
+    checkCaller(context, request.workspaceId);
+    return this.legs.placeCallLeg(request);
+  }
+
+  endCallLeg(request: EndCallLegRequest, context: HandlerContext) {
+    checkCaller(context, request.workspaceId);
+    return this.legs.endCallLeg(request);
+  }
+}

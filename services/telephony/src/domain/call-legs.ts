@@ -1,0 +1,53 @@
+// How a call leg's state may move: forward only (queued, ringing, in progress, then one end state
+// that never changes), each move counted in the leg's sequence so consumers can order reports
+// that arrive out of order.
+import type { CallLegRecord, CallLegStatus } from '../store/store.js';
+
+export const endStatuses: ReadonlySet<CallLegStatus> = new Set(['completed', 'no_answer', 'busy', 'failed', 'canceled']);
+
+const rank = (status: CallLegStatus): number => {
+  switch (status) {
+    case 'queued':
+      return 0;
+    case 'ringing':
+      return 1;
+    case 'in_progress':
+      return 2;
+    default:
+      return 3;
+  }
+};
+
+export const hasEnded = (leg: Pick<CallLegRecord, 'status'>): boolean => endStatuses.has(leg.status);
+
+/** What a carrier reported about a leg. */
+export interface LegChange {
+  status: CallLegStatus;
+  at: string;
+  /** End states: the carrier's duration of the answered leg (whole seconds). */
+  durationSeconds?: number;
+  /** failed: the carrier's reason, in words a client may read. */
+  failureReason?: string;
+}
+
+/** The leg after the change, or undefined when the change would not move it forward. */
+export function advancedLeg(leg: CallLegRecord, change: LegChange): CallLegRecord | undefined {
+  if (hasEnded(leg) || rank(change.status) <= rank(leg.status)) return undefined;
+  const ends = endStatuses.has(change.status);
+  return {
+    ...leg,
+    status: change.status,
+    sequence: leg.sequence + 1,
+    answeredAt: change.status === 'in_progress' ? change.at : leg.answeredAt,
+    endedAt: ends ? change.at : leg.endedAt,
+    durationSeconds: ends ? Math.max(0, Math.trunc(change.durationSeconds ?? 0)) : leg.durationSeconds,
+    failureReason: change.status === 'failed' ? change.failureReason || 'the carrier could not connect the call' : '',
+    updatedAt: change.at,
+  };
+}
+
+/** Whole seconds between answer and end, rounded up (a carrier bills a started second). */
+export function answeredSeconds(answeredAtMs: number | undefined, endedAtMs: number): number {
+  if (answeredAtMs === undefined) return 0;
+  return Math.max(0, Math.ceil((endedAtMs - answeredAtMs) / 1000));
+}

@@ -23,6 +23,7 @@ const storageFiles = {
   'assistants-versions.test.ts': 'assistants: version history and restores',
   'assistants-knowledge.test.ts': 'assistants: knowledge bases, documents, ingestion and the text index searched',
   'assistants-settings.test.ts': 'assistants: memory and AI-inference settings, concurrent partial updates, sealed provider keys',
+  'calls-api.test.ts': 'calls: calls, idempotency claims, the outbox of holds released',
 };
 
 /**

@@ -14,7 +14,7 @@ afterAll(async () => {
 
 test('a call placed over HTTP/2 reads back; unsigned callers and other workspaces are refused', async () => {
   const [workspace, assistantId] = [newId(), newId()];
-  h.peers.addAssistant(workspace, assistantId, { max_duration_seconds: 60 });
+  h.peers.addAssistant(workspace, assistantId, { end_call: { max_duration_seconds: 60 } });
   h.peers.addNumber(workspace, '+442071838750', newId());
   h.holds.wallets.set(workspace, { minuteUnits: 1_000, creditUnits: 0 });
   const options = h.tier.inWorkspace(workspace);

@@ -1,6 +1,7 @@
 // Tier 2: the CallsService over an in-memory Connect transport, with the real signed-caller check
 // and SQLite store; the assistants, telephony and billing a call meets are played (harness.ts).
 import { Code } from '@connectrpc/connect';
+import type { JsonObject } from '@bufbuild/protobuf';
 import { fromBinary, toJson } from '@bufbuild/protobuf';
 import { newId } from '@voice/runtime/ids';
 import { CallDirection, CallSchema, CallStatus, CallsService } from '@voice/proto/voice/calls/v1/calls';
@@ -19,7 +20,7 @@ const from = '+442071838750';
 const to = '+14155550123';
 
 /** A workspace with an assistant, a voice number and `credits` credit sub-units (rate: 1,000 a minute). */
-function workspace(credits = 100_000, config = { max_duration_seconds: 300, first_message: 'Hi' }) {
+function workspace(credits = 100_000, config: JsonObject = { end_call: { max_duration_seconds: 300 }, first_message: 'Hi' }) {
   const id = newId();
   const assistantId = newId();
   const numberId = newId();

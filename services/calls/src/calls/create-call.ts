@@ -22,7 +22,8 @@ import { holdCallFunds } from './funds.js';
 const defaultMaxDurationSeconds = 1_800;
 
 const maxDurationOf = (config: JsonObject): number => {
-  const value = config.max_duration_seconds;
+  const endCall = config.end_call;
+  const value = endCall && typeof endCall === 'object' && !Array.isArray(endCall) ? endCall.max_duration_seconds : undefined;
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : defaultMaxDurationSeconds;
 };
 

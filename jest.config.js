@@ -10,6 +10,7 @@ const workspaces = {
   'platform-users': 'services/platform-users',
   assistants: 'services/assistants',
   calls: 'services/calls',
+  webhooks: 'services/webhooks',
   gateway: 'gateway',
   platform: 'platform',
 };

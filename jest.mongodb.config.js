@@ -22,6 +22,7 @@ const storageFiles = {
   'assistants-crud.test.ts': 'assistants: assistants, their versions, idempotency claims, concurrent revision-checked updates',
   'assistants-versions.test.ts': 'assistants: version history and restores',
   'assistants-knowledge.test.ts': 'assistants: knowledge bases, documents, ingestion and the text index searched',
+  'webhooks.test.ts': 'webhooks: endpoints, sealed secrets and rotation, events, deliveries and their attempts',
   'assistants-settings.test.ts': 'assistants: memory and AI-inference settings, concurrent partial updates, sealed provider keys',
   'calls-api.test.ts': 'calls: calls, idempotency claims, the outbox of holds released',
 };

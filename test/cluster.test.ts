@@ -54,7 +54,7 @@ test('the cluster refuses the in-process transport: its processes reach each oth
 
 test('each service and the gateway run as processes of their own, and the flows work end to end through the gateway', async () => {
   const pids = Object.values(platform.running.status()).map((status) => status.pid);
-  expect(new Set(pids).size).toBe(8);
+  expect(new Set(pids).size).toBe(10);
   expect(pids).not.toContain(process.pid);
 
   const me = await platform.api.get('/me', platform.rootKey);

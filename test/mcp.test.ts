@@ -30,6 +30,7 @@ const allTools = [
   'get_custom_domain', 'get_me', 'get_platform_user', 'get_usage_summary', 'list_api_keys', 'list_phone_numbers', 'list_platform_users',
   'logout_platform_user', 'register_platform_user', 'release_phone_number', 'remove_custom_domain', 'revoke_api_key', 'search_phone_numbers',
   'send_sms', 'transfer_platform_credits', 'verify_custom_domain',
+  'list_sip_trunks', 'get_sip_trunk', 'create_sip_trunk', 'delete_sip_trunk',
   'list_assistants', 'get_assistant', 'create_assistant', 'update_assistant', 'delete_assistant', 'get_voices',
   'get_memory_settings', 'update_memory_settings', 'get_ai_inference_settings', 'update_ai_inference_settings',
   'list_knowledge_bases', 'get_knowledge_base', 'create_knowledge_base', 'delete_knowledge_base', 'add_document',

@@ -15,6 +15,8 @@ export const images = [
   { name: 'platform-users', workspace: 'services/platform-users', port: 50055, hostVariable: 'VOICE_PLATFORM_USERS_HOST' },
   { name: 'assistants', workspace: 'services/assistants', port: 50056, hostVariable: 'VOICE_ASSISTANTS_HOST' },
   { name: 'calls', workspace: 'services/calls', port: 50057, hostVariable: 'VOICE_CALLS_HOST' },
+  // Also the delivery worker's image (deploy/base/webhooks-delivery.yaml runs its other entry).
+  { name: 'webhooks', workspace: 'services/webhooks', port: 50058, hostVariable: 'VOICE_WEBHOOKS_HOST' },
   { name: 'gateway', workspace: 'gateway', port: 8080, hostVariable: 'HOST' },
 ];
 

@@ -36,8 +36,10 @@ import { registerMcpEndpoint } from './mcp/endpoint.js';
 import { entryScopesOf } from './mcp/scope-challenge.js';
 import { registerDocsRoutes } from './docs/page.js';
 import { keepRestRouter, registerOpenApiRoute } from './openapi/route.js';
+import { registerSipTrunkRoutes } from './rest/sip-trunks.js';
 import { registerTelephonyRoutes } from './rest/telephony.js';
 import { registerToolRoutes } from './rest/tools.js';
+import { registerWebhookRoutes } from './rest/webhooks.js';
 import { registerAssistantRoutes } from './rest/assistants.js';
 import { registerSettingsRoutes } from './rest/settings.js';
 import { registerKnowledgeRoutes } from './rest/knowledge.js';
@@ -92,9 +94,11 @@ export function buildRestRouter(deps: GatewayDeps): RestRouter {
   registerMemberRoutes(rest, deps);
   registerCallRoutes(rest, deps);
   registerTelephonyRoutes(rest, deps);
+  registerSipTrunkRoutes(rest, deps);
   registerBillingRoutes(rest, deps);
   registerCustomDomainRoutes(rest, deps);
   registerPlatformUserRoutes(rest, deps);
+  registerWebhookRoutes(rest, deps);
   return rest;
 }
 

@@ -12,8 +12,10 @@ import { CallsService } from '@voice/proto/voice/calls/v1/calls';
 import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
 import { CustomDomainService } from '@voice/proto/voice/platform/v1/custom_domains';
 import { PlatformUserService } from '@voice/proto/voice/platform/v1/platform_users';
+import { SipTrunkService } from '@voice/proto/voice/telephony/v1/sip_trunks';
 import { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
 import { ToolsService } from '@voice/proto/voice/tools/v1/tools';
+import { WebhooksService } from '@voice/proto/voice/webhooks/v1/webhooks';
 import { openInternalChannel, type InProcessServices, type InternalChannel } from '@voice/runtime/internal';
 import type { GatewayConfig } from './config.js';
 
@@ -21,6 +23,7 @@ export interface ServiceClients {
   identity: Client<typeof IdentityService>;
   tools: Client<typeof ToolsService>;
   telephony: Client<typeof TelephonyService>;
+  sipTrunks: Client<typeof SipTrunkService>;
   billing: Client<typeof BillingService>;
   customDomains: Client<typeof CustomDomainService>;
   platformUsers: Client<typeof PlatformUserService>;
@@ -30,6 +33,7 @@ export interface ServiceClients {
   settings: Client<typeof SettingsService>;
   knowledge: Client<typeof KnowledgeService>;
   calls: Client<typeof CallsService>;
+  webhooks: Client<typeof WebhooksService>;
   /** Health clients of every service /readyz and /health/dependencies report on, by service name. */
   health: Record<string, Client<typeof Health>>;
   /** Closes every HTTP/2 session (shutdown). */
@@ -45,6 +49,7 @@ const serverNames: Record<keyof GatewayConfig['services'], string> = {
   platformUsers: 'platform-users',
   assistants: 'assistants',
   calls: 'calls',
+  webhooks: 'webhooks',
 };
 
 export function createServiceClients(services: GatewayConfig['services'], local?: InProcessServices): ServiceClients {
@@ -58,6 +63,7 @@ export function createServiceClients(services: GatewayConfig['services'], local?
     identity: createClient(IdentityService, channels.identity.transport),
     tools: createClient(ToolsService, channels.tools.transport),
     telephony: createClient(TelephonyService, channels.telephony.transport),
+    sipTrunks: createClient(SipTrunkService, channels.telephony.transport),
     billing: createClient(BillingService, channels.billing.transport),
     customDomains: createClient(CustomDomainService, channels.platformUsers.transport),
     platformUsers: createClient(PlatformUserService, channels.platformUsers.transport),
@@ -67,6 +73,7 @@ export function createServiceClients(services: GatewayConfig['services'], local?
     settings: createClient(SettingsService, channels.assistants.transport),
     knowledge: createClient(KnowledgeService, channels.assistants.transport),
     calls: createClient(CallsService, channels.calls.transport),
+    webhooks: createClient(WebhooksService, channels.webhooks.transport),
     health: Object.fromEntries(Object.entries(channels).map(([name, channel]) => [name, createClient(Health, channel.transport)])),
     close: () => Object.values(channels).forEach((channel) => channel.close()),
   };

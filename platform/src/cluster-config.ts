@@ -19,7 +19,7 @@ import { loadKey } from '@voice/runtime/crypto';
 import { readInternalTransport } from '@voice/runtime/internal';
 import { logLevels, type LogLevel } from '@voice/runtime/logger';
 
-export type ClusterServiceName = 'identity' | 'tools' | 'billing' | 'telephony' | 'platformUsers' | 'assistants' | 'calls';
+export type ClusterServiceName = 'identity' | 'tools' | 'billing' | 'telephony' | 'platformUsers' | 'assistants' | 'webhooks' | 'webhooksDelivery' | 'calls';
 export type ClusterProcessName = ClusterServiceName | 'gateway';
 
 interface ClusterProcess {
@@ -30,9 +30,9 @@ interface ClusterProcess {
 }
 
 /** A service's process: its entry, and its variables' prefix and port from the runtime's one table. */
-const serviceProcess = (name: ClusterServiceName, service: ServiceName): ClusterProcess => ({
+const serviceProcess = (name: ClusterServiceName, service: ServiceName, entry = `services/${service}/dist/src/main.js`): ClusterProcess => ({
   name,
-  entry: `services/${service}/dist/src/main.js`,
+  entry,
   prefix: serviceVariablePrefix(service),
   defaultPort: servicePorts[service],
 });
@@ -45,6 +45,9 @@ export const clusterProcesses: readonly ClusterProcess[] = [
   serviceProcess('telephony', 'telephony'),
   serviceProcess('platformUsers', 'platform-users'),
   serviceProcess('assistants', 'assistants'),
+  serviceProcess('webhooks', 'webhooks'),
+  // The webhooks delivery worker: its own process, from the webhooks workspace.
+  serviceProcess('webhooksDelivery', 'webhooks-delivery', 'services/webhooks/dist/src/delivery/main.js'),
   serviceProcess('calls', 'calls'),
   { name: 'gateway', entry: 'gateway/dist/src/main.js', prefix: '', defaultPort: 8080 },
 ];
@@ -78,7 +81,7 @@ const defined = (env: Env): Record<string, string> =>
 
 /**
  * Reads the cluster's settings from the environment. Ports set to 0 become free ports now; unset
- * ports are each process's default (50051-50057, the gateway on 8080).
+ * ports are each process's default (50051-50059, the gateway on 8080).
  */
 export async function resolveClusterConfig(env: Env): Promise<ClusterConfig> {
   const natsUrl = readUrl(env, 'NATS_URL', undefined, ['nats:', 'tls:', 'ws:', 'wss:']);
@@ -145,6 +148,7 @@ export async function resolveClusterConfig(env: Env): Promise<ClusterConfig> {
     VOICE_PLATFORM_USERS_URL: services.platformUsers,
     VOICE_ASSISTANTS_URL: services.assistants,
     VOICE_CALLS_URL: services.calls,
+    VOICE_WEBHOOKS_URL: services.webhooks,
     // Each child's metrics on a port of its own choosing: one fixed port would collide on one machine.
     VOICE_METRICS_PORT: '0',
   };

@@ -23,6 +23,7 @@ import { startIdentityService } from '@voice/identity';
 import { startPlatformUsersService } from '@voice/platform-users';
 import { startTelephonyService } from '@voice/telephony';
 import { startToolsService } from '@voice/tools';
+import { startWebhookDelivery, startWebhooksService } from '@voice/webhooks';
 
 export interface RunningPlatform {
   url: string;
@@ -32,7 +33,7 @@ export interface RunningPlatform {
   /** The process's Prometheus endpoint (`…/metrics`); undefined with VOICE_METRICS_PORT=off. */
   metricsUrl: string | undefined;
   /** Loopback addresses of the services, for internal gRPC callers (tests, operators' tools). */
-  services: Record<'identity' | 'tools' | 'telephony' | 'billing' | 'platformUsers' | 'assistants' | 'calls', string>;
+  services: Record<'identity' | 'tools' | 'telephony' | 'billing' | 'platformUsers' | 'assistants' | 'webhooks' | 'webhooksDelivery' | 'calls', string>;
   /** How the gateway and the services call each other (VOICE_INTERNAL_TRANSPORT). */
   internalTransport: InternalTransportKind;
   /** Stops one service while the rest keep running (fault drills and tests). */
@@ -57,6 +58,8 @@ const loopbackDefaults = (env: Env): Env => ({
   VOICE_PLATFORM_USERS_PORT: '0',
   VOICE_ASSISTANTS_PORT: '0',
   VOICE_CALLS_PORT: '0',
+  VOICE_WEBHOOKS_PORT: '0',
+  VOICE_WEBHOOKS_DELIVERY_PORT: '0',
   ...env,
 });
 
@@ -99,6 +102,8 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
     platformUsers: 'VOICE_PLATFORM_USERS_PORT',
     assistants: 'VOICE_ASSISTANTS_PORT',
     calls: 'VOICE_CALLS_PORT',
+    webhooks: 'VOICE_WEBHOOKS_PORT',
+    webhooksDelivery: 'VOICE_WEBHOOKS_DELIVERY_PORT',
   };
   // In start order: each service may call those started before it.
   const starters: Record<ServiceName, (env: Env) => Promise<Running>> = {
@@ -113,6 +118,8 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
       await assistantsPort?.release();
       return startAssistantsService({ ...serviceEnv, VOICE_TOOLS_URL: urls.tools, VOICE_TELEPHONY_URL: urls.telephony }, { logger: loggerFor('assistants'), local });
     },
+    webhooks: (serviceEnv) => startWebhooksService(serviceEnv, { logger: loggerFor('webhooks'), local }),
+    webhooksDelivery: (serviceEnv) => startWebhookDelivery(serviceEnv, { logger: loggerFor('webhooks-delivery'), local }),
     calls: async (serviceEnv) => {
       await callsPort?.release();
       return startCallsService(
@@ -159,6 +166,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
         VOICE_PLATFORM_USERS_URL: urls.platformUsers,
         VOICE_ASSISTANTS_URL: urls.assistants,
         VOICE_CALLS_URL: urls.calls,
+        VOICE_WEBHOOKS_URL: urls.webhooks,
       },
       { logger: loggerFor('gateway'), notifier, local },
     );

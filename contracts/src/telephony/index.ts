@@ -3,3 +3,5 @@ export * from './requests.js';
 export * from './responses.js';
 export * from './phone.js';
 export * from './segments.js';
+export * from './sip-address.js';
+export * from './sip-trunks.js';

@@ -10,6 +10,7 @@ import { Components, rateLimitHeaders, type ErrorAnswer } from './components.js'
 import { exampleOf } from './example.js';
 import { jsonSchemaOf, type JsonSchema } from './json-schema.js';
 import { securitySchemes } from './security.js';
+import { signatureDescription, webhooksSection } from './webhooks.js';
 
 export const apiPrefix = '/api/v1';
 export const documentVersion = '1.0.0';
@@ -25,7 +26,7 @@ const tagNames: Record<Toolset, string> = {
   account: 'Account',
   assistants: 'Assistants',
   knowledge: 'Knowledge bases',
-  settings: 'Assistant settings',
+  settings: 'Settings and webhooks',
   calls: 'Calls',
   telephony: 'Telephony',
   billing: 'Billing',
@@ -36,7 +37,7 @@ const tagDescriptions: Record<Toolset, string> = {
   account: 'Who the caller is, service-account API keys, the workspace’s members and its custom domain.',
   assistants: 'Assistants, their configuration history, the catalog of models, transcribers and voices they use, and the tools they call: HTTP APIs, MCP servers and built-in actions.',
   knowledge: 'Knowledge bases: documents from text, web pages and files (plain text, Markdown, HTML, PDF), ingested into chunks assistants search.',
-  settings: 'What assistants remember of callers, and how they reach language models: the default model, the providers allowed, the workspace’s own provider keys.',
+  settings: 'What assistants remember of callers, and how they reach language models: the default model, the providers allowed, the workspace’s own provider keys; and the webhook endpoints that receive the workspace’s events, signed, with their delivery log.',
   calls: 'Calls an assistant makes and answers: placed with a workspace number, followed through their states, with their transcript, summary, analysis, events and the minutes and credits they were charged.',
   telephony: 'Phone numbers, carrier connections, A2P 10DLC campaigns, the SMS suppression list and SMS.',
   billing: 'The wallet’s balance in credits and minutes, the ledger and usage summaries. Amounts are exact decimal strings.',
@@ -124,6 +125,13 @@ function infoDescription(): string {
     '',
     'Every answer carries `X-Request-Id`: the client’s own when it sent a sane one (1 to 128 characters of `A-Za-z0-9._:-`), else a',
     'new one. Quote it when asking for support.',
+    '',
+    '## Webhooks',
+    '',
+    'Endpoints added with `POST /webhooks` receive the workspace’s events as POSTed JSON `{id, type, created_at, data}`',
+    '(`webhooks` in this document lists each type’s body), `data` in the same curated view as the API’s own answers.',
+    '',
+    signatureDescription,
     '',
     '## Versioning',
     '',
@@ -268,6 +276,7 @@ export function openApiDocument(operations: readonly Operation<any, any>[], opti
     servers: [{ url: `${options.publicUrl}${apiPrefix}`, description: name }],
     tags: toolsets.map((toolset) => ({ name: toolset, 'x-displayName': tagNames[toolset], description: tagDescriptions[toolset] })),
     paths,
+    webhooks: webhooksSection(components.schemas),
     components: components.toJSON(securitySchemes(options.publicUrl)),
   };
 }

@@ -41,6 +41,8 @@ export interface TelephonyConfig {
   mediaUrl: string;
   /** Per attempt of a request to an HTTP carrier. */
   carrierTimeoutMs: number;
+  /** How long a SIP trunk check waits for the trunk's answer to its OPTIONS request. */
+  sipCheckTimeoutMs: number;
   /** How long a bought number whose monthly fee was refused stays (past due) before it is released. */
   numberGraceMs: number;
   /** How often the renewal job looks for numbers whose fee is due. */
@@ -110,6 +112,7 @@ export function readTelephonyConfig(env: Env): TelephonyConfig {
     pricing: readSmsPricing(env),
     mediaUrl: readMediaUrl(env),
     carrierTimeoutMs,
+    sipCheckTimeoutMs: readInt(env, 'VOICE_SIP_CHECK_TIMEOUT_MS', 5_000, { min: 100, max: 30_000 }),
     // Shorter than any month, so a past-due month is released before the next one is due.
     numberGraceMs: readInt(env, 'VOICE_NUMBER_GRACE_DAYS', 7, { min: 0, max: 27 }) * 24 * 3600 * 1000,
     numberRenewalCheckMs: readInt(env, 'VOICE_NUMBER_RENEWAL_CHECK_SECONDS', 300, { min: 1, max: 86_400 }) * 1000,

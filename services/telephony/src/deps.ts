@@ -7,6 +7,7 @@ import type { CarrierDirectory } from './carriers/directory.js';
 import type { BillingHolds } from './billing/holds.js';
 import type { NumberTerms } from './presenter.js';
 import type { SmsPricing } from './domain/pricing.js';
+import type { SipTrunkDeps } from './sip/sip-trunks.js';
 import type { TelephonyStore } from './store/store.js';
 
 export interface TelephonyDeps<Store = TelephonyStore> {
@@ -14,6 +15,8 @@ export interface TelephonyDeps<Store = TelephonyStore> {
   /** Seals carrier credentials at rest. */
   box: SecretBox;
   carriers: CarrierDirectory;
+  /** Sends SIP trunks their OPTIONS check, through the egress guard. */
+  sipChecker: SipTrunkDeps['checker'];
   pricing: SmsPricing;
   /** Holds the price of a send or a purchase at billing before it goes ahead. */
   holds: BillingHolds;

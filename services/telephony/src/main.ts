@@ -6,6 +6,7 @@ import { CallerSigner } from '@voice/runtime/caller';
 import type { Env } from '@voice/runtime/config';
 import { SecretBox } from '@voice/runtime/crypto';
 import { callLegStream, OutboxRelay, openConfiguredEventStream, usageStream, type EventStream } from '@voice/runtime/events';
+import { egressPolicy } from '@voice/runtime/egress';
 import { AssistantDirectory, openInternalChannel, type InProcessServices } from '@voice/runtime/internal';
 import { startPeriodicJobs } from '@voice/runtime/jobs';
 import { createLogger, type Logger } from '@voice/runtime/logger';
@@ -22,6 +23,7 @@ import { NumberRenewals } from './numbers/renewals.js';
 import { telephonyRetentionJob } from './retention.js';
 import { telephonyRoutes, telephonyServiceNames } from './routes.js';
 import { recordDelivery } from './sms/delivery-reports.js';
+import { SipOptionsChecker } from './sip/options-check.js';
 import { SendRecovery } from './sms/send-recovery.js';
 import { connectMongoTelephonyStore } from './store/mongo.js';
 import { openSqliteTelephonyStore } from './store/sqlite.js';
@@ -124,6 +126,11 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
         store,
         box,
         carriers,
+        sipChecker: new SipOptionsChecker({
+          policy: egressPolicy({ allowPrivate: config.egressAllowPrivate }),
+          timeoutMs: config.sipCheckTimeoutMs,
+          logger: logger.child({ component: 'sip-check' }),
+        }),
         pricing: config.pricing,
         holds,
         assistants: new AssistantDirectory(assistantsChannel.transport, signer, 'telephony'),

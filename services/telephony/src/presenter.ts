@@ -8,8 +8,9 @@ import {
   SmsMessageSchema,
   SuppressionSchema,
 } from '@voice/proto/voice/telephony/v1/telephony';
+import { SipTrunkSchema } from '@voice/proto/voice/telephony/v1/sip_trunks';
 import { secretMask } from '@voice/contracts/telephony';
-import type { CampaignRecord, ConnectionRecord, MessageRecord, NumberRecord, SuppressionRecord } from './store/store.js';
+import type { CampaignRecord, ConnectionRecord, MessageRecord, NumberRecord, SipTrunkRecord, SuppressionRecord } from './store/store.js';
 
 /** What a bought number costs each month, and how long a month that could not be paid leaves it before it is released. */
 export interface NumberTerms {
@@ -54,6 +55,20 @@ export const presentConnection = (connection: ConnectionRecord, accountSid: stri
     authTokenHint: secretMask,
     createdAt: toTimestamp(connection.createdAt),
     updatedAt: toTimestamp(connection.updatedAt),
+  });
+
+export const presentSipTrunk = (trunk: SipTrunkRecord) =>
+  create(SipTrunkSchema, {
+    id: trunk.id,
+    name: trunk.name,
+    address: trunk.address,
+    transport: trunk.transport,
+    direction: trunk.direction,
+    username: trunk.username,
+    passwordHint: trunk.sealedPassword ? secretMask : '',
+    numberIds: trunk.numberIds,
+    createdAt: toTimestamp(trunk.createdAt),
+    updatedAt: toTimestamp(trunk.updatedAt),
   });
 
 export const presentCampaign = (campaign: CampaignRecord) =>

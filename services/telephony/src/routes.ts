@@ -1,5 +1,6 @@
 // The one registration point of the telephony service's Connect routes.
 import type { ConnectRouter } from '@connectrpc/connect';
+import { SipTrunkService } from '@voice/proto/voice/telephony/v1/sip_trunks';
 import { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
 import { CallLegService } from '@voice/proto/voice/telephony/v1/call_legs';
 import { CallRouteService } from '@voice/proto/voice/telephony/v1/call_routes';
@@ -7,11 +8,13 @@ import { CallLegServiceImpl } from './call-legs/service.js';
 import { CallRoutes } from './call-legs/call-routes.js';
 import type { TelephonyDeps } from './deps.js';
 import { TelephonyServiceImpl } from './service.js';
+import { SipTrunks } from './sip/sip-trunks.js';
 
-export const telephonyServiceNames = [TelephonyService.typeName, CallLegService.typeName, CallRouteService.typeName];
+export const telephonyServiceNames = [TelephonyService.typeName, CallLegService.typeName, SipTrunkService.typeName, CallRouteService.typeName];
 
 export const telephonyRoutes = (deps: TelephonyDeps) => (router: ConnectRouter) => {
   router.service(TelephonyService, new TelephonyServiceImpl(deps));
   router.service(CallLegService, new CallLegServiceImpl(deps));
   router.service(CallRouteService, new CallRoutes(deps.store));
+  router.service(SipTrunkService, new SipTrunks({ store: deps.store, box: deps.box, checker: deps.sipChecker, now: deps.now }));
 };

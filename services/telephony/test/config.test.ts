@@ -22,6 +22,12 @@ test('VOICE_SMS_RECOVERY_AFTER_SECONDS may be as short as one second beyond the 
   expect(() => readTelephonyConfig({ ...base, VOICE_SMS_RECOVERY_AFTER_SECONDS: 'soon' })).toThrow(/VOICE_SMS_RECOVERY_AFTER_SECONDS must be an integer/);
 });
 
+test('VOICE_SIP_CHECK_TIMEOUT_MS is 5 s by default, 100 ms to 30 s when set', () => {
+  expect(readTelephonyConfig(base).sipCheckTimeoutMs).toBe(5_000);
+  expect(readTelephonyConfig({ ...base, VOICE_SIP_CHECK_TIMEOUT_MS: '250' }).sipCheckTimeoutMs).toBe(250);
+  expect(() => readTelephonyConfig({ ...base, VOICE_SIP_CHECK_TIMEOUT_MS: '60000' })).toThrow(/VOICE_SIP_CHECK_TIMEOUT_MS must be between 100 and 30000/);
+});
+
 test("the voice runtime's stream endpoint is a WebSocket URL, the sandbox runtime's on this machine by default", () => {
   expect(readTelephonyConfig(base).mediaUrl).toBe('ws://127.0.0.1:50058/media');
   expect(readTelephonyConfig({ ...base, VOICE_MEDIA_URL: 'wss://voice-runtime.example/media' }).mediaUrl).toBe('wss://voice-runtime.example/media');

@@ -5,6 +5,7 @@
 import { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
 import { CallLegService } from '@voice/proto/voice/telephony/v1/call_legs';
 import type { SecretBox } from '@voice/runtime/crypto';
+import { egressPolicy } from '@voice/runtime/egress';
 import { createLogger } from '@voice/runtime/logger';
 import type { BillingHolds, HoldRequest } from '../src/billing/holds.js';
 import type { CallProgressListener } from '../src/carriers/carrier.js';
@@ -13,6 +14,7 @@ import { carrierFor, CircuitBreakers } from '../src/carriers/registry.js';
 import type { TelephonyDeps } from '../src/deps.js';
 import type { SmsPricing } from '../src/domain/pricing.js';
 import { telephonyRoutes } from '../src/routes.js';
+import { SipOptionsChecker } from '../src/sip/options-check.js';
 import type { TelephonyStore } from '../src/store/store.js';
 import { routerClient, serverClient, type TierClient } from '../../runtime/test/service-tiers.js';
 
@@ -26,6 +28,9 @@ export interface HarnessParts {
   wakeRelay?: () => void;
   now?: () => Date;
   holds?: BillingHolds;
+  /** Lets SIP trunk checks reach loopback (a SIP responder of the test). */
+  allowPrivate?: boolean;
+  sipCheckTimeoutMs?: number;
 }
 
 /** Grants every hold and keeps the requests, for tests that check what was held. */
@@ -65,17 +70,19 @@ export function sandboxCarriers(
 }
 
 export function telephonyDeps(parts: HarnessParts): TelephonyDeps {
+  const logger = createLogger({ service: 'telephony-test', level: 'silent' });
   return {
     store: parts.store,
     box: parts.box,
     carriers: parts.carriers,
+    sipChecker: new SipOptionsChecker({ policy: egressPolicy({ allowPrivate: parts.allowPrivate ?? false }), timeoutMs: parts.sipCheckTimeoutMs ?? 2_000, logger }),
     pricing: parts.pricing ?? { feePerSegmentUnits: 100, carrierPerSegmentUnits: 0, numberMonthlyUnits: 0 },
     holds: parts.holds ?? new GrantedHolds(),
     numberTerms: { monthlyUnits: parts.pricing?.numberMonthlyUnits ?? 0, graceMs: 7 * 24 * 3600 * 1000 },
     smsHoldSeconds: 3_600,
     wakeRelay: parts.wakeRelay ?? (() => undefined),
     now: parts.now ?? (() => new Date()),
-    logger: createLogger({ service: 'telephony-test', level: 'silent' }),
+    logger,
   };
 }
 

@@ -1,7 +1,7 @@
 // The behaviour every TelephonyStore must have, written once and run against each adapter.
 import type { NewOutboxEvent, OutboxEvent } from '@voice/runtime/events';
 import { newId } from '@voice/runtime/ids';
-import type { CampaignRecord, ConnectionRecord, MessageRecord, NumberRecord, SendClaim, SuppressionRecord, TelephonyStore } from '../src/store/store.js';
+import type { CampaignRecord, ConnectionRecord, MessageRecord, NumberRecord, SendClaim, SipTrunkRecord, SuppressionRecord, TelephonyStore } from '../src/store/store.js';
 import { awaitingCarrier } from '../src/store/rules.js';
 import type { OpenStore } from '../../runtime/test/store-contract.js';
 
@@ -29,6 +29,7 @@ export function numberRecord(workspaceId: string, overrides: Partial<NumberRecor
     a2pCampaignId: null,
     name: 'Front desk',
     assistantId: null,
+    sipTrunkId: null,
     renewsAt: null,
     pastDueSince: null,
     createdAt: at,
@@ -47,6 +48,24 @@ export function connectionRecord(workspaceId: string, overrides: Partial<Connect
     baseUrl: 'https://api.twilio.example',
     sealedAccountSid: 'enc:v1:sid',
     sealedAuthToken: 'enc:v1:token',
+    createdAt: at,
+    updatedAt: at,
+    ...overrides,
+  };
+}
+
+export function sipTrunkRecord(workspaceId: string, overrides: Partial<SipTrunkRecord> = {}): SipTrunkRecord {
+  const at = tick();
+  return {
+    id: newId(),
+    workspaceId,
+    name: 'Office PBX',
+    address: 'sip:pbx.example:5060',
+    transport: 'udp',
+    direction: 'both',
+    username: 'office',
+    sealedPassword: 'enc:v1:password',
+    numberIds: [],
     createdAt: at,
     updatedAt: at,
     ...overrides,
@@ -327,6 +346,91 @@ export function telephonyStoreContract(open: OpenStore<TelephonyStore>): void {
         await store.insertCampaign(campaignRecord(workspace, connection.id));
         expect(await store.deleteConnection(workspace, connection.id)).toBe('in_use');
         expect(await store.getConnection(workspace, connection.id)).toEqual(connection);
+      });
+    });
+
+    describe('SIP trunks', () => {
+      const numbers = async (count: number, workspaceId = workspace): Promise<string[]> => {
+        const ids: string[] = [];
+        for (let made = 0; made < count; made++) {
+          const number = numberRecord(workspaceId);
+          await store.insertNumber(number);
+          ids.push(number.id);
+        }
+        return ids;
+      };
+
+      test('a trunk is created with its numbers and reads back in its workspace only', async () => {
+        const ids = await numbers(2);
+        const trunk = sipTrunkRecord(workspace);
+        expect(await store.insertSipTrunk(trunk, ids, 10)).toEqual({ kind: 'created', trunk: { ...trunk, numberIds: ids } });
+        expect(await store.getSipTrunk(workspace, trunk.id)).toEqual({ ...trunk, numberIds: ids });
+        expect(await store.getSipTrunk(otherWorkspace, trunk.id)).toBeUndefined();
+        expect((await store.getNumber(workspace, ids[0]!))?.sipTrunkId).toBe(trunk.id);
+      });
+
+      test('listSipTrunks is newest first, paginated, each with its numbers', async () => {
+        const [routed] = await numbers(1);
+        const first = sipTrunkRecord(workspace, { sealedPassword: null, username: '' });
+        const second = sipTrunkRecord(workspace);
+        await store.insertSipTrunk(first, [routed!], 10);
+        await store.insertSipTrunk(second, [], 10);
+        await store.insertSipTrunk(sipTrunkRecord(otherWorkspace), [], 10);
+        expect(await store.listSipTrunks(workspace, all)).toEqual({ trunks: [second, { ...first, numberIds: [routed] }], total: 2 });
+        expect(await store.listSipTrunks(workspace, { limit: 1, offset: 1 })).toEqual({ trunks: [{ ...first, numberIds: [routed] }], total: 2 });
+      });
+
+      test('numbers of another workspace are not found, numbers of another trunk taken, and nothing is written', async () => {
+        const [mine, taken] = await numbers(2);
+        const [theirs] = await numbers(1, otherWorkspace);
+        await store.insertSipTrunk(sipTrunkRecord(workspace), [taken!], 10);
+        const trunk = sipTrunkRecord(workspace);
+        expect(await store.insertSipTrunk(trunk, [mine!, theirs!], 10)).toEqual({ kind: 'numbers_not_found', ids: [theirs] });
+        expect(await store.insertSipTrunk(trunk, [mine!, taken!], 10)).toEqual({ kind: 'numbers_taken', ids: [taken] });
+        expect(await store.getSipTrunk(workspace, trunk.id)).toBeUndefined();
+        expect((await store.getNumber(workspace, mine!))?.sipTrunkId).toBeNull();
+      });
+
+      test('a workspace holds at most the limit of trunks', async () => {
+        await store.insertSipTrunk(sipTrunkRecord(workspace), [], 2);
+        await store.insertSipTrunk(sipTrunkRecord(workspace), [], 2);
+        expect(await store.insertSipTrunk(sipTrunkRecord(workspace), [], 2)).toEqual({ kind: 'limit_reached' });
+        expect((await store.insertSipTrunk(sipTrunkRecord(otherWorkspace), [], 2)).kind).toBe('created');
+      });
+
+      test('updateSipTrunk applies the given changes and replaces the routed numbers', async () => {
+        const [kept, dropped, added] = await numbers(3);
+        const trunk = sipTrunkRecord(workspace);
+        await store.insertSipTrunk(trunk, [kept!, dropped!], 10);
+        const now = tick();
+        const updated = await store.updateSipTrunk(workspace, trunk.id, { name: 'Branch', sealedPassword: null, username: '', numberIds: [kept!, added!] }, now);
+        expect(updated).toEqual({ kind: 'updated', trunk: { ...trunk, name: 'Branch', sealedPassword: null, username: '', numberIds: [kept, added], updatedAt: now } });
+        expect((await store.getNumber(workspace, dropped!))?.sipTrunkId).toBeNull();
+        const renamed = await store.updateSipTrunk(workspace, trunk.id, { transport: 'tls' }, tick());
+        expect(renamed.kind === 'updated' && renamed.trunk).toMatchObject({ transport: 'tls', numberIds: [kept, added] });
+        expect(await store.updateSipTrunk(otherWorkspace, trunk.id, { name: 'hijacked' }, tick())).toEqual({ kind: 'not_found' });
+        const other = sipTrunkRecord(workspace);
+        await store.insertSipTrunk(other, [], 10);
+        expect(await store.updateSipTrunk(workspace, other.id, { name: 'x', numberIds: [kept!] }, tick())).toEqual({ kind: 'numbers_taken', ids: [kept] });
+        expect((await store.getSipTrunk(workspace, other.id))?.name).toBe('Office PBX');
+      });
+
+      test('deleteSipTrunk refuses while numbers are routed through it; a deleted number leaves it', async () => {
+        const [routed] = await numbers(1);
+        const trunk = sipTrunkRecord(workspace);
+        await store.insertSipTrunk(trunk, [routed!], 10);
+        expect(await store.deleteSipTrunk(workspace, trunk.id)).toBe('in_use');
+        expect(await store.deleteSipTrunk(otherWorkspace, trunk.id)).toBe('not_found');
+        await store.deleteNumber(workspace, routed!);
+        expect((await store.getSipTrunk(workspace, trunk.id))?.numberIds).toEqual([]);
+        expect(await store.deleteSipTrunk(workspace, trunk.id)).toBe('deleted');
+        expect(await store.deleteSipTrunk(workspace, trunk.id)).toBe('not_found');
+      });
+
+      test('of two trunks racing for one number, one gets it', async () => {
+        const [contested] = await numbers(1);
+        const outcomes = await Promise.all([1, 2, 3].map(() => store.insertSipTrunk(sipTrunkRecord(workspace), [contested!], 10)));
+        expect(outcomes.map((outcome) => outcome.kind).sort()).toEqual(['created', 'numbers_taken', 'numbers_taken']);
       });
     });
 

@@ -10,6 +10,9 @@ export const servicePorts = {
   'platform-users': 50055,
   assistants: 50056,
   calls: 50057,
+  webhooks: 50058,
+  /** The webhooks delivery worker: only grpc.health.v1.Health answers here. */
+  'webhooks-delivery': 50059,
 } as const;
 
 export type ServiceName = keyof typeof servicePorts;

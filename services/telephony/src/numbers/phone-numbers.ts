@@ -61,6 +61,7 @@ export function phoneNumbers(deps: TelephonyDeps<NumberStore & ConnectionStore &
       a2pCampaignId: null,
       name: '',
       assistantId: null,
+      sipTrunkId: null,
       renewsAt: purchase ? anniversary(purchase.boughtAt, 1).toISOString() : null,
       pastDueSince: null,
       createdAt: at,

@@ -1,6 +1,6 @@
-// The rules both store adapters apply, written once: what an idempotency claim decides and which
-// delivery reports move a message on.
-import type { ClaimOutcome, DeliveryUpdate, MessageRecord, MessageStatus, SendClaim } from './store.js';
+// The rules both store adapters apply, written once: what an idempotency claim decides, which
+// delivery reports move a message on, and which numbers may be routed through a SIP trunk.
+import type { ClaimOutcome, DeliveryUpdate, MessageRecord, MessageStatus, RoutingRefusal, SendClaim } from './store.js';
 
 /** A claim as either adapter keeps it. */
 export interface StoredClaim {
@@ -39,3 +39,17 @@ export const statusesOvertakenBy = (next: ReportedStatus): MessageStatus[] =>
 
 /** Only a failure keeps a reason. */
 export const failureReasonOf = (update: DeliveryUpdate): string => (update.status === 'failed' ? (update.failureReason ?? '') : '');
+
+/**
+ * Why numbers cannot go through a trunk, or undefined when they can: `routes` holds the trunk (or
+ * null) of each of them the workspace has; one missing is not the workspace's, one on another trunk is taken.
+ */
+export function routingRefusal(trunkId: string, numberIds: string[], routes: Map<string, string | null>): RoutingRefusal | undefined {
+  const missing = numberIds.filter((id) => !routes.has(id));
+  if (missing.length > 0) return { kind: 'numbers_not_found', ids: missing };
+  const taken = numberIds.filter((id) => {
+    const trunk = routes.get(id);
+    return trunk !== null && trunk !== trunkId;
+  });
+  return taken.length > 0 ? { kind: 'numbers_taken', ids: taken } : undefined;
+}

@@ -8,6 +8,7 @@ import { sqliteCampaignStore } from './sqlite/campaigns.js';
 import { sqliteConnectionStore } from './sqlite/connections.js';
 import { migrations } from './sqlite/migrations.js';
 import { sqliteNumberStore } from './sqlite/numbers.js';
+import { sqliteSipTrunkStore } from './sqlite/sip-trunks.js';
 import { sqliteSmsStore } from './sqlite/sms.js';
 import type { SqliteContext } from './sqlite/statements.js';
 import { sqliteSuppressionStore } from './sqlite/suppressions.js';
@@ -19,6 +20,7 @@ export function openSqliteTelephonyStore(file: string): TelephonyStore {
   return {
     ...sqliteNumberStore(context),
     ...sqliteConnectionStore(context),
+    ...sqliteSipTrunkStore(context),
     ...sqliteCampaignStore(context),
     ...sqliteSuppressionStore(context),
     ...sqliteSmsStore(context),

@@ -20,6 +20,8 @@ export interface NumberRecord {
   a2pCampaignId: string | null;
   name: string;
   assistantId: string | null;
+  /** The workspace's SIP trunk the number's calls go through, if any. */
+  sipTrunkId: string | null;
   /**
    * When the next monthly fee is due (an anniversary of the purchase); null for imported numbers,
    * which their own carrier account pays for.
@@ -178,6 +180,57 @@ export interface ConnectionStore {
   deleteConnection(workspaceId: string, id: string): Promise<'deleted' | 'not_found' | 'in_use'>;
 }
 
+export type SipTransportName = 'udp' | 'tcp' | 'tls';
+export type SipTrunkDirection = 'inbound' | 'outbound' | 'both';
+
+export interface SipTrunkRecord {
+  id: string;
+  workspaceId: string;
+  name: string;
+  address: string;
+  transport: SipTransportName;
+  direction: SipTrunkDirection;
+  /** Empty when the trunk takes no authentication. */
+  username: string;
+  /** Sealed (SecretBox); null without authentication. */
+  sealedPassword: string | null;
+  /** The workspace's numbers routed through it (read from the numbers; ignored on insert). */
+  numberIds: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SipTrunkChanges {
+  name?: string;
+  address?: string;
+  transport?: SipTransportName;
+  direction?: SipTrunkDirection;
+  username?: string;
+  /** null removes it. */
+  sealedPassword?: string | null;
+  /** Replaces the numbers routed through the trunk. */
+  numberIds?: string[];
+}
+
+/** Why numbers could not be routed through a trunk: not numbers of the workspace, or routed through another trunk. */
+export type RoutingRefusal = { kind: 'numbers_not_found'; ids: string[] } | { kind: 'numbers_taken'; ids: string[] };
+
+/**
+ * SIP trunks. The routing is kept on the numbers (a number goes through one trunk at most), so a
+ * released number leaves its trunk by itself; a trunk's writes and its numbers' routing change in
+ * one transaction.
+ */
+export interface SipTrunkStore {
+  /** 'limit_reached' when the workspace already holds `limit` trunks. */
+  insertSipTrunk(trunk: SipTrunkRecord, numberIds: string[], limit: number): Promise<{ kind: 'created'; trunk: SipTrunkRecord } | RoutingRefusal | { kind: 'limit_reached' }>;
+  getSipTrunk(workspaceId: string, id: string): Promise<SipTrunkRecord | undefined>;
+  /** Newest first. */
+  listSipTrunks(workspaceId: string, page: Page): Promise<{ trunks: SipTrunkRecord[]; total: number }>;
+  updateSipTrunk(workspaceId: string, id: string, changes: SipTrunkChanges, now: string): Promise<{ kind: 'updated'; trunk: SipTrunkRecord } | RoutingRefusal | { kind: 'not_found' }>;
+  /** 'in_use' while numbers are routed through it. */
+  deleteSipTrunk(workspaceId: string, id: string): Promise<'deleted' | 'not_found' | 'in_use'>;
+}
+
 /** A2P campaigns. */
 export interface CampaignStore {
   insertCampaign(campaign: CampaignRecord): Promise<CampaignRecord>;
@@ -308,6 +361,7 @@ export interface OutboxStore {
 export type TelephonyStore = NumberStore &
   RenewalStore &
   ConnectionStore &
+  SipTrunkStore &
   CampaignStore &
   SuppressionStore &
   SendStore &

@@ -15,6 +15,8 @@ export interface StoredNumber<Flag> {
   a2p_campaign_id: string | null;
   name: string;
   assistant_id: string | null;
+  /** Absent on rows and documents stored before SIP trunks. */
+  sip_trunk_id?: string | null;
   /** Absent on MongoDB documents stored before fees (see mongo/indexes.ts). */
   renews_at?: string | null;
   past_due_since?: string | null;
@@ -34,6 +36,7 @@ export const storedNumber = <Flag>(n: NumberRecord, values: StoredValues<Flag, u
   a2p_campaign_id: n.a2pCampaignId,
   name: n.name,
   assistant_id: n.assistantId,
+  sip_trunk_id: n.sipTrunkId,
   renews_at: n.renewsAt,
   past_due_since: n.pastDueSince,
   created_at: n.createdAt,
@@ -53,6 +56,7 @@ export const numberFromStored = <Flag>(id: string, s: StoredNumber<Flag>, values
   a2pCampaignId: s.a2p_campaign_id,
   name: s.name,
   assistantId: s.assistant_id,
+  sipTrunkId: s.sip_trunk_id ?? null,
   renewsAt: s.renews_at ?? null,
   pastDueSince: s.past_due_since ?? null,
   createdAt: s.created_at,

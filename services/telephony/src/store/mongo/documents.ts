@@ -2,18 +2,20 @@
 // lists as they are; the collections that hold them.
 import type { Collection, Db } from 'mongodb';
 import { mongoValues } from '@voice/runtime/store';
-import type { CallLegRecord, CampaignRecord, ConnectionRecord, MessageRecord, NumberRecord, SuppressionRecord } from '../store.js';
+import type { CallLegRecord, CampaignRecord, ConnectionRecord, MessageRecord, NumberRecord, SipTrunkRecord, SuppressionRecord } from '../store.js';
 import { callLegFromStored, storedCallLeg, type StoredCallLeg } from '../mapping/call-leg.js';
 import { campaignFromStored, storedCampaign, type StoredCampaign } from '../mapping/campaign.js';
 import { connectionFromStored, storedConnection, type StoredConnection } from '../mapping/connection.js';
 import { messageFromStored, storedMessage, type StoredMessage } from '../mapping/message.js';
 import { numberFromStored, storedNumber, type StoredNumber } from '../mapping/number.js';
+import { sipTrunkFromStored, storedSipTrunk, type StoredSipTrunk } from '../mapping/sip-trunk.js';
 import { storedSuppression, suppressionFromStored, type StoredSuppression } from '../mapping/suppression.js';
 
 type Document<Stored> = Stored & { _id: string };
 
 export type NumberDocument = Document<StoredNumber<boolean>>;
 export type ConnectionDocument = Document<StoredConnection>;
+export type SipTrunkDocument = Document<StoredSipTrunk>;
 export type CampaignDocument = Document<StoredCampaign<string[]>>;
 export type SuppressionDocument = Document<StoredSuppression>;
 export type MessageDocument = Document<StoredMessage> & { from: string; to: string };
@@ -35,6 +37,7 @@ export interface Collections {
   numbers: Collection<NumberDocument>;
   connections: Collection<ConnectionDocument>;
   campaigns: Collection<CampaignDocument>;
+  sipTrunks: Collection<SipTrunkDocument>;
   suppressions: Collection<SuppressionDocument>;
   messages: Collection<MessageDocument>;
   claims: Collection<ClaimDocument>;
@@ -45,6 +48,7 @@ export const telephonyCollections = (db: Db): Collections => ({
   numbers: db.collection<NumberDocument>('phone_numbers'),
   connections: db.collection<ConnectionDocument>('carrier_connections'),
   campaigns: db.collection<CampaignDocument>('a2p_campaigns'),
+  sipTrunks: db.collection<SipTrunkDocument>('sip_trunks'),
   suppressions: db.collection<SuppressionDocument>('suppressions'),
   messages: db.collection<MessageDocument>('sms_messages'),
   claims: db.collection<ClaimDocument>('send_claims'),
@@ -56,6 +60,9 @@ export const numberRecord = (d: NumberDocument): NumberRecord => numberFromStore
 
 export const connectionDocument = (c: ConnectionRecord): ConnectionDocument => ({ _id: c.id, ...storedConnection(c) });
 export const connectionRecord = (d: ConnectionDocument): ConnectionRecord => connectionFromStored(d._id, d);
+
+export const sipTrunkDocument = (t: SipTrunkRecord): SipTrunkDocument => ({ _id: t.id, ...storedSipTrunk(t) });
+export const sipTrunkRecord = (d: SipTrunkDocument, numberIds: string[]): SipTrunkRecord => sipTrunkFromStored(d._id, d, numberIds);
 
 export const campaignDocument = (c: CampaignRecord): CampaignDocument => ({ _id: c.id, ...storedCampaign(c, mongoValues) });
 export const campaignRecord = (d: CampaignDocument): CampaignRecord => campaignFromStored(d._id, d, mongoValues);

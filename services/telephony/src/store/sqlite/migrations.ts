@@ -148,4 +148,20 @@ export const migrations = [
      updated_at TEXT NOT NULL
    );
    CREATE UNIQUE INDEX call_legs_by_call ON call_legs (workspace_id, call_id) WHERE call_id IS NOT NULL;`,
+  // SIP trunks; a number's calls go through one trunk at most, so the routing is kept on the number.
+  `CREATE TABLE sip_trunks (
+     id TEXT PRIMARY KEY,
+     workspace_id TEXT NOT NULL,
+     name TEXT NOT NULL,
+     address TEXT NOT NULL,
+     transport TEXT NOT NULL,
+     direction TEXT NOT NULL,
+     username TEXT NOT NULL,
+     sealed_password TEXT,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );
+   CREATE INDEX sip_trunks_by_workspace ON sip_trunks (workspace_id, created_at DESC, id DESC);
+   ALTER TABLE phone_numbers ADD COLUMN sip_trunk_id TEXT;
+   CREATE INDEX phone_numbers_by_sip_trunk ON phone_numbers (sip_trunk_id) WHERE sip_trunk_id IS NOT NULL;`,
 ];

@@ -1,12 +1,13 @@
 // The SQLite store's rows: each entity's stored form (store/mapping) with its id, flags as 0/1 and
 // lists as JSON text.
 import { sqliteValues } from '@voice/runtime/store';
-import type { CallLegRecord, CampaignRecord, ConnectionRecord, MessageRecord, NumberRecord, SuppressionRecord } from '../store.js';
+import type { CallLegRecord, CampaignRecord, ConnectionRecord, MessageRecord, NumberRecord, SipTrunkRecord, SuppressionRecord } from '../store.js';
 import { campaignFromStored, storedCampaign, type StoredCampaign } from '../mapping/campaign.js';
 import { connectionFromStored, storedConnection, type StoredConnection } from '../mapping/connection.js';
 import { messageFromStored, storedMessage, type StoredMessage } from '../mapping/message.js';
 import { numberFromStored, storedNumber, type StoredNumber } from '../mapping/number.js';
 import { callLegFromStored, storedCallLeg, type StoredCallLeg } from '../mapping/call-leg.js';
+import { sipTrunkFromStored, storedSipTrunk, type StoredSipTrunk } from '../mapping/sip-trunk.js';
 import { storedSuppression, suppressionFromStored, type StoredSuppression } from '../mapping/suppression.js';
 
 type Row<Stored> = Stored & { id: string };
@@ -18,6 +19,10 @@ export const numberFromRow = (r: NumberRow): NumberRecord => numberFromStored(r.
 export type ConnectionRow = Row<StoredConnection>;
 export const connectionRow = (c: ConnectionRecord): ConnectionRow => ({ id: c.id, ...storedConnection(c) });
 export const connectionFromRow = (r: ConnectionRow): ConnectionRecord => connectionFromStored(r.id, r);
+
+export type SipTrunkRow = Row<StoredSipTrunk>;
+export const sipTrunkRow = (t: SipTrunkRecord): SipTrunkRow => ({ id: t.id, ...storedSipTrunk(t) });
+export const sipTrunkFromRow = (r: SipTrunkRow, numberIds: string[]): SipTrunkRecord => sipTrunkFromStored(r.id, r, numberIds);
 
 export type CampaignRow = Row<StoredCampaign<string>>;
 export const campaignRow = (c: CampaignRecord): CampaignRow => ({ id: c.id, ...storedCampaign(c, sqliteValues) });

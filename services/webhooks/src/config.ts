@@ -1,0 +1,28 @@
+// Every setting of the webhooks service and its delivery worker, read and validated once at start.
+import { readBool, readCommonConfig, readEncryptionKey, readInt, readListenAddress, type CommonConfig, type Env } from '@voice/runtime/config';
+
+export interface WebhooksConfig {
+  common: CommonConfig;
+  host: string;
+  port: number;
+  /** Seals the endpoints' signing secrets. */
+  encryptionKey: Buffer;
+  /** Let endpoints be private, loopback or plain-http addresses (tests and closed networks only). */
+  egressAllowPrivate: boolean;
+  /** How long one delivery attempt may take, the receiver's answer included. */
+  deliveryTimeoutMs: number;
+  /** How often the delivery worker looks for due deliveries. */
+  dispatchIntervalMs: number;
+}
+
+export function readWebhooksConfig(env: Env): WebhooksConfig {
+  const common = readCommonConfig(env);
+  return {
+    common,
+    ...readListenAddress(env, 'webhooks'),
+    encryptionKey: readEncryptionKey(env, common),
+    egressAllowPrivate: readBool(env, 'VOICE_EGRESS_ALLOW_PRIVATE', false),
+    deliveryTimeoutMs: readInt(env, 'VOICE_WEBHOOK_TIMEOUT_MS', 10_000, { min: 100, max: 60_000 }),
+    dispatchIntervalMs: readInt(env, 'VOICE_WEBHOOK_DISPATCH_INTERVAL_MS', 250, { min: 10, max: 60_000 }),
+  };
+}

@@ -1,0 +1,50 @@
+// Starts the webhooks delivery worker: the store, the periodic jobs (sending due deliveries, pruning
+// the delivery log) on KV leases, and a server answering only health checks; its own process in the
+// distributed mode (src/delivery/main.ts), a part of the platform's process when embedded.
+import type { Env } from '@voice/runtime/config';
+import { SecretBox } from '@voice/runtime/crypto';
+import { egressPolicy } from '@voice/runtime/egress';
+import type { InProcessServices } from '@voice/runtime/internal';
+import { startPeriodicJobs } from '@voice/runtime/jobs';
+import { createLogger, type Logger } from '@voice/runtime/logger';
+import { readListenAddress } from '@voice/runtime/config';
+import { serviceServerOptions, startConnectServer, startService, type StartedService } from '@voice/runtime/server';
+import { readWebhooksConfig } from '../config.js';
+import { EndpointSecrets } from '../endpoints/secrets.js';
+import { webhooksRetentionJob } from '../retention.js';
+import { openWebhooksStore } from '../store/open.js';
+import { deliveryDispatchJob } from './dispatcher.js';
+
+export interface WebhookDeliveryOptions {
+  logger?: Logger;
+  /** The time attempts are made at and retries scheduled by; the system clock unless a test moves it. */
+  clock?: () => Date;
+  /** The process's in-process services (single-process mode): the health service is registered there. */
+  local?: InProcessServices;
+}
+
+export async function startWebhookDelivery(env: Env, options: WebhookDeliveryOptions = {}): Promise<StartedService> {
+  const config = readWebhooksConfig(env);
+  const logger = options.logger ?? createLogger({ service: 'webhooks-delivery', level: config.common.logLevel });
+  return startService(async (onClose) => {
+    const store = await openWebhooksStore(config.common);
+    onClose(() => store.close());
+    const dispatch = deliveryDispatchJob({
+      store,
+      secrets: new EndpointSecrets(new SecretBox(config.encryptionKey)),
+      send: { policy: egressPolicy({ allowPrivate: config.egressAllowPrivate }), timeoutMs: config.deliveryTimeoutMs, logger },
+      logger: logger.child({ component: 'dispatch' }),
+      periodMs: config.dispatchIntervalMs,
+    });
+    const jobs = await startPeriodicJobs(config.common, 'webhooks-delivery', { logger, clock: options.clock }, [
+      dispatch,
+      webhooksRetentionJob(store, config.common.retention),
+    ]);
+    onClose(() => jobs.stop());
+    return startConnectServer({
+      ...serviceServerOptions('webhooks-delivery', { ...config, ...readListenAddress(env, 'webhooks-delivery') }, { logger, local: options.local }),
+      serviceNames: [],
+      routes: () => {},
+    });
+  });
+}

@@ -1,0 +1,67 @@
+// A user's webhook receiver on 127.0.0.1: records every request as it arrived (raw body included)
+// and answers as the test says (a status, or no answer at all until released), and the receiver's
+// side of the signature check, written from the scheme the API documents.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface WebhookRequest {
+  headers: http.IncomingHttpHeaders;
+  /** The body exactly as it came, before any parsing: what the signature covers. */
+  rawBody: string;
+  event: { id: string; type: string; created_at: string; data: Record<string, unknown> };
+  receivedAt: number;
+}
+
+/** What the receiver does with a request: answer this status, or hold it unanswered. */
+export type ReceiverAnswer = number | 'hang';
+
+export interface WebhookReceiver {
+  url: string;
+  received: WebhookRequest[];
+  /** How the next requests are answered (200 unless set). */
+  answer(with_: ReceiverAnswer): void;
+  close(): Promise<void>;
+}
+
+export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+  const received: WebhookRequest[] = [];
+  let answer: ReceiverAnswer = 200;
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const rawBody = Buffer.concat(chunks).toString('utf8');
+      received.push({ headers: req.headers, rawBody, event: JSON.parse(rawBody) as WebhookRequest['event'], receivedAt: Date.now() });
+      if (answer === 'hang') return;
+      res.statusCode = answer;
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    received,
+    answer: (next) => {
+      answer = next;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The header's parts: its timestamp and every v1 signature. */
+export function signatureParts(header: string): { t: string; v1: string[] } {
+  const parts = header.split(',').map((part) => part.split('=') as [string, string]);
+  return { t: parts.find(([key]) => key === 't')?.[1] ?? '', v1: parts.filter(([key]) => key === 'v1').map(([, value]) => value) };
+}
+
+/** The receiver's check: some v1 is the HMAC-SHA256 of "<t>.<raw body>" under `secret`, compared in constant time. */
+export function verifySignature(rawBody: string, header: string, secret: string): boolean {
+  const { t, v1 } = signatureParts(header);
+  const expected = createHmac('sha256', secret).update(`${t}.${rawBody}`).digest();
+  return v1.some((value) => value.length === 64 && timingSafeEqual(Buffer.from(value, 'hex'), expected));
+}

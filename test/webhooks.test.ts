@@ -1,0 +1,196 @@
+// Webhooks end to end, with a real receiver on loopback: endpoints and their secret (shown once,
+// only hinted afterwards), a ping signed as documented (and a tampered body that fails the check),
+// the rotation window (both secrets sign, the old one no longer after 24 hours on a moved clock),
+// the delivery log, and a private receiver refused by a platform without VOICE_EGRESS_ALLOW_PRIVATE.
+import { createLogger } from '@voice/runtime/logger';
+import type { StartedService } from '@voice/runtime/server';
+import { startWebhookDelivery } from '@voice/webhooks';
+import { expectError } from './support/api-client.js';
+import { startTestPlatform, type TestPlatform } from './support/platform.js';
+import { eventually } from './support/telephony.js';
+import { signatureParts, startWebhookReceiver, verifySignature, type WebhookReceiver } from './support/webhook-receiver.js';
+
+const hour = 3600_000;
+let platform: TestPlatform;
+let receiver: WebhookReceiver;
+
+beforeAll(async () => {
+  platform = await startTestPlatform({ VOICE_EGRESS_ALLOW_PRIVATE: 'true' });
+  receiver = await startWebhookReceiver();
+});
+afterAll(async () => {
+  await receiver?.close();
+  await platform?.close();
+});
+
+/** Paths under /api/v1 in full: the test client sends bare /webhooks/… to the carrier callbacks. */
+const api = (path: string) => `/api/v1${path}`;
+
+async function createEndpoint(key: string, body: Record<string, unknown> = {}) {
+  const created = await platform.api.post(api('/webhooks'), key, { url: receiver.url, event_types: ['sms.status'], ...body });
+  expect(created.status).toBe(201);
+  return created.body.data as { id: string; secret: string; secret_hint: string };
+}
+
+/** The requests the receiver got for `eventId`, once there are `count` of them. */
+const requestsFor = (eventId: string, count = 1) =>
+  eventually(async () => {
+    const found = receiver.received.filter((request) => request.event.id === eventId);
+    return found.length >= count ? found : undefined;
+  }, 15_000, `${count} request(s) for event ${eventId}`);
+
+/** The platform's delivery worker replaced by one whose clock runs `offsetMs` ahead, over the same storage. */
+async function withWorkerAhead<T>(offsetMs: number, work: () => Promise<T>): Promise<T> {
+  await platform.running.stopService('webhooksDelivery');
+  let worker: StartedService | undefined;
+  try {
+    worker = await startWebhookDelivery(
+      { ...platform.env, LOG_LEVEL: 'silent', VOICE_WEBHOOKS_DELIVERY_PORT: '0', VOICE_METRICS_PORT: 'off' },
+      { clock: () => new Date(Date.now() + offsetMs), logger: createLogger({ service: 'webhooks-delivery-ahead', level: 'silent' }) },
+    );
+    return await work();
+  } finally {
+    await worker?.close();
+    await platform.running.startService('webhooksDelivery');
+  }
+}
+
+test('an endpoint shows its secret once, then only a hint; it is read, listed, changed and deleted in its workspace only', async () => {
+  const { key } = await platform.workspace({ scopes: ['settings:write'] });
+  const other = await platform.workspace();
+  const created = await createEndpoint(key, { description: 'orders', event_types: ['sms.status', 'balance.low'] });
+  expect(created.secret).toMatch(/^whsec_[A-Za-z0-9]{40}$/);
+  expect(created).toMatchObject({ url: receiver.url, description: 'orders', event_types: ['sms.status', 'balance.low'], enabled: true, failing_since: null, disabled_reason: null, previous_secret_expires_at: null });
+  expect(created.secret_hint).toBe(`whsec_…${created.secret.slice(-4)}`);
+
+  const read = await platform.api.get(api(`/webhooks/${created.id}`), key);
+  expect(read.status).toBe(200);
+  expect(read.body.data).not.toHaveProperty('secret');
+  expect(read.text).not.toContain(created.secret);
+  const listed = await platform.api.get(api('/webhooks?limit=5'), key);
+  expect(listed.body).toMatchObject({ data: [{ id: created.id }], meta: { pagination: { limit: 5, offset: 0, total: 1 } } });
+
+  const changed = await platform.api.patch(api(`/webhooks/${created.id}`), key, { event_types: ['number.released'], enabled: false });
+  expect(changed.status).toBe(200);
+  expect(changed.body.data).toMatchObject({ event_types: ['number.released'], enabled: false, description: 'orders' });
+
+  for (const path of [`/webhooks/${created.id}`, `/webhooks/${created.id}/deliveries`]) expectError(await platform.api.get(api(path), other.key), 404, 'not_found');
+  expectError(await platform.api.patch(api(`/webhooks/${created.id}`), other.key, { enabled: true }), 404, 'not_found');
+  expectError(await platform.api.delete(api(`/webhooks/${created.id}`), other.key), 404, 'not_found');
+  expectError(await platform.api.get(api('/webhooks/not-a-uuid'), key), 404, 'not_found');
+
+  const deleted = await platform.api.delete(api(`/webhooks/${created.id}`), key);
+  expect(deleted.body).toEqual({ data: { id: created.id, deleted: true } });
+  expectError(await platform.api.get(api(`/webhooks/${created.id}`), key), 404, 'not_found');
+});
+
+test('bad bodies are 400 naming the field, and read-only keys cannot write', async () => {
+  const { id, key } = await platform.workspace({ scopes: ['settings:write'] });
+  const cases: [Record<string, unknown>, string][] = [
+    [{ url: receiver.url, event_types: ['sms.sent'] }, 'event_types.0'],
+    [{ url: receiver.url, event_types: [] }, 'event_types'],
+    [{ url: receiver.url, event_types: ['sms.status', 'sms.status'] }, 'event_types'],
+    [{ url: 'ftp://example.com/hook', event_types: ['sms.status'] }, 'url'],
+    [{ url: 'https://user:pw@example.com/hook', event_types: ['sms.status'] }, 'url'],
+    [{ event_types: ['sms.status'] }, 'url'],
+    [{ url: receiver.url, event_types: ['sms.status'], secret: 'mine' }, 'secret'],
+  ];
+  for (const [body, field] of cases) {
+    const refused = await platform.api.post(api('/webhooks'), key, body);
+    expectError(refused, 400, 'invalid_request');
+    expect(refused.body.error.details.map((detail: { field: string }) => detail.field)).toContain(field);
+  }
+  expect((await platform.api.get(api('/webhooks'), key)).body.meta.pagination.total).toBe(0);
+  const reader = await platform.key(id, ['settings:read']);
+  expectError(await platform.api.post(api('/webhooks'), reader, { url: receiver.url, event_types: ['sms.status'] }), 403, 'forbidden');
+  expectError(await platform.api.get(api('/webhooks'), await platform.key(id, ['billing:read'])), 403, 'forbidden');
+});
+
+test('a ping is delivered signed with the shown secret; a tampered body or another secret fails the check; the log shows the attempt', async () => {
+  const { key } = await platform.workspace();
+  const endpoint = await createEndpoint(key);
+  const queued = await platform.api.post(api(`/webhooks/${endpoint.id}/test`), key, {});
+  expect(queued.status).toBe(202);
+  expect(queued.body.data).toMatchObject({ endpoint_id: endpoint.id, event_type: 'ping', status: 'pending', attempts: [] });
+  const [request] = await requestsFor(queued.body.data.event_id);
+  expect(request!.event).toEqual({ id: queued.body.data.event_id, type: 'ping', created_at: expect.any(String), data: { endpoint_id: endpoint.id } });
+  expect(request!.headers['content-type']).toBe('application/json');
+  const header = request!.headers['voice-signature'] as string;
+  expect(signatureParts(header).v1).toHaveLength(1);
+  expect(Math.abs(Number(signatureParts(header).t) - Date.now() / 1000)).toBeLessThan(600);
+  expect(verifySignature(request!.rawBody, header, endpoint.secret)).toBe(true);
+  expect(verifySignature(request!.rawBody.replace('ping', 'pong'), header, endpoint.secret)).toBe(false);
+  expect(verifySignature(request!.rawBody, header.replace(/t=\d+/, `t=${Number(signatureParts(header).t) + 1}`), endpoint.secret)).toBe(false);
+  expect(verifySignature(request!.rawBody, header, `${endpoint.secret.slice(0, -1)}x`)).toBe(false);
+
+  const log = await eventually(async () => {
+    const answer = await platform.api.get(api(`/webhooks/${endpoint.id}/deliveries`), key);
+    return answer.body.data[0]?.status === 'delivered' ? answer : undefined;
+  });
+  expect(log.body.data).toEqual([
+    {
+      id: queued.body.data.id,
+      endpoint_id: endpoint.id,
+      event_id: queued.body.data.event_id,
+      event_type: 'ping',
+      status: 'delivered',
+      attempts: [{ at: expect.any(String), status_code: 200, latency_ms: expect.any(Number), error: null }],
+      next_attempt_at: null,
+      created_at: queued.body.data.created_at,
+      delivered_at: expect.any(String),
+    },
+  ]);
+  expect((await platform.api.get(api(`/webhooks/${endpoint.id}/deliveries?status=pending`), key)).body.meta.pagination.total).toBe(0);
+  expectError(await platform.api.get(api(`/webhooks/${endpoint.id}/deliveries?status=lost`), key), 400, 'invalid_request');
+});
+
+test('after a rotation both secrets sign for 24 hours, then only the new one', async () => {
+  const { key } = await platform.workspace();
+  const endpoint = await createEndpoint(key);
+  const rotated = await platform.api.post(api(`/webhooks/${endpoint.id}/rotate-secret`), key, {});
+  expect(rotated.status).toBe(200);
+  const fresh = rotated.body.data as { secret: string; secret_hint: string; previous_secret_expires_at: string };
+  expect(fresh.secret).not.toBe(endpoint.secret);
+  expect(fresh.secret_hint).toBe(`whsec_…${fresh.secret.slice(-4)}`);
+  expect(Date.parse(fresh.previous_secret_expires_at) - Date.now()).toBeGreaterThan(23 * hour);
+
+  const ping = async () => (await platform.api.post(api(`/webhooks/${endpoint.id}/test`), key, {})).body.data.event_id as string;
+  const [during] = await requestsFor(await ping());
+  const header = during!.headers['voice-signature'] as string;
+  expect(signatureParts(header).v1).toHaveLength(2);
+  expect(verifySignature(during!.rawBody, header, fresh.secret)).toBe(true);
+  expect(verifySignature(during!.rawBody, header, endpoint.secret)).toBe(true);
+
+  await withWorkerAhead(25 * hour, async () => {
+    const [after] = await requestsFor(await ping());
+    const later = after!.headers['voice-signature'] as string;
+    expect(signatureParts(later).v1).toHaveLength(1);
+    expect(verifySignature(after!.rawBody, later, fresh.secret)).toBe(true);
+    expect(verifySignature(after!.rawBody, later, endpoint.secret)).toBe(false);
+  });
+});
+
+test('a platform without VOICE_EGRESS_ALLOW_PRIVATE refuses loopback and plain-http receivers', async () => {
+  const strict = await startTestPlatform();
+  try {
+    const { key } = await strict.workspace();
+    for (const url of [receiver.url, receiver.url.replace('http:', 'https:'), 'https://10.0.0.8/hook', 'http://example.com/hook']) {
+      const refused = await strict.api.post(api('/webhooks'), key, { url, event_types: ['sms.status'] });
+      expectError(refused, 400, 'invalid_request');
+      expect(refused.body.error.details).toEqual([{ field: 'url', issue: expect.any(String) }]);
+    }
+    expect((await strict.api.get(api('/webhooks'), key)).body.meta.pagination.total).toBe(0);
+  } finally {
+    await strict.close();
+  }
+});
+
+test('the webhook settings keep a balance.low threshold per workspace', async () => {
+  const { key } = await platform.workspace();
+  expect((await platform.api.get(api('/settings/webhooks'), key)).body).toEqual({ data: { balance_low_threshold: null } });
+  const set = await platform.api.patch(api('/settings/webhooks'), key, { balance_low_threshold: '2.5' });
+  expect(set.body).toEqual({ data: { balance_low_threshold: '2.5000' } });
+  expect((await platform.api.get(api('/settings/webhooks'), (await platform.workspace()).key)).body.data.balance_low_threshold).toBeNull();
+  expectError(await platform.api.patch(api('/settings/webhooks'), key, { balance_low_threshold: '-1' }), 400, 'invalid_request');
+  expect((await platform.api.patch(api('/settings/webhooks'), key, { balance_low_threshold: null })).body).toEqual({ data: { balance_low_threshold: null } });
+});

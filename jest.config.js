@@ -12,6 +12,7 @@ const workspaces = {
   calls: 'services/calls',
   webhooks: 'services/webhooks',
   gateway: 'gateway',
+  client: 'client',
   platform: 'platform',
 };
 
@@ -43,7 +44,7 @@ if (!process.env.MONGODB_URI) console.info('The *.mongodb.test.ts files are not 
 module.exports = {
   testEnvironment: 'node',
   testPathIgnorePatterns: ['/node_modules/', ...(process.env.MONGODB_URI ? [] : [mongoOnly])],
-  roots: ['<rootDir>/services', '<rootDir>/contracts', '<rootDir>/gateway', '<rootDir>/platform', '<rootDir>/test'],
+  roots: ['<rootDir>/services', '<rootDir>/contracts', '<rootDir>/gateway', '<rootDir>/client', '<rootDir>/platform', '<rootDir>/test'],
   testMatch: ['**/test/**/*.test.ts'],
   transform: { '^.+\\.(ts|js)$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }] },
   // ESM-only packages the tests import are compiled to CommonJS like the sources.

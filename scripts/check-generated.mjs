@@ -1,6 +1,7 @@
-// Fails when proto/gen is not what `npm run generate` would produce from proto/.
+// Fails when proto/gen is not what `npm run generate` would produce from proto/, or when the typed
+// client's OpenAPI document and types are not what the gateway's operations give now.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, statSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { tmpdir } from 'node:os';
 
@@ -36,3 +37,14 @@ try {
 } finally {
   rmSync(out, { recursive: true, force: true });
 }
+
+// The document comes from the compiled gateway: compile it from the sources as they are.
+execFileSync(bin('tsc'), ['-b', 'gateway'], { cwd: root, stdio: 'inherit' });
+const { clientArtifacts } = await import('../client/scripts/artifacts.mjs');
+const artifacts = Object.entries(await clientArtifacts());
+const staleClient = artifacts.filter(([file, text]) => !existsSync(join(root, file)) || readFileSync(join(root, file), 'utf8') !== text).map(([file]) => file);
+if (staleClient.length > 0) {
+  console.error(`The typed client's generated files are stale; run \`npm run generate\`. Differs: ${staleClient.join(', ')}`);
+  process.exit(1);
+}
+console.log(`The typed client's generated files are up to date (${artifacts.map(([file]) => file).join(', ')}).`);

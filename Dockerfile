@@ -28,6 +28,7 @@ COPY services/platform-users/package.json services/platform-users/
 COPY services/assistants/package.json services/assistants/
 COPY services/calls/package.json services/calls/
 COPY services/webhooks/package.json services/webhooks/
+COPY services/voice-sandbox/package.json services/voice-sandbox/
 COPY gateway/package.json gateway/
 COPY platform/package.json platform/
 COPY test/package.json test/

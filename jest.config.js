@@ -11,6 +11,7 @@ const workspaces = {
   assistants: 'services/assistants',
   calls: 'services/calls',
   webhooks: 'services/webhooks',
+  'voice-sandbox': 'services/voice-sandbox',
   gateway: 'gateway',
   client: 'client',
   platform: 'platform',

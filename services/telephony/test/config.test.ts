@@ -29,7 +29,7 @@ test('VOICE_SIP_CHECK_TIMEOUT_MS is 5 s by default, 100 ms to 30 s when set', ()
 });
 
 test("the voice runtime's stream endpoint is a WebSocket URL, the sandbox runtime's on this machine by default", () => {
-  expect(readTelephonyConfig(base).mediaUrl).toBe('ws://127.0.0.1:50058/media');
+  expect(readTelephonyConfig(base).mediaUrl).toBe('ws://127.0.0.1:50060/media');
   expect(readTelephonyConfig({ ...base, VOICE_MEDIA_URL: 'wss://voice-runtime.example/media' }).mediaUrl).toBe('wss://voice-runtime.example/media');
   expect(() => readTelephonyConfig({ ...base, VOICE_MEDIA_URL: 'https://voice-runtime.example/media' })).toThrow(/VOICE_MEDIA_URL/);
 });

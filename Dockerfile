@@ -30,6 +30,7 @@ COPY services/calls/package.json services/calls/
 COPY services/webhooks/package.json services/webhooks/
 COPY services/voice-sandbox/package.json services/voice-sandbox/
 COPY gateway/package.json gateway/
+COPY client/package.json client/
 COPY platform/package.json platform/
 COPY test/package.json test/
 COPY bench/package.json bench/

@@ -97,6 +97,19 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
   const callsHost = serviceEnv.VOICE_CALLS_HOST ?? '127.0.0.1';
   const callsPort = serviceEnv.VOICE_CALLS_PORT === '0' ? await holdFreePort(callsHost) : undefined;
   urls.calls = `http://${callsHost}:${callsPort?.port ?? serviceEnv.VOICE_CALLS_PORT}`;
+  // The sandbox voice runtime answers calls' media unless another runtime is named (VOICE_MEDIA_URL).
+  // It reports to services that start before it, and telephony must know its address when it starts:
+  // its port is chosen (and held) now, the runtime started once the services run.
+  const sandboxRuntime =
+    serviceEnv.VOICE_MEDIA_URL === undefined
+      ? await (async () => {
+          const host = serviceEnv.VOICE_SANDBOX_RUNTIME_HOST ?? '127.0.0.1';
+          const port = (serviceEnv.VOICE_SANDBOX_RUNTIME_PORT ?? '0') === '0' ? await holdFreePort(host) : undefined;
+          const reachable = host === '0.0.0.0' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+          return { host, port, mediaUrl: `ws://${reachable}:${port?.port ?? serviceEnv.VOICE_SANDBOX_RUNTIME_PORT}/media` };
+        })()
+      : undefined;
+  const mediaUrl = serviceEnv.VOICE_MEDIA_URL ?? sandboxRuntime!.mediaUrl;
   const portVariables: Record<ServiceName, string> = {
     identity: 'VOICE_IDENTITY_PORT',
     tools: 'VOICE_TOOLS_PORT',
@@ -115,7 +128,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
     billing: (serviceEnv) => startBillingService({ ...serviceEnv, VOICE_IDENTITY_URL: urls.identity }, { logger: loggerFor('billing'), events, local }),
     telephony: (serviceEnv) =>
       startTelephonyService(
-        { ...serviceEnv, VOICE_BILLING_URL: urls.billing, VOICE_ASSISTANTS_URL: urls.assistants, VOICE_MEDIA_URL: serviceEnv.VOICE_MEDIA_URL ?? voiceSandbox?.server.mediaUrl },
+        { ...serviceEnv, VOICE_BILLING_URL: urls.billing, VOICE_ASSISTANTS_URL: urls.assistants, VOICE_MEDIA_URL: mediaUrl },
         { logger: loggerFor('telephony'), events, local },
       ),
     platformUsers: (serviceEnv) =>
@@ -163,11 +176,14 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
       metricsServer = await startMetricsServer({ ...metricsConfig, logger: loggerFor('platform') });
       collectProcessMetrics('platform');
     }
-    // The sandbox voice runtime answers calls' media unless another runtime is named (VOICE_MEDIA_URL).
-    if (serviceEnv.VOICE_MEDIA_URL === undefined) {
-      voiceSandbox = await startVoiceSandbox({ VOICE_SANDBOX_RUNTIME_PORT: '0', ...serviceEnv }, { logger: loggerFor('voice-sandbox'), local });
-    }
     for (const name of Object.keys(starters) as ServiceName[]) await startService(name);
+    if (sandboxRuntime) {
+      await sandboxRuntime.port?.release();
+      voiceSandbox = await startVoiceSandbox(
+        { ...serviceEnv, VOICE_SANDBOX_RUNTIME_HOST: sandboxRuntime.host, VOICE_SANDBOX_RUNTIME_PORT: String(sandboxRuntime.port?.port ?? serviceEnv.VOICE_SANDBOX_RUNTIME_PORT) },
+        { logger: loggerFor('voice-sandbox'), local },
+      );
+    }
     await heldPort?.release();
     const gateway = await startGateway(
       {
@@ -199,6 +215,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
     await heldPort?.release();
     await assistantsPort?.release();
     await callsPort?.release();
+    await sandboxRuntime?.port?.release();
     await shutdown();
     throw error;
   }

@@ -522,6 +522,24 @@ export function telephonyStoreContract(open: OpenStore<TelephonyStore>): void {
         expect(applied.filter((record) => record !== undefined)).toHaveLength(1);
       });
 
+      test('pruning deletes failed caller IDs and those whose code expired before the cut-off, the oldest first and at most the batch', async () => {
+        const cutOff = '2027-01-01T00:00:00.000Z';
+        const oldFailed = callerIdRecord(workspace, { status: 'failed', updatedAt: '2026-12-01T00:00:00.000Z' });
+        const oldExpired = callerIdRecord(workspace, { codeExpiresAt: '2026-12-02T00:00:00.000Z', updatedAt: '2026-12-02T00:00:00.000Z' });
+        const kept = [
+          callerIdRecord(workspace, { status: 'verified', verifiedAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' }),
+          callerIdRecord(workspace, { status: 'failed', updatedAt: '2027-01-02T00:00:00.000Z' }),
+          callerIdRecord(workspace, { codeExpiresAt: '2027-01-02T00:00:00.000Z' }),
+        ];
+        for (const callerId of [oldFailed, oldExpired, ...kept]) await store.insertCallerId(callerId);
+        expect(await store.pruneUnverifiedCallerIds(cutOff, 1)).toBe(1);
+        expect(await store.getCallerId(workspace, oldFailed.id)).toBeUndefined();
+        expect(await store.pruneUnverifiedCallerIds(cutOff, 10)).toBe(1);
+        expect(await store.getCallerId(workspace, oldExpired.id)).toBeUndefined();
+        for (const callerId of kept) expect(await store.getCallerId(workspace, callerId.id)).toEqual(callerId);
+        expect(await store.pruneUnverifiedCallerIds(cutOff, 10)).toBe(0);
+      });
+
       test('recordCodeSent adds the capture of its price to the outbox, and nothing for a caller ID that is gone', async () => {
         const callerId = callerIdRecord(workspace);
         await store.insertCallerId(callerId);

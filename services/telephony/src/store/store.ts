@@ -281,6 +281,11 @@ export interface CallerIdStore {
    * failing it at `maxAttempts`. Undefined when that state changed meanwhile.
    */
   applyCode(workspaceId: string, id: string, seenAttempts: number, outcome: CodeOutcome, now: string): Promise<CallerIdRecord | undefined>;
+  /**
+   * Deletes at most `limit` caller IDs that failed (last changed) or whose code expired unused
+   * before `before`, the oldest first; answers how many.
+   */
+  pruneUnverifiedCallerIds(before: string, limit: number): Promise<number>;
   /** The workspace's verified caller ID of the number, if any. */
   verifiedCallerId(workspaceId: string, phoneNumber: string): Promise<CallerIdRecord | undefined>;
 }

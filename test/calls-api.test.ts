@@ -35,12 +35,16 @@ async function ready(options: { credits?: string; maxSeconds?: number; plan?: st
   return { ...workspace, number, assistantId: assistant.body.data.id as string, version: assistant.body.data.revision as number };
 }
 
-const place = (key: string, body: unknown, headers: Record<string, string> = {}) => platform.api.post('/calls', key, body, { headers });
+/** The sandbox runtime keeps these calls talking (test/calls-lifecycle.test.ts follows calls to their end), so their holds stay open. */
+const holdOn = { sandbox_script: [{ pause_ms: 600_000 }] };
+
+const place = (key: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  platform.api.post('/calls', key, { metadata: holdOn, ...body }, { headers });
 
 describe('placing a call', () => {
   test('201 queued with the call; its longest length is held; nothing internal is shown', async () => {
     const { key, number, assistantId } = await ready({ credits: '5.0000', maxSeconds: 600 });
-    const response = await place(key, { assistant_id: assistantId, from: number.number, to: '+1 (415) 555-0123', variables: { name: 'Ada' }, metadata: { crm_id: 'c-1' } });
+    const response = await place(key, { assistant_id: assistantId, from: number.number, to: '+1 (415) 555-0123', variables: { name: 'Ada' }, metadata: { crm_id: 'c-1', ...holdOn } });
     expect(response.status).toBe(201);
     expect(response.body).toEqual({
       data: {
@@ -52,7 +56,7 @@ describe('placing a call', () => {
         assistant_id: assistantId,
         assistant_version: 1,
         variables: { name: 'Ada' },
-        metadata: { crm_id: 'c-1' },
+        metadata: { crm_id: 'c-1', ...holdOn },
         created_at: expect.stringMatching(iso),
         answered_at: null,
         ended_at: null,

@@ -17,6 +17,12 @@ export const callLegStream: StreamDefinition = { name: 'CALL_LEGS', subjects: ['
 
 export const callLegChangedSubject = 'telephony.call_legs.changed';
 
+/** Calls answered and calls ended and charged (voice.calls.v1.CallChanged), published by the calls service. */
+export const callStream: StreamDefinition = { name: 'CALLS', subjects: ['calls.calls.>'] };
+
+export const callStartedSubject = 'calls.calls.started';
+export const callEndedSubject = 'calls.calls.ended';
+
 /** usage.<producer>.<kind>, e.g. usage.telephony.sms. */
 export const usageSubject = (producer: string, kind: string): string => `usage.${producer}.${kind}`;
 
@@ -25,4 +31,6 @@ export const walletChangedSubject = 'billing.wallets.changed';
 /** Durable consumer names: one position per consuming service, shared by its replicas. */
 export const durableNames = {
   billingUsage: 'billing-usage',
+  callsLegs: 'calls-legs',
+  callsWallets: 'calls-wallets',
 } as const;

@@ -3,11 +3,11 @@
 // service follows: a leg's reports move the call once and in order, and billing's wallet change
 // records what the call was charged, once.
 import { randomBytes } from 'node:crypto';
-import { create, fromBinary } from '@bufbuild/protobuf';
+import { create, fromBinary, type MessageInitShape } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { Code } from '@connectrpc/connect';
 import { newId } from '@voice/runtime/ids';
-import { CallSessionService, type UploadRecordingRequest } from '@voice/proto/voice/calls/v1/call_sessions';
+import { CallSessionService, type UploadRecordingRequestSchema } from '@voice/proto/voice/calls/v1/call_sessions';
 import { CallChangedSchema } from '@voice/proto/voice/calls/v1/events';
 import { UsageEventSchema, WalletChangedSchema } from '@voice/proto/voice/billing/v1/events';
 import { CallStatus } from '@voice/proto/voice/calls/v1/calls';
@@ -103,7 +103,7 @@ test("a tool call runs the assistant's tool by name and answers its result; an u
 test('a recording is stored whole and read back by range; one over the limit is refused and nothing is kept', async () => {
   const { call, session } = await placedCall();
   const wav = randomBytes(100_000);
-  async function* upload(bytes: Buffer, contentType = 'audio/wav'): AsyncGenerator<Omit<UploadRecordingRequest, '$typeName'> & { $typeName?: undefined }> {
+  async function* upload(bytes: Buffer, contentType = 'audio/wav'): AsyncGenerator<MessageInitShape<typeof UploadRecordingRequestSchema>> {
     for (let offset = 0; offset < bytes.length; offset += 65_536) {
       yield { session: offset === 0 ? session : undefined, contentType: offset === 0 ? contentType : '', chunk: bytes.subarray(offset, offset + 65_536) };
     }

@@ -25,7 +25,6 @@ import type {
 import type { CallsDeps } from '../deps.js';
 import { firstMessageOf } from '../domain/first-message.js';
 import { isEnded } from '../domain/statuses.js';
-import { directionEnumOf } from '../domain/wire-names.js';
 import type { CallTools } from '../peers/call-tools.js';
 import { retryOnConflict } from '../retry-on-conflict.js';
 import { RecordingTooLarge, type CallChanges, type CallReport, type CallView } from '../store/store.js';

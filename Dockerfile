@@ -27,7 +27,9 @@ COPY services/billing/package.json services/billing/
 COPY services/platform-users/package.json services/platform-users/
 COPY services/assistants/package.json services/assistants/
 COPY services/webhooks/package.json services/webhooks/
+COPY services/voice-sandbox/package.json services/voice-sandbox/
 COPY gateway/package.json gateway/
+COPY client/package.json client/
 COPY platform/package.json platform/
 COPY test/package.json test/
 COPY bench/package.json bench/

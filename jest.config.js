@@ -10,6 +10,7 @@ const workspaces = {
   'platform-users': 'services/platform-users',
   assistants: 'services/assistants',
   webhooks: 'services/webhooks',
+  'voice-sandbox': 'services/voice-sandbox',
   gateway: 'gateway',
   client: 'client',
   platform: 'platform',

@@ -6,7 +6,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { deleteNamespaceStreams } from './support/nats-namespace.js';
-import { startCluster } from '@voice/platform';
+import { clusterProcesses, startCluster } from '@voice/platform';
 import { newId } from '@voice/runtime/ids';
 import { startTestCluster, type TestCluster } from './support/cluster.js';
 import { importedSmsNumber, startFakeTwilio } from './support/fake-twilio.js';
@@ -54,7 +54,10 @@ test('the cluster refuses the in-process transport: its processes reach each oth
 
 test('each service and the gateway run as processes of their own, and the flows work end to end through the gateway', async () => {
   const pids = Object.values(platform.running.status()).map((status) => status.pid);
-  expect(new Set(pids).size).toBe(9);
+  // Every service, the sandbox voice runtime and the gateway.
+  expect(Object.keys(platform.running.status()).sort()).toEqual(clusterProcesses.map((process) => process.name).sort());
+  expect(clusterProcesses.map((process) => process.name)).toEqual(expect.arrayContaining(['identity', 'telephony', 'webhooks', 'voiceSandbox', 'gateway']));
+  expect(new Set(pids).size).toBe(clusterProcesses.length);
   expect(pids).not.toContain(process.pid);
 
   const me = await platform.api.get('/me', platform.rootKey);

@@ -60,6 +60,7 @@ export async function startClusterUnderTest(repoRoot: string, log: (line: string
     VOICE_BILLING_PORT: '0',
     VOICE_TELEPHONY_PORT: '0',
     VOICE_PLATFORM_USERS_PORT: '0',
+    VOICE_SANDBOX_RUNTIME_PORT: '0',
   };
   // Children's warnings and errors, as the platform child's are.
   const output = (name: ClusterProcessName, _stream: 'stdout' | 'stderr', chunk: Buffer) => {

@@ -16,6 +16,8 @@ export const images = [
   { name: 'assistants', workspace: 'services/assistants', port: 50056, hostVariable: 'VOICE_ASSISTANTS_HOST' },
   // Also the delivery worker's image (deploy/base/webhooks-delivery.yaml runs its other entry).
   { name: 'webhooks', workspace: 'services/webhooks', port: 50058, hostVariable: 'VOICE_WEBHOOKS_HOST' },
+  // The sandbox voice runtime: a test double of the media path, for staging platforms on the sandbox carrier.
+  { name: 'voice-sandbox', workspace: 'services/voice-sandbox', port: 50060, hostVariable: 'VOICE_SANDBOX_RUNTIME_HOST' },
   { name: 'gateway', workspace: 'gateway', port: 8080, hostVariable: 'HOST' },
 ];
 

@@ -37,6 +37,7 @@ import { entryScopesOf } from './mcp/scope-challenge.js';
 import { registerDocsRoutes } from './docs/page.js';
 import { keepRestRouter, registerOpenApiRoute } from './openapi/route.js';
 import { registerSipTrunkRoutes } from './rest/sip-trunks.js';
+import { registerCallerIdRoutes } from './rest/caller-ids.js';
 import { registerTelephonyRoutes } from './rest/telephony.js';
 import { registerToolRoutes } from './rest/tools.js';
 import { registerWebhookRoutes } from './rest/webhooks.js';
@@ -93,6 +94,7 @@ export function buildRestRouter(deps: GatewayDeps): RestRouter {
   registerMemberRoutes(rest, deps);
   registerTelephonyRoutes(rest, deps);
   registerSipTrunkRoutes(rest, deps);
+  registerCallerIdRoutes(rest, deps);
   registerBillingRoutes(rest, deps);
   registerCustomDomainRoutes(rest, deps);
   registerPlatformUserRoutes(rest, deps);

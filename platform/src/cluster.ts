@@ -274,6 +274,13 @@ async function serviceHealthy(name: ClusterServiceName, url: string): Promise<bo
   }
 }
 
+/** The sandbox voice runtime is no Connect service: it answers GET /healthz. */
+async function voiceSandboxHealthy(url: string): Promise<boolean> {
+  const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1_000) });
+  await response.arrayBuffer();
+  return response.status === 200;
+}
+
 async function gatewayReady(url: string): Promise<boolean> {
   const response = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2_000) });
   await response.arrayBuffer();
@@ -300,7 +307,8 @@ export async function startCluster(env: Env, options: ClusterOptions = {}): Prom
       throw new Error(`${file} is missing: build first (npm run build)`);
     }
     const url = name === 'gateway' ? config.gatewayUrl : config.services[name];
-    const healthy = name === 'gateway' ? () => gatewayReady(url) : () => serviceHealthy(name, url);
+    const healthy =
+      name === 'gateway' ? () => gatewayReady(url) : name === 'voiceSandbox' ? () => voiceSandboxHealthy(url) : () => serviceHealthy(name, url);
     processes.set(name, new Supervised(name, file, config.childEnv[name], healthy, () => config.release(name), settings, logger, () => shuttingDown));
   }
   const get = (name: ClusterProcessName): Supervised => {

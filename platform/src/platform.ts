@@ -1,7 +1,8 @@
 // The whole platform in one process: every service on its own loopback port (for outside gRPC
 // callers), called by the gateway and by each other through their handlers in process
 // (VOICE_INTERNAL_TRANSPORT=in-process, the default) or over loopback HTTP/2 (`http2`), sharing
-// one in-process notifier; data under DATA_DIR. The process serves one metrics endpoint for all
+// one in-process notifier; data under DATA_DIR. The sandbox voice runtime streams calls' media on a
+// loopback port of its own. The process serves one metrics endpoint for all
 // of them (each service's metrics carry its `service` label).
 import { holdFreePort } from './held-port.js';
 import { readCommonConfig, type Env } from '@voice/runtime/config';
@@ -23,6 +24,7 @@ import { startPlatformUsersService } from '@voice/platform-users';
 import { startTelephonyService } from '@voice/telephony';
 import { startToolsService } from '@voice/tools';
 import { startWebhookDelivery, startWebhooksService } from '@voice/webhooks';
+import { startVoiceSandbox, type StartedVoiceSandbox } from '@voice/voice-sandbox';
 
 export interface RunningPlatform {
   url: string;
@@ -81,6 +83,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
   // One stream for every service: in-process without NATS_URL, so producers and consumers meet.
   const events: EventStream = await openConfiguredEventStream(common, 'platform', loggerFor('events'));
   const running = new Map<ServiceName | 'gateway', Running>();
+  let voiceSandbox: StartedVoiceSandbox | undefined;
   let metricsServer: MetricsServer | undefined;
   const urls = {} as Record<ServiceName, string>;
   // Tools and telephony ask the assistants service about assistants, and it asks them back: its
@@ -88,6 +91,19 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
   const assistantsHost = serviceEnv.VOICE_ASSISTANTS_HOST ?? '127.0.0.1';
   const assistantsPort = serviceEnv.VOICE_ASSISTANTS_PORT === '0' ? await holdFreePort(assistantsHost) : undefined;
   urls.assistants = `http://${assistantsHost}:${assistantsPort?.port ?? serviceEnv.VOICE_ASSISTANTS_PORT}`;
+  // The sandbox voice runtime answers calls' media unless another runtime is named (VOICE_MEDIA_URL).
+  // It reports to services that start before it, and telephony must know its address when it starts:
+  // its port is chosen (and held) now, the runtime started once the services run.
+  const sandboxRuntime =
+    serviceEnv.VOICE_MEDIA_URL === undefined
+      ? await (async () => {
+          const host = serviceEnv.VOICE_SANDBOX_RUNTIME_HOST ?? '127.0.0.1';
+          const port = (serviceEnv.VOICE_SANDBOX_RUNTIME_PORT ?? '0') === '0' ? await holdFreePort(host) : undefined;
+          const reachable = host === '0.0.0.0' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+          return { host, port, mediaUrl: `ws://${reachable}:${port?.port ?? serviceEnv.VOICE_SANDBOX_RUNTIME_PORT}/media` };
+        })()
+      : undefined;
+  const mediaUrl = serviceEnv.VOICE_MEDIA_URL ?? sandboxRuntime!.mediaUrl;
   const portVariables: Record<ServiceName, string> = {
     identity: 'VOICE_IDENTITY_PORT',
     tools: 'VOICE_TOOLS_PORT',
@@ -104,7 +120,10 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
     tools: (serviceEnv) => startToolsService({ ...serviceEnv, VOICE_ASSISTANTS_URL: urls.assistants }, { logger: loggerFor('tools'), local }),
     billing: (serviceEnv) => startBillingService({ ...serviceEnv, VOICE_IDENTITY_URL: urls.identity }, { logger: loggerFor('billing'), events, local }),
     telephony: (serviceEnv) =>
-      startTelephonyService({ ...serviceEnv, VOICE_BILLING_URL: urls.billing, VOICE_ASSISTANTS_URL: urls.assistants }, { logger: loggerFor('telephony'), events, local }),
+      startTelephonyService(
+        { ...serviceEnv, VOICE_BILLING_URL: urls.billing, VOICE_ASSISTANTS_URL: urls.assistants, VOICE_MEDIA_URL: mediaUrl },
+        { logger: loggerFor('telephony'), events, local },
+      ),
     platformUsers: (serviceEnv) =>
       startPlatformUsersService({ ...serviceEnv, VOICE_IDENTITY_URL: urls.identity, VOICE_BILLING_URL: urls.billing }, { logger: loggerFor('platform-users'), local }),
     assistants: async (serviceEnv) => {
@@ -129,7 +148,10 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
   };
   const shutdown = async () => {
     // The gateway first, so no request reaches a service that is already gone.
-    for (const name of ['gateway', ...(Object.keys(starters) as ServiceName[]).reverse()] as const) await stopService(name as ServiceName);
+    await stopService('gateway' as ServiceName);
+    // Calls still streaming end before the services they report to.
+    await voiceSandbox?.close();
+    for (const name of (Object.keys(starters) as ServiceName[]).reverse()) await stopService(name);
     await events.close();
     await notifier.close();
     await metricsServer?.close();
@@ -141,6 +163,13 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
       collectProcessMetrics('platform');
     }
     for (const name of Object.keys(starters) as ServiceName[]) await startService(name);
+    if (sandboxRuntime) {
+      await sandboxRuntime.port?.release();
+      voiceSandbox = await startVoiceSandbox(
+        { ...serviceEnv, VOICE_SANDBOX_RUNTIME_HOST: sandboxRuntime.host, VOICE_SANDBOX_RUNTIME_PORT: String(sandboxRuntime.port?.port ?? serviceEnv.VOICE_SANDBOX_RUNTIME_PORT) },
+        { logger: loggerFor('voice-sandbox'), local },
+      );
+    }
     await heldPort?.release();
     const gateway = await startGateway(
       {
@@ -170,6 +199,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
   } catch (error) {
     await heldPort?.release();
     await assistantsPort?.release();
+    await sandboxRuntime?.port?.release();
     await shutdown();
     throw error;
   }

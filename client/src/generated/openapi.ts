@@ -1035,6 +1035,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/caller-ids": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace’s caller IDs, newest first
+         * @description **Scope:** `phone_numbers:read` (or `phone_numbers:write`).
+         */
+        get: operations["listCallerIds"];
+        put?: never;
+        /**
+         * Add a number the workspace holds elsewhere and send it a verification code
+         * @description Answers 201 with the caller ID `pending` once a 6-digit code was sent to the number by SMS through the platform’s carrier; the code works for 10 minutes. The SMS is charged like any SMS (its price is held first: a wallet that cannot cover it is 409 and nothing is sent; when the platform cannot hold it the answer is 503 `telephony_unavailable`). A number that is a phone number on this platform is 409 `conflict` (use it as `from` directly); so is a number that already is a caller ID of the workspace, pending with a valid code or verified. A failed caller ID of the number, or one whose code expired, is replaced. `method: call` is refused with 400 for now.
+         *
+         *     **Scope:** `phone_numbers:write`.
+         */
+        post: operations["createCallerId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/caller-ids/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A caller ID and where its verification stands
+         * @description **Scope:** `phone_numbers:read` (or `phone_numbers:write`).
+         */
+        get: operations["getCallerId"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a caller ID; calls can no longer show it
+         * @description **Scope:** `phone_numbers:write`.
+         */
+        delete: operations["deleteCallerId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/caller-ids/{id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check the code sent to a pending caller ID
+         * @description The right code verifies the caller ID (200). A wrong one is 400 naming `code` with the attempts left; the 5th wrong code fails the caller ID. A caller ID that is verified already, failed, or whose code expired is 409 `conflict` (POST /caller-ids again for a new code). Of concurrent checks with the right code one verifies, the others are 409.
+         *
+         *     **Scope:** `phone_numbers:write`.
+         */
+        post: operations["verifyCallerId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/balance": {
         parameters: {
             query?: never;
@@ -2573,6 +2645,43 @@ export interface components {
                 /** @description what went wrong, in words for people */
                 message: string;
             } | null;
+        };
+        CallerId: {
+            /**
+             * Format: uuid
+             * @description UUID v4
+             */
+            id: string;
+            /** @description the verified (or to be verified) number in E.164 form */
+            phone_number: string;
+            /** @description a name for people */
+            label: string;
+            /**
+             * @description how the code was sent
+             * @enum {string}
+             */
+            method: "sms" | "call";
+            /**
+             * @description pending until the code is checked; verified: usable as `from` of calls; failed: 5 wrong codes, a new POST is needed
+             * @enum {string}
+             */
+            status: "pending" | "verified" | "failed";
+            /** @description wrong codes a pending caller ID still takes before it fails */
+            attempts_remaining: number;
+            /** @description when the code of a pending caller ID stops working (10 minutes after it was sent); null otherwise */
+            code_expires_at: string | null;
+            /** @description when the number was verified; null until then */
+            verified_at: string | null;
+            /**
+             * Format: date-time
+             * @description when the caller ID was added
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description when it last changed
+             */
+            updated_at: string;
         };
         Balance: {
             /** @description credits as an exact decimal string with 4 places */
@@ -8155,6 +8264,308 @@ export interface operations {
                      */
                     "application/json": {
                         data: components["schemas"]["SipTrunkCheck"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listCallerIds: {
+        parameters: {
+            query?: {
+                /** @description Page size: an integer from 1 to 200. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Items to skip: an integer of at least 0. Page until `offset + limit >= meta.pagination.total`. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *           "phone_number": "+14155550123",
+                     *           "label": "label",
+                     *           "method": "sms",
+                     *           "status": "pending",
+                     *           "attempts_remaining": 1,
+                     *           "code_expires_at": "2026-11-21T10:00:00.000Z",
+                     *           "verified_at": "2026-11-21T10:00:00.000Z",
+                     *           "created_at": "2026-11-21T10:00:00.000Z",
+                     *           "updated_at": "2026-11-21T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "pagination": {
+                     *           "limit": 50,
+                     *           "offset": 0,
+                     *           "total": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CallerId"][];
+                        meta: {
+                            pagination: components["schemas"]["Pagination"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createCallerId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "phone_number": "+14155550123",
+                 *       "label": "",
+                 *       "method": "sms"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description the number to verify, in international format with a leading + (stored in E.164) */
+                    phone_number: string;
+                    /**
+                     * @description a name for people, at most 100 characters
+                     * @default
+                     */
+                    label?: string;
+                    /**
+                     * @description how the code is sent: sms (the default) or call
+                     * @default sms
+                     * @enum {string}
+                     */
+                    method?: "sms" | "call";
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "phone_number": "+14155550123",
+                     *         "label": "label",
+                     *         "method": "sms",
+                     *         "status": "pending",
+                     *         "attempts_remaining": 1,
+                     *         "code_expires_at": "2026-11-21T10:00:00.000Z",
+                     *         "verified_at": "2026-11-21T10:00:00.000Z",
+                     *         "created_at": "2026-11-21T10:00:00.000Z",
+                     *         "updated_at": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CallerId"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCallerId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "phone_number": "+14155550123",
+                     *         "label": "label",
+                     *         "method": "sms",
+                     *         "status": "pending",
+                     *         "attempts_remaining": 1,
+                     *         "code_expires_at": "2026-11-21T10:00:00.000Z",
+                     *         "verified_at": "2026-11-21T10:00:00.000Z",
+                     *         "created_at": "2026-11-21T10:00:00.000Z",
+                     *         "updated_at": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CallerId"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteCallerId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** @constant */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    verifyCallerId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the 6-digit code sent to the number */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "phone_number": "+14155550123",
+                     *         "label": "label",
+                     *         "method": "sms",
+                     *         "status": "pending",
+                     *         "attempts_remaining": 1,
+                     *         "code_expires_at": "2026-11-21T10:00:00.000Z",
+                     *         "verified_at": "2026-11-21T10:00:00.000Z",
+                     *         "created_at": "2026-11-21T10:00:00.000Z",
+                     *         "updated_at": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CallerId"];
                     };
                 };
             };

@@ -7,11 +7,15 @@ import { CallLegServiceImpl } from './call-legs/service.js';
 import type { TelephonyDeps } from './deps.js';
 import { TelephonyServiceImpl } from './service.js';
 import { SipTrunks } from './sip/sip-trunks.js';
+import { CallerIdService } from '@voice/proto/voice/telephony/v1/caller_ids';
+import { CallerIds } from './caller-ids/caller-ids.js';
+import { codeSms } from './caller-ids/code-sms.js';
 
-export const telephonyServiceNames = [TelephonyService.typeName, CallLegService.typeName, SipTrunkService.typeName];
+export const telephonyServiceNames = [TelephonyService.typeName, CallLegService.typeName, SipTrunkService.typeName, CallerIdService.typeName];
 
 export const telephonyRoutes = (deps: TelephonyDeps) => (router: ConnectRouter) => {
   router.service(TelephonyService, new TelephonyServiceImpl(deps));
   router.service(CallLegService, new CallLegServiceImpl(deps));
   router.service(SipTrunkService, new SipTrunks({ store: deps.store, box: deps.box, checker: deps.sipChecker, now: deps.now }));
+  router.service(CallerIdService, new CallerIds({ store: deps.store, codes: deps.verificationCodes, sendCode: codeSms(deps), now: deps.now }));
 };

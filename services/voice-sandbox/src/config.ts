@@ -1,0 +1,23 @@
+// Every setting of the sandbox voice runtime, read and validated once at start.
+import { readCommonConfig, readInt, readPort, readString, readUrl, type CommonConfig, type Env } from '@voice/runtime/config';
+
+export interface VoiceSandboxConfig {
+  common: CommonConfig;
+  host: string;
+  /** 50060 by default: the port telephony's VOICE_MEDIA_URL points at unless told otherwise. */
+  port: number;
+  /** The calls service, whose CallSessionService the runtime reports to. */
+  callsUrl: string;
+  /** How long the runtime waits between two turns of a script, as a person would (0: none). */
+  turnGapMs: number;
+}
+
+export function readVoiceSandboxConfig(env: Env): VoiceSandboxConfig {
+  return {
+    common: readCommonConfig(env),
+    host: readString(env, 'VOICE_SANDBOX_RUNTIME_HOST', '127.0.0.1'),
+    port: readPort(env, 'VOICE_SANDBOX_RUNTIME_PORT', 50060),
+    callsUrl: readUrl(env, 'VOICE_CALLS_URL', 'http://127.0.0.1:50057', ['http:', 'https:'])!,
+    turnGapMs: readInt(env, 'VOICE_SANDBOX_TURN_GAP_MS', 0, { min: 0, max: 60_000 }),
+  };
+}

@@ -44,6 +44,7 @@ import { registerWebhookRoutes } from './rest/webhooks.js';
 import { registerAssistantRoutes } from './rest/assistants.js';
 import { registerSettingsRoutes } from './rest/settings.js';
 import { registerKnowledgeRoutes } from './rest/knowledge.js';
+import { registerCallRoutes } from './rest/calls.js';
 import { registerCarrierCallbacks } from './webhooks/carrier-callbacks.js';
 
 export interface GatewayDeps {
@@ -92,6 +93,7 @@ export function buildRestRouter(deps: GatewayDeps): RestRouter {
   registerKnowledgeRoutes(rest, deps);
   registerApiKeyRoutes(rest, deps);
   registerMemberRoutes(rest, deps);
+  registerCallRoutes(rest, deps);
   registerTelephonyRoutes(rest, deps);
   registerSipTrunkRoutes(rest, deps);
   registerCallerIdRoutes(rest, deps);

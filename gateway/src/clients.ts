@@ -8,6 +8,7 @@ import { KnowledgeService } from '@voice/proto/voice/assistants/v1/knowledge';
 import { SettingsService } from '@voice/proto/voice/assistants/v1/settings';
 import { AssistantVersionsService } from '@voice/proto/voice/assistants/v1/versions';
 import { BillingService } from '@voice/proto/voice/billing/v1/billing';
+import { CallsService } from '@voice/proto/voice/calls/v1/calls';
 import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
 import { CustomDomainService } from '@voice/proto/voice/platform/v1/custom_domains';
 import { PlatformUserService } from '@voice/proto/voice/platform/v1/platform_users';
@@ -33,6 +34,7 @@ export interface ServiceClients {
   catalog: Client<typeof CatalogService>;
   settings: Client<typeof SettingsService>;
   knowledge: Client<typeof KnowledgeService>;
+  calls: Client<typeof CallsService>;
   webhooks: Client<typeof WebhooksService>;
   /** Health clients of every service /readyz and /health/dependencies report on, by service name. */
   health: Record<string, Client<typeof Health>>;
@@ -48,6 +50,7 @@ const serverNames: Record<keyof GatewayConfig['services'], string> = {
   billing: 'billing',
   platformUsers: 'platform-users',
   assistants: 'assistants',
+  calls: 'calls',
   webhooks: 'webhooks',
 };
 
@@ -72,6 +75,7 @@ export function createServiceClients(services: GatewayConfig['services'], local?
     catalog: createClient(CatalogService, channels.assistants.transport),
     settings: createClient(SettingsService, channels.assistants.transport),
     knowledge: createClient(KnowledgeService, channels.assistants.transport),
+    calls: createClient(CallsService, channels.calls.transport),
     webhooks: createClient(WebhooksService, channels.webhooks.transport),
     health: Object.fromEntries(Object.entries(channels).map(([name, channel]) => [name, createClient(Health, channel.transport)])),
     close: () => Object.values(channels).forEach((channel) => channel.close()),

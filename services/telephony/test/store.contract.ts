@@ -242,6 +242,8 @@ export function telephonyStoreContract(open: OpenStore<TelephonyStore>): void {
         expect(await store.getNumber(workspace, number.id)).toEqual(number);
         expect(await store.getNumber(otherWorkspace, number.id)).toBeUndefined();
         expect(await store.getNumber(workspace, newId())).toBeUndefined();
+        expect(await store.findNumber(workspace, number.number)).toEqual(number);
+        expect(await store.findNumber(otherWorkspace, number.number)).toBeUndefined();
       });
 
       test('a number is held by one workspace at a time across the platform', async () => {

@@ -142,6 +142,8 @@ export interface NumberStore {
   /** The usage event that captures the first month's hold enters the outbox in the same transaction. */
   insertNumber(number: NumberRecord, usageEvent?: NewOutboxEvent): Promise<{ kind: 'created'; number: NumberRecord } | { kind: 'number_taken' }>;
   getNumber(workspaceId: string, id: string): Promise<NumberRecord | undefined>;
+  /** The workspace's number with this E.164 form (numbers are unique across the platform). */
+  findNumber(workspaceId: string, number: string): Promise<NumberRecord | undefined>;
   /** Newest first. */
   /** Newest first; with `assistantId`, only the numbers that assistant answers. */
   listNumbers(workspaceId: string, page: Page, assistantId?: string): Promise<{ numbers: NumberRecord[]; total: number }>;

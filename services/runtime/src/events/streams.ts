@@ -23,6 +23,13 @@ export const callStream: StreamDefinition = { name: 'CALLS', subjects: ['calls.c
 export const callStartedSubject = 'calls.calls.started';
 export const callEndedSubject = 'calls.calls.ended';
 
+/** What happens to SMS and numbers, as users hear of it (voice.telephony.v1 events.proto), published by telephony. */
+export const telephonyEventStream: StreamDefinition = { name: 'TELEPHONY_EVENTS', subjects: ['telephony.events.>'] };
+
+export const smsStatusChangedSubject = 'telephony.events.sms_status';
+
+export const numberBillingChangedSubject = 'telephony.events.number_billing';
+
 /** usage.<producer>.<kind>, e.g. usage.telephony.sms. */
 export const usageSubject = (producer: string, kind: string): string => `usage.${producer}.${kind}`;
 
@@ -33,4 +40,6 @@ export const durableNames = {
   billingUsage: 'billing-usage',
   callsLegs: 'calls-legs',
   callsWallets: 'calls-wallets',
+  webhooksTelephony: 'webhooks-telephony',
+  webhooksWallets: 'webhooks-wallets',
 } as const;

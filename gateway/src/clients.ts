@@ -12,6 +12,7 @@ import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
 import { CustomDomainService } from '@voice/proto/voice/platform/v1/custom_domains';
 import { PlatformUserService } from '@voice/proto/voice/platform/v1/platform_users';
 import { SipTrunkService } from '@voice/proto/voice/telephony/v1/sip_trunks';
+import { CarrierVoiceService } from '@voice/proto/voice/telephony/v1/carrier_voice';
 import { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
 import { ToolsService } from '@voice/proto/voice/tools/v1/tools';
 import { WebhooksService } from '@voice/proto/voice/webhooks/v1/webhooks';
@@ -23,6 +24,7 @@ export interface ServiceClients {
   tools: Client<typeof ToolsService>;
   telephony: Client<typeof TelephonyService>;
   sipTrunks: Client<typeof SipTrunkService>;
+  carrierVoice: Client<typeof CarrierVoiceService>;
   billing: Client<typeof BillingService>;
   customDomains: Client<typeof CustomDomainService>;
   platformUsers: Client<typeof PlatformUserService>;
@@ -61,6 +63,7 @@ export function createServiceClients(services: GatewayConfig['services'], local?
     tools: createClient(ToolsService, channels.tools.transport),
     telephony: createClient(TelephonyService, channels.telephony.transport),
     sipTrunks: createClient(SipTrunkService, channels.telephony.transport),
+    carrierVoice: createClient(CarrierVoiceService, channels.telephony.transport),
     billing: createClient(BillingService, channels.billing.transport),
     customDomains: createClient(CustomDomainService, channels.platformUsers.transport),
     platformUsers: createClient(PlatformUserService, channels.platformUsers.transport),

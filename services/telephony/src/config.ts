@@ -39,6 +39,8 @@ export interface TelephonyConfig {
   pricing: SmsPricing;
   /** The voice runtime's stream endpoint: where carriers connect answered calls' media (VOICE_MEDIA_URL). */
   mediaUrl: string;
+  /** The calls service, which takes inbound calls and the carriers' recordings. */
+  callsUrl: string;
   /** Per attempt of a request to an HTTP carrier. */
   carrierTimeoutMs: number;
   /** How long a SIP trunk check waits for the trunk's answer to its OPTIONS request. */
@@ -111,6 +113,7 @@ export function readTelephonyConfig(env: Env): TelephonyConfig {
     platformCarrier: readPlatformCarrier(env),
     pricing: readSmsPricing(env),
     mediaUrl: readMediaUrl(env),
+    callsUrl: readUrl(env, 'VOICE_CALLS_URL', 'http://127.0.0.1:50057', ['http:', 'https:'])!,
     carrierTimeoutMs,
     sipCheckTimeoutMs: readInt(env, 'VOICE_SIP_CHECK_TIMEOUT_MS', 5_000, { min: 100, max: 30_000 }),
     // Shorter than any month, so a past-due month is released before the next one is due.

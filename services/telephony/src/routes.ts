@@ -3,15 +3,17 @@ import type { ConnectRouter } from '@connectrpc/connect';
 import { SipTrunkService } from '@voice/proto/voice/telephony/v1/sip_trunks';
 import { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
 import { CallLegService } from '@voice/proto/voice/telephony/v1/call_legs';
-import { CallLegServiceImpl } from './call-legs/service.js';
+import { CarrierVoiceService } from '@voice/proto/voice/telephony/v1/carrier_voice';
+import { CallLegServiceImpl, CarrierVoiceServiceImpl } from './call-legs/service.js';
 import type { TelephonyDeps } from './deps.js';
 import { TelephonyServiceImpl } from './service.js';
 import { SipTrunks } from './sip/sip-trunks.js';
 
-export const telephonyServiceNames = [TelephonyService.typeName, CallLegService.typeName, SipTrunkService.typeName];
+export const telephonyServiceNames = [TelephonyService.typeName, CallLegService.typeName, CarrierVoiceService.typeName, SipTrunkService.typeName];
 
 export const telephonyRoutes = (deps: TelephonyDeps) => (router: ConnectRouter) => {
   router.service(TelephonyService, new TelephonyServiceImpl(deps));
   router.service(CallLegService, new CallLegServiceImpl(deps));
+  router.service(CarrierVoiceService, new CarrierVoiceServiceImpl(deps));
   router.service(SipTrunkService, new SipTrunks({ store: deps.store, box: deps.box, checker: deps.sipChecker, now: deps.now }));
 };

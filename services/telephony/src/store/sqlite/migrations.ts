@@ -164,4 +164,6 @@ export const migrations = [
    CREATE INDEX sip_trunks_by_workspace ON sip_trunks (workspace_id, created_at DESC, id DESC);
    ALTER TABLE phone_numbers ADD COLUMN sip_trunk_id TEXT;
    CREATE INDEX phone_numbers_by_sip_trunk ON phone_numbers (sip_trunk_id) WHERE sip_trunk_id IS NOT NULL;`,
+  // A number's status callbacks and a retried inbound webhook name a leg by the carrier's call id only.
+  `CREATE INDEX call_legs_by_carrier_call ON call_legs (IFNULL(carrier_connection_id, ''), carrier_call_id) WHERE carrier_call_id IS NOT NULL;`,
 ];

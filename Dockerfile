@@ -26,9 +26,11 @@ COPY services/telephony/package.json services/telephony/
 COPY services/billing/package.json services/billing/
 COPY services/platform-users/package.json services/platform-users/
 COPY services/assistants/package.json services/assistants/
+COPY services/calls/package.json services/calls/
 COPY services/webhooks/package.json services/webhooks/
 COPY services/voice-sandbox/package.json services/voice-sandbox/
 COPY gateway/package.json gateway/
+COPY client/package.json client/
 COPY platform/package.json platform/
 COPY test/package.json test/
 COPY bench/package.json bench/

@@ -9,6 +9,7 @@ const workspaces = {
   billing: 'services/billing',
   'platform-users': 'services/platform-users',
   assistants: 'services/assistants',
+  calls: 'services/calls',
   webhooks: 'services/webhooks',
   'voice-sandbox': 'services/voice-sandbox',
   gateway: 'gateway',

@@ -24,6 +24,7 @@ const storageFiles = {
   'assistants-knowledge.test.ts': 'assistants: knowledge bases, documents, ingestion and the text index searched',
   'webhooks.test.ts': 'webhooks: endpoints, sealed secrets and rotation, events, deliveries and their attempts',
   'assistants-settings.test.ts': 'assistants: memory and AI-inference settings, concurrent partial updates, sealed provider keys',
+  'calls-api.test.ts': 'calls: calls, idempotency claims, the outbox of holds released',
 };
 
 /**

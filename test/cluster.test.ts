@@ -56,7 +56,7 @@ test('each service and the gateway run as processes of their own, and the flows 
   const pids = Object.values(platform.running.status()).map((status) => status.pid);
   // Every service, the sandbox voice runtime and the gateway.
   expect(Object.keys(platform.running.status()).sort()).toEqual(clusterProcesses.map((process) => process.name).sort());
-  expect(clusterProcesses.map((process) => process.name)).toEqual(expect.arrayContaining(['identity', 'telephony', 'webhooks', 'voiceSandbox', 'gateway']));
+  expect(clusterProcesses.map((process) => process.name)).toEqual(expect.arrayContaining(['identity', 'telephony', 'webhooks', 'voiceSandbox', 'calls', 'gateway']));
   expect(new Set(pids).size).toBe(clusterProcesses.length);
   expect(pids).not.toContain(process.pid);
 

@@ -34,6 +34,7 @@ const allTools = [
   'list_assistants', 'get_assistant', 'create_assistant', 'update_assistant', 'delete_assistant', 'get_voices',
   'get_memory_settings', 'update_memory_settings', 'get_ai_inference_settings', 'update_ai_inference_settings',
   'list_knowledge_bases', 'get_knowledge_base', 'create_knowledge_base', 'delete_knowledge_base', 'add_document',
+  'make_call', 'list_calls', 'get_call',
 ].sort();
 
 test('an unrestricted enterprise key sees every tool, each with a schema and annotations', async () => {

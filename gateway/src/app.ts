@@ -37,12 +37,14 @@ import { entryScopesOf } from './mcp/scope-challenge.js';
 import { registerDocsRoutes } from './docs/page.js';
 import { keepRestRouter, registerOpenApiRoute } from './openapi/route.js';
 import { registerSipTrunkRoutes } from './rest/sip-trunks.js';
+import { registerCallerIdRoutes } from './rest/caller-ids.js';
 import { registerTelephonyRoutes } from './rest/telephony.js';
 import { registerToolRoutes } from './rest/tools.js';
 import { registerWebhookRoutes } from './rest/webhooks.js';
 import { registerAssistantRoutes } from './rest/assistants.js';
 import { registerSettingsRoutes } from './rest/settings.js';
 import { registerKnowledgeRoutes } from './rest/knowledge.js';
+import { registerCallRoutes } from './rest/calls.js';
 import { registerCarrierCallbacks } from './webhooks/carrier-callbacks.js';
 import { registerCarrierVoiceWebhooks } from './webhooks/carrier-voice.js';
 
@@ -92,8 +94,10 @@ export function buildRestRouter(deps: GatewayDeps): RestRouter {
   registerKnowledgeRoutes(rest, deps);
   registerApiKeyRoutes(rest, deps);
   registerMemberRoutes(rest, deps);
+  registerCallRoutes(rest, deps);
   registerTelephonyRoutes(rest, deps);
   registerSipTrunkRoutes(rest, deps);
+  registerCallerIdRoutes(rest, deps);
   registerBillingRoutes(rest, deps);
   registerCustomDomainRoutes(rest, deps);
   registerPlatformUserRoutes(rest, deps);

@@ -8,10 +8,12 @@ import { KnowledgeService } from '@voice/proto/voice/assistants/v1/knowledge';
 import { SettingsService } from '@voice/proto/voice/assistants/v1/settings';
 import { AssistantVersionsService } from '@voice/proto/voice/assistants/v1/versions';
 import { BillingService } from '@voice/proto/voice/billing/v1/billing';
+import { CallsService } from '@voice/proto/voice/calls/v1/calls';
 import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
 import { CustomDomainService } from '@voice/proto/voice/platform/v1/custom_domains';
 import { PlatformUserService } from '@voice/proto/voice/platform/v1/platform_users';
 import { SipTrunkService } from '@voice/proto/voice/telephony/v1/sip_trunks';
+import { CallerIdService } from '@voice/proto/voice/telephony/v1/caller_ids';
 import { CarrierVoiceService } from '@voice/proto/voice/telephony/v1/carrier_voice';
 import { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
 import { ToolsService } from '@voice/proto/voice/tools/v1/tools';
@@ -24,6 +26,7 @@ export interface ServiceClients {
   tools: Client<typeof ToolsService>;
   telephony: Client<typeof TelephonyService>;
   sipTrunks: Client<typeof SipTrunkService>;
+  callerIds: Client<typeof CallerIdService>;
   carrierVoice: Client<typeof CarrierVoiceService>;
   billing: Client<typeof BillingService>;
   customDomains: Client<typeof CustomDomainService>;
@@ -33,6 +36,7 @@ export interface ServiceClients {
   catalog: Client<typeof CatalogService>;
   settings: Client<typeof SettingsService>;
   knowledge: Client<typeof KnowledgeService>;
+  calls: Client<typeof CallsService>;
   webhooks: Client<typeof WebhooksService>;
   /** Health clients of every service /readyz and /health/dependencies report on, by service name. */
   health: Record<string, Client<typeof Health>>;
@@ -48,6 +52,7 @@ const serverNames: Record<keyof GatewayConfig['services'], string> = {
   billing: 'billing',
   platformUsers: 'platform-users',
   assistants: 'assistants',
+  calls: 'calls',
   webhooks: 'webhooks',
 };
 
@@ -63,6 +68,7 @@ export function createServiceClients(services: GatewayConfig['services'], local?
     tools: createClient(ToolsService, channels.tools.transport),
     telephony: createClient(TelephonyService, channels.telephony.transport),
     sipTrunks: createClient(SipTrunkService, channels.telephony.transport),
+    callerIds: createClient(CallerIdService, channels.telephony.transport),
     carrierVoice: createClient(CarrierVoiceService, channels.telephony.transport),
     billing: createClient(BillingService, channels.billing.transport),
     customDomains: createClient(CustomDomainService, channels.platformUsers.transport),
@@ -72,6 +78,7 @@ export function createServiceClients(services: GatewayConfig['services'], local?
     catalog: createClient(CatalogService, channels.assistants.transport),
     settings: createClient(SettingsService, channels.assistants.transport),
     knowledge: createClient(KnowledgeService, channels.assistants.transport),
+    calls: createClient(CallsService, channels.calls.transport),
     webhooks: createClient(WebhooksService, channels.webhooks.transport),
     health: Object.fromEntries(Object.entries(channels).map(([name, channel]) => [name, createClient(Health, channel.transport)])),
     close: () => Object.values(channels).forEach((channel) => channel.close()),

@@ -22,7 +22,7 @@ export interface GatewayConfig {
   host: string;
   port: number;
   publicUrl: string | undefined;
-  services: { identity: string; tools: string; telephony: string; billing: string; platformUsers: string; assistants: string; webhooks: string };
+  services: { identity: string; tools: string; telephony: string; billing: string; platformUsers: string; assistants: string; webhooks: string; calls: string };
   rateLimit: RateLimitPolicy;
   /** Requests per minute and client address at the OAuth endpoints. */
   oauthRateLimits: Record<(typeof oauthEndpoints)[number], number>;
@@ -70,6 +70,7 @@ export function readGatewayConfig(env: Env): GatewayConfig {
       billing: readServiceUrl(env, 'billing'),
       platformUsers: readServiceUrl(env, 'platform-users'),
       assistants: readServiceUrl(env, 'assistants'),
+      calls: readServiceUrl(env, 'calls'),
       webhooks: readServiceUrl(env, 'webhooks'),
     },
     rateLimit: {

@@ -19,7 +19,7 @@ import { loadKey } from '@voice/runtime/crypto';
 import { readInternalTransport } from '@voice/runtime/internal';
 import { logLevels, type LogLevel } from '@voice/runtime/logger';
 
-export type ClusterServiceName = 'identity' | 'tools' | 'billing' | 'telephony' | 'platformUsers' | 'assistants' | 'webhooks' | 'webhooksDelivery' | 'voiceSandbox';
+export type ClusterServiceName = 'identity' | 'tools' | 'billing' | 'telephony' | 'platformUsers' | 'assistants' | 'webhooks' | 'webhooksDelivery' | 'calls' | 'voiceSandbox';
 export type ClusterProcessName = ClusterServiceName | 'gateway';
 
 interface ClusterProcess {
@@ -48,6 +48,7 @@ export const clusterProcesses: readonly ClusterProcess[] = [
   serviceProcess('webhooks', 'webhooks'),
   // The webhooks delivery worker: its own process, from the webhooks workspace.
   serviceProcess('webhooksDelivery', 'webhooks-delivery', 'services/webhooks/dist/src/delivery/main.js'),
+  serviceProcess('calls', 'calls'),
   // The sandbox voice runtime: the media stream endpoint telephony's carriers connect answered calls to.
   { name: 'voiceSandbox', entry: 'services/voice-sandbox/dist/src/main.js', prefix: 'VOICE_SANDBOX_RUNTIME', defaultPort: 50060 },
   { name: 'gateway', entry: 'gateway/dist/src/main.js', prefix: '', defaultPort: 8080 },
@@ -148,6 +149,7 @@ export async function resolveClusterConfig(env: Env): Promise<ClusterConfig> {
     VOICE_TELEPHONY_URL: services.telephony,
     VOICE_PLATFORM_USERS_URL: services.platformUsers,
     VOICE_ASSISTANTS_URL: services.assistants,
+    VOICE_CALLS_URL: services.calls,
     VOICE_WEBHOOKS_URL: services.webhooks,
     // Carriers stream answered calls to the sandbox runtime unless another runtime is named.
     VOICE_MEDIA_URL: readOptionalString(env, 'VOICE_MEDIA_URL') ?? `${services.voiceSandbox.replace(/^http:/, 'ws:')}/media`,

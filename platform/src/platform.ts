@@ -18,6 +18,7 @@ import {
 import { openNotifier, type Notifier } from '@voice/runtime/nats';
 import { startAssistantsService } from '@voice/assistants';
 import { startBillingService } from '@voice/billing';
+import { startCallsService } from '@voice/calls';
 import { startGateway, type StartedGateway } from '@voice/gateway';
 import { startIdentityService } from '@voice/identity';
 import { startPlatformUsersService } from '@voice/platform-users';
@@ -34,7 +35,7 @@ export interface RunningPlatform {
   /** The process's Prometheus endpoint (`…/metrics`); undefined with VOICE_METRICS_PORT=off. */
   metricsUrl: string | undefined;
   /** Loopback addresses of the services, for internal gRPC callers (tests, operators' tools). */
-  services: Record<'identity' | 'tools' | 'telephony' | 'billing' | 'platformUsers' | 'assistants' | 'webhooks' | 'webhooksDelivery', string>;
+  services: Record<'identity' | 'tools' | 'telephony' | 'billing' | 'platformUsers' | 'assistants' | 'webhooks' | 'webhooksDelivery' | 'calls', string>;
   /** How the gateway and the services call each other (VOICE_INTERNAL_TRANSPORT). */
   internalTransport: InternalTransportKind;
   /** Stops one service while the rest keep running (fault drills and tests). */
@@ -58,6 +59,7 @@ const loopbackDefaults = (env: Env): Env => ({
   VOICE_BILLING_PORT: '0',
   VOICE_PLATFORM_USERS_PORT: '0',
   VOICE_ASSISTANTS_PORT: '0',
+  VOICE_CALLS_PORT: '0',
   VOICE_WEBHOOKS_PORT: '0',
   VOICE_WEBHOOKS_DELIVERY_PORT: '0',
   ...env,
@@ -91,6 +93,10 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
   const assistantsHost = serviceEnv.VOICE_ASSISTANTS_HOST ?? '127.0.0.1';
   const assistantsPort = serviceEnv.VOICE_ASSISTANTS_PORT === '0' ? await holdFreePort(assistantsHost) : undefined;
   urls.assistants = `http://${assistantsHost}:${assistantsPort?.port ?? serviceEnv.VOICE_ASSISTANTS_PORT}`;
+  // Telephony hands inbound calls to the calls service, which is started after it: its address is held too.
+  const callsHost = serviceEnv.VOICE_CALLS_HOST ?? '127.0.0.1';
+  const callsPort = serviceEnv.VOICE_CALLS_PORT === '0' ? await holdFreePort(callsHost) : undefined;
+  urls.calls = `http://${callsHost}:${callsPort?.port ?? serviceEnv.VOICE_CALLS_PORT}`;
   // The sandbox voice runtime answers calls' media unless another runtime is named (VOICE_MEDIA_URL).
   // It reports to services that start before it, and telephony must know its address when it starts:
   // its port is chosen (and held) now, the runtime started once the services run.
@@ -111,6 +117,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
     telephony: 'VOICE_TELEPHONY_PORT',
     platformUsers: 'VOICE_PLATFORM_USERS_PORT',
     assistants: 'VOICE_ASSISTANTS_PORT',
+    calls: 'VOICE_CALLS_PORT',
     webhooks: 'VOICE_WEBHOOKS_PORT',
     webhooksDelivery: 'VOICE_WEBHOOKS_DELIVERY_PORT',
   };
@@ -132,6 +139,13 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
     },
     webhooks: (serviceEnv) => startWebhooksService(serviceEnv, { logger: loggerFor('webhooks'), local }),
     webhooksDelivery: (serviceEnv) => startWebhookDelivery(serviceEnv, { logger: loggerFor('webhooks-delivery'), local }),
+    calls: async (serviceEnv) => {
+      await callsPort?.release();
+      return startCallsService(
+        { ...serviceEnv, VOICE_ASSISTANTS_URL: urls.assistants, VOICE_TELEPHONY_URL: urls.telephony, VOICE_BILLING_URL: urls.billing },
+        { logger: loggerFor('calls'), events, local },
+      );
+    },
   };
   const startService = async (name: ServiceName) => {
     if (running.has(name)) return;
@@ -180,6 +194,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
         VOICE_BILLING_URL: urls.billing,
         VOICE_PLATFORM_USERS_URL: urls.platformUsers,
         VOICE_ASSISTANTS_URL: urls.assistants,
+        VOICE_CALLS_URL: urls.calls,
         VOICE_WEBHOOKS_URL: urls.webhooks,
       },
       { logger: loggerFor('gateway'), notifier, local },
@@ -199,6 +214,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
   } catch (error) {
     await heldPort?.release();
     await assistantsPort?.release();
+    await callsPort?.release();
     await sandboxRuntime?.port?.release();
     await shutdown();
     throw error;

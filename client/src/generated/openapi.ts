@@ -601,6 +601,60 @@ export interface paths {
         patch: operations["updateMember"];
         trace?: never;
     };
+    "/calls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace’s calls, newest first, filtered by status, direction, assistant, number and creation time
+         * @description **Scope:** `calls:read` (or `calls:write`).
+         *
+         *     **MCP tool:** `list_calls`.
+         */
+        get: operations["listCalls"];
+        put?: never;
+        /**
+         * Call a number with an assistant
+         * @description Checked in this order, each with its own error, before anything is dialled: the body (400); the assistant exists in the workspace (404) and the workspace’s plan includes its model, transcriber and voice (403); `from` is a phone number of the workspace (404) that can carry voice calls (409 `telephony_configuration_error`); `to` is not on the workspace’s suppression list (403 `destination_forbidden`); the funds: the call’s longest possible length (the assistant’s `max_duration_seconds`) is held in whole minutes, included minutes first and the rest in credits at the per-minute rate (0.1000 credits a minute unless the operator configured another). A wallet that covers less holds what it covers and the call ends when that is used; one that cannot cover a single minute is 409 `conflict`. The call then answers 201 `queued` and moves on to `ringing`, `in_progress` and an end state; when it ends, its minutes are charged once (per started minute unless the operator configured exact seconds) and the rest of the hold goes back. A carrier that cannot be reached is 503 `telephony_unavailable` and nothing is charged. `variables`: at most 50; `metadata`: at most 16384 bytes as JSON. With an `Idempotency-Key` a retry answers 201 with the first call and `Idempotent-Replayed: true`.
+         *
+         *     **Scope:** `calls:write`.
+         *
+         *     **MCP tool:** `make_call`.
+         */
+        post: operations["createCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/calls/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A call: its status, transcript, summary, analysis and events
+         * @description The events are the call’s public events, oldest first; internal operational events (component fallbacks, session errors, usage bookings) are never listed.
+         *
+         *     **Scope:** `calls:read` (or `calls:write`).
+         *
+         *     **MCP tool:** `get_call`.
+         */
+        get: operations["getCall"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/phone-numbers": {
         parameters: {
             query?: never;
@@ -1029,6 +1083,78 @@ export interface paths {
          *     **Scope:** `sip_trunks:write`.
          */
         post: operations["checkSipTrunk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/caller-ids": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace’s caller IDs, newest first
+         * @description **Scope:** `phone_numbers:read` (or `phone_numbers:write`).
+         */
+        get: operations["listCallerIds"];
+        put?: never;
+        /**
+         * Add a number the workspace holds elsewhere and send it a verification code
+         * @description Answers 201 with the caller ID `pending` once a 6-digit code was sent to the number by SMS through the platform’s carrier; the code works for 10 minutes. The SMS is charged like any SMS (its price is held first: a wallet that cannot cover it is 409 and nothing is sent; when the platform cannot hold it the answer is 503 `telephony_unavailable`). A number that is a phone number on this platform is 409 `conflict` (use it as `from` directly); so is a number that already is a caller ID of the workspace, pending with a valid code or verified. A failed caller ID of the number, or one whose code expired, is replaced. `method: call` is refused with 400 for now.
+         *
+         *     **Scope:** `phone_numbers:write`.
+         */
+        post: operations["createCallerId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/caller-ids/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A caller ID and where its verification stands
+         * @description **Scope:** `phone_numbers:read` (or `phone_numbers:write`).
+         */
+        get: operations["getCallerId"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a caller ID; calls can no longer show it
+         * @description **Scope:** `phone_numbers:write`.
+         */
+        delete: operations["deleteCallerId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/caller-ids/{id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check the code sent to a pending caller ID
+         * @description The right code verifies the caller ID (200). A wrong one is 400 naming `code` with the attempts left; the 5th wrong code fails the caller ID. A caller ID that is verified already, failed, or whose code expired is 409 `conflict` (POST /caller-ids again for a new code). Of concurrent checks with the right code one verifies, the others are 409.
+         *
+         *     **Scope:** `phone_numbers:write`.
+         */
+        post: operations["verifyCallerId"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2367,6 +2493,95 @@ export interface components {
             status: "active" | "suspended" | "invited";
             created_at: string | null;
         };
+        Call: {
+            /**
+             * Format: uuid
+             * @description UUID v4
+             */
+            id: string;
+            /**
+             * @description queued → ringing → in_progress → completed; or no_answer, busy, failed, canceled
+             * @enum {string}
+             */
+            status: "queued" | "ringing" | "in_progress" | "completed" | "no_answer" | "busy" | "failed" | "canceled";
+            /** @enum {string} */
+            direction: "outbound" | "inbound";
+            /** @description phone number in E.164 form, e.g. +14155550100 */
+            from: string;
+            /** @description phone number in E.164 form, e.g. +14155550100 */
+            to: string;
+            /**
+             * Format: uuid
+             * @description UUID v4
+             */
+            assistant_id: string;
+            /** @description the version of the assistant the call runs */
+            assistant_version: number;
+            variables: {
+                [key: string]: unknown;
+            };
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds
+             */
+            created_at: string;
+            answered_at: string | null;
+            ended_at: string | null;
+            /** @description whole seconds from answer to end; 0 until the call ends */
+            duration_seconds: number;
+            /** @description included minutes the call used, once charged */
+            minutes_charged: string;
+            /** @description credits the call cost beyond the included minutes, once charged */
+            credits_charged: string;
+            /** @description why the call ended, e.g. assistant_ended, caller_hung_up, max_duration, no_answer, busy, failed; null while it runs */
+            end_reason: string | null;
+            transcript: components["schemas"]["TranscriptTurn"][];
+            summary: string | null;
+            analysis: {
+                /** @description the verdict the assistant’s analysis plan asked for, e.g. successful */
+                verdict: string | null;
+                extracted_fields: {
+                    [key: string]: unknown;
+                };
+            };
+            /** @description what happened during the call, oldest first (internal operational events are never listed) */
+            events: components["schemas"]["CallEvent"][];
+            has_recording: boolean;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds
+             */
+            updated_at: string;
+        };
+        TranscriptTurn: {
+            /**
+             * @description who spoke: the assistant or the person called (user)
+             * @enum {string}
+             */
+            role: "assistant" | "user";
+            text: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds
+             */
+            at: string;
+        };
+        CallEvent: {
+            /** @description what happened, e.g. call.answered, speech.started, tool.called, call.ended */
+            type: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds
+             */
+            at: string;
+            /** @description the event’s details, by type */
+            data: {
+                [key: string]: unknown;
+            };
+        };
         PhoneNumber: {
             /**
              * Format: uuid
@@ -2573,6 +2788,43 @@ export interface components {
                 /** @description what went wrong, in words for people */
                 message: string;
             } | null;
+        };
+        CallerId: {
+            /**
+             * Format: uuid
+             * @description UUID v4
+             */
+            id: string;
+            /** @description the verified (or to be verified) number in E.164 form */
+            phone_number: string;
+            /** @description a name for people */
+            label: string;
+            /**
+             * @description how the code was sent
+             * @enum {string}
+             */
+            method: "sms" | "call";
+            /**
+             * @description pending until the code is checked; verified: usable as `from` of calls; failed: 5 wrong codes, a new POST is needed
+             * @enum {string}
+             */
+            status: "pending" | "verified" | "failed";
+            /** @description wrong codes a pending caller ID still takes before it fails */
+            attempts_remaining: number;
+            /** @description when the code of a pending caller ID stops working (10 minutes after it was sent); null otherwise */
+            code_expires_at: string | null;
+            /** @description when the number was verified; null until then */
+            verified_at: string | null;
+            /**
+             * Format: date-time
+             * @description when the caller ID was added
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description when it last changed
+             */
+            updated_at: string;
         };
         Balance: {
             /** @description credits as an exact decimal string with 4 places */
@@ -6374,6 +6626,305 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listCalls: {
+        parameters: {
+            query?: {
+                /** @description only calls in this status */
+                status?: "queued" | "ringing" | "in_progress" | "completed" | "no_answer" | "busy" | "failed" | "canceled";
+                /** @description only outbound or only inbound calls */
+                direction?: "outbound" | "inbound";
+                /** @description only calls of this assistant */
+                assistant_id?: string;
+                /** @description only calls from or to this number (international format) */
+                number?: string;
+                /** @description only calls created at or after this RFC 3339 time */
+                created_from?: string;
+                /** @description only calls created before this RFC 3339 time */
+                created_to?: string;
+                /** @description Page size: an integer from 1 to 200. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Items to skip: an integer of at least 0. Page until `offset + limit >= meta.pagination.total`. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *           "status": "queued",
+                     *           "direction": "outbound",
+                     *           "from": "+14155550100",
+                     *           "to": "+14155550123",
+                     *           "assistant_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *           "assistant_version": 1,
+                     *           "variables": {},
+                     *           "metadata": {},
+                     *           "created_at": "2026-11-21T10:00:00.000Z",
+                     *           "answered_at": "2026-11-21T10:00:00.000Z",
+                     *           "ended_at": "2026-11-21T10:00:00.000Z",
+                     *           "duration_seconds": 1,
+                     *           "minutes_charged": "3.000",
+                     *           "credits_charged": "12.5000",
+                     *           "end_reason": "end reason",
+                     *           "transcript": [
+                     *             {
+                     *               "role": "assistant",
+                     *               "text": "text",
+                     *               "at": "2026-11-21T10:00:00.000Z"
+                     *             }
+                     *           ],
+                     *           "summary": "summary",
+                     *           "analysis": {
+                     *             "verdict": "verdict",
+                     *             "extracted_fields": {}
+                     *           },
+                     *           "events": [
+                     *             {
+                     *               "type": "type",
+                     *               "at": "2026-11-21T10:00:00.000Z",
+                     *               "data": {}
+                     *             }
+                     *           ],
+                     *           "has_recording": true,
+                     *           "updated_at": "2026-11-21T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "pagination": {
+                     *           "limit": 50,
+                     *           "offset": 0,
+                     *           "total": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Call"][];
+                        meta: {
+                            pagination: components["schemas"]["Pagination"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createCall: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a request with the same key and body within 24 hours answers the first response again (with `Idempotent-Replayed: true`) and does nothing more; the same key with another body is `409 conflict`.
+                 * @example 5c1d7f0e-order-4711
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "assistant_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                 *       "from": "+14155550100",
+                 *       "to": "+14155550123",
+                 *       "variables": {},
+                 *       "metadata": {}
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description the assistant that speaks on the call (its current version runs it)
+                     */
+                    assistant_id: string;
+                    /** @description a voice-capable phone number of the workspace, in international format with a leading + */
+                    from: string;
+                    /** @description the number to call, in international format with a leading + */
+                    to: string;
+                    /** @description Values substituted into the assistant's first message and prompt as {{name}}: at most 50 names (letters, digits, underscore; at most 64 characters), each a string of at most 1000 characters, a number or a boolean. */
+                    variables?: {
+                        [key: string]: string | number | boolean;
+                    };
+                    /** @description Your own JSON object kept with the call and handed to the voice runtime; at most 16384 bytes as JSON. */
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "status": "queued",
+                     *         "direction": "outbound",
+                     *         "from": "+14155550100",
+                     *         "to": "+14155550123",
+                     *         "assistant_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "assistant_version": 1,
+                     *         "variables": {},
+                     *         "metadata": {},
+                     *         "created_at": "2026-11-21T10:00:00.000Z",
+                     *         "answered_at": "2026-11-21T10:00:00.000Z",
+                     *         "ended_at": "2026-11-21T10:00:00.000Z",
+                     *         "duration_seconds": 1,
+                     *         "minutes_charged": "3.000",
+                     *         "credits_charged": "12.5000",
+                     *         "end_reason": "end reason",
+                     *         "transcript": [
+                     *           {
+                     *             "role": "assistant",
+                     *             "text": "text",
+                     *             "at": "2026-11-21T10:00:00.000Z"
+                     *           }
+                     *         ],
+                     *         "summary": "summary",
+                     *         "analysis": {
+                     *           "verdict": "verdict",
+                     *           "extracted_fields": {}
+                     *         },
+                     *         "events": [
+                     *           {
+                     *             "type": "type",
+                     *             "at": "2026-11-21T10:00:00.000Z",
+                     *             "data": {}
+                     *           }
+                     *         ],
+                     *         "has_recording": true,
+                     *         "updated_at": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Call"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "status": "queued",
+                     *         "direction": "outbound",
+                     *         "from": "+14155550100",
+                     *         "to": "+14155550123",
+                     *         "assistant_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "assistant_version": 1,
+                     *         "variables": {},
+                     *         "metadata": {},
+                     *         "created_at": "2026-11-21T10:00:00.000Z",
+                     *         "answered_at": "2026-11-21T10:00:00.000Z",
+                     *         "ended_at": "2026-11-21T10:00:00.000Z",
+                     *         "duration_seconds": 1,
+                     *         "minutes_charged": "3.000",
+                     *         "credits_charged": "12.5000",
+                     *         "end_reason": "end reason",
+                     *         "transcript": [
+                     *           {
+                     *             "role": "assistant",
+                     *             "text": "text",
+                     *             "at": "2026-11-21T10:00:00.000Z"
+                     *           }
+                     *         ],
+                     *         "summary": "summary",
+                     *         "analysis": {
+                     *           "verdict": "verdict",
+                     *           "extracted_fields": {}
+                     *         },
+                     *         "events": [
+                     *           {
+                     *             "type": "type",
+                     *             "at": "2026-11-21T10:00:00.000Z",
+                     *             "data": {}
+                     *           }
+                     *         ],
+                     *         "has_recording": true,
+                     *         "updated_at": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Call"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listPhoneNumbers: {
         parameters: {
             query?: {
@@ -8155,6 +8706,308 @@ export interface operations {
                      */
                     "application/json": {
                         data: components["schemas"]["SipTrunkCheck"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listCallerIds: {
+        parameters: {
+            query?: {
+                /** @description Page size: an integer from 1 to 200. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Items to skip: an integer of at least 0. Page until `offset + limit >= meta.pagination.total`. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *           "phone_number": "+14155550123",
+                     *           "label": "label",
+                     *           "method": "sms",
+                     *           "status": "pending",
+                     *           "attempts_remaining": 1,
+                     *           "code_expires_at": "2026-11-21T10:00:00.000Z",
+                     *           "verified_at": "2026-11-21T10:00:00.000Z",
+                     *           "created_at": "2026-11-21T10:00:00.000Z",
+                     *           "updated_at": "2026-11-21T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "pagination": {
+                     *           "limit": 50,
+                     *           "offset": 0,
+                     *           "total": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CallerId"][];
+                        meta: {
+                            pagination: components["schemas"]["Pagination"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createCallerId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "phone_number": "+14155550123",
+                 *       "label": "",
+                 *       "method": "sms"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description the number to verify, in international format with a leading + (stored in E.164) */
+                    phone_number: string;
+                    /**
+                     * @description a name for people, at most 100 characters
+                     * @default
+                     */
+                    label?: string;
+                    /**
+                     * @description how the code is sent: sms (the default) or call
+                     * @default sms
+                     * @enum {string}
+                     */
+                    method?: "sms" | "call";
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "phone_number": "+14155550123",
+                     *         "label": "label",
+                     *         "method": "sms",
+                     *         "status": "pending",
+                     *         "attempts_remaining": 1,
+                     *         "code_expires_at": "2026-11-21T10:00:00.000Z",
+                     *         "verified_at": "2026-11-21T10:00:00.000Z",
+                     *         "created_at": "2026-11-21T10:00:00.000Z",
+                     *         "updated_at": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CallerId"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCallerId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "phone_number": "+14155550123",
+                     *         "label": "label",
+                     *         "method": "sms",
+                     *         "status": "pending",
+                     *         "attempts_remaining": 1,
+                     *         "code_expires_at": "2026-11-21T10:00:00.000Z",
+                     *         "verified_at": "2026-11-21T10:00:00.000Z",
+                     *         "created_at": "2026-11-21T10:00:00.000Z",
+                     *         "updated_at": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CallerId"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteCallerId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** @constant */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    verifyCallerId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the 6-digit code sent to the number */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "phone_number": "+14155550123",
+                     *         "label": "label",
+                     *         "method": "sms",
+                     *         "status": "pending",
+                     *         "attempts_remaining": 1,
+                     *         "code_expires_at": "2026-11-21T10:00:00.000Z",
+                     *         "verified_at": "2026-11-21T10:00:00.000Z",
+                     *         "created_at": "2026-11-21T10:00:00.000Z",
+                     *         "updated_at": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CallerId"];
                     };
                 };
             };

@@ -5,3 +5,4 @@ export * from './phone.js';
 export * from './segments.js';
 export * from './sip-address.js';
 export * from './sip-trunks.js';
+export * from './caller-ids.js';

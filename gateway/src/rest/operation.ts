@@ -9,7 +9,7 @@ import type { ErrorAnswer } from '../openapi/components.js';
 export type Method = 'get' | 'post' | 'patch' | 'delete';
 
 /** Groups of operations: OpenAPI tags, and the MCP toolsets of `?toolsets=`. */
-export const toolsets = ['account', 'assistants', 'knowledge', 'settings', 'telephony', 'billing', 'platform'] as const;
+export const toolsets = ['account', 'assistants', 'knowledge', 'settings', 'calls', 'telephony', 'billing', 'platform'] as const;
 export type Toolset = (typeof toolsets)[number];
 
 export interface ToolAnnotations {

@@ -97,3 +97,16 @@ test('versions name their author; a restore is checked against the plan of today
   const restored = await versions.restoreAssistantVersion({ assistantId: id, number: 1, workspacePlan: 'pro' }, workspace);
   expect(restored.assistant).toMatchObject({ revision: 3, config: { voice: { voice_id: 'rachel' } } });
 });
+
+test("a call runs the assistant's current version only while today's plan includes its model", async () => {
+  const workspace = inWorkspace(newId());
+  const created = await assistants.createAssistant({ config: { name: 'premium', model: { provider: 'openai', model: 'gpt-4o' } }, workspacePlan: 'pro' }, workspace);
+  const id = created.assistant!.id;
+  await assistants.updateAssistant({ id, expectedRevision: 1, changes: { first_message: 'Hello' }, workspacePlan: 'pro' }, workspace);
+  const answer = await assistants.getCallAssistant({ id, workspacePlan: 'pro' }, workspace);
+  expect(answer.assistant).toMatchObject({ id, revision: 2, config: { first_message: 'Hello', model: { model: 'gpt-4o' } } });
+  const downgraded = await failure(assistants.getCallAssistant({ id, workspacePlan: 'starter' }, workspace));
+  expect([downgraded.code, downgraded.reason]).toEqual([Code.PermissionDenied, 'forbidden']);
+  expect((await failure(assistants.getCallAssistant({ id, workspacePlan: 'pro' }, inWorkspace(newId())))).code).toBe(Code.NotFound);
+  expect((await failure(assistants.getCallAssistant({ id: 'not-a-uuid', workspacePlan: 'pro' }, workspace))).code).toBe(Code.NotFound);
+});

@@ -10,10 +10,12 @@ import {
   readOptionalString,
   readPublicUrl,
   readServiceUrl,
+  readString,
   readUrl,
   type CommonConfig,
   type Env,
 } from '@voice/runtime/config';
+import { parseE164 } from '@voice/contracts/telephony';
 import { longestSendMs } from './carriers/twilio.js';
 import { holdTimeoutMs } from './billing/holds.js';
 import { readSmsPricing, type SmsPricing } from './domain/pricing.js';
@@ -43,6 +45,8 @@ export interface TelephonyConfig {
   callsUrl: string;
   /** Per attempt of a request to an HTTP carrier. */
   carrierTimeoutMs: number;
+  /** The platform carrier's sender number of caller ID verification codes (E.164). */
+  callerIdSmsFrom: string;
   /** How long a SIP trunk check waits for the trunk's answer to its OPTIONS request. */
   sipCheckTimeoutMs: number;
   /** How long a bought number whose monthly fee was refused stays (past due) before it is released. */
@@ -98,6 +102,16 @@ function readMediaUrl(env: Env): string {
   return readUrl(env, 'VOICE_MEDIA_URL', defaultMediaUrl, ['ws:', 'wss:'])!;
 }
 
+/** Twilio's test sender, which its test credentials and the sandbox accept; production sets a number of the carrier account. */
+export const defaultCallerIdSmsFrom = '+15005550006';
+
+function readCallerIdSmsFrom(env: Env): string {
+  const value = readString(env, 'VOICE_CALLER_ID_SMS_FROM', defaultCallerIdSmsFrom);
+  const parsed = parseE164(value);
+  if (!parsed) throw new ConfigError('VOICE_CALLER_ID_SMS_FROM', 'must be a phone number in E.164 form, e.g. +14155550100');
+  return parsed.number;
+}
+
 export function readTelephonyConfig(env: Env): TelephonyConfig {
   const common = readCommonConfig(env);
   const carrierTimeoutMs = readInt(env, 'VOICE_CARRIER_TIMEOUT_MS', 10_000, { min: 100, max: 120_000 });
@@ -115,6 +129,7 @@ export function readTelephonyConfig(env: Env): TelephonyConfig {
     mediaUrl: readMediaUrl(env),
     callsUrl: readUrl(env, 'VOICE_CALLS_URL', 'http://127.0.0.1:50057', ['http:', 'https:'])!,
     carrierTimeoutMs,
+    callerIdSmsFrom: readCallerIdSmsFrom(env),
     sipCheckTimeoutMs: readInt(env, 'VOICE_SIP_CHECK_TIMEOUT_MS', 5_000, { min: 100, max: 30_000 }),
     // Shorter than any month, so a past-due month is released before the next one is due.
     numberGraceMs: readInt(env, 'VOICE_NUMBER_GRACE_DAYS', 7, { min: 0, max: 27 }) * 24 * 3600 * 1000,

@@ -9,6 +9,7 @@ import type { BillingHolds } from './billing/holds.js';
 import type { NumberTerms } from './presenter.js';
 import type { SmsPricing } from './domain/pricing.js';
 import type { SipTrunkDeps } from './sip/sip-trunks.js';
+import type { VerificationCodes } from './caller-ids/verification-code.js';
 import type { TelephonyStore } from './store/store.js';
 
 export interface TelephonyDeps<Store = TelephonyStore> {
@@ -16,6 +17,10 @@ export interface TelephonyDeps<Store = TelephonyStore> {
   /** Seals carrier credentials at rest. */
   box: SecretBox;
   carriers: CarrierDirectory;
+  /** Hashes caller IDs' verification codes with the platform's key. */
+  verificationCodes: VerificationCodes;
+  /** The platform carrier's sender of caller ID codes (E.164). */
+  callerIdSmsFrom: string;
   /** Sends SIP trunks their OPTIONS check, through the egress guard. */
   sipChecker: SipTrunkDeps['checker'];
   pricing: SmsPricing;

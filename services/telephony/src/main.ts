@@ -25,6 +25,8 @@ import { telephonyRetentionJob } from './retention.js';
 import { telephonyRoutes, telephonyServiceNames } from './routes.js';
 import { recordDelivery } from './sms/delivery-reports.js';
 import { SipOptionsChecker } from './sip/options-check.js';
+import { VerificationCodes } from './caller-ids/verification-code.js';
+import { hkdfSync } from 'node:crypto';
 import { SendRecovery } from './sms/send-recovery.js';
 import { connectMongoTelephonyStore } from './store/mongo.js';
 import { openSqliteTelephonyStore } from './store/sqlite.js';
@@ -130,6 +132,9 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
         store,
         box,
         carriers,
+        // A key of its own for codes, so the hashes reveal nothing about the encryption key.
+        verificationCodes: new VerificationCodes(Buffer.from(hkdfSync('sha256', config.encryptionKey, '', 'voice caller ID verification codes', 32))),
+        callerIdSmsFrom: config.callerIdSmsFrom,
         sipChecker: new SipOptionsChecker({
           policy: egressPolicy({ allowPrivate: config.egressAllowPrivate }),
           timeoutMs: config.sipCheckTimeoutMs,

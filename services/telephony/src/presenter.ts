@@ -9,8 +9,10 @@ import {
   SuppressionSchema,
 } from '@voice/proto/voice/telephony/v1/telephony';
 import { SipTrunkSchema } from '@voice/proto/voice/telephony/v1/sip_trunks';
+import { CallerIdSchema } from '@voice/proto/voice/telephony/v1/caller_ids';
+import { maxVerificationAttempts } from '@voice/contracts/telephony';
 import { secretMask } from '@voice/contracts/telephony';
-import type { CampaignRecord, ConnectionRecord, MessageRecord, NumberRecord, SipTrunkRecord, SuppressionRecord } from './store/store.js';
+import type { CampaignRecord, ConnectionRecord, MessageRecord, NumberRecord, SipTrunkRecord, SuppressionRecord, CallerIdRecord } from './store/store.js';
 
 /** What a bought number costs each month, and how long a month that could not be paid leaves it before it is released. */
 export interface NumberTerms {
@@ -69,6 +71,20 @@ export const presentSipTrunk = (trunk: SipTrunkRecord) =>
     numberIds: trunk.numberIds,
     createdAt: toTimestamp(trunk.createdAt),
     updatedAt: toTimestamp(trunk.updatedAt),
+  });
+
+export const presentCallerId = (callerId: CallerIdRecord) =>
+  create(CallerIdSchema, {
+    id: callerId.id,
+    phoneNumber: callerId.phoneNumber,
+    label: callerId.label,
+    method: callerId.method,
+    status: callerId.status,
+    attemptsRemaining: callerId.status === 'pending' ? Math.max(0, maxVerificationAttempts - callerId.attempts) : 0,
+    codeExpiresAt: callerId.status === 'pending' ? toTimestamp(callerId.codeExpiresAt) : undefined,
+    verifiedAt: callerId.verifiedAt ? toTimestamp(callerId.verifiedAt) : undefined,
+    createdAt: toTimestamp(callerId.createdAt),
+    updatedAt: toTimestamp(callerId.updatedAt),
   });
 
 export const presentCampaign = (campaign: CampaignRecord) =>

@@ -33,3 +33,9 @@ test("the voice runtime's stream endpoint is a WebSocket URL, the sandbox runtim
   expect(readTelephonyConfig({ ...base, VOICE_MEDIA_URL: 'wss://voice-runtime.example/media' }).mediaUrl).toBe('wss://voice-runtime.example/media');
   expect(() => readTelephonyConfig({ ...base, VOICE_MEDIA_URL: 'https://voice-runtime.example/media' })).toThrow(/VOICE_MEDIA_URL/);
 });
+
+test('VOICE_CALLER_ID_SMS_FROM is a phone number, normalised to E.164', () => {
+  expect(readTelephonyConfig(base).callerIdSmsFrom).toBe('+15005550006');
+  expect(readTelephonyConfig({ ...base, VOICE_CALLER_ID_SMS_FROM: '+1 415-555-0100' }).callerIdSmsFrom).toBe('+14155550100');
+  expect(() => readTelephonyConfig({ ...base, VOICE_CALLER_ID_SMS_FROM: '4155550100' })).toThrow(/VOICE_CALLER_ID_SMS_FROM/);
+});

@@ -16,6 +16,8 @@ import type { TelephonyDeps } from '../src/deps.js';
 import type { SmsPricing } from '../src/domain/pricing.js';
 import { telephonyRoutes } from '../src/routes.js';
 import { SipOptionsChecker } from '../src/sip/options-check.js';
+import { VerificationCodes } from '../src/caller-ids/verification-code.js';
+import { randomBytes } from 'node:crypto';
 import type { TelephonyStore } from '../src/store/store.js';
 import { routerClient, serverClient, type TierClient } from '../../runtime/test/service-tiers.js';
 
@@ -80,6 +82,8 @@ export function telephonyDeps(parts: HarnessParts): TelephonyDeps {
     store: parts.store,
     box: parts.box,
     carriers: parts.carriers,
+    verificationCodes: new VerificationCodes(randomBytes(32)),
+    callerIdSmsFrom: '+15005550006',
     sipChecker: new SipOptionsChecker({ policy: egressPolicy({ allowPrivate: parts.allowPrivate ?? false }), timeoutMs: parts.sipCheckTimeoutMs ?? 2_000, logger }),
     pricing: parts.pricing ?? { feePerSegmentUnits: 100, carrierPerSegmentUnits: 0, numberMonthlyUnits: 0 },
     holds: parts.holds ?? new GrantedHolds(),

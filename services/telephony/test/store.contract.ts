@@ -1,7 +1,7 @@
 // The behaviour every TelephonyStore must have, written once and run against each adapter.
 import type { NewOutboxEvent, OutboxEvent } from '@voice/runtime/events';
 import { newId } from '@voice/runtime/ids';
-import type { CampaignRecord, ConnectionRecord, MessageRecord, NumberRecord, SendClaim, SipTrunkRecord, SuppressionRecord, TelephonyStore } from '../src/store/store.js';
+import type { CallerIdRecord, CampaignRecord, ConnectionRecord, MessageRecord, NumberRecord, SendClaim, SipTrunkRecord, SuppressionRecord, TelephonyStore } from '../src/store/store.js';
 import { awaitingCarrier } from '../src/store/rules.js';
 import type { OpenStore } from '../../runtime/test/store-contract.js';
 
@@ -66,6 +66,25 @@ export function sipTrunkRecord(workspaceId: string, overrides: Partial<SipTrunkR
     username: 'office',
     sealedPassword: 'enc:v1:password',
     numberIds: [],
+    createdAt: at,
+    updatedAt: at,
+    ...overrides,
+  };
+}
+
+export function callerIdRecord(workspaceId: string, overrides: Partial<CallerIdRecord> = {}): CallerIdRecord {
+  const at = tick();
+  return {
+    id: newId(),
+    workspaceId,
+    phoneNumber: freshE164(),
+    label: 'Office line',
+    method: 'sms',
+    status: 'pending',
+    codeHash: 'hash',
+    codeExpiresAt: new Date(Date.parse(at) + 600_000).toISOString(),
+    attempts: 0,
+    verifiedAt: null,
     createdAt: at,
     updatedAt: at,
     ...overrides,
@@ -223,6 +242,8 @@ export function telephonyStoreContract(open: OpenStore<TelephonyStore>): void {
         expect(await store.getNumber(workspace, number.id)).toEqual(number);
         expect(await store.getNumber(otherWorkspace, number.id)).toBeUndefined();
         expect(await store.getNumber(workspace, newId())).toBeUndefined();
+        expect(await store.findNumber(workspace, number.number)).toEqual(number);
+        expect(await store.findNumber(otherWorkspace, number.number)).toBeUndefined();
       });
 
       test('a number is held by one workspace at a time across the platform', async () => {
@@ -429,6 +450,77 @@ export function telephonyStoreContract(open: OpenStore<TelephonyStore>): void {
         const [contested] = await numbers(1);
         const outcomes = await Promise.all([1, 2, 3].map(() => store.insertSipTrunk(sipTrunkRecord(workspace), [contested!], 10)));
         expect(outcomes.map((outcome) => outcome.kind).sort()).toEqual(['created', 'numbers_taken', 'numbers_taken']);
+      });
+    });
+
+    describe('caller IDs', () => {
+      const wrong = { kind: 'wrong' as const, maxAttempts: 2 };
+
+      test('a caller ID reads back in its workspace only, newest first, and is deleted there only', async () => {
+        const first = callerIdRecord(workspace);
+        const second = callerIdRecord(workspace);
+        for (const callerId of [first, second, callerIdRecord(otherWorkspace)]) expect(await store.insertCallerId(callerId)).toEqual({ kind: 'created' });
+        expect(await store.getCallerId(workspace, first.id)).toEqual(first);
+        expect(await store.getCallerId(otherWorkspace, first.id)).toBeUndefined();
+        expect(await store.listCallerIds(workspace, all)).toEqual({ callerIds: [second, first], total: 2 });
+        expect(await store.listCallerIds(workspace, { limit: 1, offset: 1 })).toEqual({ callerIds: [first], total: 2 });
+        expect(await store.deleteCallerId(otherWorkspace, first.id)).toBe(false);
+        expect(await store.deleteCallerId(workspace, first.id)).toBe(true);
+        expect(await store.getCallerId(workspace, first.id)).toBeUndefined();
+      });
+
+      test('a number has one live caller ID per workspace; a failed one, or one whose code expired, is replaced', async () => {
+        const live = callerIdRecord(workspace);
+        await store.insertCallerId(live);
+        expect(await store.insertCallerId(callerIdRecord(workspace, { phoneNumber: live.phoneNumber }))).toEqual({ kind: 'exists' });
+        expect((await store.insertCallerId(callerIdRecord(otherWorkspace, { phoneNumber: live.phoneNumber }))).kind).toBe('created');
+        const afterExpiry = callerIdRecord(workspace, { phoneNumber: live.phoneNumber, createdAt: live.codeExpiresAt });
+        expect(await store.insertCallerId(afterExpiry)).toEqual({ kind: 'created' });
+        expect(await store.getCallerId(workspace, live.id)).toBeUndefined();
+        const verified = callerIdRecord(workspace, { status: 'verified', verifiedAt: tick() });
+        await store.insertCallerId(verified);
+        expect(await store.insertCallerId(callerIdRecord(workspace, { phoneNumber: verified.phoneNumber, createdAt: '2030-01-01T00:00:00.000Z' }))).toEqual({ kind: 'exists' });
+        const failed = callerIdRecord(workspace, { status: 'failed' });
+        await store.insertCallerId(failed);
+        expect((await store.insertCallerId(callerIdRecord(workspace, { phoneNumber: failed.phoneNumber }))).kind).toBe('created');
+      });
+
+      test('applyCode applies only to the state it was read in: wrong attempts count up and fail it, a right code verifies once', async () => {
+        const callerId = callerIdRecord(workspace);
+        await store.insertCallerId(callerId);
+        const now = tick();
+        expect(await store.applyCode(workspace, callerId.id, 0, wrong, now)).toEqual({ ...callerId, attempts: 1, updatedAt: now });
+        expect(await store.applyCode(workspace, callerId.id, 0, wrong, tick())).toBeUndefined();
+        expect(await store.applyCode(otherWorkspace, callerId.id, 1, wrong, tick())).toBeUndefined();
+        expect(await store.applyCode(workspace, callerId.id, 1, wrong, tick())).toMatchObject({ status: 'failed', attempts: 2 });
+        expect(await store.applyCode(workspace, callerId.id, 2, { kind: 'verified' }, tick())).toBeUndefined();
+
+        const other = callerIdRecord(workspace);
+        await store.insertCallerId(other);
+        const at = tick();
+        expect(await store.applyCode(workspace, other.id, 0, { kind: 'verified' }, at)).toEqual({ ...other, status: 'verified', verifiedAt: at, updatedAt: at });
+        expect(await store.applyCode(workspace, other.id, 0, { kind: 'verified' }, tick())).toBeUndefined();
+        expect(await store.verifiedCallerId(workspace, other.phoneNumber)).toMatchObject({ id: other.id });
+        expect(await store.verifiedCallerId(workspace, callerId.phoneNumber)).toBeUndefined();
+        expect(await store.verifiedCallerId(otherWorkspace, other.phoneNumber)).toBeUndefined();
+      });
+
+      test('of racing checks made against one state, one applies', async () => {
+        const callerId = callerIdRecord(workspace);
+        await store.insertCallerId(callerId);
+        const applied = await Promise.all([1, 2, 3].map(() => store.applyCode(workspace, callerId.id, 0, { kind: 'verified' }, tick())));
+        expect(applied.filter((record) => record !== undefined)).toHaveLength(1);
+      });
+
+      test('recordCodeSent adds the capture of its price to the outbox, and nothing for a caller ID that is gone', async () => {
+        const callerId = callerIdRecord(workspace);
+        await store.insertCallerId(callerId);
+        const before = (await pendingEvents()).length;
+        const event = { id: newId(), subject: 'usage.telephony.sms', payload: new Uint8Array([7]) };
+        expect(await store.recordCodeSent(callerId.id, event, tick())).toBe(true);
+        expect((await pendingEvents()).map((pending) => pending.id)).toContain(event.id);
+        expect(await store.recordCodeSent(newId(), { ...event, id: newId() }, tick())).toBe(false);
+        expect((await pendingEvents()).length).toBe(before + 1);
       });
     });
 

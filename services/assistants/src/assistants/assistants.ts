@@ -12,6 +12,7 @@ import { assistantDefaults, updateAssistantBodySchema } from '@voice/contracts/a
 import type {
   AssistantsService,
   CreateAssistantRequest,
+  GetCallAssistantRequest,
   ListAssistantsRequest,
   UpdateAssistantRequest,
 } from '@voice/proto/voice/assistants/v1/assistants';
@@ -72,6 +73,14 @@ export class Assistants implements ServiceImpl<typeof AssistantsService> {
 
   async getAssistant(request: { id: string }, context: HandlerContext) {
     return { assistant: presentAssistant(await loadAssistant(this.deps.store, request.id, context), this.deps.secrets) };
+  }
+
+  async getCallAssistant(request: GetCallAssistantRequest, context: HandlerContext) {
+    const caller = workspaceCallerOf(context);
+    const assistant = await loadAssistant(this.deps.store, request.id, context);
+    const allowed = await allowedProvidersOf(this.deps.settings, caller.workspaceId);
+    this.deps.configurations.checkRunnable(assistant.config, planOf(request.workspacePlan), allowed);
+    return { assistant: presentAssistant(assistant, this.deps.secrets) };
   }
 
   async listAssistants(request: ListAssistantsRequest, context: HandlerContext) {

@@ -39,4 +39,21 @@ export class Configurations {
     if (sealed.issues.length > 0) throw invalidRequest(sealed.issues);
     return { name: checked.config.name, config: sealed.config };
   }
+
+  /**
+   * Refuses a stored configuration that today's provider settings, catalog or plan no longer allow
+   * (a call runs the assistant as it is stored): 403 for what the plan or the settings exclude, 409
+   * for what the catalog no longer has or the rules no longer accept (the assistant needs an update).
+   */
+  checkRunnable(config: JsonObject, plan: Plan, allowedProviders: readonly string[]): void {
+    const checked = checkedConfig(config);
+    if (!checked.ok) throw serviceError('conflict', "the assistant's configuration no longer passes validation; update the assistant first");
+    if (!allowedProviders.includes(checked.config.model.provider)) {
+      throw serviceError('forbidden', "the assistant's model provider is not among the providers the workspace allows (settings/ai-inference)");
+    }
+    const verdict = this.catalog.verdict(checked.config, plan);
+    const described = (issues: { field: string; issue: string }[]) => issues.map((f) => `${f.field}: ${f.issue}`).join('; ');
+    if (verdict.outsidePlan.length > 0) throw serviceError('forbidden', `the assistant cannot run on this plan (${described(verdict.outsidePlan)})`);
+    if (verdict.unknown.length > 0) throw serviceError('conflict', `the assistant uses what the catalog no longer offers (${described(verdict.unknown)})`);
+  }
 }

@@ -9,6 +9,7 @@ export const servicePorts = {
   billing: 50054,
   'platform-users': 50055,
   assistants: 50056,
+  calls: 50057,
   webhooks: 50058,
   /** The webhooks delivery worker: only grpc.health.v1.Health answers here. */
   'webhooks-delivery': 50059,

@@ -12,6 +12,7 @@ import { telephonyCollections } from './mongo/documents.js';
 import { createIndexes } from './mongo/indexes.js';
 import { mongoNumberStore } from './mongo/numbers.js';
 import type { MongoContext } from './mongo/part.js';
+import { mongoCallerIdStore } from './mongo/caller-ids.js';
 import { mongoSipTrunkStore } from './mongo/sip-trunks.js';
 import { mongoSmsStore } from './mongo/sms.js';
 import { mongoSuppressionStore } from './mongo/suppressions.js';
@@ -25,6 +26,7 @@ export async function connectMongoTelephonyStore(uri: string, databaseName: stri
     ...mongoNumberStore(context),
     ...mongoConnectionStore(context),
     ...mongoSipTrunkStore(context),
+    ...mongoCallerIdStore(context),
     ...mongoCampaignStore(context),
     ...mongoSuppressionStore(context),
     ...mongoSmsStore(context),

@@ -1,6 +1,7 @@
 // The rules both store adapters apply, written once: what an idempotency claim decides, which
-// delivery reports move a message on, and which numbers may be routed through a SIP trunk.
-import type { ClaimOutcome, DeliveryUpdate, MessageRecord, MessageStatus, RoutingRefusal, SendClaim } from './store.js';
+// delivery reports move a message on, which numbers may be routed through a SIP trunk, and which
+// caller ID a new one of its number replaces.
+import type { CallerIdRecord, ClaimOutcome, DeliveryUpdate, MessageRecord, MessageStatus, RoutingRefusal, SendClaim } from './store.js';
 
 /** A claim as either adapter keeps it. */
 export interface StoredClaim {
@@ -53,3 +54,7 @@ export function routingRefusal(trunkId: string, numberIds: string[], routes: Map
   });
   return taken.length > 0 ? { kind: 'numbers_taken', ids: taken } : undefined;
 }
+
+/** A new caller ID of the number replaces this one when it failed, or is pending with a code expired by `now`. */
+export const isReplaceableCallerId = (existing: Pick<CallerIdRecord, 'status' | 'codeExpiresAt'>, now: string): boolean =>
+  existing.status === 'failed' || (existing.status === 'pending' && existing.codeExpiresAt <= now);

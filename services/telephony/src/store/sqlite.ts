@@ -8,6 +8,7 @@ import { sqliteCampaignStore } from './sqlite/campaigns.js';
 import { sqliteConnectionStore } from './sqlite/connections.js';
 import { migrations } from './sqlite/migrations.js';
 import { sqliteNumberStore } from './sqlite/numbers.js';
+import { sqliteCallerIdStore } from './sqlite/caller-ids.js';
 import { sqliteSipTrunkStore } from './sqlite/sip-trunks.js';
 import { sqliteSmsStore } from './sqlite/sms.js';
 import type { SqliteContext } from './sqlite/statements.js';
@@ -21,6 +22,7 @@ export function openSqliteTelephonyStore(file: string): TelephonyStore {
     ...sqliteNumberStore(context),
     ...sqliteConnectionStore(context),
     ...sqliteSipTrunkStore(context),
+    ...sqliteCallerIdStore(context),
     ...sqliteCampaignStore(context),
     ...sqliteSuppressionStore(context),
     ...sqliteSmsStore(context),

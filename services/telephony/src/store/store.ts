@@ -142,6 +142,8 @@ export interface NumberStore {
   /** The usage event that captures the first month's hold enters the outbox in the same transaction. */
   insertNumber(number: NumberRecord, usageEvent?: NewOutboxEvent): Promise<{ kind: 'created'; number: NumberRecord } | { kind: 'number_taken' }>;
   getNumber(workspaceId: string, id: string): Promise<NumberRecord | undefined>;
+  /** The workspace's number with this E.164 form (numbers are unique across the platform). */
+  findNumber(workspaceId: string, number: string): Promise<NumberRecord | undefined>;
   /** Newest first. */
   /** Newest first; with `assistantId`, only the numbers that assistant answers. */
   listNumbers(workspaceId: string, page: Page, assistantId?: string): Promise<{ numbers: NumberRecord[]; total: number }>;
@@ -229,6 +231,54 @@ export interface SipTrunkStore {
   updateSipTrunk(workspaceId: string, id: string, changes: SipTrunkChanges, now: string): Promise<{ kind: 'updated'; trunk: SipTrunkRecord } | RoutingRefusal | { kind: 'not_found' }>;
   /** 'in_use' while numbers are routed through it. */
   deleteSipTrunk(workspaceId: string, id: string): Promise<'deleted' | 'not_found' | 'in_use'>;
+}
+
+export type CallerIdStatus = 'pending' | 'verified' | 'failed';
+
+export interface CallerIdRecord {
+  id: string;
+  workspaceId: string;
+  /** E.164; one live caller ID per number and workspace. */
+  phoneNumber: string;
+  label: string;
+  method: 'sms' | 'call';
+  status: CallerIdStatus;
+  /** Keyed hash of the code sent (never the code). */
+  codeHash: string;
+  codeExpiresAt: string;
+  /** Wrong codes checked so far. */
+  attempts: number;
+  verifiedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What a checked code does to a pending caller ID. */
+export type CodeOutcome = { kind: 'verified' } | { kind: 'wrong'; maxAttempts: number };
+
+/**
+ * Caller IDs. A number has one live caller ID per workspace: a new one replaces a failed one, or a
+ * pending one whose code expired; otherwise insertCallerId answers 'exists'.
+ */
+export interface CallerIdStore {
+  insertCallerId(callerId: CallerIdRecord): Promise<{ kind: 'created' } | { kind: 'exists' }>;
+  getCallerId(workspaceId: string, id: string): Promise<CallerIdRecord | undefined>;
+  /** Newest first. */
+  listCallerIds(workspaceId: string, page: Page): Promise<{ callerIds: CallerIdRecord[]; total: number }>;
+  deleteCallerId(workspaceId: string, id: string): Promise<boolean>;
+  /**
+   * One transaction: the code was sent (the usage event capturing its price enters the outbox). False
+   * when the caller ID is gone meanwhile.
+   */
+  recordCodeSent(id: string, usageEvent: NewOutboxEvent | undefined, now: string): Promise<boolean>;
+  /**
+   * Applies a checked code, only while the caller ID is still pending with `seenAttempts` wrong
+   * codes (racing checks: one applies, the others read again): verified, or one more wrong attempt,
+   * failing it at `maxAttempts`. Undefined when that state changed meanwhile.
+   */
+  applyCode(workspaceId: string, id: string, seenAttempts: number, outcome: CodeOutcome, now: string): Promise<CallerIdRecord | undefined>;
+  /** The workspace's verified caller ID of the number, if any. */
+  verifiedCallerId(workspaceId: string, phoneNumber: string): Promise<CallerIdRecord | undefined>;
 }
 
 /** A2P campaigns. */
@@ -369,6 +419,7 @@ export type TelephonyStore = NumberStore &
   RenewalStore &
   ConnectionStore &
   SipTrunkStore &
+  CallerIdStore &
   CampaignStore &
   SuppressionStore &
   SendStore &

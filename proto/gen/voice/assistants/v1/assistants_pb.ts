@@ -14,7 +14,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file voice/assistants/v1/assistants.proto.
  */
 export const file_voice_assistants_v1_assistants: GenFile = /*@__PURE__*/
-  fileDesc("CiR2b2ljZS9hc3Npc3RhbnRzL3YxL2Fzc2lzdGFudHMucHJvdG8SE3ZvaWNlLmFzc2lzdGFudHMudjEisgEKCUFzc2lzdGFudBIKCgJpZBgBIAEoCRInCgZjb25maWcYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhAKCHJldmlzaW9uGAMgASgFEi4KCmNyZWF0ZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInIKFkNyZWF0ZUFzc2lzdGFudFJlcXVlc3QSJwoGY29uZmlnGAEgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIXCg9pZGVtcG90ZW5jeV9rZXkYAiABKAkSFgoOd29ya3NwYWNlX3BsYW4YAyABKAkiXgoXQ3JlYXRlQXNzaXN0YW50UmVzcG9uc2USMQoJYXNzaXN0YW50GAEgASgLMh4udm9pY2UuYXNzaXN0YW50cy52MS5Bc3Npc3RhbnQSEAoIcmVwbGF5ZWQYAiABKAgiIQoTR2V0QXNzaXN0YW50UmVxdWVzdBIKCgJpZBgBIAEoCSJJChRHZXRBc3Npc3RhbnRSZXNwb25zZRIxCglhc3Npc3RhbnQYASABKAsyHi52b2ljZS5hc3Npc3RhbnRzLnYxLkFzc2lzdGFudCJSChVMaXN0QXNzaXN0YW50c1JlcXVlc3QSDQoFcXVlcnkYASABKAkSKgoEcGFnZRgCIAEoCzIcLnZvaWNlLmNvbW1vbi52MS5QYWdlUmVxdWVzdCJbChZMaXN0QXNzaXN0YW50c1Jlc3BvbnNlEjIKCmFzc2lzdGFudHMYASADKAsyHi52b2ljZS5hc3Npc3RhbnRzLnYxLkFzc2lzdGFudBINCgV0b3RhbBgCIAEoBSKBAQoWVXBkYXRlQXNzaXN0YW50UmVxdWVzdBIKCgJpZBgBIAEoCRIZChFleHBlY3RlZF9yZXZpc2lvbhgCIAEoBRIoCgdjaGFuZ2VzGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIWCg53b3Jrc3BhY2VfcGxhbhgEIAEoCSJMChdVcGRhdGVBc3Npc3RhbnRSZXNwb25zZRIxCglhc3Npc3RhbnQYASABKAsyHi52b2ljZS5hc3Npc3RhbnRzLnYxLkFzc2lzdGFudCIkChZEZWxldGVBc3Npc3RhbnRSZXF1ZXN0EgoKAmlkGAEgASgJIhkKF0RlbGV0ZUFzc2lzdGFudFJlc3BvbnNlMq0EChFBc3Npc3RhbnRzU2VydmljZRJsCg9DcmVhdGVBc3Npc3RhbnQSKy52b2ljZS5hc3Npc3RhbnRzLnYxLkNyZWF0ZUFzc2lzdGFudFJlcXVlc3QaLC52b2ljZS5hc3Npc3RhbnRzLnYxLkNyZWF0ZUFzc2lzdGFudFJlc3BvbnNlEmMKDEdldEFzc2lzdGFudBIoLnZvaWNlLmFzc2lzdGFudHMudjEuR2V0QXNzaXN0YW50UmVxdWVzdBopLnZvaWNlLmFzc2lzdGFudHMudjEuR2V0QXNzaXN0YW50UmVzcG9uc2USaQoOTGlzdEFzc2lzdGFudHMSKi52b2ljZS5hc3Npc3RhbnRzLnYxLkxpc3RBc3Npc3RhbnRzUmVxdWVzdBorLnZvaWNlLmFzc2lzdGFudHMudjEuTGlzdEFzc2lzdGFudHNSZXNwb25zZRJsCg9VcGRhdGVBc3Npc3RhbnQSKy52b2ljZS5hc3Npc3RhbnRzLnYxLlVwZGF0ZUFzc2lzdGFudFJlcXVlc3QaLC52b2ljZS5hc3Npc3RhbnRzLnYxLlVwZGF0ZUFzc2lzdGFudFJlc3BvbnNlEmwKD0RlbGV0ZUFzc2lzdGFudBIrLnZvaWNlLmFzc2lzdGFudHMudjEuRGVsZXRlQXNzaXN0YW50UmVxdWVzdBosLnZvaWNlLmFzc2lzdGFudHMudjEuRGVsZXRlQXNzaXN0YW50UmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_struct, file_google_protobuf_timestamp, file_voice_common_v1_page]);
+  fileDesc("CiR2b2ljZS9hc3Npc3RhbnRzL3YxL2Fzc2lzdGFudHMucHJvdG8SE3ZvaWNlLmFzc2lzdGFudHMudjEisgEKCUFzc2lzdGFudBIKCgJpZBgBIAEoCRInCgZjb25maWcYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhAKCHJldmlzaW9uGAMgASgFEi4KCmNyZWF0ZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInIKFkNyZWF0ZUFzc2lzdGFudFJlcXVlc3QSJwoGY29uZmlnGAEgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIXCg9pZGVtcG90ZW5jeV9rZXkYAiABKAkSFgoOd29ya3NwYWNlX3BsYW4YAyABKAkiXgoXQ3JlYXRlQXNzaXN0YW50UmVzcG9uc2USMQoJYXNzaXN0YW50GAEgASgLMh4udm9pY2UuYXNzaXN0YW50cy52MS5Bc3Npc3RhbnQSEAoIcmVwbGF5ZWQYAiABKAgiIQoTR2V0QXNzaXN0YW50UmVxdWVzdBIKCgJpZBgBIAEoCSJJChRHZXRBc3Npc3RhbnRSZXNwb25zZRIxCglhc3Npc3RhbnQYASABKAsyHi52b2ljZS5hc3Npc3RhbnRzLnYxLkFzc2lzdGFudCJSChVMaXN0QXNzaXN0YW50c1JlcXVlc3QSDQoFcXVlcnkYASABKAkSKgoEcGFnZRgCIAEoCzIcLnZvaWNlLmNvbW1vbi52MS5QYWdlUmVxdWVzdCJbChZMaXN0QXNzaXN0YW50c1Jlc3BvbnNlEjIKCmFzc2lzdGFudHMYASADKAsyHi52b2ljZS5hc3Npc3RhbnRzLnYxLkFzc2lzdGFudBINCgV0b3RhbBgCIAEoBSKBAQoWVXBkYXRlQXNzaXN0YW50UmVxdWVzdBIKCgJpZBgBIAEoCRIZChFleHBlY3RlZF9yZXZpc2lvbhgCIAEoBRIoCgdjaGFuZ2VzGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIWCg53b3Jrc3BhY2VfcGxhbhgEIAEoCSJMChdVcGRhdGVBc3Npc3RhbnRSZXNwb25zZRIxCglhc3Npc3RhbnQYASABKAsyHi52b2ljZS5hc3Npc3RhbnRzLnYxLkFzc2lzdGFudCIkChZEZWxldGVBc3Npc3RhbnRSZXF1ZXN0EgoKAmlkGAEgASgJIhkKF0RlbGV0ZUFzc2lzdGFudFJlc3BvbnNlIj0KF0dldENhbGxBc3Npc3RhbnRSZXF1ZXN0EgoKAmlkGAEgASgJEhYKDndvcmtzcGFjZV9wbGFuGAIgASgJIk0KGEdldENhbGxBc3Npc3RhbnRSZXNwb25zZRIxCglhc3Npc3RhbnQYASABKAsyHi52b2ljZS5hc3Npc3RhbnRzLnYxLkFzc2lzdGFudDKeBQoRQXNzaXN0YW50c1NlcnZpY2USbAoPQ3JlYXRlQXNzaXN0YW50Eisudm9pY2UuYXNzaXN0YW50cy52MS5DcmVhdGVBc3Npc3RhbnRSZXF1ZXN0Giwudm9pY2UuYXNzaXN0YW50cy52MS5DcmVhdGVBc3Npc3RhbnRSZXNwb25zZRJjCgxHZXRBc3Npc3RhbnQSKC52b2ljZS5hc3Npc3RhbnRzLnYxLkdldEFzc2lzdGFudFJlcXVlc3QaKS52b2ljZS5hc3Npc3RhbnRzLnYxLkdldEFzc2lzdGFudFJlc3BvbnNlEmkKDkxpc3RBc3Npc3RhbnRzEioudm9pY2UuYXNzaXN0YW50cy52MS5MaXN0QXNzaXN0YW50c1JlcXVlc3QaKy52b2ljZS5hc3Npc3RhbnRzLnYxLkxpc3RBc3Npc3RhbnRzUmVzcG9uc2USbAoPVXBkYXRlQXNzaXN0YW50Eisudm9pY2UuYXNzaXN0YW50cy52MS5VcGRhdGVBc3Npc3RhbnRSZXF1ZXN0Giwudm9pY2UuYXNzaXN0YW50cy52MS5VcGRhdGVBc3Npc3RhbnRSZXNwb25zZRJsCg9EZWxldGVBc3Npc3RhbnQSKy52b2ljZS5hc3Npc3RhbnRzLnYxLkRlbGV0ZUFzc2lzdGFudFJlcXVlc3QaLC52b2ljZS5hc3Npc3RhbnRzLnYxLkRlbGV0ZUFzc2lzdGFudFJlc3BvbnNlEm8KEEdldENhbGxBc3Npc3RhbnQSLC52b2ljZS5hc3Npc3RhbnRzLnYxLkdldENhbGxBc3Npc3RhbnRSZXF1ZXN0Gi0udm9pY2UuYXNzaXN0YW50cy52MS5HZXRDYWxsQXNzaXN0YW50UmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_struct, file_google_protobuf_timestamp, file_voice_common_v1_page]);
 
 /**
  * @generated from message voice.assistants.v1.Assistant
@@ -271,6 +271,47 @@ export const DeleteAssistantResponseSchema: GenMessage<DeleteAssistantResponse> 
   messageDesc(file_voice_assistants_v1_assistants, 10);
 
 /**
+ * @generated from message voice.assistants.v1.GetCallAssistantRequest
+ */
+export type GetCallAssistantRequest = Message<"voice.assistants.v1.GetCallAssistantRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * The calling workspace's plan, as the gateway authenticated it.
+   *
+   * @generated from field: string workspace_plan = 2;
+   */
+  workspacePlan: string;
+};
+
+/**
+ * Describes the message voice.assistants.v1.GetCallAssistantRequest.
+ * Use `create(GetCallAssistantRequestSchema)` to create a new message.
+ */
+export const GetCallAssistantRequestSchema: GenMessage<GetCallAssistantRequest> = /*@__PURE__*/
+  messageDesc(file_voice_assistants_v1_assistants, 11);
+
+/**
+ * @generated from message voice.assistants.v1.GetCallAssistantResponse
+ */
+export type GetCallAssistantResponse = Message<"voice.assistants.v1.GetCallAssistantResponse"> & {
+  /**
+   * @generated from field: voice.assistants.v1.Assistant assistant = 1;
+   */
+  assistant?: Assistant | undefined;
+};
+
+/**
+ * Describes the message voice.assistants.v1.GetCallAssistantResponse.
+ * Use `create(GetCallAssistantResponseSchema)` to create a new message.
+ */
+export const GetCallAssistantResponseSchema: GenMessage<GetCallAssistantResponse> = /*@__PURE__*/
+  messageDesc(file_voice_assistants_v1_assistants, 12);
+
+/**
  * AI voice assistants and their configuration. The workspace and the caller come from the
  * gateway's signed internal metadata, never from these messages.
  *
@@ -316,6 +357,19 @@ export const AssistantsService: GenService<{
     methodKind: "unary";
     input: typeof DeleteAssistantRequestSchema;
     output: typeof DeleteAssistantResponseSchema;
+  },
+  /**
+   * Internal callers (the calls service): the assistant as a call would run it now, after the
+   * check that the workspace's plan includes its model, transcriber and voice in today's catalog
+   * (PermissionDenied "forbidden" when it no longer does). Its revision is the number of the
+   * version the call runs.
+   *
+   * @generated from rpc voice.assistants.v1.AssistantsService.GetCallAssistant
+   */
+  getCallAssistant: {
+    methodKind: "unary";
+    input: typeof GetCallAssistantRequestSchema;
+    output: typeof GetCallAssistantResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_voice_assistants_v1_assistants, 0);

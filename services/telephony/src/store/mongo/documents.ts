@@ -2,12 +2,13 @@
 // lists as they are; the collections that hold them.
 import type { Collection, Db } from 'mongodb';
 import { mongoValues } from '@voice/runtime/store';
-import type { CallLegRecord, CampaignRecord, ConnectionRecord, MessageRecord, NumberRecord, SipTrunkRecord, SuppressionRecord } from '../store.js';
+import type { CallLegRecord, CampaignRecord, ConnectionRecord, MessageRecord, NumberRecord, SipTrunkRecord, SuppressionRecord, CallerIdRecord } from '../store.js';
 import { callLegFromStored, storedCallLeg, type StoredCallLeg } from '../mapping/call-leg.js';
 import { campaignFromStored, storedCampaign, type StoredCampaign } from '../mapping/campaign.js';
 import { connectionFromStored, storedConnection, type StoredConnection } from '../mapping/connection.js';
 import { messageFromStored, storedMessage, type StoredMessage } from '../mapping/message.js';
 import { numberFromStored, storedNumber, type StoredNumber } from '../mapping/number.js';
+import { callerIdFromStored, storedCallerId, type StoredCallerId } from '../mapping/caller-id.js';
 import { sipTrunkFromStored, storedSipTrunk, type StoredSipTrunk } from '../mapping/sip-trunk.js';
 import { storedSuppression, suppressionFromStored, type StoredSuppression } from '../mapping/suppression.js';
 
@@ -15,6 +16,7 @@ type Document<Stored> = Stored & { _id: string };
 
 export type NumberDocument = Document<StoredNumber<boolean>>;
 export type ConnectionDocument = Document<StoredConnection>;
+export type CallerIdDocument = Document<StoredCallerId>;
 export type SipTrunkDocument = Document<StoredSipTrunk>;
 export type CampaignDocument = Document<StoredCampaign<string[]>>;
 export type SuppressionDocument = Document<StoredSuppression>;
@@ -38,6 +40,7 @@ export interface Collections {
   connections: Collection<ConnectionDocument>;
   campaigns: Collection<CampaignDocument>;
   sipTrunks: Collection<SipTrunkDocument>;
+  callerIds: Collection<CallerIdDocument>;
   suppressions: Collection<SuppressionDocument>;
   messages: Collection<MessageDocument>;
   claims: Collection<ClaimDocument>;
@@ -49,6 +52,7 @@ export const telephonyCollections = (db: Db): Collections => ({
   connections: db.collection<ConnectionDocument>('carrier_connections'),
   campaigns: db.collection<CampaignDocument>('a2p_campaigns'),
   sipTrunks: db.collection<SipTrunkDocument>('sip_trunks'),
+  callerIds: db.collection<CallerIdDocument>('caller_ids'),
   suppressions: db.collection<SuppressionDocument>('suppressions'),
   messages: db.collection<MessageDocument>('sms_messages'),
   claims: db.collection<ClaimDocument>('send_claims'),
@@ -60,6 +64,9 @@ export const numberRecord = (d: NumberDocument): NumberRecord => numberFromStore
 
 export const connectionDocument = (c: ConnectionRecord): ConnectionDocument => ({ _id: c.id, ...storedConnection(c) });
 export const connectionRecord = (d: ConnectionDocument): ConnectionRecord => connectionFromStored(d._id, d);
+
+export const callerIdDocument = (c: CallerIdRecord): CallerIdDocument => ({ _id: c.id, ...storedCallerId(c) });
+export const callerIdRecord = (d: CallerIdDocument): CallerIdRecord => callerIdFromStored(d._id, d);
 
 export const sipTrunkDocument = (t: SipTrunkRecord): SipTrunkDocument => ({ _id: t.id, ...storedSipTrunk(t) });
 export const sipTrunkRecord = (d: SipTrunkDocument, numberIds: string[]): SipTrunkRecord => sipTrunkFromStored(d._id, d, numberIds);

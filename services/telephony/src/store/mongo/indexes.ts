@@ -5,7 +5,7 @@ import type { Collections } from './documents.js';
 const newestFirst = { workspace_id: 1, created_at: -1, _id: -1 } as const;
 
 export async function createIndexes(collections: Collections, outbox: MongoOutbox): Promise<void> {
-  const { numbers, connections, campaigns, sipTrunks, suppressions, messages, claims, callLegs } = collections;
+  const { numbers, connections, campaigns, sipTrunks, callerIds, suppressions, messages, claims, callLegs } = collections;
   await numbers.createIndex({ number: 1 }, { unique: true, name: 'unique_number' });
   await numbers.createIndex(newestFirst, { name: 'numbers_newest_first' });
   await numbers.createIndex({ carrier_connection_id: 1 }, { name: 'numbers_by_connection' });
@@ -17,6 +17,8 @@ export async function createIndexes(collections: Collections, outbox: MongoOutbo
   await connections.createIndex(newestFirst, { name: 'connections_newest_first' });
   await numbers.createIndex({ sip_trunk_id: 1 }, { name: 'numbers_by_sip_trunk', partialFilterExpression: { sip_trunk_id: { $type: 'string' } } });
   await sipTrunks.createIndex(newestFirst, { name: 'sip_trunks_newest_first' });
+  await callerIds.createIndex({ workspace_id: 1, phone_number: 1 }, { unique: true, name: 'unique_caller_id_number' });
+  await callerIds.createIndex(newestFirst, { name: 'caller_ids_newest_first' });
   await campaigns.createIndex(newestFirst, { name: 'campaigns_newest_first' });
   await campaigns.createIndex({ carrier_connection_id: 1 }, { name: 'campaigns_by_connection' });
   await suppressions.createIndex({ workspace_id: 1, number: 1 }, { unique: true, name: 'unique_suppressed_number' });

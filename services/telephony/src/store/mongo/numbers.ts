@@ -27,6 +27,11 @@ export function mongoNumberStore({ handle, collections, outbox }: MongoContext):
       return doc ? numberRecord(doc) : undefined;
     },
 
+    async findNumber(workspaceId: string, number: string): Promise<NumberRecord | undefined> {
+      const doc = await collections.numbers.findOne({ number, workspace_id: workspaceId });
+      return doc ? numberRecord(doc) : undefined;
+    },
+
     async listNumbers(workspaceId: string, page: Page, assistantId?: string): Promise<{ numbers: NumberRecord[]; total: number }> {
       const filter = assistantId === undefined ? { workspace_id: workspaceId } : { workspace_id: workspaceId, assistant_id: assistantId };
       const { docs, total } = await findPage(collections.numbers, filter, page);

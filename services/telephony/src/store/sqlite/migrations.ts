@@ -164,6 +164,23 @@ export const migrations = [
    CREATE INDEX sip_trunks_by_workspace ON sip_trunks (workspace_id, created_at DESC, id DESC);
    ALTER TABLE phone_numbers ADD COLUMN sip_trunk_id TEXT;
    CREATE INDEX phone_numbers_by_sip_trunk ON phone_numbers (sip_trunk_id) WHERE sip_trunk_id IS NOT NULL;`,
+  // Caller IDs: one live one per number and workspace (a failed or expired one is replaced).
+  `CREATE TABLE caller_ids (
+     id TEXT PRIMARY KEY,
+     workspace_id TEXT NOT NULL,
+     phone_number TEXT NOT NULL,
+     label TEXT NOT NULL,
+     method TEXT NOT NULL,
+     status TEXT NOT NULL,
+     code_hash TEXT NOT NULL,
+     code_expires_at TEXT NOT NULL,
+     attempts INTEGER NOT NULL,
+     verified_at TEXT,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL,
+     UNIQUE (workspace_id, phone_number)
+   );
+   CREATE INDEX caller_ids_by_workspace ON caller_ids (workspace_id, created_at DESC, id DESC);`,
   // A number's status callbacks and a retried inbound webhook name a leg by the carrier's call id only.
   `CREATE INDEX call_legs_by_carrier_call ON call_legs (IFNULL(carrier_connection_id, ''), carrier_call_id) WHERE carrier_call_id IS NOT NULL;`,
 ];

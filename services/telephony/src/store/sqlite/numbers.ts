@@ -29,6 +29,11 @@ export function sqliteNumberStore({ db, sql, outbox }: SqliteContext): NumberSto
       return row ? numberFromRow(row) : undefined;
     },
 
+    async findNumber(workspaceId: string, number: string): Promise<NumberRecord | undefined> {
+      const row = sql('SELECT * FROM phone_numbers WHERE number = ? AND workspace_id = ?').get(number, workspaceId) as NumberRow | undefined;
+      return row ? numberFromRow(row) : undefined;
+    },
+
     async listNumbers(workspaceId: string, page: Page, assistantId?: string): Promise<{ numbers: NumberRecord[]; total: number }> {
       const query =
         assistantId === undefined

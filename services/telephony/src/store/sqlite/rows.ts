@@ -1,12 +1,13 @@
 // The SQLite store's rows: each entity's stored form (store/mapping) with its id, flags as 0/1 and
 // lists as JSON text.
 import { sqliteValues } from '@voice/runtime/store';
-import type { CallLegRecord, CampaignRecord, ConnectionRecord, MessageRecord, NumberRecord, SipTrunkRecord, SuppressionRecord } from '../store.js';
+import type { CallLegRecord, CampaignRecord, ConnectionRecord, MessageRecord, NumberRecord, SipTrunkRecord, SuppressionRecord, CallerIdRecord } from '../store.js';
 import { campaignFromStored, storedCampaign, type StoredCampaign } from '../mapping/campaign.js';
 import { connectionFromStored, storedConnection, type StoredConnection } from '../mapping/connection.js';
 import { messageFromStored, storedMessage, type StoredMessage } from '../mapping/message.js';
 import { numberFromStored, storedNumber, type StoredNumber } from '../mapping/number.js';
 import { callLegFromStored, storedCallLeg, type StoredCallLeg } from '../mapping/call-leg.js';
+import { callerIdFromStored, storedCallerId, type StoredCallerId } from '../mapping/caller-id.js';
 import { sipTrunkFromStored, storedSipTrunk, type StoredSipTrunk } from '../mapping/sip-trunk.js';
 import { storedSuppression, suppressionFromStored, type StoredSuppression } from '../mapping/suppression.js';
 
@@ -19,6 +20,10 @@ export const numberFromRow = (r: NumberRow): NumberRecord => numberFromStored(r.
 export type ConnectionRow = Row<StoredConnection>;
 export const connectionRow = (c: ConnectionRecord): ConnectionRow => ({ id: c.id, ...storedConnection(c) });
 export const connectionFromRow = (r: ConnectionRow): ConnectionRecord => connectionFromStored(r.id, r);
+
+export type CallerIdRow = Row<StoredCallerId>;
+export const callerIdRow = (c: CallerIdRecord): CallerIdRow => ({ id: c.id, ...storedCallerId(c) });
+export const callerIdFromRow = (r: CallerIdRow): CallerIdRecord => callerIdFromStored(r.id, r);
 
 export type SipTrunkRow = Row<StoredSipTrunk>;
 export const sipTrunkRow = (t: SipTrunkRecord): SipTrunkRow => ({ id: t.id, ...storedSipTrunk(t) });

@@ -1,0 +1,104 @@
+// /caller-ids (issue 16; API.md 10, scopes phone_numbers:*): numbers a workspace holds elsewhere,
+// verified by a code sent there, which its calls may then show as `from`.
+import { pageQuerySchema } from '@voice/runtime/validation';
+import { dataOf, deletedSchema, listOfSchema } from '@voice/contracts/responses';
+import {
+  callerIdSchema,
+  createCallerIdBodySchema,
+  maxVerificationAttempts,
+  verificationCodeLength,
+  verificationCodeLifetimeMinutes,
+  verifyCallerIdBodySchema,
+} from '@voice/contracts/telephony';
+import type { RestRouter } from './router.js';
+import type { RestDeps } from './deps.js';
+import { presentCallerId } from './caller-ids-presenters.js';
+import { deletedOf, listOf } from './presenters.js';
+import { pageOf } from './validate.js';
+
+export function registerCallerIdRoutes(rest: RestRouter, deps: RestDeps): void {
+  const callerIds = deps.clients.callerIds;
+  const read = 'phone_numbers:read';
+  const write = 'phone_numbers:write';
+  const toolset = 'telephony';
+
+  rest.operation({
+    method: 'get',
+    path: '/caller-ids',
+    scope: read,
+    query: pageQuerySchema,
+    doc: { id: 'listCallerIds', summary: 'The workspace’s caller IDs, newest first', toolset, response: listOfSchema(callerIdSchema) },
+    handle: async (call) => {
+      const page = pageOf(call.query);
+      const answer = await callerIds.listCallerIds({ page }, call.options);
+      return { body: listOf(answer.callerIds.map(presentCallerId), page, answer.total) };
+    },
+  });
+
+  rest.operation({
+    method: 'post',
+    path: '/caller-ids',
+    scope: write,
+    body: createCallerIdBodySchema,
+    doc: {
+      id: 'createCallerId',
+      summary: 'Add a number the workspace holds elsewhere and send it a verification code',
+      description:
+        `Answers 201 with the caller ID \`pending\` once a ${verificationCodeLength}-digit code was sent to the number by SMS through the platform’s carrier; the code works for ${verificationCodeLifetimeMinutes} minutes. ` +
+        'The SMS is charged like any SMS (its price is held first: a wallet that cannot cover it is 409 and nothing is sent; when the platform cannot hold it the answer is 503 `telephony_unavailable`). ' +
+        'A number that is a phone number on this platform is 409 `conflict` (use it as `from` directly); so is a number that already is a caller ID of the workspace, pending with a valid code or verified. A failed caller ID of the number, or one whose code expired, is replaced. ' +
+        '`method: call` is refused with 400 for now.',
+      toolset,
+      status: 201,
+      response: dataOf(callerIdSchema),
+    },
+    handle: async (call) => {
+      const { body } = call;
+      const answer = await callerIds.createCallerId({ phoneNumber: body.phone_number, label: body.label, method: body.method }, call.options);
+      return { body: { data: presentCallerId(answer.callerId!) } };
+    },
+  });
+
+  rest.operation({
+    method: 'get',
+    path: '/caller-ids/:id',
+    scope: read,
+    doc: { id: 'getCallerId', summary: 'A caller ID and where its verification stands', toolset, response: dataOf(callerIdSchema) },
+    handle: async (call) => {
+      const answer = await callerIds.getCallerId({ id: call.params.id }, call.options);
+      return { body: { data: presentCallerId(answer.callerId!) } };
+    },
+  });
+
+  rest.operation({
+    method: 'post',
+    path: '/caller-ids/:id/verify',
+    scope: write,
+    body: verifyCallerIdBodySchema,
+    doc: {
+      id: 'verifyCallerId',
+      summary: 'Check the code sent to a pending caller ID',
+      description:
+        `The right code verifies the caller ID (200). A wrong one is 400 naming \`code\` with the attempts left; the ${maxVerificationAttempts}th wrong code fails the caller ID. ` +
+        'A caller ID that is verified already, failed, or whose code expired is 409 `conflict` (POST /caller-ids again for a new code). Of concurrent checks with the right code one verifies, the others are 409.',
+      toolset,
+      response: dataOf(callerIdSchema),
+    },
+    handle: async (call) => {
+      const answer = await callerIds.verifyCallerId({ id: call.params.id, code: call.body.code }, call.options);
+      return { body: { data: presentCallerId(answer.callerId!) } };
+    },
+  });
+
+  rest.operation({
+    method: 'delete',
+    path: '/caller-ids/:id',
+    scope: write,
+    doc: { id: 'deleteCallerId', summary: 'Delete a caller ID; calls can no longer show it', toolset, response: deletedSchema },
+    handle: async (call) => {
+      const id = call.params.id;
+      await callerIds.deleteCallerId({ id }, call.options);
+      return { body: deletedOf(id) };
+    },
+  });
+}

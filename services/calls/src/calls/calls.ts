@@ -1,0 +1,70 @@
+// The CallsService: creating a call (calls/create-call.ts), reading and listing the workspace's
+// calls. The workspace always comes from the signed caller.
+import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
+import { workspaceCallerOf } from '@voice/runtime/caller';
+import { invalidRequest, notFound } from '@voice/runtime/errors';
+import { isUuid } from '@voice/runtime/ids';
+import { toIso } from '@voice/runtime/time';
+import { normalisePage } from '@voice/runtime/validation';
+import { parseE164 } from '@voice/contracts/telephony';
+import {
+  CallDirection,
+  CallStatus,
+  type CallsService,
+  type CreateCallRequest,
+  type GetCallRequest,
+  type ListCallsRequest,
+} from '@voice/proto/voice/calls/v1/calls';
+import type { CallsDeps } from '../deps.js';
+import { directionNameOf, statusNameOf } from '../domain/wire-names.js';
+import { presentCall } from '../presenter.js';
+import type { CallFilter, CallView } from '../store/store.js';
+import { createCall } from './create-call.js';
+
+export class Calls implements Pick<ServiceImpl<typeof CallsService>, 'createCall' | 'getCall' | 'listCalls'> {
+  constructor(private readonly deps: CallsDeps) {}
+
+  async createCall(request: CreateCallRequest, context: HandlerContext) {
+    return createCall(this.deps, request, workspaceCallerOf(context));
+  }
+
+  async getCall(request: GetCallRequest, context: HandlerContext) {
+    return { call: presentCall(await this.load(request.id, context)) };
+  }
+
+  async listCalls(request: ListCallsRequest, context: HandlerContext) {
+    const caller = workspaceCallerOf(context);
+    const filter = listFilter(request);
+    const { calls, total } = await this.deps.store.listCalls(caller.workspaceId, filter, normalisePage(request.page));
+    return { calls: calls.map(presentCall), total };
+  }
+
+  private async load(id: string, context: HandlerContext): Promise<CallView> {
+    const caller = workspaceCallerOf(context);
+    const call = isUuid(id) ? await this.deps.store.getCall(caller.workspaceId, id) : undefined;
+    if (!call) throw notFound('call');
+    return call;
+  }
+}
+
+/** The list's filters as the store takes them; a value the API cannot send is a 400 naming it. */
+function listFilter(request: ListCallsRequest): CallFilter {
+  const status = request.status === CallStatus.UNSPECIFIED ? undefined : statusNameOf(request.status);
+  const direction = request.direction === CallDirection.UNSPECIFIED ? undefined : directionNameOf(request.direction);
+  const number = request.number ? parseE164(request.number)?.number : undefined;
+  const issues = [
+    ...(request.status !== CallStatus.UNSPECIFIED && !status ? [{ field: 'status', issue: 'is not a call status' }] : []),
+    ...(request.direction !== CallDirection.UNSPECIFIED && !direction ? [{ field: 'direction', issue: 'is not a call direction' }] : []),
+    ...(request.assistantId && !isUuid(request.assistantId) ? [{ field: 'assistant_id', issue: 'must be a UUID' }] : []),
+    ...(request.number && !number ? [{ field: 'number', issue: 'must be a valid phone number' }] : []),
+  ];
+  if (issues.length > 0) throw invalidRequest(issues);
+  return {
+    status,
+    direction,
+    assistantId: request.assistantId || undefined,
+    number,
+    createdFrom: toIso(request.createdFrom) ?? undefined,
+    createdTo: toIso(request.createdTo) ?? undefined,
+  };
+}

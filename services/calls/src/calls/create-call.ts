@@ -1,0 +1,116 @@
+// POST /calls: every precondition in order, each with its own error (the body; the assistant and
+// its plan; the calling number and the destination; the funds), then the call is stored queued
+// and telephony is asked for the carrier leg. A call the carrier could not take ends failed and
+// gives its hold back through the outbox.
+import { Code, ConnectError } from '@connectrpc/connect';
+import type { JsonObject } from '@bufbuild/protobuf';
+import type { WorkspaceCaller } from '@voice/runtime/caller';
+import { invalidRequest, serviceError } from '@voice/runtime/errors';
+import { idempotencyExpiry, requestFingerprint } from '@voice/runtime/idempotency';
+import { newId } from '@voice/runtime/ids';
+import { definedFields, validate } from '@voice/runtime/validation';
+import { createCallBodySchema } from '@voice/contracts/calls';
+import { parseE164 } from '@voice/contracts/telephony';
+import type { CreateCallRequest } from '@voice/proto/voice/calls/v1/calls';
+import { callUsageEvent } from '../billing/usage-events.js';
+import type { CallsDeps } from '../deps.js';
+import { presentCall } from '../presenter.js';
+import type { CallRecord, ClaimOutcome, IdempotencyClaim } from '../store/store.js';
+import { holdCallFunds } from './funds.js';
+
+/** The assistants' default when a configuration somehow carries none. */
+const defaultMaxDurationSeconds = 1_800;
+
+const maxDurationOf = (config: JsonObject): number => {
+  const endCall = config.end_call;
+  const value = endCall && typeof endCall === 'object' && !Array.isArray(endCall) ? endCall.max_duration_seconds : undefined;
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : defaultMaxDurationSeconds;
+};
+
+export function answerForClaimed(outcome: ClaimOutcome) {
+  if (outcome.kind === 'key_reused') throw serviceError('conflict', 'this Idempotency-Key was already used with a different request body');
+  return { call: presentCall(outcome.call), replayed: true };
+}
+
+export async function createCall(deps: CallsDeps, request: CreateCallRequest, caller: WorkspaceCaller) {
+  const fields = definedFields({ assistant_id: request.assistantId, from: request.from, to: request.to, variables: request.variables, metadata: request.metadata });
+  const input = validate(createCallBodySchema, fields);
+  if (!input.ok) throw invalidRequest(input.issues);
+  const now = deps.now();
+  const claim: IdempotencyClaim | undefined = request.idempotencyKey
+    ? { key: request.idempotencyKey, fingerprint: requestFingerprint(fields), now: now.toISOString(), expiredBefore: idempotencyExpiry(now) }
+    : undefined;
+  // A retry under a used key answers as the first request did, whatever changed since (API.md 1).
+  const earlier = claim && (await deps.store.claimedCall(caller.workspaceId, claim));
+  if (earlier) return answerForClaimed(earlier);
+
+  const from = parseE164(input.value.from)!.number;
+  const to = parseE164(input.value.to)!.number;
+  const assistant = await deps.peers.callAssistant(caller, input.value.assistant_id, request.workspacePlan);
+  const { numberId } = await deps.peers.checkRoute(caller, from, to);
+  const id = newId();
+  const at = now.toISOString();
+  const call: CallRecord = {
+    id,
+    workspaceId: caller.workspaceId,
+    status: 'queued',
+    direction: 'outbound',
+    from,
+    to,
+    numberId,
+    assistantId: assistant.id,
+    assistantVersion: assistant.version,
+    assistantConfig: assistant.config,
+    variables: (input.value.variables ?? {}) as JsonObject,
+    metadata: (input.value.metadata ?? {}) as JsonObject,
+    maxDurationSeconds: maxDurationOf(assistant.config),
+    holdId: id,
+    legId: null,
+    legSequence: 0,
+    answeredAt: null,
+    endedAt: null,
+    durationSeconds: 0,
+    endReason: null,
+    minuteUnitsCharged: 0,
+    creditUnitsCharged: 0,
+    summary: null,
+    verdict: null,
+    extractedFields: {},
+    hasRecording: false,
+    createdAt: at,
+    updatedAt: at,
+  };
+  call.maxDurationSeconds = await holdCallFunds(deps, call, caller.requestId);
+
+  const created = await deps.store.createCall(call, claim);
+  if (created.kind !== 'created') {
+    // A concurrent request under the same key stored its call first: this one's hold goes back.
+    await deps.holds.release({ workspaceId: call.workspaceId, holdId: call.holdId, requestId: caller.requestId });
+    return answerForClaimed(created);
+  }
+  try {
+    const { legId } = await deps.peers.placeLeg(caller, {
+      callId: id,
+      from,
+      to,
+      numberId,
+      maxDurationSeconds: call.maxDurationSeconds,
+      mediaParameters: { call_id: id, session_token: deps.tokens.issue(id) },
+    });
+    await deps.store.recordLeg(id, legId, deps.now().toISOString());
+  } catch (error) {
+    const failed = await deps.store.failPlacing(id, callUsageEvent(call, 0, deps.now().toISOString()), deps.now().toISOString());
+    if (failed) deps.wakeRelay();
+    throw placingError(error);
+  }
+  return { call: presentCall(created.call), replayed: false };
+}
+
+/** Telephony's refusal stands as it is; a carrier or service that could not be reached is telephony_unavailable. */
+function placingError(error: unknown): ConnectError {
+  const connect = ConnectError.from(error);
+  if ([Code.Unavailable, Code.DeadlineExceeded, Code.Unimplemented, Code.Internal, Code.Unknown, Code.Canceled].includes(connect.code)) {
+    return serviceError('telephony_unavailable', 'the carrier could not be asked to place the call; it was not dialled and nothing was charged, retry shortly', { cause: error });
+  }
+  return connect;
+}

@@ -1,0 +1,44 @@
+// Every setting of the calls service, read and validated once at start.
+import { creditScale, parseCredits } from '@voice/runtime/amounts';
+import { ConfigError, readCommonConfig, readEnum, readInt, readListenAddress, readOptionalString, readServiceUrl, type CommonConfig, type Env } from '@voice/runtime/config';
+import { minuteRoundings, type MinuteRounding } from './domain/minutes.js';
+
+export interface CallsConfig {
+  common: CommonConfig;
+  host: string;
+  port: number;
+  assistantsUrl: string;
+  telephonyUrl: string;
+  billingUrl: string;
+  /** What a call minute beyond the wallet's included minutes costs, in credit sub-units. */
+  creditUnitsPerMinute: number;
+  /** How a call's length becomes billed minutes (VOICE_CALL_MINUTE_ROUNDING). */
+  minuteRounding: MinuteRounding;
+  /** How long a call's hold outlives its longest possible length: ringing, and the charge after the end. */
+  holdMarginSeconds: number;
+}
+
+const defaultCreditsPerMinute = '0.1000';
+
+function readCreditsPerMinute(env: Env): number {
+  const text = readOptionalString(env, 'VOICE_CALL_CREDITS_PER_MINUTE') ?? defaultCreditsPerMinute;
+  const units = parseCredits(text);
+  if (units === undefined || units <= 0) {
+    const places = Math.round(Math.log10(creditScale));
+    throw new ConfigError('VOICE_CALL_CREDITS_PER_MINUTE', `must be a positive decimal amount of credits with at most ${places} decimal places, got "${text}"`);
+  }
+  return units;
+}
+
+export function readCallsConfig(env: Env): CallsConfig {
+  return {
+    common: readCommonConfig(env),
+    ...readListenAddress(env, 'calls'),
+    assistantsUrl: readServiceUrl(env, 'assistants'),
+    telephonyUrl: readServiceUrl(env, 'telephony'),
+    billingUrl: readServiceUrl(env, 'billing'),
+    creditUnitsPerMinute: readCreditsPerMinute(env),
+    minuteRounding: readEnum(env, 'VOICE_CALL_MINUTE_ROUNDING', 'minute', minuteRoundings),
+    holdMarginSeconds: readInt(env, 'VOICE_CALL_HOLD_MARGIN_SECONDS', 3_600, { min: 60, max: 86_400 }),
+  };
+}

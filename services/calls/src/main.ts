@@ -1,0 +1,92 @@
+// Starts the calls service: config, store, the outbox relay (usage and call events), billing's holds,
+// the clients of assistants and telephony, the periodic jobs, the Connect server; stops them in
+// reverse on close (SIGTERM when run on its own).
+import { createClient } from '@connectrpc/connect';
+import { CallerSigner } from '@voice/runtime/caller';
+import type { Env } from '@voice/runtime/config';
+import { OutboxRelay, openConfiguredEventStream, usageStream, type EventStream } from '@voice/runtime/events';
+import { openInternalChannel, type InProcessServices } from '@voice/runtime/internal';
+import { startPeriodicJobs } from '@voice/runtime/jobs';
+import { createLogger, type Logger } from '@voice/runtime/logger';
+import { runProcess } from '@voice/runtime/process';
+import { serviceServerOptions, startConnectServer, startService, type StartedService } from '@voice/runtime/server';
+import { openServiceStore } from '@voice/runtime/store';
+import { AssistantsService } from '@voice/proto/voice/assistants/v1/assistants';
+import { BillingService } from '@voice/proto/voice/billing/v1/billing';
+import { CallLegService } from '@voice/proto/voice/telephony/v1/call_legs';
+import { CallRouteService } from '@voice/proto/voice/telephony/v1/call_routes';
+import { ConnectMinutesHolds } from './billing/holds.js';
+import { readCallsConfig } from './config.js';
+import { SessionTokens } from './domain/session-token.js';
+import { ConnectCallPeers } from './peers/peers.js';
+import { callsRetentionJob } from './retention.js';
+import { callsRoutes, callsServiceNames } from './routes.js';
+import { MongoCallStore } from './store/mongo.js';
+import { SqliteCallStore } from './store/sqlite.js';
+import type { CallStore } from './store/store.js';
+
+export interface CallsOptions {
+  logger?: Logger;
+  /** The event stream to share (single-process platform); otherwise one is opened from NATS_URL and closed with the service. */
+  events?: EventStream;
+  /** The process's in-process services (single-process mode): the handlers are callable there too. */
+  local?: InProcessServices;
+}
+
+export async function startCallsService(env: Env, options: CallsOptions = {}): Promise<StartedService> {
+  const config = readCallsConfig(env);
+  const logger = options.logger ?? createLogger({ service: 'calls', level: config.common.logLevel });
+  const signer = new CallerSigner(config.common.internalSecret);
+  const store = await openServiceStore<CallStore>(config.common, {
+    service: 'calls',
+    sqlite: (file) => new SqliteCallStore(file),
+    mongo: (uri, database) => MongoCallStore.connect(uri, database),
+  });
+  return startService(async (onClose) => {
+    onClose(() => store.close());
+    const events = options.events ?? (await openConfiguredEventStream(config.common, 'calls', logger));
+    if (!options.events) onClose(() => events.close());
+    await events.ensureStream(usageStream.name, usageStream.subjects);
+    const relay = new OutboxRelay({ outbox: store.outbox, stream: events, logger: logger.child({ component: 'calls-relay' }) });
+    relay.start();
+    onClose(async () => {
+      await relay.stop();
+    });
+
+    const channel = (name: string, url: string) => {
+      const opened = openInternalChannel({ name, url }, options.local);
+      onClose(() => opened.close());
+      return opened.transport;
+    };
+    const assistants = channel('assistants', config.assistantsUrl);
+    const telephony = channel('telephony', config.telephonyUrl);
+    const billing = channel('billing', config.billingUrl);
+    const jobs = await startPeriodicJobs(config.common, 'calls', { logger }, [callsRetentionJob(store, config.common.retention)]);
+    onClose(() => jobs.stop());
+
+    return startConnectServer({
+      ...serviceServerOptions('calls', config, { logger, local: options.local, signer }),
+      serviceNames: callsServiceNames,
+      routes: callsRoutes({
+        store,
+        peers: new ConnectCallPeers(
+          {
+            assistants: createClient(AssistantsService, assistants),
+            routes: createClient(CallRouteService, telephony),
+            legs: createClient(CallLegService, telephony),
+          },
+          signer,
+        ),
+        holds: new ConnectMinutesHolds(createClient(BillingService, billing), signer, logger),
+        tokens: new SessionTokens(config.common.internalSecret),
+        terms: { creditUnitsPerMinute: config.creditUnitsPerMinute, minuteRounding: config.minuteRounding, holdMarginSeconds: config.holdMarginSeconds },
+        wakeRelay: () => relay.wake(),
+        now: () => new Date(),
+        logger,
+      }),
+    });
+  });
+}
+
+// Run on its own: with the process's metrics server (the platform serves one for all its parts).
+if (require.main === module) runProcess('calls', startCallsService);

@@ -1,0 +1,119 @@
+// A call's stored form (SQLite's row and MongoDB's document but for the id and the flag's type) and
+// its mapping to and from the record; and a report's.
+import type { JsonObject } from '@bufbuild/protobuf';
+import type { CallDirectionName, CallStatusName } from '@voice/contracts/calls';
+import type { StoredValues } from '@voice/runtime/store';
+import type { CallRecord, CallReport, ReportSource } from '../store.js';
+
+export interface StoredCall<Flag> {
+  workspace_id: string;
+  status: string;
+  direction: string;
+  from_number: string;
+  to_number: string;
+  number_id: string | null;
+  assistant_id: string;
+  assistant_version: number;
+  /** JSON text in both adapters: keys may hold characters MongoDB treats specially ("." and "$"). */
+  assistant_config: string;
+  variables: string;
+  metadata: string;
+  max_duration_seconds: number;
+  hold_id: string;
+  leg_id: string | null;
+  leg_sequence: number;
+  answered_at: string | null;
+  ended_at: string | null;
+  duration_seconds: number;
+  end_reason: string | null;
+  minute_units_charged: number;
+  credit_units_charged: number;
+  summary: string | null;
+  verdict: string | null;
+  extracted_fields: string;
+  has_recording: Flag;
+  created_at: string;
+  updated_at: string;
+}
+
+export const storedCall = <Flag>(call: CallRecord, values: StoredValues<Flag, unknown>): StoredCall<Flag> => ({
+  workspace_id: call.workspaceId,
+  status: call.status,
+  direction: call.direction,
+  from_number: call.from,
+  to_number: call.to,
+  number_id: call.numberId,
+  assistant_id: call.assistantId,
+  assistant_version: call.assistantVersion,
+  assistant_config: JSON.stringify(call.assistantConfig),
+  variables: JSON.stringify(call.variables),
+  metadata: JSON.stringify(call.metadata),
+  max_duration_seconds: call.maxDurationSeconds,
+  hold_id: call.holdId,
+  leg_id: call.legId,
+  leg_sequence: call.legSequence,
+  answered_at: call.answeredAt,
+  ended_at: call.endedAt,
+  duration_seconds: call.durationSeconds,
+  end_reason: call.endReason,
+  minute_units_charged: call.minuteUnitsCharged,
+  credit_units_charged: call.creditUnitsCharged,
+  summary: call.summary,
+  verdict: call.verdict,
+  extracted_fields: JSON.stringify(call.extractedFields),
+  has_recording: values.flag(call.hasRecording),
+  created_at: call.createdAt,
+  updated_at: call.updatedAt,
+});
+
+export const callFromStored = <Flag>(id: string, stored: StoredCall<Flag>, values: StoredValues<Flag, unknown>): CallRecord => ({
+  id,
+  workspaceId: stored.workspace_id,
+  status: stored.status as CallStatusName,
+  direction: stored.direction as CallDirectionName,
+  from: stored.from_number,
+  to: stored.to_number,
+  numberId: stored.number_id,
+  assistantId: stored.assistant_id,
+  assistantVersion: stored.assistant_version,
+  assistantConfig: JSON.parse(stored.assistant_config) as JsonObject,
+  variables: JSON.parse(stored.variables) as JsonObject,
+  metadata: JSON.parse(stored.metadata) as JsonObject,
+  maxDurationSeconds: stored.max_duration_seconds,
+  holdId: stored.hold_id,
+  legId: stored.leg_id,
+  legSequence: stored.leg_sequence,
+  answeredAt: stored.answered_at,
+  endedAt: stored.ended_at,
+  durationSeconds: stored.duration_seconds,
+  endReason: stored.end_reason,
+  minuteUnitsCharged: stored.minute_units_charged,
+  creditUnitsCharged: stored.credit_units_charged,
+  summary: stored.summary,
+  verdict: stored.verdict,
+  extractedFields: JSON.parse(stored.extracted_fields) as JsonObject,
+  hasRecording: values.isSet(stored.has_recording),
+  createdAt: stored.created_at,
+  updatedAt: stored.updated_at,
+});
+
+/** A report's stored form: `label` is an event's type or a turn's role, `body` its data (JSON) or text. */
+export interface StoredReport {
+  call_id: string;
+  source: ReportSource;
+  sequence: number;
+  kind: 'event' | 'turn';
+  label: string;
+  body: string;
+  at: string;
+}
+
+export const storedReport = (callId: string, report: CallReport): StoredReport =>
+  report.kind === 'event'
+    ? { call_id: callId, source: report.source, sequence: report.sequence, kind: 'event', label: report.type, body: JSON.stringify(report.data), at: report.at }
+    : { call_id: callId, source: report.source, sequence: report.sequence, kind: 'turn', label: report.role, body: report.text, at: report.at };
+
+export const reportFromStored = (stored: StoredReport): CallReport =>
+  stored.kind === 'event'
+    ? { source: stored.source, kind: 'event', sequence: stored.sequence, type: stored.label, at: stored.at, data: JSON.parse(stored.body) as JsonObject }
+    : { source: stored.source, kind: 'turn', sequence: stored.sequence, role: stored.label, text: stored.body, at: stored.at };

@@ -1,0 +1,179 @@
+// CallStore on embedded SQLite: one row per call, its reports in their own table (unique per call,
+// source and sequence), idempotency claims and the outbox written in the transaction they belong to.
+import type Database from 'better-sqlite3';
+import type { NewOutboxEvent } from '@voice/runtime/events';
+import { insertRow, openSqlite, SqliteOutbox, sqliteOutboxMigration, statementCache, type SqliteDatabase } from '@voice/runtime/store/sqlite';
+import { sqliteValues } from '@voice/runtime/store';
+import type { Page } from '@voice/runtime/validation';
+import { callFromStored, reportFromStored, storedCall, type StoredCall, type StoredReport } from './mapping/call.js';
+import { claimOutcomeOf, type CallFilter, type CallRecord, type CallStore, type CallView, type ClaimOutcome, type IdempotencyClaim } from './store.js';
+
+const migrations = [
+  `CREATE TABLE calls (
+     id TEXT PRIMARY KEY,
+     workspace_id TEXT NOT NULL,
+     status TEXT NOT NULL,
+     direction TEXT NOT NULL,
+     from_number TEXT NOT NULL,
+     to_number TEXT NOT NULL,
+     number_id TEXT,
+     assistant_id TEXT NOT NULL,
+     assistant_version INTEGER NOT NULL,
+     assistant_config TEXT NOT NULL,
+     variables TEXT NOT NULL,
+     metadata TEXT NOT NULL,
+     max_duration_seconds INTEGER NOT NULL,
+     hold_id TEXT NOT NULL,
+     leg_id TEXT,
+     leg_sequence INTEGER NOT NULL,
+     answered_at TEXT,
+     ended_at TEXT,
+     duration_seconds INTEGER NOT NULL,
+     end_reason TEXT,
+     minute_units_charged INTEGER NOT NULL,
+     credit_units_charged INTEGER NOT NULL,
+     summary TEXT,
+     verdict TEXT,
+     extracted_fields TEXT NOT NULL,
+     has_recording INTEGER NOT NULL,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );
+   CREATE INDEX calls_newest_first ON calls (workspace_id, created_at DESC, id DESC);
+   CREATE TABLE call_reports (
+     call_id TEXT NOT NULL,
+     source TEXT NOT NULL,
+     sequence INTEGER NOT NULL,
+     kind TEXT NOT NULL,
+     label TEXT NOT NULL,
+     body TEXT NOT NULL,
+     at TEXT NOT NULL,
+     PRIMARY KEY (call_id, source, sequence)
+   );
+   CREATE TABLE idempotency_claims (
+     workspace_id TEXT NOT NULL,
+     key TEXT NOT NULL,
+     fingerprint TEXT NOT NULL,
+     call_id TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     PRIMARY KEY (workspace_id, key)
+   );
+   CREATE INDEX idempotency_claims_by_time ON idempotency_claims (created_at);
+   ${sqliteOutboxMigration}`,
+];
+
+type CallRow = StoredCall<number> & { id: string };
+
+interface ClaimRow {
+  fingerprint: string;
+  callId: string;
+  createdAt: string;
+}
+
+export class SqliteCallStore implements CallStore {
+  private readonly db: SqliteDatabase;
+  private readonly sql: (text: string) => Database.Statement;
+  readonly outbox: SqliteOutbox;
+
+  constructor(file: string) {
+    this.db = openSqlite(file, migrations);
+    this.sql = statementCache(this.db);
+    this.outbox = new SqliteOutbox(this.db);
+  }
+
+  async claimedCall(workspaceId: string, claim: IdempotencyClaim): Promise<ClaimOutcome | undefined> {
+    return this.db.transaction(() => this.claimOutcome(workspaceId, claim))();
+  }
+
+  async createCall(call: CallRecord, claim?: IdempotencyClaim): Promise<{ kind: 'created'; call: CallView } | ClaimOutcome> {
+    return this.db
+      .transaction((): { kind: 'created'; call: CallView } | ClaimOutcome => {
+        if (claim) {
+          const earlier = this.claimOutcome(call.workspaceId, claim);
+          if (earlier) return earlier;
+          this.sql(
+            `INSERT INTO idempotency_claims (workspace_id, key, fingerprint, call_id, created_at) VALUES (?, ?, ?, ?, ?)
+             ON CONFLICT (workspace_id, key) DO UPDATE SET fingerprint = excluded.fingerprint, call_id = excluded.call_id, created_at = excluded.created_at`,
+          ).run(call.workspaceId, claim.key, claim.fingerprint, call.id, claim.now);
+        }
+        insertRow(this.sql, 'calls', { id: call.id, ...storedCall(call, sqliteValues) });
+        return { kind: 'created', call: { ...call, reports: [] } };
+      })
+      .immediate();
+  }
+
+  private claimOutcome(workspaceId: string, claim: IdempotencyClaim): ClaimOutcome | undefined {
+    const row = this.sql('SELECT fingerprint, call_id AS callId, created_at AS createdAt FROM idempotency_claims WHERE workspace_id = ? AND key = ?')
+      .get(workspaceId, claim.key) as ClaimRow | undefined;
+    const outcome = claimOutcomeOf(row, claim);
+    if (!outcome || outcome.kind === 'key_reused') return outcome;
+    const call = this.view(workspaceId, row!.callId);
+    return call ? { kind: 'replayed', call } : undefined;
+  }
+
+  async getCall(workspaceId: string, id: string): Promise<CallView | undefined> {
+    return this.db.transaction(() => this.view(workspaceId, id))();
+  }
+
+  private view(workspaceId: string, id: string): CallView | undefined {
+    const row = this.sql('SELECT * FROM calls WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as CallRow | undefined;
+    return row ? this.withReports([row])[0] : undefined;
+  }
+
+  private withReports(rows: CallRow[]): CallView[] {
+    if (rows.length === 0) return [];
+    const reports = this.sql('SELECT * FROM call_reports WHERE call_id IN (SELECT value FROM json_each(?)) ORDER BY at, source, sequence')
+      .all(JSON.stringify(rows.map((row) => row.id))) as StoredReport[];
+    return rows.map((row) => ({
+      ...callFromStored(row.id, row, sqliteValues),
+      reports: reports.filter((report) => report.call_id === row.id).map(reportFromStored),
+    }));
+  }
+
+  async listCalls(workspaceId: string, filter: CallFilter, page: Page): Promise<{ calls: CallView[]; total: number }> {
+    const conditions = ['workspace_id = @workspaceId'];
+    if (filter.status !== undefined) conditions.push('status = @status');
+    if (filter.direction !== undefined) conditions.push('direction = @direction');
+    if (filter.assistantId !== undefined) conditions.push('assistant_id = @assistantId');
+    if (filter.number !== undefined) conditions.push('(from_number = @number OR to_number = @number)');
+    if (filter.createdFrom !== undefined) conditions.push('created_at >= @createdFrom');
+    if (filter.createdTo !== undefined) conditions.push('created_at < @createdTo');
+    const where = conditions.join(' AND ');
+    const params = { workspaceId, ...filter, limit: page.limit, offset: page.offset };
+    return this.db.transaction(() => {
+      const { total } = this.sql(`SELECT COUNT(*) AS total FROM calls WHERE ${where}`).get(params) as { total: number };
+      const rows = this.sql(`SELECT * FROM calls WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`).all(params) as CallRow[];
+      return { calls: this.withReports(rows), total };
+    })();
+  }
+
+  async recordLeg(id: string, legId: string, now: string): Promise<void> {
+    this.sql('UPDATE calls SET leg_id = ?, updated_at = ? WHERE id = ? AND leg_id IS NULL').run(legId, now, id);
+  }
+
+  async failPlacing(id: string, releaseEvent: NewOutboxEvent, now: string): Promise<CallView | undefined> {
+    return this.db
+      .transaction(() => {
+        const changed = this.sql("UPDATE calls SET status = 'failed', end_reason = 'failed', ended_at = @now, updated_at = @now WHERE id = @id AND status = 'queued'")
+          .run({ id, now }).changes;
+        if (changed === 0) return undefined;
+        this.outbox.add(releaseEvent);
+        const row = this.sql('SELECT * FROM calls WHERE id = ?').get(id) as CallRow;
+        return this.withReports([row])[0];
+      })
+      .immediate();
+  }
+
+  async enqueue(events: NewOutboxEvent[]): Promise<void> {
+    this.db.transaction(() => events.forEach((event) => this.outbox.add(event))).immediate();
+  }
+
+  async pruneIdempotencyClaims(createdBefore: string, limit: number): Promise<number> {
+    return this.sql('DELETE FROM idempotency_claims WHERE rowid IN (SELECT rowid FROM idempotency_claims WHERE created_at < ? ORDER BY created_at LIMIT ?)')
+      .run(createdBefore, limit).changes;
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}

@@ -1,0 +1,117 @@
+// The calls service's persistence, in its own words; SQLite and MongoDB adapters implement it and one
+// contract suite (test/store.contract.ts) holds them to the same behaviour.
+import type { JsonObject } from '@bufbuild/protobuf';
+import type { CallDirectionName, CallStatusName } from '@voice/contracts/calls';
+import type { NewOutboxEvent, PrunableOutbox } from '@voice/runtime/events';
+import type { Page } from '@voice/runtime/validation';
+
+export interface CallRecord {
+  id: string;
+  workspaceId: string;
+  status: CallStatusName;
+  direction: CallDirectionName;
+  /** E.164. */
+  from: string;
+  to: string;
+  /** The workspace number the call uses (internal: what the leg is placed from or arrived on). */
+  numberId: string | null;
+  assistantId: string;
+  assistantVersion: number;
+  /** The assistant version's configuration when the call was created: what the runtime runs. */
+  assistantConfig: JsonObject;
+  variables: JsonObject;
+  metadata: JsonObject;
+  /** The longest the call may last: the assistant's limit, or less when the wallet covers less. */
+  maxDurationSeconds: number;
+  /** Billing's hold for the call's minutes (internal, never shown). */
+  holdId: string;
+  /** Telephony's id of the carrier leg (internal, never shown). */
+  legId: string | null;
+  /** The newest leg report applied; older ones are stale. */
+  legSequence: number;
+  answeredAt: string | null;
+  endedAt: string | null;
+  durationSeconds: number;
+  /** Why the session ended, as the runtime said, until the leg's end state decides the call's. */
+  endReason: string | null;
+  minuteUnitsCharged: number;
+  creditUnitsCharged: number;
+  summary: string | null;
+  verdict: string | null;
+  extractedFields: JsonObject;
+  hasRecording: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * Who numbered a report: the voice runtime's session (its sequence, shared by every report kind) or
+ * the carrier's leg (the leg report's sequence). Each numbers its own reports once.
+ */
+export type ReportSource = 'session' | 'leg';
+
+/** One report of the call: an event, or a turn of the transcript. */
+export type CallReport =
+  | { source: ReportSource; kind: 'event'; sequence: number; type: string; at: string; data: JsonObject }
+  | { source: ReportSource; kind: 'turn'; sequence: number; role: string; text: string; at: string };
+
+/** A call as it is read: the record and its reports, oldest first (by time, then source and sequence). */
+export interface CallView extends CallRecord {
+  reports: CallReport[];
+}
+
+export interface CallFilter {
+  status?: CallStatusName;
+  direction?: CallDirectionName;
+  assistantId?: string;
+  /** From or to this E.164 number. */
+  number?: string;
+  /** Created at or after. */
+  createdFrom?: string;
+  /** Created before. */
+  createdTo?: string;
+}
+
+/** A create made under an Idempotency-Key: the first call is answered again for 24 hours. */
+export interface IdempotencyClaim {
+  key: string;
+  /** Hash of the request body; the same key with another body is a conflict. */
+  fingerprint: string;
+  now: string;
+  /** Claims created before this instant have expired and are replaced. */
+  expiredBefore: string;
+}
+
+export type ClaimOutcome = { kind: 'replayed'; call: CallView } | { kind: 'key_reused' };
+
+export interface CallStore {
+  /** What an earlier request under the key means for this one; undefined when none binds. */
+  claimedCall(workspaceId: string, claim: IdempotencyClaim): Promise<ClaimOutcome | undefined>;
+  /** One transaction: the claim decides first (a concurrent request may have won it), then the call and the claim are written. */
+  createCall(call: CallRecord, claim?: IdempotencyClaim): Promise<{ kind: 'created'; call: CallView } | ClaimOutcome>;
+  getCall(workspaceId: string, id: string): Promise<CallView | undefined>;
+  /** Newest first. */
+  listCalls(workspaceId: string, filter: CallFilter, page: Page): Promise<{ calls: CallView[]; total: number }>;
+  /** Records the carrier leg placed for a queued call. */
+  recordLeg(id: string, legId: string, now: string): Promise<void>;
+  /**
+   * One transaction: the call could not be placed; it ends `failed` and `releaseEvent` (giving back
+   * its hold) enters the outbox. Undefined when the call had already moved on.
+   */
+  failPlacing(id: string, releaseEvent: NewOutboxEvent, now: string): Promise<CallView | undefined>;
+  /** Events that belong to no call write (the release of a hold for a call never stored). */
+  enqueue(events: NewOutboxEvent[]): Promise<void>;
+  readonly outbox: PrunableOutbox;
+  /** Deletes at most `limit` Idempotency-Key claims made before `createdBefore`, the oldest first; answers how many. */
+  pruneIdempotencyClaims(createdBefore: string, limit: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** What a stored claim means for a new request under the same key; undefined when it does not bind. */
+export function claimOutcomeOf(
+  existing: { fingerprint: string; createdAt: string } | undefined | null,
+  claim: IdempotencyClaim,
+): { kind: 'replay' } | { kind: 'key_reused' } | undefined {
+  if (!existing || existing.createdAt < claim.expiredBefore) return undefined;
+  return existing.fingerprint === claim.fingerprint ? { kind: 'replay' } : { kind: 'key_reused' };
+}

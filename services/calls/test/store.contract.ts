@@ -1,0 +1,157 @@
+// The behaviour every CallStore must have, written once and run against each adapter.
+import { newId } from '@voice/runtime/ids';
+import type { NewOutboxEvent } from '@voice/runtime/events';
+import type { CallRecord, CallStore, IdempotencyClaim } from '../src/store/store.js';
+import type { OpenStore } from '../../runtime/test/store-contract.js';
+
+let clock = Date.parse('2026-01-01T00:00:00.000Z');
+const tick = (): string => new Date((clock += 1000)).toISOString();
+
+export function callRecord(workspaceId: string, overrides: Partial<CallRecord> = {}): CallRecord {
+  const at = tick();
+  const id = overrides.id ?? newId();
+  return {
+    id,
+    workspaceId,
+    status: 'queued',
+    direction: 'outbound',
+    from: '+442071838750',
+    to: '+14155550123',
+    numberId: newId(),
+    assistantId: newId(),
+    assistantVersion: 3,
+    assistantConfig: { name: 'Front desk', first_message: 'Hello {{name}}', 'odd.key': { $x: 1 } },
+    variables: { name: 'Ada' },
+    metadata: { crm: { id: 42 } },
+    maxDurationSeconds: 600,
+    holdId: id,
+    legId: null,
+    legSequence: 0,
+    answeredAt: null,
+    endedAt: null,
+    durationSeconds: 0,
+    endReason: null,
+    minuteUnitsCharged: 0,
+    creditUnitsCharged: 0,
+    summary: null,
+    verdict: null,
+    extractedFields: {},
+    hasRecording: false,
+    createdAt: at,
+    updatedAt: at,
+    ...overrides,
+  };
+}
+
+const claim = (key: string, fingerprint: string, overrides: Partial<IdempotencyClaim> = {}): IdempotencyClaim => ({
+  key,
+  fingerprint,
+  now: tick(),
+  expiredBefore: '2000-01-01T00:00:00.000Z',
+  ...overrides,
+});
+
+const outboxEvent = (): NewOutboxEvent => ({ id: newId(), subject: 'usage.calls.minutes', payload: new Uint8Array([1, 2, 3]) });
+
+export function callStoreContract(open: OpenStore<CallStore>): void {
+  let store: CallStore;
+  let workspace: string;
+  let otherWorkspace: string;
+
+  beforeEach(async () => {
+    store = await open();
+    workspace = newId();
+    otherWorkspace = newId();
+  });
+
+  test('a call reads back whole, and only in its own workspace', async () => {
+    const call = callRecord(workspace);
+    expect(await store.createCall(call)).toEqual({ kind: 'created', call: { ...call, reports: [] } });
+    expect(await store.getCall(workspace, call.id)).toEqual({ ...call, reports: [] });
+    expect(await store.getCall(otherWorkspace, call.id)).toBeUndefined();
+    expect(await store.getCall(workspace, newId())).toBeUndefined();
+  });
+
+  test('lists newest first, filtered, with the total of matches', async () => {
+    const assistant = newId();
+    const first = callRecord(workspace, { assistantId: assistant });
+    const second = callRecord(workspace, { to: '+14155550199', status: 'completed' });
+    const third = callRecord(workspace, { direction: 'inbound', from: '+14155550199', to: '+442071838750' });
+    for (const call of [first, second, third]) await store.createCall(call);
+    await store.createCall(callRecord(otherWorkspace));
+    const ids = async (filter: Parameters<CallStore['listCalls']>[1], page = { limit: 50, offset: 0 }) => {
+      const { calls, total } = await store.listCalls(workspace, filter, page);
+      return { ids: calls.map((call) => call.id), total };
+    };
+    expect(await ids({})).toEqual({ ids: [third.id, second.id, first.id], total: 3 });
+    expect(await ids({}, { limit: 1, offset: 1 })).toEqual({ ids: [second.id], total: 3 });
+    expect(await ids({ status: 'completed' })).toEqual({ ids: [second.id], total: 1 });
+    expect(await ids({ direction: 'inbound' })).toEqual({ ids: [third.id], total: 1 });
+    expect(await ids({ assistantId: assistant })).toEqual({ ids: [first.id], total: 1 });
+    expect(await ids({ number: '+14155550199' })).toEqual({ ids: [third.id, second.id], total: 2 });
+    expect(await ids({ createdFrom: second.createdAt })).toEqual({ ids: [third.id, second.id], total: 2 });
+    expect(await ids({ createdTo: second.createdAt })).toEqual({ ids: [first.id], total: 1 });
+    expect(await ids({ createdFrom: first.createdAt, createdTo: third.createdAt })).toEqual({ ids: [second.id, first.id], total: 2 });
+  });
+
+  test('an Idempotency-Key replays its call, refuses another body, and binds only until it expires', async () => {
+    const call = callRecord(workspace);
+    expect(await store.createCall(call, claim('k1', 'body-a'))).toMatchObject({ kind: 'created' });
+    expect(await store.claimedCall(workspace, claim('k1', 'body-a'))).toEqual({ kind: 'replayed', call: { ...call, reports: [] } });
+    expect(await store.claimedCall(workspace, claim('k1', 'body-b'))).toEqual({ kind: 'key_reused' });
+    expect(await store.claimedCall(otherWorkspace, claim('k1', 'body-a'))).toBeUndefined();
+    const again = callRecord(workspace);
+    expect(await store.createCall(again, claim('k1', 'body-a'))).toEqual({ kind: 'replayed', call: { ...call, reports: [] } });
+    expect(await store.getCall(workspace, again.id)).toBeUndefined();
+    // Past its window the key binds nothing: a new call takes it.
+    const later = callRecord(workspace);
+    expect(await store.createCall(later, claim('k1', 'body-b', { expiredBefore: '2999-01-01T00:00:00.000Z' }))).toMatchObject({ kind: 'created' });
+    expect(await store.claimedCall(workspace, claim('k1', 'body-b'))).toMatchObject({ kind: 'replayed', call: { id: later.id } });
+  });
+
+  test('concurrent creates under one key store one call', async () => {
+    const calls = [callRecord(workspace), callRecord(workspace), callRecord(workspace)];
+    const outcomes = await Promise.all(calls.map((call) => store.createCall(call, claim('same', 'body'))));
+    expect(outcomes.filter((outcome) => outcome.kind === 'created')).toHaveLength(1);
+    const created = outcomes.find((outcome) => outcome.kind === 'created')!;
+    for (const outcome of outcomes) expect(outcome).toMatchObject({ call: { id: (created as { call: CallRecord }).call.id } });
+    expect((await store.listCalls(workspace, {}, { limit: 50, offset: 0 })).total).toBe(1);
+  });
+
+  test('a placed call keeps its leg; a call that could not be placed fails once, with its release in the outbox', async () => {
+    const placed = callRecord(workspace);
+    await store.createCall(placed);
+    await store.recordLeg(placed.id, 'leg-1', tick());
+    await store.recordLeg(placed.id, 'leg-2', tick());
+    expect(await store.getCall(workspace, placed.id)).toMatchObject({ legId: 'leg-1', status: 'queued' });
+
+    const unplaced = callRecord(workspace);
+    await store.createCall(unplaced);
+    const before = (await store.outbox.pending(1000)).length;
+    const release = outboxEvent();
+    const at = tick();
+    expect(await store.failPlacing(unplaced.id, release, at)).toMatchObject({ id: unplaced.id, status: 'failed', endReason: 'failed', endedAt: at });
+    expect(await store.failPlacing(unplaced.id, outboxEvent(), tick())).toBeUndefined();
+    const pending = await store.outbox.pending(1000);
+    expect(pending).toHaveLength(before + 1);
+    expect(pending.at(-1)).toMatchObject({ id: release.id, subject: release.subject, payload: release.payload });
+  });
+
+  test('events of no call write enter the outbox; published ones are pruned', async () => {
+    const events = [outboxEvent(), outboxEvent()];
+    await store.enqueue(events);
+    const pending = await store.outbox.pending(1000);
+    expect(pending.map((event) => event.id)).toEqual(expect.arrayContaining(events.map((event) => event.id)));
+    await store.outbox.markPublished(pending.map((event) => event.id), '2026-01-01T00:00:00.000Z');
+    expect(await store.outbox.pending(1000)).toEqual([]);
+    expect(await store.outbox.prune('2026-01-02T00:00:00.000Z', 1000)).toBe(pending.length);
+  });
+
+  test('claims older than the retention are pruned, the oldest first', async () => {
+    await store.createCall(callRecord(workspace), claim('old', 'a', { now: '2025-01-01T00:00:00.000Z' }));
+    await store.createCall(callRecord(workspace), claim('new', 'a', { now: '2027-01-01T00:00:00.000Z' }));
+    expect(await store.pruneIdempotencyClaims('2026-06-01T00:00:00.000Z', 10)).toBe(1);
+    expect(await store.claimedCall(workspace, claim('old', 'a'))).toBeUndefined();
+    expect(await store.claimedCall(workspace, claim('new', 'a'))).toMatchObject({ kind: 'replayed' });
+  });
+}

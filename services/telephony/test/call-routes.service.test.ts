@@ -1,0 +1,63 @@
+// Tier 2: CallRouteService over an in-memory Connect transport: the calls service asks whether a
+// workspace may call from one of its numbers to a destination before it holds any funds.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Code } from '@connectrpc/connect';
+import { CallRouteService } from '@voice/proto/voice/telephony/v1/call_routes';
+import { SecretBox } from '@voice/runtime/crypto';
+import { newId } from '@voice/runtime/ids';
+import { telephonyRoutes } from '../src/routes.js';
+import { openSqliteTelephonyStore } from '../src/store/sqlite.js';
+import { routerClient } from '../../runtime/test/service-tiers.js';
+import { numberRecord } from './store.contract.js';
+import { failure, sandboxCarriers, setup, telephonyDeps, type TelephonyTier } from './harness.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'telephony-call-routes-'));
+const store = openSqliteTelephonyStore(join(dir, 'telephony.sqlite'));
+const box = new SecretBox(randomBytes(32));
+const carriers = sandboxCarriers(box);
+let telephony: TelephonyTier;
+const routes = routerClient(CallRouteService, telephonyRoutes(telephonyDeps({ store, box, carriers })));
+
+beforeAll(async () => {
+  telephony = await setup({ store, box, carriers }, 'router');
+});
+afterAll(async () => {
+  await telephony.close();
+  carriers.close();
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const asCalls = (workspaceId: string) => routes.as({ workspaceId, principal: { type: 'internal', id: 'calls', name: 'calls' }, scopes: null });
+
+test("a workspace calls from its own voice-capable number, never to a suppressed destination; public callers are refused", async () => {
+  const [workspace, other] = [newId(), newId()];
+  const own = (id: string) => telephony.inWorkspace(id);
+  const [offer] = (await telephony.client.searchAvailableNumbers({ country: 'GB', limit: 1 }, own(workspace))).numbers;
+  const number = (await telephony.client.buyNumber({ number: offer!.number }, own(workspace))).number!;
+  expect(number.voiceCapable).toBe(true);
+
+  expect(await routes.client.checkCallRoute({ from: number.number, to: '+442071838750' }, asCalls(workspace))).toMatchObject({ numberId: number.id });
+  expect(await failure(routes.client.checkCallRoute({ from: number.number, to: '+442071838750' }, asCalls(other)))).toMatchObject({ code: Code.NotFound, reason: 'not_found' });
+  expect(await failure(routes.client.checkCallRoute({ from: number.number, to: '+442071838750' }, routes.inWorkspace(workspace)))).toMatchObject({ reason: 'forbidden' });
+  expect(await failure(routes.client.checkCallRoute({ from: 'nope', to: '+442071838750' }, asCalls(workspace)))).toMatchObject({
+    code: Code.InvalidArgument,
+    fields: [{ field: 'from', issue: expect.any(String) }],
+  });
+
+  await telephony.client.addSuppression({ number: '+442071838750' }, own(workspace));
+  expect(await failure(routes.client.checkCallRoute({ from: number.number, to: '+442071838750' }, asCalls(workspace)))).toMatchObject({ reason: 'destination_forbidden' });
+});
+
+test('a number that cannot carry voice is a configuration error', async () => {
+  const workspace = newId();
+  const smsOnly = numberRecord(workspace, { voiceCapable: false, number: '+447911123456' });
+  await store.insertNumber(smsOnly);
+  expect(await failure(routes.client.checkCallRoute({ from: smsOnly.number, to: '+442071838750' }, asCalls(workspace)))).toMatchObject({
+    code: Code.FailedPrecondition,
+    reason: 'telephony_configuration_error',
+  });
+});

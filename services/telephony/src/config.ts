@@ -127,7 +127,7 @@ export function readTelephonyConfig(env: Env): TelephonyConfig {
     platformCarrier: readPlatformCarrier(env),
     pricing: readSmsPricing(env),
     mediaUrl: readMediaUrl(env),
-    callsUrl: readUrl(env, 'VOICE_CALLS_URL', 'http://127.0.0.1:50057', ['http:', 'https:'])!,
+    callsUrl: readServiceUrl(env, 'calls'),
     carrierTimeoutMs,
     callerIdSmsFrom: readCallerIdSmsFrom(env),
     sipCheckTimeoutMs: readInt(env, 'VOICE_SIP_CHECK_TIMEOUT_MS', 5_000, { min: 100, max: 30_000 }),

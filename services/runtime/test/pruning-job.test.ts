@@ -74,9 +74,11 @@ describe('readRetentionConfig', () => {
       idempotencyMs: hours(24),
       oauthMs: hours(7 * 24),
       mailMs: hours(30 * 24),
+      unverifiedCallerIdsMs: hours(7 * 24),
     });
     expect(() => readRetentionConfig({ VOICE_RETENTION_DEDUPLICATION_DAYS: '30' })).toThrow('VOICE_RETENTION_DEDUPLICATION_DAYS must be between 31 and 3650');
     expect(() => readRetentionConfig({ VOICE_RETENTION_IDEMPOTENCY_HOURS: '23' })).toThrow('VOICE_RETENTION_IDEMPOTENCY_HOURS must be between 24');
     expect(readRetentionConfig({ VOICE_RETENTION_OAUTH_DAYS: '0', VOICE_RETENTION_CHECK_SECONDS: '60' })).toMatchObject({ oauthMs: 0, periodMs: 60_000 });
+    expect(readRetentionConfig({ VOICE_RETENTION_UNVERIFIED_CALLER_IDS_DAYS: '1' })).toMatchObject({ unverifiedCallerIdsMs: hours(24) });
   });
 });

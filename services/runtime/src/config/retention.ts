@@ -25,6 +25,8 @@ export interface RetentionConfig {
   oauthMs: number;
   /** Mail the outbox sent or gave up, and the sandbox's `.eml` files, counted from then. */
   mailMs: number;
+  /** Caller IDs that failed, or whose code expired unused, counted from then. */
+  unverifiedCallerIdsMs: number;
 }
 
 /** The stream's longest redelivery, in whole days, rounded up. */
@@ -38,5 +40,6 @@ export function readRetentionConfig(env: Env): RetentionConfig {
     idempotencyMs: readInt(env, 'VOICE_RETENTION_IDEMPOTENCY_HOURS', idempotencyWindowMs / hourMs, { min: idempotencyWindowMs / hourMs, max: 24 * 3650 }) * hourMs,
     oauthMs: readInt(env, 'VOICE_RETENTION_OAUTH_DAYS', 7, { min: 0, max: 3650 }) * dayMs,
     mailMs: readInt(env, 'VOICE_RETENTION_MAIL_DAYS', 30, { min: 0, max: 3650 }) * dayMs,
+    unverifiedCallerIdsMs: readInt(env, 'VOICE_RETENTION_UNVERIFIED_CALLER_IDS_DAYS', 7, { min: 0, max: 3650 }) * dayMs,
   };
 }

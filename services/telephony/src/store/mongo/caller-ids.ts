@@ -62,6 +62,13 @@ export function mongoCallerIdStore({ handle, collections, outbox }: MongoContext
       return applied ? callerIdRecord(applied) : undefined;
     },
 
+    async pruneUnverifiedCallerIds(before: string, limit: number) {
+      const unverified = { $or: [{ status: 'failed', updated_at: { $lt: before } }, { status: 'pending', code_expires_at: { $lt: before } }] };
+      const ids = (await callerIds.find(unverified, { projection: { _id: 1 } }).sort({ updated_at: 1, _id: 1 }).limit(limit).toArray()).map((doc) => doc._id);
+      if (ids.length === 0) return 0;
+      return (await callerIds.deleteMany({ _id: { $in: ids }, ...unverified })).deletedCount;
+    },
+
     async verifiedCallerId(workspaceId: string, phoneNumber: string) {
       const doc = await callerIds.findOne({ workspace_id: workspaceId, phone_number: phoneNumber, status: 'verified' });
       return doc ? callerIdRecord(doc) : undefined;

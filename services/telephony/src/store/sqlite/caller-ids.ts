@@ -62,6 +62,15 @@ export function sqliteCallerIdStore({ db, sql, outbox }: SqliteContext): CallerI
         .immediate();
     },
 
+    async pruneUnverifiedCallerIds(before: string, limit: number) {
+      return sql(
+        `DELETE FROM caller_ids WHERE id IN (
+           SELECT id FROM caller_ids
+           WHERE (status = 'failed' AND updated_at < @before) OR (status = 'pending' AND code_expires_at < @before)
+           ORDER BY updated_at, id LIMIT @limit)`,
+      ).run({ before, limit }).changes;
+    },
+
     async verifiedCallerId(workspaceId: string, phoneNumber: string) {
       const row = sql("SELECT * FROM caller_ids WHERE workspace_id = ? AND phone_number = ? AND status = 'verified'").get(workspaceId, phoneNumber) as CallerIdRow | undefined;
       return row ? callerIdFromRow(row) : undefined;

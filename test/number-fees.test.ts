@@ -2,7 +2,8 @@
 // purchase (409 when the wallet cannot pay it); later months on each anniversary by the renewal
 // job, which two telephony replicas with a moved clock run over the platform's storage and NATS
 // (its job lease in the event namespace's bucket) without charging a month twice; a month the
-// wallet cannot pay makes the number past due, and after the grace period it is released.
+// wallet cannot pay makes the number past due, and after the grace period it is released; the workspace's
+// webhook endpoint hears of both (number.past_due, number.released) with the number as the API shows it.
 import { createClient, type Client } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
@@ -17,16 +18,21 @@ import { expectError } from './support/api-client.js';
 import { deleteNamespaceStreams, testNatsUrl } from './support/nats-namespace.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 import { balance, eventually, ledger, ledgerWith, settledBalance } from './support/telephony.js';
+import { startWebhookReceiver, verifySignature, type WebhookReceiver } from './support/webhook-receiver.js';
 
 const namespace = `fees_${newId().slice(0, 8)}`;
 const day = 24 * 3600 * 1000;
 let platform: TestPlatform;
+let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   // NATS on both topologies, so the replicas this file starts share the platform's events and job leases.
-  platform = await startTestPlatform({ NATS_URL: testNatsUrl, VOICE_EVENT_NAMESPACE: namespace });
+  // Private egress: the webhook receiver listens on loopback.
+  platform = await startTestPlatform({ NATS_URL: testNatsUrl, VOICE_EVENT_NAMESPACE: namespace, VOICE_EGRESS_ALLOW_PRIVATE: 'true' });
+  receiver = await startWebhookReceiver();
 });
 afterAll(async () => {
+  await receiver?.close();
   try {
     await platform.close();
   } finally {
@@ -111,6 +117,10 @@ test('renewals on each anniversary by two replicas charge each month once; an un
   const bought = await (await buyFirstOffer(key, 'GB')).buy();
   expect(bought.status).toBe(201);
   const number = bought.body.data;
+  const endpoint = await platform.api.post('/api/v1/webhooks', key, { url: receiver.url, event_types: ['number.past_due', 'number.released'] });
+  expect(endpoint.status).toBe(201);
+  const heard = (type: string) =>
+    eventually(async () => receiver.received.find((request) => request.event.type === type && request.event.data.id === number.id), 15_000, `the ${type} event`);
   await ledgerWith(platform.api, key, 'number.monthly', 1);
   const firstRenewal = Date.parse(number.next_renewal_at);
 
@@ -145,6 +155,9 @@ test('renewals on each anniversary by two replicas charge each month once; an un
   await platform.running.startService('telephony');
   const shown = await platform.api.get(`/phone-numbers/${number.id}`, key);
   expect(shown.body.data).toMatchObject({ status: 'past_due', next_renewal_at: new Date(secondRenewal).toISOString(), release_at: new Date(secondRenewal + 7 * day).toISOString() });
+  const pastDueEvent = await heard('number.past_due');
+  expect(pastDueEvent.event.data).toEqual(shown.body.data);
+  expect(verifySignature(pastDueEvent.rawBody, pastDueEvent.headers['voice-signature'] as string, endpoint.body.data.secret)).toBe(true);
   await platform.running.stopService('telephony');
 
   replicas = await startReplicas(2, secondRenewal + 7 * day - Date.now() + 3600_000);
@@ -152,6 +165,7 @@ test('renewals on each anniversary by two replicas charge each month once; an un
   await replicas.stop();
   await platform.running.startService('telephony');
   expectError(await platform.api.get(`/phone-numbers/${number.id}`, key), 404, 'not_found');
+  expect((await heard('number.released')).event.data).toMatchObject({ id: number.id, number: number.number, status: 'past_due' });
   expect((await ledger(platform.api, key)).filter((entry) => entry.kind === 'number.monthly')).toHaveLength(2);
   expect(await balance(platform.api, key)).toEqual(settledBalance('0.0000'));
   // The released number is on sale again.

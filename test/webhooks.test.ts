@@ -1,13 +1,15 @@
 // Webhooks end to end, with a real receiver on loopback: endpoints and their secret (shown once,
 // only hinted afterwards), a ping signed as documented (and a tampered body that fails the check),
 // the rotation window (both secrets sign, the old one no longer after 24 hours on a moved clock),
-// the delivery log, and a private receiver refused by a platform without VOICE_EGRESS_ALLOW_PRIVATE.
+// the delivery log and a retry of one delivery, retries with backoff of a receiver that fails then
+// recovers (moved clock), the events of SMS statuses and of a balance falling below its threshold,
+// and a private receiver refused by a platform without VOICE_EGRESS_ALLOW_PRIVATE.
 import { createLogger } from '@voice/runtime/logger';
 import type { StartedService } from '@voice/runtime/server';
 import { startWebhookDelivery } from '@voice/webhooks';
 import { expectError } from './support/api-client.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
-import { eventually } from './support/telephony.js';
+import { buySmsNumber, eventually } from './support/telephony.js';
 import { signatureParts, startWebhookReceiver, verifySignature, type WebhookReceiver } from './support/webhook-receiver.js';
 
 const hour = 3600_000;
@@ -193,4 +195,84 @@ test('the webhook settings keep a balance.low threshold per workspace', async ()
   expect((await platform.api.get(api('/settings/webhooks'), (await platform.workspace()).key)).body.data.balance_low_threshold).toBeNull();
   expectError(await platform.api.patch(api('/settings/webhooks'), key, { balance_low_threshold: '-1' }), 400, 'invalid_request');
   expect((await platform.api.patch(api('/settings/webhooks'), key, { balance_low_threshold: null })).body).toEqual({ data: { balance_low_threshold: null } });
+});
+
+/** The endpoint's one delivery, once `ready` says it is as the test waits for it. */
+const deliveryOf = (key: string, endpointId: string, ready: (delivery: any) => boolean) =>
+  eventually(async () => {
+    const [delivery] = (await platform.api.get(api(`/webhooks/${endpointId}/deliveries`), key)).body.data;
+    return delivery && ready(delivery) ? delivery : undefined;
+  }, 15_000, 'the delivery');
+
+test('a receiver that fails is retried with backoff until it recovers; a retry sends a delivered event again with its id', async () => {
+  const { key } = await platform.workspace();
+  const endpoint = await createEndpoint(key);
+  receiver.answer(500);
+  try {
+    const queued = (await platform.api.post(api(`/webhooks/${endpoint.id}/test`), key, {})).body.data;
+    const failing = await deliveryOf(key, endpoint.id, (delivery) => delivery.attempts.length === 1);
+    expect(failing).toMatchObject({ status: 'pending', attempts: [{ status_code: 500, error: null }] });
+    const wait = Date.parse(failing.next_attempt_at) - Date.parse(failing.attempts[0].at);
+    expect(wait).toBeGreaterThanOrEqual(15_000);
+    expect(wait).toBeLessThanOrEqual(30_000);
+    expect((await platform.api.get(api(`/webhooks/${endpoint.id}`), key)).body.data.failing_since).toBe(failing.attempts[0].at);
+
+    // An hour on the second attempt fails too; two hours on, once the receiver recovered, the third is delivered.
+    await withWorkerAhead(hour, () => deliveryOf(key, endpoint.id, (delivery) => delivery.attempts.length === 2));
+    receiver.answer(200);
+    await withWorkerAhead(2 * hour, () => deliveryOf(key, endpoint.id, (delivery) => delivery.status === 'delivered'));
+    const delivered = await deliveryOf(key, endpoint.id, (delivery) => delivery.status === 'delivered');
+    expect(delivered.attempts.map((attempt: { status_code: number }) => attempt.status_code)).toEqual([500, 500, 200]);
+    expect((await platform.api.get(api(`/webhooks/${endpoint.id}`), key)).body.data.failing_since).toBeNull();
+    const first = await requestsFor(queued.event_id, 3);
+
+    const retried = await platform.api.post(api(`/webhooks/${endpoint.id}/deliveries/${queued.id}/retry`), key, {});
+    expect(retried.status).toBe(202);
+    expect(retried.body.data).toMatchObject({ id: queued.id, status: 'pending' });
+    const again = await requestsFor(queued.event_id, 4);
+    expect(again[3]!.rawBody).toBe(first[0]!.rawBody);
+    expectError(await platform.api.post(api(`/webhooks/${endpoint.id}/deliveries/${endpoint.id}/retry`), key, {}), 404, 'not_found');
+  } finally {
+    receiver.answer(200);
+  }
+});
+
+test('an SMS’s status changes reach the endpoints that want sms.status, as GET /sms/messages/{id} shows the message', async () => {
+  const { id, key } = await platform.workspace();
+  await platform.fund(id, '20.0000');
+  const endpoint = await createEndpoint(key, { event_types: ['sms.status'] });
+  const other = await platform.api.post(api('/webhooks'), key, { url: receiver.url, event_types: ['number.released'] });
+  const number = await buySmsNumber(platform.api, key);
+  const sent = await platform.api.post('/sms/send', key, { from_number_id: number.id, to: '+442071838750', body: 'Your table is ready.' });
+  expect(sent.status).toBe(202);
+  const message = sent.body.data;
+  const statuses = await eventually(async () => {
+    const events = receiver.received.filter((request) => request.event.type === 'sms.status' && request.event.data.id === message.id);
+    return events.some((request) => request.event.data.status === 'delivered') ? events : undefined;
+  }, 30_000, 'the delivered status');
+  // Each move forward is an event; a 'sent' report the carrier sends before the send is recorded may
+  // arrive after 'delivered' (then it moves nothing, and is no event).
+  expect([['sent', 'delivered'], ['delivered']]).toContainEqual(statuses.map((request) => request.event.data.status));
+  const final = statuses[statuses.length - 1]!;
+  expect(verifySignature(final.rawBody, final.headers['voice-signature'] as string, endpoint.secret)).toBe(true);
+  expect(final.event.data).toEqual((await platform.api.get(`/sms/messages/${message.id}`, key)).body.data);
+  expect((await platform.api.get(api(`/webhooks/${other.body.data.id}/deliveries`), key)).body.meta.pagination.total).toBe(0);
+});
+
+test('balance.low goes out once when the available credits fall below the threshold, and again only after they rose above it', async () => {
+  const { id, key } = await platform.workspace();
+  await createEndpoint(key, { event_types: ['balance.low'] });
+  expect((await platform.api.patch(api('/settings/webhooks'), key, { balance_low_threshold: '9' })).status).toBe(200);
+  await platform.fund(id, '10.0000');
+  // A number's first month (1.1500) takes the wallet to 8.8500.
+  await buySmsNumber(platform.api, key, { enable: false });
+  const first = await eventually(async () => receiver.received.find((request) => request.event.type === 'balance.low' && request.event.data.available === '8.8500'), 15_000, 'balance.low');
+  expect(first.event.data).toEqual({ available: '8.8500', threshold: '9.0000' });
+  await platform.fund(id, '0.1000');
+  await platform.fund(id, '0.1000');
+  await buySmsNumber(platform.api, key, { enable: false });
+  const second = await eventually(async () => receiver.received.find((request) => request.event.type === 'balance.low' && request.event.data.available === '7.9000'), 15_000, 'the second balance.low');
+  expect(second.event.id).not.toBe(first.event.id);
+  // 8.8500 → 8.9500 (below: nothing) → 9.0500 (re-armed) → 7.9000 (below again): two events in all.
+  expect(receiver.received.filter((request) => request.event.type === 'balance.low' && ['8.8500', '8.9500', '7.9000'].includes(request.event.data.available as string))).toHaveLength(2);
 });

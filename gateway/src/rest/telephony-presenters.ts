@@ -1,40 +1,12 @@
 // Telephony's answers as public JSON: snake_case, RFC 3339 times, credit prices as exact decimals,
 // credentials only as masked hints, no carrier identifiers. Each presenter is typed by its schema in
-// @voice/contracts/telephony.
+// @voice/contracts/telephony; numbers' and messages' are in @voice/contracts/telephony-presenters (webhook events carry them too).
 import type { z } from 'zod';
 import { formatCredits } from '@voice/runtime/amounts';
 import { toIso } from '@voice/runtime/time';
-import type {
-  A2pCampaign,
-  AvailableNumber,
-  CarrierConnection,
-  PhoneNumber,
-  SmsMessage,
-  Suppression,
-  TestCarrierConnectionResponse,
-} from '@voice/proto/voice/telephony/v1/telephony';
-import { type a2pCampaignSchema, type availableNumberSchema, campaignStatuses, type carrierConnectionSchema, carrierProviders, connectionFailures, type connectionTestSchema, messageStatuses, numberBillingStatuses, numberSources, type phoneNumberSchema, smsEncodings, type smsMessageSchema, type suppressionSchema } from '@voice/contracts/telephony';
+import type { A2pCampaign, AvailableNumber, CarrierConnection, Suppression, TestCarrierConnectionResponse } from '@voice/proto/voice/telephony/v1/telephony';
+import { type a2pCampaignSchema, type availableNumberSchema, campaignStatuses, type carrierConnectionSchema, carrierProviders, connectionFailures, type connectionTestSchema, type suppressionSchema } from '@voice/contracts/telephony';
 import { oneOf } from '@voice/contracts/responses';
-
-export const presentPhoneNumber = (number: PhoneNumber): z.infer<typeof phoneNumberSchema> => ({
-  id: number.id,
-  number: number.number,
-  country: number.country,
-  source: oneOf(numberSources, number.source),
-  name: number.name,
-  sms_capable: number.smsCapable,
-  voice_capable: number.voiceCapable,
-  sms_outbound_enabled: number.smsOutboundEnabled,
-  carrier_connection_id: number.carrierConnectionId ?? null,
-  a2p_campaign_id: number.a2pCampaignId ?? null,
-  assistant_id: number.assistantId ?? null,
-  status: oneOf(numberBillingStatuses, number.billingStatus),
-  monthly_credits: number.nextRenewalAt ? formatCredits(Number(number.monthlyCreditUnits)) : null,
-  next_renewal_at: toIso(number.nextRenewalAt),
-  release_at: toIso(number.releaseAt),
-  created_at: toIso(number.createdAt),
-  updated_at: toIso(number.updatedAt),
-});
 
 export const presentAvailableNumber = (number: AvailableNumber): z.infer<typeof availableNumberSchema> => ({
   number: number.number,
@@ -81,17 +53,3 @@ export const presentSuppression = (entry: Suppression): z.infer<typeof suppressi
   created_at: toIso(entry.createdAt),
 });
 
-export const presentSmsMessage = (message: SmsMessage): z.infer<typeof smsMessageSchema> => ({
-  id: message.id,
-  status: oneOf(messageStatuses, message.status),
-  from_number_id: message.fromNumberId,
-  from: message.from,
-  to: message.to,
-  body: message.body,
-  segments: message.segments,
-  encoding: oneOf(smsEncodings, message.encoding),
-  credits: formatCredits(Number(message.creditUnits)),
-  failure_reason: message.failureReason || null,
-  created_at: toIso(message.createdAt),
-  updated_at: toIso(message.updatedAt),
-});

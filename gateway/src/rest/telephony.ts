@@ -24,10 +24,9 @@ import {
   presentAvailableNumber,
   presentCarrierConnection,
   presentConnectionTest,
-  presentPhoneNumber,
-  presentSmsMessage,
   presentSuppression,
   } from './telephony-presenters.js';
+import { presentPhoneNumber, presentSmsMessage } from '@voice/contracts/telephony-presenters';
 import { pageOf } from './validate.js';
 
 export function registerTelephonyRoutes(rest: RestRouter, deps: RestDeps): void {

@@ -5,7 +5,7 @@ import { createClient } from '@connectrpc/connect';
 import { CallerSigner } from '@voice/runtime/caller';
 import type { Env } from '@voice/runtime/config';
 import { SecretBox } from '@voice/runtime/crypto';
-import { callLegStream, OutboxRelay, openConfiguredEventStream, usageStream, type EventStream } from '@voice/runtime/events';
+import { callLegStream, OutboxRelay, openConfiguredEventStream, telephonyEventStream, usageStream, type EventStream } from '@voice/runtime/events';
 import { egressPolicy } from '@voice/runtime/egress';
 import { AssistantDirectory, openInternalChannel, type InProcessServices } from '@voice/runtime/internal';
 import { startPeriodicJobs } from '@voice/runtime/jobs';
@@ -56,6 +56,7 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
     if (!options.events) onClose(() => events.close());
     await events.ensureStream(usageStream.name, usageStream.subjects);
     await events.ensureStream(callLegStream.name, callLegStream.subjects);
+    await events.ensureStream(telephonyEventStream.name, telephonyEventStream.subjects);
 
     const relay = new OutboxRelay({ outbox: store.outbox, stream: events, logger: logger.child({ component: 'outbox-relay' }) });
     relay.start();
@@ -80,7 +81,7 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
             await recordLegProgress({ store, wakeRelay: () => relay.wake() }, legId, change);
           },
           onDelivery: (carrierMessageId, report) => {
-            recordDelivery(store, { carrierConnectionId: connectionId, carrierMessageId, update: { ...report, at: new Date().toISOString() } }, logger).catch(
+            recordDelivery({ store, wakeRelay: () => relay.wake() }, { carrierConnectionId: connectionId, carrierMessageId, update: { ...report, at: new Date().toISOString() } }, logger).catch(
               (error: unknown) => logger.error('delivery report not recorded', { error }),
             );
           },

@@ -29,7 +29,7 @@ test('a report that comes before the acceptance is recorded lands once the accep
         return applied;
       },
     };
-    const delivered = await recordDelivery(counting, { carrierConnectionId: null, carrierMessageId, update: { status: 'delivered', at: new Date().toISOString() } }, logger, [1, 1]);
+    const delivered = await recordDelivery({ store: counting, wakeRelay: () => {} }, { carrierConnectionId: null, carrierMessageId, update: { status: 'delivered', at: new Date().toISOString() } }, logger, [1, 1]);
     expect(tries).toBe(2);
     expect(delivered).toMatchObject({ id: message.id, status: 'delivered' });
   } finally {
@@ -42,7 +42,7 @@ test('a report for a carrier id no message ever holds is dropped after the last 
   try {
     let tries = 0;
     const counting = { applyDelivery: (...args: Parameters<typeof store.applyDelivery>) => ((tries += 1), store.applyDelivery(...args)) };
-    expect(await recordDelivery(counting, { carrierConnectionId: null, carrierMessageId: 'SMunknown', update: { status: 'sent', at: new Date().toISOString() } }, logger, [1, 1, 1])).toBeUndefined();
+    expect(await recordDelivery({ store: counting, wakeRelay: () => {} }, { carrierConnectionId: null, carrierMessageId: 'SMunknown', update: { status: 'sent', at: new Date().toISOString() } }, logger, [1, 1, 1])).toBeUndefined();
     expect(tries).toBe(4);
   } finally {
     await store.close();

@@ -175,6 +175,13 @@ export function telephonyStoreContract(open: OpenStore<TelephonyStore>): void {
     }
 
     const pendingEvents = async (): Promise<OutboxEvent[]> => store.outbox.pending(10_000);
+    /** A stand-in for the event a change writes: its payload names what it was made of. */
+    const eventOf = (label: string) => (record: { id: string; updatedAt: string }): NewOutboxEvent => ({
+      id: newId(),
+      subject: `test.${label}`,
+      payload: new TextEncoder().encode(`${record.id} ${record.updatedAt}`),
+    });
+    const eventsOf = async (label: string) => (await pendingEvents()).filter((event) => event.subject === `test.${label}`).map((event) => new TextDecoder().decode(event.payload));
 
     describe('monthly fees of bought numbers', () => {
       const feeEvent = (): NewOutboxEvent => ({ id: newId(), subject: 'usage.telephony.numbers', payload: new Uint8Array([7]) });
@@ -219,18 +226,21 @@ export function telephonyStoreContract(open: OpenStore<TelephonyStore>): void {
       test('past due is marked once for the due date it was read with, and only an unpaid past-due number is removed', async () => {
         const number = numberRecord(workspace, { renewsAt: due });
         await store.insertNumber(number);
-        expect(await store.deleteUnpaidNumber(number.id, due)).toBe(false);
-        expect(await store.markPastDue(number.id, next, '2026-02-01T01:00:00.000Z')).toBeUndefined();
-        expect(await store.markPastDue(number.id, due, '2026-02-01T01:00:00.000Z')).toEqual({ ...number, pastDueSince: '2026-02-01T01:00:00.000Z', updatedAt: '2026-02-01T01:00:00.000Z' });
-        expect(await store.markPastDue(number.id, due, '2026-02-01T02:00:00.000Z')).toBeUndefined();
-        expect(await store.deleteUnpaidNumber(number.id, next)).toBe(false);
-        expect(await store.deleteUnpaidNumber(number.id, due)).toBe(true);
+        expect(await store.deleteUnpaidNumber(number.id, due, eventOf('released'))).toBe(false);
+        expect(await store.markPastDue(number.id, next, '2026-02-01T01:00:00.000Z', eventOf('past_due'))).toBeUndefined();
+        expect(await store.markPastDue(number.id, due, '2026-02-01T01:00:00.000Z', eventOf('past_due'))).toEqual({ ...number, pastDueSince: '2026-02-01T01:00:00.000Z', updatedAt: '2026-02-01T01:00:00.000Z' });
+        expect(await store.markPastDue(number.id, due, '2026-02-01T02:00:00.000Z', eventOf('past_due'))).toBeUndefined();
+        expect(await store.deleteUnpaidNumber(number.id, next, eventOf('released'))).toBe(false);
+        expect(await store.deleteUnpaidNumber(number.id, due, eventOf('released'))).toBe(true);
         expect(await store.getNumber(workspace, number.id)).toBeUndefined();
+        // One event for the marking and one for the removal, each of the number as it was then.
+        expect(await eventsOf('past_due')).toEqual([`${number.id} 2026-02-01T01:00:00.000Z`]);
+        expect(await eventsOf('released')).toEqual([`${number.id} 2026-02-01T01:00:00.000Z`]);
         const paid = numberRecord(workspace, { renewsAt: due });
         await store.insertNumber(paid);
-        await store.markPastDue(paid.id, due, '2026-02-01T01:00:00.000Z');
+        await store.markPastDue(paid.id, due, '2026-02-01T01:00:00.000Z', eventOf('past_due'));
         await store.renewNumber(paid.id, due, next, undefined, '2026-02-03T00:00:00.000Z');
-        expect(await store.deleteUnpaidNumber(paid.id, due)).toBe(false);
+        expect(await store.deleteUnpaidNumber(paid.id, due, eventOf('released'))).toBe(false);
         expect(await store.getNumber(workspace, paid.id)).toMatchObject({ renewsAt: next, pastDueSince: null });
       });
     });
@@ -742,7 +752,7 @@ export function telephonyStoreContract(open: OpenStore<TelephonyStore>): void {
           kind: 'replayed',
           message: accepted,
         });
-        const delivered = await store.applyDelivery(null, 'SM-1', { status: 'delivered', at: tick() });
+        const delivered = await store.applyDelivery(null, 'SM-1', { status: 'delivered', at: tick() }, eventOf('status'));
         expect(delivered?.status).toBe('delivered');
         // The first response, not the message as it is now.
         expect(await store.beginSend(messageRecord(workspace), claim('key-1', 'fp-a'))).toEqual({
@@ -835,25 +845,27 @@ export function telephonyStoreContract(open: OpenStore<TelephonyStore>): void {
       test('a report for an unknown carrier id, or under another connection, finds nothing', async () => {
         const connectionId = newId();
         const { carrierMessageId } = await sent(messageRecord(workspace, { carrierConnectionId: connectionId }));
-        expect(await store.applyDelivery(connectionId, 'SM-unknown', { status: 'sent', at: tick() })).toBeUndefined();
-        expect(await store.applyDelivery(newId(), carrierMessageId, { status: 'sent', at: tick() })).toBeUndefined();
-        expect(await store.applyDelivery(null, carrierMessageId, { status: 'sent', at: tick() })).toBeUndefined();
-        expect((await store.applyDelivery(connectionId, carrierMessageId, { status: 'sent', at: tick() }))?.status).toBe('sent');
+        expect(await store.applyDelivery(connectionId, 'SM-unknown', { status: 'sent', at: tick() }, eventOf('status'))).toBeUndefined();
+        expect(await store.applyDelivery(newId(), carrierMessageId, { status: 'sent', at: tick() }, eventOf('status'))).toBeUndefined();
+        expect(await store.applyDelivery(null, carrierMessageId, { status: 'sent', at: tick() }, eventOf('status'))).toBeUndefined();
+        expect((await store.applyDelivery(connectionId, carrierMessageId, { status: 'sent', at: tick() }, eventOf('status')))?.status).toBe('sent');
       });
 
       test('states move forward only, and delivered is final', async () => {
         const { message, carrierMessageId } = await sent(messageRecord(workspace));
         const sentAt = tick();
         const sentMessage = { ...message, status: 'sent' as const, updatedAt: sentAt };
-        expect(await store.applyDelivery(null, carrierMessageId, { status: 'sent', at: sentAt })).toEqual(sentMessage);
-        expect(await store.applyDelivery(null, carrierMessageId, { status: 'queued', at: tick() })).toEqual(sentMessage);
-        expect(await store.applyDelivery(null, carrierMessageId, { status: 'sent', at: tick() })).toEqual(sentMessage);
+        expect(await store.applyDelivery(null, carrierMessageId, { status: 'sent', at: sentAt }, eventOf('status'))).toEqual(sentMessage);
+        expect(await store.applyDelivery(null, carrierMessageId, { status: 'queued', at: tick() }, eventOf('status'))).toEqual(sentMessage);
+        expect(await store.applyDelivery(null, carrierMessageId, { status: 'sent', at: tick() }, eventOf('status'))).toEqual(sentMessage);
         const deliveredAt = tick();
         const delivered = { ...message, status: 'delivered' as const, updatedAt: deliveredAt };
-        expect(await store.applyDelivery(null, carrierMessageId, { status: 'delivered', at: deliveredAt })).toEqual(delivered);
-        expect(await store.applyDelivery(null, carrierMessageId, { status: 'failed', failureReason: 'late', at: tick() })).toEqual(delivered);
-        expect(await store.applyDelivery(null, carrierMessageId, { status: 'sent', at: tick() })).toEqual(delivered);
+        expect(await store.applyDelivery(null, carrierMessageId, { status: 'delivered', at: deliveredAt }, eventOf('status'))).toEqual(delivered);
+        expect(await store.applyDelivery(null, carrierMessageId, { status: 'failed', failureReason: 'late', at: tick() }, eventOf('status'))).toEqual(delivered);
+        expect(await store.applyDelivery(null, carrierMessageId, { status: 'sent', at: tick() }, eventOf('status'))).toEqual(delivered);
         expect(await store.getMessage(workspace, message.id)).toEqual(delivered);
+        // An event for each move forward, none for the reports that changed nothing.
+        expect(await eventsOf('status')).toEqual([`${message.id} ${sentAt}`, `${message.id} ${deliveredAt}`]);
       });
 
       test('failed keeps its reason and is final, even straight from queued', async () => {
@@ -861,9 +873,9 @@ export function telephonyStoreContract(open: OpenStore<TelephonyStore>): void {
         const { message, carrierMessageId } = await sent(messageRecord(workspace, { carrierConnectionId: connectionId }));
         const failedAt = tick();
         const failed = { ...message, status: 'failed' as const, failureReason: 'unreachable handset', updatedAt: failedAt };
-        expect(await store.applyDelivery(connectionId, carrierMessageId, { status: 'failed', failureReason: 'unreachable handset', at: failedAt })).toEqual(failed);
-        expect(await store.applyDelivery(connectionId, carrierMessageId, { status: 'delivered', at: tick() })).toEqual(failed);
-        expect(await store.applyDelivery(connectionId, carrierMessageId, { status: 'failed', failureReason: 'other', at: tick() })).toEqual(failed);
+        expect(await store.applyDelivery(connectionId, carrierMessageId, { status: 'failed', failureReason: 'unreachable handset', at: failedAt }, eventOf('status'))).toEqual(failed);
+        expect(await store.applyDelivery(connectionId, carrierMessageId, { status: 'delivered', at: tick() }, eventOf('status'))).toEqual(failed);
+        expect(await store.applyDelivery(connectionId, carrierMessageId, { status: 'failed', failureReason: 'other', at: tick() }, eventOf('status'))).toEqual(failed);
       });
     });
 
@@ -872,7 +884,7 @@ export function telephonyStoreContract(open: OpenStore<TelephonyStore>): void {
         const accepted: MessageRecord[] = [];
         for (let i = 0; i < 4; i += 1) accepted.push((await sent(messageRecord(workspace))).message);
         await store.beginSend(messageRecord(workspace));
-        const delivered = await store.applyDelivery(null, accepted[1]!.carrierMessageId!, { status: 'delivered', at: tick() });
+        const delivered = await store.applyDelivery(null, accepted[1]!.carrierMessageId!, { status: 'delivered', at: tick() }, eventOf('status'));
 
         const listed = await store.listMessages(workspace, {}, all);
         expect(listed.total).toBe(4);

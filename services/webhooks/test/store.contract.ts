@@ -196,14 +196,17 @@ export function webhooksStoreContract(open: OpenStore<WebhooksStore>, openSameSt
     const endpoint = endpointRecord(workspace);
     await store.createEndpoint(endpoint);
     const first = eventOf(workspace, 'balance.low');
-    expect(await store.markBalanceLow(workspace, first, [deliveryOf(first, endpoint)])).toBe(true);
+    expect(await store.markBalanceLow(workspace, { event: first, deliveries: [deliveryOf(first, endpoint)] })).toBe(true);
     const second = eventOf(workspace, 'balance.low');
-    expect(await store.markBalanceLow(workspace, second, [deliveryOf(second, endpoint)])).toBe(false);
+    expect(await store.markBalanceLow(workspace, { event: second, deliveries: [deliveryOf(second, endpoint)] })).toBe(false);
     expect((await store.listDeliveries(workspace, endpoint.id, {}, page)).total).toBe(1);
     expect(await store.getSettings(workspace)).toEqual({ workspaceId: workspace, balanceLowThresholdUnits: 25_000, balanceLow: true });
     await store.clearBalanceLow(workspace);
-    expect(await store.markBalanceLow(workspace, second, [deliveryOf(second, endpoint)])).toBe(true);
+    expect(await store.markBalanceLow(workspace, { event: second, deliveries: [deliveryOf(second, endpoint)] })).toBe(true);
     expect(await store.setBalanceLowThreshold(workspace, null)).toMatchObject({ balanceLowThresholdUnits: null, balanceLow: false });
+    // A crossing no endpoint wants is noted all the same, with no event.
+    expect(await store.markBalanceLow(workspace)).toBe(true);
+    expect(await store.markBalanceLow(workspace)).toBe(false);
     expect(await store.getSettings(newId())).toBeUndefined();
   });
 }

@@ -17,6 +17,13 @@ export const callLegStream: StreamDefinition = { name: 'CALL_LEGS', subjects: ['
 
 export const callLegChangedSubject = 'telephony.call_legs.changed';
 
+/** What happens to SMS and numbers, as users hear of it (voice.telephony.v1 events.proto), published by telephony. */
+export const telephonyEventStream: StreamDefinition = { name: 'TELEPHONY_EVENTS', subjects: ['telephony.events.>'] };
+
+export const smsStatusChangedSubject = 'telephony.events.sms_status';
+
+export const numberBillingChangedSubject = 'telephony.events.number_billing';
+
 /** usage.<producer>.<kind>, e.g. usage.telephony.sms. */
 export const usageSubject = (producer: string, kind: string): string => `usage.${producer}.${kind}`;
 
@@ -25,4 +32,6 @@ export const walletChangedSubject = 'billing.wallets.changed';
 /** Durable consumer names: one position per consuming service, shared by its replicas. */
 export const durableNames = {
   billingUsage: 'billing-usage',
+  webhooksTelephony: 'webhooks-telephony',
+  webhooksWallets: 'webhooks-wallets',
 } as const;

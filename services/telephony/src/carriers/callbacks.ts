@@ -8,6 +8,7 @@ import type { CarrierAdapter, DeliveryStatus } from './carrier.js';
 import { platformConnectionKey } from './directory.js';
 import type { CampaignStore, ConnectionStore, DeliveryStore } from '../store/store.js';
 import type { TelephonyDeps } from '../deps.js';
+import { smsStatusChangedEvent } from '../sms/status-events.js';
 
 // Maps, not object literals: a carrier's word such as "constructor" must not find Object.prototype.
 /** Twilio-style MessageStatus values onto the platform's message states. */
@@ -51,7 +52,7 @@ export function carrierCallbacks(deps: TelephonyDeps<DeliveryStore & ConnectionS
         if (!status) throw invalidRequest([{ field: 'MessageStatus', issue: `is not a known status: ${params.MessageStatus}` }]);
         const failureReason = status === 'failed' ? (params.ErrorMessage || `not delivered${params.ErrorCode ? ` (code ${params.ErrorCode})` : ''}`) : undefined;
         // An unknown message is acknowledged: the carrier would only retry a refusal forever.
-        await store.applyDelivery(connectionId, params.MessageSid, { status, failureReason, at });
+        if (await store.applyDelivery(connectionId, params.MessageSid, { status, failureReason, at }, smsStatusChangedEvent)) deps.wakeRelay();
         return {};
       }
       if (params.CampaignId && params.CampaignStatus) {

@@ -12,6 +12,7 @@ import { releaseAt, type NumberTerms } from '../presenter.js';
 import type { NumberRecord, RenewalStore } from '../store/store.js';
 import { anniversary, monthsElapsed } from '../domain/anniversaries.js';
 import { BillingUnreachable, type BillingHolds } from '../billing/holds.js';
+import { numberBillingChangedEvent } from './billing-events.js';
 import { numberFeeCaptureEvent, numberFeeDescription, numberFeeHoldId, numberFeeHoldSeconds, numberFeeKind } from './fees.js';
 
 export type RenewalOutcome = 'renewed' | 'past_due' | 'released' | 'unchanged';
@@ -83,15 +84,17 @@ export class NumberRenewals {
     }
     if (now.getTime() < releaseAt(number, this.deps.terms).getTime()) {
       if (number.pastDueSince) return 'unchanged';
-      const marked = await this.deps.store.markPastDue(number.id, dueAt, at);
+      const marked = await this.deps.store.markPastDue(number.id, dueAt, at, numberBillingChangedEvent('past_due', this.deps.terms, at));
+      if (marked) this.deps.wakeRelay();
       if (marked) this.deps.logger.info('number past due: its monthly fee was refused', { number_id: number.id, workspace_id: number.workspaceId });
       return marked ? 'past_due' : 'unchanged';
     }
     // Marked past due first (a run that finds it due after the grace period on its first try too).
-    if (!number.pastDueSince && !(await this.deps.store.markPastDue(number.id, dueAt, at))) return 'unchanged';
+    if (!number.pastDueSince && !(await this.deps.store.markPastDue(number.id, dueAt, at, numberBillingChangedEvent('past_due', this.deps.terms, at)))) return 'unchanged';
     // The carrier takes it back first: if it cannot now, the workspace keeps it until the next run.
     await this.deps.carriers.platform().releaseNumber(number.number);
-    if (!(await this.deps.store.deleteUnpaidNumber(number.id, dueAt))) return 'unchanged';
+    if (!(await this.deps.store.deleteUnpaidNumber(number.id, dueAt, numberBillingChangedEvent('released', this.deps.terms, at)))) return 'unchanged';
+    this.deps.wakeRelay();
     this.deps.logger.info('number released: its monthly fee stayed unpaid past the grace period', { number_id: number.id, workspace_id: number.workspaceId });
     return 'released';
   }

@@ -163,10 +163,16 @@ export interface RenewalStore {
    * the usage event capturing the fee's hold (none for a free number) enters the outbox.
    */
   renewNumber(id: string, dueAt: string, nextAt: string, usageEvent: NewOutboxEvent | undefined, now: string): Promise<NumberRecord | undefined>;
-  /** Marks the number past due since `now`, only while its fee is due at `dueAt` and it is not past due yet. */
-  markPastDue(id: string, dueAt: string, now: string): Promise<NumberRecord | undefined>;
-  /** Removes a past-due number whose fee due at `dueAt` was never paid; false when it was paid or removed meanwhile. */
-  deleteUnpaidNumber(id: string, dueAt: string): Promise<boolean>;
+  /**
+   * Marks the number past due since `now`, only while its fee is due at `dueAt` and it is not past due
+   * yet, with the event `eventOf` makes of the marked number in the outbox.
+   */
+  markPastDue(id: string, dueAt: string, now: string, eventOf: (number: NumberRecord) => NewOutboxEvent): Promise<NumberRecord | undefined>;
+  /**
+   * Removes a past-due number whose fee due at `dueAt` was never paid, with the event `eventOf` makes of
+   * it as it was in the outbox; false when it was paid or removed meanwhile.
+   */
+  deleteUnpaidNumber(id: string, dueAt: string, eventOf: (number: NumberRecord) => NewOutboxEvent): Promise<boolean>;
 }
 
 /** Carrier connections. deleteConnection refuses ('in_use') while a number or campaign uses it. */
@@ -352,9 +358,15 @@ export interface MessageStore {
 export interface DeliveryStore {
   /**
    * A report for (connection or null for the platform's carrier, carrier id).
-   * States only move forward (queued < sent < delivered | failed; delivered and failed are final).
+   * States only move forward (queued < sent < delivered | failed; delivered and failed are final). A move
+   * writes the event `eventOf` makes of the moved message to the outbox, in its transaction.
    */
-  applyDelivery(carrierConnectionId: string | null, carrierMessageId: string, update: DeliveryUpdate): Promise<MessageRecord | undefined>;
+  applyDelivery(
+    carrierConnectionId: string | null,
+    carrierMessageId: string,
+    update: DeliveryUpdate,
+    eventOf: (message: MessageRecord) => NewOutboxEvent,
+  ): Promise<MessageRecord | undefined>;
 }
 
 export type CallLegStatus = 'queued' | 'ringing' | 'in_progress' | 'completed' | 'no_answer' | 'busy' | 'failed' | 'canceled';

@@ -1,9 +1,12 @@
-// Starts the webhooks delivery worker: the store, the periodic jobs (sending due deliveries, pruning
-// the delivery log) on KV leases, and a server answering only health checks; its own process in the
-// distributed mode (src/delivery/main.ts), a part of the platform's process when embedded.
+// Starts the webhooks delivery worker: the store, the consumers of the source events (telephony's
+// events, billing's wallet changes) that fan them out to endpoints, the periodic jobs (sending due
+// deliveries, pruning the delivery log) on KV leases, and a server answering only health checks; its
+// own process in the distributed mode (src/delivery/main.ts), a part of the platform's process when
+// embedded. Stops in reverse.
 import type { Env } from '@voice/runtime/config';
 import { SecretBox } from '@voice/runtime/crypto';
 import { egressPolicy } from '@voice/runtime/egress';
+import { openConfiguredEventStream, type EventStream } from '@voice/runtime/events';
 import type { InProcessServices } from '@voice/runtime/internal';
 import { startPeriodicJobs } from '@voice/runtime/jobs';
 import { createLogger, type Logger } from '@voice/runtime/logger';
@@ -14,6 +17,9 @@ import { EndpointSecrets } from '../endpoints/secrets.js';
 import { webhooksRetentionJob } from '../retention.js';
 import { openWebhooksStore } from '../store/open.js';
 import { deliveryDispatchJob } from './dispatcher.js';
+import { consumeWalletChanges } from '../sources/balance-low.js';
+import { FanOut } from '../sources/fan-out.js';
+import { consumeTelephonyEvents } from '../sources/telephony-consumer.js';
 
 export interface WebhookDeliveryOptions {
   logger?: Logger;
@@ -21,6 +27,8 @@ export interface WebhookDeliveryOptions {
   clock?: () => Date;
   /** The process's in-process services (single-process mode): the health service is registered there. */
   local?: InProcessServices;
+  /** The process's event stream in the single-process mode (left open on close); otherwise one is opened from NATS_URL. */
+  events?: EventStream;
 }
 
 export async function startWebhookDelivery(env: Env, options: WebhookDeliveryOptions = {}): Promise<StartedService> {
@@ -29,6 +37,18 @@ export async function startWebhookDelivery(env: Env, options: WebhookDeliveryOpt
   return startService(async (onClose) => {
     const store = await openWebhooksStore(config.common);
     onClose(() => store.close());
+    let events = options.events;
+    if (!events) {
+      const own = await openConfiguredEventStream(config.common, 'webhooks-delivery', logger);
+      onClose(() => own.close());
+      events = own;
+    }
+    const clock = options.clock ?? (() => new Date());
+    const fanOut = new FanOut(store);
+    const telephony = await consumeTelephonyEvents(events, { fanOut, clock, logger: logger.child({ component: 'telephony-events' }) });
+    onClose(() => telephony.stop());
+    const wallets = await consumeWalletChanges(events, { store, fanOut, clock, logger: logger.child({ component: 'wallet-changes' }) });
+    onClose(() => wallets.stop());
     const dispatch = deliveryDispatchJob({
       store,
       secrets: new EndpointSecrets(new SecretBox(config.encryptionKey)),

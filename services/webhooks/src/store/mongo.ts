@@ -226,11 +226,11 @@ export class MongoWebhooksStore implements WebhooksStore {
     return { workspaceId, balanceLowThresholdUnits: units, balanceLow: false };
   }
 
-  async markBalanceLow(workspaceId: string, event: EventRecord, deliveries: DeliveryRecord[]): Promise<boolean> {
+  async markBalanceLow(workspaceId: string, planned?: { event: EventRecord; deliveries: DeliveryRecord[] }): Promise<boolean> {
     return inTransaction(this.handle, async (session) => {
       const marked = await this.settings.updateOne({ _id: workspaceId, balance_low: false }, { $set: { balance_low: true } }, { session });
       if (marked.modifiedCount === 0) return false;
-      return this.insertEvent(event, deliveries, session);
+      return planned ? this.insertEvent(planned.event, planned.deliveries, session) : true;
     });
   }
 

@@ -252,10 +252,10 @@ export class SqliteWebhooksStore implements WebhooksStore {
     return { workspaceId, balanceLowThresholdUnits: units, balanceLow: false };
   }
 
-  async markBalanceLow(workspaceId: string, event: EventRecord, deliveries: DeliveryRecord[]): Promise<boolean> {
+  async markBalanceLow(workspaceId: string, planned?: { event: EventRecord; deliveries: DeliveryRecord[] }): Promise<boolean> {
     return this.db.transaction(() => {
       if (this.sql('UPDATE settings SET balance_low = 1 WHERE workspace_id = ? AND balance_low = 0').run(workspaceId).changes === 0) return false;
-      return this.insertEvent(event, deliveries);
+      return planned ? this.insertEvent(planned.event, planned.deliveries) : true;
     }).immediate();
   }
 

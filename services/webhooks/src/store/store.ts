@@ -142,9 +142,10 @@ export interface SettingsStore {
   setBalanceLowThreshold(workspaceId: string, units: number | null): Promise<WebhookSettingsRecord>;
   /**
    * Notes that the available credits are below the threshold and stores the balance.low event with
-   * its deliveries, in one transaction; false (and nothing stored) when they were noted below already.
+   * its deliveries (none when no endpoint wants it), in one transaction; false (and nothing stored)
+   * when they were noted below already.
    */
-  markBalanceLow(workspaceId: string, event: EventRecord, deliveries: DeliveryRecord[]): Promise<boolean>;
+  markBalanceLow(workspaceId: string, planned?: { event: EventRecord; deliveries: DeliveryRecord[] }): Promise<boolean>;
   /** Notes that the available credits are at or above the threshold again. */
   clearBalanceLow(workspaceId: string): Promise<void>;
 }

@@ -77,17 +77,27 @@ export function mongoNumberStore({ handle, collections, outbox }: MongoContext):
       });
     },
 
-    async markPastDue(id: string, dueAt: string, now: string): Promise<NumberRecord | undefined> {
-      const marked = await collections.numbers.findOneAndUpdate(
-        { _id: id, renews_at: dueAt, past_due_since: null },
-        { $set: { past_due_since: now, updated_at: now } },
-        { returnDocument: 'after' },
-      );
-      return marked ? numberRecord(marked) : undefined;
+    async markPastDue(id: string, dueAt: string, now: string, eventOf: (number: NumberRecord) => NewOutboxEvent): Promise<NumberRecord | undefined> {
+      return inTransaction(handle, async (session) => {
+        const marked = await collections.numbers.findOneAndUpdate(
+          { _id: id, renews_at: dueAt, past_due_since: null },
+          { $set: { past_due_since: now, updated_at: now } },
+          { returnDocument: 'after', session },
+        );
+        if (!marked) return undefined;
+        const number = numberRecord(marked);
+        await outbox.add(eventOf(number), session);
+        return number;
+      });
     },
 
-    async deleteUnpaidNumber(id: string, dueAt: string): Promise<boolean> {
-      return (await collections.numbers.deleteOne({ _id: id, renews_at: dueAt, past_due_since: { $type: 'string' } })).deletedCount === 1;
+    async deleteUnpaidNumber(id: string, dueAt: string, eventOf: (number: NumberRecord) => NewOutboxEvent): Promise<boolean> {
+      return inTransaction(handle, async (session) => {
+        const deleted = await collections.numbers.findOneAndDelete({ _id: id, renews_at: dueAt, past_due_since: { $type: 'string' } }, { session });
+        if (!deleted) return false;
+        await outbox.add(eventOf(numberRecord(deleted)), session);
+        return true;
+      });
     },
   };
 }

@@ -88,14 +88,23 @@ export function mongoSmsStore({ handle, collections, outbox }: MongoContext): Se
       return { messages: docs.map(messageRecord), total };
     },
 
-    async applyDelivery(carrierConnectionId: string | null, carrierMessageId: string, update: DeliveryUpdate): Promise<MessageRecord | undefined> {
+    async applyDelivery(
+      carrierConnectionId: string | null,
+      carrierMessageId: string,
+      update: DeliveryUpdate,
+      eventOf: (message: MessageRecord) => NewOutboxEvent,
+    ): Promise<MessageRecord | undefined> {
       // Spelled with the unique index's partial filter, so that index serves the lookup.
       const byCarrierId: Filter<MessageDocument> = { carrier_connection_id: carrierConnectionId, carrier_message_id: { $eq: carrierMessageId, $type: 'string' } };
-      const moved = await collections.messages.findOneAndUpdate(
-        { ...byCarrierId, status: { $in: statusesOvertakenBy(update.status) } },
-        { $set: { status: update.status, failure_reason: failureReasonOf(update), updated_at: update.at } },
-        { returnDocument: 'after' },
-      );
+      const moved = await inTransaction(handle, async (session) => {
+        const after = await collections.messages.findOneAndUpdate(
+          { ...byCarrierId, status: { $in: statusesOvertakenBy(update.status) } },
+          { $set: { status: update.status, failure_reason: failureReasonOf(update), updated_at: update.at } },
+          { returnDocument: 'after', session },
+        );
+        if (after) await outbox.add(eventOf(messageRecord(after)), session);
+        return after;
+      });
       const current = moved ?? (await collections.messages.findOne(byCarrierId));
       return current ? messageRecord(current) : undefined;
     },

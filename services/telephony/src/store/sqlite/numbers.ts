@@ -83,15 +83,25 @@ export function sqliteNumberStore({ db, sql, outbox }: SqliteContext): NumberSto
         .immediate();
     },
 
-    async markPastDue(id: string, dueAt: string, now: string): Promise<NumberRecord | undefined> {
-      const row = sql('UPDATE phone_numbers SET past_due_since = ?, updated_at = ? WHERE id = ? AND renews_at = ? AND past_due_since IS NULL RETURNING *').get(now, now, id, dueAt) as
-        | NumberRow
-        | undefined;
-      return row ? numberFromRow(row) : undefined;
+    async markPastDue(id: string, dueAt: string, now: string, eventOf: (number: NumberRecord) => NewOutboxEvent): Promise<NumberRecord | undefined> {
+      return db.transaction(() => {
+        const row = sql('UPDATE phone_numbers SET past_due_since = ?, updated_at = ? WHERE id = ? AND renews_at = ? AND past_due_since IS NULL RETURNING *').get(now, now, id, dueAt) as
+          | NumberRow
+          | undefined;
+        if (!row) return undefined;
+        const number = numberFromRow(row);
+        outbox.add(eventOf(number));
+        return number;
+      }).immediate();
     },
 
-    async deleteUnpaidNumber(id: string, dueAt: string): Promise<boolean> {
-      return sql('DELETE FROM phone_numbers WHERE id = ? AND renews_at = ? AND past_due_since IS NOT NULL').run(id, dueAt).changes === 1;
+    async deleteUnpaidNumber(id: string, dueAt: string, eventOf: (number: NumberRecord) => NewOutboxEvent): Promise<boolean> {
+      return db.transaction(() => {
+        const row = sql('DELETE FROM phone_numbers WHERE id = ? AND renews_at = ? AND past_due_since IS NOT NULL RETURNING *').get(id, dueAt) as NumberRow | undefined;
+        if (!row) return false;
+        outbox.add(eventOf(numberFromRow(row)));
+        return true;
+      }).immediate();
     },
   };
 }

@@ -95,11 +95,16 @@ export function sqliteSmsStore({ db, sql, outbox }: SqliteContext): SendStore & 
       return { messages: rows.map(messageFromRow), total };
     },
 
-    async applyDelivery(carrierConnectionId: string | null, carrierMessageId: string, update: DeliveryUpdate): Promise<MessageRecord | undefined> {
+    async applyDelivery(
+      carrierConnectionId: string | null,
+      carrierMessageId: string,
+      update: DeliveryUpdate,
+      eventOf: (message: MessageRecord) => NewOutboxEvent,
+    ): Promise<MessageRecord | undefined> {
       const carrier = { connection: carrierConnectionId ?? '', carrierMessageId };
       const byCarrierId = "IFNULL(carrier_connection_id, '') = @connection AND carrier_message_id = @carrierMessageId";
       return db.transaction(() => {
-        sql(
+        const moved = sql(
           `UPDATE sms_messages SET status = @status, failure_reason = @failureReason, updated_at = @at
            WHERE ${byCarrierId} AND status IN (SELECT value FROM json_each(@overtaken))`,
         ).run({
@@ -108,9 +113,11 @@ export function sqliteSmsStore({ db, sql, outbox }: SqliteContext): SendStore & 
           failureReason: failureReasonOf(update),
           at: update.at,
           overtaken: JSON.stringify(statusesOvertakenBy(update.status)),
-        });
+        }).changes;
         const row = sql(`SELECT * FROM sms_messages WHERE ${byCarrierId}`).get(carrier) as MessageRow | undefined;
-        return row ? messageFromRow(row) : undefined;
+        const message = row ? messageFromRow(row) : undefined;
+        if (message && moved > 0) outbox.add(eventOf(message));
+        return message;
       }).immediate();
     },
   };

@@ -3,7 +3,7 @@
 // 7591 / 7009 / 8707 error code, so a client developer can fix the request from the answer alone.
 import { createHash, randomBytes } from 'node:crypto';
 import { addAcceptedMember } from './support/invitations.js';
-import { authorizeUrlOf, issueUserTokens } from './support/oauth.js';
+import { authorizeUrlOf, issueUserTokens, loadAuthorizePage, submitAuthorizeForm } from './support/oauth.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 
 let platform: TestPlatform;
@@ -154,6 +154,15 @@ describe('authorization: refusals shown on the page (client or redirect_uri not 
     ['a redirect_uri the client did not register', { redirect_uri: 'https://elsewhere.example.com/callback' }, 'redirect_uri is not registered for this client'],
   ])('%s', async (_case, overrides, message) => {
     expect(await pageMessage(overrides)).toBe(message);
+  });
+
+  test('a form posted without its cookie says why it cannot be verified', async () => {
+    const page = await loadAuthorizePage(authorizeUrl({}));
+    expect(page.status).toBe(200);
+    const answer = await submitAuthorizeForm(base, { ...page, cookie: '' }, { email: user.email, password: user.password, action: 'approve' });
+    expect(answer.status).toBe(403);
+    expect(answer.html).toContain('This form could not be verified');
+    expect(answer.html).toContain('It was opened more than 30 minutes ago, or the browser did not keep its cookie.');
   });
 
   test('a parameter sent twice is named', async () => {

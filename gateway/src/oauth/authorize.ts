@@ -145,7 +145,16 @@ export function registerAuthorizeRoutes(router: Router, deps: OAuthDeps, options
     const form = req.body as Record<string, unknown>;
     const field = (name: string) => (typeof form[name] === 'string' ? (form[name] as string) : undefined);
     if (!options.csrf.verify(req, field('csrf_token'))) {
-      return sendPage(res, 403, errorPage(options.platformName(), 'This form has expired', 'Go back to the application and start signing in again.'));
+      // The cookie is gone after 30 minutes, or was never kept (cookies blocked): the page cannot tell which.
+      return sendPage(
+        res,
+        403,
+        errorPage(
+          options.platformName(),
+          'This form could not be verified',
+          'It was opened more than 30 minutes ago, or the browser did not keep its cookie. Go back to the application and start signing in again.',
+        ),
+      );
     }
     const { client, scopes } = await check(request, res);
     if (field('action') !== 'approve') return redirectBack(res, request, { error: 'access_denied', error_description: 'the user denied the request' });

@@ -1,17 +1,21 @@
 // The typed client (@voice/client, generated from the committed OpenAPI document) against the
-// running platform: the document it was generated from is the one the platform serves, and tools
-// and assistants are created, read, listed and paged through it, with failures as typed errors.
+// running platform: the document it was generated from is the one the platform serves; tools and
+// assistants are created, read, listed and paged through it, with failures as typed errors; and a
+// webhook delivery the platform signs verifies with the client's signature helper.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { orThrow, paginate, VoiceApiError, type Schemas, type VoiceClient } from '@voice/client';
+import { orThrow, paginate, verifyWebhookSignature, VoiceApiError, type Schemas, type VoiceClient } from '@voice/client';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
+import { eventually } from './support/telephony.js';
+import { startWebhookReceiver } from './support/webhook-receiver.js';
 import { voiceClientFor } from './support/voice-client.js';
 
 let platform: TestPlatform;
 let client: VoiceClient;
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  // The webhook receiver listens on loopback.
+  platform = await startTestPlatform({ VOICE_EGRESS_ALLOW_PRIVATE: 'true' });
   client = voiceClientFor(platform.running.url, (await platform.workspace()).key);
 });
 afterAll(() => platform.close());
@@ -114,5 +118,37 @@ describe('assistants', () => {
     const paged = await collect(paginate(client, '/assistants', { pageSize: 1 }));
     expect(paged.map((assistant) => assistant.id)).toEqual(created.map((assistant) => assistant.id).reverse());
     expect(paged[0]).toEqual(created[2]);
+  });
+});
+
+describe('webhooks', () => {
+  test('a ping signed during a rotation verifies with either secret through verifyWebhookSignature; the delivery log pages', async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      const endpoint = (await orThrow(client.POST('/webhooks', { body: { url: receiver.url, event_types: ['sms.status'] } }))).data;
+      const rotated = (await orThrow(client.POST('/webhooks/{id}/rotate-secret', { params: { path: { id: endpoint.id } } }))).data;
+      const ping = (await orThrow(client.POST('/webhooks/{id}/test', { params: { path: { id: endpoint.id } } }))).data;
+      const request = await eventually(async () => receiver.received.find((received) => received.event.id === ping.event_id), 15_000, 'the ping at the receiver');
+      const header = request.headers['voice-signature'] as string;
+
+      for (const secret of [rotated.secret, endpoint.secret]) {
+        const verified = await verifyWebhookSignature({ payload: request.rawBody, header, secret });
+        expect(Math.abs(verified.timestamp - Date.now() / 1000)).toBeLessThan(300);
+      }
+      await expect(verifyWebhookSignature({ payload: request.rawBody.replace('ping', 'pong'), header, secret: rotated.secret })).rejects.toMatchObject({
+        reason: 'no_matching_signature',
+      });
+      await expect(verifyWebhookSignature({ payload: request.rawBody, header, secret: rotated.secret, now: Date.now() + 3_600_000 })).rejects.toMatchObject({
+        reason: 'timestamp_outside_tolerance',
+      });
+
+      const delivered = await eventually(async () => {
+        const deliveries = await collect(paginate(client, '/webhooks/{id}/deliveries', { path: { id: endpoint.id }, pageSize: 1 }));
+        return deliveries.length === 1 && deliveries[0]!.status === 'delivered' ? deliveries : undefined;
+      }, 15_000, 'the delivery logged as delivered');
+      expect(delivered[0]).toMatchObject({ id: ping.id, event_type: 'ping' });
+    } finally {
+      await receiver.close();
+    }
   });
 });

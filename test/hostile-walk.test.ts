@@ -132,6 +132,15 @@ function outsideAttacks(): Attack[] {
   for (const attack of bodyAttacks(form, 'MessageSid=SM1&MessageStatus=delivered')) {
     attacks.push({ ...attack, method: 'POST', path: '/webhooks/carriers/00000000-0000-4000-8000-000000000000', format: 'envelope' });
   }
+  // The voice webhooks: every segment a carrier's URL holds, and the inbound offer's body.
+  for (const segment of malformedSegments) {
+    for (const path of [`/webhooks/carriers/${segment}/voice`, `/webhooks/carriers/${segment}/voice/status`, `/webhooks/carriers/platform/calls/${segment}/twiml`]) {
+      attacks.push({ label: `voice webhook ${segment}`, method: 'POST', path, headers: { 'content-type': form }, body: 'CallSid=CA1&CallStatus=ringing', format: 'envelope' });
+    }
+  }
+  for (const attack of bodyAttacks(form, 'CallSid=CA1&From=%2B12025550143&To=%2B14155550100')) {
+    attacks.push({ ...attack, method: 'POST', path: '/webhooks/carriers/00000000-0000-4000-8000-000000000000/voice', format: 'envelope' });
+  }
   return attacks;
 }
 

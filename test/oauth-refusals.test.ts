@@ -3,7 +3,7 @@
 // credentials, and the per-address rate limits.
 import { randomBytes, createHash } from 'node:crypto';
 import { addAcceptedMember } from './support/invitations.js';
-import { loadAuthorizePage, submitAuthorizeForm } from './support/oauth.js';
+import { authorizeUrlOf, loadAuthorizePage, submitAuthorizeForm } from './support/oauth.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 
 /** Response bodies in tests are read as loosely as a client would. */
@@ -41,9 +41,7 @@ function authorizeUrl(overrides: Record<string, string | undefined> = {}): strin
     state: 'st-1',
     ...overrides,
   };
-  const url = new URL(`${base}/oauth/authorize`);
-  for (const [name, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(name, value);
-  return url.toString();
+  return authorizeUrlOf(base, params);
 }
 
 describe('registration (RFC 7591) with the redirect rules of SPEC.md 5.7', () => {

@@ -266,6 +266,28 @@ describe('with private egress allowed (VOICE_EGRESS_ALLOW_PRIVATE=true)', () => 
       expect(new Set(peer.received.map((request) => request.headers['call-id'])).size).toBe(1);
     });
 
+    test('a Digest challenge is answered once with the trunk’s credentials: accepted is 200, refused is the second challenge', async () => {
+      const peer = await responder({ digest: { username: 'office', password }, answer: { status: 200, reason: 'OK' } });
+      expect(await check(`127.0.0.1:${peer.port}`, 'udp')).toMatchObject({ reachable: true, status_code: 200, reason_phrase: 'OK' });
+      expect(peer.received.map((request) => request.headers.cseq)).toEqual(['1 OPTIONS', '2 OPTIONS']);
+      const [first, second] = peer.received;
+      expect(second!.headers['call-id']).toBe(first!.headers['call-id']);
+      expect(second!.headers.via).not.toBe(first!.headers.via);
+      expect(second!.headers.authorization).toMatch(/^Digest username="office", realm="responder\.test", .*response="[0-9a-f]{32}"/);
+      expect(JSON.stringify(peer.received)).not.toContain(password);
+
+      const proxy = await responder({ digest: { username: 'office', password: 'another-password', proxy: true }, answer: { status: 200, reason: 'OK' } });
+      expect(await check(`127.0.0.1:${proxy.port}`, 'tcp')).toMatchObject({ reachable: true, status_code: 407, reason_phrase: 'Proxy Authentication Required' });
+      expect(proxy.received).toHaveLength(2);
+      expect(proxy.received[1]!.headers['proxy-authorization']).toMatch(/^Digest username="office"/);
+
+      const open = await responder({ digest: { username: 'office', password }, answer: { status: 200, reason: 'OK' } });
+      const trunk = (await platform.api.post('/sip-trunks', workspace.key, { name: 'No auth', address: `127.0.0.1:${open.port}` })).body.data;
+      const unauthenticated = await platform.api.post(`/sip-trunks/${trunk.id}/check`, workspace.key, {});
+      expect(unauthenticated.body.data).toMatchObject({ reachable: true, status_code: 401 });
+      expect(open.received).toHaveLength(1);
+    });
+
     test('a trunk that never answers times out; a closed TCP port is unreachable', async () => {
       const silent = await responder({});
       expect(await check(`127.0.0.1:${silent.port}`, 'udp')).toEqual({

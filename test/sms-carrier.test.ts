@@ -1,11 +1,10 @@
 // The Twilio-compatible carrier adapter through the gateway, against a real HTTP server on
 // loopback: carrier connections with masked credentials, number import, sending, signed status
 // callbacks, A2P campaigns, and a carrier that fails (5xx, timeout, down): 503, nothing charged.
-import { createHmac } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expectError } from './support/api-client.js';
-import { startFakeTwilio, type FakeTwilio } from './support/fake-twilio.js';
+import { startFakeTwilio, twilioSignature, type FakeTwilio } from './support/fake-twilio.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 import { balance, ledger, ledgerWith, settledBalance } from './support/telephony.js';
 
@@ -26,11 +25,7 @@ const imported = '+14155550142';
 const ukDestination = '+442071838750';
 const usDestination = '+12125550199';
 
-/** Twilio's webhook signature, computed here independently of the platform's code. */
-const sign = (token: string, url: string, params: Record<string, string>) =>
-  createHmac('sha1', token)
-    .update(url + Object.keys(params).sort().map((name) => name + params[name]).join(''))
-    .digest('base64');
+const sign = twilioSignature;
 
 const callback = (connectionId: string, params: Record<string, string>, signature?: string) => {
   const url = `${platform.running.url}/webhooks/carriers/${connectionId}`;

@@ -46,6 +46,7 @@ import { registerSettingsRoutes } from './rest/settings.js';
 import { registerKnowledgeRoutes } from './rest/knowledge.js';
 import { registerCallRoutes } from './rest/calls.js';
 import { registerCarrierCallbacks } from './webhooks/carrier-callbacks.js';
+import { registerCarrierVoiceWebhooks } from './webhooks/carrier-voice.js';
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -139,6 +140,7 @@ export function buildGatewayApp(platformDeps: GatewayDeps): Express {
   });
   registerInvitationRoutes(app, { clients: deps.clients, signer: deps.signer, platformName, logger: deps.logger });
   registerCarrierCallbacks(app, { clients: deps.clients, signer: deps.signer, publicUrl: deps.publicUrl });
+  registerCarrierVoiceWebhooks(app, { clients: deps.clients, signer: deps.signer, publicUrl: deps.publicUrl });
   const rest = buildRestRouter(deps);
   registerMcpEndpoint(app, {
     authenticated: authenticated(deps, 'mcp', (req) => entryScopesOf(rest.operations(), req)),

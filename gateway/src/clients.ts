@@ -14,6 +14,7 @@ import { CustomDomainService } from '@voice/proto/voice/platform/v1/custom_domai
 import { PlatformUserService } from '@voice/proto/voice/platform/v1/platform_users';
 import { SipTrunkService } from '@voice/proto/voice/telephony/v1/sip_trunks';
 import { CallerIdService } from '@voice/proto/voice/telephony/v1/caller_ids';
+import { CarrierVoiceService } from '@voice/proto/voice/telephony/v1/carrier_voice';
 import { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
 import { ToolsService } from '@voice/proto/voice/tools/v1/tools';
 import { WebhooksService } from '@voice/proto/voice/webhooks/v1/webhooks';
@@ -26,6 +27,7 @@ export interface ServiceClients {
   telephony: Client<typeof TelephonyService>;
   sipTrunks: Client<typeof SipTrunkService>;
   callerIds: Client<typeof CallerIdService>;
+  carrierVoice: Client<typeof CarrierVoiceService>;
   billing: Client<typeof BillingService>;
   customDomains: Client<typeof CustomDomainService>;
   platformUsers: Client<typeof PlatformUserService>;
@@ -67,6 +69,7 @@ export function createServiceClients(services: GatewayConfig['services'], local?
     telephony: createClient(TelephonyService, channels.telephony.transport),
     sipTrunks: createClient(SipTrunkService, channels.telephony.transport),
     callerIds: createClient(CallerIdService, channels.telephony.transport),
+    carrierVoice: createClient(CarrierVoiceService, channels.telephony.transport),
     billing: createClient(BillingService, channels.billing.transport),
     customDomains: createClient(CustomDomainService, channels.platformUsers.transport),
     platformUsers: createClient(PlatformUserService, channels.platformUsers.transport),

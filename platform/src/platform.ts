@@ -128,7 +128,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
     billing: (serviceEnv) => startBillingService({ ...serviceEnv, VOICE_IDENTITY_URL: urls.identity }, { logger: loggerFor('billing'), events, local }),
     telephony: (serviceEnv) =>
       startTelephonyService(
-        { ...serviceEnv, VOICE_BILLING_URL: urls.billing, VOICE_ASSISTANTS_URL: urls.assistants, VOICE_MEDIA_URL: mediaUrl },
+        { ...serviceEnv, VOICE_BILLING_URL: urls.billing, VOICE_ASSISTANTS_URL: urls.assistants, VOICE_CALLS_URL: urls.calls, VOICE_MEDIA_URL: mediaUrl },
         { logger: loggerFor('telephony'), events, local },
       ),
     platformUsers: (serviceEnv) =>
@@ -142,7 +142,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
     calls: async (serviceEnv) => {
       await callsPort?.release();
       return startCallsService(
-        { ...serviceEnv, VOICE_ASSISTANTS_URL: urls.assistants, VOICE_TELEPHONY_URL: urls.telephony, VOICE_BILLING_URL: urls.billing },
+        { ...serviceEnv, VOICE_ASSISTANTS_URL: urls.assistants, VOICE_TELEPHONY_URL: urls.telephony, VOICE_BILLING_URL: urls.billing, VOICE_TOOLS_URL: urls.tools },
         { logger: loggerFor('calls'), events, local },
       );
     },
@@ -180,7 +180,12 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
     if (sandboxRuntime) {
       await sandboxRuntime.port?.release();
       voiceSandbox = await startVoiceSandbox(
-        { ...serviceEnv, VOICE_SANDBOX_RUNTIME_HOST: sandboxRuntime.host, VOICE_SANDBOX_RUNTIME_PORT: String(sandboxRuntime.port?.port ?? serviceEnv.VOICE_SANDBOX_RUNTIME_PORT) },
+        {
+          ...serviceEnv,
+          VOICE_CALLS_URL: urls.calls,
+          VOICE_SANDBOX_RUNTIME_HOST: sandboxRuntime.host,
+          VOICE_SANDBOX_RUNTIME_PORT: String(sandboxRuntime.port?.port ?? serviceEnv.VOICE_SANDBOX_RUNTIME_PORT),
+        },
         { logger: loggerFor('voice-sandbox'), local },
       );
     }

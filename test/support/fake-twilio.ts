@@ -1,6 +1,6 @@
-// A Twilio-compatible carrier on 127.0.0.1: the Messages, IncomingPhoneNumbers and Accounts
-// resources with basic auth, and a switch for how it fails. It records every request.
-import { randomBytes } from 'node:crypto';
+// A Twilio-compatible carrier on 127.0.0.1: the Messages, Calls, Recordings, IncomingPhoneNumbers
+// and Accounts resources with basic auth, and a switch for how it fails. It records every request.
+import { createHmac, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ApiClient } from './api-client.js';
@@ -20,6 +20,10 @@ export interface FakeTwilio {
   /** Every request, with its parsed form body. */
   requests: { method: string; path: string; form: Record<string, string>; authorization: string | undefined; sid?: string; at: Date }[];
   sentMessages(): Record<string, string>[];
+  /** Calls.json requests (dials), with the sid each got. */
+  placedCalls(): { form: Record<string, string>; sid: string }[];
+  /** The WAV each recording sid serves (GET Recordings/{sid}.wav). */
+  recordings: Map<string, Buffer>;
   close(): Promise<void>;
 }
 
@@ -45,13 +49,14 @@ export async function importedSmsNumber(api: ApiClient, key: string, carrier: Fa
 }
 
 export async function startFakeTwilio(): Promise<FakeTwilio> {
-  const fake: Omit<FakeTwilio, 'url' | 'close' | 'sentMessages'> = {
+  const fake: Omit<FakeTwilio, 'url' | 'close' | 'sentMessages' | 'placedCalls'> = {
     accountSid: `AC${randomBytes(16).toString('hex')}`,
     authToken: randomBytes(16).toString('hex'),
     mode: 'ok',
     answerDelayMs: 0,
     numbers: new Map(),
     requests: [],
+    recordings: new Map(),
   };
   const json = (res: http.ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' });
@@ -97,6 +102,20 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
         if (fake.answerDelayMs > 0) return void setTimeout(answer, fake.answerDelayMs);
         return answer();
       }
+      if (req.method === 'POST' && url.pathname === `${account}/Calls.json`) {
+        if (!form.To || !form.From || !form.Url) return json(res, 400, { code: 21205, message: 'Url parameter is required', status: 400 });
+        request.sid = `CA${randomBytes(16).toString('hex')}`;
+        return json(res, 201, { sid: request.sid, status: 'queued', to: form.To, from: form.From });
+      }
+      const resource = url.pathname.startsWith(`${account}/`) ? url.pathname.slice(account.length) : '';
+      const call = /^\/Calls\/(CA[0-9a-f]{32})\.json$/.exec(resource);
+      if (req.method === 'POST' && call) {
+        const placed = fake.requests.some((earlier) => earlier.sid === call[1]);
+        return placed ? json(res, 200, { sid: call[1], status: form.Status ?? 'in-progress' }) : json(res, 404, { code: 20404, message: 'Not found', status: 404 });
+      }
+      const recording = /^\/Recordings\/(RE[0-9a-f]{32})\.wav$/.exec(resource);
+      const wav = req.method === 'GET' && recording ? fake.recordings.get(recording[1]!) : undefined;
+      if (wav) return void res.writeHead(200, { 'content-type': 'audio/x-wav' }).end(wav);
       json(res, 404, { code: 20404, message: 'Not found', status: 404 });
     });
   });
@@ -104,6 +123,7 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
   return Object.assign(fake, {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     sentMessages: () => fake.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/Messages.json')).map((r) => r.form),
+    placedCalls: () => fake.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/Calls.json') && r.sid).map((r) => ({ form: r.form, sid: r.sid! })),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -111,3 +131,9 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
       }),
   });
 }
+
+/** Twilio's webhook signature (X-Twilio-Signature), computed here independently of the platform's code. */
+export const twilioSignature = (token: string, url: string, params: Record<string, string>): string =>
+  createHmac('sha1', token)
+    .update(url + Object.keys(params).sort().map((name) => name + params[name]).join(''))
+    .digest('base64');

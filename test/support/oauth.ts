@@ -19,6 +19,13 @@ function formFields(html: string): Record<string, string> {
   return fields;
 }
 
+/** The authorization endpoint's address with `params` in its query; undefined ones are left out. */
+export function authorizeUrlOf(baseUrl: string, params: Record<string, string | undefined>): string {
+  const url = new URL(`${baseUrl}/oauth/authorize`);
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(name, value);
+  return url.toString();
+}
+
 /** `headers` go with the request (e.g. a trusted proxy's X-Forwarded-Host naming a tenant's domain). */
 export async function loadAuthorizePage(url: string, headers: Record<string, string> = {}): Promise<FormPage> {
   const response = await fetch(url, { redirect: 'manual', headers });

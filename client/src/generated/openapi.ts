@@ -1078,7 +1078,7 @@ export interface paths {
         put?: never;
         /**
          * Send the trunk a SIP OPTIONS request and report its answer
-         * @description Takes no fields. One OPTIONS request (RFC 3261) goes to the trunk’s address over its transport (over UDP it is sent again after 0.5, 1, 2 s, ...); the first final response is reported with its status, reason phrase and round trip, whatever the status (a 401 or 503 is an answer too). No answer within the platform’s check timeout (5 s by default) is `reachable: false` with the `failure`. The address is resolved with A/AAAA records (no SRV or NAPTR look-up). An address that is private, loopback or otherwise reserved is refused with 403 `destination_forbidden` and nothing is sent.
+         * @description Takes no fields. One OPTIONS request (RFC 3261) goes to the trunk’s address over its transport (over UDP it is sent again after 0.5, 1, 2 s, ...); the first final response is reported with its status, reason phrase and round trip, whatever the status (a 401 or 503 is an answer too). A 401 or 407 Digest (MD5) challenge is answered once with the trunk’s `authentication`, and the answer to that is reported: 200 means the trunk accepted the credentials, a second challenge that it refused them. No answer within the platform’s check timeout (5 s by default) is `reachable: false` with the `failure`. The address is resolved with A/AAAA records (no SRV or NAPTR look-up). An address that is private, loopback or otherwise reserved is refused with 403 `destination_forbidden` and nothing is sent.
          *
          *     **Scope:** `sip_trunks:write`.
          */

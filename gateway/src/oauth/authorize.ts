@@ -9,10 +9,10 @@ import type { CsrfGuard } from './csrf.js';
 import type { OAuthDeps } from './deps.js';
 import { parseForm } from './form.js';
 import type { LoginTickets } from './login-ticket.js';
-import { OAuthError, oauthErrorOf } from './oauth-error.js';
+import { missingParameters, OAuthError, oauthErrorOf } from './oauth-error.js';
 import { consentPage, errorPage, workspaceChoicePage, type ClientView } from './page/pages.js';
 import { sendPage } from './page/html.js';
-import { canonicalResource } from './resources.js';
+import { canonicalResource, unknownResource } from './resources.js';
 import { currentRealm } from '../tenants/tenant-context.js';
 
 const requestFields = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method', 'resource'] as const;
@@ -50,9 +50,8 @@ const trustedRedirect = (error: ConnectError): boolean =>
 
 export function registerAuthorizeRoutes(router: Router, deps: OAuthDeps, options: AuthorizeOptions): void {
   const check = async (request: AuthorizationRequest, res: Response): Promise<{ client: OAuthClient; scopes: string[] }> => {
-    if (!request.client_id || !request.redirect_uri) {
-      throw new AuthorizationFailure(new OAuthError('invalid_request', 'client_id and redirect_uri are required'), false);
-    }
+    const missing = missingParameters({ client_id: request.client_id, redirect_uri: request.redirect_uri });
+    if (missing) throw new AuthorizationFailure(missing, false);
     try {
       const answer = await deps.clients.identity.checkAuthorizationRequest(
         {
@@ -67,7 +66,7 @@ export function registerAuthorizeRoutes(router: Router, deps: OAuthDeps, options
         deps.internalCall(res),
       );
       if (request.resource !== undefined && !canonicalResource(deps.resources(), request.resource)) {
-        throw new AuthorizationFailure(new OAuthError('invalid_target', 'resource is not a resource of this server'), true);
+        throw new AuthorizationFailure(unknownResource(deps.resources()), true);
       }
       return { client: answer.client!, scopes: answer.scopes };
     } catch (error) {
@@ -146,7 +145,16 @@ export function registerAuthorizeRoutes(router: Router, deps: OAuthDeps, options
     const form = req.body as Record<string, unknown>;
     const field = (name: string) => (typeof form[name] === 'string' ? (form[name] as string) : undefined);
     if (!options.csrf.verify(req, field('csrf_token'))) {
-      return sendPage(res, 403, errorPage(options.platformName(), 'This form has expired', 'Go back to the application and start signing in again.'));
+      // The cookie is gone after 30 minutes, or was never kept (cookies blocked): the page cannot tell which.
+      return sendPage(
+        res,
+        403,
+        errorPage(
+          options.platformName(),
+          'This form could not be verified',
+          'It was opened more than 30 minutes ago, or the browser did not keep its cookie. Go back to the application and start signing in again.',
+        ),
+      );
     }
     const { client, scopes } = await check(request, res);
     if (field('action') !== 'approve') return redirectBack(res, request, { error: 'access_denied', error_description: 'the user denied the request' });

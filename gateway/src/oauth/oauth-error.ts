@@ -11,6 +11,16 @@ export class OAuthError extends Error {
   }
 }
 
+/** "a", "a and b", "a, b and c". */
+const listed = (names: readonly string[]): string => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);
+
+/** invalid_request naming every required parameter that is missing (absent or empty), or undefined when none is. */
+export function missingParameters(parameters: Record<string, string | undefined>): OAuthError | undefined {
+  const missing = Object.keys(parameters).filter((name) => !parameters[name]);
+  if (missing.length === 0) return undefined;
+  return new OAuthError('invalid_request', `${listed(missing)} ${missing.length === 1 ? 'is' : 'are'} required`);
+}
+
 /** invalid_client is 401 (RFC 6749 5.2); everything else a client can fix is 400. */
 const statusOf = (error: string): number => (error === 'invalid_client' ? 401 : 400);
 

@@ -8,22 +8,25 @@ import type { OAuthDeps } from './deps.js';
 import { OAuthError } from './oauth-error.js';
 import { currentRealm } from '../tenants/tenant-context.js';
 
-const stringList = z.array(z.string().max(2048)).max(20);
+const atMost = (length: number) => `must be at most ${length} characters`;
+const maxListed = 20;
+const listedString = z.string().max(2048, atMost(2048));
+const stringList = z.array(listedString).max(maxListed, `must list at most ${maxListed} values`);
 
 /** Unknown metadata fields are ignored, as RFC 7591 2 asks of servers. */
 const registrationSchema = z.looseObject({
-  redirect_uris: stringList.min(1),
-  client_name: z.string().max(200).optional(),
+  redirect_uris: z.array(listedString).min(1, 'must list at least one redirect URI').max(maxListed, `must list at most ${maxListed} redirect URIs`),
+  client_name: z.string().max(200, atMost(200)).optional(),
   grant_types: stringList.optional(),
   response_types: stringList.optional(),
-  token_endpoint_auth_method: z.string().max(64).optional(),
-  scope: z.string().max(2048).optional(),
-  client_uri: z.string().max(2048).optional(),
+  token_endpoint_auth_method: z.string().max(64, atMost(64)).optional(),
+  scope: z.string().max(2048, atMost(2048)).optional(),
+  client_uri: z.string().max(2048, atMost(2048)).optional(),
 });
 
 export function registerRegistrationRoute(router: Router, deps: OAuthDeps): void {
   router.post(deps.paths.register, deps.limits.register, express.json({ limit: '64kb' }), deps.handle(async (req, res) => {
-    if (!req.is('application/json')) throw new OAuthError('invalid_client_metadata', 'the body must be JSON');
+    if (!req.is('application/json')) throw new OAuthError('invalid_client_metadata', 'the body must be a JSON object sent as Content-Type: application/json');
     const input = validate(registrationSchema, req.body);
     if (!input.ok) {
       const redirect = input.issues.some((issue) => issue.field.startsWith('redirect_uris'));

@@ -59,7 +59,9 @@ export function registerOAuthRoutes(app: Express, options: OAuthOptions): void {
   router.use(((error, req, res, next) => {
     const failure = bodyParserFailure(error);
     if (!failure) return next(error);
-    sendOAuthError(res, new OAuthError(req.path === deps.paths.register ? 'invalid_client_metadata' : 'invalid_request', failure.message, failure.status));
+    const registration = req.path === deps.paths.register;
+    const message = failure.kind === 'malformed' ? (registration ? 'the body is not valid JSON' : 'the form body could not be decoded') : failure.message;
+    sendOAuthError(res, new OAuthError(registration ? 'invalid_client_metadata' : 'invalid_request', message, failure.status));
   }) as express.ErrorRequestHandler);
   app.use(router);
 }

@@ -5,8 +5,8 @@ import type { IssuedTokens } from '@voice/proto/voice/identity/v1/identity';
 import { clientCredentialsOf } from './client-auth.js';
 import type { OAuthDeps } from './deps.js';
 import { formOf, parseForm } from './form.js';
-import { OAuthError } from './oauth-error.js';
-import { canonicalResource } from './resources.js';
+import { missingParameters, OAuthError } from './oauth-error.js';
+import { canonicalResource, unknownResource } from './resources.js';
 
 const tokenResponse = (tokens: IssuedTokens) => ({
   access_token: tokens.accessToken,
@@ -21,7 +21,7 @@ export function registerTokenRoutes(router: Router, deps: OAuthDeps): void {
   const ourResource = (requested: string | undefined): string => {
     if (requested === undefined) return '';
     const resource = canonicalResource(deps.resources(), requested);
-    if (!resource) throw new OAuthError('invalid_target', 'resource is not a resource of this server');
+    if (!resource) throw unknownResource(deps.resources());
     return resource;
   };
 
@@ -31,9 +31,8 @@ export function registerTokenRoutes(router: Router, deps: OAuthDeps): void {
     let tokens: IssuedTokens | undefined;
     switch (form.grant_type) {
       case 'authorization_code': {
-        if (!form.code || !form.redirect_uri || !form.code_verifier) {
-          throw new OAuthError('invalid_request', 'code, redirect_uri and code_verifier are required');
-        }
+        const missing = missingParameters({ code: form.code, redirect_uri: form.redirect_uri, code_verifier: form.code_verifier });
+        if (missing) throw missing;
         const resource = ourResource(form.resource);
         const answer = await deps.clients.identity.exchangeAuthorizationCode(
           {
@@ -69,7 +68,7 @@ export function registerTokenRoutes(router: Router, deps: OAuthDeps): void {
       case undefined:
         throw new OAuthError('invalid_request', 'grant_type is required');
       default:
-        throw new OAuthError('unsupported_grant_type', `grant_type ${form.grant_type} is not supported`);
+        throw new OAuthError('unsupported_grant_type', `grant_type must be authorization_code or refresh_token, not ${JSON.stringify(form.grant_type)}`);
     }
     res.setHeader('Pragma', 'no-cache');
     res.json(tokenResponse(tokens!));

@@ -9,10 +9,14 @@ import { HttpError, methodNotAllowed } from '../errors/http-error.js';
 
 export const carrierCallbackPath = '/webhooks/carriers/:connection';
 
-const parseForm = express.urlencoded({ extended: false, limit: '64kb', parameterLimit: 100, type: () => true });
+export const parseForm = express.urlencoded({ extended: false, limit: '64kb', parameterLimit: 100, type: () => true });
+
+/** Carriers post forms; anything else is refused before it is read. */
+export const formOnly: express.RequestHandler = (req, _res, next) =>
+  req.is('application/x-www-form-urlencoded') ? next() : next(new HttpError('invalid_request', 'callbacks must be application/x-www-form-urlencoded'));
 
 /** Form fields as single strings; a repeated field makes the body ambiguous to sign. */
-function formFields(body: unknown): Record<string, string> {
+export function formFields(body: unknown): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const [name, value] of Object.entries((body ?? {}) as Record<string, unknown>)) {
     if (typeof value !== 'string') throw new HttpError('invalid_request', `form field ${name} must appear once`);
@@ -27,8 +31,7 @@ export function registerCarrierCallbacks(
 ): void {
   app.post(
     carrierCallbackPath,
-    (req, _res, next) =>
-      req.is('application/x-www-form-urlencoded') ? next() : next(new HttpError('invalid_request', 'callbacks must be application/x-www-form-urlencoded')),
+    formOnly,
     parseForm,
     async (req, res, next) => {
       try {

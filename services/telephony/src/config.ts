@@ -41,6 +41,8 @@ export interface TelephonyConfig {
   pricing: SmsPricing;
   /** The voice runtime's stream endpoint: where carriers connect answered calls' media (VOICE_MEDIA_URL). */
   mediaUrl: string;
+  /** The calls service, which takes inbound calls and the carriers' recordings. */
+  callsUrl: string;
   /** Per attempt of a request to an HTTP carrier. */
   carrierTimeoutMs: number;
   /** The platform carrier's sender number of caller ID verification codes (E.164). */
@@ -125,6 +127,7 @@ export function readTelephonyConfig(env: Env): TelephonyConfig {
     platformCarrier: readPlatformCarrier(env),
     pricing: readSmsPricing(env),
     mediaUrl: readMediaUrl(env),
+    callsUrl: readServiceUrl(env, 'calls'),
     carrierTimeoutMs,
     callerIdSmsFrom: readCallerIdSmsFrom(env),
     sipCheckTimeoutMs: readInt(env, 'VOICE_SIP_CHECK_TIMEOUT_MS', 5_000, { min: 100, max: 30_000 }),

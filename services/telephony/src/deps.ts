@@ -3,6 +3,7 @@
 import type { SecretBox } from '@voice/runtime/crypto';
 import type { AssistantLookup } from '@voice/runtime/internal';
 import type { Logger } from '@voice/runtime/logger';
+import type { CallsPeer } from './call-legs/calls-peer.js';
 import type { CarrierDirectory } from './carriers/directory.js';
 import type { BillingHolds } from './billing/holds.js';
 import type { NumberTerms } from './presenter.js';
@@ -31,6 +32,10 @@ export interface TelephonyDeps<Store = TelephonyStore> {
   numberTerms: NumberTerms;
   /** How long an SMS's hold lasts (TelephonyConfig.smsHoldSeconds). */
   smsHoldSeconds: number;
+  /** The voice runtime's stream endpoint (VOICE_MEDIA_URL), named in the TwiML that connects a call's media. */
+  mediaUrl: string;
+  /** The calls service: takes inbound calls and the carriers' recordings; the service's own tests may run without one. */
+  calls?: CallsPeer;
   /** Asks the outbox relay to publish now (after a usage event committed). */
   wakeRelay(): void;
   now(): Date;

@@ -14,6 +14,7 @@ import { runProcess } from '@voice/runtime/process';
 import { serviceServerOptions, startConnectServer, startService, type StartedService } from '@voice/runtime/server';
 import { openServiceStore } from '@voice/runtime/store';
 import { BillingService } from '@voice/proto/voice/billing/v1/billing';
+import { ConnectCallsPeer } from './call-legs/calls-peer.js';
 import { recordLegProgress } from './call-legs/leg-events.js';
 import { readTelephonyConfig } from './config.js';
 import { CarrierDirectory } from './carriers/directory.js';
@@ -96,6 +97,9 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
     const holds = new ConnectBillingHolds(billing, signer, logger);
     const assistantsChannel = openInternalChannel({ name: 'assistants', url: config.assistantsUrl }, options.local);
     onClose(() => assistantsChannel.close());
+    // Inbound calls are offered to the calls service, and carriers' recordings handed to it.
+    const callsChannel = openInternalChannel({ name: 'calls', url: config.callsUrl }, options.local);
+    onClose(() => callsChannel.close());
     const now = options.clock ?? (() => new Date());
     const numberTerms = { monthlyUnits: config.pricing.numberMonthlyUnits, graceMs: config.numberGraceMs };
 
@@ -142,6 +146,8 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
         assistants: new AssistantDirectory(assistantsChannel.transport, signer, 'telephony'),
         numberTerms,
         smsHoldSeconds: config.smsHoldSeconds,
+        mediaUrl: config.mediaUrl,
+        calls: new ConnectCallsPeer(callsChannel.transport, signer),
         wakeRelay: () => relay.wake(),
         now,
         logger,

@@ -11,13 +11,14 @@ import { Code } from '@connectrpc/connect';
 import { SecretBox } from '@voice/runtime/crypto';
 import { callLegChangedSubject } from '@voice/runtime/events';
 import { newId } from '@voice/runtime/ids';
-import { CallLegChangedSchema, CallLegStatus, type CallLegChanged, type PlaceCallLegRequest } from '@voice/proto/voice/telephony/v1/call_legs';
+import { CallLegChangedSchema, CallLegService, CallLegStatus, type CallLegChanged, type PlaceCallLegRequest } from '@voice/proto/voice/telephony/v1/call_legs';
 import { recordLegProgress } from '../src/call-legs/leg-events.js';
 import { sandboxCallDestinations } from '../src/carriers/sandbox-calls.js';
 import { openSqliteTelephonyStore } from '../src/store/sqlite.js';
 import { eventually } from '../../../test/support/telephony.js';
 import { numberRecord } from './store.contract.js';
-import { failure, sandboxCarriers, setupCallLegs, type CallLegTier } from './harness.js';
+import { failure, sandboxCarriers, setupService } from './harness.js';
+import type { TierClient } from '../../runtime/test/service-tiers.js';
 import { startMediaReceiver, type MediaReceiver } from './support-carrier/media-receiver.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'telephony-call-legs-'));
@@ -25,12 +26,12 @@ const store = openSqliteTelephonyStore(join(dir, 'telephony.sqlite'));
 const box = new SecretBox(randomBytes(32));
 let runtime: MediaReceiver;
 let carriers: ReturnType<typeof sandboxCarriers>;
-let tier: CallLegTier;
+let tier: TierClient<typeof CallLegService>;
 
 beforeAll(async () => {
   runtime = await startMediaReceiver();
   carriers = sandboxCarriers(box, { mediaUrl: runtime.url, onCallProgress: async (legId, change) => void (await recordLegProgress({ store, wakeRelay: () => undefined }, legId, change)) });
-  tier = setupCallLegs({ store, box, carriers });
+  tier = setupService(CallLegService, { store, box, carriers });
 });
 afterAll(async () => {
   await tier.close();

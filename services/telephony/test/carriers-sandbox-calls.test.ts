@@ -32,6 +32,7 @@ const leg = (overrides: Partial<Parameters<SandboxCalls['place']>[0]> = {}) => (
   mediaParameters: { call_id: `call-${Math.random()}` },
   instructionsUrl: 'https://voice.example/twiml',
   statusCallbackUrl: 'https://voice.example/status',
+  recordingStatusCallbackUrl: 'https://voice.example/recording',
   ...overrides,
 });
 

@@ -510,6 +510,7 @@ describe('voice calls', () => {
     mediaParameters: { call_id: 'c1', session_token: 'st' },
     instructionsUrl: 'https://voice.example/webhooks/carriers/c1/calls/l1/twiml',
     statusCallbackUrl: 'https://voice.example/webhooks/carriers/c1/calls/l1/status',
+    recordingStatusCallbackUrl: 'https://voice.example/webhooks/carriers/c1/calls/l1/recording',
   };
   const callSid = 'CA0123456789abcdef0123456789abcdef';
 
@@ -521,6 +522,7 @@ describe('voice calls', () => {
     expect(request.path).toBe(`${accountPath}/Calls.json`);
     expect(request.form).toMatchObject({ From: leg.from, To: leg.to, Url: leg.instructionsUrl, Method: 'POST', StatusCallback: leg.statusCallbackUrl, StatusCallbackMethod: 'POST', TimeLimit: '600' });
     expect(new URLSearchParams(request.body).getAll('StatusCallbackEvent')).toEqual(['initiated', 'ringing', 'answered', 'completed']);
+    expect(request.form).toMatchObject({ Record: 'true', RecordingStatusCallback: leg.recordingStatusCallbackUrl, RecordingStatusCallbackEvent: 'completed' });
     // The media parameters travel in the TwiML the carrier fetches, never in the dial request.
     expect(request.body).not.toContain('session_token');
   });
@@ -540,5 +542,19 @@ describe('voice calls', () => {
     expect(twilio.received[0]).toMatchObject({ method: 'POST', path: `${accountPath}/Calls/${callSid}.json`, form: { Status: 'completed' } });
     twilio.handle = () => twilioError(404, 20404, 'The requested resource was not found');
     await expect(carrier().endCall(callSid)).resolves.toBeUndefined();
+  });
+
+  test("fetchRecording downloads the recording's WAV with the account's credentials; a missing one is refused", async () => {
+    const wav = Buffer.from([0x52, 0x49, 0x46, 0x46, 0x00, 0xff, 0xfe, 0x80, 0x57, 0x41, 0x56, 0x45]);
+    twilio.handle = (request) =>
+      request.path === `${accountPath}/Recordings/RE0123456789abcdef0123456789abcdef.wav`
+        ? { status: 200, bytes: wav, headers: { 'content-type': 'audio/x-wav' } }
+        : twilioError(404, 20404, 'The requested resource was not found');
+    const recording = await carrier().fetchRecording('RE0123456789abcdef0123456789abcdef');
+    expect(recording.contentType).toBe('audio/x-wav');
+    expect(twilio.received[0]!.headers['authorization']).toBe(`Basic ${Buffer.from(`${accountSid}:${authToken}`).toString('base64')}`);
+    expect(recording.bytes).toEqual(wav);
+    const refused = await caught(carrier().fetchRecording('RE00000000000000000000000000000000'));
+    expect(refused).toBeInstanceOf(CarrierRejected);
   });
 });

@@ -3,11 +3,12 @@
 // signed-caller check production runs. Billing is not behind them: its holds are granted and
 // recorded here (test/ runs the whole path, real billing included).
 import { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
-import { CallLegService } from '@voice/proto/voice/telephony/v1/call_legs';
+import type { DescService } from '@bufbuild/protobuf';
 import type { SecretBox } from '@voice/runtime/crypto';
 import { egressPolicy } from '@voice/runtime/egress';
 import { createLogger } from '@voice/runtime/logger';
 import type { BillingHolds, HoldRequest } from '../src/billing/holds.js';
+import type { CallsPeer } from '../src/call-legs/calls-peer.js';
 import type { CallProgressListener } from '../src/carriers/carrier.js';
 import { CarrierDirectory } from '../src/carriers/directory.js';
 import { carrierFor, CircuitBreakers } from '../src/carriers/registry.js';
@@ -33,6 +34,10 @@ export interface HarnessParts {
   /** Lets SIP trunk checks reach loopback (a SIP responder of the test). */
   allowPrivate?: boolean;
   sipCheckTimeoutMs?: number;
+  /** The voice runtime's stream endpoint the TwiML names. */
+  mediaUrl?: string;
+  /** The calls service telephony offers inbound calls and recordings to (none: calls are rejected). */
+  calls?: CallsPeer;
 }
 
 /** Grants every hold and keeps the requests, for tests that check what was held. */
@@ -84,6 +89,8 @@ export function telephonyDeps(parts: HarnessParts): TelephonyDeps {
     holds: parts.holds ?? new GrantedHolds(),
     numberTerms: { monthlyUnits: parts.pricing?.numberMonthlyUnits ?? 0, graceMs: 7 * 24 * 3600 * 1000 },
     smsHoldSeconds: 3_600,
+    mediaUrl: parts.mediaUrl ?? 'wss://voice-runtime.example/media',
+    calls: parts.calls,
     wakeRelay: parts.wakeRelay ?? (() => undefined),
     now: parts.now ?? (() => new Date()),
     logger,
@@ -100,9 +107,7 @@ export async function setup(parts: HarnessParts, tier: 'router' | 'server' = 'ro
   return { ...served, url: served.server.url };
 }
 
-export type CallLegTier = TierClient<typeof CallLegService>;
-
-/** The call-leg service of the same routes, tier 2 (the calls service's view of telephony). */
-export function setupCallLegs(parts: HarnessParts): CallLegTier {
-  return routerClient(CallLegService, telephonyRoutes(telephonyDeps(parts)));
+/** Another service of the same routes, tier 2 (e.g. CallLegService, the calls service's view of telephony). */
+export function setupService<Service extends DescService>(service: Service, parts: HarnessParts): TierClient<Service> {
+  return routerClient(service, telephonyRoutes(telephonyDeps(parts)));
 }

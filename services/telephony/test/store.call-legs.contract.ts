@@ -4,6 +4,7 @@ import type { NewOutboxEvent } from '@voice/runtime/events';
 import { newId } from '@voice/runtime/ids';
 import type { CallLegRecord, TelephonyStore } from '../src/store/store.js';
 import type { OpenStore } from '../../runtime/test/store-contract.js';
+import { numberRecord } from './store.contract.js';
 
 let clock = Date.parse('2026-03-01T00:00:00.000Z');
 const tick = (): string => new Date((clock += 1000)).toISOString();
@@ -127,6 +128,41 @@ export function callLegStoreContract(open: OpenStore<TelephonyStore>): void {
       expect(await store.getLeg(leg.id)).toEqual(moved[0]);
       const pending = await pendingIds();
       expect(events.filter((event) => pending.includes(event.id))).toHaveLength(1);
+    });
+
+    test("a leg is found by its carrier's id within that carrier only", async () => {
+      const connection = newId();
+      const leg = callLegRecord(workspace, { carrierConnectionId: connection, carrierCallId: `CA${newId()}` });
+      const platformLeg = callLegRecord(workspace, { carrierCallId: leg.carrierCallId });
+      await store.insertLeg(leg, undefined);
+      await store.insertLeg(platformLeg, undefined);
+      expect(await store.getLegByCarrierCallId(connection, leg.carrierCallId!)).toEqual(leg);
+      expect(await store.getLegByCarrierCallId(null, leg.carrierCallId!)).toEqual(platformLeg);
+      expect(await store.getLegByCarrierCallId(newId(), leg.carrierCallId!)).toBeUndefined();
+    });
+
+    test('an inbound leg gets its call once, while it has none and has not ended; a call has one leg', async () => {
+      const inbound = callLegRecord(workspace, { callId: null, direction: 'inbound', status: 'ringing' });
+      await store.insertLeg(inbound, undefined);
+      const callId = newId();
+      const at = tick();
+      expect(await store.attachCall(inbound.id, callId, 'enc:v1:new', at)).toEqual({ ...inbound, callId, sealedMediaParameters: 'enc:v1:new', updatedAt: at });
+      expect(await store.attachCall(inbound.id, newId(), 'enc:v1:other', tick())).toBeUndefined();
+      expect(await store.getLegOfCall(workspace, callId)).toMatchObject({ id: inbound.id });
+      const second = callLegRecord(workspace, { callId: null, direction: 'inbound' });
+      await store.insertLeg(second, undefined);
+      expect(await store.attachCall(second.id, callId, 'enc:v1:dup', tick())).toBeUndefined();
+      const ended = callLegRecord(workspace, { callId: null, direction: 'inbound', status: 'canceled' });
+      await store.insertLeg(ended, undefined);
+      expect(await store.attachCall(ended.id, newId(), 'enc:v1:late', tick())).toBeUndefined();
+      expect(await store.getLeg(ended.id)).toEqual(ended);
+    });
+
+    test('a number is found by its E.164 form, whichever workspace holds it', async () => {
+      const number = numberRecord(newId());
+      await store.insertNumber(number);
+      expect(await store.numberHeldAs(number.number)).toEqual(number);
+      expect(await store.numberHeldAs('+10000000000')).toBeUndefined();
     });
 
     test('a failed leg keeps its reason; a move without an event writes none', async () => {

@@ -1,5 +1,5 @@
 // Every setting of the sandbox voice runtime, read and validated once at start.
-import { readCommonConfig, readInt, readPort, readString, readUrl, type CommonConfig, type Env } from '@voice/runtime/config';
+import { readCommonConfig, readInt, readPort, readServiceUrl, readString, type CommonConfig, type Env } from '@voice/runtime/config';
 
 export interface VoiceSandboxConfig {
   common: CommonConfig;
@@ -17,7 +17,7 @@ export function readVoiceSandboxConfig(env: Env): VoiceSandboxConfig {
     common: readCommonConfig(env),
     host: readString(env, 'VOICE_SANDBOX_RUNTIME_HOST', '127.0.0.1'),
     port: readPort(env, 'VOICE_SANDBOX_RUNTIME_PORT', 50060),
-    callsUrl: readUrl(env, 'VOICE_CALLS_URL', 'http://127.0.0.1:50057', ['http:', 'https:'])!,
+    callsUrl: readServiceUrl(env, 'calls'),
     turnGapMs: readInt(env, 'VOICE_SANDBOX_TURN_GAP_MS', 0, { min: 0, max: 60_000 }),
   };
 }

@@ -7,11 +7,14 @@ export function parseScope(text: string): { scopes: string[]; unknown: string[] 
   return { scopes, unknown: nonCanonical(scopes) };
 }
 
-/** Why `requested` may not be granted within `allowed` (canonical scopes only), or undefined when it may. */
-export function scopeIssue(requested: readonly string[], allowed: readonly string[]): string | undefined {
+/**
+ * Why `requested` may not be granted within `allowed` (canonical scopes only), or undefined when it
+ * may; `allowedAre` says where the allowed scopes come from ("registered for the client").
+ */
+export function scopeIssue(requested: readonly string[], allowed: readonly string[], allowedAre: string): string | undefined {
   const unknown = nonCanonical(requested);
-  if (unknown.length > 0) return `not canonical scopes: ${unknown.join(', ')}`;
+  if (unknown.length > 0) return `scope names scopes this platform does not have: ${unknown.join(', ')}`;
   const beyond = requested.filter((scope) => !allowed.includes(scope));
-  return beyond.length > 0 ? `not within the allowed scopes: ${beyond.join(', ')}` : undefined;
+  return beyond.length > 0 ? `scope asks for ${beyond.join(', ')}, beyond the scopes ${allowedAre} (${allowed.join(' ')})` : undefined;
 }
 

@@ -10,7 +10,7 @@ import type { OAuthStore, WorkspaceKeyStore } from '../store/store.js';
 import type { Clients, ResolvedClient } from './clients.js';
 import { oauthError, withRedirectTrust } from './errors.js';
 import { isCodeChallenge } from '../domain/pkce.js';
-import { isRegisteredRedirectUri } from '../domain/redirect-uris.js';
+import { isRegisteredRedirectUri, redirectUriIssue } from '../domain/redirect-uris.js';
 import { isResourceIndicator } from '../domain/resource.js';
 import { parseScope, scopeIssue } from '../domain/oauth-scope.js';
 import { authorizationCodeSeconds, secondsFrom } from '../domain/lifetimes.js';
@@ -26,8 +26,11 @@ export class Authorization {
     });
     try {
       if (!request.responseType) throw oauthError('invalid_request', 'response_type is required');
-      if (request.responseType !== 'code') throw oauthError('unsupported_response_type', 'response_type must be code');
-      if (request.codeChallengeMethod !== 'S256') throw oauthError('invalid_request', 'code_challenge_method must be S256');
+      if (request.responseType !== 'code') throw oauthError('unsupported_response_type', `response_type must be code, not ${JSON.stringify(request.responseType)}`);
+      // PKCE is mandatory: without code_challenge_method a client means plain (RFC 7636 4.3), which is refused too.
+      if (!request.codeChallengeMethod) throw oauthError('invalid_request', 'code_challenge_method is required and must be S256');
+      if (request.codeChallengeMethod !== 'S256') throw oauthError('invalid_request', `code_challenge_method must be S256, not ${JSON.stringify(request.codeChallengeMethod)}`);
+      if (!request.codeChallenge) throw oauthError('invalid_request', 'code_challenge is required: the base64url SHA-256 of the code verifier');
       if (!isCodeChallenge(request.codeChallenge)) {
         throw oauthError('invalid_request', 'code_challenge must be the base64url SHA-256 of the code verifier (43 characters)');
       }
@@ -40,7 +43,7 @@ export class Authorization {
   /** For a user the gateway signed in and who consented; checks everything again, the realm included. */
   async issueCode(request: IssueAuthorizationCodeRequest): Promise<string> {
     const client = await this.trustedClient(request.clientId, request.redirectUri, request.realmWorkspaceId);
-    const issue = request.scopes.length === 0 ? 'no scopes were requested' : scopeIssue(request.scopes, client.scopes);
+    const issue = request.scopes.length === 0 ? 'no scopes were requested' : scopeIssue(request.scopes, client.scopes, 'registered for the client');
     if (issue) throw oauthError('invalid_scope', issue);
     if (!isCodeChallenge(request.codeChallenge)) throw oauthError('invalid_request', 'code_challenge must be a base64url SHA-256');
     if (request.resource && !isResourceIndicator(request.resource)) throw oauthError('invalid_target', 'resource must be an absolute URI without a fragment');
@@ -73,14 +76,17 @@ export class Authorization {
     if (!clientId) throw oauthError('invalid_request', 'client_id is required');
     const client = await this.deps.clients.resolveIn(clientId, realmWorkspaceId);
     if (!redirectUri) throw oauthError('invalid_request', 'redirect_uri is required');
+    // A URI no client may register says which rule it breaks; an allowed one that is not the client's says so.
+    const issue = redirectUriIssue(redirectUri);
+    if (issue) throw oauthError('invalid_request', `redirect_uri ${issue}`);
     if (!isRegisteredRedirectUri(client.redirectUris, redirectUri)) throw oauthError('invalid_request', 'redirect_uri is not registered for this client');
     return client;
   }
 
   private requestedScopes(client: ResolvedClient, scope: string): string[] {
     const { scopes } = parseScope(scope);
-    const issue = scopeIssue(scopes, client.scopes);
-    if (issue) throw oauthError('invalid_scope', `${issue} (registered for the client)`);
+    const issue = scopeIssue(scopes, client.scopes, 'registered for the client');
+    if (issue) throw oauthError('invalid_scope', issue);
     return scopes.length > 0 ? scopes : client.scopes;
   }
 }

@@ -47,15 +47,17 @@ export function validateClientMetadata(
   // Without authorization_code a client could never obtain a first token.
   if (!grants.includes('authorization_code')) return fail('invalid_client_metadata', 'grant_types', 'must include authorization_code');
 
-  if (input.responseTypes.some((type) => type !== 'code')) return fail('invalid_client_metadata', 'response_types', 'must be code');
+  const otherResponse = input.responseTypes.find((type) => type !== 'code');
+  if (otherResponse !== undefined) return fail('invalid_client_metadata', 'response_types', `must be code, not ${JSON.stringify(otherResponse)}`);
 
   const method = input.tokenEndpointAuthMethod || rules.defaultAuthMethod;
   if (!(rules.allowedAuthMethods as readonly string[]).includes(method)) {
-    return fail('invalid_client_metadata', 'token_endpoint_auth_method', `must be ${rules.allowedAuthMethods.join(', ')}`);
+    const allowed = rules.allowedAuthMethods.length === 1 ? rules.allowedAuthMethods[0] : `one of ${rules.allowedAuthMethods.join(', ')}`;
+    return fail('invalid_client_metadata', 'token_endpoint_auth_method', `must be ${allowed}, not ${JSON.stringify(method)}`);
   }
 
   const { scopes, unknown } = parseScope(input.scope);
-  if (unknown.length > 0) return fail('invalid_client_metadata', 'scope', `not canonical scopes: ${unknown.join(', ')}`);
+  if (unknown.length > 0) return fail('invalid_client_metadata', 'scope', `names scopes this platform does not have: ${unknown.join(', ')}`);
 
   const name = input.clientName.trim();
   if (name.length > maxClientNameLength) return fail('invalid_client_metadata', 'client_name', `must be at most ${maxClientNameLength} characters`);

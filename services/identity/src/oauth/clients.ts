@@ -17,6 +17,8 @@ export interface ResolvedClient extends OAuthClientRecord {
 }
 
 const unknownClient = () => oauthError('invalid_client', 'the client_id names no registered client');
+const malformedClientId = () =>
+  oauthError('invalid_client', 'client_id must be a registered client’s id (a UUID) or the https URL of a client metadata document');
 
 export class Clients {
   constructor(private readonly deps: { store: OAuthStore & WorkspaceKeyStore; documents: MetadataDocuments; now: () => Date }) {}
@@ -66,7 +68,8 @@ export class Clients {
   /** The client a client_id names; an unknown or unusable one is invalid_client. */
   async resolve(clientId: string): Promise<ResolvedClient> {
     if (isMetadataDocumentUrl(clientId)) return this.deps.documents.resolve(clientId);
-    const record = isUuid(clientId) ? await this.deps.store.getClient(clientId) : undefined;
+    if (!isUuid(clientId)) throw malformedClientId();
+    const record = await this.deps.store.getClient(clientId);
     if (!record) throw unknownClient();
     return { ...record, metadataDocument: false };
   }
@@ -90,12 +93,11 @@ export class Clients {
       if (secret) throw clientAuthenticationFailed('client authentication failed: a public client has no secret');
       return client;
     }
-    if (!secret || !constantTimeEqual(hashCredential(secret), client.secretHash)) {
-      throw clientAuthenticationFailed('client authentication failed: the client secret is missing or wrong');
-    }
+    if (!secret) throw clientAuthenticationFailed('client authentication failed: the client is confidential and sent no client secret');
+    if (!constantTimeEqual(hashCredential(secret), client.secretHash)) throw clientAuthenticationFailed('client authentication failed: the client secret is wrong');
     // Checked after the secret, so the answer never tells a method's rule to whoever lacks the secret.
     if (method && method !== client.tokenEndpointAuthMethod) {
-      throw clientAuthenticationFailed(`client authentication failed: the client is registered for ${client.tokenEndpointAuthMethod}`);
+      throw clientAuthenticationFailed(`client authentication failed: the client is registered for ${client.tokenEndpointAuthMethod}, not ${method}`);
     }
     return client;
   }

@@ -20,11 +20,13 @@ function urlIssue(text: string): string | undefined {
   } catch {
     return 'client_id is not a valid URL';
   }
+  if (text.length > 2000) return 'client_id is longer than 2000 characters';
   if (url.protocol !== 'https:' || url.username || url.password || text.includes('#')) return 'client_id must be an https URL without credentials or fragment';
   // Comparing with the parsed form catches dot segments (also percent-encoded), case and
   // default ports at once: the URL fetched is exactly the client_id.
-  if (url.pathname === '/' || url.href !== text) return 'client_id must be a canonical URL with a path (no dot segments)';
-  return text.length <= 2000 ? undefined : 'client_id is too long';
+  if (url.pathname === '/') return 'client_id must have a path: the address of the metadata document, not the bare origin';
+  if (url.href !== text) return `client_id must be in canonical form (lower-case host, no default port, no dot segments): ${url.href}`;
+  return undefined;
 }
 
 const strings = (value: unknown, field: string): string[] => {

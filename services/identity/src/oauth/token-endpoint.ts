@@ -67,8 +67,8 @@ export class TokenEndpoint {
     // A refresh keeps the grant's resource; it cannot move the tokens to another one.
     if (request.resource && request.resource !== grant.resource) throw oauthError('invalid_target', 'resource is not the one the grant was issued for');
     const { scopes } = parseScope(request.scope);
-    const issue = scopeIssue(scopes, grant.scopes);
-    if (issue) throw oauthError('invalid_scope', `${issue} (originally granted)`);
+    const issue = scopeIssue(scopes, grant.scopes, 'the user granted');
+    if (issue) throw oauthError('invalid_scope', issue);
 
     const minted = mintTokens(client, grant, scopes.length > 0 ? scopes : grant.scopes, member.role, now);
     const outcome = await this.deps.store.rotateRefreshToken(token.id, minted.records);

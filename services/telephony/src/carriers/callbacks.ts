@@ -1,11 +1,10 @@
 // Carrier status callbacks, as the gateway received them: the signature is checked with the
 // connection's own credentials before anything changes; then a delivery report moves a message
 // forward, or a vetting verdict settles a pending A2P campaign.
-import { invalidRequest, notFound, serviceError } from '@voice/runtime/errors';
-import { isUuid } from '@voice/runtime/ids';
+import { invalidRequest } from '@voice/runtime/errors';
 import type { HandleCarrierCallbackRequest } from '@voice/proto/voice/telephony/v1/telephony';
-import type { CarrierAdapter, DeliveryStatus } from './carrier.js';
-import { platformConnectionKey } from './directory.js';
+import type { DeliveryStatus } from './carrier.js';
+import { verifiedWebhookCarrier } from './webhook-carrier.js';
 import type { CampaignStore, ConnectionStore, DeliveryStore } from '../store/store.js';
 import type { TelephonyDeps } from '../deps.js';
 import { smsStatusChangedEvent } from '../sms/status-events.js';
@@ -32,19 +31,9 @@ const campaignVerdictOf = new Map<string, 'approved' | 'rejected'>([
 export function carrierCallbacks(deps: TelephonyDeps<DeliveryStore & ConnectionStore & CampaignStore>) {
   const { store } = deps;
 
-  async function carrierOf(connection: string): Promise<{ adapter: CarrierAdapter; connectionId: string | null }> {
-    if (connection === platformConnectionKey) return { adapter: deps.carriers.platform(), connectionId: null };
-    const record = isUuid(connection) ? await store.getConnectionById(connection) : undefined;
-    if (!record) throw notFound('carrier connection');
-    return { adapter: deps.carriers.forConnection(record), connectionId: record.id };
-  }
-
   return {
     async handleCarrierCallback(request: HandleCarrierCallbackRequest) {
-      const { adapter, connectionId } = await carrierOf(request.connection);
-      if (!adapter.verifyCallback({ url: request.url, params: request.params, signature: request.signature })) {
-        throw serviceError('forbidden', 'the callback signature is not valid for this connection');
-      }
+      const { connectionId } = await verifiedWebhookCarrier(deps, request.connection, { url: request.url, params: request.params, signature: request.signature });
       const params = request.params;
       const at = deps.now().toISOString();
       if (params.MessageSid && params.MessageStatus) {

@@ -89,6 +89,14 @@ export interface OutboundCallLeg {
   instructionsUrl: string;
   /** Where an HTTP carrier posts the leg's progress. */
   statusCallbackUrl: string;
+  /** Where an HTTP carrier posts that the call's recording is ready. */
+  recordingStatusCallbackUrl: string;
+}
+
+/** A call's recording as the carrier keeps it. */
+export interface CarrierRecording {
+  contentType: string;
+  bytes: Buffer;
 }
 
 /** The carrier took the leg. */
@@ -105,6 +113,8 @@ export interface CarrierAdapter {
   placeCall(leg: OutboundCallLeg): Promise<PlacedCallLeg>;
   /** Hangs a call up, answered or not; a call that already ended is left as it is. */
   endCall(carrierCallId: string): Promise<void>;
+  /** Downloads a recording the carrier made of a call (WAV); throws CarrierRejected when it has none such. */
+  fetchRecording(recordingSid: string): Promise<CarrierRecording>;
 
   /** Hands one message to the carrier; throws CarrierUnavailable or CarrierRejected. */
   sendSms(message: OutboundSms): Promise<AcceptedSms>;

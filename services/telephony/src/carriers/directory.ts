@@ -63,9 +63,9 @@ export class CarrierDirectory {
   }
 
   /** Where an HTTP carrier fetches a leg's instructions (TwiML) and posts its progress. */
-  callUrls(connectionId: string | null, legId: string): { instructionsUrl: string; statusCallbackUrl: string } {
+  callUrls(connectionId: string | null, legId: string): { instructionsUrl: string; statusCallbackUrl: string; recordingStatusCallbackUrl: string } {
     const leg = `${this.callbackUrl(connectionId)}/calls/${legId}`;
-    return { instructionsUrl: `${leg}/twiml`, statusCallbackUrl: `${leg}/status` };
+    return { instructionsUrl: `${leg}/twiml`, statusCallbackUrl: `${leg}/status`, recordingStatusCallbackUrl: `${leg}/recording` };
   }
 
   accountSidOf(connection: ConnectionRecord): string {

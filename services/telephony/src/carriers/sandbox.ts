@@ -13,6 +13,7 @@ import {
   type AcceptedSms,
   type AvailableNumber,
   type CarrierAdapter,
+  type CarrierRecording,
   type CarrierCallback,
   type ConnectionTestResult,
   type DeliveryStatus,
@@ -82,6 +83,11 @@ export class SandboxCarrier implements CarrierAdapter {
 
   endCall(carrierCallId: string): Promise<void> {
     return this.calls.end(carrierCallId);
+  }
+
+  /** The sandbox records nothing itself: the voice runtime uploads its own recording. */
+  async fetchRecording(_recordingSid: string): Promise<CarrierRecording> {
+    throw new CarrierRejected('the sandbox carrier keeps no recordings', 'request');
   }
 
   async sendSms(message: OutboundSms): Promise<AcceptedSms> {

@@ -35,6 +35,8 @@ export interface TwilioRequest {
   query?: Record<string, string | undefined>;
   /** A list is sent as the field repeated, as Twilio takes lists (StatusCallbackEvent). */
   form?: Record<string, string | string[] | undefined>;
+  /** A file rather than JSON (a recording): its bytes are kept, up to this many. */
+  file?: { maxBytes: number };
 }
 
 /** An answer of the carrier: any status except 429 and 5xx, which are failures. */
@@ -42,6 +44,8 @@ export interface TwilioAnswer {
   status: number;
   /** The parsed body; undefined when it is empty, cut off or not JSON. */
   json: unknown;
+  /** For a file request: the body as it came, its type, and whether it was longer than allowed. */
+  file?: { bytes: Buffer; contentType: string; truncated: boolean };
 }
 
 const apiVersion = '2010-04-01';
@@ -123,7 +127,7 @@ export class TwilioClient {
   }
 
   private async attempt(request: TwilioRequest, url: string): Promise<TwilioAnswer> {
-    const headers: Record<string, string> = { authorization: this.authorization, accept: 'application/json' };
+    const headers: Record<string, string> = { authorization: this.authorization, accept: request.file ? '*/*' : 'application/json' };
     let body: string | undefined;
     if (request.form !== undefined) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
@@ -138,8 +142,10 @@ export class TwilioClient {
         body,
         timeoutMs: this.settings.timeoutMs,
         policy: this.policy,
-        redirect: 'manual',
-        maxBodyBytes: maxAnswerBytes,
+        // A recording may be served from the carrier's media storage (a redirect, each hop guarded,
+        // the credentials kept to the carrier's own origin); API answers are never redirects.
+        redirect: request.file ? 'follow' : 'manual',
+        maxBodyBytes: request.file?.maxBytes ?? maxAnswerBytes,
         logger: this.settings.logger,
       });
     } catch (error) {
@@ -147,6 +153,10 @@ export class TwilioClient {
     }
     const failure = statusFailure(response.status);
     if (failure) throw new AttemptFailed(failure, this.describe(failure));
+    if (request.file) {
+      const contentType = String(response.headers['content-type'] ?? 'application/octet-stream');
+      return { status: response.status, json: undefined, file: { bytes: response.bytes, contentType, truncated: response.truncated } };
+    }
     return { status: response.status, json: parseJson(response.body, response.truncated) };
   }
 

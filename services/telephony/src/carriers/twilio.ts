@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { parseE164 } from '@voice/contracts/telephony';
 import {
+  CarrierRejected,
   CarrierUnavailable,
   NumberNotAvailable,
   type A2pCampaignSubmission,
@@ -11,6 +12,7 @@ import {
   type AvailableNumber,
   type CarrierAdapter,
   type CarrierCallback,
+  type CarrierRecording,
   type ConnectionTestResult,
   type NumberCapabilities,
   type NumberSearch,
@@ -51,6 +53,8 @@ type TwilioCapabilities = z.infer<typeof capabilitiesSchema>;
 
 const messageSchema = z.object({ sid: z.string().min(1) });
 const callSchema = z.object({ sid: z.string().min(1) });
+/** Four hours of 8 kHz 16-bit mono WAV (Twilio's longest call) with room to spare. */
+const maxRecordingBytes = 256 * 1024 * 1024;
 /** The progress events a placed call reports to its StatusCallback. */
 const callProgressEvents = ['initiated', 'ringing', 'answered', 'completed'];
 const messageListSchema = z.object({
@@ -123,6 +127,12 @@ export class TwilioCompatibleCarrier implements CarrierAdapter {
         StatusCallbackMethod: 'POST',
         StatusCallbackEvent: callProgressEvents,
         TimeLimit: String(leg.maxDurationSeconds),
+        // The carrier records the call too; its recording is fetched once ready and handed to the calls service.
+        Record: 'true',
+        RecordingChannels: 'mono',
+        RecordingStatusCallback: leg.recordingStatusCallbackUrl,
+        RecordingStatusCallbackMethod: 'POST',
+        RecordingStatusCallbackEvent: 'completed',
       },
     });
     return { carrierCallId: this.read(answer, callSchema).sid };
@@ -134,6 +144,14 @@ export class TwilioCompatibleCarrier implements CarrierAdapter {
     // A call the carrier no longer knows has ended.
     if (answer.status === 404) return;
     this.read(answer, callSchema);
+  }
+
+  async fetchRecording(recordingSid: string): Promise<CarrierRecording> {
+    const answer = await this.client.send({ method: 'GET', resource: `/Recordings/${encodeURIComponent(recordingSid)}.wav`, file: { maxBytes: maxRecordingBytes } });
+    if (!isSuccess(answer)) throw rejectionOf(answer, (text) => this.client.redact(text));
+    const file = answer.file!;
+    if (file.truncated) throw new CarrierRejected(`the recording is larger than ${maxRecordingBytes} bytes`, 'request');
+    return { contentType: file.contentType.split(';')[0]!.trim(), bytes: file.bytes };
   }
 
   async findSentSms(query: SentSmsQuery): Promise<string[]> {

@@ -1,7 +1,8 @@
-// Sends one SIP OPTIONS request to a trunk over UDP, TCP or TLS and reads its final response, with
-// the egress guard deciding every address first: a name is resolved once, each of its addresses
-// checked, and the request goes to a checked address. Failures are reported in the few words of
-// network-failure.ts; the detail goes to the log only.
+// Sends a SIP OPTIONS request to a trunk over UDP, TCP or TLS and reads its final response (a Digest
+// challenge is answered once with the trunk's credentials, and the answer to that is the result),
+// with the egress guard deciding every address first: a name is resolved once, each of its
+// addresses checked, and the request goes to a checked address. Failures are reported in the few
+// words of network-failure.ts; the detail goes to the log only (never the credentials).
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { lookup } from 'node:dns/promises';
 import { connect as connectTcp, isIP, type Socket } from 'node:net';
@@ -9,6 +10,7 @@ import { connect as connectTls } from 'node:tls';
 import { EgressRefused, networkFailureMessages, networkFailureReasonOf, type EgressPolicy, type NetworkFailureReason } from '@voice/runtime/egress';
 import type { Logger } from '@voice/runtime/logger';
 import type { SipTransport } from '@voice/contracts/telephony';
+import { digestAuthorization, parseDigestChallenge, type DigestCredentials } from './digest.js';
 import { answers, optionsRequest, parseResponseHead, type OptionsRequest, type OptionsTarget, type SipResponse } from './options-message.js';
 
 export interface SipCheckTarget {
@@ -16,6 +18,8 @@ export interface SipCheckTarget {
   port: number;
   transport: SipTransport;
   secure: boolean;
+  /** Answers a 401/407 Digest challenge once; without them a challenge is the result. */
+  credentials?: DigestCredentials;
 }
 
 export type SipCheckResult =
@@ -42,6 +46,20 @@ class NoUsableResponse extends Error {
 class CheckTimedOut extends Error {
   readonly code = 'ETIMEDOUT';
 }
+
+/**
+ * The request answering a final response's Digest challenge with the credentials, or undefined when
+ * the response is the result (not a challenge, no credentials, or the challenge was answered already).
+ */
+function answerToChallenge(response: SipResponse, request: OptionsRequest, target: SipCheckTarget, local: { address: string; port: number }): OptionsRequest | undefined {
+  if ((response.statusCode !== 401 && response.statusCode !== 407) || !target.credentials || request.cseq > 1) return undefined;
+  const challenge = parseDigestChallenge(response.headers.get(response.statusCode === 401 ? 'www-authenticate' : 'proxy-authenticate') ?? '');
+  if (!challenge) return undefined;
+  const header = digestAuthorization(response.statusCode, challenge, target.credentials, 'OPTIONS', request.uri);
+  return optionsRequest({ ...optionsTargetOf(target), localAddress: local.address, localPort: local.port }, { previous: request, header });
+}
+
+const optionsTargetOf = (target: SipCheckTarget) => ({ host: target.host, port: target.port, transport: target.transport, secure: target.secure });
 
 export class SipOptionsChecker {
   constructor(private readonly settings: SipOptionsCheckerSettings) {}
@@ -93,21 +111,30 @@ export class SipOptionsChecker {
       };
       const deadline = setTimeout(() => finish(new CheckTimedOut('no SIP response in time')), this.settings.timeoutMs);
       socket.on('error', (error) => finish(error));
-      socket.on('message', (datagram) => {
-        const head = datagram.toString('utf8').split(/\r?\n\r?\n/, 1)[0] ?? '';
-        const response = parseResponseHead(head);
-        // Anything else arriving on the port, and provisional answers, are not the final answer.
-        if (request && response && answers(response, request) && response.statusCode >= 200) finish(undefined, response);
-      });
-      socket.connect(target.port, address, () => {
-        const local = socket.address();
-        request = optionsRequest(this.optionsTarget(target, local.address, local.port));
-        const bytes = Buffer.from(request.text, 'utf8');
+      /** Sends the request, and again after T1, 2·T1, ... (up to T2) until its final answer. */
+      const transmit = (next: OptionsRequest) => {
+        clearTimeout(retransmit);
+        request = next;
+        const bytes = Buffer.from(next.text, 'utf8');
         const send = (interval: number) => {
           socket.send(bytes, (error) => error && finish(error));
           retransmit = setTimeout(() => send(Math.min(interval * 2, t2Ms)), interval);
         };
         send(t1Ms);
+      };
+      socket.on('message', (datagram) => {
+        const head = datagram.toString('utf8').split(/\r?\n\r?\n/, 1)[0] ?? '';
+        const response = parseResponseHead(head);
+        // Anything else arriving on the port, and provisional answers, are not the final answer.
+        if (!request || !response || !answers(response, request) || response.statusCode < 200) return;
+        const local = socket.address();
+        const again = answerToChallenge(response, request, target, local);
+        if (again) transmit(again);
+        else finish(undefined, response);
+      });
+      socket.connect(target.port, address, () => {
+        const local = socket.address();
+        transmit(optionsRequest(this.optionsTarget(target, local.address, local.port)));
       });
     });
   }
@@ -144,7 +171,11 @@ export class SipOptionsChecker {
           if (!Number.isInteger(bodyLength) || bodyLength < 0) return finish(new NoUsableResponse('the SIP response has an invalid Content-Length'));
           if (received.length < end + 4 + bodyLength) break;
           received = received.subarray(end + 4 + bodyLength);
-          if (request && answers(response, request) && response.statusCode >= 200) return finish(undefined, response);
+          if (!request || !answers(response, request) || response.statusCode < 200) continue;
+          const again = answerToChallenge(response, request, target, { address: socket.localAddress ?? address, port: socket.localPort ?? 0 });
+          if (!again) return finish(undefined, response);
+          request = again;
+          socket.write(again.text);
         }
         if (received.length > maxResponseBytes) finish(new NoUsableResponse('the SIP response is too large'));
       });
@@ -152,6 +183,6 @@ export class SipOptionsChecker {
   }
 
   private optionsTarget(target: SipCheckTarget, localAddress: string, localPort: number): OptionsTarget {
-    return { host: target.host, port: target.port, transport: target.transport, secure: target.secure, localAddress, localPort };
+    return { ...optionsTargetOf(target), localAddress, localPort };
   }
 }

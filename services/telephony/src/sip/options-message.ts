@@ -4,11 +4,22 @@ import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { SipTransport } from '@voice/contracts/telephony';
 
-/** What identifies the request's transaction, to match its response. */
+/** What identifies the request's transaction, to match its response, and its dialog, to send it again with credentials. */
 export interface OptionsRequest {
   text: string;
   branch: string;
   callId: string;
+  fromTag: string;
+  cseq: number;
+  /** The Request-URI, which a digest response covers. */
+  uri: string;
+}
+
+/** A second request of the same Call-ID and From tag answers a challenge: the next CSeq and the credentials' header. */
+export interface ChallengeAnswer {
+  previous: OptionsRequest;
+  /** e.g. "Authorization: Digest ...". */
+  header: string;
 }
 
 export interface OptionsTarget {
@@ -26,9 +37,11 @@ const token = (bytes: number): string => randomBytes(bytes).toString('hex');
 /** An IPv6 address in brackets, as hosts are written in SIP URIs and Via. */
 const hostPart = (host: string): string => (isIP(host) === 6 ? `[${host}]` : host);
 
-export function optionsRequest(target: OptionsTarget): OptionsRequest {
+export function optionsRequest(target: OptionsTarget, answer?: ChallengeAnswer): OptionsRequest {
   const branch = `z9hG4bK${token(12)}`;
-  const callId = `${token(16)}@${hostPart(target.localAddress)}`;
+  const callId = answer?.previous.callId ?? `${token(16)}@${hostPart(target.localAddress)}`;
+  const fromTag = answer?.previous.fromTag ?? token(8);
+  const cseq = (answer?.previous.cseq ?? 0) + 1;
   const scheme = target.secure ? 'sips' : 'sip';
   const transportParam = target.transport === 'udp' ? '' : `;transport=${target.transport}`;
   const uri = `${scheme}:${hostPart(target.host)}:${target.port}${transportParam}`;
@@ -37,18 +50,19 @@ export function optionsRequest(target: OptionsTarget): OptionsRequest {
     `OPTIONS ${uri} SIP/2.0`,
     `Via: SIP/2.0/${target.transport.toUpperCase()} ${local};branch=${branch};rport`,
     'Max-Forwards: 70',
-    `From: <${scheme}:check@${hostPart(target.localAddress)}>;tag=${token(8)}`,
+    `From: <${scheme}:check@${hostPart(target.localAddress)}>;tag=${fromTag}`,
     `To: <${uri}>`,
     `Call-ID: ${callId}`,
-    'CSeq: 1 OPTIONS',
+    `CSeq: ${cseq} OPTIONS`,
     `Contact: <${scheme}:check@${local}${transportParam}>`,
+    ...(answer ? [answer.header] : []),
     'Accept: application/sdp',
     'User-Agent: voice-platform trunk check',
     'Content-Length: 0',
     '',
     '',
   ].join('\r\n');
-  return { text, branch, callId };
+  return { text, branch, callId, fromTag, cseq, uri };
 }
 
 export interface SipResponse {

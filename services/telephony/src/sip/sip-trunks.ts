@@ -137,7 +137,9 @@ export class SipTrunks implements ServiceImpl<typeof SipTrunkService> {
     const address = parseSipAddress(trunk.address, trunk.transport)!;
     let result: SipCheckResult;
     try {
-      result = await this.deps.checker.check({ ...address, transport: trunk.transport });
+      // The password is opened only here, for the challenge the trunk may send.
+      const credentials = trunk.username && trunk.sealedPassword ? { username: trunk.username, password: this.deps.box.open(trunk.sealedPassword) } : undefined;
+      result = await this.deps.checker.check({ ...address, transport: trunk.transport, credentials });
     } catch (error) {
       if (error instanceof EgressRefused) {
         throw serviceError('destination_forbidden', 'the trunk’s address is a private or reserved address; nothing was sent', { cause: error });

@@ -147,6 +147,8 @@ export interface NumberStore {
   /** Newest first. */
   /** Newest first; with `assistantId`, only the numbers that assistant answers. */
   listNumbers(workspaceId: string, page: Page, assistantId?: string): Promise<{ numbers: NumberRecord[]; total: number }>;
+  /** The number some workspace holds with this E.164 form (a carrier's inbound call names only that). */
+  numberHeldAs(number: string): Promise<NumberRecord | undefined>;
   /** Which of these E.164 numbers some workspace holds. */
   heldNumbers(numbers: string[]): Promise<Set<string>>;
   updateNumber(workspaceId: string, id: string, changes: NumberChanges, now: string): Promise<NumberRecord | undefined>;
@@ -408,6 +410,13 @@ export interface CallLegStore {
   insertLeg(leg: CallLegRecord, event: NewOutboxEvent | undefined): Promise<{ kind: 'created'; leg: CallLegRecord } | { kind: 'exists'; leg: CallLegRecord }>;
   getLeg(id: string): Promise<CallLegRecord | undefined>;
   getLegOfCall(workspaceId: string, callId: string): Promise<CallLegRecord | undefined>;
+  /** The leg the carrier (a connection, or null for the platform's) knows by this id. */
+  getLegByCarrierCallId(carrierConnectionId: string | null, carrierCallId: string): Promise<CallLegRecord | undefined>;
+  /**
+   * An inbound leg the calls service took: it gets its call and media parameters, only while it has
+   * no call yet and has not ended. The leg as stored after; undefined when it did not change.
+   */
+  attachCall(id: string, callId: string, sealedMediaParameters: string, now: string): Promise<CallLegRecord | undefined>;
   /** Records the carrier's id of the call once (a leg that has one keeps it); the leg as stored after. */
   recordCarrierCallId(id: string, carrierCallId: string, now: string): Promise<CallLegRecord | undefined>;
   /**

@@ -13,8 +13,8 @@ export interface ReceivedRequest {
   form: Record<string, string>;
 }
 
-/** What the server does: answer with a status and JSON (after a delay, if given), or never answer, or drop the connection. */
-export type Reply = { status: number; json?: unknown; text?: string; headers?: Record<string, string>; delayMs?: number } | 'hang' | 'drop';
+/** What the server does: answer with a status and JSON, text or bytes (after a delay, if given), or never answer, or drop the connection. */
+export type Reply = { status: number; json?: unknown; text?: string; bytes?: Buffer; headers?: Record<string, string>; delayMs?: number } | 'hang' | 'drop';
 
 export interface FakeTwilio {
   baseUrl: string;
@@ -51,7 +51,7 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
         req.socket.destroy();
         return;
       }
-      const text = reply.text ?? (reply.json === undefined ? '' : JSON.stringify(reply.json));
+      const text = reply.bytes ?? reply.text ?? (reply.json === undefined ? '' : JSON.stringify(reply.json));
       const answer = () => res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers }).end(text);
       if (reply.delayMs === undefined) answer();
       else setTimeout(answer, reply.delayMs);

@@ -3,7 +3,7 @@
 // one after the other or not at all.
 import type { NewOutboxEvent } from '@voice/runtime/events';
 import { inTransaction, isDuplicateKey } from '@voice/runtime/store/mongo';
-import { advancedLeg, type LegChange } from '../../domain/call-legs.js';
+import { advancedLeg, endStatuses, type LegChange } from '../../domain/call-legs.js';
 import type { CallLegRecord, CallLegStore } from '../store.js';
 import { callLegDocument, callLegRecord } from './documents.js';
 import type { MongoContext } from './part.js';
@@ -37,6 +37,26 @@ export function mongoCallLegStore({ handle, collections, outbox }: MongoContext)
     getLeg: legById,
 
     getLegOfCall: legOfCall,
+
+    async getLegByCarrierCallId(carrierConnectionId: string | null, carrierCallId: string) {
+      const found = await collections.callLegs.findOne({ carrier_connection_id: carrierConnectionId, carrier_call_id: carrierCallId }, { sort: { created_at: 1 } });
+      return found ? callLegRecord(found) : undefined;
+    },
+
+    async attachCall(id: string, callId: string, sealedMediaParameters: string, now: string) {
+      try {
+        const attached = await collections.callLegs.findOneAndUpdate(
+          { _id: id, call_id: null, status: { $nin: [...endStatuses] } },
+          { $set: { call_id: callId, sealed_media_parameters: sealedMediaParameters, updated_at: now } },
+          { returnDocument: 'after' },
+        );
+        return attached ? callLegRecord(attached) : undefined;
+      } catch (error) {
+        // Another leg of the workspace already has the call.
+        if (isDuplicateKey(error)) return undefined;
+        throw error;
+      }
+    },
 
     async recordCarrierCallId(id: string, carrierCallId: string, now: string) {
       await collections.callLegs.updateOne({ _id: id, carrier_call_id: null }, { $set: { carrier_call_id: carrierCallId, updated_at: now } });

@@ -35,5 +35,6 @@ export async function createIndexes(collections: Collections, outbox: MongoOutbo
   await claims.createIndex({ created_at: 1 }, { name: 'claims_by_time' });
   // One leg per call; an inbound leg without its call yet is not indexed.
   await callLegs.createIndex({ workspace_id: 1, call_id: 1 }, { unique: true, partialFilterExpression: { call_id: { $type: 'string' } }, name: 'unique_leg_of_call' });
+  await callLegs.createIndex({ carrier_connection_id: 1, carrier_call_id: 1 }, { partialFilterExpression: { carrier_call_id: { $type: 'string' } }, name: 'legs_by_carrier_call' });
   await outbox.ensureIndexes();
 }

@@ -38,6 +38,11 @@ export function mongoNumberStore({ handle, collections, outbox }: MongoContext):
       return { numbers: docs.map(numberRecord), total };
     },
 
+    async numberHeldAs(number: string): Promise<NumberRecord | undefined> {
+      const doc = await collections.numbers.findOne({ number });
+      return doc ? numberRecord(doc) : undefined;
+    },
+
     async heldNumbers(numbers: string[]): Promise<Set<string>> {
       const docs = await collections.numbers.find({ number: { $in: numbers } }, { projection: { number: 1 } }).toArray();
       return new Set(docs.map((doc) => doc.number));

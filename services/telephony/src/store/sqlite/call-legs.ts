@@ -41,6 +41,28 @@ export function sqliteCallLegStore({ db, sql, outbox }: SqliteContext): CallLegS
       return legOfCall(workspaceId, callId);
     },
 
+    async getLegByCarrierCallId(carrierConnectionId: string | null, carrierCallId: string) {
+      const row = sql("SELECT * FROM call_legs WHERE IFNULL(carrier_connection_id, '') = ? AND carrier_call_id = ? ORDER BY created_at LIMIT 1").get(
+        carrierConnectionId ?? '',
+        carrierCallId,
+      ) as CallLegRow | undefined;
+      return row ? callLegFromRow(row) : undefined;
+    },
+
+    async attachCall(id: string, callId: string, sealedMediaParameters: string, now: string) {
+      try {
+        const row = sql(
+          `UPDATE call_legs SET call_id = ?, sealed_media_parameters = ?, updated_at = ?
+           WHERE id = ? AND call_id IS NULL AND status NOT IN ('completed', 'no_answer', 'busy', 'failed', 'canceled') RETURNING *`,
+        ).get(callId, sealedMediaParameters, now, id) as CallLegRow | undefined;
+        return row ? callLegFromRow(row) : undefined;
+      } catch (error) {
+        // Another leg of the workspace already has the call.
+        if (isUniqueViolation(error)) return undefined;
+        throw error;
+      }
+    },
+
     async recordCarrierCallId(id: string, carrierCallId: string, now: string) {
       sql('UPDATE call_legs SET carrier_call_id = ?, updated_at = ? WHERE id = ? AND carrier_call_id IS NULL').run(carrierCallId, now, id);
       return legById(id);

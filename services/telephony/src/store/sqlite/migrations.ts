@@ -181,4 +181,6 @@ export const migrations = [
      UNIQUE (workspace_id, phone_number)
    );
    CREATE INDEX caller_ids_by_workspace ON caller_ids (workspace_id, created_at DESC, id DESC);`,
+  // A number's status callbacks and a retried inbound webhook name a leg by the carrier's call id only.
+  `CREATE INDEX call_legs_by_carrier_call ON call_legs (IFNULL(carrier_connection_id, ''), carrier_call_id) WHERE carrier_call_id IS NOT NULL;`,
 ];

@@ -43,6 +43,11 @@ export function sqliteNumberStore({ db, sql, outbox }: SqliteContext): NumberSto
       return { numbers: rows.map(numberFromRow), total };
     },
 
+    async numberHeldAs(number: string): Promise<NumberRecord | undefined> {
+      const row = sql('SELECT * FROM phone_numbers WHERE number = ?').get(number) as NumberRow | undefined;
+      return row ? numberFromRow(row) : undefined;
+    },
+
     async heldNumbers(numbers: string[]): Promise<Set<string>> {
       const rows = sql('SELECT number FROM phone_numbers WHERE number IN (SELECT value FROM json_each(?))')
         .all(JSON.stringify(numbers)) as { number: string }[];

@@ -25,6 +25,7 @@ const storageFiles = {
   'webhooks.test.ts': 'webhooks: endpoints, sealed secrets and rotation, events, deliveries and their attempts',
   'assistants-settings.test.ts': 'assistants: memory and AI-inference settings, concurrent partial updates, sealed provider keys',
   'calls-api.test.ts': 'calls: calls, idempotency claims, the outbox of holds released',
+  'calls-lifecycle.test.ts': 'calls: leg reports, session reports, recordings in GridFS, charges from wallet changes',
 };
 
 /**

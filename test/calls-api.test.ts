@@ -35,12 +35,16 @@ async function ready(options: { credits?: string; maxSeconds?: number; plan?: st
   return { ...workspace, number, assistantId: assistant.body.data.id as string, version: assistant.body.data.revision as number };
 }
 
-const place = (key: string, body: unknown, headers: Record<string, string> = {}) => platform.api.post('/calls', key, body, { headers });
+/** The sandbox runtime keeps these calls talking (test/calls-lifecycle.test.ts follows calls to their end), so their holds stay open. */
+const holdOn = { sandbox_script: [{ pause_ms: 600_000 }] };
+
+const place = (key: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  platform.api.post('/calls', key, { metadata: holdOn, ...body }, { headers });
 
 describe('placing a call', () => {
   test('201 queued with the call; its longest length is held; nothing internal is shown', async () => {
     const { key, number, assistantId } = await ready({ credits: '5.0000', maxSeconds: 600 });
-    const response = await place(key, { assistant_id: assistantId, from: number.number, to: '+1 (415) 555-0123', variables: { name: 'Ada' }, metadata: { crm_id: 'c-1' } });
+    const response = await place(key, { assistant_id: assistantId, from: number.number, to: '+1 (415) 555-0123', variables: { name: 'Ada' }, metadata: { crm_id: 'c-1', ...holdOn } });
     expect(response.status).toBe(201);
     expect(response.body).toEqual({
       data: {
@@ -52,7 +56,7 @@ describe('placing a call', () => {
         assistant_id: assistantId,
         assistant_version: 1,
         variables: { name: 'Ada' },
-        metadata: { crm_id: 'c-1' },
+        metadata: { crm_id: 'c-1', ...holdOn },
         created_at: expect.stringMatching(iso),
         answered_at: null,
         ended_at: null,
@@ -73,7 +77,7 @@ describe('placing a call', () => {
     const read = await platform.api.get(`/calls/${response.body.data.id}`, key);
     expect(read.status).toBe(200);
     expect(read.body.data).toMatchObject({ id: response.body.data.id, from: number.number, to: destination });
-    expect(read.text).not.toMatch(/session_token|leg_id|hold|first_message|"Hello/);
+    expect(read.text).not.toMatch(/session_token|leg_id|hold_id|first_message|max_duration/);
   });
 
   test('each precondition answers its own error, in order, and holds or stores nothing', async () => {
@@ -195,14 +199,20 @@ describe('MCP', () => {
     const client = await connect(key);
     try {
       expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['get_call', 'list_calls', 'make_call']);
-      const made = (await client.callTool({ name: 'make_call', arguments: { assistant_id: assistantId, from: number.number, to: destination } })) as ToolAnswer;
+      // A busy destination: the call ends at once, so both reads see it as it stays.
+      const busy = '+15005550006';
+      const made = (await client.callTool({ name: 'make_call', arguments: { assistant_id: assistantId, from: number.number, to: busy } })) as ToolAnswer;
       expect(made.isError).toBeFalsy();
       const id = made.structuredContent.data.id as string;
-      expect(made.structuredContent.data).toMatchObject({ status: 'queued', to: destination });
+      expect(made.structuredContent.data).toMatchObject({ status: 'queued', to: busy });
+      const ended = await eventually(async () => {
+        const read = await platform.api.get(`/calls/${id}`, key);
+        return read.body.data.status === 'busy' ? read.body.data : undefined;
+      });
       const listed = (await client.callTool({ name: 'list_calls', arguments: {} })) as ToolAnswer;
       expect(listed.structuredContent.data.map((call: { id: string }) => call.id)).toEqual([id]);
       const got = (await client.callTool({ name: 'get_call', arguments: { id } })) as ToolAnswer;
-      expect(got.structuredContent.data).toEqual((await platform.api.get(`/calls/${id}`, key)).body.data);
+      expect(got.structuredContent.data).toEqual(ended);
       const refused = (await client.callTool({ name: 'make_call', arguments: { assistant_id: assistantId, from: '+14155550199', to: destination } })) as ToolAnswer;
       expect(refused.isError).toBe(true);
       expect(JSON.parse(refused.content[0]!.text!).error.code).toBe('not_found');

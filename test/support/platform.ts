@@ -11,7 +11,7 @@ import { startPlatform, type RunningCluster, type RunningPlatform } from '@voice
 import { BillingService } from '@voice/proto/voice/billing/v1/billing';
 import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
 import { canonicalScopes } from '@voice/runtime/access';
-import { parseCredits } from '@voice/runtime/amounts';
+import { parseCredits, parseMinutes } from '@voice/runtime/amounts';
 import { callHeaders, CallerSigner } from '@voice/runtime/caller';
 import { randomBase62 } from '@voice/runtime/crypto';
 import { newId } from '@voice/runtime/ids';
@@ -55,8 +55,8 @@ export interface TestPlatform<R extends PlatformProcesses = E2ePlatformProcesses
    * single process (silent): a test that reads logs sets LOG_LEVEL.
    */
   logs(): string[];
-  /** Moves credits (a decimal string) from the root platform's wallet to a workspace's, through billing. */
-  fund(workspaceId: string, credits: string): Promise<void>;
+  /** Moves credits (and included minutes; decimal strings) from the root platform's wallet to a workspace's, through billing. */
+  fund(workspaceId: string, credits: string, minutes?: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -199,11 +199,18 @@ export async function testPlatformOn<R extends PlatformProcesses>(
       const { workspace } = await identity.createWorkspace({ name: 'Customer', plan, parentWorkspaceId: rootWorkspaceId }, internal(''));
       return { id: workspace!.id, key: await key(workspace!.id, scopes) };
     },
-    fund: async (workspaceId: string, credits: string) => {
+    fund: async (workspaceId: string, credits: string, minutes = '0') => {
       const creditUnits = parseCredits(credits);
-      if (creditUnits === undefined) throw new Error(`not a credit amount: ${credits}`);
+      const minuteUnits = parseMinutes(minutes);
+      if (creditUnits === undefined || minuteUnits === undefined) throw new Error(`not an amount: ${credits} credits, ${minutes} minutes`);
       await billing.transfer(
-        { fromWorkspaceId: rootWorkspaceId, toWorkspaceId: workspaceId, amount: { creditUnits: BigInt(creditUnits), minuteUnits: 0n }, transferId: newId(), description: 'e2e top-up' },
+        {
+          fromWorkspaceId: rootWorkspaceId,
+          toWorkspaceId: workspaceId,
+          amount: { creditUnits: BigInt(creditUnits), minuteUnits: BigInt(minuteUnits) },
+          transferId: newId(),
+          description: 'e2e top-up',
+        },
         internal(rootWorkspaceId),
       );
     },

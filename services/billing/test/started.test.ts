@@ -274,4 +274,17 @@ describe('wallet events', () => {
     await waitFor('the receiving wallet\'s event', () => walletEvents.find((event) => event.wallet?.workspaceId === other));
     expect(walletEvents.find((event) => event.wallet?.workspaceId === directory.root)?.wallet?.issuer).toBe(true);
   });
+
+  test('a usage event that captures a hold is named by the change, with the ledger entry it wrote', async () => {
+    const customer = directory.add();
+    await fund(customer, 1_000);
+    // Three minutes at 100 credit sub-units a minute, none of them included: 300 held as credits.
+    const hold = { ...holdRequest(customer, 0, 3_000), creditUnitsPerMinute: 100n, kind: 'call.minutes' };
+    heldBy(await client.authorize(hold, internal()));
+    const usage = usageEvent(customer, 0, { holdId: hold.holdId, kind: 'call.minutes', minuteUnits: 1_500n });
+    await publishUsage(usage);
+    const applied = await waitFor('the capture\'s wallet event', () => walletEvents.find((event) => event.appliedUsageEventId === usage.eventId));
+    expect(applied.transaction).toMatchObject({ kind: 'call.minutes', amount: { creditUnits: -150n, minuteUnits: 0n }, balanceAfter: { creditUnits: 850n } });
+    expect(applied.wallet?.balance?.creditUnits).toBe(850n);
+  });
 });

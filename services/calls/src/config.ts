@@ -10,6 +10,10 @@ export interface CallsConfig {
   assistantsUrl: string;
   telephonyUrl: string;
   billingUrl: string;
+  /** The tools service: an assistant's api tools run through it during calls. */
+  toolsUrl: string;
+  /** The largest call recording kept, in bytes (VOICE_CALL_RECORDING_MAX_MB). */
+  recordingMaxBytes: number;
   /** What a call minute beyond the wallet's included minutes costs, in credit sub-units. */
   creditUnitsPerMinute: number;
   /** How a call's length becomes billed minutes (VOICE_CALL_MINUTE_ROUNDING). */
@@ -37,6 +41,8 @@ export function readCallsConfig(env: Env): CallsConfig {
     assistantsUrl: readServiceUrl(env, 'assistants'),
     telephonyUrl: readServiceUrl(env, 'telephony'),
     billingUrl: readServiceUrl(env, 'billing'),
+    toolsUrl: readServiceUrl(env, 'tools'),
+    recordingMaxBytes: readInt(env, 'VOICE_CALL_RECORDING_MAX_MB', 256, { min: 1, max: 4096 }) * 1024 * 1024,
     creditUnitsPerMinute: readCreditsPerMinute(env),
     minuteRounding: readEnum(env, 'VOICE_CALL_MINUTE_ROUNDING', 'minute', minuteRoundings),
     holdMarginSeconds: readInt(env, 'VOICE_CALL_HOLD_MARGIN_SECONDS', 3_600, { min: 60, max: 86_400 }),

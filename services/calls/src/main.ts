@@ -1,5 +1,6 @@
 // Starts the calls service: config, store, the outbox relay (usage and call events), billing's holds,
-// the clients of assistants and telephony, the periodic jobs, the Connect server; stops them in
+// the clients of assistants, telephony and tools, the consumers of leg reports and wallet changes,
+// the periodic jobs, the Connect server; stops them in
 // reverse on close (SIGTERM when run on its own).
 import { createClient } from '@connectrpc/connect';
 import { CallerSigner } from '@voice/runtime/caller';
@@ -15,6 +16,10 @@ import { AssistantsService } from '@voice/proto/voice/assistants/v1/assistants';
 import { BillingService } from '@voice/proto/voice/billing/v1/billing';
 import { CallLegService } from '@voice/proto/voice/telephony/v1/call_legs';
 import { CallRouteService } from '@voice/proto/voice/telephony/v1/call_routes';
+import { ToolsService } from '@voice/proto/voice/tools/v1/tools';
+import { startCallConsumers } from './events/consumers.js';
+import { ConnectCallTools } from './peers/call-tools.js';
+import type { SessionDeps } from './sessions/sessions.js';
 import { ConnectMinutesHolds } from './billing/holds.js';
 import { readCallsConfig } from './config.js';
 import { SessionTokens } from './domain/session-token.js';
@@ -61,29 +66,37 @@ export async function startCallsService(env: Env, options: CallsOptions = {}): P
     const assistants = channel('assistants', config.assistantsUrl);
     const telephony = channel('telephony', config.telephonyUrl);
     const billing = channel('billing', config.billingUrl);
+    const tools = channel('tools', config.toolsUrl);
     const jobs = await startPeriodicJobs(config.common, 'calls', { logger }, [callsRetentionJob(store, config.common.retention)]);
     onClose(() => jobs.stop());
 
+    const deps: SessionDeps = {
+      store,
+      peers: new ConnectCallPeers(
+        {
+          assistants: createClient(AssistantsService, assistants),
+          routes: createClient(CallRouteService, telephony),
+          legs: createClient(CallLegService, telephony),
+        },
+        signer,
+      ),
+      holds: new ConnectMinutesHolds(createClient(BillingService, billing), signer, logger),
+      tokens: new SessionTokens(config.common.internalSecret),
+      terms: { creditUnitsPerMinute: config.creditUnitsPerMinute, minuteRounding: config.minuteRounding, holdMarginSeconds: config.holdMarginSeconds },
+      tools: new ConnectCallTools(createClient(ToolsService, tools), signer),
+      recordingMaxBytes: config.recordingMaxBytes,
+      wakeRelay: () => relay.wake(),
+      now: () => new Date(),
+      logger,
+    };
+    const consumptions = await startCallConsumers(events, deps);
+    onClose(async () => {
+      for (const consumption of consumptions) await consumption.stop();
+    });
     return startConnectServer({
       ...serviceServerOptions('calls', config, { logger, local: options.local, signer }),
       serviceNames: callsServiceNames,
-      routes: callsRoutes({
-        store,
-        peers: new ConnectCallPeers(
-          {
-            assistants: createClient(AssistantsService, assistants),
-            routes: createClient(CallRouteService, telephony),
-            legs: createClient(CallLegService, telephony),
-          },
-          signer,
-        ),
-        holds: new ConnectMinutesHolds(createClient(BillingService, billing), signer, logger),
-        tokens: new SessionTokens(config.common.internalSecret),
-        terms: { creditUnitsPerMinute: config.creditUnitsPerMinute, minuteRounding: config.minuteRounding, holdMarginSeconds: config.holdMarginSeconds },
-        wakeRelay: () => relay.wake(),
-        now: () => new Date(),
-        logger,
-      }),
+      routes: callsRoutes(deps),
     });
   });
 }

@@ -15,7 +15,8 @@ import { createLogger } from '@voice/runtime/logger';
 import type { PlaceCallLegRequest } from '@voice/proto/voice/telephony/v1/call_legs';
 import type { MinutesHoldAnswer, MinutesHoldRequest, MinutesHolds } from '../src/billing/holds.js';
 import { SessionTokens } from '../src/domain/session-token.js';
-import type { CallsDeps } from '../src/deps.js';
+import type { SessionDeps } from '../src/sessions/sessions.js';
+import type { CallTool, CallTools, ToolRun } from '../src/peers/call-tools.js';
 import type { CallAssistant, CallPeers } from '../src/peers/peers.js';
 import { callsRoutes } from '../src/routes.js';
 import { SqliteCallStore } from '../src/store/sqlite.js';
@@ -92,27 +93,55 @@ export class PlayedHolds implements MinutesHolds {
   }
 }
 
+/** The api tools of each workspace, and what each run answers. */
+export class PlayedTools implements CallTools {
+  readonly tools = new Map<string, CallTool & { workspaceId: string; answer: ToolRun }>();
+  readonly runs: { toolId: string; args: JsonObject }[] = [];
+
+  add(workspaceId: string, tool: CallTool, answer: ToolRun): void {
+    this.tools.set(tool.id, { ...tool, workspaceId, answer });
+  }
+
+  async list(workspaceId: string, ids: readonly string[]): Promise<CallTool[]> {
+    return ids.flatMap((id) => {
+      const tool = this.tools.get(id);
+      return tool && tool.workspaceId === workspaceId ? [{ id: tool.id, name: tool.name, description: tool.description, parameters: tool.parameters }] : [];
+    });
+  }
+
+  async run(_workspaceId: string, toolId: string, args: JsonObject): Promise<ToolRun> {
+    this.runs.push({ toolId, args });
+    return this.tools.get(toolId)!.answer;
+  }
+}
+
 export interface Harness<Service extends DescService> {
   tier: TierClient<Service>;
   store: SqliteCallStore;
   peers: PlayedPeers;
   holds: PlayedHolds;
+  tools: PlayedTools;
   tokens: SessionTokens;
+  deps: SessionDeps;
   close(): Promise<void>;
 }
 
+/** Tier 2 by default; `server` puts the routes on a real server on port 0. */
 export async function setup<Service extends DescService>(service: Service, kind: 'router' | 'server' = 'router'): Promise<Harness<Service>> {
   const dir = mkdtempSync(join(tmpdir(), 'calls-service-'));
   const store = new SqliteCallStore(join(dir, 'calls.sqlite'));
   const peers = new PlayedPeers();
   const holds = new PlayedHolds();
   const tokens = new SessionTokens(randomBytes(32));
-  const deps: CallsDeps = {
+  const tools = new PlayedTools();
+  const deps: SessionDeps = {
     store,
     peers,
     holds,
     tokens,
     terms: { creditUnitsPerMinute: 1_000, minuteRounding: 'minute', holdMarginSeconds: 3_600 },
+    tools,
+    recordingMaxBytes: 1024 * 1024,
     wakeRelay: () => undefined,
     now: () => new Date(),
     logger: createLogger({ service: 'calls-test', level: 'silent' }),
@@ -124,7 +153,9 @@ export async function setup<Service extends DescService>(service: Service, kind:
     store,
     peers,
     holds,
+    tools,
     tokens,
+    deps,
     close: async () => {
       await tier.close();
       await store.close();

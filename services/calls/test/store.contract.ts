@@ -1,7 +1,7 @@
 // The behaviour every CallStore must have, written once and run against each adapter.
 import { newId } from '@voice/runtime/ids';
 import type { NewOutboxEvent } from '@voice/runtime/events';
-import type { CallRecord, CallStore, IdempotencyClaim } from '../src/store/store.js';
+import { RecordingTooLarge, type CallRecord, type CallStore, type IdempotencyClaim } from '../src/store/store.js';
 import type { OpenStore } from '../../runtime/test/store-contract.js';
 
 let clock = Date.parse('2026-01-01T00:00:00.000Z');
@@ -37,6 +37,9 @@ export function callRecord(workspaceId: string, overrides: Partial<CallRecord> =
     verdict: null,
     extractedFields: {},
     hasRecording: false,
+    usageEventId: null,
+    charged: false,
+    version: 0,
     createdAt: at,
     updatedAt: at,
     ...overrides,
@@ -153,5 +156,50 @@ export function callStoreContract(open: OpenStore<CallStore>): void {
     expect(await store.pruneIdempotencyClaims('2026-06-01T00:00:00.000Z', 10)).toBe(1);
     expect(await store.claimedCall(workspace, claim('old', 'a'))).toBeUndefined();
     expect(await store.claimedCall(workspace, claim('new', 'a'))).toMatchObject({ kind: 'replayed' });
+  });
+
+  test('a change applies only to the version it was planned from, with its reports (once each) and its events', async () => {
+    const call = callRecord(workspace);
+    await store.createCall(call);
+    const usage = outboxEvent();
+    const report = { source: 'leg' as const, kind: 'event' as const, sequence: 2, type: 'call.ringing', at: tick(), data: { a: 1 } };
+    const changed = await store.updateCall(call.id, 0, { status: 'ringing', legSequence: 2, usageEventId: usage.id, extractedFields: { x: 'y' } }, [report], [usage], tick());
+    expect(changed).toMatchObject({ status: 'ringing', legSequence: 2, version: 1, usageEventId: usage.id, extractedFields: { x: 'y' }, reports: [report] });
+    expect(await store.updateCall(call.id, 0, { status: 'in_progress' }, [], [outboxEvent()], tick())).toBeUndefined();
+    expect((await store.getCallById(call.id))!.status).toBe('ringing');
+    expect(await store.findCallByUsageEvent(usage.id)).toMatchObject({ id: call.id });
+    expect(await store.findCallByUsageEvent(newId())).toBeUndefined();
+    expect((await store.outbox.pending(1000)).filter((event) => event.id === usage.id)).toHaveLength(1);
+    // A report already stored stays as it was.
+    await store.addReports(call.id, [{ ...report, type: 'call.other' }, { source: 'session', kind: 'turn', sequence: 2, role: 'user', text: 'Hi', at: tick() }]);
+    const reports = (await store.getCall(workspace, call.id))!.reports;
+    expect(reports.map((stored) => (stored.kind === 'event' ? stored.type : stored.text))).toEqual(['call.ringing', 'Hi']);
+  });
+
+  test('a recording is stored, read whole or by range, replaced, and removed for good', async () => {
+    const call = callRecord(workspace);
+    await store.createCall(call);
+    const bytes = (size: number, fill: number) => Buffer.alloc(size, fill);
+    async function* chunks(...parts: Buffer[]) {
+      for (const part of parts) yield new Uint8Array(part);
+    }
+    const read = async (range?: { start: number; end: number }) => {
+      const recording = await store.openRecording(call.id, range);
+      if (!recording) return undefined;
+      const parts: Buffer[] = [];
+      for await (const part of recording.body) parts.push(Buffer.from(part as Uint8Array));
+      return { size: recording.sizeBytes, type: recording.contentType, body: Buffer.concat(parts) };
+    };
+    expect(await read()).toBeUndefined();
+    expect(await store.saveRecording(call.id, 'audio/wav', chunks(bytes(1000, 1), bytes(500, 2)), 10_000)).toBe(1500);
+    expect(await read()).toEqual({ size: 1500, type: 'audio/wav', body: Buffer.concat([bytes(1000, 1), bytes(500, 2)]) });
+    expect((await read({ start: 998, end: 1001 }))!.body).toEqual(Buffer.from([1, 1, 2, 2]));
+    expect(await store.saveRecording(call.id, 'audio/wav', chunks(bytes(10, 3)), 10_000)).toBe(10);
+    expect((await read())!.body).toEqual(bytes(10, 3));
+    await expect(store.saveRecording(call.id, 'audio/wav', chunks(bytes(600, 4), bytes(600, 4)), 1000)).rejects.toBeInstanceOf(RecordingTooLarge);
+    expect((await read())!.body).toEqual(bytes(10, 3));
+    expect(await store.deleteRecording(call.id)).toBe(true);
+    expect(await read()).toBeUndefined();
+    expect(await store.deleteRecording(call.id)).toBe(false);
   });
 }

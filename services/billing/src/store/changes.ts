@@ -66,7 +66,7 @@ function planChange(wallet: WalletRecord, movement: Movement): WalletChange | un
     walletVersion: after.version,
     createdAt: movement.now,
   };
-  return { before: wallet, after, entry, event: walletChangedEvent(after, movement.now, movement.appliedUsageEventId) };
+  return { before: wallet, after, entry, event: walletChangedEvent(after, entry, movement.now, movement.appliedUsageEventId) };
 }
 
 /** The source's change, then the destination's; undefined when the source cannot afford it. */
@@ -143,6 +143,7 @@ export function planCapture(hold: HoldRecord | undefined, wallet: WalletRecord |
     overdraft: open ? 'allowed' : deliveredOverdraft,
     text,
     now: command.now,
+    appliedUsageEventId: command.appliedUsageEventId,
   })!;
   const captured: HoldRecord = {
     ...hold,

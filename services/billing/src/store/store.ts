@@ -100,6 +100,8 @@ export interface CaptureCommand extends CaptureInput {
    * (a usage event for a hold that expired while billing or the stream was away).
    */
   afterSettled: 'refuse' | 'charge';
+  /** The usage event that asked for this capture, named in its WalletChanged event; none for an RPC. */
+  appliedUsageEventId?: string;
 }
 
 export type CaptureOutcome =

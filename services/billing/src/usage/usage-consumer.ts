@@ -123,7 +123,12 @@ export class UsageConsumer {
       // Already released or expired, or never authorized (the producer gave up before billing answered).
       return 'duplicate';
     }
-    const outcome = await this.deps.store.capture({ ...captureInput(charge.workspaceId, charge.holdId, charge.consumed, charge.description), now, afterSettled: 'charge' });
+    const outcome = await this.deps.store.capture({
+      ...captureInput(charge.workspaceId, charge.holdId, charge.consumed, charge.description),
+      now,
+      afterSettled: 'charge',
+      appliedUsageEventId: charge.eventId,
+    });
     switch (outcome.kind) {
       case 'captured':
         if (outcome.afterSettled) {

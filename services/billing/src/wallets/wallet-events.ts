@@ -13,15 +13,16 @@ import {
 import { newId } from '@voice/runtime/ids';
 import type { Logger } from '@voice/runtime/logger';
 import { toTimestamp } from '@voice/runtime/time';
-import { presentWallet } from '../presenter.js';
-import type { WalletRecord } from '../store/store.js';
+import { presentEntry, presentWallet } from '../presenter.js';
+import type { LedgerEntry, WalletRecord } from '../store/store.js';
 
 /** `appliedUsageEventId` names the usage event the change applied; empty for other changes. */
-export function walletChangedEvent(wallet: WalletRecord, occurredAt: string, appliedUsageEventId = ''): NewOutboxEvent {
+export function walletChangedEvent(wallet: WalletRecord, entry: LedgerEntry, occurredAt: string, appliedUsageEventId = ''): NewOutboxEvent {
   const event = create(WalletChangedSchema, {
     eventId: newId(),
     wallet: presentWallet(wallet),
     appliedUsageEventId,
+    transaction: presentEntry(entry),
     occurredAt: toTimestamp(occurredAt),
   });
   return { id: event.eventId, subject: walletChangedSubject, payload: toBinary(WalletChangedSchema, event) };

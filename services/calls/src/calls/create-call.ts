@@ -77,6 +77,9 @@ export async function createCall(deps: CallsDeps, request: CreateCallRequest, ca
     verdict: null,
     extractedFields: {},
     hasRecording: false,
+    usageEventId: null,
+    charged: false,
+    version: 0,
     createdAt: at,
     updatedAt: at,
   };

@@ -1,13 +1,27 @@
 // CallStore on MongoDB: the service's own database, one document per call, its reports in their own
 // collection (unique per call, source and sequence), and transactions where a call, its claim and its
 // outbox events must agree (MongoDB transactions need a replica set, as production runs).
-import type { ClientSession, Collection, Filter } from 'mongodb';
+import { GridFSBucket, type ClientSession, type Collection, type Filter } from 'mongodb';
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
 import type { NewOutboxEvent } from '@voice/runtime/events';
 import { connectMongo, deleteBatch, inTransaction, MongoOutbox, type MongoHandle } from '@voice/runtime/store/mongo';
 import { mongoValues } from '@voice/runtime/store';
 import type { Page } from '@voice/runtime/validation';
-import { callFromStored, reportFromStored, storedCall, type StoredCall, type StoredReport } from './mapping/call.js';
-import { claimOutcomeOf, type CallFilter, type CallRecord, type CallStore, type CallView, type ClaimOutcome, type IdempotencyClaim } from './store.js';
+import { callFromStored, reportFromStored, storedCall, storedChanges, storedReport, type StoredCall, type StoredReport } from './mapping/call.js';
+import { boundedChunks } from './bounded-chunks.js';
+import {
+  claimOutcomeOf,
+  type CallChanges,
+  type CallFilter,
+  type CallRecord,
+  type CallReport,
+  type CallStore,
+  type CallView,
+  type ClaimOutcome,
+  type IdempotencyClaim,
+  type RecordingRead,
+} from './store.js';
 
 type CallDocument = StoredCall<boolean> & { _id: string };
 type ReportDocument = StoredReport & { _id: string };
@@ -23,6 +37,8 @@ const claimId = (workspaceId: string, key: string): string => `${workspaceId}:${
 
 export class MongoCallStore implements CallStore {
   readonly outbox: MongoOutbox;
+  /** Recordings in GridFS of the service's own database (bucket `recordings`), one file per call id. */
+  private readonly recordings: GridFSBucket;
 
   private constructor(
     private readonly handle: MongoHandle,
@@ -31,6 +47,7 @@ export class MongoCallStore implements CallStore {
     private readonly claims: Collection<ClaimDocument>,
   ) {
     this.outbox = new MongoOutbox(handle.db);
+    this.recordings = new GridFSBucket(handle.db, { bucketName: 'recordings' });
   }
 
   static async connect(uri: string, databaseName: string): Promise<MongoCallStore> {
@@ -40,6 +57,8 @@ export class MongoCallStore implements CallStore {
     const claims = handle.db.collection<ClaimDocument>('idempotency_claims');
     await calls.createIndex({ workspace_id: 1, created_at: -1, _id: -1 }, { name: 'newest_first' });
     await reports.createIndex({ call_id: 1, at: 1, source: 1, sequence: 1 }, { name: 'reports_in_order' });
+    await reports.createIndex({ call_id: 1, source: 1, sequence: 1 }, { unique: true, name: 'one_report_per_sequence' });
+    await calls.createIndex({ usage_event_id: 1 }, { name: 'calls_by_usage_event', partialFilterExpression: { usage_event_id: { $type: 'string' } } });
     await claims.createIndex({ created_at: 1 }, { name: 'claims_by_time' });
     const store = new MongoCallStore(handle, calls, reports, claims);
     await store.outbox.ensureIndexes();
@@ -126,6 +145,72 @@ export class MongoCallStore implements CallStore {
       await this.outbox.add(releaseEvent, session);
       return (await this.withReports([updated], session))[0];
     });
+  }
+
+  async getCallById(id: string): Promise<CallView | undefined> {
+    const doc = await this.calls.findOne({ _id: id });
+    return doc ? (await this.withReports([doc]))[0] : undefined;
+  }
+
+  async findCallByUsageEvent(usageEventId: string): Promise<CallView | undefined> {
+    const doc = await this.calls.findOne({ usage_event_id: usageEventId });
+    return doc ? (await this.withReports([doc]))[0] : undefined;
+  }
+
+  async updateCall(id: string, expectedVersion: number, changes: CallChanges, reports: CallReport[], events: NewOutboxEvent[], now: string): Promise<CallView | undefined> {
+    return inTransaction(this.handle, async (session) => {
+      const updated = await this.calls.findOneAndUpdate(
+        { _id: id, version: expectedVersion },
+        { $set: { ...storedChanges(changes, mongoValues), updated_at: now }, $inc: { version: 1 } },
+        { returnDocument: 'after', session },
+      );
+      if (!updated) return undefined;
+      await this.insertReports(id, reports, session);
+      for (const event of events) await this.outbox.add(event, session);
+      return (await this.withReports([updated], session))[0];
+    });
+  }
+
+  async addReports(callId: string, reports: CallReport[]): Promise<void> {
+    await this.insertReports(callId, reports);
+  }
+
+  /** Each report once: its _id is the call, source and sequence, and an existing one is left as it is. */
+  private async insertReports(callId: string, reports: CallReport[], session?: ClientSession): Promise<void> {
+    for (const report of reports) {
+      const stored = storedReport(callId, report);
+      await this.reports.updateOne({ _id: `${callId}:${stored.source}:${stored.sequence}` }, { $setOnInsert: stored }, { upsert: true, session });
+    }
+  }
+
+  async saveRecording(callId: string, contentType: string, chunks: AsyncIterable<Uint8Array>, maxBytes: number): Promise<number> {
+    const counted = { bytes: 0 };
+    const upload = this.recordings.openUploadStream(callId, { metadata: { contentType } });
+    try {
+      await pipeline(Readable.from(boundedChunks(chunks, maxBytes, counted)), upload);
+    } catch (error) {
+      await this.recordings.delete(upload.id).catch(() => undefined);
+      throw error;
+    }
+    // The newest file is the recording; older ones of the same call go.
+    for await (const older of this.recordings.find({ filename: callId, _id: { $ne: upload.id } })) await this.recordings.delete(older._id);
+    return counted.bytes;
+  }
+
+  async openRecording(callId: string, range?: { start: number; end: number }): Promise<RecordingRead | undefined> {
+    const [file] = await this.recordings.find({ filename: callId }).sort({ uploadDate: -1 }).limit(1).toArray();
+    if (!file) return undefined;
+    const body = this.recordings.openDownloadStream(file._id, range ? { start: range.start, end: range.end + 1 } : undefined);
+    return { sizeBytes: file.length, contentType: String((file.metadata as { contentType?: unknown } | undefined)?.contentType ?? 'audio/wav'), body };
+  }
+
+  async deleteRecording(callId: string): Promise<boolean> {
+    let found = false;
+    for await (const file of this.recordings.find({ filename: callId })) {
+      await this.recordings.delete(file._id);
+      found = true;
+    }
+    return found;
   }
 
   async enqueue(events: NewOutboxEvent[]): Promise<void> {

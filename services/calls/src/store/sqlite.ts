@@ -1,12 +1,25 @@
 // CallStore on embedded SQLite: one row per call, its reports in their own table (unique per call,
 // source and sequence), idempotency claims and the outbox written in the transaction they belong to.
 import type Database from 'better-sqlite3';
+import { dirname, join } from 'node:path';
 import type { NewOutboxEvent } from '@voice/runtime/events';
 import { insertRow, openSqlite, SqliteOutbox, sqliteOutboxMigration, statementCache, type SqliteDatabase } from '@voice/runtime/store/sqlite';
 import { sqliteValues } from '@voice/runtime/store';
 import type { Page } from '@voice/runtime/validation';
-import { callFromStored, reportFromStored, storedCall, type StoredCall, type StoredReport } from './mapping/call.js';
-import { claimOutcomeOf, type CallFilter, type CallRecord, type CallStore, type CallView, type ClaimOutcome, type IdempotencyClaim } from './store.js';
+import { callFromStored, reportFromStored, storedCall, storedChanges, storedReport, type StoredCall, type StoredReport } from './mapping/call.js';
+import { FileRecordings } from './file-recordings.js';
+import {
+  claimOutcomeOf,
+  type CallChanges,
+  type CallFilter,
+  type CallRecord,
+  type CallReport,
+  type CallStore,
+  type CallView,
+  type ClaimOutcome,
+  type IdempotencyClaim,
+  type RecordingRead,
+} from './store.js';
 
 const migrations = [
   `CREATE TABLE calls (
@@ -60,6 +73,10 @@ const migrations = [
    );
    CREATE INDEX idempotency_claims_by_time ON idempotency_claims (created_at);
    ${sqliteOutboxMigration}`,
+  `ALTER TABLE calls ADD COLUMN usage_event_id TEXT;
+   ALTER TABLE calls ADD COLUMN charged INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE calls ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+   CREATE INDEX calls_by_usage_event ON calls (usage_event_id) WHERE usage_event_id IS NOT NULL;`,
 ];
 
 type CallRow = StoredCall<number> & { id: string };
@@ -74,11 +91,14 @@ export class SqliteCallStore implements CallStore {
   private readonly db: SqliteDatabase;
   private readonly sql: (text: string) => Database.Statement;
   readonly outbox: SqliteOutbox;
+  private readonly recordings: FileRecordings;
 
+  /** Recordings are files beside the database, in `calls-recordings/`. */
   constructor(file: string) {
     this.db = openSqlite(file, migrations);
     this.sql = statementCache(this.db);
     this.outbox = new SqliteOutbox(this.db);
+    this.recordings = new FileRecordings(join(dirname(file), 'calls-recordings'));
   }
 
   async claimedCall(workspaceId: string, claim: IdempotencyClaim): Promise<ClaimOutcome | undefined> {
@@ -162,6 +182,53 @@ export class SqliteCallStore implements CallStore {
         return this.withReports([row])[0];
       })
       .immediate();
+  }
+
+  async getCallById(id: string): Promise<CallView | undefined> {
+    const row = this.sql('SELECT * FROM calls WHERE id = ?').get(id) as CallRow | undefined;
+    return row ? this.withReports([row])[0] : undefined;
+  }
+
+  async findCallByUsageEvent(usageEventId: string): Promise<CallView | undefined> {
+    const row = this.sql('SELECT * FROM calls WHERE usage_event_id = ?').get(usageEventId) as CallRow | undefined;
+    return row ? this.withReports([row])[0] : undefined;
+  }
+
+  async updateCall(id: string, expectedVersion: number, changes: CallChanges, reports: CallReport[], events: NewOutboxEvent[], now: string): Promise<CallView | undefined> {
+    const columns = { ...storedChanges(changes, sqliteValues), updated_at: now };
+    const assignments = [...Object.keys(columns).map((column) => `${column} = @${column}`), 'version = version + 1'];
+    return this.db
+      .transaction(() => {
+        const changed = this.sql(`UPDATE calls SET ${assignments.join(', ')} WHERE id = @id AND version = @expectedVersion`).run({ ...columns, id, expectedVersion }).changes;
+        if (changed === 0) return undefined;
+        this.insertReports(id, reports);
+        for (const event of events) this.outbox.add(event);
+        return this.withReports([this.sql('SELECT * FROM calls WHERE id = ?').get(id) as CallRow])[0];
+      })
+      .immediate();
+  }
+
+  async addReports(callId: string, reports: CallReport[]): Promise<void> {
+    this.db.transaction(() => this.insertReports(callId, reports)).immediate();
+  }
+
+  private insertReports(callId: string, reports: CallReport[]): void {
+    const insert = this.sql(
+      'INSERT INTO call_reports (call_id, source, sequence, kind, label, body, at) VALUES (@call_id, @source, @sequence, @kind, @label, @body, @at) ON CONFLICT DO NOTHING',
+    );
+    for (const report of reports) insert.run(storedReport(callId, report));
+  }
+
+  saveRecording(callId: string, contentType: string, chunks: AsyncIterable<Uint8Array>, maxBytes: number): Promise<number> {
+    return this.recordings.save(callId, contentType, chunks, maxBytes);
+  }
+
+  openRecording(callId: string, range?: { start: number; end: number }): Promise<RecordingRead | undefined> {
+    return this.recordings.open(callId, range);
+  }
+
+  deleteRecording(callId: string): Promise<boolean> {
+    return this.recordings.remove(callId);
   }
 
   async enqueue(events: NewOutboxEvent[]): Promise<void> {

@@ -40,8 +40,42 @@ export interface CallRecord {
   verdict: string | null;
   extractedFields: JsonObject;
   hasRecording: boolean;
+  /** The usage event that settles the call's hold once it ended (its charge names it); null before. */
+  usageEventId: string | null;
+  /** Whether what the call was charged is known (minutes and credits charged are final). */
+  charged: boolean;
+  /** One more with every change after creation: a change applies only to the version it was planned from. */
+  version: number;
   createdAt: string;
   updatedAt: string;
+}
+
+/** What a change of a call may set. */
+export type CallChanges = Partial<
+  Pick<
+    CallRecord,
+    | 'status'
+    | 'legSequence'
+    | 'answeredAt'
+    | 'endedAt'
+    | 'durationSeconds'
+    | 'endReason'
+    | 'minuteUnitsCharged'
+    | 'creditUnitsCharged'
+    | 'summary'
+    | 'verdict'
+    | 'extractedFields'
+    | 'hasRecording'
+    | 'usageEventId'
+    | 'charged'
+  >
+>;
+
+/** A stored recording as it is read: its size, and its bytes from `start` to `end` (inclusive). */
+export interface RecordingRead {
+  sizeBytes: number;
+  contentType: string;
+  body: NodeJS.ReadableStream;
 }
 
 /**
@@ -99,6 +133,24 @@ export interface CallStore {
    * its hold) enters the outbox. Undefined when the call had already moved on.
    */
   failPlacing(id: string, releaseEvent: NewOutboxEvent, now: string): Promise<CallView | undefined>;
+  /** A call by id alone: the voice runtime's session names the call, not its workspace. */
+  getCallById(id: string): Promise<CallView | undefined>;
+  /** The call whose hold the usage event settles. */
+  findCallByUsageEvent(usageEventId: string): Promise<CallView | undefined>;
+  /**
+   * One transaction, only while the call is still at `expectedVersion`: applies the changes (the
+   * version goes up by one), adds the reports (each once by source and sequence) and enters the
+   * events in the outbox. The call as changed, or undefined when it had changed meanwhile.
+   */
+  updateCall(id: string, expectedVersion: number, changes: CallChanges, reports: CallReport[], events: NewOutboxEvent[], now: string): Promise<CallView | undefined>;
+  /** Adds reports of the call, each once by source and sequence (a repeated one changes nothing). */
+  addReports(callId: string, reports: CallReport[]): Promise<void>;
+  /** Stores the call's recording, replacing one it had; refuses (RecordingTooLarge) beyond `maxBytes`. Answers its size. */
+  saveRecording(callId: string, contentType: string, chunks: AsyncIterable<Uint8Array>, maxBytes: number): Promise<number>;
+  /** The recording's bytes `range` (inclusive offsets; all of it without one), or undefined when there is none. */
+  openRecording(callId: string, range?: { start: number; end: number }): Promise<RecordingRead | undefined>;
+  /** Removes the recording for good; false when there was none. */
+  deleteRecording(callId: string): Promise<boolean>;
   /** Events that belong to no call write (the release of a hold for a call never stored). */
   enqueue(events: NewOutboxEvent[]): Promise<void>;
   readonly outbox: PrunableOutbox;
@@ -114,4 +166,11 @@ export function claimOutcomeOf(
 ): { kind: 'replay' } | { kind: 'key_reused' } | undefined {
   if (!existing || existing.createdAt < claim.expiredBefore) return undefined;
   return existing.fingerprint === claim.fingerprint ? { kind: 'replay' } : { kind: 'key_reused' };
+}
+
+/** A recording beyond the size the service keeps: nothing of it is stored. */
+export class RecordingTooLarge extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`the recording is larger than ${maxBytes} bytes`);
+  }
 }

@@ -17,6 +17,12 @@ export const callLegStream: StreamDefinition = { name: 'CALL_LEGS', subjects: ['
 
 export const callLegChangedSubject = 'telephony.call_legs.changed';
 
+/** Calls answered and calls ended and charged (voice.calls.v1.CallChanged), published by the calls service. */
+export const callStream: StreamDefinition = { name: 'CALLS', subjects: ['calls.calls.>'] };
+
+export const callStartedSubject = 'calls.calls.started';
+export const callEndedSubject = 'calls.calls.ended';
+
 /** What happens to SMS and numbers, as users hear of it (voice.telephony.v1 events.proto), published by telephony. */
 export const telephonyEventStream: StreamDefinition = { name: 'TELEPHONY_EVENTS', subjects: ['telephony.events.>'] };
 
@@ -32,6 +38,8 @@ export const walletChangedSubject = 'billing.wallets.changed';
 /** Durable consumer names: one position per consuming service, shared by its replicas. */
 export const durableNames = {
   billingUsage: 'billing-usage',
+  callsLegs: 'calls-legs',
+  callsWallets: 'calls-wallets',
   webhooksTelephony: 'webhooks-telephony',
   webhooksWallets: 'webhooks-wallets',
 } as const;

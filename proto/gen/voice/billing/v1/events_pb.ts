@@ -6,7 +6,7 @@ import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
-import type { Wallet } from "./billing_pb.js";
+import type { Transaction, Wallet } from "./billing_pb.js";
 import { file_voice_billing_v1_billing } from "./billing_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file voice/billing/v1/events.proto.
  */
 export const file_voice_billing_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Ch12b2ljZS9iaWxsaW5nL3YxL2V2ZW50cy5wcm90bxIQdm9pY2UuYmlsbGluZy52MSLYAQoKVXNhZ2VFdmVudBIQCghldmVudF9pZBgBIAEoCRIUCgx3b3Jrc3BhY2VfaWQYAiABKAkSDAoEa2luZBgDIAEoCRIUCgxjcmVkaXRfdW5pdHMYBCABKAMSFAoMbWludXRlX3VuaXRzGAUgASgDEhEKCXJlZmVyZW5jZRgGIAEoCRITCgtkZXNjcmlwdGlvbhgHIAEoCRIvCgtvY2N1cnJlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDwoHaG9sZF9pZBgJIAEoCSKcAQoNV2FsbGV0Q2hhbmdlZBIQCghldmVudF9pZBgBIAEoCRIoCgZ3YWxsZXQYAiABKAsyGC52b2ljZS5iaWxsaW5nLnYxLldhbGxldBIeChZhcHBsaWVkX3VzYWdlX2V2ZW50X2lkGAMgASgJEi8KC29jY3VycmVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcGIGcHJvdG8z", [file_google_protobuf_timestamp, file_voice_billing_v1_billing]);
+  fileDesc("Ch12b2ljZS9iaWxsaW5nL3YxL2V2ZW50cy5wcm90bxIQdm9pY2UuYmlsbGluZy52MSLYAQoKVXNhZ2VFdmVudBIQCghldmVudF9pZBgBIAEoCRIUCgx3b3Jrc3BhY2VfaWQYAiABKAkSDAoEa2luZBgDIAEoCRIUCgxjcmVkaXRfdW5pdHMYBCABKAMSFAoMbWludXRlX3VuaXRzGAUgASgDEhEKCXJlZmVyZW5jZRgGIAEoCRITCgtkZXNjcmlwdGlvbhgHIAEoCRIvCgtvY2N1cnJlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDwoHaG9sZF9pZBgJIAEoCSLQAQoNV2FsbGV0Q2hhbmdlZBIQCghldmVudF9pZBgBIAEoCRIoCgZ3YWxsZXQYAiABKAsyGC52b2ljZS5iaWxsaW5nLnYxLldhbGxldBIeChZhcHBsaWVkX3VzYWdlX2V2ZW50X2lkGAMgASgJEi8KC29jY3VycmVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIyCgt0cmFuc2FjdGlvbhgFIAEoCzIdLnZvaWNlLmJpbGxpbmcudjEuVHJhbnNhY3Rpb25iBnByb3RvMw", [file_google_protobuf_timestamp, file_voice_billing_v1_billing]);
 
 /**
  * A billable use of the platform, written to the producer's outbox in the same transaction
@@ -108,7 +108,8 @@ export type WalletChanged = Message<"voice.billing.v1.WalletChanged"> & {
   wallet?: Wallet | undefined;
 
   /**
-   * The UsageEvent.event_id this change applied; empty for other changes.
+   * The UsageEvent.event_id this change applied (a charge, or the capture of the hold it names);
+   * empty for other changes.
    *
    * @generated from field: string applied_usage_event_id = 3;
    */
@@ -118,6 +119,14 @@ export type WalletChanged = Message<"voice.billing.v1.WalletChanged"> & {
    * @generated from field: google.protobuf.Timestamp occurred_at = 4;
    */
   occurredAt?: Timestamp | undefined;
+
+  /**
+   * The ledger entry this change wrote: what exactly a usage event was charged (signed, negative for
+   * a debit), so its producer can show it.
+   *
+   * @generated from field: voice.billing.v1.Transaction transaction = 5;
+   */
+  transaction?: Transaction | undefined;
 };
 
 /**

@@ -3,7 +3,7 @@
 import type { JsonObject } from '@bufbuild/protobuf';
 import type { CallDirectionName, CallStatusName } from '@voice/contracts/calls';
 import type { StoredValues } from '@voice/runtime/store';
-import type { CallRecord, CallReport, ReportSource } from '../store.js';
+import type { CallChanges, CallRecord, CallReport, ReportSource } from '../store.js';
 
 export interface StoredCall<Flag> {
   workspace_id: string;
@@ -32,6 +32,9 @@ export interface StoredCall<Flag> {
   verdict: string | null;
   extracted_fields: string;
   has_recording: Flag;
+  usage_event_id: string | null;
+  charged: Flag;
+  version: number;
   created_at: string;
   updated_at: string;
 }
@@ -62,6 +65,9 @@ export const storedCall = <Flag>(call: CallRecord, values: StoredValues<Flag, un
   verdict: call.verdict,
   extracted_fields: JSON.stringify(call.extractedFields),
   has_recording: values.flag(call.hasRecording),
+  usage_event_id: call.usageEventId,
+  charged: values.flag(call.charged),
+  version: call.version,
   created_at: call.createdAt,
   updated_at: call.updatedAt,
 });
@@ -93,6 +99,9 @@ export const callFromStored = <Flag>(id: string, stored: StoredCall<Flag>, value
   verdict: stored.verdict,
   extractedFields: JSON.parse(stored.extracted_fields) as JsonObject,
   hasRecording: values.isSet(stored.has_recording),
+  usageEventId: stored.usage_event_id,
+  charged: values.isSet(stored.charged),
+  version: stored.version,
   createdAt: stored.created_at,
   updatedAt: stored.updated_at,
 });
@@ -117,3 +126,26 @@ export const reportFromStored = (stored: StoredReport): CallReport =>
   stored.kind === 'event'
     ? { source: stored.source, kind: 'event', sequence: stored.sequence, type: stored.label, at: stored.at, data: JSON.parse(stored.body) as JsonObject }
     : { source: stored.source, kind: 'turn', sequence: stored.sequence, role: stored.label, text: stored.body, at: stored.at };
+
+/** The stored columns of the changes (JSON fields as text, flags as the adapter keeps them). */
+export function storedChanges<Flag>(changes: CallChanges, values: StoredValues<Flag, unknown>): Partial<StoredCall<Flag>> {
+  const stored: Partial<StoredCall<Flag>> = {};
+  const set = <K extends keyof StoredCall<Flag>>(key: K, value: StoredCall<Flag>[K] | undefined) => {
+    if (value !== undefined) stored[key] = value;
+  };
+  set('status', changes.status);
+  set('leg_sequence', changes.legSequence);
+  set('answered_at', changes.answeredAt);
+  set('ended_at', changes.endedAt);
+  set('duration_seconds', changes.durationSeconds);
+  set('end_reason', changes.endReason);
+  set('minute_units_charged', changes.minuteUnitsCharged);
+  set('credit_units_charged', changes.creditUnitsCharged);
+  set('summary', changes.summary);
+  set('verdict', changes.verdict);
+  set('extracted_fields', changes.extractedFields === undefined ? undefined : JSON.stringify(changes.extractedFields));
+  set('has_recording', changes.hasRecording === undefined ? undefined : values.flag(changes.hasRecording));
+  set('usage_event_id', changes.usageEventId);
+  set('charged', changes.charged === undefined ? undefined : values.flag(changes.charged));
+  return stored;
+}

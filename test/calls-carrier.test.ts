@@ -4,7 +4,7 @@
 // stream to the sandbox voice runtime, the hang-up and the recording. Forged callbacks change nothing.
 import { randomBytes } from 'node:crypto';
 import { expectError } from './support/api-client.js';
-import { startFakeTwilio, type FakeTwilio } from './support/fake-twilio.js';
+import { importedNumber, startFakeTwilio, type FakeTwilio } from './support/fake-twilio.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 import { eventually } from './support/telephony.js';
 import { streamOf, voiceWebhook } from './support/twilio-voice.js';
@@ -28,18 +28,8 @@ let numberSequence = 0;
 async function ready() {
   const workspace = await platform.workspace({ plan: 'pro' });
   await platform.fund(workspace.id, '5.0000');
-  const connection = await platform.api.post('/carrier-connections', workspace.key, {
-    name: 'Voice carrier',
-    provider: 'twilio',
-    base_url: carrier.url,
-    account_sid: carrier.accountSid,
-    auth_token: carrier.authToken,
-  });
-  expect(connection.status).toBe(201);
   const number = `+1415555${String(170 + (numberSequence += 1)).padStart(4, '0')}`;
-  carrier.numbers.set(number, { sms: true });
-  const imported = await platform.api.post('/phone-numbers/import', workspace.key, { number, carrier_connection_id: connection.body.data.id });
-  expect(imported.status).toBe(201);
+  await importedNumber(platform.api, workspace.key, carrier, number);
   const assistant = await platform.api.post('/assistants', workspace.key, { name: 'Carrier caller', first_message: 'Hello, this is Acme.' });
   expect(assistant.status).toBe(201);
   return { key: workspace.key, number, assistantId: assistant.body.data.id as string };

@@ -2,27 +2,32 @@
 // only hinted afterwards), a ping signed as documented (and a tampered body that fails the check),
 // the rotation window (both secrets sign, the old one no longer after 24 hours on a moved clock),
 // the delivery log and a retry of one delivery, retries with backoff of a receiver that fails then
-// recovers (moved clock), the events of SMS statuses and of a balance falling below its threshold,
-// and a private receiver refused by a platform without VOICE_EGRESS_ALLOW_PRIVATE.
+// recovers (moved clock), an endpoint failing for three days disabled and its workspace's owner
+// e-mailed, the events of SMS statuses and of a balance falling below its threshold, and a private
+// receiver refused by a platform without VOICE_EGRESS_ALLOW_PRIVATE.
 import { createLogger } from '@voice/runtime/logger';
 import type { StartedService } from '@voice/runtime/server';
 import { startWebhookDelivery } from '@voice/webhooks';
 import { expectError } from './support/api-client.js';
-import { startTestPlatform, type TestPlatform } from './support/platform.js';
+import { startTestPlatform, uniqueEmail, type TestPlatform } from './support/platform.js';
+import { startSmtpSink, type SmtpSink } from './support/smtp-sink.js';
 import { buySmsNumber, eventually } from './support/telephony.js';
 import { signatureParts, startWebhookReceiver, verifySignature, type WebhookReceiver } from './support/webhook-receiver.js';
 
 const hour = 3600_000;
 let platform: TestPlatform;
 let receiver: WebhookReceiver;
+let smtp: SmtpSink;
 
 beforeAll(async () => {
-  platform = await startTestPlatform({ VOICE_EGRESS_ALLOW_PRIVATE: 'true' });
+  smtp = await startSmtpSink();
+  platform = await startTestPlatform({ VOICE_EGRESS_ALLOW_PRIVATE: 'true', VOICE_SMTP_URL: smtp.url });
   receiver = await startWebhookReceiver();
 });
 afterAll(async () => {
   await receiver?.close();
   await platform?.close();
+  await smtp?.close();
 });
 
 /** Paths under /api/v1 in full: the test client sends bare /webhooks/… to the carrier callbacks. */
@@ -47,7 +52,7 @@ async function withWorkerAhead<T>(offsetMs: number, work: () => Promise<T>): Pro
   let worker: StartedService | undefined;
   try {
     worker = await startWebhookDelivery(
-      { ...platform.env, LOG_LEVEL: 'silent', VOICE_WEBHOOKS_DELIVERY_PORT: '0', VOICE_METRICS_PORT: 'off' },
+      { ...platform.env, LOG_LEVEL: 'silent', VOICE_WEBHOOKS_DELIVERY_PORT: '0', VOICE_METRICS_PORT: 'off', VOICE_PLATFORM_USERS_URL: platform.running.services.platformUsers },
       { clock: () => new Date(Date.now() + offsetMs), logger: createLogger({ service: 'webhooks-delivery-ahead', level: 'silent' }) },
     );
     return await work();
@@ -275,4 +280,38 @@ test('balance.low goes out once when the available credits fall below the thresh
   expect(second.event.id).not.toBe(first.event.id);
   // 8.8500 → 8.9500 (below: nothing) → 9.0500 (re-armed) → 7.9000 (below again): two events in all.
   expect(receiver.received.filter((request) => request.event.type === 'balance.low' && ['8.8500', '8.9500', '7.9000'].includes(request.event.data.available as string))).toHaveLength(2);
+});
+
+test('an endpoint failing for three days is disabled, its pending deliveries failed and the workspace owner e-mailed; enabling it starts afresh', async () => {
+  const email = uniqueEmail('owner');
+  const customer = await platform.api.post('/platform/users', platform.rootKey, { email, name: 'Olive Owner', password: 'correct horse battery staple' });
+  expect(customer.status).toBe(201);
+  const workspaceId = customer.body.data.workspaces[0].id as string;
+  const key = await platform.key(workspaceId, ['settings:write']);
+  const endpoint = await createEndpoint(key);
+  receiver.answer(503);
+  try {
+    await platform.api.post(api(`/webhooks/${endpoint.id}/test`), key, {});
+    const first = await deliveryOf(key, endpoint.id, (delivery) => delivery.attempts.length === 1);
+    // Two days on it still fails and is retried; three days on it is disabled.
+    await withWorkerAhead(2 * 24 * hour, () => deliveryOf(key, endpoint.id, (delivery) => delivery.attempts.length === 2 && delivery.status === 'pending'));
+    expect((await platform.api.get(api(`/webhooks/${endpoint.id}`), key)).body.data).toMatchObject({ enabled: true, failing_since: first.attempts[0].at });
+    await withWorkerAhead(3 * 24 * hour + hour, () => deliveryOf(key, endpoint.id, (delivery) => delivery.status === 'failed'));
+    const disabled = (await platform.api.get(api(`/webhooks/${endpoint.id}`), key)).body.data;
+    expect(disabled).toMatchObject({ enabled: false, disabled_reason: 'failing', failing_since: first.attempts[0].at });
+    const mail = await smtp.messageTo(email, 15_000);
+    expect(mail.parsed.subject).toBe('A webhook endpoint was disabled');
+    expect(mail.parsed.text).toContain(receiver.url);
+    expect(mail.parsed.text).toContain(endpoint.id);
+    expect(smtp.received.filter((received) => received.envelopeTo.includes(email))).toHaveLength(1);
+    expectError(await platform.api.post(api(`/webhooks/${endpoint.id}/test`), key, {}), 409, 'conflict');
+
+    receiver.answer(200);
+    const enabled = await platform.api.patch(api(`/webhooks/${endpoint.id}`), key, { enabled: true });
+    expect(enabled.body.data).toMatchObject({ enabled: true, disabled_reason: null, failing_since: null });
+    const ping = (await platform.api.post(api(`/webhooks/${endpoint.id}/test`), key, {})).body.data;
+    await requestsFor(ping.event_id);
+  } finally {
+    receiver.answer(200);
+  }
 });

@@ -138,7 +138,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
       return startAssistantsService({ ...serviceEnv, VOICE_TOOLS_URL: urls.tools, VOICE_TELEPHONY_URL: urls.telephony }, { logger: loggerFor('assistants'), local });
     },
     webhooks: (serviceEnv) => startWebhooksService(serviceEnv, { logger: loggerFor('webhooks'), local }),
-    webhooksDelivery: (serviceEnv) => startWebhookDelivery(serviceEnv, { logger: loggerFor('webhooks-delivery'), events, local }),
+    webhooksDelivery: (serviceEnv) => startWebhookDelivery({ ...serviceEnv, VOICE_PLATFORM_USERS_URL: urls.platformUsers }, { logger: loggerFor('webhooks-delivery'), events, local }),
     calls: async (serviceEnv) => {
       await callsPort?.release();
       return startCallsService(

@@ -63,6 +63,7 @@ export async function startPlatformUsersService(env: Env, options: PlatformUsers
       serviceNames: platformUsersServiceNames,
       routes: platformUsersRoutes({
         customDomains: { store, dns: new ResolverDnsLookup(config.dnsServers), platformHost: config.platformHost, claimDays: config.customDomainClaimDays, now },
+        notices: { identity: downstreams.identity, store, box, mailQueued: () => relay.wake(), now },
         platformUsers: {
           identity: downstreams.identity,
           billing: downstreams.billing,

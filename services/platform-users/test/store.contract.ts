@@ -251,6 +251,14 @@ function invitationsAndMailContract(open: OpenStore<PlatformUsersStore>, openSam
     expect((await store.dueMail('2026-11-22T10:02:00.000Z', 100)).some((due) => due.id === mail.id)).toBe(true);
   });
 
+  test('queued mail is due at once and queued once per id, whatever the later copies say', async () => {
+    const [first, second] = [newMail(), newMail()];
+    expect(await store.queueMail([first, second])).toBe(2);
+    expect(await store.queueMail([{ ...first, subject: 'another' }])).toBe(0);
+    expect(await store.getMail(first.id)).toMatchObject({ to: first.to, subject: first.subject, sealedText: first.sealedText, attempts: 0, nextAttemptAt: first.createdAt });
+    expect((await store.dueMail(first.createdAt, 100)).map((due) => due.id)).toEqual(expect.arrayContaining([first.id, second.id]));
+  });
+
   test('a failed attempt is counted and the mail waits; giving up wipes the bodies', async () => {
     const mail = newMail();
     await store.insertInvitationWithMail(invitationRecord(), mail);

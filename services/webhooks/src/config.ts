@@ -1,5 +1,5 @@
 // Every setting of the webhooks service and its delivery worker, read and validated once at start.
-import { readBool, readCommonConfig, readEncryptionKey, readInt, readListenAddress, type CommonConfig, type Env } from '@voice/runtime/config';
+import { readBool, readCommonConfig, readEncryptionKey, readInt, readListenAddress, readServiceUrl, type CommonConfig, type Env } from '@voice/runtime/config';
 
 export interface WebhooksConfig {
   common: CommonConfig;
@@ -13,6 +13,8 @@ export interface WebhooksConfig {
   deliveryTimeoutMs: number;
   /** How often the delivery worker looks for due deliveries. */
   dispatchIntervalMs: number;
+  /** platform-users, which mails the owners of a workspace whose endpoint was disabled. */
+  platformUsersUrl: string;
 }
 
 export function readWebhooksConfig(env: Env): WebhooksConfig {
@@ -24,5 +26,6 @@ export function readWebhooksConfig(env: Env): WebhooksConfig {
     egressAllowPrivate: readBool(env, 'VOICE_EGRESS_ALLOW_PRIVATE', false),
     deliveryTimeoutMs: readInt(env, 'VOICE_WEBHOOK_TIMEOUT_MS', 10_000, { min: 100, max: 60_000 }),
     dispatchIntervalMs: readInt(env, 'VOICE_WEBHOOK_DISPATCH_INTERVAL_MS', 250, { min: 10, max: 60_000 }),
+    platformUsersUrl: readServiceUrl(env, 'platform-users'),
   };
 }

@@ -149,17 +149,22 @@ export function webhooksStoreContract(open: OpenStore<WebhooksStore>, openSameSt
     }
   });
 
-  test('a delivery of a disabled endpoint is failed instead of claimed; disabling happens once', async () => {
-    const endpoint = endpointRecord(workspace);
+  test('a delivery of a disabled endpoint is failed instead of claimed; disabling happens once, with one notice to the owners', async () => {
+    const endpoint = endpointRecord(workspace, { failingSince: '2026-01-01T00:00:00.000Z' });
     await store.createEndpoint(endpoint);
     const event = eventOf(workspace);
     const delivery = deliveryOf(event, endpoint);
     await store.addEvent(event, [delivery]);
-    const disabled = await store.disableEndpoint(endpoint.id, 'failing', tick());
-    expect(disabled).toMatchObject({ id: endpoint.id, enabled: false, disabledReason: 'failing' });
-    expect(await store.disableEndpoint(endpoint.id, 'failing', tick())).toBeUndefined();
+    const notice = (at: string) => ({ id: newId(), workspaceId: workspace, endpointId: endpoint.id, url: endpoint.url, failingSince: endpoint.failingSince!, createdAt: at });
+    const first = notice(tick());
+    const disabled = await store.disableEndpoint(endpoint.id, 'failing', first);
+    expect(disabled).toMatchObject({ id: endpoint.id, enabled: false, disabledReason: 'failing', updatedAt: first.createdAt });
+    expect(await store.disableEndpoint(endpoint.id, 'failing', notice(tick()))).toBeUndefined();
     expect(await store.claimDue('2030-01-01T00:00:00.000Z', '2030-01-01T00:01:00.000Z', 10)).toEqual([]);
     expect(await store.getDelivery(workspace, endpoint.id, delivery.id)).toMatchObject({ status: 'failed' });
+    expect(await store.pendingNotices(10)).toEqual([first]);
+    await store.markNoticeSent(first.id, tick());
+    expect(await store.pendingNotices(10)).toEqual([]);
   });
 
   test('a retry makes any delivery pending and due now, and keeps it trying until then at least', async () => {

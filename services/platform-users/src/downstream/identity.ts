@@ -7,6 +7,7 @@ import type {
   Customer,
   IdentityService,
   IssueUserTokensResponse,
+  Member,
   ListCustomersRequestSchema,
   RegisterCustomerRequestSchema,
   VerifyPasswordResponse,
@@ -76,6 +77,11 @@ export class IdentityCalls {
   /** Signs in within the realm of the platform `realmWorkspaceId` (empty: the root platform's). */
   async verifyPassword(email: string, password: string, realmWorkspaceId: string, on: OnBehalfOf): Promise<VerifyPasswordResponse> {
     return this.call(() => this.client.verifyPassword({ email, password, realmWorkspaceId }, hashing(internalCallOptions(this.signer, on))));
+  }
+
+  /** The members of the workspace `on` names, a page of them. */
+  async listMembers(page: { limit: number; offset: number }, on: OnBehalfOf): Promise<{ members: Member[]; total: number }> {
+    return this.call(() => this.client.listMembers(page, internalCallOptions(this.signer, on)));
   }
 
   async setWorkspaceStatus(workspaceId: string, status: 'active' | 'suspended', on: OnBehalfOf): Promise<Workspace> {

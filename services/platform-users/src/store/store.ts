@@ -142,6 +142,8 @@ export interface MailOutboxStore {
   markMailFailed(id: string, error: string, nextAttemptAt: string | null): Promise<void>;
   /** For operators and tests: the mail as stored. */
   getMail(id: string): Promise<MailRecord | undefined>;
+  /** Queues the mails (due at once) in one transaction, those whose id is queued already excepted; answers how many were new. */
+  queueMail(mails: NewMail[]): Promise<number>;
   /**
    * Deletes at most `limit` mails the outbox is done with, sent (or, given up, created) before
    * `before`, the oldest first; answers how many. Mail still waiting stays, however old.

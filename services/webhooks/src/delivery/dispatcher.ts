@@ -1,12 +1,15 @@
 // The periodic job that sends due deliveries (on one replica at a time, under its KV lease): each
 // run takes a batch (held, so an attempt that dies leaves it due again), sends them side by side,
-// and records each outcome: delivered on 2xx, else retried with backoff until its give-up time.
+// and records each outcome: delivered on 2xx, else retried with backoff until its give-up time; an
+// endpoint failing for three days is disabled (with a notice to its owners, handed over by every run).
 import { forEachConcurrently } from '@voice/runtime/events';
 import type { PeriodicJob } from '@voice/runtime/jobs';
 import type { Logger } from '@voice/runtime/logger';
-import { retryDelayMs } from '../domain/retries.js';
+import { newId } from '@voice/runtime/ids';
+import { failedTooLong, retryDelayMs } from '../domain/retries.js';
 import type { EndpointSecrets } from '../endpoints/secrets.js';
 import type { AttemptOutcome, ClaimedDelivery, DeliveryStore } from '../store/store.js';
+import type { OwnerNotices } from './owner-notices.js';
 import { isDelivered, sendEvent, type SendOptions } from './sender.js';
 
 /** Deliveries sent at once by the worker holding the job. */
@@ -18,6 +21,7 @@ export interface DispatcherDeps {
   store: DeliveryStore;
   secrets: EndpointSecrets;
   send: SendOptions;
+  notices: OwnerNotices;
   logger: Logger;
   periodMs: number;
   random?: () => number;
@@ -31,11 +35,12 @@ export function deliveryDispatchJob(deps: DispatcherDeps): PeriodicJob {
     periodMs: deps.periodMs,
     batchSize: 100,
     run: async ({ now, signal, batchSize }) => {
+      const noticed = await deps.notices.flush(now, 20);
       const claimed = await deps.store.claimDue(now.toISOString(), new Date(now.getTime() + holdMs).toISOString(), batchSize);
       await forEachConcurrently(claimed, sendConcurrency, async (item) => {
         if (!signal.aborted) await attempt(item, now, deps);
       });
-      return claimed.length;
+      return claimed.length + noticed;
     },
   };
 }
@@ -60,4 +65,9 @@ async function attempt({ delivery, body, endpoint }: ClaimedDelivery, now: Date,
     error: record.error,
     outcome: outcome.kind,
   });
+  if (outcome.kind === 'delivered' || !failedTooLong(endpoint.failingSince, now)) return;
+  const notice = { id: newId(), workspaceId: endpoint.workspaceId, endpointId: endpoint.id, url: endpoint.url, failingSince: endpoint.failingSince!, createdAt: now.toISOString() };
+  if (!(await deps.store.disableEndpoint(endpoint.id, 'failing', notice))) return;
+  deps.logger.warn('webhook endpoint disabled after failing for three days', { endpoint_id: endpoint.id, workspace_id: endpoint.workspaceId });
+  await deps.notices.flush(now, 20);
 }

@@ -7,7 +7,10 @@ import type { Env } from '@voice/runtime/config';
 import { SecretBox } from '@voice/runtime/crypto';
 import { egressPolicy } from '@voice/runtime/egress';
 import { openConfiguredEventStream, type EventStream } from '@voice/runtime/events';
-import type { InProcessServices } from '@voice/runtime/internal';
+import { createClient } from '@connectrpc/connect';
+import { CallerSigner } from '@voice/runtime/caller';
+import { openInternalChannel, type InProcessServices } from '@voice/runtime/internal';
+import { NoticeService } from '@voice/proto/voice/platform/v1/notices';
 import { startPeriodicJobs } from '@voice/runtime/jobs';
 import { createLogger, type Logger } from '@voice/runtime/logger';
 import { readListenAddress } from '@voice/runtime/config';
@@ -17,6 +20,7 @@ import { EndpointSecrets } from '../endpoints/secrets.js';
 import { webhooksRetentionJob } from '../retention.js';
 import { openWebhooksStore } from '../store/open.js';
 import { deliveryDispatchJob } from './dispatcher.js';
+import { OwnerNotices } from './owner-notices.js';
 import { consumeWalletChanges } from '../sources/balance-low.js';
 import { FanOut } from '../sources/fan-out.js';
 import { consumeTelephonyEvents } from '../sources/telephony-consumer.js';
@@ -44,6 +48,9 @@ export async function startWebhookDelivery(env: Env, options: WebhookDeliveryOpt
       events = own;
     }
     const clock = options.clock ?? (() => new Date());
+    const signer = new CallerSigner(config.common.internalSecret);
+    const platformUsers = openInternalChannel({ name: 'platform-users', url: config.platformUsersUrl }, options.local);
+    onClose(() => platformUsers.close());
     const fanOut = new FanOut(store);
     const telephony = await consumeTelephonyEvents(events, { fanOut, clock, logger: logger.child({ component: 'telephony-events' }) });
     onClose(() => telephony.stop());
@@ -53,6 +60,7 @@ export async function startWebhookDelivery(env: Env, options: WebhookDeliveryOpt
       store,
       secrets: new EndpointSecrets(new SecretBox(config.encryptionKey)),
       send: { policy: egressPolicy({ allowPrivate: config.egressAllowPrivate }), timeoutMs: config.deliveryTimeoutMs, logger },
+      notices: new OwnerNotices({ store, notices: createClient(NoticeService, platformUsers.transport), signer, logger: logger.child({ component: 'owner-notices' }) }),
       logger: logger.child({ component: 'dispatch' }),
       periodMs: config.dispatchIntervalMs,
     });
@@ -62,7 +70,7 @@ export async function startWebhookDelivery(env: Env, options: WebhookDeliveryOpt
     ]);
     onClose(() => jobs.stop());
     return startConnectServer({
-      ...serviceServerOptions('webhooks-delivery', { ...config, ...readListenAddress(env, 'webhooks-delivery') }, { logger, local: options.local }),
+      ...serviceServerOptions('webhooks-delivery', { ...config, ...readListenAddress(env, 'webhooks-delivery') }, { logger, local: options.local, signer }),
       serviceNames: [],
       routes: () => {},
     });

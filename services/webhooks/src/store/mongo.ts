@@ -16,6 +16,7 @@ import type {
   EndpointChanges,
   EndpointRecord,
   EventRecord,
+  OwnerNotice,
   WebhookSettingsRecord,
   WebhooksStore,
 } from './store.js';
@@ -28,6 +29,15 @@ interface EventDocument {
   type: string;
   body: string;
   created_at: string;
+}
+interface NoticeDocument {
+  _id: string;
+  workspace_id: string;
+  endpoint_id: string;
+  url: string;
+  failing_since: string;
+  created_at: string;
+  sent_at: string | null;
 }
 interface SettingsDocument {
   _id: string;
@@ -46,6 +56,7 @@ export class MongoWebhooksStore implements WebhooksStore {
     private readonly events: Collection<EventDocument>,
     private readonly deliveries: Collection<DeliveryDocument>,
     private readonly settings: Collection<SettingsDocument>,
+    private readonly notices: Collection<NoticeDocument>,
   ) {}
 
   static async connect(uri: string, databaseName: string): Promise<MongoWebhooksStore> {
@@ -54,12 +65,14 @@ export class MongoWebhooksStore implements WebhooksStore {
     const events = handle.db.collection<EventDocument>('events');
     const deliveries = handle.db.collection<DeliveryDocument>('deliveries');
     const settings = handle.db.collection<SettingsDocument>('settings');
+    const notices = handle.db.collection<NoticeDocument>('owner_notices');
+    await notices.createIndex({ sent_at: 1, created_at: 1 }, { name: 'pending' });
     await endpoints.createIndex({ workspace_id: 1, created_at: -1, _id: -1 }, { name: 'newest_first' });
     await events.createIndex({ created_at: 1 }, { name: 'by_time' });
     await deliveries.createIndex({ event_id: 1, endpoint_id: 1 }, { unique: true, name: 'one_per_event_and_endpoint' });
     await deliveries.createIndex({ status: 1, next_attempt_at: 1 }, { name: 'due' });
     await deliveries.createIndex({ endpoint_id: 1, created_at: -1, _id: -1 }, { name: 'by_endpoint' });
-    return new MongoWebhooksStore(handle, endpoints, events, deliveries, settings);
+    return new MongoWebhooksStore(handle, endpoints, events, deliveries, settings, notices);
   }
 
   async createEndpoint(endpoint: EndpointRecord): Promise<void> {
@@ -184,17 +197,38 @@ export class MongoWebhooksStore implements WebhooksStore {
     return doc ? deliveryOf(doc) : undefined;
   }
 
-  async disableEndpoint(id: string, reason: string, now: string): Promise<EndpointRecord | undefined> {
+  async disableEndpoint(id: string, reason: string, notice: OwnerNotice): Promise<EndpointRecord | undefined> {
     return inTransaction(this.handle, async (session) => {
       const doc = await this.endpoints.findOneAndUpdate(
         { _id: id, enabled: true },
-        { $set: { enabled: false, disabled_reason: reason, updated_at: now } },
+        { $set: { enabled: false, disabled_reason: reason, updated_at: notice.createdAt } },
         { returnDocument: 'after', session },
       );
       if (!doc) return undefined;
       await this.failPending(id, session);
+      await this.notices.insertOne(
+        {
+          _id: notice.id,
+          workspace_id: notice.workspaceId,
+          endpoint_id: notice.endpointId,
+          url: notice.url,
+          failing_since: notice.failingSince,
+          created_at: notice.createdAt,
+          sent_at: null,
+        },
+        { session },
+      );
       return endpointOf(doc);
     });
+  }
+
+  async pendingNotices(limit: number): Promise<OwnerNotice[]> {
+    const docs = await this.notices.find({ sent_at: null }).sort({ created_at: 1 }).limit(limit).toArray();
+    return docs.map((doc) => ({ id: doc._id, workspaceId: doc.workspace_id, endpointId: doc.endpoint_id, url: doc.url, failingSince: doc.failing_since, createdAt: doc.created_at }));
+  }
+
+  async markNoticeSent(id: string, at: string): Promise<void> {
+    await this.notices.updateOne({ _id: id }, { $set: { sent_at: at } });
   }
 
   private async failPending(endpointId: string, session: ClientSession): Promise<void> {

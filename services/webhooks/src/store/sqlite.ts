@@ -15,6 +15,7 @@ import type {
   EndpointChanges,
   EndpointRecord,
   EventRecord,
+  OwnerNotice,
   WebhookSettingsRecord,
   WebhooksStore,
 } from './store.js';
@@ -58,6 +59,16 @@ const migrations = [
    );
    CREATE INDEX deliveries_due ON deliveries (status, next_attempt_at);
    CREATE INDEX deliveries_by_endpoint ON deliveries (endpoint_id, created_at DESC, id DESC);
+   CREATE TABLE owner_notices (
+     id TEXT PRIMARY KEY,
+     workspace_id TEXT NOT NULL,
+     endpoint_id TEXT NOT NULL,
+     url TEXT NOT NULL,
+     failing_since TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     sent_at TEXT
+   );
+   CREATE INDEX owner_notices_pending ON owner_notices (sent_at, created_at);
    CREATE TABLE settings (
      workspace_id TEXT PRIMARY KEY,
      balance_low_threshold_units INTEGER,
@@ -211,13 +222,37 @@ export class SqliteWebhooksStore implements WebhooksStore {
     }).immediate();
   }
 
-  async disableEndpoint(id: string, reason: string, now: string): Promise<EndpointRecord | undefined> {
+  async disableEndpoint(id: string, reason: string, notice: OwnerNotice): Promise<EndpointRecord | undefined> {
     return this.db.transaction((): EndpointRecord | undefined => {
-      const changed = this.sql('UPDATE endpoints SET enabled = 0, disabled_reason = ?, updated_at = ? WHERE id = ? AND enabled = 1').run(reason, now, id).changes;
+      const changed = this.sql('UPDATE endpoints SET enabled = 0, disabled_reason = ?, updated_at = ? WHERE id = ? AND enabled = 1').run(reason, notice.createdAt, id).changes;
       if (changed === 0) return undefined;
       this.failPending(id);
+      this.sql('INSERT INTO owner_notices (id, workspace_id, endpoint_id, url, failing_since, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+        notice.id,
+        notice.workspaceId,
+        notice.endpointId,
+        notice.url,
+        notice.failingSince,
+        notice.createdAt,
+      );
       return endpointOf(this.sql('SELECT * FROM endpoints WHERE id = ?').get(id) as EndpointRow);
     }).immediate();
+  }
+
+  async pendingNotices(limit: number): Promise<OwnerNotice[]> {
+    const rows = this.sql('SELECT * FROM owner_notices WHERE sent_at IS NULL ORDER BY created_at LIMIT ?').all(limit) as {
+      id: string;
+      workspace_id: string;
+      endpoint_id: string;
+      url: string;
+      failing_since: string;
+      created_at: string;
+    }[];
+    return rows.map((row) => ({ id: row.id, workspaceId: row.workspace_id, endpointId: row.endpoint_id, url: row.url, failingSince: row.failing_since, createdAt: row.created_at }));
+  }
+
+  async markNoticeSent(id: string, at: string): Promise<void> {
+    this.sql('UPDATE owner_notices SET sent_at = ? WHERE id = ?').run(at, id);
   }
 
   private failPending(endpointId: string): void {

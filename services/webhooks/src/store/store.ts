@@ -91,6 +91,16 @@ export interface ClaimedDelivery {
   endpoint: EndpointRecord;
 }
 
+/** What the workspace's owners are told when the platform disabled one of its endpoints. */
+export interface OwnerNotice {
+  id: string;
+  workspaceId: string;
+  endpointId: string;
+  url: string;
+  failingSince: string;
+  createdAt: string;
+}
+
 /** What an attempt came to. */
 export type AttemptOutcome =
   | { kind: 'delivered' }
@@ -120,10 +130,14 @@ export interface DeliveryStore {
   /** Makes a delivery pending and due at `now`, whatever its status; it may be tried until `giveUpAt` at least. */
   retryDelivery(workspaceId: string, endpointId: string, id: string, now: string): Promise<DeliveryRecord | undefined>;
   /**
-   * Disables an enabled endpoint for `reason` and fails its pending deliveries; false when it was not
-   * enabled (another attempt got there first, or its owner disabled it).
+   * Disables an enabled endpoint for `reason`, fails its pending deliveries and queues the notice to the
+   * workspace's owners, in one transaction; undefined when it was not enabled (another attempt got
+   * there first, or its owner disabled it).
    */
-  disableEndpoint(id: string, reason: string, now: string): Promise<EndpointRecord | undefined>;
+  disableEndpoint(id: string, reason: string, notice: OwnerNotice): Promise<EndpointRecord | undefined>;
+  /** Notices not handed to the mail outbox yet, the oldest first. */
+  pendingNotices(limit: number): Promise<OwnerNotice[]>;
+  markNoticeSent(id: string, at: string): Promise<void>;
   /** Deletes at most `limit` events created before `before` whose deliveries are all settled, with those deliveries. */
   pruneEvents(before: string, limit: number): Promise<number>;
 }

@@ -1,10 +1,22 @@
 // The mail outbox in MongoDB.
-import { deleteBatch } from '@voice/runtime/store/mongo';
+import { deleteBatch, inTransaction } from '@voice/runtime/store/mongo';
+import { storedNewMail } from '../mapping/mail.js';
 import { mailOf } from './documents.js';
-import type { MailOutboxStore, MailRecord } from '../store.js';
+import type { MailOutboxStore, MailRecord, NewMail } from '../store.js';
 import type { MongoContext } from './context.js';
 
-export function mongoMailOutboxStore({ collections }: MongoContext): MailOutboxStore {
+export function mongoMailOutboxStore({ handle, collections }: MongoContext): MailOutboxStore {
+  async function queueMail(mails: NewMail[]): Promise<number> {
+    return inTransaction(handle, async (session) => {
+      let queued = 0;
+      for (const mail of mails) {
+        const written = await collections.mail.updateOne({ _id: mail.id }, { $setOnInsert: { to: mail.to, ...storedNewMail(mail) } }, { upsert: true, session });
+        queued += written.upsertedCount;
+      }
+      return queued;
+    });
+  }
+
   async function dueMail(now: string, limit: number): Promise<MailRecord[]> {
     const docs = await collections.mail
       .find({ sent_at: null, next_attempt_at: { $lte: now } })
@@ -45,5 +57,5 @@ export function mongoMailOutboxStore({ collections }: MongoContext): MailOutboxS
     return doc ? mailOf(doc) : undefined;
   }
 
-  return { dueMail, leaseMail, markMailSent, markMailFailed, pruneFinishedMail, getMail };
+  return { dueMail, leaseMail, markMailSent, markMailFailed, pruneFinishedMail, getMail, queueMail };
 }

@@ -1,9 +1,22 @@
 // The mail outbox in SQLite.
 import { mailOf, type MailRow } from './rows.js';
-import type { MailOutboxStore, MailRecord } from '../store.js';
+import type { MailOutboxStore, MailRecord, NewMail } from '../store.js';
+import { storedNewMail } from '../mapping/mail.js';
 import type { SqliteContext } from './context.js';
 
-export function sqliteMailOutboxStore({ sql }: SqliteContext): MailOutboxStore {
+export function sqliteMailOutboxStore({ db, sql }: SqliteContext): MailOutboxStore {
+  async function queueMail(mails: NewMail[]): Promise<number> {
+    return db.transaction(() => {
+      let queued = 0;
+      for (const mail of mails) {
+        const stored = { id: mail.id, recipient: mail.to, ...storedNewMail(mail) };
+        const columns = Object.keys(stored);
+        queued += sql(`INSERT INTO mail_outbox (${columns.join(', ')}) VALUES (${columns.map((column) => `@${column}`).join(', ')}) ON CONFLICT (id) DO NOTHING`).run(stored).changes;
+      }
+      return queued;
+    }).immediate();
+  }
+
   async function dueMail(now: string, limit: number): Promise<MailRecord[]> {
     const rows = sql(
       `SELECT * FROM mail_outbox WHERE sent_at IS NULL AND next_attempt_at IS NOT NULL AND next_attempt_at <= ?
@@ -44,5 +57,5 @@ export function sqliteMailOutboxStore({ sql }: SqliteContext): MailOutboxStore {
     return row ? mailOf(row) : undefined;
   }
 
-  return { dueMail, leaseMail, markMailSent, markMailFailed, pruneFinishedMail, getMail };
+  return { dueMail, leaseMail, markMailSent, markMailFailed, pruneFinishedMail, getMail, queueMail };
 }

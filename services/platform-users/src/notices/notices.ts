@@ -1,0 +1,68 @@
+// Notices to a workspace's owners (a webhook endpoint the platform disabled, ...): one e-mail per
+// active owner, queued in the mail outbox under an id made of the notice's and the owner's, so a
+// caller that retries its call queues nothing twice.
+import { createHash } from 'node:crypto';
+import type { HandlerContext } from '@connectrpc/connect';
+import { internalCallerOf, workspaceCallerOf } from '@voice/runtime/caller';
+import type { SecretBox } from '@voice/runtime/crypto';
+import { invalidRequest } from '@voice/runtime/errors';
+import { isUuid } from '@voice/runtime/ids';
+import type { SendWorkspaceNoticeRequest } from '@voice/proto/voice/platform/v1/notices';
+import type { Member } from '@voice/proto/voice/identity/v1/identity';
+import type { IdentityCalls } from '../downstream/identity.js';
+import { escapeHtml } from '../invitations/message.js';
+import type { MailOutboxStore, NewMail } from '../store/store.js';
+
+export interface NoticeDeps {
+  identity: IdentityCalls;
+  store: MailOutboxStore;
+  box: SecretBox;
+  /** Asks the mail relay to send now. */
+  mailQueued(): void;
+  now: () => Date;
+}
+
+/** A UUID-shaped id of the notice's mail to one owner. */
+const mailId = (noticeId: string, userId: string): string => {
+  const hex = createHash('sha256').update(`${noticeId}:${userId}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+};
+
+export class Notices {
+  constructor(private readonly deps: NoticeDeps) {}
+
+  async send(request: SendWorkspaceNoticeRequest, context: HandlerContext) {
+    internalCallerOf(context, 'only platform services send notices');
+    const caller = workspaceCallerOf(context);
+    const issues = [
+      ...(isUuid(request.noticeId) ? [] : [{ field: 'notice_id', issue: 'must be a UUID' }]),
+      ...(request.subject.trim() && !/[\r\n]/.test(request.subject) && request.subject.length <= 200 ? [] : [{ field: 'subject', issue: 'must be one line of 1 to 200 characters' }]),
+      ...(request.text.trim() && request.text.length <= 20_000 ? [] : [{ field: 'text', issue: 'must be 1 to 20000 characters' }]),
+    ];
+    if (issues.length > 0) throw invalidRequest(issues);
+    const on = { workspaceId: caller.workspaceId, requestId: caller.requestId };
+    const owners = (await this.owners(on)).filter((member) => member.role === 'owner' && member.status === 'active');
+    const createdAt = this.deps.now().toISOString();
+    const html = `<p>${escapeHtml(request.text).replace(/\n{2,}/g, '</p><p>').replace(/\n/g, '<br>')}</p>`;
+    const mails: NewMail[] = owners.map((owner) => ({
+      id: mailId(request.noticeId, owner.userId),
+      to: owner.email,
+      subject: request.subject,
+      sealedText: this.deps.box.seal(request.text),
+      sealedHtml: this.deps.box.seal(html),
+      createdAt,
+    }));
+    const queued = mails.length > 0 ? await this.deps.store.queueMail(mails) : 0;
+    if (queued > 0) this.deps.mailQueued();
+    return { queued };
+  }
+
+  private async owners(on: { workspaceId: string; requestId: string }): Promise<Member[]> {
+    const members: Member[] = [];
+    for (let offset = 0; ; offset += 200) {
+      const page = await this.deps.identity.listMembers({ limit: 200, offset }, on);
+      members.push(...page.members);
+      if (offset + 200 >= page.total) return members;
+    }
+  }
+}

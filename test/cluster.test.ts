@@ -2,7 +2,9 @@
 // `npm run start:cluster` runs them) over the real NATS JetStream server on 127.0.0.1:4222:
 // the end-to-end flows through the gateway, then billing and telephony SIGKILLed in the middle
 // of a steady stream of SMS sends, and billing SIGKILLed between a send's hold and its capture.
-// Every accepted message must be debited exactly once, and no hold may be left open.
+// Every accepted message must be debited exactly once, and no hold may be left open. The webhooks
+// delivery worker SIGKILLed in the middle of a delivery loses no event: neither the one it was
+// sending nor the ones its source streams brought while it was down.
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { deleteNamespaceStreams } from './support/nats-namespace.js';
@@ -12,6 +14,7 @@ import { startTestCluster, type TestCluster } from './support/cluster.js';
 import { importedSmsNumber, startFakeTwilio } from './support/fake-twilio.js';
 import { balance, buySmsNumber, eventually, ledger, ledgerWith, settledBalance } from './support/telephony.js';
 import { apiTool } from './support/tools.js';
+import { startWebhookReceiver, verifySignature } from './support/webhook-receiver.js';
 
 const natsUrl = 'nats://127.0.0.1:4222';
 // A namespace of its own keeps this run's streams and durables apart from every other run's.
@@ -32,8 +35,10 @@ beforeAll(async () => {
     // Short carrier timeouts allow a short recovery age: a send cut off by the kill is settled within seconds.
     VOICE_CARRIER_TIMEOUT_MS: '1000',
     VOICE_SMS_RECOVERY_AFTER_SECONDS: '7',
-    // The Twilio-compatible carrier of the last test listens on loopback.
+    // The Twilio-compatible carrier of the last test, and the webhook receiver, listen on loopback.
     VOICE_EGRESS_ALLOW_PRIVATE: 'true',
+    // A short delivery timeout: a delivery whose worker was killed is due again 9 s later.
+    VOICE_WEBHOOK_TIMEOUT_MS: '2000',
   });
 }, 60_000);
 
@@ -369,3 +374,39 @@ test('a send cut off by SIGKILL after the carrier took it is recovered: listed, 
     await carrier.close();
   }
 }, 60_000);
+
+test('the webhooks delivery worker SIGKILLed mid-delivery loses no event: the one in flight is sent again, the ones that came meanwhile follow', async () => {
+  const receiver = await startWebhookReceiver();
+  try {
+    const workspace = await platform.workspace();
+    const created = await platform.api.post('/api/v1/webhooks', workspace.key, { url: receiver.url, event_types: ['balance.low'] });
+    expect(created.status).toBe(201);
+    const endpoint = created.body.data;
+    expect((await platform.api.patch('/api/v1/settings/webhooks', workspace.key, { balance_low_threshold: '100' })).status).toBe(200);
+
+    // The receiver holds the ping unanswered: the worker is killed while it waits.
+    receiver.answer('hang');
+    const ping = (await platform.api.post(`/api/v1/webhooks/${endpoint.id}/test`, workspace.key, {})).body.data;
+    await eventually(async () => (receiver.received.some((request) => request.event.id === ping.event_id) ? true : undefined), 10_000, 'the ping to arrive');
+    await platform.running.kill('webhooksDelivery', 'SIGKILL');
+    receiver.answer(200);
+    // While it is down, a wallet change takes the balance below the threshold.
+    await platform.fund(workspace.id, '1.0000');
+    await platform.running.ready('webhooksDelivery', 15_000);
+
+    const low = await eventually(async () => receiver.received.find((request) => request.event.type === 'balance.low' && request.event.data.threshold === '100.0000'), 30_000, 'balance.low');
+    expect(low.event.data).toEqual({ available: '1.0000', threshold: '100.0000' });
+    expect(verifySignature(low.rawBody, low.headers['voice-signature'] as string, endpoint.secret)).toBe(true);
+    const delivered = await eventually(async () => {
+      const [delivery] = (await platform.api.get(`/api/v1/webhooks/${endpoint.id}/deliveries?status=delivered&limit=10`, workspace.key)).body.data.filter(
+        (each: { event_id: string }) => each.event_id === ping.event_id,
+      );
+      return delivery;
+    }, 30_000, 'the ping delivered again');
+    expect(delivered.attempts.at(-1)).toMatchObject({ status_code: 200 });
+    expect(receiver.received.filter((request) => request.event.id === ping.event_id).length).toBeGreaterThanOrEqual(2);
+    expect(receiver.received.filter((request) => request.event.type === 'balance.low')).toHaveLength(1);
+  } finally {
+    await receiver.close();
+  }
+}, 90_000);

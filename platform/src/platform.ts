@@ -142,7 +142,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
     calls: async (serviceEnv) => {
       await callsPort?.release();
       return startCallsService(
-        { ...serviceEnv, VOICE_ASSISTANTS_URL: urls.assistants, VOICE_TELEPHONY_URL: urls.telephony, VOICE_BILLING_URL: urls.billing, VOICE_TOOLS_URL: urls.tools },
+        { ...serviceEnv, VOICE_ASSISTANTS_URL: urls.assistants, VOICE_TELEPHONY_URL: urls.telephony, VOICE_BILLING_URL: urls.billing, VOICE_TOOLS_URL: urls.tools, VOICE_IDENTITY_URL: urls.identity },
         { logger: loggerFor('calls'), events, local },
       );
     },

@@ -10,6 +10,8 @@ export interface CallsConfig {
   assistantsUrl: string;
   telephonyUrl: string;
   billingUrl: string;
+  /** Identity: an inbound call's workspace and its plan. */
+  identityUrl: string;
   /** The tools service: an assistant's api tools run through it during calls. */
   toolsUrl: string;
   /** The largest call recording kept, in bytes (VOICE_CALL_RECORDING_MAX_MB). */
@@ -42,6 +44,7 @@ export function readCallsConfig(env: Env): CallsConfig {
     telephonyUrl: readServiceUrl(env, 'telephony'),
     billingUrl: readServiceUrl(env, 'billing'),
     toolsUrl: readServiceUrl(env, 'tools'),
+    identityUrl: readServiceUrl(env, 'identity'),
     recordingMaxBytes: readInt(env, 'VOICE_CALL_RECORDING_MAX_MB', 256, { min: 1, max: 4096 }) * 1024 * 1024,
     creditUnitsPerMinute: readCreditsPerMinute(env),
     minuteRounding: readEnum(env, 'VOICE_CALL_MINUTE_ROUNDING', 'minute', minuteRoundings),

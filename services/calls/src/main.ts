@@ -17,6 +17,7 @@ import { BillingService } from '@voice/proto/voice/billing/v1/billing';
 import { CallLegService } from '@voice/proto/voice/telephony/v1/call_legs';
 import { CallRouteService } from '@voice/proto/voice/telephony/v1/call_routes';
 import { ToolsService } from '@voice/proto/voice/tools/v1/tools';
+import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
 import { startCallConsumers } from './events/consumers.js';
 import { ConnectCallTools } from './peers/call-tools.js';
 import type { SessionDeps } from './sessions/sessions.js';
@@ -67,6 +68,7 @@ export async function startCallsService(env: Env, options: CallsOptions = {}): P
     const telephony = channel('telephony', config.telephonyUrl);
     const billing = channel('billing', config.billingUrl);
     const tools = channel('tools', config.toolsUrl);
+    const identity = channel('identity', config.identityUrl);
     const jobs = await startPeriodicJobs(config.common, 'calls', { logger }, [callsRetentionJob(store, config.common.retention)]);
     onClose(() => jobs.stop());
 
@@ -77,6 +79,7 @@ export async function startCallsService(env: Env, options: CallsOptions = {}): P
           assistants: createClient(AssistantsService, assistants),
           routes: createClient(CallRouteService, telephony),
           legs: createClient(CallLegService, telephony),
+          identity: createClient(IdentityService, identity),
         },
         signer,
       ),

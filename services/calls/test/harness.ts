@@ -68,6 +68,13 @@ export class PlayedPeers implements CallPeers {
   async endLeg(_caller: WorkspaceCaller, callId: string): Promise<void> {
     this.ended.push(callId);
   }
+
+  /** Workspaces' plans: every workspace is on `pro` unless set here (undefined: none, or suspended). */
+  readonly plans = new Map<string, string | undefined>();
+
+  async activePlan(caller: WorkspaceCaller): Promise<string | undefined> {
+    return this.plans.has(caller.workspaceId) ? this.plans.get(caller.workspaceId) : 'pro';
+  }
 }
 
 /** One wallet per workspace (included minutes and credits, in sub-units) that holds as billing's rule does. */

@@ -7,7 +7,6 @@ import type { JsonObject } from '@bufbuild/protobuf';
 import type { WorkspaceCaller } from '@voice/runtime/caller';
 import { invalidRequest, serviceError } from '@voice/runtime/errors';
 import { idempotencyExpiry, requestFingerprint } from '@voice/runtime/idempotency';
-import { newId } from '@voice/runtime/ids';
 import { definedFields, validate } from '@voice/runtime/validation';
 import { createCallBodySchema } from '@voice/contracts/calls';
 import { parseE164 } from '@voice/contracts/telephony';
@@ -15,17 +14,9 @@ import type { CreateCallRequest } from '@voice/proto/voice/calls/v1/calls';
 import { callUsageEvent } from '../billing/usage-events.js';
 import type { CallsDeps } from '../deps.js';
 import { presentCall } from '../presenter.js';
-import type { CallRecord, ClaimOutcome, IdempotencyClaim } from '../store/store.js';
+import type { ClaimOutcome, IdempotencyClaim } from '../store/store.js';
 import { holdCallFunds } from './funds.js';
-
-/** The assistants' default when a configuration somehow carries none. */
-const defaultMaxDurationSeconds = 1_800;
-
-const maxDurationOf = (config: JsonObject): number => {
-  const endCall = config.end_call;
-  const value = endCall && typeof endCall === 'object' && !Array.isArray(endCall) ? endCall.max_duration_seconds : undefined;
-  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : defaultMaxDurationSeconds;
-};
+import { newCall } from './new-call.js';
 
 export function answerForClaimed(outcome: ClaimOutcome) {
   if (outcome.kind === 'key_reused') throw serviceError('conflict', 'this Idempotency-Key was already used with a different request body');
@@ -48,41 +39,18 @@ export async function createCall(deps: CallsDeps, request: CreateCallRequest, ca
   const to = parseE164(input.value.to)!.number;
   const assistant = await deps.peers.callAssistant(caller, input.value.assistant_id, request.workspacePlan);
   const { numberId } = await deps.peers.checkRoute(caller, from, to);
-  const id = newId();
-  const at = now.toISOString();
-  const call: CallRecord = {
-    id,
+  const call = newCall({
     workspaceId: caller.workspaceId,
-    status: 'queued',
     direction: 'outbound',
     from,
     to,
     numberId,
-    assistantId: assistant.id,
-    assistantVersion: assistant.version,
-    assistantConfig: assistant.config,
+    assistant,
     variables: (input.value.variables ?? {}) as JsonObject,
     metadata: (input.value.metadata ?? {}) as JsonObject,
-    maxDurationSeconds: maxDurationOf(assistant.config),
-    holdId: id,
-    legId: null,
-    legSequence: 0,
-    answeredAt: null,
-    endedAt: null,
-    durationSeconds: 0,
-    endReason: null,
-    minuteUnitsCharged: 0,
-    creditUnitsCharged: 0,
-    summary: null,
-    verdict: null,
-    extractedFields: {},
-    hasRecording: false,
-    usageEventId: null,
-    charged: false,
-    version: 0,
-    createdAt: at,
-    updatedAt: at,
-  };
+    at: now.toISOString(),
+  });
+  const id = call.id;
   call.maxDurationSeconds = await holdCallFunds(deps, call, caller.requestId);
 
   const created = await deps.store.createCall(call, claim);

@@ -1,12 +1,15 @@
 // The services a call is checked against and placed through, asked as the calls service on behalf of
 // the caller's workspace: assistants (the assistant a call runs, held to today's plan), telephony
-// (the calling number and the destination, then the carrier leg).
+// (the calling number and the destination, then the carrier leg), identity (an inbound call's workspace
+// and its plan).
 import type { JsonObject } from '@bufbuild/protobuf';
 import type { Client } from '@connectrpc/connect';
 import { callHeaders, type CallerSigner, type WorkspaceCaller } from '@voice/runtime/caller';
 import type { AssistantsService } from '@voice/proto/voice/assistants/v1/assistants';
 import type { CallLegService, PlaceCallLegRequest } from '@voice/proto/voice/telephony/v1/call_legs';
 import type { CallRouteService } from '@voice/proto/voice/telephony/v1/call_routes';
+import type { IdentityService } from '@voice/proto/voice/identity/v1/identity';
+import { Code, ConnectError } from '@connectrpc/connect';
 
 export interface CallAssistant {
   id: string;
@@ -22,6 +25,8 @@ export interface CallPeers {
   checkRoute(caller: WorkspaceCaller, from: string, to: string): Promise<{ numberId: string }>;
   placeLeg(caller: WorkspaceCaller, request: Omit<PlaceCallLegRequest, '$typeName' | 'workspaceId'>): Promise<{ legId: string }>;
   endLeg(caller: WorkspaceCaller, callId: string): Promise<void>;
+  /** The workspace's plan, or undefined when it does not exist or is suspended (it takes no calls). */
+  activePlan(caller: WorkspaceCaller): Promise<string | undefined>;
 }
 
 export class ConnectCallPeers implements CallPeers {
@@ -30,6 +35,7 @@ export class ConnectCallPeers implements CallPeers {
       assistants: Client<typeof AssistantsService>;
       routes: Client<typeof CallRouteService>;
       legs: Client<typeof CallLegService>;
+      identity: Client<typeof IdentityService>;
     },
     private readonly signer: CallerSigner,
   ) {}
@@ -54,5 +60,15 @@ export class ConnectCallPeers implements CallPeers {
 
   async endLeg(caller: WorkspaceCaller, callId: string): Promise<void> {
     await this.clients.legs.endCallLeg({ callId, workspaceId: caller.workspaceId }, this.options(caller));
+  }
+
+  async activePlan(caller: WorkspaceCaller): Promise<string | undefined> {
+    try {
+      const { workspace } = await this.clients.identity.getWorkspace({ id: caller.workspaceId }, this.options(caller));
+      return workspace?.status === 'active' ? workspace.plan : undefined;
+    } catch (error) {
+      if (ConnectError.from(error).code === Code.NotFound) return undefined;
+      throw error;
+    }
   }
 }

@@ -1,0 +1,69 @@
+// A new call's record, outbound or inbound: the assistant version it runs (its configuration taken
+// now), its limit, and everything that happens later still empty. Its hold is named by its id.
+import type { JsonObject } from '@bufbuild/protobuf';
+import type { CallDirectionName, CallStatusName } from '@voice/contracts/calls';
+import { newId } from '@voice/runtime/ids';
+import type { CallAssistant } from '../peers/peers.js';
+import type { CallRecord } from '../store/store.js';
+
+/** The assistants' default when a configuration somehow carries none. */
+const defaultMaxDurationSeconds = 1_800;
+
+const maxDurationOf = (config: JsonObject): number => {
+  const endCall = config.end_call;
+  const value = endCall && typeof endCall === 'object' && !Array.isArray(endCall) ? endCall.max_duration_seconds : undefined;
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : defaultMaxDurationSeconds;
+};
+
+export interface NewCall {
+  workspaceId: string;
+  direction: CallDirectionName;
+  from: string;
+  to: string;
+  numberId: string | null;
+  assistant: CallAssistant;
+  variables: JsonObject;
+  metadata: JsonObject;
+  at: string;
+  /** An inbound call arrives on a leg that is already ringing. */
+  status?: CallStatusName;
+  legId?: string;
+  legSequence?: number;
+}
+
+export function newCall(input: NewCall): CallRecord {
+  const id = newId();
+  return {
+    id,
+    workspaceId: input.workspaceId,
+    status: input.status ?? 'queued',
+    direction: input.direction,
+    from: input.from,
+    to: input.to,
+    numberId: input.numberId,
+    assistantId: input.assistant.id,
+    assistantVersion: input.assistant.version,
+    assistantConfig: input.assistant.config,
+    variables: input.variables,
+    metadata: input.metadata,
+    maxDurationSeconds: maxDurationOf(input.assistant.config),
+    holdId: id,
+    legId: input.legId ?? null,
+    legSequence: input.legSequence ?? 0,
+    answeredAt: null,
+    endedAt: null,
+    durationSeconds: 0,
+    endReason: null,
+    minuteUnitsCharged: 0,
+    creditUnitsCharged: 0,
+    summary: null,
+    verdict: null,
+    extractedFields: {},
+    hasRecording: false,
+    usageEventId: null,
+    charged: false,
+    version: 0,
+    createdAt: input.at,
+    updatedAt: input.at,
+  };
+}

@@ -1,7 +1,8 @@
 // A call on the Twilio-compatible path, end to end through the gateway: POST /calls from a number
 // imported through a workspace's carrier connection dials the carrier (a real HTTP server on
 // loopback); the test then plays the carrier: signed status callbacks, the TwiML fetch, the media
-// stream to the sandbox voice runtime, the hang-up and the recording. Forged callbacks change nothing.
+// stream to the sandbox voice runtime, the hang-up and the recording; and an inbound call on a number
+// given to an assistant, offered by the carrier's voice webhook. Forged callbacks change nothing.
 import { randomBytes } from 'node:crypto';
 import { expectError } from './support/api-client.js';
 import { importedNumber, startFakeTwilio, type FakeTwilio } from './support/fake-twilio.js';
@@ -138,4 +139,42 @@ test('a carrier that fails when asked to dial is 503 telephony_unavailable', asy
   } finally {
     carrier.mode = 'ok';
   }
+});
+
+describe('inbound calls', () => {
+  test('a call to a number given to an assistant becomes an inbound call, streams to the runtime and ends with the carrier', async () => {
+    const { key, number, assistantId } = await ready();
+    const numbers = await platform.api.get('/phone-numbers', key);
+    const numberId: string = numbers.body.data.find((listed: { number: string }) => listed.number === number).id;
+    expect((await platform.api.patch(`/phone-numbers/${numberId}`, key, { assistant_id: assistantId })).status).toBe(200);
+    const connection: string = numbers.body.data.find((listed: { number: string }) => listed.number === number).carrier_connection_id;
+    const callSid = `CA${randomBytes(16).toString('hex')}`;
+    const offer = { CallSid: callSid, From: '+12025550146', To: number, CallStatus: 'ringing', Direction: 'inbound', AccountSid: carrier.accountSid };
+
+    expectError(await voiceWebhook(platform, carrier, `/webhooks/carriers/${connection}/voice`, offer, 'forged'), 403, 'forbidden');
+    const answer = await voiceWebhook(platform, carrier, `/webhooks/carriers/${connection}/voice`, offer);
+    expect(answer.status).toBe(200);
+    const stream = streamOf(answer.text);
+    expect(stream).toMatchObject({ parameters: { call_id: expect.any(String), session_token: expect.any(String) } });
+    const callId = stream!.parameters.call_id!;
+    // The carrier asking again gets the same call.
+    expect((await voiceWebhook(platform, carrier, `/webhooks/carriers/${connection}/voice`, offer)).text).toBe(answer.text);
+    expect((await platform.api.get(`/calls/${callId}`, key)).body.data).toMatchObject({ direction: 'inbound', from: '+12025550146', to: number, assistant_id: assistantId });
+
+    const numberStatus = (params: Record<string, string>) => voiceWebhook(platform, carrier, `/webhooks/carriers/${connection}/voice/status`, { CallSid: callSid, ...params });
+    expect((await numberStatus({ CallStatus: 'in-progress' })).status).toBe(204);
+    const media = await openCarrierStream(stream!.url, stream!.parameters);
+    expect(await media.closed).toBe(1000);
+    expect((await numberStatus({ CallStatus: 'completed', CallDuration: '3' })).status).toBe(204);
+    const call = await eventually(
+      async () => {
+        const read = (await platform.api.get(`/calls/${callId}`, key)).body.data;
+        return read.status === 'completed' && read.ended_at !== null ? read : undefined;
+      },
+      20_000,
+      'the inbound call to complete',
+    );
+    expect(call).toMatchObject({ duration_seconds: 3, end_reason: 'assistant_ended' });
+    expect(call.transcript[0]).toMatchObject({ role: 'assistant', text: 'Hello, this is Acme.' });
+  });
 });

@@ -42,6 +42,17 @@ const dialFrom = (from: string) =>
 
 const pathOf = (url: string) => new URL(url).pathname;
 
+/** The call once it is in `status` and has ended. */
+const endedAs = (key: string, callId: string, status: string) =>
+  eventually(
+    async () => {
+      const read = (await platform.api.get(`/calls/${callId}`, key)).body.data;
+      return read.status === status && read.ended_at !== null ? read : undefined;
+    },
+    20_000,
+    `the call to end ${status}`,
+  );
+
 test('the carrier dials, the leg is followed by signed callbacks, its media streams to the runtime, and the recording is fetched for the call', async () => {
   const { key, number, assistantId } = await ready();
   const placed = await platform.api.post('/calls', key, {
@@ -77,14 +88,7 @@ test('the carrier dials, the leg is followed by signed callbacks, its media stre
   const media = await openCarrierStream(stream!.url, stream!.parameters);
   expect(await media.closed).toBe(1000);
   expect((await status({ CallStatus: 'completed', CallDuration: '2' })).status).toBe(204);
-  const call = await eventually(
-    async () => {
-      const read = (await platform.api.get(`/calls/${callId}`, key)).body.data;
-      return read.status === 'completed' && read.ended_at !== null ? read : undefined;
-    },
-    20_000,
-    'the call to complete',
-  );
+  const call = await endedAs(key, callId, 'completed');
   expect(call).toMatchObject({ direction: 'outbound', from: number, to: '+12025550143', end_reason: 'caller_hung_up', duration_seconds: 2, has_recording: true });
   expect(call.transcript.map((turn: { role: string; text: string }) => [turn.role, turn.text])).toEqual([
     ['assistant', 'Hello, this is Acme.'],
@@ -115,14 +119,7 @@ test('a call the carrier reports busy ends busy, and its leg is never streamed',
   const status = (params: Record<string, string>) => voiceWebhook(platform, carrier, pathOf(dial.form.StatusCallback!), { CallSid: dial.sid, ...params });
   expect((await status({ CallStatus: 'ringing' })).status).toBe(204);
   expect((await status({ CallStatus: 'busy' })).status).toBe(204);
-  const call = await eventually(
-    async () => {
-      const read = (await platform.api.get(`/calls/${placed.body.data.id}`, key)).body.data;
-      return read.status === 'busy' ? read : undefined;
-    },
-    20_000,
-    'the call to end busy',
-  );
+  const call = await endedAs(key, placed.body.data.id, 'busy');
   expect(call).toMatchObject({ duration_seconds: 0, answered_at: null });
   // A late answer of the ended leg hangs up.
   const late = await voiceWebhook(platform, carrier, pathOf(dial.form.Url!), { CallSid: dial.sid, CallStatus: 'in-progress' });
@@ -166,14 +163,7 @@ describe('inbound calls', () => {
     const media = await openCarrierStream(stream!.url, stream!.parameters);
     expect(await media.closed).toBe(1000);
     expect((await numberStatus({ CallStatus: 'completed', CallDuration: '3' })).status).toBe(204);
-    const call = await eventually(
-      async () => {
-        const read = (await platform.api.get(`/calls/${callId}`, key)).body.data;
-        return read.status === 'completed' && read.ended_at !== null ? read : undefined;
-      },
-      20_000,
-      'the inbound call to complete',
-    );
+    const call = await endedAs(key, callId, 'completed');
     expect(call).toMatchObject({ duration_seconds: 3, end_reason: 'assistant_ended' });
     expect(call.transcript[0]).toMatchObject({ role: 'assistant', text: 'Hello, this is Acme.' });
   });

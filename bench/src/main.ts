@@ -1,6 +1,7 @@
 // `npm run bench`: on the single-process platform, A/B rounds of bare node:http, the express+Connect
 // floor and the full GET, then the further GET paths, PATCH and SMS with its event lag; then on the
-// cluster topology the full GET and SMS with its event lag under concurrent senders. Prints the
+// cluster topology the full GET and SMS with its event lag under concurrent senders; each SMS section
+// also measures the lag of its sms.status webhook events, source event to receiver. Prints the
 // Node version, a table, ratios with their spread and PASS/MISS per target, writes
 // bench/results/*.json; exits non-zero only if a measurement is broken.
 import { startBaseline } from './bench-servers.js';
@@ -32,6 +33,7 @@ import { patchToolScenario, sendSmsScenario } from './scenarios.js';
 import { SentSmsLog } from './sent-sms.js';
 import { benchSmsDestination, prepareSmsSender } from './sms-fixtures.js';
 import { measureSmsLag } from './sms-lag.js';
+import { startWebhookLagProbe } from './webhook-lag.js';
 import type { Spread } from './spread.js';
 
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
@@ -49,6 +51,7 @@ interface Findings {
 /** SMS through the platform at `senders` connections, then the lag until every accepted send is in the ledger. */
 async function measureSms(config: BenchConfig, server: ServerUnderLoad, apiKey: string, label: string, senders: number, findings: Findings): Promise<PathRow> {
   const sender = await prepareSmsSender(server.url, apiKey);
+  const webhooks = await startWebhookLagProbe(server.url, apiKey);
   const sent = new SentSmsLog();
   const row: PathRow = {
     key: label,
@@ -66,7 +69,9 @@ async function measureSms(config: BenchConfig, server: ServerUnderLoad, apiKey: 
     ],
   };
   log(`${label}: waiting for one ledger debit per 202 answer (at most ${config.smsLagTimeoutSeconds} s)`);
-  const section = { label, senders, lag: await measureSmsLag(server.url, apiKey, sent, senders, config.smsLagTimeoutSeconds) };
+  const lag = await measureSmsLag(server.url, apiKey, sent, senders, config.smsLagTimeoutSeconds);
+  log(`${label}: waiting for the webhook receiver to go quiet`);
+  const section = { label, senders, lag, webhookLag: await webhooks.finish(2_000, config.smsLagTimeoutSeconds) };
   findings.sms.push(section);
   findings.failures.push(...findSmsFailures(row.runs[0]!, section));
   return row;

@@ -38,6 +38,8 @@ export function benchPlatformEnv(dataDir: string): { env: Record<string, string>
     // Metrics on as in production, on a free port so a bench never collides with a running platform.
     VOICE_METRICS_PORT: '0',
     VOICE_RATE_LIMITS: 'starter=100000000,pro=100000000,enterprise=100000000',
+    // The webhook receiver of the delivery-lag measurement listens on loopback.
+    VOICE_EGRESS_ALLOW_PRIVATE: 'true',
   };
   return { env, apiKey };
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { cpuMicrosPerRequest, type PathResult } from './measure.js';
 import type { MemoryReading } from './memory.js';
 import type { SmsLagReport } from './sms-lag.js';
+import type { WebhookLagReport } from './webhook-lag.js';
 import { spreadOf, type Spread } from './spread.js';
 
 /** The servers of the A/B rounds. */
@@ -22,6 +23,8 @@ export interface SmsSection {
   label: string;
   senders: number;
   lag: SmsLagReport;
+  /** The sms.status webhook events of the section's messages: from the status change to the receiver. */
+  webhookLag?: WebhookLagReport;
 }
 
 export interface Target {
@@ -198,7 +201,7 @@ export function formatReport(report: BenchReport): string {
   return `${lines.join('\n')}\n`;
 }
 
-function formatSmsLag({ label, senders, lag }: SmsSection): string[] {
+function formatSmsLag({ label, senders, lag, webhookLag }: SmsSection): string[] {
   const { integrity } = lag;
   const lagLine = lag.lagMs
     ? `p50 ${fmt(lag.lagMs.p50)} ms, p99 ${fmt(lag.lagMs.p99)} ms, max ${fmt(lag.lagMs.max)} ms, mean ${fmt(lag.lagMs.mean, 1)} ms over ${fmt(lag.messages)} messages`
@@ -217,6 +220,13 @@ function formatSmsLag({ label, senders, lag }: SmsSection): string[] {
     `  integrity: ${fmt(integrity.answers)} 202 answers (warm-up + measured), ${fmt(integrity.debitedAnswers)} of them debited, ` +
       `${fmt(integrity.debits)} sms.outbound debits, ${integrity.debitedTwice} messages debited twice, ` +
       `${integrity.debitsWithoutAnswer} debits of sends cut off at the end of a run (at most ${integrity.allowedWithoutAnswer})`,
+    ...(webhookLag
+      ? [
+          webhookLag.lagMs
+            ? `  webhook delivery lag (receiver's arrival - sms.status created_at): p50 ${fmt(webhookLag.lagMs.p50)} ms, p99 ${fmt(webhookLag.lagMs.p99)} ms, max ${fmt(webhookLag.lagMs.max)} ms, mean ${fmt(webhookLag.lagMs.mean, 1)} ms over ${fmt(webhookLag.events)} events`
+            : '  webhook delivery lag: no sms.status event reached the receiver',
+        ]
+      : []),
   ];
 }
 

@@ -1,7 +1,10 @@
 // Tier 2: SipTrunkService through Connect's router transport with the signed-caller check, a SQLite
-// store and the real OPTIONS checker: sealing, masking, routing errors, and the check against a SIP
-// responder on loopback (allowed here) or refused by the egress guard.
-import { mkdtempSync, rmSync } from 'node:fs';
+// store and the real OPTIONS checker: sealing, masking, routing errors, the check against a SIP
+// responder on loopback (allowed here) or refused by the egress guard, and a TLS trunk whose
+// certificate nobody vouches for.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -73,4 +76,27 @@ test('the check reports the responder’s answer; the guard refuses loopback bef
   expect(await failure(guarded.client.checkSipTrunk({ id: trunk!.id }, guarded.inWorkspace(workspace)))).toMatchObject({ reason: 'destination_forbidden' });
   expect(responder.received).toHaveLength(before);
   expect(await failure(allowed.client.checkSipTrunk({ id: trunk!.id }, allowed.inWorkspace(newId())))).toMatchObject({ reason: 'not_found' });
+});
+
+test('a TLS trunk whose certificate is not trusted is a tls_error, and nothing is sent to it', async () => {
+  const keyFile = join(dir, 'key.pem');
+  const certFile = join(dir, 'cert.pem');
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', '/CN=127.0.0.1'], { stdio: 'ignore' });
+  const received: Buffer[] = [];
+  const server: TlsServer = createTlsServer({ key: readFileSync(keyFile), cert: readFileSync(certFile) }, (socket) => {
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    socket.on('error', () => undefined);
+  });
+  server.on('tlsClientError', () => undefined);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const workspace = newId();
+    const port = (server.address() as { port: number }).port;
+    const { trunk } = await allowed.client.createSipTrunk({ name: 'Secure', address: `sips:127.0.0.1:${port}`, transport: 'tls' }, allowed.inWorkspace(workspace));
+    const answer = await allowed.client.checkSipTrunk({ id: trunk!.id }, allowed.inWorkspace(workspace));
+    expect(answer).toMatchObject({ reachable: false, failure: 'tls_error', statusCode: 0 });
+    expect(received).toEqual([]);
+  } finally {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
 });

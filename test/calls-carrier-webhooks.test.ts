@@ -2,7 +2,7 @@
 // what the gateway accepts (signed forms, POST only), how it answers (TwiML or 204), and that a
 // forged or foreign webhook is refused and changes nothing.
 import { expectError } from './support/api-client.js';
-import { startFakeTwilio, type FakeTwilio } from './support/fake-twilio.js';
+import { importedNumber, startFakeTwilio, type FakeTwilio } from './support/fake-twilio.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 import { voiceWebhook } from './support/twilio-voice.js';
 
@@ -16,17 +16,7 @@ beforeAll(async () => {
   carrier = await startFakeTwilio();
   platform = await startTestPlatform({ VOICE_EGRESS_ALLOW_PRIVATE: 'true', VOICE_CARRIER_TIMEOUT_MS: '1000' });
   const workspace = await platform.workspace();
-  const connection = await platform.api.post('/carrier-connections', workspace.key, {
-    name: 'Voice carrier',
-    provider: 'twilio',
-    base_url: carrier.url,
-    account_sid: carrier.accountSid,
-    auth_token: carrier.authToken,
-  });
-  expect(connection.status).toBe(201);
-  connectionId = connection.body.data.id;
-  carrier.numbers.set(number, { sms: true });
-  expect((await platform.api.post('/phone-numbers/import', workspace.key, { number, carrier_connection_id: connectionId })).status).toBe(201);
+  connectionId = (await importedNumber(platform.api, workspace.key, carrier, number)).connectionId;
 });
 afterAll(async () => {
   await platform.close();

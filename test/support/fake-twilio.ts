@@ -27,11 +27,8 @@ export interface FakeTwilio {
   close(): Promise<void>;
 }
 
-/**
- * A carrier connection to `carrier` in the workspace and `number` imported through it with
- * outbound SMS on, through the public API: a sender whose every message the test can see.
- */
-export async function importedSmsNumber(api: ApiClient, key: string, carrier: FakeTwilio, number: string): Promise<{ id: string; connectionId: string }> {
+/** A carrier connection to `carrier` in the workspace and `number` imported through it, through the public API. */
+export async function importedNumber(api: ApiClient, key: string, carrier: FakeTwilio, number: string): Promise<{ id: string; connectionId: string }> {
   const connection = await api.post('/carrier-connections', key, {
     name: 'Carrier account',
     provider: 'twilio',
@@ -43,9 +40,15 @@ export async function importedSmsNumber(api: ApiClient, key: string, carrier: Fa
   carrier.numbers.set(number, { sms: true });
   const imported = await api.post('/phone-numbers/import', key, { number, carrier_connection_id: connection.body.data.id });
   if (imported.status !== 201) throw new Error(`import failed: ${imported.text}`);
-  const enabled = await api.patch(`/phone-numbers/${imported.body.data.id}`, key, { sms_outbound_enabled: true });
-  if (enabled.status !== 200) throw new Error(`enable failed: ${enabled.text}`);
   return { id: imported.body.data.id, connectionId: connection.body.data.id };
+}
+
+/** importedNumber with outbound SMS on: a sender whose every message the test can see. */
+export async function importedSmsNumber(api: ApiClient, key: string, carrier: FakeTwilio, number: string): Promise<{ id: string; connectionId: string }> {
+  const imported = await importedNumber(api, key, carrier, number);
+  const enabled = await api.patch(`/phone-numbers/${imported.id}`, key, { sms_outbound_enabled: true });
+  if (enabled.status !== 200) throw new Error(`enable failed: ${enabled.text}`);
+  return imported;
 }
 
 export async function startFakeTwilio(): Promise<FakeTwilio> {

@@ -3,47 +3,25 @@ import { newId } from '@voice/runtime/ids';
 import type { NewOutboxEvent } from '@voice/runtime/events';
 import { RecordingTooLarge, type CallRecord, type CallStore, type IdempotencyClaim } from '../src/store/store.js';
 import type { OpenStore } from '../../runtime/test/store-contract.js';
+import { newCall } from '../src/calls/new-call.js';
 
 let clock = Date.parse('2026-01-01T00:00:00.000Z');
 const tick = (): string => new Date((clock += 1000)).toISOString();
 
 export function callRecord(workspaceId: string, overrides: Partial<CallRecord> = {}): CallRecord {
-  const at = tick();
-  const id = overrides.id ?? newId();
-  return {
-    id,
+  const call = newCall({
     workspaceId,
-    status: 'queued',
     direction: 'outbound',
     from: '+442071838750',
     to: '+14155550123',
     numberId: newId(),
-    assistantId: newId(),
-    assistantVersion: 3,
-    assistantConfig: { name: 'Front desk', first_message: 'Hello {{name}}', 'odd.key': { $x: 1 } },
+    assistant: { id: newId(), version: 3, config: { name: 'Front desk', first_message: 'Hello {{name}}', 'odd.key': { $x: 1 } } },
     variables: { name: 'Ada' },
     metadata: { crm: { id: 42 } },
-    maxDurationSeconds: 600,
-    holdId: id,
-    legId: null,
-    legSequence: 0,
-    answeredAt: null,
-    endedAt: null,
-    durationSeconds: 0,
-    endReason: null,
-    minuteUnitsCharged: 0,
-    creditUnitsCharged: 0,
-    summary: null,
-    verdict: null,
-    extractedFields: {},
-    hasRecording: false,
-    usageEventId: null,
-    charged: false,
-    version: 0,
-    createdAt: at,
-    updatedAt: at,
-    ...overrides,
-  };
+    at: tick(),
+  });
+  const id = overrides.id ?? call.id;
+  return { ...call, id, holdId: id, maxDurationSeconds: 600, ...overrides };
 }
 
 const claim = (key: string, fingerprint: string, overrides: Partial<IdempotencyClaim> = {}): IdempotencyClaim => ({

@@ -551,7 +551,7 @@ describe('voice calls', () => {
         ? { status: 200, bytes: wav, headers: { 'content-type': 'audio/x-wav' } }
         : twilioError(404, 20404, 'The requested resource was not found');
     const recording = await carrier().fetchRecording('RE0123456789abcdef0123456789abcdef');
-    expect(recording.contentType).toBe('audio/x-wav');
+    expect(recording.contentType).toBe('audio/wav');
     expect(twilio.received[0]!.headers['authorization']).toBe(`Basic ${Buffer.from(`${accountSid}:${authToken}`).toString('base64')}`);
     expect(recording.bytes).toEqual(wav);
     const refused = await caught(carrier().fetchRecording('RE00000000000000000000000000000000'));

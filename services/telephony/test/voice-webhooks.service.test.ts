@@ -177,7 +177,7 @@ test("a finished recording is fetched from the carrier and handed to the calls s
   expect(await failure(webhook(VoiceWebhookKind.RECORDING, `/calls/${legId}/recording`, params, { legId, forged: true }))).toMatchObject({ code: Code.PermissionDenied });
   expect(calls.recordings).toHaveLength(0);
   await webhook(VoiceWebhookKind.RECORDING, `/calls/${legId}/recording`, params, { legId });
-  expect(calls.recordings).toEqual([{ session: { callId, sessionToken: 'st_outbound' }, recording: { contentType: 'audio/x-wav', bytes: wav } }]);
+  expect(calls.recordings).toEqual([{ session: { callId, sessionToken: 'st_outbound' }, recording: { contentType: 'audio/wav', bytes: wav } }]);
   // The carrier's own URL in the callback is never followed: the recording is asked for by its id.
   expect(twilio.received.at(-1)!.path).toBe(`/2010-04-01/Accounts/${accountSid}/Recordings/${recordingSid}.wav`);
   await webhook(VoiceWebhookKind.RECORDING, `/calls/${legId}/recording`, { ...params, RecordingStatus: 'failed' }, { legId });

@@ -55,6 +55,7 @@ const messageSchema = z.object({ sid: z.string().min(1) });
 const callSchema = z.object({ sid: z.string().min(1) });
 /** Four hours of 8 kHz 16-bit mono WAV (Twilio's longest call) with room to spare. */
 const maxRecordingBytes = 256 * 1024 * 1024;
+const wavTypes = new Set(['audio/wav', 'audio/x-wav', 'audio/wave', 'audio/vnd.wave']);
 /** The progress events a placed call reports to its StatusCallback. */
 const callProgressEvents = ['initiated', 'ringing', 'answered', 'completed'];
 const messageListSchema = z.object({
@@ -151,7 +152,9 @@ export class TwilioCompatibleCarrier implements CarrierAdapter {
     if (!isSuccess(answer)) throw rejectionOf(answer, (text) => this.client.redact(text));
     const file = answer.file!;
     if (file.truncated) throw new CarrierRejected(`the recording is larger than ${maxRecordingBytes} bytes`, 'request');
-    return { contentType: file.contentType.split(';')[0]!.trim(), bytes: file.bytes };
+    const contentType = file.contentType.split(';')[0]!.trim().toLowerCase();
+    // Twilio names WAV audio/x-wav; the platform keeps recordings as audio/wav.
+    return { contentType: wavTypes.has(contentType) ? 'audio/wav' : contentType, bytes: file.bytes };
   }
 
   async findSentSms(query: SentSmsQuery): Promise<string[]> {

@@ -1,7 +1,8 @@
 // A call on the Twilio-compatible path, end to end through the gateway: POST /calls from a number
 // imported through a workspace's carrier connection dials the carrier (a real HTTP server on
 // loopback); the test then plays the carrier: signed status callbacks, the TwiML fetch, the media
-// stream to the sandbox voice runtime, the hang-up and the recording. Forged callbacks change nothing.
+// stream to the sandbox voice runtime, the hang-up and the recording; and an inbound call on a number
+// given to an assistant, offered by the carrier's voice webhook. Forged callbacks change nothing.
 import { randomBytes } from 'node:crypto';
 import { expectError } from './support/api-client.js';
 import { importedNumber, startFakeTwilio, type FakeTwilio } from './support/fake-twilio.js';
@@ -41,6 +42,17 @@ const dialFrom = (from: string) =>
 
 const pathOf = (url: string) => new URL(url).pathname;
 
+/** The call once it is in `status` and has ended. */
+const endedAs = (key: string, callId: string, status: string) =>
+  eventually(
+    async () => {
+      const read = (await platform.api.get(`/calls/${callId}`, key)).body.data;
+      return read.status === status && read.ended_at !== null ? read : undefined;
+    },
+    20_000,
+    `the call to end ${status}`,
+  );
+
 test('the carrier dials, the leg is followed by signed callbacks, its media streams to the runtime, and the recording is fetched for the call', async () => {
   const { key, number, assistantId } = await ready();
   const placed = await platform.api.post('/calls', key, {
@@ -76,14 +88,7 @@ test('the carrier dials, the leg is followed by signed callbacks, its media stre
   const media = await openCarrierStream(stream!.url, stream!.parameters);
   expect(await media.closed).toBe(1000);
   expect((await status({ CallStatus: 'completed', CallDuration: '2' })).status).toBe(204);
-  const call = await eventually(
-    async () => {
-      const read = (await platform.api.get(`/calls/${callId}`, key)).body.data;
-      return read.status === 'completed' && read.ended_at !== null ? read : undefined;
-    },
-    20_000,
-    'the call to complete',
-  );
+  const call = await endedAs(key, callId, 'completed');
   expect(call).toMatchObject({ direction: 'outbound', from: number, to: '+12025550143', end_reason: 'caller_hung_up', duration_seconds: 2, has_recording: true });
   expect(call.transcript.map((turn: { role: string; text: string }) => [turn.role, turn.text])).toEqual([
     ['assistant', 'Hello, this is Acme.'],
@@ -114,14 +119,7 @@ test('a call the carrier reports busy ends busy, and its leg is never streamed',
   const status = (params: Record<string, string>) => voiceWebhook(platform, carrier, pathOf(dial.form.StatusCallback!), { CallSid: dial.sid, ...params });
   expect((await status({ CallStatus: 'ringing' })).status).toBe(204);
   expect((await status({ CallStatus: 'busy' })).status).toBe(204);
-  const call = await eventually(
-    async () => {
-      const read = (await platform.api.get(`/calls/${placed.body.data.id}`, key)).body.data;
-      return read.status === 'busy' ? read : undefined;
-    },
-    20_000,
-    'the call to end busy',
-  );
+  const call = await endedAs(key, placed.body.data.id, 'busy');
   expect(call).toMatchObject({ duration_seconds: 0, answered_at: null });
   // A late answer of the ended leg hangs up.
   const late = await voiceWebhook(platform, carrier, pathOf(dial.form.Url!), { CallSid: dial.sid, CallStatus: 'in-progress' });
@@ -138,4 +136,35 @@ test('a carrier that fails when asked to dial is 503 telephony_unavailable', asy
   } finally {
     carrier.mode = 'ok';
   }
+});
+
+describe('inbound calls', () => {
+  test('a call to a number given to an assistant becomes an inbound call, streams to the runtime and ends with the carrier', async () => {
+    const { key, number, assistantId } = await ready();
+    const numbers = await platform.api.get('/phone-numbers', key);
+    const numberId: string = numbers.body.data.find((listed: { number: string }) => listed.number === number).id;
+    expect((await platform.api.patch(`/phone-numbers/${numberId}`, key, { assistant_id: assistantId })).status).toBe(200);
+    const connection: string = numbers.body.data.find((listed: { number: string }) => listed.number === number).carrier_connection_id;
+    const callSid = `CA${randomBytes(16).toString('hex')}`;
+    const offer = { CallSid: callSid, From: '+12025550146', To: number, CallStatus: 'ringing', Direction: 'inbound', AccountSid: carrier.accountSid };
+
+    expectError(await voiceWebhook(platform, carrier, `/webhooks/carriers/${connection}/voice`, offer, 'forged'), 403, 'forbidden');
+    const answer = await voiceWebhook(platform, carrier, `/webhooks/carriers/${connection}/voice`, offer);
+    expect(answer.status).toBe(200);
+    const stream = streamOf(answer.text);
+    expect(stream).toMatchObject({ parameters: { call_id: expect.any(String), session_token: expect.any(String) } });
+    const callId = stream!.parameters.call_id!;
+    // The carrier asking again gets the same call.
+    expect((await voiceWebhook(platform, carrier, `/webhooks/carriers/${connection}/voice`, offer)).text).toBe(answer.text);
+    expect((await platform.api.get(`/calls/${callId}`, key)).body.data).toMatchObject({ direction: 'inbound', from: '+12025550146', to: number, assistant_id: assistantId });
+
+    const numberStatus = (params: Record<string, string>) => voiceWebhook(platform, carrier, `/webhooks/carriers/${connection}/voice/status`, { CallSid: callSid, ...params });
+    expect((await numberStatus({ CallStatus: 'in-progress' })).status).toBe(204);
+    const media = await openCarrierStream(stream!.url, stream!.parameters);
+    expect(await media.closed).toBe(1000);
+    expect((await numberStatus({ CallStatus: 'completed', CallDuration: '3' })).status).toBe(204);
+    const call = await endedAs(key, callId, 'completed');
+    expect(call).toMatchObject({ duration_seconds: 3, end_reason: 'assistant_ended' });
+    expect(call.transcript[0]).toMatchObject({ role: 'assistant', text: 'Hello, this is Acme.' });
+  });
 });

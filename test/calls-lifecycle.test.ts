@@ -1,7 +1,8 @@
 // Calls followed to their end through the gateway, with the sandbox carrier and the sandbox voice
 // runtime: each end state by the sandbox's magic destinations, a scripted conversation (transcript,
 // events with internal ones filtered out, a tool the assistant calls through the tools service,
-// analysis, recording), and the charge: included minutes first, then credits, exactly once.
+// analysis, recording), and the charge: included minutes first, then credits, exactly once, also
+// when billing is down as the call ends.
 import { expectError } from './support/api-client.js';
 import { startHttpApi, type Loopback } from './support/loopback.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
@@ -159,5 +160,36 @@ describe('a conversation', () => {
     const listed = await platform.api.get('/calls?status=completed', key);
     expect(listed.body.data.map((item: { id: string }) => item.id)).toEqual([call.id]);
     expectError(await platform.api.get(`/calls/${call.id}`, (await platform.workspace()).key), 404, 'not_found');
+  });
+
+  test('a call that ends while billing is down is charged once billing is back, exactly once', async () => {
+    const { key, number, assistantId } = await ready({ credits: '1.0000' });
+    const placed = await platform.api.post('/calls', key, {
+      assistant_id: assistantId,
+      from: number.number,
+      to: answers,
+      metadata: { sandbox_script: [{ pause_ms: 3_000 }, { hangup: 'assistant' }] },
+    });
+    expect(placed.status).toBe(201);
+    const id = placed.body.data.id as string;
+    await platform.running.stopService('billing');
+    try {
+      const ended = await eventually(
+        async () => {
+          const call = (await platform.api.get(`/calls/${id}`, key)).body.data;
+          return call.ended_at !== null ? call : undefined;
+        },
+        30_000,
+        'the call to end while billing is down',
+      );
+      // Ended, but not charged yet: billing takes the usage event when it is back.
+      expect(ended).toMatchObject({ status: 'completed', credits_charged: '0.0000', minutes_charged: '0.000' });
+    } finally {
+      await platform.running.startService('billing');
+    }
+    const call = await settled(key, id);
+    expect(call).toMatchObject({ status: 'completed', credits_charged: '0.1000' });
+    expect((await ledger(platform.api, key)).filter((entry) => entry.kind === 'call.minutes')).toEqual([expect.objectContaining({ credits: '-0.1000', reference: id })]);
+    expect(await balance(platform.api, key)).toEqual({ credits: '0.9000', minutes: '0.000', available: { credits: '0.9000', minutes: '0.000' } });
   });
 });

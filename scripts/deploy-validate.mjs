@@ -380,11 +380,24 @@ export function checkRules(target, objects, policy) {
         (rule.ports ?? []).some((port) => port.port === 4222) &&
         (rule.to === undefined || rule.to.some((peer) => peer.podSelector?.matchLabels?.['app.kubernetes.io/name'] === 'nats' || peer.ipBlock)),
     );
+  // ...and the NATS pods' own ingress policies must admit it: egress alone opens one side of the connection.
+  const natsIngressPolicies = byKind('NetworkPolicy').filter(
+    (netpol) => (netpol.spec?.policyTypes ?? []).includes('Ingress') && netpol.spec?.podSelector?.matchLabels?.['app.kubernetes.io/name'] === 'nats',
+  );
+  const admitsToNats = (netpol, labels) =>
+    (netpol.spec?.ingress ?? []).some(
+      (rule) =>
+        (rule.ports === undefined || rule.ports.some((port) => port.port === 4222)) &&
+        (rule.from === undefined || rule.from.some((peer) => peer.podSelector && matches(peer.podSelector.matchLabels, labels))),
+    );
   for (const workload of workloads) {
     const template = podSpecOf(workload);
     if (!(template?.spec?.containers ?? []).some((container) => readsVariable(container, 'NATS_URL'))) continue;
     const selecting = egressPolicies.filter((netpol) => matches(netpol.spec?.podSelector?.matchLabels, template.metadata?.labels));
     if (selecting.length > 0 && !selecting.some(allowsNats)) problem(workload, 'reads NATS_URL, but no egress NetworkPolicy selecting it allows NATS (port 4222)');
+    if (natsIngressPolicies.length > 0 && !natsIngressPolicies.some((netpol) => admitsToNats(netpol, template.metadata?.labels))) {
+      problem(workload, 'reads NATS_URL, but no ingress NetworkPolicy of the NATS pods admits it on port 4222');
+    }
   }
   for (const ingress of byKind('Ingress')) {
     const backends = [ingress.spec?.defaultBackend, ...(ingress.spec?.rules ?? []).flatMap((rule) => (rule.http?.paths ?? []).map((path) => path.backend))].filter(Boolean);

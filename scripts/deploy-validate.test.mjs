@@ -97,6 +97,17 @@ describe('deploy validation', () => {
     assert.ok(problems.some((line) => line.includes('Deployment/billing: reads NATS_URL, but no egress NetworkPolicy selecting it allows NATS (port 4222)')), problems.join('\n'));
   });
 
+  test('a pod that reads NATS_URL must be admitted by the NATS pods\' ingress policy', async () => {
+    const dir = brokenCopy('components/network-policies/policies.yaml', (text) => {
+      const start = text.indexOf('  name: nats\n');
+      const end = text.indexOf('\n---', start);
+      const admitted = '        - podSelector:\n            matchLabels:\n              app.kubernetes.io/name: tools\n';
+      return text.slice(0, start) + text.slice(start, end).replace(admitted, '') + text.slice(end);
+    });
+    const problems = await validate(dir, ['overlays/production']);
+    assert.ok(problems.some((line) => line.includes('Deployment/tools: reads NATS_URL, but no ingress NetworkPolicy of the NATS pods admits it on port 4222')), problems.join('\n'));
+  });
+
   test('the development overlay must generate every Secret it references', async () => {
     const dir = brokenCopy('overlays/development/kustomization.yaml', (text) => text.replace(/  - name: voice-encryption\n    literals:\n      - VOICE_ENCRYPTION_KEY=[0-9a-f]+\n/, ''));
     const problems = await validate(dir, ['overlays/development']);

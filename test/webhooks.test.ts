@@ -3,7 +3,7 @@
 // the rotation window (both secrets sign, the old one no longer after 24 hours on a moved clock),
 // the delivery log and a retry of one delivery, retries with backoff of a receiver that fails then
 // recovers (moved clock), an endpoint failing for three days disabled and its workspace's owner
-// e-mailed, the events of SMS statuses and of a balance falling below its threshold, and a private
+// e-mailed, the events of calls, of SMS statuses and of a balance falling below its threshold, and a private
 // receiver refused by a platform without VOICE_EGRESS_ALLOW_PRIVATE.
 import { createLogger } from '@voice/runtime/logger';
 import type { StartedService } from '@voice/runtime/server';
@@ -314,4 +314,28 @@ test('an endpoint failing for three days is disabled, its pending deliveries fai
   } finally {
     receiver.answer(200);
   }
+});
+
+test('a call’s start and end reach the endpoints that want them, the ended call as GET /calls/{id} shows it', async () => {
+  const { id, key } = await platform.workspace({ plan: 'pro' });
+  await platform.fund(id, '10.0000');
+  await createEndpoint(key, { event_types: ['call.started', 'call.ended'] });
+  const number = await buySmsNumber(platform.api, key, { enable: false });
+  const assistant = await platform.api.post('/assistants', key, { name: 'Greeter', first_message: 'Hello, this is Acme.' });
+  expect(assistant.status).toBe(201);
+  const placed = await platform.api.post('/calls', key, {
+    assistant_id: assistant.body.data.id,
+    from: number.number,
+    to: '+14155550123',
+    metadata: { sandbox_script: [{ say: 'Hi there' }, { hangup: 'caller' }] },
+  });
+  expect(placed.status).toBe(201);
+  const callId = placed.body.data.id as string;
+  const heard = (type: string) =>
+    eventually(async () => receiver.received.find((request) => request.event.type === type && request.event.data.id === callId), 30_000, `the ${type} event`);
+  const started = await heard('call.started');
+  expect(started.event.data).toMatchObject({ id: callId, status: 'in_progress', answered_at: expect.any(String), ended_at: null });
+  const ended = await heard('call.ended');
+  expect(ended.event.data).toEqual((await platform.api.get(`/calls/${callId}`, key)).body.data);
+  expect(ended.event.data).toMatchObject({ ended_at: expect.any(String) });
 });

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { networkFailureReasons } from '@voice/runtime/egress';
 import { creditsSchema, idSchema, timeSchema } from './responses.js';
+import { callSchema } from './calls.js';
 import { phoneNumberSchema, smsMessageSchema } from './telephony/responses.js';
 
 /** The event types an endpoint may ask for. */
@@ -141,6 +142,8 @@ export const balanceLowDataSchema = z.object({
 /** The data of each event type the platform sends today, as the API shows the same resource. */
 export const webhookEventData = {
   ping: pingDataSchema,
+  'call.started': callSchema,
+  'call.ended': callSchema,
   'sms.status': smsMessageSchema,
   'number.past_due': phoneNumberSchema,
   'number.released': phoneNumberSchema,
@@ -151,6 +154,8 @@ export type SentEventType = keyof typeof webhookEventData;
 
 const descriptions: Record<SentEventType, string> = {
   ping: 'Sent by POST /webhooks/{id}/test.',
+  'call.started': 'A call was answered; data is the call as GET /calls/{id} shows it then.',
+  'call.ended': 'A call ended and its charge is known (the conversation-ended event); data is the call as GET /calls/{id} shows it.',
   'sms.status': 'An SMS message’s status changed (sent, delivered or failed); data is the message as GET /sms/messages/{id} shows it.',
   'number.past_due': 'A number’s monthly fee could not be charged; data is the number as GET /phone-numbers/{id} shows it.',
   'number.released': 'A number was released after its grace period without payment; data is the number as it was last shown.',

@@ -1705,6 +1705,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "call.started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The call.started event
+         * @description A call was answered; data is the call as GET /calls/{id} shows it then.
+         */
+        post: operations["callStartedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "call.ended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The call.ended event
+         * @description A call ended and its charge is known (the conversation-ended event); data is the call as GET /calls/{id} shows it.
+         */
+        post: operations["callEndedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "sms.status": {
         parameters: {
             query?: never;
@@ -10788,6 +10828,78 @@ export interface operations {
                          */
                         endpoint_id: string;
                     };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer marks the delivery delivered; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    callStartedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">, a v1 per secret that signs */
+                "Voice-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event’s id: the same in every delivery and retry of it */
+                    id: string;
+                    /** @constant */
+                    type: "call.started";
+                    /**
+                     * Format: date-time
+                     * @description when the event happened
+                     */
+                    created_at: string;
+                    data: components["schemas"]["Call"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer marks the delivery delivered; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    callEndedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">, a v1 per secret that signs */
+                "Voice-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event’s id: the same in every delivery and retry of it */
+                    id: string;
+                    /** @constant */
+                    type: "call.ended";
+                    /**
+                     * Format: date-time
+                     * @description when the event happened
+                     */
+                    created_at: string;
+                    data: components["schemas"]["Call"];
                 };
             };
         };

@@ -9,7 +9,8 @@ import type { RestRouter } from './router.js';
 import type { RestDeps } from './deps.js';
 import { replayHeaders, toolHints } from './operation.js';
 import { deletedOf, listOf } from './presenters.js';
-import { callDirectionOf, callStatusOf, presentCall } from './calls-presenters.js';
+import { presentCall } from '@voice/contracts/calls-presenters';
+import { callDirectionOf, callStatusOf } from './calls-presenters.js';
 import { pageOf } from './validate.js';
 
 const timestampOf = (value: string | undefined) => (value === undefined ? undefined : timestampFromDate(new Date(value)));

@@ -1,18 +1,22 @@
 // Where each event type comes from and what it carries, in one place: the stream subject every
 // type is published on, and the decoding of those events into webhook events whose data is the
-// API's own curated view of the resource (the presenters GET /sms/messages/{id} and
+// API's own curated view of the resource (the presenters GET /calls/{id}, GET /sms/messages/{id} and
 // GET /phone-numbers/{id} answer with; nothing SPEC.md 1 rule 3 hides).
 import { fromBinary } from '@bufbuild/protobuf';
 import { formatCredits } from '@voice/runtime/amounts';
-import { numberBillingChangedSubject, smsStatusChangedSubject, walletChangedSubject, type StreamEvent } from '@voice/runtime/events';
+import { callEndedSubject, callStartedSubject, numberBillingChangedSubject, smsStatusChangedSubject, walletChangedSubject, type StreamEvent } from '@voice/runtime/events';
 import { toIso } from '@voice/runtime/time';
 import { WalletChangedSchema } from '@voice/proto/voice/billing/v1/events';
+import { CallChangedSchema } from '@voice/proto/voice/calls/v1/events';
+import { presentCall } from '@voice/contracts/calls-presenters';
 import { NumberBillingChange, NumberBillingChangedSchema, SmsStatusChangedSchema } from '@voice/proto/voice/telephony/v1/events';
 import { presentPhoneNumber, presentSmsMessage } from '@voice/contracts/telephony-presenters';
 import type { SentEventType, WebhookEvent } from '@voice/contracts/webhooks';
 
 /** The subject each event type's source events are published on (ping is made here, by a request). */
 export const sourceSubjects: Record<Exclude<SentEventType, 'ping'>, string> = {
+  'call.started': callStartedSubject,
+  'call.ended': callEndedSubject,
   'sms.status': smsStatusChangedSubject,
   'number.past_due': numberBillingChangedSubject,
   'number.released': numberBillingChangedSubject,
@@ -40,6 +44,15 @@ export function telephonyWebhookEvent(event: StreamEvent): SourcedEvent | undefi
     return sourced(changed.workspaceId, changed.eventId, type, toIso(changed.occurredAt), presentPhoneNumber(changed.number));
   }
   return undefined;
+}
+
+/** The calls service's event as a webhook event; undefined for one that names no workspace or call. */
+export function callWebhookEvent(event: StreamEvent): SourcedEvent | undefined {
+  const type = event.subject === callStartedSubject ? 'call.started' : event.subject === callEndedSubject ? 'call.ended' : undefined;
+  if (!type) return undefined;
+  const changed = fromBinary(CallChangedSchema, event.payload);
+  if (!changed.workspaceId || !changed.call) return undefined;
+  return sourced(changed.workspaceId, changed.eventId, type, toIso(changed.occurredAt), presentCall(changed.call));
 }
 
 /** What a wallet change says of the credits still available; undefined for an issuer's wallet (it has no floor). */

@@ -144,6 +144,16 @@ describe('a conversation', () => {
       minutes: '0.000',
       available: { credits: (5 - minutes * 0.1).toFixed(4), minutes: '0.000' },
     });
+    // The recording goes for good; a second removal finds none, and another workspace none at all.
+    const stranger = await platform.workspace();
+    expectError(await platform.api.delete(`/calls/${call.id}/recording`, stranger.key), 404, 'not_found');
+    const reader = await platform.key(workspace.id, ['calls:read']);
+    expectError(await platform.api.delete(`/calls/${call.id}/recording`, reader), 403, 'forbidden');
+    const removed = await platform.api.delete(`/calls/${call.id}/recording`, workspace.key);
+    expect(removed.status).toBe(200);
+    expect(removed.body).toEqual({ data: { id: call.id, deleted: true } });
+    expect((await platform.api.get(`/calls/${call.id}`, workspace.key)).body.data.has_recording).toBe(false);
+    expectError(await platform.api.delete(`/calls/${call.id}/recording`, workspace.key), 404, 'not_found');
   });
 
   test('included minutes are used before credits, and the call is charged exactly once', async () => {

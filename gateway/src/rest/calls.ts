@@ -4,11 +4,11 @@ import type { JsonObject } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { callInputLimits, callSchema, createCallBodySchema, listCallsQuerySchema } from '@voice/contracts/calls';
 import { formatCredits } from '@voice/runtime/amounts';
-import { dataOf, listOfSchema } from '@voice/contracts/responses';
+import { dataOf, deletedSchema, listOfSchema } from '@voice/contracts/responses';
 import type { RestRouter } from './router.js';
 import type { RestDeps } from './deps.js';
 import { replayHeaders, toolHints } from './operation.js';
-import { listOf } from './presenters.js';
+import { deletedOf, listOf } from './presenters.js';
 import { presentCall } from '@voice/contracts/calls-presenters';
 import { callDirectionOf, callStatusOf } from './calls-presenters.js';
 import { pageOf } from './validate.js';
@@ -106,6 +106,23 @@ export function registerCallRoutes(rest: RestRouter, deps: RestDeps): void {
     handle: async (call) => {
       const answer = await calls.getCall({ id: call.params.id }, call.options);
       return { body: { data: presentCall(answer.call!) } };
+    },
+  });
+
+  rest.operation({
+    method: 'delete',
+    path: '/calls/:id/recording',
+    scope: 'calls:write',
+    doc: {
+      id: 'deleteCallRecording',
+      summary: 'Remove a call’s recording for good',
+      description: 'The recording’s file is deleted and `has_recording` becomes false; a call without a recording is 404. The answer names the call.',
+      toolset,
+      response: deletedSchema,
+    },
+    handle: async (call) => {
+      await calls.deleteCallRecording({ callId: call.params.id }, call.options);
+      return { body: deletedOf(call.params.id) };
     },
   });
 }

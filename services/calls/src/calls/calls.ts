@@ -1,5 +1,5 @@
 // The CallsService: creating a call (calls/create-call.ts), reading and listing the workspace's
-// calls. The workspace always comes from the signed caller.
+// calls, and removing a call's recording. The workspace always comes from the signed caller.
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import { workspaceCallerOf } from '@voice/runtime/caller';
 import { invalidRequest, notFound } from '@voice/runtime/errors';
@@ -12,6 +12,7 @@ import {
   CallStatus,
   type CallsService,
   type CreateCallRequest,
+  type DeleteCallRecordingRequest,
   type GetCallRequest,
   type ListCallsRequest,
 } from '@voice/proto/voice/calls/v1/calls';
@@ -20,8 +21,9 @@ import { directionNameOf, statusNameOf } from '../domain/wire-names.js';
 import { presentCall } from '../presenter.js';
 import type { CallFilter, CallView } from '../store/store.js';
 import { createCall } from './create-call.js';
+import { retryOnConflict } from '../retry-on-conflict.js';
 
-export class Calls implements Pick<ServiceImpl<typeof CallsService>, 'createCall' | 'getCall' | 'listCalls'> {
+export class Calls implements Pick<ServiceImpl<typeof CallsService>, 'createCall' | 'getCall' | 'listCalls' | 'deleteCallRecording'> {
   constructor(private readonly deps: CallsDeps) {}
 
   async createCall(request: CreateCallRequest, context: HandlerContext) {
@@ -37,6 +39,19 @@ export class Calls implements Pick<ServiceImpl<typeof CallsService>, 'createCall
     const filter = listFilter(request);
     const { calls, total } = await this.deps.store.listCalls(caller.workspaceId, filter, normalisePage(request.page));
     return { calls: calls.map(presentCall), total };
+  }
+
+  /** Removes the recording for good: the file (or GridFS file), then the call's mark. */
+  async deleteCallRecording(request: DeleteCallRecordingRequest, context: HandlerContext) {
+    const call = await this.load(request.callId, context);
+    if (!call.hasRecording) throw notFound('recording');
+    await this.deps.store.deleteRecording(call.id);
+    await retryOnConflict(`recording removal of call ${call.id}`, async () => {
+      const current = (await this.deps.store.getCallById(call.id))!;
+      if (!current.hasRecording) return { done: undefined };
+      return (await this.deps.store.updateCall(call.id, current.version, { hasRecording: false }, [], [], this.deps.now().toISOString())) ? { done: undefined } : undefined;
+    });
+    return {};
   }
 
   private async load(id: string, context: HandlerContext): Promise<CallView> {

@@ -60,6 +60,7 @@ const loopbackDefaults = (env: Env): Env => ({
   VOICE_PLATFORM_USERS_PORT: '0',
   VOICE_ASSISTANTS_PORT: '0',
   VOICE_CALLS_PORT: '0',
+  VOICE_CALLS_MEDIA_PORT: '0',
   VOICE_WEBHOOKS_PORT: '0',
   VOICE_WEBHOOKS_DELIVERY_PORT: '0',
   ...env,

@@ -60,6 +60,7 @@ export async function startTestCluster(env: Record<string, string> = {}, dataDir
     VOICE_WEBHOOKS_PORT: '0',
     VOICE_WEBHOOKS_DELIVERY_PORT: '0',
     VOICE_CALLS_PORT: '0',
+    VOICE_CALLS_MEDIA_PORT: '0',
     VOICE_SANDBOX_RUNTIME_PORT: '0',
     DATA_DIR: dir,
     LOG_LEVEL: 'warn',

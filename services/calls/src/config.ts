@@ -1,12 +1,14 @@
 // Every setting of the calls service, read and validated once at start.
 import { creditScale, parseCredits } from '@voice/runtime/amounts';
-import { ConfigError, readCommonConfig, readEnum, readInt, readListenAddress, readOptionalString, readServiceUrl, type CommonConfig, type Env } from '@voice/runtime/config';
+import { ConfigError, readCommonConfig, readEnum, readInt, readListenAddress, readPort, readString, readOptionalString, readServiceUrl, type CommonConfig, type Env } from '@voice/runtime/config';
 import { minuteRoundings, type MinuteRounding } from './domain/minutes.js';
 
 export interface CallsConfig {
   common: CommonConfig;
   host: string;
   port: number;
+  /** The internal media endpoint (VOICE_CALLS_MEDIA_HOST/_PORT, HTTP/1.1): recordings for the gateway's downloads. */
+  media: { host: string; port: number };
   assistantsUrl: string;
   telephonyUrl: string;
   billingUrl: string;
@@ -24,6 +26,9 @@ export interface CallsConfig {
   holdMarginSeconds: number;
 }
 
+/** The media endpoint's port unless set; the gateway's VOICE_CALLS_MEDIA_URL points here by default. */
+export const defaultMediaPort = 50061;
+
 const defaultCreditsPerMinute = '0.1000';
 
 function readCreditsPerMinute(env: Env): number {
@@ -40,6 +45,7 @@ export function readCallsConfig(env: Env): CallsConfig {
   return {
     common: readCommonConfig(env),
     ...readListenAddress(env, 'calls'),
+    media: { host: readString(env, 'VOICE_CALLS_MEDIA_HOST', '127.0.0.1'), port: readPort(env, 'VOICE_CALLS_MEDIA_PORT', defaultMediaPort) },
     assistantsUrl: readServiceUrl(env, 'assistants'),
     telephonyUrl: readServiceUrl(env, 'telephony'),
     billingUrl: readServiceUrl(env, 'billing'),

@@ -18,6 +18,7 @@ import { CallLegService } from '@voice/proto/voice/telephony/v1/call_legs';
 import { CallRouteService } from '@voice/proto/voice/telephony/v1/call_routes';
 import { ToolsService } from '@voice/proto/voice/tools/v1/tools';
 import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
+import { startRecordingsServer } from './media/recordings-server.js';
 import { startCallConsumers } from './events/consumers.js';
 import { ConnectCallTools } from './peers/call-tools.js';
 import type { SessionDeps } from './sessions/sessions.js';
@@ -96,6 +97,8 @@ export async function startCallsService(env: Env, options: CallsOptions = {}): P
     onClose(async () => {
       for (const consumption of consumptions) await consumption.stop();
     });
+    const recordings = await startRecordingsServer({ ...config.media, store, signer, logger });
+    onClose(() => recordings.close());
     return startConnectServer({
       ...serviceServerOptions('calls', config, { logger, local: options.local, signer }),
       serviceNames: callsServiceNames,

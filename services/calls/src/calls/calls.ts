@@ -13,6 +13,7 @@ import {
   type CallsService,
   type CreateCallRequest,
   type DeleteCallRecordingRequest,
+  type GetCallRecordingRequest,
   type GetCallRequest,
   type ListCallsRequest,
 } from '@voice/proto/voice/calls/v1/calls';
@@ -23,7 +24,7 @@ import type { CallFilter, CallView } from '../store/store.js';
 import { createCall } from './create-call.js';
 import { retryOnConflict } from '../retry-on-conflict.js';
 
-export class Calls implements Pick<ServiceImpl<typeof CallsService>, 'createCall' | 'getCall' | 'listCalls' | 'deleteCallRecording'> {
+export class Calls implements Pick<ServiceImpl<typeof CallsService>, 'createCall' | 'getCall' | 'listCalls' | 'getCallRecording' | 'deleteCallRecording'> {
   constructor(private readonly deps: CallsDeps) {}
 
   async createCall(request: CreateCallRequest, context: HandlerContext) {
@@ -39,6 +40,15 @@ export class Calls implements Pick<ServiceImpl<typeof CallsService>, 'createCall
     const filter = listFilter(request);
     const { calls, total } = await this.deps.store.listCalls(caller.workspaceId, filter, normalisePage(request.page));
     return { calls: calls.map(presentCall), total };
+  }
+
+  /** What the call's recording is (its bytes are served by the media endpoint, media/recordings-server.ts). */
+  async getCallRecording(request: GetCallRecordingRequest, context: HandlerContext) {
+    const call = await this.load(request.callId, context);
+    const recording = call.hasRecording ? await this.deps.store.openRecording(call.id, { start: 0, end: 0 }) : undefined;
+    if (!recording) throw notFound('recording');
+    recording.body.resume();
+    return { contentType: recording.contentType, sizeBytes: BigInt(recording.sizeBytes), durationSeconds: call.durationSeconds };
   }
 
   /** Removes the recording for good: the file (or GridFS file), then the call's mark. */

@@ -47,9 +47,9 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/', ...(process.env.MONGODB_URI ? [] : [mongoOnly])],
   roots: ['<rootDir>/services', '<rootDir>/contracts', '<rootDir>/gateway', '<rootDir>/client', '<rootDir>/platform', '<rootDir>/test'],
   testMatch: ['**/test/**/*.test.ts'],
-  transform: { '^.+\\.(ts|js)$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }] },
+  transform: { '^.+\\.(ts|js|mjs)$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }] },
   // ESM-only packages the tests import are compiled to CommonJS like the sources.
-  transformIgnorePatterns: ['/node_modules/(?!(oauth4webapi|@sparticuz/chromium)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(oauth4webapi|@sparticuz/chromium|http-proxy-middleware|httpxy|is-plain-obj)/)'],
   moduleNameMapper,
   // Unpacks the browser of the browser tests once, before the workers start (test/support/global-setup.ts).
   globalSetup: '<rootDir>/test/support/global-setup.ts',

@@ -106,3 +106,11 @@ export const callSchema = z
     updated_at: timeSchema,
   })
   .meta({ id: 'Call' });
+
+/** GET /calls/{id}/recording: where to download the call's recording for a while. */
+export const recordingLinkSchema = z
+  .object({
+    url: z.string().describe('a time-limited signed address of the recording (audio/wav); it needs no credential, accepts byte ranges, and answers 403 once expired or altered'),
+    expires_at: timeSchema.describe('when the address stops working'),
+  })
+  .meta({ id: 'Recording' });

@@ -45,6 +45,8 @@ import { registerAssistantRoutes } from './rest/assistants.js';
 import { registerSettingsRoutes } from './rest/settings.js';
 import { registerKnowledgeRoutes } from './rest/knowledge.js';
 import { registerCallRoutes } from './rest/calls.js';
+import type { RecordingDownloadUrls } from './recordings/download-urls.js';
+import { recordingDownloadUrlsOf, registerRecordingDownloads } from './recordings/download-route.js';
 import { registerCarrierCallbacks } from './webhooks/carrier-callbacks.js';
 import { registerCarrierVoiceWebhooks } from './webhooks/carrier-voice.js';
 
@@ -94,7 +96,8 @@ export function buildRestRouter(deps: GatewayDeps): RestRouter {
   registerKnowledgeRoutes(rest, deps);
   registerApiKeyRoutes(rest, deps);
   registerMemberRoutes(rest, deps);
-  registerCallRoutes(rest, deps);
+  let recordingUrls: RecordingDownloadUrls | undefined;
+  registerCallRoutes(rest, { ...deps, recordingUrls: () => (recordingUrls ??= recordingDownloadUrlsOf(deps.config)) });
   registerTelephonyRoutes(rest, deps);
   registerSipTrunkRoutes(rest, deps);
   registerCallerIdRoutes(rest, deps);
@@ -141,6 +144,7 @@ export function buildGatewayApp(platformDeps: GatewayDeps): Express {
   registerInvitationRoutes(app, { clients: deps.clients, signer: deps.signer, platformName, logger: deps.logger });
   registerCarrierCallbacks(app, { clients: deps.clients, signer: deps.signer, publicUrl: deps.publicUrl });
   registerCarrierVoiceWebhooks(app, { clients: deps.clients, signer: deps.signer, publicUrl: deps.publicUrl });
+  registerRecordingDownloads(app, { config: deps.config, signer: deps.signer, logger: deps.logger });
   const rest = buildRestRouter(deps);
   registerMcpEndpoint(app, {
     authenticated: authenticated(deps, 'mcp', (req) => entryScopesOf(rest.operations(), req)),

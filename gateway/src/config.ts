@@ -23,6 +23,8 @@ export interface GatewayConfig {
   port: number;
   publicUrl: string | undefined;
   services: { identity: string; tools: string; telephony: string; billing: string; platformUsers: string; assistants: string; webhooks: string; calls: string };
+  /** Recording downloads: the calls service's media endpoint they stream from, and how long a signed address lasts. */
+  recordings: { mediaUrl: string; urlTtlSeconds: number };
   rateLimit: RateLimitPolicy;
   /** Requests per minute and client address at the OAuth endpoints. */
   oauthRateLimits: Record<(typeof oauthEndpoints)[number], number>;
@@ -72,6 +74,10 @@ export function readGatewayConfig(env: Env): GatewayConfig {
       assistants: readServiceUrl(env, 'assistants'),
       calls: readServiceUrl(env, 'calls'),
       webhooks: readServiceUrl(env, 'webhooks'),
+    },
+    recordings: {
+      mediaUrl: readUrl(env, 'VOICE_CALLS_MEDIA_URL', 'http://127.0.0.1:50061', ['http:'])!.replace(/\/+$/, ''),
+      urlTtlSeconds: readInt(env, 'VOICE_RECORDING_URL_TTL_SECONDS', 900, { min: 1, max: 7 * 24 * 3600 }),
     },
     rateLimit: {
       perPlan: readCounts(env, 'VOICE_RATE_LIMITS', 'starter=600,pro=3000,enterprise=12000', plans),

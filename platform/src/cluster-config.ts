@@ -104,13 +104,16 @@ export async function resolveClusterConfig(env: Env): Promise<ClusterConfig> {
   const listen: Partial<Record<ClusterProcessName, { host: string; port: number }>> = {};
   // Ports set to 0 are chosen now, once, so a restarted child comes back where its callers look.
   const held = new Map<ClusterProcessName, HeldPort>();
+  const heldBeside = new Map<ClusterProcessName, HeldPort>();
   const release = async (name: ClusterProcessName) => {
-    const port = held.get(name);
-    held.delete(name);
-    await port?.release();
+    for (const ports of [held, heldBeside]) {
+      const port = ports.get(name);
+      ports.delete(name);
+      await port?.release();
+    }
   };
   const releaseAll = async () => {
-    for (const name of [...held.keys()]) await release(name);
+    for (const name of new Set([...held.keys(), ...heldBeside.keys()])) await release(name);
   };
   try {
     for (const { name, prefix, defaultPort } of clusterProcesses) {
@@ -128,6 +131,13 @@ export async function resolveClusterConfig(env: Env): Promise<ClusterConfig> {
   } catch (error) {
     await releaseAll();
     throw error;
+  }
+  // The calls service's second listener, its media endpoint (recording downloads), held beside its port.
+  const callsMedia = { host: readString(env, 'VOICE_CALLS_MEDIA_HOST', '127.0.0.1'), port: readPort(env, 'VOICE_CALLS_MEDIA_PORT', 50061) };
+  if (callsMedia.port === 0) {
+    const chosen = await holdFreePort(callsMedia.host);
+    heldBeside.set('calls', chosen);
+    callsMedia.port = chosen.port;
   }
   const urlOf = (name: ClusterProcessName) => `http://${reachable(listen[name]!.host)}:${listen[name]!.port}`;
   const services = Object.fromEntries(
@@ -150,6 +160,7 @@ export async function resolveClusterConfig(env: Env): Promise<ClusterConfig> {
     VOICE_PLATFORM_USERS_URL: services.platformUsers,
     VOICE_ASSISTANTS_URL: services.assistants,
     VOICE_CALLS_URL: services.calls,
+    VOICE_CALLS_MEDIA_URL: `http://${reachable(callsMedia.host)}:${callsMedia.port}`,
     VOICE_WEBHOOKS_URL: services.webhooks,
     // Carriers stream answered calls to the sandbox runtime unless another runtime is named.
     VOICE_MEDIA_URL: readOptionalString(env, 'VOICE_MEDIA_URL') ?? `${services.voiceSandbox.replace(/^http:/, 'ws:')}/media`,
@@ -161,7 +172,12 @@ export async function resolveClusterConfig(env: Env): Promise<ClusterConfig> {
       name,
       name === 'gateway'
         ? { ...shared, HOST: listen.gateway!.host }
-        : { ...shared, [`${prefix}_HOST`]: listen[name]!.host, [`${prefix}_PORT`]: String(listen[name]!.port) },
+        : {
+            ...shared,
+            [`${prefix}_HOST`]: listen[name]!.host,
+            [`${prefix}_PORT`]: String(listen[name]!.port),
+            ...(name === 'calls' ? { VOICE_CALLS_MEDIA_HOST: callsMedia.host, VOICE_CALLS_MEDIA_PORT: String(callsMedia.port) } : {}),
+          },
     ]),
   ) as Record<ClusterProcessName, Record<string, string>>;
 

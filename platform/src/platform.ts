@@ -98,6 +98,10 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
   const callsHost = serviceEnv.VOICE_CALLS_HOST ?? '127.0.0.1';
   const callsPort = serviceEnv.VOICE_CALLS_PORT === '0' ? await holdFreePort(callsHost) : undefined;
   urls.calls = `http://${callsHost}:${callsPort?.port ?? serviceEnv.VOICE_CALLS_PORT}`;
+  // The gateway streams recordings from the calls service's media endpoint: its address is held too.
+  const callsMediaHost = serviceEnv.VOICE_CALLS_MEDIA_HOST ?? '127.0.0.1';
+  const callsMediaPort = serviceEnv.VOICE_CALLS_MEDIA_PORT === '0' ? await holdFreePort(callsMediaHost) : undefined;
+  const callsMediaUrl = `http://${callsMediaHost}:${callsMediaPort?.port ?? serviceEnv.VOICE_CALLS_MEDIA_PORT}`;
   // The sandbox voice runtime answers calls' media unless another runtime is named (VOICE_MEDIA_URL).
   // It reports to services that start before it, and telephony must know its address when it starts:
   // its port is chosen (and held) now, the runtime started once the services run.
@@ -142,8 +146,9 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
     webhooksDelivery: (serviceEnv) => startWebhookDelivery({ ...serviceEnv, VOICE_PLATFORM_USERS_URL: urls.platformUsers }, { logger: loggerFor('webhooks-delivery'), events, local }),
     calls: async (serviceEnv) => {
       await callsPort?.release();
+      await callsMediaPort?.release();
       return startCallsService(
-        { ...serviceEnv, VOICE_ASSISTANTS_URL: urls.assistants, VOICE_TELEPHONY_URL: urls.telephony, VOICE_BILLING_URL: urls.billing, VOICE_TOOLS_URL: urls.tools, VOICE_IDENTITY_URL: urls.identity },
+        { ...serviceEnv, VOICE_CALLS_MEDIA_PORT: String(callsMediaPort?.port ?? serviceEnv.VOICE_CALLS_MEDIA_PORT), VOICE_ASSISTANTS_URL: urls.assistants, VOICE_TELEPHONY_URL: urls.telephony, VOICE_BILLING_URL: urls.billing, VOICE_TOOLS_URL: urls.tools, VOICE_IDENTITY_URL: urls.identity },
         { logger: loggerFor('calls'), events, local },
       );
     },
@@ -201,6 +206,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
         VOICE_PLATFORM_USERS_URL: urls.platformUsers,
         VOICE_ASSISTANTS_URL: urls.assistants,
         VOICE_CALLS_URL: urls.calls,
+        VOICE_CALLS_MEDIA_URL: callsMediaUrl,
         VOICE_WEBHOOKS_URL: urls.webhooks,
       },
       { logger: loggerFor('gateway'), notifier, local },
@@ -221,6 +227,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
     await heldPort?.release();
     await assistantsPort?.release();
     await callsPort?.release();
+    await callsMediaPort?.release();
     await sandboxRuntime?.port?.release();
     await shutdown();
     throw error;

@@ -46,6 +46,7 @@ export const knownRoutes = [
   'GET /calls',
   'POST /calls',
   'GET /calls/{id}',
+  'GET /calls/{id}/recording',
   'DELETE /calls/{id}/recording',
   'GET /api-keys',
   'POST /api-keys',

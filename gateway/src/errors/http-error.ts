@@ -23,3 +23,7 @@ export const methodNotAllowed = (allow: string): HttpError =>
 
 export const badRequest = (details: FieldIssue[]): HttpError =>
   new HttpError('invalid_request', details.map((d) => `${d.field}: ${d.issue}`).join('; '), { details });
+
+/** A byte range beyond a download's end: 416 with the Content-Range naming the size. */
+export const rangeNotSatisfiable = (contentRange: string): HttpError =>
+  new HttpError('invalid_request', 'the requested byte range is beyond the end of the file', { status: 416, headers: { 'Content-Range': contentRange } });

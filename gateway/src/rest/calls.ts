@@ -2,9 +2,10 @@
 // became. The calls service checks every precondition in order, each with its own error.
 import type { JsonObject } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { callInputLimits, callSchema, createCallBodySchema, listCallsQuerySchema } from '@voice/contracts/calls';
+import { callInputLimits, callSchema, createCallBodySchema, listCallsQuerySchema, recordingLinkSchema } from '@voice/contracts/calls';
 import { formatCredits } from '@voice/runtime/amounts';
 import { dataOf, deletedSchema, listOfSchema } from '@voice/contracts/responses';
+import type { RecordingDownloadUrls } from '../recordings/download-urls.js';
 import type { RestRouter } from './router.js';
 import type { RestDeps } from './deps.js';
 import { replayHeaders, toolHints } from './operation.js';
@@ -15,7 +16,7 @@ import { pageOf } from './validate.js';
 
 const timestampOf = (value: string | undefined) => (value === undefined ? undefined : timestampFromDate(new Date(value)));
 
-export function registerCallRoutes(rest: RestRouter, deps: RestDeps): void {
+export function registerCallRoutes(rest: RestRouter, deps: RestDeps & { recordingUrls: () => RecordingDownloadUrls }): void {
   const calls = deps.clients.calls;
   const toolset = 'calls';
 
@@ -106,6 +107,26 @@ export function registerCallRoutes(rest: RestRouter, deps: RestDeps): void {
     handle: async (call) => {
       const answer = await calls.getCall({ id: call.params.id }, call.options);
       return { body: { data: presentCall(answer.call!) } };
+    },
+  });
+
+  rest.operation({
+    method: 'get',
+    path: '/calls/:id/recording',
+    scope: 'calls:read',
+    doc: {
+      id: 'getCallRecording',
+      summary: 'A time-limited address to download a call’s recording',
+      description:
+        'The recording (audio/wav) is downloaded from `url` without a credential until `expires_at` (15 minutes unless the operator configured another time); byte ranges are served (`Range`, 206). ' +
+        'An altered or expired address answers 403 `forbidden`, and a recording removed meanwhile 404. A call without a recording is 404.',
+      toolset,
+      response: dataOf(recordingLinkSchema),
+    },
+    handle: async (call) => {
+      await calls.getCallRecording({ callId: call.params.id }, call.options);
+      const link = deps.recordingUrls().sign(deps.publicUrl(), call.auth.workspace.id, call.params.id);
+      return { body: { data: { url: link.url, expires_at: link.expiresAt.toISOString() } } };
     },
   });
 

@@ -27,7 +27,7 @@ export interface CallsConfig {
 }
 
 /** The media endpoint's port unless set; the gateway's VOICE_CALLS_MEDIA_URL points here by default. */
-export const defaultMediaPort = 50061;
+const defaultMediaPort = 50061;
 
 const defaultCreditsPerMinute = '0.1000';
 

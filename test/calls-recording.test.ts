@@ -34,7 +34,7 @@ async function recordedCall() {
   });
   expect(placed.status).toBe(201);
   const callId = placed.body.data.id as string;
-  await eventually(async () => ((await platform.api.get(`/calls/${callId}`, workspace.key)).body.data.has_recording ? true : undefined), 30_000, 'the recording to be stored');
+  await eventually(async () => ((await platform.api.get(`/calls/${callId}`, workspace.key)).body.data.has_recording ? true : undefined), 20_000, 'the recording to be stored');
   return { ...workspace, callId };
 }
 

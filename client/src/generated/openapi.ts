@@ -662,7 +662,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * A time-limited address to download a call’s recording
+         * @description The recording (audio/wav) is downloaded from `url` without a credential until `expires_at` (15 minutes unless the operator configured another time); byte ranges are served (`Range`, 206). An altered or expired address answers 403 `forbidden`, and a recording removed meanwhile 404. A call without a recording is 404.
+         *
+         *     **Scope:** `calls:read` (or `calls:write`).
+         */
+        get: operations["getCallRecording"];
         put?: never;
         post?: never;
         /**
@@ -2643,6 +2649,15 @@ export interface components {
             data: {
                 [key: string]: unknown;
             };
+        };
+        Recording: {
+            /** @description a time-limited signed address of the recording (audio/wav); it needs no credential, accepts byte ranges, and answers 403 once expired or altered */
+            url: string;
+            /**
+             * Format: date-time
+             * @description when the address stops working
+             */
+            expires_at: string;
         };
         PhoneNumber: {
             /**
@@ -6975,6 +6990,50 @@ export interface operations {
                      */
                     "application/json": {
                         data: components["schemas"]["Call"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCallRecording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "url": "https://example.com/path",
+                     *         "expires_at": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Recording"];
                     };
                 };
             };

@@ -2,11 +2,11 @@
 // for the workspace of the signed caller (x-voice-caller), with byte ranges. The gateway's signed
 // download URL is proxied here; nothing answers without a valid signed caller naming a workspace.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { pipeline } from 'node:stream/promises';
 import { callerHeader, requestIdHeader, type CallerSigner } from '@voice/runtime/caller';
 import { isUuid } from '@voice/runtime/ids';
 import type { Logger } from '@voice/runtime/logger';
+import { listenOn } from '@voice/runtime/server';
 import type { CallStore } from '../store/store.js';
 import { byteRangeOf } from './byte-range.js';
 
@@ -53,18 +53,10 @@ export async function startRecordingsServer(options: { host: string; port: numbe
       else response.destroy();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const { port, url } = await listenOn(server, options.port, options.host);
   logger.info('recordings listening', { port, host: options.host });
   return {
-    url: `http://${host}:${port}`,
+    url,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -1,7 +1,7 @@
 // The metrics endpoint of a process: GET /metrics in the Prometheus text format over plain
 // HTTP/1.1 (Prometheus cannot scrape the services' h2c ports), on its own port, never the public one.
 import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOn } from '../server/listen.js';
 import type { Logger } from '../logger.js';
 import { metricsRegistry, type MetricsRegistry } from './registry.js';
 
@@ -44,16 +44,9 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
       },
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  const url = `http://${host}:${port}${metricsPath}`;
+  const bound = await listenOn(server, options.port, options.host);
+  const port = bound.port;
+  const url = `${bound.url}${metricsPath}`;
   options.logger?.info('metrics listening', { url });
   return {
     port,

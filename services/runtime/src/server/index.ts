@@ -4,3 +4,4 @@ export * from './connect-server-age.js';
 export * from './health.js';
 export * from './start-service.js';
 export * from './service-server-options.js';
+export * from './listen.js';

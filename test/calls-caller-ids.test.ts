@@ -5,7 +5,7 @@
 // completes. A pending caller ID, or another workspace's verified one, is refused exactly as an
 // unknown number is.
 import type { ApiResponse } from './support/api-client.js';
-import { startFakeTwilio, type FakeTwilio } from './support/fake-twilio.js';
+import { platformCarrierEnv, startFakeTwilio, type FakeTwilio } from './support/fake-twilio.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 import { eventually } from './support/telephony.js';
 import { streamOf, voiceWebhook } from './support/twilio-voice.js';
@@ -17,11 +17,7 @@ let carrier: FakeTwilio;
 beforeAll(async () => {
   carrier = await startFakeTwilio();
   platform = await startTestPlatform({
-    VOICE_EGRESS_ALLOW_PRIVATE: 'true',
-    VOICE_CARRIER: 'twilio',
-    VOICE_CARRIER_URL: carrier.url,
-    VOICE_CARRIER_ACCOUNT_SID: carrier.accountSid,
-    VOICE_CARRIER_AUTH_TOKEN: carrier.authToken,
+    ...platformCarrierEnv(carrier),
     VOICE_CALLER_ID_SMS_FROM: '+14155550100',
     VOICE_CARRIER_TIMEOUT_MS: '2000',
   });

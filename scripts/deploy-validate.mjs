@@ -13,7 +13,8 @@
 // Ingress backends, HPAs and PDBs point at something that exists, ConfigMaps and Secrets referenced
 // exist (Secrets of targets that ship none are listed as supplied by the cluster), every container
 // runs non-root, read-only, without privilege escalation or capabilities, with RuntimeDefault
-// seccomp, resource requests and limits, and images carry an explicit tag.
+// seccomp, resource requests and limits, and images carry an explicit tag. And the MongoDB init Job
+// grants the application user every database a service's MongoDB store opens.
 //
 //   node scripts/deploy-validate.mjs [--deploy-dir DIR] [--target base|overlays/NAME]... [--skip-dockerfiles]
 //
@@ -503,6 +504,21 @@ export async function checkDockerfiles({ read = (path) => readFileSync(join(root
   return { problems, count: images.length };
 }
 
+/**
+ * Problems of the MongoDB init Job's list of services: every service whose store can be MongoDB
+ * (services/<name>/src/store/mongo.ts) needs readWrite on its database, or it cannot start in production.
+ */
+export function checkMongoDatabases(deployDir) {
+  const file = join('components', 'mongodb', 'init-replica-set.js');
+  const listed = /const services = \[([^\]]*)\]/.exec(readFileSync(join(deployDir, file), 'utf8'));
+  if (!listed) return [`${file}: names no \`const services = [...]\` list`];
+  const granted = new Set([...listed[1].matchAll(/'([^']+)'/g)].map((match) => match[1]));
+  const servicesDir = join(root, 'services');
+  return readdirSync(servicesDir)
+    .filter((name) => existsSync(join(servicesDir, name, 'src', 'store', 'mongo.ts')) && !granted.has(name))
+    .map((name) => `${file}: the application user gets no readWrite on the database of ${name}, whose store is MongoDB in production`);
+}
+
 export async function validateDeploy({ deployDir = join(root, 'deploy'), targets, skipDockerfiles = false, log = console.log } = {}) {
   const problems = [];
   if (!skipDockerfiles) {
@@ -510,6 +526,7 @@ export async function validateDeploy({ deployDir = join(root, 'deploy'), targets
     problems.push(...dockerfiles.problems);
     if (dockerfiles.problems.length === 0) log(`Dockerfile: lint-clean, and right for its ${dockerfiles.count} images`);
   }
+  problems.push(...checkMongoDatabases(deployDir));
   const kubectl = findKubectl();
   const built = [];
   for (const target of targets ?? listTargets(deployDir)) {

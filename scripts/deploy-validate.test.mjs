@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { checkDockerfiles, validateDeploy } from './deploy-validate.mjs';
+import { checkDockerfiles, checkMongoDatabases, validateDeploy } from './deploy-validate.mjs';
 import { buildClosure, runtimeClosure } from '../deploy/docker/workspaces.mjs';
 
 const deployDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'deploy');
@@ -112,6 +112,12 @@ describe('deploy validation', () => {
     const dir = brokenCopy('overlays/development/kustomization.yaml', (text) => text.replace(/  - name: voice-encryption\n    literals:\n      - VOICE_ENCRYPTION_KEY=[0-9a-f]+\n/, ''));
     const problems = await validate(dir, ['overlays/development']);
     assert.ok(problems.some((line) => line.includes('refers to Secret voice-encryption, which this target does not generate')), problems.join('\n'));
+  });
+
+  test('a service whose store is MongoDB but whose database the init Job grants nothing on fails', async () => {
+    const dir = brokenCopy('components/mongodb/init-replica-set.js', (text) => text.replace(", 'webhooks'", ''));
+    assert.deepEqual(checkMongoDatabases(dir), ['components/mongodb/init-replica-set.js: the application user gets no readWrite on the database of webhooks, whose store is MongoDB in production']);
+    assert.deepEqual(checkMongoDatabases(deployDir), []);
   });
 
   test('a broken Dockerfile fails, naming what is wrong', async () => {

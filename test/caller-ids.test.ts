@@ -10,7 +10,7 @@ import { createLogger } from '@voice/runtime/logger';
 import type { StartedService } from '@voice/runtime/server';
 import { startTelephonyService } from '@voice/telephony';
 import { expectError, fieldsOf } from './support/api-client.js';
-import { importedSmsNumber, startFakeTwilio, type FakeTwilio } from './support/fake-twilio.js';
+import { importedSmsNumber, platformCarrierEnv, startFakeTwilio, type FakeTwilio } from './support/fake-twilio.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 import { balance, ledgerWith } from './support/telephony.js';
 
@@ -21,11 +21,7 @@ const codesSent: string[] = [];
 beforeAll(async () => {
   carrier = await startFakeTwilio();
   platform = await startTestPlatform({
-    VOICE_EGRESS_ALLOW_PRIVATE: 'true',
-    VOICE_CARRIER: 'twilio',
-    VOICE_CARRIER_URL: carrier.url,
-    VOICE_CARRIER_ACCOUNT_SID: carrier.accountSid,
-    VOICE_CARRIER_AUTH_TOKEN: carrier.authToken,
+    ...platformCarrierEnv(carrier),
     VOICE_CALLER_ID_SMS_FROM: '+14155550100',
     LOG_LEVEL: 'info',
   });

@@ -4,7 +4,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expectError } from './support/api-client.js';
-import { startFakeTwilio, twilioSignature, type FakeTwilio } from './support/fake-twilio.js';
+import { platformCarrierEnv, startFakeTwilio, twilioSignature, type FakeTwilio } from './support/fake-twilio.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 import { balance, ledger, ledgerWith, settledBalance } from './support/telephony.js';
 
@@ -338,13 +338,7 @@ const carrierIdOf = (body: string): string => carrier.requests.find((request) =>
 
 describe('a platform whose own carrier is Twilio-compatible', () => {
   test('refuses sandbox connections, which would let anyone claim real numbers', async () => {
-    const production = await startTestPlatform({
-      VOICE_EGRESS_ALLOW_PRIVATE: 'true',
-      VOICE_CARRIER: 'twilio',
-      VOICE_CARRIER_URL: carrier.url,
-      VOICE_CARRIER_ACCOUNT_SID: carrier.accountSid,
-      VOICE_CARRIER_AUTH_TOKEN: carrier.authToken,
-    });
+    const production = await startTestPlatform(platformCarrierEnv(carrier));
     try {
       const { key } = await production.workspace();
       const refused = await production.api.post('/carrier-connections', key, { name: 'Sandbox', provider: 'sandbox', account_sid: 'a', auth_token: 'b' });

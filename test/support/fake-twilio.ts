@@ -51,6 +51,15 @@ export async function importedSmsNumber(api: ApiClient, key: string, carrier: Fa
   return imported;
 }
 
+/** A platform's environment making `carrier` its own carrier (caller ID codes, caller ID calls), reached on loopback. */
+export const platformCarrierEnv = (carrier: FakeTwilio): Record<string, string> => ({
+  VOICE_EGRESS_ALLOW_PRIVATE: 'true',
+  VOICE_CARRIER: 'twilio',
+  VOICE_CARRIER_URL: carrier.url,
+  VOICE_CARRIER_ACCOUNT_SID: carrier.accountSid,
+  VOICE_CARRIER_AUTH_TOKEN: carrier.authToken,
+});
+
 export async function startFakeTwilio(): Promise<FakeTwilio> {
   const fake: Omit<FakeTwilio, 'url' | 'close' | 'sentMessages' | 'placedCalls'> = {
     accountSid: `AC${randomBytes(16).toString('hex')}`,

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { newId } from '@voice/runtime/ids';
 import { connectMongo } from '@voice/runtime/store/mongo';
 
-const services = ['identity', 'tools', 'telephony', 'billing', 'platform-users', 'assistants', 'calls'];
+const services = ['identity', 'tools', 'telephony', 'billing', 'platform-users', 'assistants', 'calls', 'webhooks'];
 
 export interface TestStore {
   /** What the platform's environment gets: nothing on SQLite. */

@@ -1,5 +1,6 @@
 // Tier 2: CallRouteService over an in-memory Connect transport: the calls service asks whether a
-// workspace may call from one of its numbers to a destination before it holds any funds.
+// workspace may call from one of its numbers or verified caller IDs to a destination before it holds
+// any funds.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import { newId } from '@voice/runtime/ids';
 import { telephonyRoutes } from '../src/routes.js';
 import { openSqliteTelephonyStore } from '../src/store/sqlite.js';
 import { routerClient } from '../../runtime/test/service-tiers.js';
-import { numberRecord } from './store.contract.js';
+import { callerIdRecord, numberRecord } from './store.contract.js';
 import { failure, sandboxCarriers, setup, telephonyDeps, type TelephonyTier } from './harness.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'telephony-call-routes-'));
@@ -60,4 +61,34 @@ test('a number that cannot carry voice is a configuration error', async () => {
     code: Code.FailedPrecondition,
     reason: 'telephony_configuration_error',
   });
+});
+
+test('a verified caller ID routes through the platform’s carrier (no number id); a pending, failed or other workspace’s one is the unknown number’s 404', async () => {
+  const [workspace, other] = [newId(), newId()];
+  const verifiedAt = new Date().toISOString();
+  const verified = callerIdRecord(workspace, { phoneNumber: '+447911123461', status: 'verified', verifiedAt });
+  const pending = callerIdRecord(workspace, { phoneNumber: '+447911123462' });
+  const failed = callerIdRecord(workspace, { phoneNumber: '+447911123463', status: 'failed', attempts: 5 });
+  const othersVerified = callerIdRecord(other, { phoneNumber: '+447911123464', status: 'verified', verifiedAt });
+  for (const callerId of [verified, pending, failed, othersVerified]) expect(await store.insertCallerId(callerId)).toEqual({ kind: 'created' });
+  const destination = '+442071838751';
+
+  expect(await routes.client.checkCallRoute({ from: verified.phoneNumber, to: destination }, asCalls(workspace))).toMatchObject({ numberId: '' });
+  const unknown = await failure(routes.client.checkCallRoute({ from: '+447911123466', to: destination }, asCalls(workspace)));
+  expect(unknown).toMatchObject({ code: Code.NotFound, reason: 'not_found' });
+  for (const from of [pending.phoneNumber, failed.phoneNumber, othersVerified.phoneNumber]) {
+    const refused = await failure(routes.client.checkCallRoute({ from, to: destination }, asCalls(workspace)));
+    expect({ code: refused.code, reason: refused.reason, message: refused.message }).toEqual({ code: unknown.code, reason: unknown.reason, message: unknown.message });
+  }
+
+  await telephony.client.addSuppression({ number: destination }, telephony.inWorkspace(workspace));
+  expect(await failure(routes.client.checkCallRoute({ from: verified.phoneNumber, to: destination }, asCalls(workspace)))).toMatchObject({ reason: 'destination_forbidden' });
+});
+
+test('a workspace number decides before a verified caller ID of the same number', async () => {
+  const workspace = newId();
+  const smsOnly = numberRecord(workspace, { voiceCapable: false, number: '+447911123465' });
+  await store.insertNumber(smsOnly);
+  await store.insertCallerId(callerIdRecord(workspace, { phoneNumber: smsOnly.number, status: 'verified', verifiedAt: new Date().toISOString() }));
+  expect(await failure(routes.client.checkCallRoute({ from: smsOnly.number, to: '+442071838750' }, asCalls(workspace)))).toMatchObject({ reason: 'telephony_configuration_error' });
 });

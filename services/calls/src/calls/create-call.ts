@@ -44,7 +44,8 @@ export async function createCall(deps: CallsDeps, request: CreateCallRequest, ca
     direction: 'outbound',
     from,
     to,
-    numberId,
+    // A verified caller ID has no workspace number: the platform's carrier places its leg.
+    numberId: numberId === '' ? null : numberId,
     assistant,
     variables: (input.value.variables ?? {}) as JsonObject,
     metadata: (input.value.metadata ?? {}) as JsonObject,

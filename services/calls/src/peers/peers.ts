@@ -21,7 +21,7 @@ export interface CallAssistant {
 export interface CallPeers {
   /** The assistant as a call runs it now; NotFound, or forbidden when the plan no longer includes its model. */
   callAssistant(caller: WorkspaceCaller, id: string, plan: string): Promise<CallAssistant>;
-  /** The workspace number `from` names; NotFound, telephony_configuration_error or destination_forbidden otherwise. */
+  /** The workspace number `from` names, empty for a verified caller ID; NotFound, telephony_configuration_error or destination_forbidden otherwise. */
   checkRoute(caller: WorkspaceCaller, from: string, to: string): Promise<{ numberId: string }>;
   placeLeg(caller: WorkspaceCaller, request: Omit<PlaceCallLegRequest, '$typeName' | 'workspaceId'>): Promise<{ legId: string }>;
   endLeg(caller: WorkspaceCaller, callId: string): Promise<void>;

@@ -1,16 +1,20 @@
-// The CallRouteService: whether a workspace may call from one of its numbers to a destination,
-// asked by the calls service before it holds funds. The same rules as an SMS's sender and
-// destination, for voice: the number is the workspace's, it can carry voice, and the destination is
-// not on the workspace's suppression list.
+// The CallRouteService: whether a workspace may call from one of its numbers or verified caller IDs
+// to a destination, asked by the calls service before it holds funds. The same rules as an SMS's
+// sender and destination, for voice: the number is the workspace's and can carry voice (or it is a
+// caller ID the workspace verified, which the platform's carrier places), and the destination is not
+// on the workspace's suppression list. A pending caller ID is no route: the same 404 as an unknown number.
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import { internalCallerOf } from '@voice/runtime/caller';
 import { invalidRequest, notFound, serviceError } from '@voice/runtime/errors';
 import type { CallRouteService, CheckCallRouteRequest } from '@voice/proto/voice/telephony/v1/call_routes';
 import { parseE164 } from '@voice/contracts/telephony';
-import type { NumberStore, SuppressionStore } from '../store/store.js';
+import type { CallerIdStore, NumberStore, SuppressionStore } from '../store/store.js';
+
+/** The number_id of a route from a verified caller ID: no workspace number, the platform's carrier places the leg. */
+export const callerIdRoute = '';
 
 export class CallRoutes implements ServiceImpl<typeof CallRouteService> {
-  constructor(private readonly store: Pick<NumberStore, 'findNumber'> & Pick<SuppressionStore, 'isSuppressed'>) {}
+  constructor(private readonly store: Pick<NumberStore, 'findNumber'> & Pick<CallerIdStore, 'verifiedCallerId'> & Pick<SuppressionStore, 'isSuppressed'>) {}
 
   async checkCallRoute(request: CheckCallRouteRequest, context: HandlerContext) {
     const caller = internalCallerOf(context);
@@ -20,12 +24,21 @@ export class CallRoutes implements ServiceImpl<typeof CallRouteService> {
     if (!from || !to) {
       throw invalidRequest([...(from ? [] : [{ field: 'from', issue: 'must be a valid phone number' }]), ...(to ? [] : [{ field: 'to', issue: 'must be a valid phone number' }])]);
     }
-    const number = await this.store.findNumber(caller.workspaceId, from);
-    if (!number) throw notFound('phone number');
-    if (!number.voiceCapable) throw serviceError('telephony_configuration_error', 'the calling number is not voice-capable');
+    const numberId = await this.callingNumberId(caller.workspaceId, from);
     if (await this.store.isSuppressed(caller.workspaceId, to)) {
       throw serviceError('destination_forbidden', "the destination is on this workspace's suppression list");
     }
-    return { numberId: number.id };
+    return { numberId };
+  }
+
+  /** The workspace number placing a call from `from`, or callerIdRoute for a verified caller ID; a workspace number decides first. */
+  private async callingNumberId(workspaceId: string, from: string): Promise<string> {
+    const number = await this.store.findNumber(workspaceId, from);
+    if (number) {
+      if (!number.voiceCapable) throw serviceError('telephony_configuration_error', 'the calling number is not voice-capable');
+      return number.id;
+    }
+    if (await this.store.verifiedCallerId(workspaceId, from)) return callerIdRoute;
+    throw notFound('phone number');
   }
 }

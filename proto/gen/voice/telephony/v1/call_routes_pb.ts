@@ -41,7 +41,8 @@ export const CheckCallRouteRequestSchema: GenMessage<CheckCallRouteRequest> = /*
  */
 export type CheckCallRouteResponse = Message<"voice.telephony.v1.CheckCallRouteResponse"> & {
   /**
-   * The workspace number placing the call (the id PlaceCallLeg takes).
+   * The workspace number placing the call (the id PlaceCallLeg takes); empty when `from` is a
+   * verified caller ID: the platform's carrier places the leg.
    *
    * @generated from field: string number_id = 1;
    */
@@ -57,14 +58,15 @@ export const CheckCallRouteResponseSchema: GenMessage<CheckCallRouteResponse> = 
 
 /**
  * Whether a workspace may place a call from one number to another, asked by the calls service
- * before it holds any funds: telephony owns numbers and the suppression list. Internal callers
- * only; the workspace comes from the signed caller.
+ * before it holds any funds: telephony owns numbers, caller IDs and the suppression list. Internal
+ * callers only; the workspace comes from the signed caller.
  *
  * @generated from service voice.telephony.v1.CallRouteService
  */
 export const CallRouteService: GenService<{
   /**
-   * NotFound ("phone number") when `from` is no number of the workspace;
+   * `from` is a voice-capable number of the workspace or a caller ID it verified. NotFound ("phone
+   * number") when it is neither (a pending caller ID included);
    * telephony_configuration_error when the number cannot place voice calls; destination_forbidden
    * when `to` is on the workspace's suppression list.
    *

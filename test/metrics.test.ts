@@ -93,7 +93,7 @@ test('after an SMS send and a few other calls: routes by template, RPCs by code,
 });
 
 test('every service runs its pruning job: one run each at start, counted by job', async () => {
-  const jobs = ['identity', 'tools', 'telephony', 'billing', 'platform-users', 'assistants'].map((service) => `${service}.retention`);
+  const jobs = ['identity', 'tools', 'telephony', 'billing', 'platform-users', 'assistants', 'calls', 'webhooks'].map((service) => `${service}.retention`);
   const samples = await eventually(async () => {
     const scraped = await scrape();
     return jobs.every((job) => (valueOf(scraped, 'periodic_job_runs_total', { job }) ?? 0) >= 1) ? scraped : undefined;

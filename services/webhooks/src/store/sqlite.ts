@@ -153,9 +153,8 @@ export class SqliteWebhooksStore implements WebhooksStore {
   }
 
   private insertEvent(event: EventRecord, deliveries: DeliveryRecord[]): boolean {
-    const inserted = this.sql('INSERT INTO events (id, workspace_id, type, body, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING')
-      .run(event.id, event.workspaceId, event.type, event.body, event.createdAt).changes === 1;
-    if (!inserted) return false;
+    const row = { id: event.id, workspace_id: event.workspaceId, type: event.type, body: event.body, created_at: event.createdAt };
+    if (insertRow(this.sql, 'events', row, { ifAbsent: true }) === 0) return false;
     for (const delivery of deliveries) insertRow(this.sql, 'deliveries', { id: delivery.id, ...storedDelivery(delivery) });
     return true;
   }

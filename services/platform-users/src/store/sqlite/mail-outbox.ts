@@ -1,4 +1,5 @@
 // The mail outbox in SQLite.
+import { insertRow } from '@voice/runtime/store/sqlite';
 import { mailOf, type MailRow } from './rows.js';
 import type { MailOutboxStore, MailRecord, NewMail } from '../store.js';
 import { storedNewMail } from '../mapping/mail.js';
@@ -8,11 +9,7 @@ export function sqliteMailOutboxStore({ db, sql }: SqliteContext): MailOutboxSto
   async function queueMail(mails: NewMail[]): Promise<number> {
     return db.transaction(() => {
       let queued = 0;
-      for (const mail of mails) {
-        const stored = { id: mail.id, recipient: mail.to, ...storedNewMail(mail) };
-        const columns = Object.keys(stored);
-        queued += sql(`INSERT INTO mail_outbox (${columns.join(', ')}) VALUES (${columns.map((column) => `@${column}`).join(', ')}) ON CONFLICT (id) DO NOTHING`).run(stored).changes;
-      }
+      for (const mail of mails) queued += insertRow(sql, 'mail_outbox', { id: mail.id, recipient: mail.to, ...storedNewMail(mail) }, { ifAbsent: true });
       return queued;
     }).immediate();
   }

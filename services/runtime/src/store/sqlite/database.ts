@@ -44,8 +44,12 @@ export function statementCache(db: SqliteDatabase): (sql: string) => Database.St
   };
 }
 
-/** Inserts `row` into `table`, a column for each of its keys (a mapper's stored form with its id). */
-export function insertRow(sql: (text: string) => Database.Statement, table: string, row: object): void {
+/**
+ * Inserts `row` into `table`, a column for each of its keys (a mapper's stored form with its id);
+ * answers how many rows it inserted. `ifAbsent` skips a row whose key (or any unique column) is taken instead of failing.
+ */
+export function insertRow(sql: (text: string) => Database.Statement, table: string, row: object, options: { ifAbsent?: boolean } = {}): number {
   const columns = Object.keys(row);
-  sql(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((column) => `@${column}`).join(', ')})`).run(row);
+  const conflict = options.ifAbsent ? ' ON CONFLICT DO NOTHING' : '';
+  return sql(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((column) => `@${column}`).join(', ')})${conflict}`).run(row).changes;
 }

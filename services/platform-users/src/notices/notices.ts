@@ -1,12 +1,11 @@
 // Notices to a workspace's owners (a webhook endpoint the platform disabled, ...): one e-mail per
 // active owner, queued in the mail outbox under an id made of the notice's and the owner's, so a
 // caller that retries its call queues nothing twice.
-import { createHash } from 'node:crypto';
 import type { HandlerContext } from '@connectrpc/connect';
 import { internalCallerOf, workspaceCallerOf } from '@voice/runtime/caller';
 import type { SecretBox } from '@voice/runtime/crypto';
 import { invalidRequest } from '@voice/runtime/errors';
-import { isUuid } from '@voice/runtime/ids';
+import { derivedId, isUuid } from '@voice/runtime/ids';
 import type { SendWorkspaceNoticeRequest } from '@voice/proto/voice/platform/v1/notices';
 import type { Member } from '@voice/proto/voice/identity/v1/identity';
 import type { IdentityCalls } from '../downstream/identity.js';
@@ -21,12 +20,6 @@ export interface NoticeDeps {
   mailQueued(): void;
   now: () => Date;
 }
-
-/** A UUID-shaped id of the notice's mail to one owner. */
-const mailId = (noticeId: string, userId: string): string => {
-  const hex = createHash('sha256').update(`${noticeId}:${userId}`).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
-};
 
 export class Notices {
   constructor(private readonly deps: NoticeDeps) {}
@@ -45,7 +38,7 @@ export class Notices {
     const createdAt = this.deps.now().toISOString();
     const html = `<p>${escapeHtml(request.text).replace(/\n{2,}/g, '</p><p>').replace(/\n/g, '<br>')}</p>`;
     const mails: NewMail[] = owners.map((owner) => ({
-      id: mailId(request.noticeId, owner.userId),
+      id: derivedId('workspace-notice', request.noticeId, owner.userId),
       to: owner.email,
       subject: request.subject,
       sealedText: this.deps.box.seal(request.text),

@@ -396,7 +396,7 @@ test('the webhooks delivery worker SIGKILLed mid-delivery loses no event: the on
 
     const low = await eventually(async () => receiver.received.find((request) => request.event.type === 'balance.low' && request.event.data.threshold === '100.0000'), 30_000, 'balance.low');
     expect(low.event.data).toEqual({ available: '1.0000', threshold: '100.0000' });
-    expect(verifySignature(low.rawBody, low.headers['voice-signature'] as string, endpoint.secret)).toBe(true);
+    expect(await verifySignature(low.rawBody, low.headers['voice-signature'] as string, endpoint.secret)).toBe(true);
     const delivered = await eventually(async () => {
       const [delivery] = (await platform.api.get(`/api/v1/webhooks/${endpoint.id}/deliveries?status=delivered&limit=10`, workspace.key)).body.data.filter(
         (each: { event_id: string }) => each.event_id === ping.event_id,

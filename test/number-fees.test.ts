@@ -157,7 +157,7 @@ test('renewals on each anniversary by two replicas charge each month once; an un
   expect(shown.body.data).toMatchObject({ status: 'past_due', next_renewal_at: new Date(secondRenewal).toISOString(), release_at: new Date(secondRenewal + 7 * day).toISOString() });
   const pastDueEvent = await heard('number.past_due');
   expect(pastDueEvent.event.data).toEqual(shown.body.data);
-  expect(verifySignature(pastDueEvent.rawBody, pastDueEvent.headers['voice-signature'] as string, endpoint.body.data.secret)).toBe(true);
+  expect(await verifySignature(pastDueEvent.rawBody, pastDueEvent.headers['voice-signature'] as string, endpoint.body.data.secret)).toBe(true);
   await platform.running.stopService('telephony');
 
   replicas = await startReplicas(2, secondRenewal + 7 * day - Date.now() + 3600_000);

@@ -125,10 +125,10 @@ test('a ping is delivered signed with the shown secret; a tampered body or anoth
   const header = request!.headers['voice-signature'] as string;
   expect(signatureParts(header).v1).toHaveLength(1);
   expect(Math.abs(Number(signatureParts(header).t) - Date.now() / 1000)).toBeLessThan(600);
-  expect(verifySignature(request!.rawBody, header, endpoint.secret)).toBe(true);
-  expect(verifySignature(request!.rawBody.replace('ping', 'pong'), header, endpoint.secret)).toBe(false);
-  expect(verifySignature(request!.rawBody, header.replace(/t=\d+/, `t=${Number(signatureParts(header).t) + 1}`), endpoint.secret)).toBe(false);
-  expect(verifySignature(request!.rawBody, header, `${endpoint.secret.slice(0, -1)}x`)).toBe(false);
+  expect(await verifySignature(request!.rawBody, header, endpoint.secret)).toBe(true);
+  expect(await verifySignature(request!.rawBody.replace('ping', 'pong'), header, endpoint.secret)).toBe(false);
+  expect(await verifySignature(request!.rawBody, header.replace(/t=\d+/, `t=${Number(signatureParts(header).t) + 1}`), endpoint.secret)).toBe(false);
+  expect(await verifySignature(request!.rawBody, header, `${endpoint.secret.slice(0, -1)}x`)).toBe(false);
 
   const log = await eventually(async () => {
     const answer = await platform.api.get(api(`/webhooks/${endpoint.id}/deliveries`), key);
@@ -165,15 +165,15 @@ test('after a rotation both secrets sign for 24 hours, then only the new one', a
   const [during] = await requestsFor(await ping());
   const header = during!.headers['voice-signature'] as string;
   expect(signatureParts(header).v1).toHaveLength(2);
-  expect(verifySignature(during!.rawBody, header, fresh.secret)).toBe(true);
-  expect(verifySignature(during!.rawBody, header, endpoint.secret)).toBe(true);
+  expect(await verifySignature(during!.rawBody, header, fresh.secret)).toBe(true);
+  expect(await verifySignature(during!.rawBody, header, endpoint.secret)).toBe(true);
 
   await withWorkerAhead(25 * hour, async () => {
     const [after] = await requestsFor(await ping());
     const later = after!.headers['voice-signature'] as string;
     expect(signatureParts(later).v1).toHaveLength(1);
-    expect(verifySignature(after!.rawBody, later, fresh.secret)).toBe(true);
-    expect(verifySignature(after!.rawBody, later, endpoint.secret)).toBe(false);
+    expect(await verifySignature(after!.rawBody, later, fresh.secret)).toBe(true);
+    expect(await verifySignature(after!.rawBody, later, endpoint.secret)).toBe(false);
   });
 });
 
@@ -259,7 +259,7 @@ test('an SMS’s status changes reach the endpoints that want sms.status, as GET
   // arrive after 'delivered' (then it moves nothing, and is no event).
   expect([['sent', 'delivered'], ['delivered']]).toContainEqual(statuses.map((request) => request.event.data.status));
   const final = statuses[statuses.length - 1]!;
-  expect(verifySignature(final.rawBody, final.headers['voice-signature'] as string, endpoint.secret)).toBe(true);
+  expect(await verifySignature(final.rawBody, final.headers['voice-signature'] as string, endpoint.secret)).toBe(true);
   expect(final.event.data).toEqual((await platform.api.get(`/sms/messages/${message.id}`, key)).body.data);
   expect((await platform.api.get(api(`/webhooks/${other.body.data.id}/deliveries`), key)).body.meta.pagination.total).toBe(0);
 });

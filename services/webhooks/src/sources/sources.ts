@@ -1,10 +1,10 @@
-// Where each event type comes from and what it carries, in one place: the stream subject every
-// type is published on, and the decoding of those events into webhook events whose data is the
-// API's own curated view of the resource (the presenters GET /calls/{id}, GET /sms/messages/{id} and
-// GET /phone-numbers/{id} answer with; nothing SPEC.md 1 rule 3 hides).
+// Where each event type comes from and what it carries, in one place: the decoding of the source
+// streams' events into webhook events whose data is the API's own curated view of the resource
+// (the presenters GET /calls/{id}, GET /sms/messages/{id} and GET /phone-numbers/{id} answer with;
+// nothing SPEC.md 1 rule 3 hides).
 import { fromBinary } from '@bufbuild/protobuf';
 import { formatCredits } from '@voice/runtime/amounts';
-import { callEndedSubject, callStartedSubject, numberBillingChangedSubject, smsStatusChangedSubject, walletChangedSubject, type StreamEvent } from '@voice/runtime/events';
+import { callEndedSubject, callStartedSubject, numberBillingChangedSubject, smsStatusChangedSubject, type StreamEvent } from '@voice/runtime/events';
 import { toIso } from '@voice/runtime/time';
 import { WalletChangedSchema } from '@voice/proto/voice/billing/v1/events';
 import { CallChangedSchema } from '@voice/proto/voice/calls/v1/events';
@@ -12,16 +12,6 @@ import { presentCall } from '@voice/contracts/calls-presenters';
 import { NumberBillingChange, NumberBillingChangedSchema, SmsStatusChangedSchema } from '@voice/proto/voice/telephony/v1/events';
 import { presentPhoneNumber, presentSmsMessage } from '@voice/contracts/telephony-presenters';
 import type { SentEventType, WebhookEvent } from '@voice/contracts/webhooks';
-
-/** The subject each event type's source events are published on (ping is made here, by a request). */
-export const sourceSubjects: Record<Exclude<SentEventType, 'ping'>, string> = {
-  'call.started': callStartedSubject,
-  'call.ended': callEndedSubject,
-  'sms.status': smsStatusChangedSubject,
-  'number.past_due': numberBillingChangedSubject,
-  'number.released': numberBillingChangedSubject,
-  'balance.low': walletChangedSubject,
-};
 
 /** A webhook event for the endpoints of a workspace; its id is the source event's, so a copy is recognised. */
 export interface SourcedEvent {

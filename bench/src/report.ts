@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cpuMicrosPerRequest, type PathResult } from './measure.js';
 import type { MemoryReading } from './memory.js';
-import type { SmsLagReport } from './sms-lag.js';
+import type { LagFigures, SmsLagReport } from './sms-lag.js';
 import type { WebhookLagReport } from './webhook-lag.js';
 import { spreadOf, type Spread } from './spread.js';
 
@@ -201,15 +201,13 @@ export function formatReport(report: BenchReport): string {
   return `${lines.join('\n')}\n`;
 }
 
+const lagText = (lag: LagFigures): string => `p50 ${fmt(lag.p50)} ms, p99 ${fmt(lag.p99)} ms, max ${fmt(lag.max)} ms, mean ${fmt(lag.mean, 1)} ms`;
+
 function formatSmsLag({ label, senders, lag, webhookLag }: SmsSection): string[] {
   const { integrity } = lag;
-  const lagLine = lag.lagMs
-    ? `p50 ${fmt(lag.lagMs.p50)} ms, p99 ${fmt(lag.lagMs.p99)} ms, max ${fmt(lag.lagMs.max)} ms, mean ${fmt(lag.lagMs.mean, 1)} ms over ${fmt(lag.messages)} messages`
-    : `not computed: ${fmt(lag.messages)} messages, not all debited`;
+  const lagLine = lag.lagMs ? `${lagText(lag.lagMs)} over ${fmt(lag.messages)} messages` : `not computed: ${fmt(lag.messages)} messages, not all debited`;
   const after = lag.afterAnswerMs;
-  const afterLine = after
-    ? `  of it after the 202 answer reached the bench (the event path): p50 ${fmt(after.p50)} ms, p99 ${fmt(after.p99)} ms, max ${fmt(after.max)} ms, mean ${fmt(after.mean, 1)} ms`
-    : '';
+  const afterLine = after ? `  of it after the 202 answer reached the bench (the event path): ${lagText(after)}` : '';
   return [
     '',
     `${label}, ${senders} senders: event lag (ledger created_at - message created_at, measured run): ${lagLine}`,
@@ -223,7 +221,7 @@ function formatSmsLag({ label, senders, lag, webhookLag }: SmsSection): string[]
     ...(webhookLag
       ? [
           webhookLag.lagMs
-            ? `  webhook delivery lag (receiver's arrival - sms.status created_at): p50 ${fmt(webhookLag.lagMs.p50)} ms, p99 ${fmt(webhookLag.lagMs.p99)} ms, max ${fmt(webhookLag.lagMs.max)} ms, mean ${fmt(webhookLag.lagMs.mean, 1)} ms over ${fmt(webhookLag.events)} events`
+            ? `  webhook delivery lag (receiver's arrival - sms.status created_at): ${lagText(webhookLag.lagMs)} over ${fmt(webhookLag.events)} events`
             : '  webhook delivery lag: no sms.status event reached the receiver',
         ]
       : []),

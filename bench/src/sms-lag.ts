@@ -53,6 +53,13 @@ export interface LagFigures {
 /** Nearest-rank percentile of ascending values. */
 const percentile = (sorted: number[], p: number): number => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
+/** The figures of some lags in milliseconds; undefined when there are none. */
+export function lagFiguresOf(lags: readonly number[]): LagFigures | undefined {
+  if (lags.length === 0) return undefined;
+  const sorted = [...lags].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1)!, mean: sorted.reduce((a, b) => a + b, 0) / sorted.length };
+}
+
 function lagOf(messages: readonly SentSms[], firstDebitOf: Map<string, SmsDebit>, from: (message: SentSms) => number): LagFigures | undefined {
   const lags: number[] = [];
   for (const message of messages) {
@@ -60,9 +67,7 @@ function lagOf(messages: readonly SentSms[], firstDebitOf: Map<string, SmsDebit>
     if (!debit) return undefined;
     lags.push(debit.createdAtMs - from(message));
   }
-  if (lags.length === 0) return undefined;
-  lags.sort((a, b) => a - b);
-  return { p50: percentile(lags, 50), p99: percentile(lags, 99), max: lags.at(-1)!, mean: lags.reduce((a, b) => a + b, 0) / lags.length };
+  return lagFiguresOf(lags);
 }
 
 function integrityOf(answered: SentSms[], debits: SmsDebit[], allowedWithoutAnswer: number): SmsIntegrity {

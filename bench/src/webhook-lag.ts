@@ -5,7 +5,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { LagFigures } from './sms-lag.js';
+import { expectApi } from './api-client.js';
+import { lagFiguresOf, type LagFigures } from './sms-lag.js';
 
 export interface WebhookLagReport {
   /** sms.status events the receiver got (each status of each message, copies counted once). */
@@ -17,8 +18,6 @@ export interface WebhookLagProbe {
   /** Waits until no event arrived for `quietMs` (at most `timeoutSeconds`), then reports. */
   finish(quietMs: number, timeoutSeconds: number): Promise<WebhookLagReport>;
 }
-
-const percentile = (sorted: number[], p: number): number => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 /** Starts the receiver and adds the endpoint that sends it the workspace's sms.status events. */
 export async function startWebhookLagProbe(baseUrl: string, apiKey: string): Promise<WebhookLagProbe> {
@@ -38,24 +37,14 @@ export async function startWebhookLagProbe(baseUrl: string, apiKey: string): Pro
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/events`;
-  const created = await fetch(`${baseUrl}/api/v1/webhooks`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ url, event_types: ['sms.status'] }),
-  });
-  if (created.status !== 201) throw new Error(`the bench's webhook endpoint was refused: ${created.status} ${await created.text()}`);
+  await expectApi(201, baseUrl, apiKey, 'POST', '/api/v1/webhooks', { url, event_types: ['sms.status'] });
   return {
     finish: async (quietMs, timeoutSeconds) => {
       const deadline = Date.now() + timeoutSeconds * 1000;
       while (Date.now() - lastArrival < quietMs && Date.now() < deadline) await sleep(100);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      const sorted = [...lags.values()].sort((a, b) => a - b);
-      const lagMs =
-        sorted.length === 0
-          ? undefined
-          : { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted[sorted.length - 1]!, mean: sorted.reduce((sum, lag) => sum + lag, 0) / sorted.length };
-      return { events: sorted.length, lagMs };
+      return { events: lags.size, lagMs: lagFiguresOf([...lags.values()]) };
     },
   };
 }

@@ -7,6 +7,7 @@ import { mongoValues } from '@voice/runtime/store';
 import type { Page } from '@voice/runtime/validation';
 import { endpointFromStored, endpointWithChanges, storedEndpoint, type StoredEndpoint } from './mapping/endpoint.js';
 import { afterAttempt, deliveryFromStored, storedDelivery, type StoredDelivery } from './mapping/delivery.js';
+import { noticeFromStored, storedNotice, type StoredNotice } from './mapping/notice.js';
 import type {
   AttemptOutcome,
   AttemptRecord,
@@ -30,15 +31,7 @@ interface EventDocument {
   body: string;
   created_at: string;
 }
-interface NoticeDocument {
-  _id: string;
-  workspace_id: string;
-  endpoint_id: string;
-  url: string;
-  failing_since: string;
-  created_at: string;
-  sent_at: string | null;
-}
+type NoticeDocument = StoredNotice & { _id: string };
 interface SettingsDocument {
   _id: string;
   balance_low_threshold_units: number | null;
@@ -206,25 +199,14 @@ export class MongoWebhooksStore implements WebhooksStore {
       );
       if (!doc) return undefined;
       await this.failPending(id, session);
-      await this.notices.insertOne(
-        {
-          _id: notice.id,
-          workspace_id: notice.workspaceId,
-          endpoint_id: notice.endpointId,
-          url: notice.url,
-          failing_since: notice.failingSince,
-          created_at: notice.createdAt,
-          sent_at: null,
-        },
-        { session },
-      );
+      await this.notices.insertOne({ _id: notice.id, ...storedNotice(notice) }, { session });
       return endpointOf(doc);
     });
   }
 
   async pendingNotices(limit: number): Promise<OwnerNotice[]> {
     const docs = await this.notices.find({ sent_at: null }).sort({ created_at: 1 }).limit(limit).toArray();
-    return docs.map((doc) => ({ id: doc._id, workspaceId: doc.workspace_id, endpointId: doc.endpoint_id, url: doc.url, failingSince: doc.failing_since, createdAt: doc.created_at }));
+    return docs.map((doc) => noticeFromStored(doc._id, doc));
   }
 
   async markNoticeSent(id: string, at: string): Promise<void> {

@@ -6,6 +6,7 @@ import { sqliteValues } from '@voice/runtime/store';
 import type { Page } from '@voice/runtime/validation';
 import { endpointFromStored, endpointWithChanges, storedEndpoint, type StoredEndpoint } from './mapping/endpoint.js';
 import { afterAttempt, deliveryFromStored, storedDelivery, type StoredDelivery } from './mapping/delivery.js';
+import { noticeFromStored, storedNotice, type StoredNotice } from './mapping/notice.js';
 import type {
   AttemptOutcome,
   AttemptRecord,
@@ -226,28 +227,14 @@ export class SqliteWebhooksStore implements WebhooksStore {
       const changed = this.sql('UPDATE endpoints SET enabled = 0, disabled_reason = ?, updated_at = ? WHERE id = ? AND enabled = 1').run(reason, notice.createdAt, id).changes;
       if (changed === 0) return undefined;
       this.failPending(id);
-      this.sql('INSERT INTO owner_notices (id, workspace_id, endpoint_id, url, failing_since, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
-        notice.id,
-        notice.workspaceId,
-        notice.endpointId,
-        notice.url,
-        notice.failingSince,
-        notice.createdAt,
-      );
+      insertRow(this.sql, 'owner_notices', { id: notice.id, ...storedNotice(notice) });
       return endpointOf(this.sql('SELECT * FROM endpoints WHERE id = ?').get(id) as EndpointRow);
     }).immediate();
   }
 
   async pendingNotices(limit: number): Promise<OwnerNotice[]> {
-    const rows = this.sql('SELECT * FROM owner_notices WHERE sent_at IS NULL ORDER BY created_at LIMIT ?').all(limit) as {
-      id: string;
-      workspace_id: string;
-      endpoint_id: string;
-      url: string;
-      failing_since: string;
-      created_at: string;
-    }[];
-    return rows.map((row) => ({ id: row.id, workspaceId: row.workspace_id, endpointId: row.endpoint_id, url: row.url, failingSince: row.failing_since, createdAt: row.created_at }));
+    const rows = this.sql('SELECT * FROM owner_notices WHERE sent_at IS NULL ORDER BY created_at LIMIT ?').all(limit) as (StoredNotice & { id: string })[];
+    return rows.map((row) => noticeFromStored(row.id, row));
   }
 
   async markNoticeSent(id: string, at: string): Promise<void> {

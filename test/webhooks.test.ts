@@ -84,7 +84,14 @@ test('an endpoint shows its secret once, then only a hint; it is read, listed, c
   for (const path of [`/webhooks/${created.id}`, `/webhooks/${created.id}/deliveries`]) expectError(await platform.api.get(api(path), other.key), 404, 'not_found');
   expectError(await platform.api.patch(api(`/webhooks/${created.id}`), other.key, { enabled: true }), 404, 'not_found');
   expectError(await platform.api.delete(api(`/webhooks/${created.id}`), other.key), 404, 'not_found');
+  for (const path of [`/webhooks/${created.id}/rotate-secret`, `/webhooks/${created.id}/test`, `/webhooks/${created.id}/deliveries/${created.id}/retry`]) {
+    expectError(await platform.api.post(api(path), other.key, {}), 404, 'not_found');
+  }
   expectError(await platform.api.get(api('/webhooks/not-a-uuid'), key), 404, 'not_found');
+  expectError(await platform.api.post(api(`/webhooks/${created.id}/deliveries/not-a-uuid/retry`), key, {}), 404, 'not_found');
+  // Nothing the other workspace asked for changed it: the same secret, still disabled, no delivery queued.
+  expect((await platform.api.get(api(`/webhooks/${created.id}`), key)).body.data).toMatchObject({ secret_hint: created.secret_hint, enabled: false, previous_secret_expires_at: null });
+  expect((await platform.api.get(api(`/webhooks/${created.id}/deliveries`), key)).body.meta.pagination.total).toBe(0);
 
   const deleted = await platform.api.delete(api(`/webhooks/${created.id}`), key);
   expect(deleted.body).toEqual({ data: { id: created.id, deleted: true } });
@@ -108,9 +115,30 @@ test('bad bodies are 400 naming the field, and read-only keys cannot write', asy
     expect(refused.body.error.details.map((detail: { field: string }) => detail.field)).toContain(field);
   }
   expect((await platform.api.get(api('/webhooks'), key)).body.meta.pagination.total).toBe(0);
+
+  const endpoint = await createEndpoint(key, { description: 'orders' });
+  const before = (await platform.api.get(api(`/webhooks/${endpoint.id}`), key)).body.data;
+  const changes: [Record<string, unknown>, string][] = [
+    [{ event_types: [] }, 'event_types'],
+    [{ event_types: ['call.ringing'] }, 'event_types.0'],
+    [{ url: 'ftp://example.com/hook' }, 'url'],
+    [{ url: 'https://user:pw@example.com/hook' }, 'url'],
+    [{ enabled: 'yes' }, 'enabled'],
+    [{ description: 'x'.repeat(501) }, 'description'],
+    [{ secret: 'mine' }, 'secret'],
+  ];
+  for (const [body, field] of changes) {
+    const refused = await platform.api.patch(api(`/webhooks/${endpoint.id}`), key, body);
+    expectError(refused, 400, 'invalid_request');
+    expect(refused.body.error.details.map((detail: { field: string }) => detail.field)).toContain(field);
+  }
+  expect((await platform.api.get(api(`/webhooks/${endpoint.id}`), key)).body.data).toEqual(before);
+
   const reader = await platform.key(id, ['settings:read']);
   expectError(await platform.api.post(api('/webhooks'), reader, { url: receiver.url, event_types: ['sms.status'] }), 403, 'forbidden');
+  expectError(await platform.api.patch(api(`/webhooks/${endpoint.id}`), reader, { enabled: false }), 403, 'forbidden');
   expectError(await platform.api.get(api('/webhooks'), await platform.key(id, ['billing:read'])), 403, 'forbidden');
+  expect((await platform.api.get(api(`/webhooks/${endpoint.id}`), key)).body.data).toEqual(before);
 });
 
 test('a ping is delivered signed with the shown secret; a tampered body or another secret fails the check; the log shows the attempt', async () => {
@@ -187,6 +215,13 @@ test('a platform without VOICE_EGRESS_ALLOW_PRIVATE refuses loopback and plain-h
       expect(refused.body.error.details).toEqual([{ field: 'url', issue: expect.any(String) }]);
     }
     expect((await strict.api.get(api('/webhooks'), key)).body.meta.pagination.total).toBe(0);
+    // Nor can an endpoint be moved to one afterwards.
+    const created = await strict.api.post(api('/webhooks'), key, { url: 'https://1.1.1.1/hooks', event_types: ['sms.status'] });
+    expect(created.status).toBe(201);
+    const refused = await strict.api.patch(api(`/webhooks/${created.body.data.id}`), key, { url: receiver.url.replace('http:', 'https:') });
+    expectError(refused, 400, 'invalid_request');
+    expect(refused.body.error.details).toEqual([{ field: 'url', issue: expect.any(String) }]);
+    expect((await strict.api.get(api(`/webhooks/${created.body.data.id}`), key)).body.data.url).toBe('https://1.1.1.1/hooks');
   } finally {
     await strict.close();
   }
@@ -198,7 +233,11 @@ test('the webhook settings keep a balance.low threshold per workspace', async ()
   const set = await platform.api.patch(api('/settings/webhooks'), key, { balance_low_threshold: '2.5' });
   expect(set.body).toEqual({ data: { balance_low_threshold: '2.5000' } });
   expect((await platform.api.get(api('/settings/webhooks'), (await platform.workspace()).key)).body.data.balance_low_threshold).toBeNull();
-  expectError(await platform.api.patch(api('/settings/webhooks'), key, { balance_low_threshold: '-1' }), 400, 'invalid_request');
+  for (const threshold of ['-1', '1.23456', 5, '']) {
+    expectError(await platform.api.patch(api('/settings/webhooks'), key, { balance_low_threshold: threshold }), 400, 'invalid_request');
+  }
+  expectError(await platform.api.patch(api('/settings/webhooks'), key, { threshold: '1' }), 400, 'invalid_request');
+  expect((await platform.api.get(api('/settings/webhooks'), key)).body).toEqual({ data: { balance_low_threshold: '2.5000' } });
   expect((await platform.api.patch(api('/settings/webhooks'), key, { balance_low_threshold: null })).body).toEqual({ data: { balance_low_threshold: null } });
 });
 

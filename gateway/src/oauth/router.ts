@@ -1,7 +1,7 @@
 // The OAuth 2.0 endpoints outside /api/v1: discovery, registration, authorization, token and
 // revocation, each limited per client address.
-import { createHmac } from 'node:crypto';
 import express, { type Express } from 'express';
+import { deriveKey } from '@voice/runtime/crypto';
 import type { CallerSigner } from '@voice/runtime/caller';
 import type { ServiceClients } from '../clients.js';
 import type { WindowCounter } from '../counters/window-counter.js';
@@ -29,7 +29,7 @@ export interface OAuthOptions {
   platformName: () => string;
 }
 
-const derivedKey = (secret: Buffer, purpose: string): Buffer => createHmac('sha256', secret).update(`voice-oauth:${purpose}`).digest();
+const derivedKey = (secret: Buffer, purpose: string): Buffer => deriveKey(secret, `voice-oauth:${purpose}`);
 
 export function registerOAuthRoutes(app: Express, options: OAuthOptions): void {
   registerMetadataRoutes(app, options.publicUrl);

@@ -1,7 +1,7 @@
 // Signed, time-limited download addresses of call recordings: an HMAC-SHA256 over the workspace,
 // the call and the expiry, with a key derived from the internal secret for this purpose only.
 import { createHmac } from 'node:crypto';
-import { constantTimeEqual } from '@voice/runtime/crypto';
+import { constantTimeEqual, deriveKey } from '@voice/runtime/crypto';
 
 export const recordingsPath = '/recordings';
 
@@ -16,7 +16,7 @@ export class RecordingDownloadUrls {
   private readonly key: Buffer;
 
   constructor(internalSecret: Buffer, private readonly ttlSeconds: number) {
-    this.key = createHmac('sha256', internalSecret).update('voice-recordings:download-url').digest();
+    this.key = deriveKey(internalSecret, 'voice-recordings:download-url');
   }
 
   /** The address of the call's recording from `baseUrl`, valid `ttlSeconds` from `now`. */

@@ -1,6 +1,6 @@
 // Secrets at rest: AES-256-GCM with a key from configuration, or generated into the data
 // directory in the embedded mode; plus the hashing and comparison helpers every service uses.
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConfigError } from './config/env.js';
@@ -53,6 +53,12 @@ export function loadKey(options: { variable: string; value: string | undefined; 
   writeNewPrivateFile(options.file, key.toString('hex') + '\n');
   return key;
 }
+
+/**
+ * A key of its own for one purpose, from a shared secret: HMAC-SHA256 of the purpose's label, so a
+ * value signed for one purpose never verifies for another. Labels are part of the key: never change one.
+ */
+export const deriveKey = (secret: Buffer, label: string): Buffer => createHmac('sha256', secret).update(label).digest();
 
 export const sha256Hex = (value: string): string => createHash('sha256').update(value).digest('hex');
 

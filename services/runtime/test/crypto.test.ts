@@ -1,10 +1,10 @@
 // Secrets at rest (SecretBox, loadKey) and the comparison and random helpers.
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../src/config/env.js';
-import { constantTimeEqual, loadKey, randomBase62, SecretBox, sha256Hex } from '../src/crypto.js';
+import { constantTimeEqual, deriveKey, loadKey, randomBase62, SecretBox, sha256Hex } from '../src/crypto.js';
 
 describe('SecretBox', () => {
   const box = new SecretBox(randomBytes(32));
@@ -130,6 +130,20 @@ describe('loadKey', () => {
     const error = configErrorOf(() => loadKey({ variable: 'VOICE_SECRET_KEY', value: undefined, file, required: true }));
     expect(error.message).toContain('VOICE_SECRET_KEY');
     expect(existsSync(file)).toBe(false);
+  });
+});
+
+describe('deriveKey', () => {
+  const secret = Buffer.from('00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff', 'hex');
+
+  test('is the HMAC-SHA256 of the label: the keys already in use (OAuth, recordings, sessions) stay what they were', () => {
+    expect(deriveKey(secret, 'voice-oauth:csrf')).toEqual(createHmac('sha256', secret).update('voice-oauth:csrf').digest());
+    expect(deriveKey(secret, 'voice-oauth:csrf')).toHaveLength(32);
+  });
+
+  test('another label or another secret gives another key', () => {
+    expect(deriveKey(secret, 'voice-oauth:csrf').equals(deriveKey(secret, 'voice-oauth:login-ticket'))).toBe(false);
+    expect(deriveKey(secret, 'voice-oauth:csrf').equals(deriveKey(randomBytes(32), 'voice-oauth:csrf'))).toBe(false);
   });
 });
 

@@ -4,7 +4,7 @@
 import { createClient } from '@connectrpc/connect';
 import { CallerSigner } from '@voice/runtime/caller';
 import type { Env } from '@voice/runtime/config';
-import { SecretBox } from '@voice/runtime/crypto';
+import { deriveKey, SecretBox } from '@voice/runtime/crypto';
 import { callLegStream, OutboxRelay, openConfiguredEventStream, telephonyEventStream, usageStream, type EventStream } from '@voice/runtime/events';
 import { egressPolicy } from '@voice/runtime/egress';
 import { AssistantDirectory, openInternalChannel, type InProcessServices } from '@voice/runtime/internal';
@@ -26,7 +26,6 @@ import { telephonyRoutes, telephonyServiceNames } from './routes.js';
 import { recordDelivery } from './sms/delivery-reports.js';
 import { SipOptionsChecker } from './sip/options-check.js';
 import { VerificationCodes } from './caller-ids/verification-code.js';
-import { hkdfSync } from 'node:crypto';
 import { SendRecovery } from './sms/send-recovery.js';
 import { connectMongoTelephonyStore } from './store/mongo.js';
 import { openSqliteTelephonyStore } from './store/sqlite.js';
@@ -134,7 +133,7 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
         box,
         carriers,
         // A key of its own for codes, so the hashes reveal nothing about the encryption key.
-        verificationCodes: new VerificationCodes(Buffer.from(hkdfSync('sha256', config.encryptionKey, '', 'voice caller ID verification codes', 32))),
+        verificationCodes: new VerificationCodes(deriveKey(config.encryptionKey, 'voice caller ID verification codes')),
         callerIdSmsFrom: config.callerIdSmsFrom,
         sipChecker: new SipOptionsChecker({
           policy: egressPolicy({ allowPrivate: config.egressAllowPrivate }),

@@ -16,7 +16,7 @@ import { pageOf } from './validate.js';
 
 const timestampOf = (value: string | undefined) => (value === undefined ? undefined : timestampFromDate(new Date(value)));
 
-export function registerCallRoutes(rest: RestRouter, deps: RestDeps & { recordingUrls: () => RecordingDownloadUrls }): void {
+export function registerCallRoutes(rest: RestRouter, deps: RestDeps & { recordingUrls: RecordingDownloadUrls }): void {
   const calls = deps.clients.calls;
   const toolset = 'calls';
 
@@ -125,7 +125,7 @@ export function registerCallRoutes(rest: RestRouter, deps: RestDeps & { recordin
     },
     handle: async (call) => {
       await calls.getCallRecording({ callId: call.params.id }, call.options);
-      const link = deps.recordingUrls().sign(deps.publicUrl(), call.auth.workspace.id, call.params.id);
+      const link = deps.recordingUrls.sign(deps.publicUrl(), call.auth.workspace.id, call.params.id);
       return { body: { data: { url: link.url, expires_at: link.expiresAt.toISOString() } } };
     },
   });

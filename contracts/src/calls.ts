@@ -12,6 +12,9 @@ export const callDirections = ['outbound', 'inbound'] as const;
 export type CallDirectionName = (typeof callDirections)[number];
 export const transcriptRoles = ['assistant', 'user'] as const;
 
+/** What a call minute beyond the wallet's included minutes costs unless the operator sets VOICE_CALL_CREDITS_PER_MINUTE. */
+export const defaultCallCreditsPerMinute = '0.1000';
+
 /** Limits of what a call carries for the conversation (documented in the schema). */
 export const callInputLimits = {
   variables: 50,

@@ -10,8 +10,7 @@ import type { RestRouter } from './router.js';
 import type { RestDeps } from './deps.js';
 import { replayHeaders, toolHints } from './operation.js';
 import { deletedOf, listOf } from './presenters.js';
-import { presentCall } from '@voice/contracts/calls-presenters';
-import { callDirectionOf, callStatusOf } from './calls-presenters.js';
+import { callDirectionEnumOf, callStatusEnumOf, presentCall } from '@voice/contracts/calls-presenters';
 import { pageOf } from './validate.js';
 
 const timestampOf = (value: string | undefined) => (value === undefined ? undefined : timestampFromDate(new Date(value)));
@@ -79,8 +78,8 @@ export function registerCallRoutes(rest: RestRouter, deps: RestDeps & { recordin
       const answer = await calls.listCalls(
         {
           page,
-          status: query.status === undefined ? undefined : callStatusOf(query.status),
-          direction: query.direction === undefined ? undefined : callDirectionOf(query.direction),
+          status: query.status === undefined ? undefined : callStatusEnumOf(query.status),
+          direction: query.direction === undefined ? undefined : callDirectionEnumOf(query.direction),
           assistantId: query.assistant_id ?? '',
           number: query.number ?? '',
           createdFrom: timestampOf(query.created_from),

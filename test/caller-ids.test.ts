@@ -1,7 +1,7 @@
 // Caller IDs through the gateway, with a Twilio-compatible server on loopback as the platform's
 // carrier (it receives the code's SMS, as a phone would): a code sent and charged like any SMS,
 // verified once, wrong codes counted (racing ones too) until the caller ID fails, expiry seen by a
-// telephony replica whose clock runs 11 minutes ahead, and the internal check the calls service uses.
+// telephony replica whose clock runs 11 minutes ahead.
 import { createClient } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import { CallerIdService } from '@voice/proto/voice/telephony/v1/caller_ids';
@@ -215,38 +215,19 @@ describe('with the clock 11 minutes ahead (a telephony replica over the platform
   afterAll(() => replica.close());
 
   const callerIdsAt = (url: string) => createClient(CallerIdService, createConnectTransport({ baseUrl: url, httpVersion: '2' }));
-  const as = (workspaceId: string, type: 'service_account' | 'internal') => ({
-    headers: callHeaders(platform.signer, { workspaceId, principal: { type, id: 'e2e', name: 'e2e' }, scopes: null, requestId: 'e2e-caller-ids' }),
+  const as = (workspaceId: string) => ({
+    headers: callHeaders(platform.signer, { workspaceId, principal: { type: 'service_account', id: 'e2e', name: 'e2e' }, scopes: null, requestId: 'e2e-caller-ids' }),
   });
 
   test('an expired code is refused with 409 and changes nothing; a new POST replaces the expired caller ID', async () => {
     const { id: workspaceId, key } = await fundedWorkspace();
     const { callerId, code } = await pendingCallerId(key);
     const later = callerIdsAt(replica.server.url);
-    await expect(later.verifyCallerId({ id: callerId.id, code }, as(workspaceId, 'service_account'))).rejects.toMatchObject({ message: expect.stringContaining('the code expired') });
+    await expect(later.verifyCallerId({ id: callerId.id, code }, as(workspaceId))).rejects.toMatchObject({ message: expect.stringContaining('the code expired') });
     expect((await platform.api.get(`/caller-ids/${callerId.id}`, key)).body.data).toMatchObject({ status: 'pending', attempts_remaining: 5 });
-    const replaced = await later.createCallerId({ phoneNumber: callerId.phone_number, label: '', method: 'sms' }, as(workspaceId, 'service_account'));
+    const replaced = await later.createCallerId({ phoneNumber: callerId.phone_number, label: '', method: 'sms' }, as(workspaceId));
     expect(replaced.callerId!.id).not.toBe(callerId.id);
     codeTextedTo(callerId.phone_number);
     expectError(await platform.api.get(`/caller-ids/${callerId.id}`, key), 404, 'not_found');
-  });
-
-  test('IsVerifiedCallerId answers platform services: verified numbers only, never for another workspace’s caller', async () => {
-    const { id: workspaceId, key } = await fundedWorkspace();
-    const verified = await pendingCallerId(key);
-    await platform.api.post(`/caller-ids/${verified.callerId.id}/verify`, key, { code: verified.code });
-    const pending = await pendingCallerId(key);
-    const telephony = callerIdsAt(platform.running.services.telephony);
-    const internal = as('', 'internal');
-    expect(await telephony.isVerifiedCallerId({ workspaceId, number: verified.callerId.phone_number }, internal)).toMatchObject({ verified: true, callerIdId: verified.callerId.id });
-    expect(await telephony.isVerifiedCallerId({ workspaceId, number: pending.callerId.phone_number }, internal)).toMatchObject({ verified: false, callerIdId: '' });
-    const other = await platform.workspace();
-    expect(await telephony.isVerifiedCallerId({ workspaceId: other.id, number: verified.callerId.phone_number }, internal)).toMatchObject({ verified: false });
-    await expect(telephony.isVerifiedCallerId({ workspaceId, number: verified.callerId.phone_number }, as(workspaceId, 'service_account'))).rejects.toMatchObject({
-      message: expect.stringContaining('only platform services'),
-    });
-    await expect(telephony.isVerifiedCallerId({ workspaceId, number: verified.callerId.phone_number }, as(other.id, 'internal'))).rejects.toMatchObject({
-      message: expect.stringContaining('another workspace'),
-    });
   });
 });

@@ -89,7 +89,8 @@ const authenticated = (deps: GatewayDeps, resource: keyof typeof protectedResour
   rateLimit(deps.config.rateLimit, deps.accountCounter),
 ];
 
-export function buildRestRouter(deps: GatewayDeps): RestRouter {
+/** Every REST operation; `recordingUrls` signs the recording addresses the download route verifies. */
+export function buildRestRouter(deps: GatewayDeps, recordingUrls: RecordingDownloadUrls): RestRouter {
   const rest = new RestRouter(authenticated(deps, 'api'), deps.signer);
   registerMeRoutes(rest);
   registerToolRoutes(rest, deps);
@@ -98,8 +99,7 @@ export function buildRestRouter(deps: GatewayDeps): RestRouter {
   registerKnowledgeRoutes(rest, deps);
   registerApiKeyRoutes(rest, deps);
   registerMemberRoutes(rest, deps);
-  let recordingUrls: RecordingDownloadUrls | undefined;
-  registerCallRoutes(rest, { ...deps, recordingUrls: () => (recordingUrls ??= recordingDownloadUrlsOf(deps.config)) });
+  registerCallRoutes(rest, { ...deps, recordingUrls });
   registerTelephonyRoutes(rest, deps);
   registerSipTrunkRoutes(rest, deps);
   registerCallerIdRoutes(rest, deps);
@@ -148,8 +148,9 @@ export function buildGatewayApp(platformDeps: GatewayDeps): Express {
   registerSenderConfirmationRoutes(app, { clients: deps.clients, signer: deps.signer, platformName, logger: deps.logger });
   registerCarrierCallbacks(app, { clients: deps.clients, signer: deps.signer, publicUrl: deps.publicUrl });
   registerCarrierVoiceWebhooks(app, { clients: deps.clients, signer: deps.signer, publicUrl: deps.publicUrl });
-  registerRecordingDownloads(app, { config: deps.config, signer: deps.signer, logger: deps.logger });
-  const rest = buildRestRouter(deps);
+  const recordingUrls = recordingDownloadUrlsOf(deps.config);
+  registerRecordingDownloads(app, { config: deps.config, urls: recordingUrls, signer: deps.signer, logger: deps.logger });
+  const rest = buildRestRouter(deps, recordingUrls);
   registerMcpEndpoint(app, {
     authenticated: authenticated(deps, 'mcp', (req) => entryScopesOf(rest.operations(), req)),
     operations: () => rest.operations(),

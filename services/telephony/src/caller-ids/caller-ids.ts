@@ -2,16 +2,15 @@
 // calls may show them. Codes are kept as keyed hashes, expire, and take a few wrong attempts; racing
 // checks apply once each (the store applies a check only to the state it was made against).
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
-import { internalCallerOf, workspaceCallerOf } from '@voice/runtime/caller';
+import { workspaceCallerOf } from '@voice/runtime/caller';
 import { invalidRequest, notFound, serviceError } from '@voice/runtime/errors';
-import { isUuid, newId } from '@voice/runtime/ids';
+import { newId } from '@voice/runtime/ids';
 import { normalisePage } from '@voice/runtime/validation';
 import type {
   CallerIdService,
   CreateCallerIdRequest,
   DeleteCallerIdRequest,
   GetCallerIdRequest,
-  IsVerifiedCallerIdRequest,
   ListCallerIdsRequest,
   VerifyCallerIdRequest,
 } from '@voice/proto/voice/telephony/v1/caller_ids';
@@ -116,15 +115,6 @@ export class CallerIds implements ServiceImpl<typeof CallerIdService> {
       callerId = await this.load(callerId.id, context);
     }
     throw serviceError('conflict', 'the caller ID is being checked by many requests at once; retry shortly');
-  }
-
-  async isVerifiedCallerId(request: IsVerifiedCallerIdRequest, context: HandlerContext) {
-    const caller = internalCallerOf(context, 'only platform services ask whether a number is a verified caller ID');
-    if (caller.workspaceId !== '' && caller.workspaceId !== request.workspaceId) throw serviceError('forbidden', 'the request names another workspace than its caller');
-    const number = parseE164(request.number)?.number;
-    if (!isUuid(request.workspaceId) || number === undefined) return { verified: false, callerIdId: '' };
-    const verified = await this.deps.store.verifiedCallerId(request.workspaceId, number);
-    return { verified: verified !== undefined, callerIdId: verified?.id ?? '' };
   }
 
   private load(id: string, context: HandlerContext): Promise<CallerIdRecord> {

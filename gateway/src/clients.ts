@@ -15,6 +15,7 @@ import { PlatformUserService } from '@voice/proto/voice/platform/v1/platform_use
 import { SipTrunkService } from '@voice/proto/voice/telephony/v1/sip_trunks';
 import { CallerIdService } from '@voice/proto/voice/telephony/v1/caller_ids';
 import { CarrierVoiceService } from '@voice/proto/voice/telephony/v1/carrier_voice';
+import { SandboxService } from '@voice/proto/voice/telephony/v1/sandbox';
 import { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
 import { ToolsService } from '@voice/proto/voice/tools/v1/tools';
 import { WebhooksService } from '@voice/proto/voice/webhooks/v1/webhooks';
@@ -28,6 +29,7 @@ export interface ServiceClients {
   sipTrunks: Client<typeof SipTrunkService>;
   callerIds: Client<typeof CallerIdService>;
   carrierVoice: Client<typeof CarrierVoiceService>;
+  sandbox: Client<typeof SandboxService>;
   billing: Client<typeof BillingService>;
   customDomains: Client<typeof CustomDomainService>;
   platformUsers: Client<typeof PlatformUserService>;
@@ -70,6 +72,7 @@ export function createServiceClients(services: GatewayConfig['services'], local?
     sipTrunks: createClient(SipTrunkService, channels.telephony.transport),
     callerIds: createClient(CallerIdService, channels.telephony.transport),
     carrierVoice: createClient(CarrierVoiceService, channels.telephony.transport),
+    sandbox: createClient(SandboxService, channels.telephony.transport),
     billing: createClient(BillingService, channels.billing.transport),
     customDomains: createClient(CustomDomainService, channels.platformUsers.transport),
     platformUsers: createClient(PlatformUserService, channels.platformUsers.transport),

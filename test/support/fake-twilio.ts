@@ -20,7 +20,7 @@ export interface FakeTwilio {
   /** Every request, with its parsed form body. */
   requests: { method: string; path: string; form: Record<string, string>; authorization: string | undefined; sid?: string; at: Date }[];
   sentMessages(): Record<string, string>[];
-  /** Calls.json requests (dials), with the sid each got. */
+  /** Calls.json requests (dials), with the sid each got: a Url to fetch instructions from, or the Twiml itself. */
   placedCalls(): { form: Record<string, string>; sid: string }[];
   /** The WAV each recording sid serves (GET Recordings/{sid}.wav). */
   recordings: Map<string, Buffer>;
@@ -121,7 +121,7 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
         return answer();
       }
       if (req.method === 'POST' && url.pathname === `${account}/Calls.json`) {
-        if (!form.To || !form.From || !form.Url) return json(res, 400, { code: 21205, message: 'Url parameter is required', status: 400 });
+        if (!form.To || !form.From || (!form.Url && !form.Twiml)) return json(res, 400, { code: 21205, message: 'Url parameter is required', status: 400 });
         request.sid = `CA${randomBytes(16).toString('hex')}`;
         return json(res, 201, { sid: request.sid, status: 'queued', to: form.To, from: form.From });
       }

@@ -79,6 +79,7 @@ export const knownRoutes = [
   'GET /caller-ids/{id}',
   'POST /caller-ids/{id}/verify',
   'DELETE /caller-ids/{id}',
+  'GET /sandbox/caller-ids/{id}/verification-call',
   'GET /a2p-campaigns',
   'POST /a2p-campaigns',
   'GET /a2p-campaigns/{id}',

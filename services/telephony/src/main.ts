@@ -132,6 +132,7 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
         // A key of its own for codes, so the hashes reveal nothing about the encryption key.
         verificationCodes: new VerificationCodes(deriveKey(config.encryptionKey, 'voice caller ID verification codes')),
         callerIdSmsFrom: config.callerIdSmsFrom,
+        callerIdCallFrom: config.callerIdCallFrom,
         sipChecker: new SipOptionsChecker({
           policy: egressPolicy({ allowPrivate: config.egressAllowPrivate }),
           timeoutMs: config.sipCheckTimeoutMs,

@@ -1,6 +1,7 @@
-// CallerIdService: numbers a workspace holds elsewhere, verified by a code sent there before its
-// calls may show them. Codes are kept as keyed hashes, expire, and take a few wrong attempts; racing
-// checks apply once each (the store applies a check only to the state it was made against).
+// CallerIdService: numbers a workspace holds elsewhere, verified by a code sent there (by SMS or said
+// in a call, under the same rules either way) before its calls may show them. Codes are kept as
+// keyed hashes, expire, and take a few wrong attempts; racing checks apply once each (the store
+// applies a check only to the state it was made against).
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import { workspaceCallerOf } from '@voice/runtime/caller';
 import { invalidRequest, notFound, serviceError } from '@voice/runtime/errors';
@@ -29,8 +30,8 @@ import { newVerificationCode, type VerificationCodes } from './verification-code
 export interface CallerIdDeps {
   store: CallerIdStore & NumberStore;
   codes: VerificationCodes;
-  /** Sends the code to the caller ID's number (and charges for it); throws when it was not sent. */
-  sendCode(callerId: CallerIdRecord, code: string, requestId: string): Promise<void>;
+  /** Sends the code to the caller ID's number by its method (charging what it costs); throws when it was not sent. */
+  sendCode: Record<CallerIdRecord['method'], (callerId: CallerIdRecord, code: string, requestId: string) => Promise<void>>;
   now(): Date;
 }
 
@@ -43,7 +44,6 @@ export class CallerIds implements ServiceImpl<typeof CallerIdService> {
   async createCallerId(request: CreateCallerIdRequest, context: HandlerContext) {
     const caller = workspaceCallerOf(context);
     const input = parseInput(createCallerIdBodySchema, { phone_number: request.phoneNumber, label: request.label, method: request.method || undefined });
-    if (input.method === 'call') throw invalidRequest([{ field: 'method', issue: 'call is not available yet; use sms' }]);
     const phoneNumber = parseE164(input.phone_number)!.number;
     if ((await this.deps.store.heldNumbers([phoneNumber])).has(phoneNumber)) {
       throw serviceError('conflict', 'the number is a phone number on this platform: a workspace’s own number is used as `from` directly, without a caller ID');
@@ -69,7 +69,7 @@ export class CallerIds implements ServiceImpl<typeof CallerIdService> {
       throw serviceError('conflict', 'the number is already a caller ID of this workspace (pending with a valid code, or verified)');
     }
     try {
-      await this.deps.sendCode(callerId, code, caller.requestId);
+      await this.deps.sendCode[callerId.method](callerId, code, caller.requestId);
     } catch (error) {
       await this.deps.store.deleteCallerId(caller.workspaceId, id);
       throw error;

@@ -284,8 +284,9 @@ export const VerifyCallerIdResponseSchema: GenMessage<VerifyCallerIdResponse> = 
  */
 export const CallerIdService: GenService<{
   /**
-   * Creates a pending caller ID and sends it a 6-digit code (by SMS through the platform's carrier,
-   * its price held and charged as any SMS). A failed or expired caller ID of the number is replaced.
+   * Creates a pending caller ID and sends it a 6-digit code through the platform's carrier: by SMS
+   * (method "sms", its price held and charged as any SMS) or said in a free call (method "call").
+   * A failed or expired caller ID of the number is replaced.
    *
    * @generated from rpc voice.telephony.v1.CallerIdService.CreateCallerId
    */

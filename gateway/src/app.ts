@@ -31,6 +31,7 @@ import { registerBillingRoutes } from './rest/billing.js';
 import { registerCustomDomainRoutes } from './rest/custom-domain.js';
 import { registerPlatformUserRoutes } from './rest/platform-users.js';
 import { registerInvitationRoutes } from './invitations/router.js';
+import { registerSenderConfirmationRoutes } from './email-senders/confirmation-router.js';
 import { cors } from './cors/cors.js';
 import { registerMcpEndpoint } from './mcp/endpoint.js';
 import { entryScopesOf } from './mcp/scope-challenge.js';
@@ -41,6 +42,7 @@ import { registerCallerIdRoutes } from './rest/caller-ids.js';
 import { registerTelephonyRoutes } from './rest/telephony.js';
 import { registerToolRoutes } from './rest/tools.js';
 import { registerWebhookRoutes } from './rest/webhooks.js';
+import { registerEmailSenderRoutes } from './rest/email-senders.js';
 import { registerAssistantRoutes } from './rest/assistants.js';
 import { registerSettingsRoutes } from './rest/settings.js';
 import { registerKnowledgeRoutes } from './rest/knowledge.js';
@@ -105,6 +107,7 @@ export function buildRestRouter(deps: GatewayDeps, recordingUrls: RecordingDownl
   registerCustomDomainRoutes(rest, deps);
   registerPlatformUserRoutes(rest, deps);
   registerWebhookRoutes(rest, deps);
+  registerEmailSenderRoutes(rest, deps);
   return rest;
 }
 
@@ -142,6 +145,7 @@ export function buildGatewayApp(platformDeps: GatewayDeps): Express {
     platformName,
   });
   registerInvitationRoutes(app, { clients: deps.clients, signer: deps.signer, platformName, logger: deps.logger });
+  registerSenderConfirmationRoutes(app, { clients: deps.clients, signer: deps.signer, platformName, logger: deps.logger });
   registerCarrierCallbacks(app, { clients: deps.clients, signer: deps.signer, publicUrl: deps.publicUrl });
   registerCarrierVoiceWebhooks(app, { clients: deps.clients, signer: deps.signer, publicUrl: deps.publicUrl });
   const recordingUrls = recordingDownloadUrlsOf(deps.config);

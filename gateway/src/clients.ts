@@ -11,6 +11,7 @@ import { BillingService } from '@voice/proto/voice/billing/v1/billing';
 import { CallsService } from '@voice/proto/voice/calls/v1/calls';
 import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
 import { CustomDomainService } from '@voice/proto/voice/platform/v1/custom_domains';
+import { EmailSenderService, WorkspaceEmailService } from '@voice/proto/voice/platform/v1/email';
 import { PlatformUserService } from '@voice/proto/voice/platform/v1/platform_users';
 import { SipTrunkService } from '@voice/proto/voice/telephony/v1/sip_trunks';
 import { CallerIdService } from '@voice/proto/voice/telephony/v1/caller_ids';
@@ -33,6 +34,8 @@ export interface ServiceClients {
   billing: Client<typeof BillingService>;
   customDomains: Client<typeof CustomDomainService>;
   platformUsers: Client<typeof PlatformUserService>;
+  emailSenders: Client<typeof EmailSenderService>;
+  workspaceEmails: Client<typeof WorkspaceEmailService>;
   assistants: Client<typeof AssistantsService>;
   assistantVersions: Client<typeof AssistantVersionsService>;
   catalog: Client<typeof CatalogService>;
@@ -76,6 +79,8 @@ export function createServiceClients(services: GatewayConfig['services'], local?
     billing: createClient(BillingService, channels.billing.transport),
     customDomains: createClient(CustomDomainService, channels.platformUsers.transport),
     platformUsers: createClient(PlatformUserService, channels.platformUsers.transport),
+    emailSenders: createClient(EmailSenderService, channels.platformUsers.transport),
+    workspaceEmails: createClient(WorkspaceEmailService, channels.platformUsers.transport),
     assistants: createClient(AssistantsService, channels.assistants.transport),
     assistantVersions: createClient(AssistantVersionsService, channels.assistants.transport),
     catalog: createClient(CatalogService, channels.assistants.transport),

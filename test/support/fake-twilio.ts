@@ -16,8 +16,8 @@ export interface FakeTwilio {
   mode: CarrierMode;
   /** In mode `ok`, how long a message's answer waits after the message is taken (recorded). */
   answerDelayMs: number;
-  /** Numbers the account holds, with their SMS capability. */
-  numbers: Map<string, { sms: boolean }>;
+  /** Numbers the account holds, with their SMS and voice capabilities (voice unless said). */
+  numbers: Map<string, { sms: boolean; voice?: boolean }>;
   /** Every request, with its parsed form body. */
   requests: { method: string; path: string; form: Record<string, string>; authorization: string | undefined; sid?: string; at: Date }[];
   sentMessages(): Record<string, string>[];
@@ -29,7 +29,13 @@ export interface FakeTwilio {
 }
 
 /** A carrier connection to `carrier` in the workspace and `number` imported through it, through the public API. */
-export async function importedNumber(api: ApiClient, key: string, carrier: FakeTwilio, number: string): Promise<{ id: string; connectionId: string }> {
+export async function importedNumber(
+  api: ApiClient,
+  key: string,
+  carrier: FakeTwilio,
+  number: string,
+  capabilities: { voice?: boolean } = {},
+): Promise<{ id: string; connectionId: string }> {
   const connection = await api.post('/carrier-connections', key, {
     name: 'Carrier account',
     provider: 'twilio',
@@ -38,7 +44,7 @@ export async function importedNumber(api: ApiClient, key: string, carrier: FakeT
     auth_token: carrier.authToken,
   });
   if (connection.status !== 201) throw new Error(`connection failed: ${connection.text}`);
-  carrier.numbers.set(number, { sms: true });
+  carrier.numbers.set(number, { sms: true, ...capabilities });
   const imported = await api.post('/phone-numbers/import', key, { number, carrier_connection_id: connection.body.data.id });
   if (imported.status !== 201) throw new Error(`import failed: ${imported.text}`);
   return { id: imported.body.data.id, connectionId: connection.body.data.id };
@@ -93,7 +99,11 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
       const expected = `Basic ${Buffer.from(`${fake.accountSid}:${fake.authToken}`).toString('base64')}`;
       if (req.headers.authorization !== expected) return json(res, 401, { code: 20003, message: 'Authenticate', status: 401 });
       if (req.method === 'GET' && url.pathname === `${account}.json`) return json(res, 200, { sid: fake.accountSid, status: 'active' });
-      const numberRecord = (phoneNumber: string, held: { sms: boolean }) => ({ sid: `PN${phoneNumber.slice(1)}`, phone_number: phoneNumber, capabilities: { sms: held.sms, voice: true, mms: false } });
+      const numberRecord = (phoneNumber: string, held: { sms: boolean; voice?: boolean }) => ({
+        sid: `PN${phoneNumber.slice(1)}`,
+        phone_number: phoneNumber,
+        capabilities: { sms: held.sms, voice: held.voice ?? true, mms: false },
+      });
       if (req.method === 'GET' && url.pathname === `${account}/IncomingPhoneNumbers.json`) {
         const wanted = url.searchParams.get('PhoneNumber') ?? '';
         const held = fake.numbers.get(wanted);

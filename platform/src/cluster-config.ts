@@ -19,7 +19,7 @@ import { loadKey } from '@voice/runtime/crypto';
 import { readInternalTransport } from '@voice/runtime/internal';
 import { logLevels, type LogLevel } from '@voice/runtime/logger';
 
-export type ClusterServiceName = 'identity' | 'tools' | 'billing' | 'telephony' | 'platformUsers' | 'assistants' | 'webhooks' | 'webhooksDelivery' | 'calls' | 'voiceSandbox';
+export type ClusterServiceName = 'identity' | 'tools' | 'billing' | 'telephony' | 'platformUsers' | 'assistants' | 'webhooks' | 'webhooksDelivery' | 'calls' | 'campaigns' | 'voiceSandbox';
 export type ClusterProcessName = ClusterServiceName | 'gateway';
 
 interface ClusterProcess {
@@ -49,6 +49,7 @@ export const clusterProcesses: readonly ClusterProcess[] = [
   // The webhooks delivery worker: its own process, from the webhooks workspace.
   serviceProcess('webhooksDelivery', 'webhooks-delivery', 'services/webhooks/dist/src/delivery/main.js'),
   serviceProcess('calls', 'calls'),
+  serviceProcess('campaigns', 'campaigns'),
   // The sandbox voice runtime: the media stream endpoint telephony's carriers connect answered calls to.
   { name: 'voiceSandbox', entry: 'services/voice-sandbox/dist/src/main.js', prefix: 'VOICE_SANDBOX_RUNTIME', defaultPort: 50060 },
   { name: 'gateway', entry: 'gateway/dist/src/main.js', prefix: '', defaultPort: 8080 },
@@ -162,6 +163,7 @@ export async function resolveClusterConfig(env: Env): Promise<ClusterConfig> {
     VOICE_CALLS_URL: services.calls,
     VOICE_CALLS_MEDIA_URL: `http://${reachable(callsMedia.host)}:${callsMedia.port}`,
     VOICE_WEBHOOKS_URL: services.webhooks,
+    VOICE_CAMPAIGNS_URL: services.campaigns,
     // Carriers stream answered calls to the sandbox runtime unless another runtime is named.
     VOICE_MEDIA_URL: readOptionalString(env, 'VOICE_MEDIA_URL') ?? `${services.voiceSandbox.replace(/^http:/, 'ws:')}/media`,
     // Each child's metrics on a port of its own choosing: one fixed port would collide on one machine.

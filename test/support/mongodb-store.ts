@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { newId } from '@voice/runtime/ids';
 import { connectMongo } from '@voice/runtime/store/mongo';
 
-const services = ['identity', 'tools', 'telephony', 'billing', 'platform-users', 'assistants', 'calls', 'webhooks'];
+const services = ['identity', 'tools', 'telephony', 'billing', 'platform-users', 'assistants', 'calls', 'webhooks', 'campaigns'];
 
 export interface TestStore {
   /** What the platform's environment gets: nothing on SQLite. */

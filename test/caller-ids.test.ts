@@ -1,7 +1,7 @@
 // Caller IDs through the gateway, with a Twilio-compatible server on loopback as the platform's
-// carrier (it receives the code's SMS, as a phone would): a code sent and charged like any SMS,
-// verified once, wrong codes counted (racing ones too) until the caller ID fails, expiry seen by a
-// telephony replica whose clock runs 11 minutes ahead, and the internal check the calls service uses.
+// carrier (it receives the code's SMS or the call that says it, as a phone would): a code sent and
+// charged like any SMS, or said in a free call, verified once, wrong codes counted (racing ones too)
+// until the caller ID fails, expiry seen by a telephony replica whose clock runs 11 minutes ahead.
 import { createClient } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import { CallerIdService } from '@voice/proto/voice/telephony/v1/caller_ids';
@@ -23,6 +23,7 @@ beforeAll(async () => {
   platform = await startTestPlatform({
     ...platformCarrierEnv(carrier),
     VOICE_CALLER_ID_SMS_FROM: '+14155550100',
+    VOICE_CALLER_ID_CALL_FROM: '+14155550101',
     LOG_LEVEL: 'info',
   });
 });
@@ -30,8 +31,9 @@ afterAll(async () => {
   expect(codesSent.length).toBeGreaterThan(0);
   expect(platform.logs().length).toBeGreaterThan(0);
   for (const code of codesSent) {
-    expect(platform.api.transcript.filter((text) => text.includes(`"${code}"`) || text.includes(`code is ${code}`))).toEqual([]);
-    expect(platform.logs().filter((line) => line.includes(`code is ${code}`) || line.includes(`"${code}"`))).toEqual([]);
+    const spoken = [...code].join(', ');
+    expect(platform.api.transcript.filter((text) => text.includes(`"${code}"`) || text.includes(`code is ${code}`) || text.includes(spoken))).toEqual([]);
+    expect(platform.logs().filter((line) => line.includes(`code is ${code}`) || line.includes(`"${code}"`) || line.includes(spoken))).toEqual([]);
   }
   await platform.close();
   await carrier.close();
@@ -59,12 +61,25 @@ function codeTextedTo(number: string): string {
   return code;
 }
 
+/** The code the carrier was asked to say to `number` last, read from the call's TwiML. */
+function codeSaidTo(number: string): string {
+  const call = carrier.placedCalls().filter((placed) => placed.form.To === number).at(-1);
+  if (!call) throw new Error(`no call was made to ${number}`);
+  const digits = /<Say loop="2">Your verification code is (\d), (\d), (\d), (\d), (\d), (\d)\./.exec(call.form.Twiml ?? '');
+  if (!digits) throw new Error(`the call to ${number} says no code: ${call.form.Twiml}`);
+  const code = digits.slice(1).join('');
+  codesSent.push(code);
+  return code;
+}
+
+const codeSentTo = (number: string, method: 'sms' | 'call') => (method === 'sms' ? codeTextedTo(number) : codeSaidTo(number));
+
 const wrongCodeFor = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 
-async function pendingCallerId(key: string, number = freshNumber()) {
-  const created = await platform.api.post('/caller-ids', key, { phone_number: number, label: 'Office line' });
+async function pendingCallerId(key: string, number = freshNumber(), method: 'sms' | 'call' = 'sms') {
+  const created = await platform.api.post('/caller-ids', key, { phone_number: number, label: 'Office line', method });
   expect(created.status).toBe(201);
-  return { callerId: created.body.data as { id: string; phone_number: string }, code: codeTextedTo(number) };
+  return { callerId: created.body.data as { id: string; phone_number: string }, code: codeSentTo(number, method) };
 }
 
 test('a caller ID is created pending, its code texted from the platform’s sender and charged like an SMS, and the code verifies it', async () => {
@@ -104,14 +119,45 @@ test('a caller ID is created pending, its code texted from the platform’s send
   expect(workspaceId).toBeDefined();
 });
 
-test('bad bodies are 400s naming the field; method call is refused for now; nothing is sent', async () => {
+test('method call: the platform’s carrier says the code in a call from its caller, for free, and the code verifies', async () => {
+  const { key } = await fundedWorkspace();
+  const number = freshNumber();
+  const created = await platform.api.post('/caller-ids', key, { phone_number: number, method: 'call' });
+  expect(created.status).toBe(201);
+  expect(created.body.data).toMatchObject({ phone_number: number, label: '', method: 'call', status: 'pending', attempts_remaining: 5 });
+  const call = carrier.placedCalls().find((placed) => placed.form.To === number)!;
+  expect(call.form).toMatchObject({ From: '+14155550101', TimeLimit: '120' });
+  expect(call.form.Url).toBeUndefined();
+  expect(carrier.sentMessages().filter((form) => form.To === number)).toEqual([]);
+  const code = codeSaidTo(number);
+  expect((await balance(platform.api, key)).available.credits).toBe('5.0000');
+
+  const verified = await platform.api.post(`/caller-ids/${created.body.data.id}/verify`, key, { code });
+  expect(verified.status).toBe(200);
+  expect(verified.body.data).toMatchObject({ method: 'call', status: 'verified' });
+  expectError(await platform.api.get(`/sandbox/caller-ids/${created.body.data.id}/verification-call`, key), 404, 'not_found');
+});
+
+test('a call through a carrier that is failing is 503 and leaves no caller ID', async () => {
+  const { key } = await fundedWorkspace();
+  const refusing = freshNumber();
+  carrier.mode = 'server_error';
+  try {
+    expectError(await platform.api.post('/caller-ids', key, { phone_number: refusing, method: 'call' }), 503, 'telephony_unavailable');
+  } finally {
+    carrier.mode = 'ok';
+  }
+  expect((await platform.api.get('/caller-ids', key)).body.meta.pagination.total).toBe(0);
+});
+
+test('bad bodies are 400s naming the field; nothing is sent', async () => {
   const { key } = await fundedWorkspace();
   const before = carrier.sentMessages().length;
   const cases: [Record<string, unknown>, string][] = [
     [{ phone_number: '12125550100' }, 'phone_number'],
     [{ phone_number: '+1212' }, 'phone_number'],
     [{ phone_number: freshNumber(), method: 'fax' }, 'method'],
-    [{ phone_number: freshNumber(), method: 'call' }, 'method'],
+    [{ phone_number: freshNumber(), method: 'CALL' }, 'method'],
     [{ phone_number: freshNumber(), label: 'x'.repeat(101) }, 'label'],
     [{ phone_number: freshNumber(), extra: true }, 'extra'],
     [{}, 'phone_number'],
@@ -131,10 +177,10 @@ test('bad bodies are 400s naming the field; method call is refused for now; noth
   expect(carrier.sentMessages().length).toBe(before + 1);
 });
 
-test('wrong codes use attempts; the fifth fails the caller ID, and a new POST sends a new code that works', async () => {
+test.each(['sms', 'call'] as const)('%s: wrong codes use attempts; the fifth fails the caller ID, and a new POST sends a new code that works', async (method) => {
   const { key } = await fundedWorkspace();
   const number = freshNumber();
-  const { callerId, code } = await pendingCallerId(key, number);
+  const { callerId, code } = await pendingCallerId(key, number, method);
   for (let left = 4; left >= 0; left--) {
     const wrong = await platform.api.post(`/caller-ids/${callerId.id}/verify`, key, { code: wrongCodeFor(code) });
     expectError(wrong, 400, 'invalid_request');
@@ -143,7 +189,7 @@ test('wrong codes use attempts; the fifth fails the caller ID, and a new POST se
   expect((await platform.api.get(`/caller-ids/${callerId.id}`, key)).body.data).toMatchObject({ status: 'failed', attempts_remaining: 0, code_expires_at: null });
   expectError(await platform.api.post(`/caller-ids/${callerId.id}/verify`, key, { code }), 409, 'conflict');
 
-  const again = await pendingCallerId(key, number);
+  const again = await pendingCallerId(key, number, method);
   expect(again.callerId.id).not.toBe(callerId.id);
   expect(again.code).toMatch(/^\d{6}$/);
   expectError(await platform.api.get(`/caller-ids/${callerId.id}`, key), 404, 'not_found');
@@ -215,38 +261,19 @@ describe('with the clock 11 minutes ahead (a telephony replica over the platform
   afterAll(() => replica.close());
 
   const callerIdsAt = (url: string) => createClient(CallerIdService, createConnectTransport({ baseUrl: url, httpVersion: '2' }));
-  const as = (workspaceId: string, type: 'service_account' | 'internal') => ({
-    headers: callHeaders(platform.signer, { workspaceId, principal: { type, id: 'e2e', name: 'e2e' }, scopes: null, requestId: 'e2e-caller-ids' }),
+  const as = (workspaceId: string) => ({
+    headers: callHeaders(platform.signer, { workspaceId, principal: { type: 'service_account', id: 'e2e', name: 'e2e' }, scopes: null, requestId: 'e2e-caller-ids' }),
   });
 
   test('an expired code is refused with 409 and changes nothing; a new POST replaces the expired caller ID', async () => {
     const { id: workspaceId, key } = await fundedWorkspace();
     const { callerId, code } = await pendingCallerId(key);
     const later = callerIdsAt(replica.server.url);
-    await expect(later.verifyCallerId({ id: callerId.id, code }, as(workspaceId, 'service_account'))).rejects.toMatchObject({ message: expect.stringContaining('the code expired') });
+    await expect(later.verifyCallerId({ id: callerId.id, code }, as(workspaceId))).rejects.toMatchObject({ message: expect.stringContaining('the code expired') });
     expect((await platform.api.get(`/caller-ids/${callerId.id}`, key)).body.data).toMatchObject({ status: 'pending', attempts_remaining: 5 });
-    const replaced = await later.createCallerId({ phoneNumber: callerId.phone_number, label: '', method: 'sms' }, as(workspaceId, 'service_account'));
+    const replaced = await later.createCallerId({ phoneNumber: callerId.phone_number, label: '', method: 'sms' }, as(workspaceId));
     expect(replaced.callerId!.id).not.toBe(callerId.id);
     codeTextedTo(callerId.phone_number);
     expectError(await platform.api.get(`/caller-ids/${callerId.id}`, key), 404, 'not_found');
-  });
-
-  test('IsVerifiedCallerId answers platform services: verified numbers only, never for another workspace’s caller', async () => {
-    const { id: workspaceId, key } = await fundedWorkspace();
-    const verified = await pendingCallerId(key);
-    await platform.api.post(`/caller-ids/${verified.callerId.id}/verify`, key, { code: verified.code });
-    const pending = await pendingCallerId(key);
-    const telephony = callerIdsAt(platform.running.services.telephony);
-    const internal = as('', 'internal');
-    expect(await telephony.isVerifiedCallerId({ workspaceId, number: verified.callerId.phone_number }, internal)).toMatchObject({ verified: true, callerIdId: verified.callerId.id });
-    expect(await telephony.isVerifiedCallerId({ workspaceId, number: pending.callerId.phone_number }, internal)).toMatchObject({ verified: false, callerIdId: '' });
-    const other = await platform.workspace();
-    expect(await telephony.isVerifiedCallerId({ workspaceId: other.id, number: verified.callerId.phone_number }, internal)).toMatchObject({ verified: false });
-    await expect(telephony.isVerifiedCallerId({ workspaceId, number: verified.callerId.phone_number }, as(workspaceId, 'service_account'))).rejects.toMatchObject({
-      message: expect.stringContaining('only platform services'),
-    });
-    await expect(telephony.isVerifiedCallerId({ workspaceId, number: verified.callerId.phone_number }, as(other.id, 'internal'))).rejects.toMatchObject({
-      message: expect.stringContaining('another workspace'),
-    });
   });
 });

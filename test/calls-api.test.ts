@@ -4,7 +4,7 @@
 // other workspaces, and the same operations as MCP tools.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { expectError } from './support/api-client.js';
+import { expectError, fieldsOf } from './support/api-client.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 import { balance, buySmsNumber, eventually } from './support/telephony.js';
 
@@ -168,6 +168,17 @@ describe('reading calls', () => {
     expectError(await platform.api.get('/calls?status=lost', key), 400, 'invalid_request');
     expectError(await platform.api.get('/calls?number=12', key), 400, 'invalid_request');
     expectError(await platform.api.get('/calls?limit=500', key), 400, 'invalid_request');
+    for (const [query, field] of [
+      ['direction=sideways', 'direction'],
+      ['assistant_id=not-a-uuid', 'assistant_id'],
+      ['created_from=yesterday', 'created_from'],
+      ['created_to=2026-13-01T00:00:00Z', 'created_to'],
+      ['sort=oldest', 'sort'],
+    ]) {
+      const refused = await platform.api.get(`/calls?${query}`, key);
+      expectError(refused, 400, 'invalid_request');
+      expect(fieldsOf(refused)).toEqual([field]);
+    }
     const other = await platform.workspace();
     expectError(await platform.api.get(`/calls/${ids[0]}`, other.key), 404, 'not_found');
     expect((await platform.api.get('/calls', other.key)).body.meta.pagination.total).toBe(0);

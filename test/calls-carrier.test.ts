@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { expectError } from './support/api-client.js';
 import { importedNumber, startFakeTwilio, type FakeTwilio } from './support/fake-twilio.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
-import { eventually } from './support/telephony.js';
+import { balance, eventually, settledBalance } from './support/telephony.js';
 import { streamOf, voiceWebhook } from './support/twilio-voice.js';
 import { openCarrierStream } from '../services/voice-sandbox/test/support/carrier-stream.js';
 
@@ -25,12 +25,12 @@ afterAll(async () => {
 
 let numberSequence = 0;
 
-/** A funded workspace with a number imported through the carrier and an assistant. */
-async function ready() {
+/** A funded workspace with a number imported through the carrier (voice-capable unless said) and an assistant. */
+async function ready(capabilities: { voice?: boolean } = {}) {
   const workspace = await platform.workspace({ plan: 'pro' });
   await platform.fund(workspace.id, '5.0000');
   const number = `+1415555${String(170 + (numberSequence += 1)).padStart(4, '0')}`;
-  await importedNumber(platform.api, workspace.key, carrier, number);
+  await importedNumber(platform.api, workspace.key, carrier, number, capabilities);
   const assistant = await platform.api.post('/assistants', workspace.key, { name: 'Carrier caller', first_message: 'Hello, this is Acme.' });
   expect(assistant.status).toBe(201);
   return { key: workspace.key, number, assistantId: assistant.body.data.id as string };
@@ -136,6 +136,15 @@ test('a carrier that fails when asked to dial is 503 telephony_unavailable', asy
   } finally {
     carrier.mode = 'ok';
   }
+});
+
+test('a number the carrier holds without voice is 409 telephony_configuration_error: nothing is dialled, held or stored', async () => {
+  const { key, number, assistantId } = await ready({ voice: false });
+  const dials = carrier.placedCalls().length;
+  expectError(await platform.api.post('/calls', key, { assistant_id: assistantId, from: number, to: '+12025550146' }), 409, 'telephony_configuration_error');
+  expect(carrier.placedCalls()).toHaveLength(dials);
+  expect((await platform.api.get('/calls', key)).body.meta.pagination.total).toBe(0);
+  expect(await balance(platform.api, key)).toEqual(settledBalance('5.0000'));
 });
 
 describe('inbound calls', () => {

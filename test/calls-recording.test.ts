@@ -35,7 +35,7 @@ async function recordedCall() {
   expect(placed.status).toBe(201);
   const callId = placed.body.data.id as string;
   await eventually(async () => ((await platform.api.get(`/calls/${callId}`, workspace.key)).body.data.has_recording ? true : undefined), 20_000, 'the recording to be stored');
-  return { ...workspace, callId };
+  return { ...workspace, callId, number: number.number, assistantId: assistant.body.data.id as string };
 }
 
 /** The address's query with one parameter replaced. */
@@ -128,4 +128,29 @@ test('another workspace’s call is 404, the scope calls:read is needed, and a r
   expect(gone.status).toBe(404);
   expect(((await gone.json()) as ErrorBody).error.code).toBe('not_found');
   expect((await fetch(url, { method: 'POST' })).status).toBe(405);
+});
+
+test('removing needs calls:write, another workspace’s removal is 404 and removes nothing, and a call without a recording is 404 to read and to remove', async () => {
+  const { key, callId, id: workspaceId, number, assistantId } = await recordedCall();
+  const stranger = await platform.workspace({ plan: 'pro' });
+  expectError(await platform.api.delete(`/calls/${callId}/recording`, stranger.key), 404, 'not_found');
+  expectError(await platform.api.delete(`/calls/${callId}/recording`, await platform.key(workspaceId, ['calls:read'])), 403, 'forbidden');
+  expectError(await platform.api.delete('/calls/not-a-uuid/recording', key), 404, 'not_found');
+  expect((await platform.api.get(`/calls/${callId}`, key)).body.data.has_recording).toBe(true);
+  const { url } = (await platform.api.get(`/calls/${callId}/recording`, key)).body.data as { url: string };
+  expect((await fetch(url)).status).toBe(200);
+
+  const remover = await platform.key(workspaceId, ['calls:write']);
+  expect((await platform.api.delete(`/calls/${callId}/recording`, remover)).body).toEqual({ data: { id: callId, deleted: true } });
+  expect((await platform.api.get(`/calls/${callId}`, key)).body.data.has_recording).toBe(false);
+  expectError(await platform.api.delete(`/calls/${callId}/recording`, key), 404, 'not_found');
+
+  // A busy destination: the call ends without a conversation, so nothing was ever recorded.
+  const busy = await platform.api.post('/calls', key, { assistant_id: assistantId, from: number, to: '+15005550006' });
+  expect(busy.status).toBe(201);
+  const unrecorded = busy.body.data.id as string;
+  await eventually(async () => ((await platform.api.get(`/calls/${unrecorded}`, key)).body.data.status === 'busy' ? true : undefined), 15_000, 'the call to end busy');
+  expect((await platform.api.get(`/calls/${unrecorded}`, key)).body.data.has_recording).toBe(false);
+  expectError(await platform.api.get(`/calls/${unrecorded}/recording`, key), 404, 'not_found');
+  expectError(await platform.api.delete(`/calls/${unrecorded}/recording`, key), 404, 'not_found');
 });

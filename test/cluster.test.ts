@@ -35,6 +35,8 @@ beforeAll(async () => {
     // Short carrier timeouts allow a short recovery age: a send cut off by the kill is settled within seconds.
     VOICE_CARRIER_TIMEOUT_MS: '1000',
     VOICE_SMS_RECOVERY_AFTER_SECONDS: '7',
+    // The recovery is a periodic job: the restarted telephony takes its lease once the killed one's lapses.
+    VOICE_JOB_LEASE_SECONDS: '6',
     // The Twilio-compatible carrier of the last test, and the webhook receiver, listen on loopback.
     VOICE_EGRESS_ALLOW_PRIVATE: 'true',
     // A short delivery timeout: a delivery whose worker was killed is due again 9 s later.

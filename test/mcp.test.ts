@@ -37,6 +37,7 @@ const allTools = [
   'make_call', 'list_calls', 'get_call',
   'list_campaigns', 'get_campaign', 'create_campaign', 'update_campaign', 'delete_campaign', 'start_campaign', 'stop_campaign',
   'list_leads', 'add_lead', 'add_leads', 'remove_lead_from_campaign', 'delete_lead',
+  'list_email_senders',
 ].sort();
 
 test('an unrestricted enterprise key sees every tool, each with a schema and annotations', async () => {

@@ -182,6 +182,36 @@ describe('with private egress allowed (VOICE_EGRESS_ALLOW_PRIVATE=true)', () => 
     expect(fieldsOf(noPassword)).toEqual(['password']);
   });
 
+  test('bad PATCH bodies and check bodies are 400s naming the field, and the trunk stays as it was', async () => {
+    const number = await buyNumber();
+    const trunk = (await platform.api.post('/sip-trunks', workspace.key, trunkBody({ number_ids: [number] }))).body.data;
+    const open = (await platform.api.post('/sip-trunks', workspace.key, { name: 'Open', address: 'pbx.customer.example' })).body.data;
+    const cases: [string, Record<string, unknown>, string][] = [
+      [trunk.id, { name: '' }, 'name'],
+      [trunk.id, { address: 'sip:user@pbx.example' }, 'address'],
+      [trunk.id, { transport: 'sctp' }, 'transport'],
+      [trunk.id, { direction: 'sideways' }, 'direction'],
+      [trunk.id, { username: 'has space' }, 'username'],
+      [trunk.id, { number_ids: ['not-a-uuid'] }, 'number_ids.0'],
+      [trunk.id, { number_ids: [number, number] }, 'number_ids'],
+      [trunk.id, { address: 'sips:pbx.customer.example', transport: 'udp' }, 'transport'],
+      [trunk.id, { secret: 'x' }, 'secret'],
+      // The mask keeps a stored password; an open trunk has none to keep, and a password needs a user name.
+      [open.id, { password: '•••', username: 'office' }, 'password'],
+      [open.id, { password: newPassword }, 'username'],
+    ];
+    for (const [id, body, field] of cases) {
+      const response = await platform.api.patch(`/sip-trunks/${id}`, workspace.key, body);
+      expectError(response, 400, 'invalid_request');
+      expect(fieldsOf(response)).toContain(field);
+    }
+    const check = await platform.api.post(`/sip-trunks/${trunk.id}/check`, workspace.key, { timeout_ms: 100 });
+    expectError(check, 400, 'invalid_request');
+    expect(fieldsOf(check)).toEqual(['timeout_ms']);
+    expect((await platform.api.get(`/sip-trunks/${trunk.id}`, workspace.key)).body.data).toEqual(trunk);
+    expect((await platform.api.get(`/sip-trunks/${open.id}`, workspace.key)).body.data).toEqual(open);
+  });
+
   test('a workspace holds at most 50 trunks', async () => {
     const { key } = await platform.workspace();
     for (let made = 0; made < 50; made++) expect((await platform.api.post('/sip-trunks', key, { name: `t${made}`, address: 'pbx.customer.example' })).status).toBe(201);

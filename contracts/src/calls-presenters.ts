@@ -1,24 +1,31 @@
 // The curated public JSON of a call, from the calls service's message: what GET /calls/{id} answers
-// and what the call.started and call.ended webhook events carry, written once for both.
+// and what the call.started and call.ended webhook events carry, written once for both; and a call's
+// status and direction between the API's words and the proto enums, for the gateway and the service.
 import type { z } from 'zod';
 import type { JsonObject } from '@bufbuild/protobuf';
 import { formatCredits, formatMinutes } from '@voice/runtime/amounts';
 import { toIso } from '@voice/runtime/time';
 import { CallDirection, CallStatus, type Call } from '@voice/proto/voice/calls/v1/calls';
-import { callDirections, callStatuses, transcriptRoles, type callSchema } from './calls.js';
+import { callDirections, callStatuses, transcriptRoles, type CallDirectionName, type CallStatusName, type callSchema } from './calls.js';
 import { oneOf } from './responses.js';
 
-/** The API's name of a proto status or direction (`CallStatus.IN_PROGRESS` is `in_progress`). */
-const nameOf = <Name extends string>(names: readonly Name[], enumName: string | undefined, fallback: Name): Name =>
-  names.find((name) => name.toUpperCase() === enumName) ?? fallback;
+/** The API's word an enum value's name spells (`IN_PROGRESS` is `in_progress`); undefined for UNSPECIFIED or an unknown value. */
+const namedIn = <Name extends string>(names: readonly Name[], enumName: string | undefined): Name | undefined => names.find((name) => name.toUpperCase() === enumName);
+
+/** The status an enum value's name spells: a call's (`CallStatus`) or its carrier leg's (`CallLegStatus`), the same words. */
+export const callStatusNamed = (enumName: string | undefined): CallStatusName | undefined => namedIn(callStatuses, enumName);
+export const callStatusNameOf = (status: CallStatus): CallStatusName | undefined => callStatusNamed(CallStatus[status]);
+export const callDirectionNameOf = (direction: CallDirection): CallDirectionName | undefined => namedIn(callDirections, CallDirection[direction]);
+export const callStatusEnumOf = (name: CallStatusName): CallStatus => CallStatus[name.toUpperCase() as keyof typeof CallStatus];
+export const callDirectionEnumOf = (name: CallDirectionName): CallDirection => CallDirection[name.toUpperCase() as keyof typeof CallDirection];
 
 const orNull = (text: string): string | null => (text === '' ? null : text);
 
 /** The calls service keeps every amount and time within range; times a call has are always set. */
 export const presentCall = (call: Call): z.infer<typeof callSchema> => ({
   id: call.id,
-  status: nameOf(callStatuses, CallStatus[call.status], 'queued'),
-  direction: nameOf(callDirections, CallDirection[call.direction], 'outbound'),
+  status: callStatusNameOf(call.status) ?? 'queued',
+  direction: callDirectionNameOf(call.direction) ?? 'outbound',
   from: call.from,
   to: call.to,
   assistant_id: call.assistantId,

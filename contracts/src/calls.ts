@@ -2,9 +2,8 @@
 // every answer shows (nothing of the media session, carrier, storage, counters or models: SPEC.md 1
 // rule 3). Shared by the gateway (validation, presenters' types, OpenAPI, MCP) and the calls service.
 import { z } from 'zod';
-import { isUuid } from '@voice/runtime/ids';
 import { boundedJson, pageQueryFields } from '@voice/runtime/validation';
-import { creditsSchema, e164Schema, idSchema, minutesSchema, timeSchema } from './responses.js';
+import { creditsSchema, e164Schema, idField, idSchema, minutesSchema, timeSchema } from './responses.js';
 import { phoneNumberField } from './telephony/requests.js';
 
 export const callStatuses = ['queued', 'ringing', 'in_progress', 'completed', 'no_answer', 'busy', 'failed', 'canceled'] as const;
@@ -13,6 +12,9 @@ export const callDirections = ['outbound', 'inbound'] as const;
 export type CallDirectionName = (typeof callDirections)[number];
 export const transcriptRoles = ['assistant', 'user'] as const;
 
+/** What a call minute beyond the wallet's included minutes costs unless the operator sets VOICE_CALL_CREDITS_PER_MINUTE. */
+export const defaultCallCreditsPerMinute = '0.1000';
+
 /** Limits of what a call carries for the conversation (documented in the schema). */
 export const callInputLimits = {
   variables: 50,
@@ -20,8 +22,6 @@ export const callInputLimits = {
   variableValue: 1_000,
   metadataBytes: 16_384,
 } as const;
-
-const uuid = z.string().refine(isUuid, 'must be a UUID').meta({ format: 'uuid' });
 
 const jsonBytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value), 'utf8');
 
@@ -43,7 +43,7 @@ export const callMetadataSchema = z
   .describe(`Your own JSON object kept with the call and handed to the voice runtime; at most ${callInputLimits.metadataBytes} bytes as JSON.`);
 
 export const createCallBodySchema = z.strictObject({
-  assistant_id: uuid.describe('the assistant that speaks on the call (its current version runs it)'),
+  assistant_id: idField.describe('the assistant that speaks on the call (its current version runs it)'),
   from: phoneNumberField.describe('a voice-capable phone number of the workspace, in international format with a leading +'),
   to: phoneNumberField.describe('the number to call, in international format with a leading +'),
   variables: callVariablesSchema.optional(),
@@ -54,7 +54,7 @@ export type CreateCallBody = z.output<typeof createCallBodySchema>;
 export const listCallsQuerySchema = z.strictObject({
   status: z.enum(callStatuses).optional().describe('only calls in this status'),
   direction: z.enum(callDirections).optional().describe('only outbound or only inbound calls'),
-  assistant_id: uuid.optional().describe('only calls of this assistant'),
+  assistant_id: idField.optional().describe('only calls of this assistant'),
   number: phoneNumberField.optional().describe('only calls from or to this number (international format)'),
   created_from: z.iso.datetime().optional().describe('only calls created at or after this RFC 3339 time'),
   created_to: z.iso.datetime().optional().describe('only calls created before this RFC 3339 time'),

@@ -3,8 +3,11 @@
 // OpenAPI document is generated from them, so the document cannot drift from what the API sends.
 import { z } from 'zod';
 import { errorReasons } from '@voice/runtime/errors';
+import { isUuid } from '@voice/runtime/ids';
 
 export const idSchema = z.uuid().describe('UUID v4');
+/** An id a client sends: the refinement keeps our message, the format tells clients the rule. */
+export const idField = z.string().refine(isUuid, 'must be a UUID').meta({ format: 'uuid' });
 export const timeSchema = z.iso.datetime().describe('RFC 3339 UTC time with milliseconds');
 export const creditsSchema = z.string().regex(/^-?\d+\.\d{4}$/).describe('credits as an exact decimal string with 4 places');
 export const minutesSchema = z.string().regex(/^-?\d+\.\d{3}$/).describe('minutes as an exact decimal string with 3 places');

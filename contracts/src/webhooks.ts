@@ -26,6 +26,15 @@ export const signatureHeader = 'Voice-Signature';
 
 export const webhookSecretPrefix = 'whsec_';
 
+/** How long a failed delivery is retried, and how long an endpoint may fail every delivery before it is disabled. */
+export const webhookRetryWindowDays = 3;
+
+/** How long the secret before a rotation keeps signing beside the new one. */
+export const secretRotationOverlapHours = 24;
+
+/** How long a receiver has to answer unless the operator set VOICE_WEBHOOK_TIMEOUT_MS. */
+export const defaultWebhookTimeoutMs = 10_000;
+
 const unique = <T>(items: T[]) => new Set(items).size === items.length;
 
 const urlField = z
@@ -83,7 +92,7 @@ export const webhookEndpointSchema = z
     secret_hint: z.string().describe('the newest signing secret’s prefix and last four characters; the secret itself is shown only when created'),
     previous_secret_expires_at: timeSchema.nullable().describe('until when the secret before the last rotation still signs beside the new one'),
     failing_since: timeSchema.nullable().describe('since when every delivery to it has failed; null while it answers'),
-    disabled_reason: z.enum(endpointDisabledReasons).nullable().describe('failing: the platform disabled it after 3 days of failed deliveries and e-mailed the workspace owner'),
+    disabled_reason: z.enum(endpointDisabledReasons).nullable().describe(`failing: the platform disabled it after ${webhookRetryWindowDays} days of failed deliveries and e-mailed the workspace owner`),
     created_at: timeSchema,
     updated_at: timeSchema,
   })

@@ -31,6 +31,7 @@ import { registerBillingRoutes } from './rest/billing.js';
 import { registerCustomDomainRoutes } from './rest/custom-domain.js';
 import { registerPlatformUserRoutes } from './rest/platform-users.js';
 import { registerInvitationRoutes } from './invitations/router.js';
+import { registerSenderConfirmationRoutes } from './email-senders/confirmation-router.js';
 import { cors } from './cors/cors.js';
 import { registerMcpEndpoint } from './mcp/endpoint.js';
 import { entryScopesOf } from './mcp/scope-challenge.js';
@@ -41,6 +42,7 @@ import { registerCallerIdRoutes } from './rest/caller-ids.js';
 import { registerTelephonyRoutes } from './rest/telephony.js';
 import { registerToolRoutes } from './rest/tools.js';
 import { registerWebhookRoutes } from './rest/webhooks.js';
+import { registerEmailSenderRoutes } from './rest/email-senders.js';
 import { registerAssistantRoutes } from './rest/assistants.js';
 import { registerSettingsRoutes } from './rest/settings.js';
 import { registerKnowledgeRoutes } from './rest/knowledge.js';
@@ -90,7 +92,8 @@ const authenticated = (deps: GatewayDeps, resource: keyof typeof protectedResour
   rateLimit(deps.config.rateLimit, deps.accountCounter),
 ];
 
-export function buildRestRouter(deps: GatewayDeps): RestRouter {
+/** Every REST operation; `recordingUrls` signs the recording addresses the download route verifies. */
+export function buildRestRouter(deps: GatewayDeps, recordingUrls: RecordingDownloadUrls): RestRouter {
   const rest = new RestRouter(authenticated(deps, 'api'), deps.signer);
   registerMeRoutes(rest);
   registerToolRoutes(rest, deps);
@@ -99,8 +102,7 @@ export function buildRestRouter(deps: GatewayDeps): RestRouter {
   registerKnowledgeRoutes(rest, deps);
   registerApiKeyRoutes(rest, deps);
   registerMemberRoutes(rest, deps);
-  let recordingUrls: RecordingDownloadUrls | undefined;
-  registerCallRoutes(rest, { ...deps, recordingUrls: () => (recordingUrls ??= recordingDownloadUrlsOf(deps.config)) });
+  registerCallRoutes(rest, { ...deps, recordingUrls });
   registerTelephonyRoutes(rest, deps);
   registerSipTrunkRoutes(rest, deps);
   registerCallerIdRoutes(rest, deps);
@@ -111,6 +113,7 @@ export function buildRestRouter(deps: GatewayDeps): RestRouter {
   registerCampaignRoutes(rest, deps);
   registerLeadRoutes(rest, deps);
   registerSegmentRoutes(rest, deps);
+  registerEmailSenderRoutes(rest, deps);
   return rest;
 }
 
@@ -148,10 +151,12 @@ export function buildGatewayApp(platformDeps: GatewayDeps): Express {
     platformName,
   });
   registerInvitationRoutes(app, { clients: deps.clients, signer: deps.signer, platformName, logger: deps.logger });
+  registerSenderConfirmationRoutes(app, { clients: deps.clients, signer: deps.signer, platformName, logger: deps.logger });
   registerCarrierCallbacks(app, { clients: deps.clients, signer: deps.signer, publicUrl: deps.publicUrl });
   registerCarrierVoiceWebhooks(app, { clients: deps.clients, signer: deps.signer, publicUrl: deps.publicUrl });
-  registerRecordingDownloads(app, { config: deps.config, signer: deps.signer, logger: deps.logger });
-  const rest = buildRestRouter(deps);
+  const recordingUrls = recordingDownloadUrlsOf(deps.config);
+  registerRecordingDownloads(app, { config: deps.config, urls: recordingUrls, signer: deps.signer, logger: deps.logger });
+  const rest = buildRestRouter(deps, recordingUrls);
   registerMcpEndpoint(app, {
     authenticated: authenticated(deps, 'mcp', (req) => entryScopesOf(rest.operations(), req)),
     operations: () => rest.operations(),

@@ -12,10 +12,12 @@ import { CallsService } from '@voice/proto/voice/calls/v1/calls';
 import { CampaignsService, LeadsService, SegmentsService } from '@voice/proto/voice/campaigns/v1/campaigns';
 import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
 import { CustomDomainService } from '@voice/proto/voice/platform/v1/custom_domains';
+import { EmailSenderService, WorkspaceEmailService } from '@voice/proto/voice/platform/v1/email';
 import { PlatformUserService } from '@voice/proto/voice/platform/v1/platform_users';
 import { SipTrunkService } from '@voice/proto/voice/telephony/v1/sip_trunks';
 import { CallerIdService } from '@voice/proto/voice/telephony/v1/caller_ids';
 import { CarrierVoiceService } from '@voice/proto/voice/telephony/v1/carrier_voice';
+import { SandboxService } from '@voice/proto/voice/telephony/v1/sandbox';
 import { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
 import { ToolsService } from '@voice/proto/voice/tools/v1/tools';
 import { WebhooksService } from '@voice/proto/voice/webhooks/v1/webhooks';
@@ -29,9 +31,12 @@ export interface ServiceClients {
   sipTrunks: Client<typeof SipTrunkService>;
   callerIds: Client<typeof CallerIdService>;
   carrierVoice: Client<typeof CarrierVoiceService>;
+  sandbox: Client<typeof SandboxService>;
   billing: Client<typeof BillingService>;
   customDomains: Client<typeof CustomDomainService>;
   platformUsers: Client<typeof PlatformUserService>;
+  emailSenders: Client<typeof EmailSenderService>;
+  workspaceEmails: Client<typeof WorkspaceEmailService>;
   assistants: Client<typeof AssistantsService>;
   assistantVersions: Client<typeof AssistantVersionsService>;
   catalog: Client<typeof CatalogService>;
@@ -75,9 +80,12 @@ export function createServiceClients(services: GatewayConfig['services'], local?
     sipTrunks: createClient(SipTrunkService, channels.telephony.transport),
     callerIds: createClient(CallerIdService, channels.telephony.transport),
     carrierVoice: createClient(CarrierVoiceService, channels.telephony.transport),
+    sandbox: createClient(SandboxService, channels.telephony.transport),
     billing: createClient(BillingService, channels.billing.transport),
     customDomains: createClient(CustomDomainService, channels.platformUsers.transport),
     platformUsers: createClient(PlatformUserService, channels.platformUsers.transport),
+    emailSenders: createClient(EmailSenderService, channels.platformUsers.transport),
+    workspaceEmails: createClient(WorkspaceEmailService, channels.platformUsers.transport),
     assistants: createClient(AssistantsService, channels.assistants.transport),
     assistantVersions: createClient(AssistantVersionsService, channels.assistants.transport),
     catalog: createClient(CatalogService, channels.assistants.transport),

@@ -57,6 +57,9 @@ function readCounts<N extends string>(env: Env, variable: string, fallback: stri
 
 const oauthEndpoints = ['register', 'authorize', 'token'] as const;
 
+/** How long a recording's download address works unless VOICE_RECORDING_URL_TTL_SECONDS says otherwise. */
+export const defaultRecordingUrlTtlSeconds = 15 * 60;
+
 export function readGatewayConfig(env: Env): GatewayConfig {
   const port = readPort(env, 'PORT', 8080);
   return {
@@ -78,7 +81,7 @@ export function readGatewayConfig(env: Env): GatewayConfig {
     },
     recordings: {
       mediaUrl: readUrl(env, 'VOICE_CALLS_MEDIA_URL', 'http://127.0.0.1:50061', ['http:'])!.replace(/\/+$/, ''),
-      urlTtlSeconds: readInt(env, 'VOICE_RECORDING_URL_TTL_SECONDS', 900, { min: 1, max: 7 * 24 * 3600 }),
+      urlTtlSeconds: readInt(env, 'VOICE_RECORDING_URL_TTL_SECONDS', defaultRecordingUrlTtlSeconds, { min: 1, max: 7 * 24 * 3600 }),
     },
     rateLimit: {
       perPlan: readCounts(env, 'VOICE_RATE_LIMITS', 'starter=600,pro=3000,enterprise=12000', plans),

@@ -18,6 +18,8 @@ import {
 import { loadKey } from '@voice/runtime/crypto';
 import { readInternalTransport } from '@voice/runtime/internal';
 import { logLevels, type LogLevel } from '@voice/runtime/logger';
+import { reachableHost } from '@voice/runtime/server';
+import { mediaUrlOf } from '@voice/voice-sandbox';
 
 export type ClusterServiceName = 'identity' | 'tools' | 'billing' | 'telephony' | 'platformUsers' | 'assistants' | 'webhooks' | 'webhooksDelivery' | 'calls' | 'campaigns' | 'voiceSandbox';
 export type ClusterProcessName = ClusterServiceName | 'gateway';
@@ -72,12 +74,6 @@ export interface ClusterConfig {
   release(name: ClusterProcessName): Promise<void>;
   releaseAll(): Promise<void>;
 }
-
-/** Where to reach a listener bound to `host` from this machine. */
-const reachable = (host: string): string => {
-  if (host === '0.0.0.0' || host === '' || host === '::') return '127.0.0.1';
-  return host.includes(':') ? `[${host}]` : host;
-};
 
 const defined = (env: Env): Record<string, string> =>
   Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
@@ -140,7 +136,7 @@ export async function resolveClusterConfig(env: Env): Promise<ClusterConfig> {
     heldBeside.set('calls', chosen);
     callsMedia.port = chosen.port;
   }
-  const urlOf = (name: ClusterProcessName) => `http://${reachable(listen[name]!.host)}:${listen[name]!.port}`;
+  const urlOf = (name: ClusterProcessName) => `http://${reachableHost(listen[name]!.host)}:${listen[name]!.port}`;
   const services = Object.fromEntries(
     clusterProcesses.filter(({ name }) => name !== 'gateway').map(({ name }) => [name, urlOf(name)]),
   ) as Record<ClusterServiceName, string>;
@@ -161,11 +157,11 @@ export async function resolveClusterConfig(env: Env): Promise<ClusterConfig> {
     VOICE_PLATFORM_USERS_URL: services.platformUsers,
     VOICE_ASSISTANTS_URL: services.assistants,
     VOICE_CALLS_URL: services.calls,
-    VOICE_CALLS_MEDIA_URL: `http://${reachable(callsMedia.host)}:${callsMedia.port}`,
+    VOICE_CALLS_MEDIA_URL: `http://${reachableHost(callsMedia.host)}:${callsMedia.port}`,
     VOICE_WEBHOOKS_URL: services.webhooks,
     VOICE_CAMPAIGNS_URL: services.campaigns,
     // Carriers stream answered calls to the sandbox runtime unless another runtime is named.
-    VOICE_MEDIA_URL: readOptionalString(env, 'VOICE_MEDIA_URL') ?? `${services.voiceSandbox.replace(/^http:/, 'ws:')}/media`,
+    VOICE_MEDIA_URL: readOptionalString(env, 'VOICE_MEDIA_URL') ?? mediaUrlOf(services.voiceSandbox),
     // Each child's metrics on a port of its own choosing: one fixed port would collide on one machine.
     VOICE_METRICS_PORT: '0',
   };
@@ -188,7 +184,7 @@ export async function resolveClusterConfig(env: Env): Promise<ClusterConfig> {
     natsUrl,
     logLevel,
     gatewayPort,
-    gatewayUrl: `http://${reachable(listen.gateway!.host)}:${gatewayPort}`,
+    gatewayUrl: `http://${reachableHost(listen.gateway!.host)}:${gatewayPort}`,
     services,
     secrets,
     childEnv,

@@ -16,6 +16,7 @@ import {
   type MetricsServer,
 } from '@voice/runtime/metrics';
 import { openNotifier, type Notifier } from '@voice/runtime/nats';
+import { reachableHost } from '@voice/runtime/server';
 import { startAssistantsService } from '@voice/assistants';
 import { startBillingService } from '@voice/billing';
 import { startCallsService } from '@voice/calls';
@@ -26,7 +27,7 @@ import { startPlatformUsersService } from '@voice/platform-users';
 import { startTelephonyService } from '@voice/telephony';
 import { startToolsService } from '@voice/tools';
 import { startWebhookDelivery, startWebhooksService } from '@voice/webhooks';
-import { startVoiceSandbox, type StartedVoiceSandbox } from '@voice/voice-sandbox';
+import { mediaUrlOf, startVoiceSandbox, type StartedVoiceSandbox } from '@voice/voice-sandbox';
 
 export interface RunningPlatform {
   url: string;
@@ -95,15 +96,15 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
   // address is chosen (and held) before any of them starts, so each knows the other's.
   const assistantsHost = serviceEnv.VOICE_ASSISTANTS_HOST ?? '127.0.0.1';
   const assistantsPort = serviceEnv.VOICE_ASSISTANTS_PORT === '0' ? await holdFreePort(assistantsHost) : undefined;
-  urls.assistants = `http://${assistantsHost}:${assistantsPort?.port ?? serviceEnv.VOICE_ASSISTANTS_PORT}`;
+  urls.assistants = `http://${reachableHost(assistantsHost)}:${assistantsPort?.port ?? serviceEnv.VOICE_ASSISTANTS_PORT}`;
   // Telephony hands inbound calls to the calls service, which is started after it: its address is held too.
   const callsHost = serviceEnv.VOICE_CALLS_HOST ?? '127.0.0.1';
   const callsPort = serviceEnv.VOICE_CALLS_PORT === '0' ? await holdFreePort(callsHost) : undefined;
-  urls.calls = `http://${callsHost}:${callsPort?.port ?? serviceEnv.VOICE_CALLS_PORT}`;
+  urls.calls = `http://${reachableHost(callsHost)}:${callsPort?.port ?? serviceEnv.VOICE_CALLS_PORT}`;
   // The gateway streams recordings from the calls service's media endpoint: its address is held too.
   const callsMediaHost = serviceEnv.VOICE_CALLS_MEDIA_HOST ?? '127.0.0.1';
   const callsMediaPort = serviceEnv.VOICE_CALLS_MEDIA_PORT === '0' ? await holdFreePort(callsMediaHost) : undefined;
-  const callsMediaUrl = `http://${callsMediaHost}:${callsMediaPort?.port ?? serviceEnv.VOICE_CALLS_MEDIA_PORT}`;
+  const callsMediaUrl = `http://${reachableHost(callsMediaHost)}:${callsMediaPort?.port ?? serviceEnv.VOICE_CALLS_MEDIA_PORT}`;
   // The sandbox voice runtime answers calls' media unless another runtime is named (VOICE_MEDIA_URL).
   // It reports to services that start before it, and telephony must know its address when it starts:
   // its port is chosen (and held) now, the runtime started once the services run.
@@ -112,8 +113,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
       ? await (async () => {
           const host = serviceEnv.VOICE_SANDBOX_RUNTIME_HOST ?? '127.0.0.1';
           const port = (serviceEnv.VOICE_SANDBOX_RUNTIME_PORT ?? '0') === '0' ? await holdFreePort(host) : undefined;
-          const reachable = host === '0.0.0.0' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-          return { host, port, mediaUrl: `ws://${reachable}:${port?.port ?? serviceEnv.VOICE_SANDBOX_RUNTIME_PORT}/media` };
+          return { host, port, mediaUrl: mediaUrlOf(`http://${reachableHost(host)}:${port?.port ?? serviceEnv.VOICE_SANDBOX_RUNTIME_PORT}`) };
         })()
       : undefined;
   const mediaUrl = serviceEnv.VOICE_MEDIA_URL ?? sandboxRuntime!.mediaUrl;

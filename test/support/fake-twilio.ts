@@ -15,12 +15,12 @@ export interface FakeTwilio {
   mode: CarrierMode;
   /** In mode `ok`, how long a message's answer waits after the message is taken (recorded). */
   answerDelayMs: number;
-  /** Numbers the account holds, with their SMS capability. */
-  numbers: Map<string, { sms: boolean }>;
+  /** Numbers the account holds, with their SMS and voice capabilities (voice unless said). */
+  numbers: Map<string, { sms: boolean; voice?: boolean }>;
   /** Every request, with its parsed form body. */
   requests: { method: string; path: string; form: Record<string, string>; authorization: string | undefined; sid?: string; at: Date }[];
   sentMessages(): Record<string, string>[];
-  /** Calls.json requests (dials), with the sid each got. */
+  /** Calls.json requests (dials), with the sid each got: a Url to fetch instructions from, or the Twiml itself. */
   placedCalls(): { form: Record<string, string>; sid: string }[];
   /** The WAV each recording sid serves (GET Recordings/{sid}.wav). */
   recordings: Map<string, Buffer>;
@@ -28,7 +28,13 @@ export interface FakeTwilio {
 }
 
 /** A carrier connection to `carrier` in the workspace and `number` imported through it, through the public API. */
-export async function importedNumber(api: ApiClient, key: string, carrier: FakeTwilio, number: string): Promise<{ id: string; connectionId: string }> {
+export async function importedNumber(
+  api: ApiClient,
+  key: string,
+  carrier: FakeTwilio,
+  number: string,
+  capabilities: { voice?: boolean } = {},
+): Promise<{ id: string; connectionId: string }> {
   const connection = await api.post('/carrier-connections', key, {
     name: 'Carrier account',
     provider: 'twilio',
@@ -37,7 +43,7 @@ export async function importedNumber(api: ApiClient, key: string, carrier: FakeT
     auth_token: carrier.authToken,
   });
   if (connection.status !== 201) throw new Error(`connection failed: ${connection.text}`);
-  carrier.numbers.set(number, { sms: true });
+  carrier.numbers.set(number, { sms: true, ...capabilities });
   const imported = await api.post('/phone-numbers/import', key, { number, carrier_connection_id: connection.body.data.id });
   if (imported.status !== 201) throw new Error(`import failed: ${imported.text}`);
   return { id: imported.body.data.id, connectionId: connection.body.data.id };
@@ -95,7 +101,7 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
       if (req.method === 'GET' && url.pathname === `${account}/IncomingPhoneNumbers.json`) {
         const wanted = url.searchParams.get('PhoneNumber') ?? '';
         const held = fake.numbers.get(wanted);
-        const list = held ? [{ sid: `PN${wanted.slice(1)}`, phone_number: wanted, capabilities: { sms: held.sms, voice: true, mms: false } }] : [];
+        const list = held ? [{ sid: `PN${wanted.slice(1)}`, phone_number: wanted, capabilities: { sms: held.sms, voice: held.voice ?? true, mms: false } }] : [];
         return json(res, 200, { incoming_phone_numbers: list });
       }
       if (req.method === 'GET' && url.pathname === `${account}/Messages.json`) {
@@ -115,7 +121,7 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
         return answer();
       }
       if (req.method === 'POST' && url.pathname === `${account}/Calls.json`) {
-        if (!form.To || !form.From || !form.Url) return json(res, 400, { code: 21205, message: 'Url parameter is required', status: 400 });
+        if (!form.To || !form.From || (!form.Url && !form.Twiml)) return json(res, 400, { code: 21205, message: 'Url parameter is required', status: 400 });
         request.sid = `CA${randomBytes(16).toString('hex')}`;
         return json(res, 201, { sid: request.sid, status: 'queued', to: form.To, from: form.From });
       }

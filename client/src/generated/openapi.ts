@@ -1132,7 +1132,7 @@ export interface paths {
         put?: never;
         /**
          * Add a number the workspace holds elsewhere and send it a verification code
-         * @description Answers 201 with the caller ID `pending` once a 6-digit code was sent to the number by SMS through the platform’s carrier; the code works for 10 minutes. The SMS is charged like any SMS (its price is held first: a wallet that cannot cover it is 409 and nothing is sent; when the platform cannot hold it the answer is 503 `telephony_unavailable`). A number that is a phone number on this platform is 409 `conflict` (use it as `from` directly); so is a number that already is a caller ID of the workspace, pending with a valid code or verified. A failed caller ID of the number, or one whose code expired, is replaced. `method: call` is refused with 400 for now.
+         * @description Answers 201 with the caller ID `pending` once a 6-digit code was sent to the number through the platform’s carrier, by SMS (`method: sms`, the default) or said twice, digit by digit, in a call (`method: call`); the code works for 10 minutes, and the same attempts and expiry rules apply either way. The SMS is charged like any SMS (its price is held first: a wallet that cannot cover it is 409 and nothing is sent; when the platform cannot hold it the answer is 503 `telephony_unavailable`); the call is free, as carriers’ own caller ID validation calls are. A destination the carrier refuses is 403 `destination_forbidden`, a carrier that cannot be reached 503 `telephony_unavailable`; no caller ID is left behind either way. A number that is a phone number on this platform is 409 `conflict` (use it as `from` directly); so is a number that already is a caller ID of the workspace, pending with a valid code or verified. A failed caller ID of the number, or one whose code expired, is replaced. On the sandbox carrier, GET /sandbox/caller-ids/{id}/verification-call shows what the called phone heard.
          *
          *     **Scope:** `phone_numbers:write`.
          */
@@ -1183,6 +1183,28 @@ export interface paths {
          *     **Scope:** `phone_numbers:write`.
          */
         post: operations["verifyCallerId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/caller-ids/{id}/verification-call": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sandbox only: what the phone heard in a caller ID’s verification call
+         * @description The sandbox carrier reaches no real phone, so it shows here what the called number heard: the code, as the call said it. It answers only on a platform whose carrier is the sandbox, for a caller ID created with `method: call` whose call was answered (the sandbox’s magic busy, no-answer and failing numbers answer nothing); anything else is 404, as is another workspace’s caller ID. Reading the code is the power to verify, so this needs `phone_numbers:write`. The sandbox keeps what it said in memory: a restart of the platform forgets it.
+         *
+         *     **Scope:** `phone_numbers:write`.
+         */
+        get: operations["getSandboxVerificationCall"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1988,6 +2010,56 @@ export interface paths {
          *     **Scope:** `segments:write`.
          */
         patch: operations["updateSegment"];
+        trace?: never;
+    };
+    "/email-senders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The addresses the workspace may send e-mail from, oldest first
+         * @description **Scope:** `settings:read` (or `settings:write`).
+         *
+         *     **MCP tool:** `list_email_senders`.
+         */
+        get: operations["listEmailSenders"];
+        put?: never;
+        /**
+         * Add an address to send e-mail from; a confirmation link is e-mailed to it
+         * @description The sender is `pending` until someone who reads the address opens the link e-mailed to it and confirms; only then may an assistant’s analysis plan send summaries from it. The link works once, for 24 hours by default (`VOICE_EMAIL_SENDER_CONFIRMATION_HOURS`). An address the workspace has already added, pending or verified, is 409: delete the sender and add it again for a new link.
+         *
+         *     **Scope:** `settings:write`.
+         */
+        post: operations["createEmailSender"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/email-senders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an e-mail sender
+         * @description Its pending link stops working. Summaries of assistants that still name it are recorded `failed` instead of being sent.
+         *
+         *     **Scope:** `settings:write`.
+         */
+        delete: operations["deleteEmailSender"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
 }
@@ -3204,6 +3276,19 @@ export interface components {
              */
             updated_at: string;
         };
+        SandboxVerificationCall: {
+            /** @description the platform carrier’s number that called */
+            from: string;
+            /** @description the caller ID’s number, which answered */
+            to: string;
+            /** @description what the call said, the code included (said twice) */
+            speech: string;
+            /**
+             * Format: date-time
+             * @description when the number answered
+             */
+            answered_at: string;
+        };
         Balance: {
             /** @description credits as an exact decimal string with 4 places */
             credits: string;
@@ -3695,6 +3780,28 @@ export interface components {
              * @description RFC 3339 UTC time with milliseconds
              */
             updated_at: string;
+        };
+        EmailSender: {
+            /**
+             * Format: uuid
+             * @description UUID v4
+             */
+            id: string;
+            /** @description the From address, lower case */
+            address: string;
+            /** @description the label given when it was added; empty for none */
+            name: string;
+            /**
+             * @description pending until the confirmation link e-mailed to the address is opened and confirmed; only a verified sender sends
+             * @enum {string}
+             */
+            status: "pending" | "verified";
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds
+             */
+            created_at: string;
+            verified_at: string | null;
         };
     };
     responses: {
@@ -9668,6 +9775,52 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getSandboxVerificationCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "from": "+14155550100",
+                     *         "to": "+14155550123",
+                     *         "speech": "speech",
+                     *         "answered_at": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["SandboxVerificationCall"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getBalance: {
         parameters: {
             query?: never;
@@ -12934,6 +13087,180 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listEmailSenders: {
+        parameters: {
+            query?: {
+                /** @description Page size: an integer from 1 to 200. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Items to skip: an integer of at least 0. Page until `offset + limit >= meta.pagination.total`. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *           "address": "address",
+                     *           "name": "Support line",
+                     *           "status": "pending",
+                     *           "created_at": "2026-11-21T10:00:00.000Z",
+                     *           "verified_at": "2026-11-21T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "pagination": {
+                     *           "limit": 50,
+                     *           "offset": 0,
+                     *           "total": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["EmailSender"][];
+                        meta: {
+                            pagination: components["schemas"]["Pagination"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createEmailSender: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "address": "ada@example.com",
+                 *       "name": "Support line"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description the address e-mails will come from; a confirmation link is e-mailed to it
+                     */
+                    address: string;
+                    /** @description a label for the sender in lists */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "address": "address",
+                     *         "name": "Support line",
+                     *         "status": "pending",
+                     *         "created_at": "2026-11-21T10:00:00.000Z",
+                     *         "verified_at": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["EmailSender"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteEmailSender: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** @constant */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

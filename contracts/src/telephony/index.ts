@@ -6,3 +6,4 @@ export * from './segments.js';
 export * from './sip-address.js';
 export * from './sip-trunks.js';
 export * from './caller-ids.js';
+export * from './sandbox.js';

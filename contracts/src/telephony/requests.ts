@@ -1,9 +1,9 @@
 // Request schemas of the telephony API, shared by the gateway (REST validation) and the
 // service (its own RPC boundary), so both refuse the same input with the same field names.
 import { z } from 'zod';
-import { isUuid } from '@voice/runtime/ids';
 import { isHttpUrlWithoutCredentials, pageQueryFields } from '@voice/runtime/validation';
 import { secretMask } from '../secret-mask.js';
+import { idField } from '../responses.js';
 import { parseE164 } from './phone.js';
 import { segmentSms, tooLongIssue } from './segments.js';
 
@@ -11,9 +11,6 @@ export { secretMask };
 
 export const carrierProviders = ['twilio', 'sandbox'] as const;
 export const messageStatuses = ['queued', 'sent', 'delivered', 'failed'] as const;
-
-// The refinement keeps our message; the format tells clients the rule.
-const uuid = z.string().refine(isUuid, 'must be a UUID').meta({ format: 'uuid' });
 
 export const phoneNumberField = z
   .string()
@@ -36,7 +33,7 @@ const smsBody = z
   });
 
 export const sendSmsBodySchema = z.strictObject({
-  from_number_id: uuid,
+  from_number_id: idField,
   to: phoneNumberField,
   body: smsBody,
 });
@@ -49,13 +46,13 @@ export const searchNumbersQuerySchema = z.strictObject({
 
 export const buyNumberBodySchema = z.strictObject({ number: phoneNumberField });
 
-export const importNumberBodySchema = z.strictObject({ number: phoneNumberField, carrier_connection_id: uuid });
+export const importNumberBodySchema = z.strictObject({ number: phoneNumberField, carrier_connection_id: idField });
 
 export const updateNumberBodySchema = z.strictObject({
   sms_outbound_enabled: z.boolean().optional(),
   name: z.string().trim().max(100, 'must be at most 100 characters').optional(),
-  assistant_id: uuid.nullable().optional(),
-  a2p_campaign_id: uuid.nullable().optional(),
+  assistant_id: idField.nullable().optional(),
+  a2p_campaign_id: idField.nullable().optional(),
 });
 
 const baseUrl = z
@@ -85,7 +82,7 @@ export const updateConnectionBodySchema = z.strictObject({
 
 export const createCampaignBodySchema = z.strictObject({
   name: text(100),
-  carrier_connection_id: uuid,
+  carrier_connection_id: idField,
   use_case: text(64),
   description: text(4096),
   sample_messages: z.array(text(1024)).max(5, 'must hold at most 5 messages').default([]),

@@ -1,8 +1,7 @@
 // SIP trunks' request and answer schemas, with their limits: shared by the gateway (validation,
 // OpenAPI, MCP) and the telephony service (its own RPC boundary).
 import { z } from 'zod';
-import { isUuid } from '@voice/runtime/ids';
-import { idSchema, timeSchema } from '../responses.js';
+import { idField, idSchema, timeSchema } from '../responses.js';
 import { secretMask } from '../secret-mask.js';
 import { parseSipAddress, sipTransports } from './sip-address.js';
 
@@ -13,8 +12,6 @@ export const sipCheckFailures = ['timeout', 'unreachable', 'dns_error', 'tls_err
 export const maxSipTrunksPerWorkspace = 50;
 /** How many numbers one trunk may route. */
 export const maxNumbersPerSipTrunk = 100;
-
-const uuid = z.string().refine(isUuid, 'must be a UUID').meta({ format: 'uuid' });
 
 const name = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').describe('a name for people, at most 100 characters');
 
@@ -43,7 +40,7 @@ const password = z
   .describe('the digest authentication password, write-only: stored encrypted, answered only as the mask •••; at most 128 characters');
 
 const numberIds = z
-  .array(uuid)
+  .array(idField)
   .max(maxNumbersPerSipTrunk, `must hold at most ${maxNumbersPerSipTrunk} numbers`)
   .refine((ids) => new Set(ids).size === ids.length, 'must not repeat a number')
   .describe(`ids of the workspace’s phone numbers whose calls go through the trunk (at most ${maxNumbersPerSipTrunk}); a number goes through one trunk at most`);

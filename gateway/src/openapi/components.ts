@@ -2,6 +2,7 @@
 // every answer, and the pagination and Idempotency-Key parameters. Only what an operation refers to
 // is emitted, so the document has no unused components.
 import { z } from 'zod';
+import { idempotencyWindowMs, maxIdempotencyKeyLength } from '@voice/runtime/idempotency';
 import { typedPageFields } from '@voice/runtime/validation';
 import { errorSchema } from '@voice/contracts/responses';
 import { jsonSchemaOf, type JsonSchema, type SchemaComponents } from './json-schema.js';
@@ -169,9 +170,9 @@ export class Components {
       in: 'header',
       required: false,
       description:
-        'Makes a retry safe: a request with the same key and body within 24 hours answers the first response again (with ' +
+        `Makes a retry safe: a request with the same key and body within ${idempotencyWindowMs / 3_600_000} hours answers the first response again (with ` +
         '`Idempotent-Replayed: true`) and does nothing more; the same key with another body is `409 conflict`.',
-      schema: { type: 'string', minLength: 1, maxLength: 255 },
+      schema: { type: 'string', minLength: 1, maxLength: maxIdempotencyKeyLength },
       example: '5c1d7f0e-order-4711',
     };
     return { $ref: '#/components/parameters/IdempotencyKey' };

@@ -3,6 +3,7 @@
 // the document cannot drift from what the API does.
 import { STATUS_CODES } from 'node:http';
 import type { z } from 'zod';
+import { idempotencyWindowMs, maxIdempotencyKeyLength } from '@voice/runtime/idempotency';
 import { maxPageLimit, defaultPageLimit } from '@voice/runtime/validation';
 import { statusOfReason } from '../errors/status-table.js';
 import { toolsets, type Operation, type Toolset } from '../rest/operation.js';
@@ -119,7 +120,7 @@ function infoDescription(): string {
     '',
     '## Idempotency',
     '',
-    'Operations with an `Idempotency-Key` parameter (1 to 255 characters) can be retried safely: the same key and body within 24',
+    `Operations with an \`Idempotency-Key\` parameter (1 to ${maxIdempotencyKeyLength} characters) can be retried safely: the same key and body within ${idempotencyWindowMs / 3_600_000}`,
     'hours answers the first response again, with `Idempotent-Replayed: true`, and does nothing more; the same key with another',
     'body is `409 conflict`.',
     '',

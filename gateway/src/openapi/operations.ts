@@ -5,8 +5,9 @@ import { createLogger } from '@voice/runtime/logger';
 import { buildRestRouter, type GatewayDeps } from '../app.js';
 import { CredentialCache } from '../auth/credential-cache.js';
 import type { ServiceClients } from '../clients.js';
-import type { GatewayConfig } from '../config.js';
+import { defaultRecordingUrlTtlSeconds, type GatewayConfig } from '../config.js';
 import { MemoryWindowCounter } from '../counters/window-counter.js';
+import { RecordingDownloadUrls } from '../recordings/download-urls.js';
 import type { Operation } from '../rest/operation.js';
 import type { RestRouter } from '../rest/router.js';
 
@@ -28,7 +29,7 @@ export function apiRestRouter(publicUrl = 'http://127.0.0.1:8080'): RestRouter {
     oauthCounter: new MemoryWindowCounter(60_000),
     accountCounter: new MemoryWindowCounter(60_000),
   };
-  return buildRestRouter(deps);
+  return buildRestRouter(deps, new RecordingDownloadUrls(Buffer.alloc(32), defaultRecordingUrlTtlSeconds));
 }
 
 export const apiOperations = (): readonly Operation<any, any>[] => apiRestRouter().operations();

@@ -1,7 +1,15 @@
 // The events the platform POSTs to webhook endpoints, as OpenAPI 3.1's top-level `webhooks`: one
 // entry per event type with its body's schema and the Voice-Signature header, and the signature
 // scheme with a verification sample (in the introduction and on createWebhook).
-import { signatureHeader, webhookEventData, webhookEventSchema, type SentEventType } from '@voice/contracts/webhooks';
+import {
+  defaultWebhookTimeoutMs,
+  secretRotationOverlapHours,
+  signatureHeader,
+  webhookEventData,
+  webhookEventSchema,
+  webhookRetryWindowDays,
+  type SentEventType,
+} from '@voice/contracts/webhooks';
 import { jsonSchemaOf, type SchemaComponents } from './json-schema.js';
 
 const verificationSample = [
@@ -21,10 +29,10 @@ const verificationSample = [
 
 export const signatureDescription = [
   `**Signatures.** Every delivery carries \`${signatureHeader}: t=<unix seconds>,v1=<hex HMAC-SHA256>\`: the HMAC of`,
-  '`"<t>.<raw body>"` keyed with the endpoint’s secret (the whole `whsec_…` string). While a rotated secret still signs (24',
+  `\`"<t>.<raw body>"\` keyed with the endpoint’s secret (the whole \`whsec_…\` string). While a rotated secret still signs (${secretRotationOverlapHours}`,
   'hours), there is one `v1` per secret; accept the request when any of them matches. Compare in constant time, and reject',
   'old `t` values on your side if you want replay protection (the platform refuses nothing based on the clock). A receiver',
-  'answers 2xx within 10 seconds; anything else is retried with exponential backoff and jitter for up to 3 days, after',
+  `answers 2xx within ${defaultWebhookTimeoutMs / 1000} seconds; anything else is retried with exponential backoff and jitter for up to ${webhookRetryWindowDays} days, after`,
   'which the endpoint is disabled and the workspace owner e-mailed. Delivery is at least once: dedupe by the event’s `id`.',
   '',
   verificationSample,

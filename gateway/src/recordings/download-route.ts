@@ -22,13 +22,15 @@ const forwardedResponseHeaders = ['content-type', 'content-length', 'content-ran
 const gatewayPrincipal: Principal = { type: 'internal', id: 'gateway', name: 'gateway' };
 
 interface DownloadDeps {
-  config: Pick<GatewayConfig, 'common' | 'recordings'>;
+  config: Pick<GatewayConfig, 'recordings'>;
+  /** The same signer of addresses GET /calls/{id}/recording uses. */
+  urls: RecordingDownloadUrls;
   signer: CallerSigner;
   logger: Logger;
 }
 
 export function registerRecordingDownloads(app: Express, deps: DownloadDeps): void {
-  const urls = recordingDownloadUrlsOf(deps.config);
+  const { urls } = deps;
   const signedOf = (res: Response) => res.locals.signedRecording as SignedRecording;
 
   function fail(res: Response, error: unknown): void {

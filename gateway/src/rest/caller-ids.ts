@@ -5,6 +5,7 @@ import { dataOf, deletedSchema, listOfSchema } from '@voice/contracts/responses'
 import {
   callerIdSchema,
   createCallerIdBodySchema,
+  sandboxVerificationCallSchema,
   maxVerificationAttempts,
   verificationCodeLength,
   verificationCodeLifetimeMinutes,
@@ -12,7 +13,7 @@ import {
 } from '@voice/contracts/telephony';
 import type { RestRouter } from './router.js';
 import type { RestDeps } from './deps.js';
-import { presentCallerId } from './caller-ids-presenters.js';
+import { presentCallerId, presentVerificationCall } from './caller-ids-presenters.js';
 import { deletedOf, listOf } from './presenters.js';
 import { pageOf } from './validate.js';
 
@@ -44,10 +45,10 @@ export function registerCallerIdRoutes(rest: RestRouter, deps: RestDeps): void {
       id: 'createCallerId',
       summary: 'Add a number the workspace holds elsewhere and send it a verification code',
       description:
-        `Answers 201 with the caller ID \`pending\` once a ${verificationCodeLength}-digit code was sent to the number by SMS through the platform’s carrier; the code works for ${verificationCodeLifetimeMinutes} minutes. ` +
-        'The SMS is charged like any SMS (its price is held first: a wallet that cannot cover it is 409 and nothing is sent; when the platform cannot hold it the answer is 503 `telephony_unavailable`). ' +
+        `Answers 201 with the caller ID \`pending\` once a ${verificationCodeLength}-digit code was sent to the number through the platform’s carrier, by SMS (\`method: sms\`, the default) or said twice, digit by digit, in a call (\`method: call\`); the code works for ${verificationCodeLifetimeMinutes} minutes, and the same attempts and expiry rules apply either way. ` +
+        'The SMS is charged like any SMS (its price is held first: a wallet that cannot cover it is 409 and nothing is sent; when the platform cannot hold it the answer is 503 `telephony_unavailable`); the call is free, as carriers’ own caller ID validation calls are. A destination the carrier refuses is 403 `destination_forbidden`, a carrier that cannot be reached 503 `telephony_unavailable`; no caller ID is left behind either way. ' +
         'A number that is a phone number on this platform is 409 `conflict` (use it as `from` directly); so is a number that already is a caller ID of the workspace, pending with a valid code or verified. A failed caller ID of the number, or one whose code expired, is replaced. ' +
-        '`method: call` is refused with 400 for now.',
+        'On the sandbox carrier, GET /sandbox/caller-ids/{id}/verification-call shows what the called phone heard.',
       toolset,
       status: 201,
       response: dataOf(callerIdSchema),
@@ -87,6 +88,26 @@ export function registerCallerIdRoutes(rest: RestRouter, deps: RestDeps): void {
     handle: async (call) => {
       const answer = await callerIds.verifyCallerId({ id: call.params.id, code: call.body.code }, call.options);
       return { body: { data: presentCallerId(answer.callerId!) } };
+    },
+  });
+
+  rest.operation({
+    method: 'get',
+    path: '/sandbox/caller-ids/:id/verification-call',
+    scope: write,
+    doc: {
+      id: 'getSandboxVerificationCall',
+      summary: 'Sandbox only: what the phone heard in a caller ID’s verification call',
+      description:
+        'The sandbox carrier reaches no real phone, so it shows here what the called number heard: the code, as the call said it. ' +
+        'It answers only on a platform whose carrier is the sandbox, for a caller ID created with `method: call` whose call was answered (the sandbox’s magic busy, no-answer and failing numbers answer nothing); anything else is 404, as is another workspace’s caller ID. ' +
+        'Reading the code is the power to verify, so this needs `phone_numbers:write`. The sandbox keeps what it said in memory: a restart of the platform forgets it.',
+      toolset,
+      response: dataOf(sandboxVerificationCallSchema),
+    },
+    handle: async (call) => {
+      const answer = await deps.clients.sandbox.getVerificationCall({ callerId: call.params.id }, call.options);
+      return { body: { data: presentVerificationCall(answer.call!) } };
     },
   });
 

@@ -2,21 +2,20 @@
 // became. The calls service checks every precondition in order, each with its own error.
 import type { JsonObject } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { callInputLimits, callSchema, createCallBodySchema, listCallsQuerySchema, recordingLinkSchema } from '@voice/contracts/calls';
-import { formatCredits } from '@voice/runtime/amounts';
+import { callInputLimits, defaultCallCreditsPerMinute, callSchema, createCallBodySchema, listCallsQuerySchema, recordingLinkSchema } from '@voice/contracts/calls';
 import { dataOf, deletedSchema, listOfSchema } from '@voice/contracts/responses';
+import { defaultRecordingUrlTtlSeconds } from '../config.js';
 import type { RecordingDownloadUrls } from '../recordings/download-urls.js';
 import type { RestRouter } from './router.js';
 import type { RestDeps } from './deps.js';
 import { replayHeaders, toolHints } from './operation.js';
 import { deletedOf, listOf } from './presenters.js';
-import { presentCall } from '@voice/contracts/calls-presenters';
-import { callDirectionOf, callStatusOf } from './calls-presenters.js';
+import { callDirectionEnumOf, callStatusEnumOf, presentCall } from '@voice/contracts/calls-presenters';
 import { pageOf } from './validate.js';
 
 const timestampOf = (value: string | undefined) => (value === undefined ? undefined : timestampFromDate(new Date(value)));
 
-export function registerCallRoutes(rest: RestRouter, deps: RestDeps & { recordingUrls: () => RecordingDownloadUrls }): void {
+export function registerCallRoutes(rest: RestRouter, deps: RestDeps & { recordingUrls: RecordingDownloadUrls }): void {
   const calls = deps.clients.calls;
   const toolset = 'calls';
 
@@ -33,7 +32,7 @@ export function registerCallRoutes(rest: RestRouter, deps: RestDeps & { recordin
         'Checked in this order, each with its own error, before anything is dialled: the body (400); the assistant exists in the workspace (404) and the workspace’s plan includes its model, transcriber and voice (403); ' +
         '`from` is a phone number of the workspace (404) that can carry voice calls (409 `telephony_configuration_error`); `to` is not on the workspace’s suppression list (403 `destination_forbidden`); ' +
         'the funds: the call’s longest possible length (the assistant’s `max_duration_seconds`) is held in whole minutes, included minutes first and the rest in credits at the per-minute rate ' +
-        `(${formatCredits(1000)} credits a minute unless the operator configured another). A wallet that covers less holds what it covers and the call ends when that is used; one that cannot cover a single minute is 409 \`conflict\`. ` +
+        `(${defaultCallCreditsPerMinute} credits a minute unless the operator configured another). A wallet that covers less holds what it covers and the call ends when that is used; one that cannot cover a single minute is 409 \`conflict\`. ` +
         'The call then answers 201 `queued` and moves on to `ringing`, `in_progress` and an end state; when it ends, its minutes are charged once (per started minute unless the operator configured exact seconds) and the rest of the hold goes back. ' +
         'A carrier that cannot be reached is 503 `telephony_unavailable` and nothing is charged. ' +
         `\`variables\`: at most ${callInputLimits.variables}; \`metadata\`: at most ${callInputLimits.metadataBytes} bytes as JSON. ` +
@@ -79,8 +78,8 @@ export function registerCallRoutes(rest: RestRouter, deps: RestDeps & { recordin
       const answer = await calls.listCalls(
         {
           page,
-          status: query.status === undefined ? undefined : callStatusOf(query.status),
-          direction: query.direction === undefined ? undefined : callDirectionOf(query.direction),
+          status: query.status === undefined ? undefined : callStatusEnumOf(query.status),
+          direction: query.direction === undefined ? undefined : callDirectionEnumOf(query.direction),
           assistantId: query.assistant_id ?? '',
           number: query.number ?? '',
           createdFrom: timestampOf(query.created_from),
@@ -118,14 +117,14 @@ export function registerCallRoutes(rest: RestRouter, deps: RestDeps & { recordin
       id: 'getCallRecording',
       summary: 'A time-limited address to download a call’s recording',
       description:
-        'The recording (audio/wav) is downloaded from `url` without a credential until `expires_at` (15 minutes unless the operator configured another time); byte ranges are served (`Range`, 206). ' +
+        `The recording (audio/wav) is downloaded from \`url\` without a credential until \`expires_at\` (${defaultRecordingUrlTtlSeconds / 60} minutes unless the operator configured another time); byte ranges are served (\`Range\`, 206). ` +
         'An altered or expired address answers 403 `forbidden`, and a recording removed meanwhile 404. A call without a recording is 404.',
       toolset,
       response: dataOf(recordingLinkSchema),
     },
     handle: async (call) => {
       await calls.getCallRecording({ callId: call.params.id }, call.options);
-      const link = deps.recordingUrls().sign(deps.publicUrl(), call.auth.workspace.id, call.params.id);
+      const link = deps.recordingUrls.sign(deps.publicUrl(), call.auth.workspace.id, call.params.id);
       return { body: { data: { url: link.url, expires_at: link.expiresAt.toISOString() } } };
     },
   });

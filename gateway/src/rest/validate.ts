@@ -1,6 +1,6 @@
 // Request validation for the REST router and handlers: the schema decides, a 400 names every bad field.
 import { z } from 'zod';
-import { isValidIdempotencyKey } from '@voice/runtime/idempotency';
+import { isValidIdempotencyKey, maxIdempotencyKeyLength } from '@voice/runtime/idempotency';
 import { parsePage, validate, type Page } from '@voice/runtime/validation';
 import type { Request } from 'express';
 import { badRequest } from '../errors/http-error.js';
@@ -28,7 +28,7 @@ export function pageOf(query: { limit?: unknown; offset?: unknown }): Page {
 
 /** The Idempotency-Key header, validated; empty when absent. */
 /** What is wrong with an invalid idempotency key, however it came (header or MCP argument). */
-export const idempotencyKeyIssue = 'must be 1 to 255 printable characters';
+export const idempotencyKeyIssue = `must be 1 to ${maxIdempotencyKeyLength} printable characters`;
 
 export function idempotencyKeyOf(req: Request): string {
   const key = req.get('idempotency-key');

@@ -5,12 +5,14 @@ import { dataOf, deletedSchema, listOfSchema } from '@voice/contracts/responses'
 import {
   createWebhookBodySchema,
   deliveryStatusQuery,
+  secretRotationOverlapHours,
   updateWebhookBodySchema,
   updateWebhookSettingsBodySchema,
   webhookDeliverySchema,
   webhookEndpointSchema,
   webhookEndpointWithSecretSchema,
   webhookSettingsSchema,
+  webhookRetryWindowDays,
 } from '@voice/contracts/webhooks';
 import { emptyBodySchema, pageQueryFields } from '@voice/runtime/validation';
 import type { RestDeps } from './deps.js';
@@ -119,7 +121,7 @@ export function registerWebhookRoutes(rest: RestRouter, deps: RestDeps): void {
       id: 'rotateWebhookSecret',
       summary: 'Replace the endpoint’s signing secret',
       description:
-        'The answer carries the new `secret` this once. For 24 hours (until `previous_secret_expires_at`) every delivery is signed by both secrets, a `v1` each, so receivers can switch without missing an event.',
+        `The answer carries the new \`secret\` this once. For ${secretRotationOverlapHours} hours (until \`previous_secret_expires_at\`) every delivery is signed by both secrets, a \`v1\` each, so receivers can switch without missing an event.`,
       toolset: 'settings',
       response: dataOf(webhookEndpointWithSecretSchema),
     },
@@ -154,7 +156,7 @@ export function registerWebhookRoutes(rest: RestRouter, deps: RestDeps): void {
       id: 'listWebhookDeliveries',
       summary: 'The endpoint’s deliveries, newest first, with every attempt',
       description:
-        'Each delivery is one event on its way to this endpoint: `pending` while it is sent or retried (`next_attempt_at`), `delivered` once the endpoint answered 2xx, `failed` when it was given up (3 days of failures) or the endpoint was disabled. Failed attempts are retried with exponential backoff and jitter.',
+        `Each delivery is one event on its way to this endpoint: \`pending\` while it is sent or retried (\`next_attempt_at\`), \`delivered\` once the endpoint answered 2xx, \`failed\` when it was given up (${webhookRetryWindowDays} days of failures) or the endpoint was disabled. Failed attempts are retried with exponential backoff and jitter.`,
       toolset: 'settings',
       response: listOfSchema(webhookDeliverySchema),
     },

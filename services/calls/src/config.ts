@@ -1,4 +1,5 @@
 // Every setting of the calls service, read and validated once at start.
+import { defaultCallCreditsPerMinute } from '@voice/contracts/calls';
 import { creditScale, parseCredits } from '@voice/runtime/amounts';
 import { ConfigError, readCommonConfig, readEnum, readInt, readListenAddress, readPort, readString, readOptionalString, readServiceUrl, type CommonConfig, type Env } from '@voice/runtime/config';
 import { minuteRoundings, type MinuteRounding } from './domain/minutes.js';
@@ -29,10 +30,8 @@ export interface CallsConfig {
 /** The media endpoint's port unless set; the gateway's VOICE_CALLS_MEDIA_URL points here by default. */
 const defaultMediaPort = 50061;
 
-const defaultCreditsPerMinute = '0.1000';
-
 function readCreditsPerMinute(env: Env): number {
-  const text = readOptionalString(env, 'VOICE_CALL_CREDITS_PER_MINUTE') ?? defaultCreditsPerMinute;
+  const text = readOptionalString(env, 'VOICE_CALL_CREDITS_PER_MINUTE') ?? defaultCallCreditsPerMinute;
   const units = parseCredits(text);
   if (units === undefined || units <= 0) {
     const places = Math.round(Math.log10(creditScale));

@@ -3,15 +3,15 @@
 import { create } from '@bufbuild/protobuf';
 import { toTimestamp } from '@voice/runtime/time';
 import { CallSchema, type Call } from '@voice/proto/voice/calls/v1/calls';
+import { callDirectionEnumOf, callStatusEnumOf } from '@voice/contracts/calls-presenters';
 import { isPublicCallEvent } from './domain/public-events.js';
-import { directionEnumOf, statusEnumOf } from './domain/wire-names.js';
 import type { CallView } from './store/store.js';
 
 export const presentCall = (call: CallView): Call =>
   create(CallSchema, {
     id: call.id,
-    status: statusEnumOf(call.status),
-    direction: directionEnumOf(call.direction),
+    status: callStatusEnumOf(call.status),
+    direction: callDirectionEnumOf(call.direction),
     from: call.from,
     to: call.to,
     assistantId: call.assistantId,

@@ -3,7 +3,9 @@ import { sha256Hex } from './crypto.js';
 
 export const idempotencyWindowMs = 24 * 60 * 60 * 1000;
 
-export const isValidIdempotencyKey = (key: string): boolean => key.length >= 1 && key.length <= 255 && !/[\u0000-\u001f\u007f]/.test(key);
+export const maxIdempotencyKeyLength = 255;
+
+export const isValidIdempotencyKey = (key: string): boolean => key.length >= 1 && key.length <= maxIdempotencyKeyLength && !/[\u0000-\u001f\u007f]/.test(key);
 
 /** JSON with object keys sorted, so equal requests hash equally whatever their key order. */
 export function canonicalJson(value: unknown): string {

@@ -47,6 +47,8 @@ export interface TelephonyConfig {
   carrierTimeoutMs: number;
   /** The platform carrier's sender number of caller ID verification codes (E.164). */
   callerIdSmsFrom: string;
+  /** The platform carrier's caller of caller ID codes by call (VOICE_CALLER_ID_CALL_FROM, default the SMS sender). */
+  callerIdCallFrom: string;
   /** How long a SIP trunk check waits for the trunk's answer to its OPTIONS request. */
   sipCheckTimeoutMs: number;
   /** How long a bought number whose monthly fee was refused stays (past due) before it is released. */
@@ -105,10 +107,10 @@ function readMediaUrl(env: Env): string {
 /** Twilio's test sender, which its test credentials and the sandbox accept; production sets a number of the carrier account. */
 export const defaultCallerIdSmsFrom = '+15005550006';
 
-function readCallerIdSmsFrom(env: Env): string {
-  const value = readString(env, 'VOICE_CALLER_ID_SMS_FROM', defaultCallerIdSmsFrom);
+function readCallerIdSender(env: Env, name: 'VOICE_CALLER_ID_SMS_FROM' | 'VOICE_CALLER_ID_CALL_FROM', fallback: string): string {
+  const value = readString(env, name, fallback);
   const parsed = parseE164(value);
-  if (!parsed) throw new ConfigError('VOICE_CALLER_ID_SMS_FROM', 'must be a phone number in E.164 form, e.g. +14155550100');
+  if (!parsed) throw new ConfigError(name, 'must be a phone number in E.164 form, e.g. +14155550100');
   return parsed.number;
 }
 
@@ -116,6 +118,7 @@ export function readTelephonyConfig(env: Env): TelephonyConfig {
   const common = readCommonConfig(env);
   const carrierTimeoutMs = readInt(env, 'VOICE_CARRIER_TIMEOUT_MS', 10_000, { min: 100, max: 120_000 });
   const sendRecoveryAfterMs = readSendRecoveryAfterMs(env, carrierTimeoutMs);
+  const callerIdSmsFrom = readCallerIdSender(env, 'VOICE_CALLER_ID_SMS_FROM', defaultCallerIdSmsFrom);
   return {
     common,
     ...readListenAddress(env, 'telephony'),
@@ -129,7 +132,9 @@ export function readTelephonyConfig(env: Env): TelephonyConfig {
     mediaUrl: readMediaUrl(env),
     callsUrl: readServiceUrl(env, 'calls'),
     carrierTimeoutMs,
-    callerIdSmsFrom: readCallerIdSmsFrom(env),
+    callerIdSmsFrom,
+    // One number of the carrier account usually sends both.
+    callerIdCallFrom: readCallerIdSender(env, 'VOICE_CALLER_ID_CALL_FROM', callerIdSmsFrom),
     sipCheckTimeoutMs: readInt(env, 'VOICE_SIP_CHECK_TIMEOUT_MS', 5_000, { min: 100, max: 30_000 }),
     // Shorter than any month, so a past-due month is released before the next one is due.
     numberGraceMs: readInt(env, 'VOICE_NUMBER_GRACE_DAYS', 7, { min: 0, max: 27 }) * 24 * 3600 * 1000,

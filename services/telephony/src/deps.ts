@@ -21,6 +21,8 @@ export interface TelephonyDeps<Store = TelephonyStore> {
   verificationCodes: VerificationCodes;
   /** The platform carrier's sender of caller ID codes (E.164). */
   callerIdSmsFrom: string;
+  /** The platform carrier's caller that says caller ID codes (E.164). */
+  callerIdCallFrom: string;
   /** Sends SIP trunks their OPTIONS check, through the egress guard. */
   sipChecker: SipTrunkDeps['checker'];
   pricing: SmsPricing;

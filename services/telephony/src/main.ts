@@ -1,5 +1,5 @@
 // Starts the telephony service: config, store, carriers, the outbox relay (usage and call-leg events), billing's holds,
-// the recovery of interrupted sends, the periodic jobs (numbers' monthly fees, the pruning of old records), the Connect server;
+// the periodic jobs (the recovery of interrupted sends, numbers' monthly fees, the pruning of old records), the Connect server;
 // stops cleanly on SIGTERM.
 import { createClient } from '@connectrpc/connect';
 import { CallerSigner } from '@voice/runtime/caller';
@@ -106,12 +106,9 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
       store,
       carriers,
       wakeRelay: () => relay.wake(),
-      now: () => new Date(),
       logger: logger.child({ component: 'send-recovery' }),
       afterMs: config.sendRecoveryAfterMs,
     });
-    recovery.start();
-    onClose(() => recovery.stop());
 
     const renewals = new NumberRenewals({
       store,
@@ -122,7 +119,7 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
       wakeRelay: () => relay.wake(),
       logger: logger.child({ component: 'number-renewals' }),
     });
-    const jobs = await startPeriodicJobs(config.common, 'telephony', { logger, clock: now }, [renewals.job(), telephonyRetentionJob(store, config.common.retention)]);
+    const jobs = await startPeriodicJobs(config.common, 'telephony', { logger, clock: now }, [recovery.job(), renewals.job(), telephonyRetentionJob(store, config.common.retention)]);
     onClose(() => jobs.stop());
 
     return startConnectServer({
@@ -135,6 +132,7 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
         // A key of its own for codes, so the hashes reveal nothing about the encryption key.
         verificationCodes: new VerificationCodes(deriveKey(config.encryptionKey, 'voice caller ID verification codes')),
         callerIdSmsFrom: config.callerIdSmsFrom,
+        callerIdCallFrom: config.callerIdCallFrom,
         sipChecker: new SipOptionsChecker({
           policy: egressPolicy({ allowPrivate: config.egressAllowPrivate }),
           timeoutMs: config.sipCheckTimeoutMs,

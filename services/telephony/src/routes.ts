@@ -13,8 +13,11 @@ import { SipTrunks } from './sip/sip-trunks.js';
 import { CallerIdService } from '@voice/proto/voice/telephony/v1/caller_ids';
 import { CallerIds } from './caller-ids/caller-ids.js';
 import { codeSms } from './caller-ids/code-sms.js';
+import { codeCall } from './caller-ids/code-call.js';
+import { SandboxService } from '@voice/proto/voice/telephony/v1/sandbox';
+import { SandboxSurface } from './sandbox/sandbox-surface.js';
 
-export const telephonyServiceNames = [TelephonyService.typeName, CallLegService.typeName, CarrierVoiceService.typeName, SipTrunkService.typeName, CallerIdService.typeName, CallRouteService.typeName];
+export const telephonyServiceNames = [TelephonyService.typeName, CallLegService.typeName, CarrierVoiceService.typeName, SipTrunkService.typeName, CallerIdService.typeName, CallRouteService.typeName, SandboxService.typeName];
 
 export const telephonyRoutes = (deps: TelephonyDeps) => (router: ConnectRouter) => {
   router.service(TelephonyService, new TelephonyServiceImpl(deps));
@@ -22,5 +25,6 @@ export const telephonyRoutes = (deps: TelephonyDeps) => (router: ConnectRouter) 
   router.service(CarrierVoiceService, new CarrierVoiceServiceImpl(deps));
   router.service(CallRouteService, new CallRoutes(deps.store));
   router.service(SipTrunkService, new SipTrunks({ store: deps.store, box: deps.box, checker: deps.sipChecker, now: deps.now }));
-  router.service(CallerIdService, new CallerIds({ store: deps.store, codes: deps.verificationCodes, sendCode: codeSms(deps), now: deps.now }));
+  router.service(CallerIdService, new CallerIds({ store: deps.store, codes: deps.verificationCodes, sendCode: { sms: codeSms(deps), call: codeCall(deps) }, now: deps.now }));
+  router.service(SandboxService, new SandboxSurface(deps));
 };

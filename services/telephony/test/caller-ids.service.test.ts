@@ -1,7 +1,7 @@
 // Tier 2: CallerIdService through Connect's router transport with the signed-caller check, a SQLite
 // store, the sandbox carrier and recorded billing holds: the code's SMS held and captured, a send
-// that fails leaving nothing behind and its hold released, billing away (503), and codes checked
-// against a clock the test moves.
+// that fails leaving nothing behind and its hold released, billing away (503), codes checked against
+// a clock the test moves, and the code said in a call instead.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import { CallerIdService } from '@voice/proto/voice/telephony/v1/caller_ids';
 import { SecretBox } from '@voice/runtime/crypto';
 import { newId } from '@voice/runtime/ids';
 import { BillingUnreachable, type BillingHolds, type HoldRequest } from '../src/billing/holds.js';
-import { sandboxDestinations } from '../src/carriers/sandbox.js';
+import { sandboxDestinations, type SandboxCarrier } from '../src/carriers/sandbox.js';
 import { telephonyRoutes } from '../src/routes.js';
 import { openSqliteTelephonyStore } from '../src/store/sqlite.js';
 import { routerClient } from '../../runtime/test/service-tiers.js';
@@ -86,9 +86,17 @@ test('a code stops working 10 minutes after it was sent', async () => {
   expect((await store.getCallerId(workspace, callerId!.id))!.attempts).toBe(0);
 });
 
-test('method call is refused until verification calls exist', async () => {
-  expect(await failure(client.createCallerId({ phoneNumber: '+442071838754', label: '', method: 'call' }, tier.inWorkspace(newId())))).toMatchObject({
-    reason: 'invalid_request',
-    fields: [expect.objectContaining({ field: 'method' })],
-  });
+test('method call: the platform’s carrier says the code to the number, nothing is held, and the code heard verifies; a refused call leaves nothing', async () => {
+  const workspace = newId();
+  const held = holds.authorized.length;
+  const { callerId } = await client.createCallerId({ phoneNumber: '+442071838754', label: '', method: 'call' }, tier.inWorkspace(workspace));
+  expect(callerId).toMatchObject({ method: 'call', status: 'pending', attemptsRemaining: 5 });
+  const heard = (carriers.platform() as SandboxCarrier).heardCall(callerId!.id)!;
+  expect(heard).toMatchObject({ from: '+15005550006', to: '+442071838754', reference: callerId!.id });
+  const code = /code is (\d), (\d), (\d), (\d), (\d), (\d)\./.exec(heard.speech)!.slice(1).join('');
+  expect(holds.authorized).toHaveLength(held);
+  expect((await client.verifyCallerId({ id: callerId!.id, code }, tier.inWorkspace(workspace))).callerId).toMatchObject({ status: 'verified' });
+
+  expect(await failure(client.createCallerId({ phoneNumber: sandboxDestinations.blocked, label: '', method: 'call' }, tier.inWorkspace(workspace)))).toMatchObject({ reason: 'destination_forbidden' });
+  expect((await store.listCallerIds(workspace, { limit: 10, offset: 0 })).total).toBe(1);
 });

@@ -536,6 +536,22 @@ describe('voice calls', () => {
     expect(await caught(carrier().placeCall(leg))).toBeInstanceOf(CarrierUnavailable);
   });
 
+  test('placeSpokenCall posts Calls.json with TwiML that says the text twice (escaped), a time limit and no callbacks', async () => {
+    twilio.handle = () => ({ status: 201, json: { sid: callSid, status: 'queued' } });
+    const spoken = { from: leg.from, to: leg.to, speech: 'Your code is 1, 2 & <3>.', reference: 'caller-id-1' };
+    await expect(carrier().placeSpokenCall(spoken)).resolves.toEqual({ carrierCallId: callSid });
+    const request = twilio.received[0]!;
+    expect(request.path).toBe(`${accountPath}/Calls.json`);
+    expect(request.form).toEqual({
+      From: leg.from,
+      To: leg.to,
+      Twiml: '<?xml version="1.0" encoding="UTF-8"?><Response><Say loop="2">Your code is 1, 2 &amp; &lt;3&gt;.</Say></Response>',
+      TimeLimit: '120',
+    });
+    twilio.handle = () => twilioError(400, 21211, "The 'To' number is not a valid phone number.");
+    expect(await caught(carrier().placeSpokenCall(spoken))).toBeInstanceOf(CarrierRejected);
+  });
+
   test('endCall posts Status=completed to the call; a call the carrier no longer knows has ended', async () => {
     twilio.handle = () => ({ status: 200, json: { sid: callSid, status: 'completed' } });
     await carrier().endCall(callSid);

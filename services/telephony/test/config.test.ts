@@ -34,8 +34,11 @@ test("the voice runtime's stream endpoint is a WebSocket URL, the sandbox runtim
   expect(() => readTelephonyConfig({ ...base, VOICE_MEDIA_URL: 'https://voice-runtime.example/media' })).toThrow(/VOICE_MEDIA_URL/);
 });
 
-test('VOICE_CALLER_ID_SMS_FROM is a phone number, normalised to E.164', () => {
+test('VOICE_CALLER_ID_SMS_FROM and VOICE_CALLER_ID_CALL_FROM (the SMS sender by default) are phone numbers, normalised to E.164', () => {
   expect(readTelephonyConfig(base).callerIdSmsFrom).toBe('+15005550006');
   expect(readTelephonyConfig({ ...base, VOICE_CALLER_ID_SMS_FROM: '+1 415-555-0100' }).callerIdSmsFrom).toBe('+14155550100');
   expect(() => readTelephonyConfig({ ...base, VOICE_CALLER_ID_SMS_FROM: '4155550100' })).toThrow(/VOICE_CALLER_ID_SMS_FROM/);
+  expect(readTelephonyConfig({ ...base, VOICE_CALLER_ID_SMS_FROM: '+14155550100' }).callerIdCallFrom).toBe('+14155550100');
+  expect(readTelephonyConfig({ ...base, VOICE_CALLER_ID_CALL_FROM: '+1 415-555-0111' }).callerIdCallFrom).toBe('+14155550111');
+  expect(() => readTelephonyConfig({ ...base, VOICE_CALLER_ID_CALL_FROM: 'office' })).toThrow(/VOICE_CALLER_ID_CALL_FROM/);
 });

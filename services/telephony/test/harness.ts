@@ -84,6 +84,7 @@ export function telephonyDeps(parts: HarnessParts): TelephonyDeps {
     carriers: parts.carriers,
     verificationCodes: new VerificationCodes(randomBytes(32)),
     callerIdSmsFrom: '+15005550006',
+    callerIdCallFrom: '+15005550006',
     sipChecker: new SipOptionsChecker({ policy: egressPolicy({ allowPrivate: parts.allowPrivate ?? false }), timeoutMs: parts.sipCheckTimeoutMs ?? 2_000, logger }),
     pricing: parts.pricing ?? { feePerSegmentUnits: 100, carrierPerSegmentUnits: 0, numberMonthlyUnits: 0 },
     holds: parts.holds ?? new GrantedHolds(),

@@ -58,7 +58,6 @@ function recovery(on = store, through = carriers): SendRecovery {
     store: on,
     carriers: through,
     wakeRelay: () => relayWakes++,
-    now: () => new Date(clockMs),
     logger,
     afterMs: recoveryAfterMs,
   });
@@ -118,7 +117,7 @@ test('a send the carrier took before the process died is accepted and its hold c
   const { carrierMessageId } = await carriers.platform().sendSms({ from: sent.from, to: sent.to, body: sent.body });
   passTime();
 
-  expect(await recovery().runPass()).toEqual({ accepted: 1, abandoned: 0, deferred: 0, settledElsewhere: 0 });
+  expect(await recovery().runPass(new Date(clockMs))).toEqual({ accepted: 1, abandoned: 0, deferred: 0, settledElsewhere: 0 });
   const recovered = await store.getMessage(workspaceId, sent.id);
   expect(recovered).toMatchObject({ status: 'queued', carrierMessageId, creditUnits: 150 });
   expect(await settlements()).toEqual([{ holdId: sent.id, workspaceId, kind: 'sms.outbound', creditUnits: 150, reference: sent.id }]);
@@ -127,7 +126,7 @@ test('a send the carrier took before the process died is accepted and its hold c
 
   // Nothing is left to recover.
   passTime();
-  expect(await recovery().runPass()).toEqual({ accepted: 0, abandoned: 0, deferred: 0, settledElsewhere: 0 });
+  expect(await recovery().runPass(new Date(clockMs))).toEqual({ accepted: 0, abandoned: 0, deferred: 0, settledElsewhere: 0 });
   expect(await pendingEvents()).toHaveLength(1);
 });
 
@@ -135,7 +134,7 @@ test('a send the carrier never took is abandoned: its hold released, the key fre
   const sent = await interrupted({ creditUnits: 400 }, 'key-lost');
   passTime();
 
-  expect(await recovery().runPass()).toEqual({ accepted: 0, abandoned: 1, deferred: 0, settledElsewhere: 0 });
+  expect(await recovery().runPass(new Date(clockMs))).toEqual({ accepted: 0, abandoned: 1, deferred: 0, settledElsewhere: 0 });
   expect(await store.interruptedSends(new Date(clockMs).toISOString(), 10)).toEqual([]);
   expect(await store.getMessage(workspaceId, sent.id)).toBeUndefined();
   expect(await settlements()).toEqual([{ holdId: sent.id, workspaceId, kind: 'sms.outbound', creditUnits: 0, reference: sent.id }]);
@@ -146,7 +145,7 @@ test('a send the carrier never took is abandoned: its hold released, the key fre
 test('sends younger than the recovery age may still be in flight and are left alone', async () => {
   const sent = await interrupted();
   clockMs += recoveryAfterMs - 1_000;
-  expect(await recovery().runPass()).toEqual({ accepted: 0, abandoned: 0, deferred: 0, settledElsewhere: 0 });
+  expect(await recovery().runPass(new Date(clockMs))).toEqual({ accepted: 0, abandoned: 0, deferred: 0, settledElsewhere: 0 });
   expect(await store.interruptedSends(new Date(clockMs).toISOString(), 10)).toEqual([sent]);
   expect(await pendingEvents()).toEqual([]);
 });
@@ -159,7 +158,7 @@ test("a message of the same text already recorded for another send is not taken 
   const second = await interrupted();
   passTime();
 
-  expect(await recovery().runPass()).toMatchObject({ accepted: 0, abandoned: 1 });
+  expect(await recovery().runPass(new Date(clockMs))).toMatchObject({ accepted: 0, abandoned: 1 });
   expect(await store.getMessage(workspaceId, second.id)).toBeUndefined();
   expect(await store.getMessage(workspaceId, first.id)).toMatchObject({ status: 'queued', carrierMessageId });
 });
@@ -170,12 +169,12 @@ test('a carrier that cannot be asked leaves the send (and its hold) waiting unti
   passTime();
 
   twilio.handle = () => ({ status: 503, json: { message: 'down' } });
-  expect(await recovery().runPass()).toEqual({ accepted: 0, abandoned: 0, deferred: 1, settledElsewhere: 0 });
+  expect(await recovery().runPass(new Date(clockMs))).toEqual({ accepted: 0, abandoned: 0, deferred: 1, settledElsewhere: 0 });
   expect(await pendingEvents()).toEqual([]);
   expect(await store.interruptedSends(new Date(clockMs).toISOString(), 10)).toHaveLength(1);
 
   twilio.handle = () => listing('SMfromtwilio', sent);
-  expect(await recovery().runPass()).toMatchObject({ accepted: 1, deferred: 0 });
+  expect(await recovery().runPass(new Date(clockMs))).toMatchObject({ accepted: 1, deferred: 0 });
   expect(await store.getMessage(workspaceId, sent.id)).toMatchObject({ status: 'queued', carrierMessageId: 'SMfromtwilio', carrierConnectionId: connectionId });
   expect(await settlements()).toEqual([expect.objectContaining({ holdId: sent.id, creditUnits: 150 })]);
   const asked = twilio.received.filter((request) => request.method === 'GET').at(-1)!;
@@ -185,7 +184,7 @@ test('a carrier that cannot be asked leaves the send (and its hold) waiting unti
 test('a send whose carrier connection was deleted cannot be asked about and is abandoned', async () => {
   const sent = await interrupted({ carrierConnectionId: newId() });
   passTime();
-  expect(await recovery().runPass()).toMatchObject({ abandoned: 1 });
+  expect(await recovery().runPass(new Date(clockMs))).toMatchObject({ abandoned: 1 });
   expect(await settlements()).toEqual([expect.objectContaining({ holdId: sent.id, creditUnits: 0 })]);
   expect(await store.getMessage(workspaceId, sent.id)).toBeUndefined();
 });
@@ -202,7 +201,7 @@ test('passes of two replicas racing over the same sends settle each one once', a
   passTime();
   const otherReplica = openSqliteTelephonyStore(join(dir, 'telephony.sqlite'));
   try {
-    const passes = await Promise.all([recovery().runPass(), recovery(otherReplica).runPass()]);
+    const passes = await Promise.all([recovery().runPass(new Date(clockMs)), recovery(otherReplica).runPass(new Date(clockMs))]);
     const total = (field: 'accepted' | 'abandoned' | 'settledElsewhere') => passes.reduce((sum, pass) => sum + pass[field], 0);
     expect(total('accepted')).toBe(5);
     expect(total('abandoned') + total('settledElsewhere')).toBeGreaterThanOrEqual(5);
@@ -231,6 +230,7 @@ test('a send that outlives the recovery age answers with the message the recover
     carriers,
     pricing: { feePerSegmentUnits: 150, carrierPerSegmentUnits: 0, numberMonthlyUnits: 0 },
     wakeRelay: () => relayWakes++,
+    // The send starts at the test's clock, which the pass then moves past the recovery age.
     now: () => new Date(clockMs),
   });
 
@@ -245,7 +245,7 @@ test('a send that outlives the recovery age answers with the message the recover
   listed = (await store.interruptedSends(new Date(clockMs + 1).toISOString(), 10))[0];
   expect(listed).toBeDefined();
   passTime();
-  expect(await recovery().runPass()).toMatchObject({ accepted: 1 });
+  expect(await recovery().runPass(new Date(clockMs))).toMatchObject({ accepted: 1 });
 
   const answer = await sending;
   expect(answer.message).toMatchObject({ id: listed!.id, status: 'queued' });

@@ -1,11 +1,14 @@
 // The runtime's HTTP server: the media stream endpoint (WebSocket upgrades on /media, as
 // VOICE_MEDIA_URL names it) and GET /healthz for supervisors; anything else is 404.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOn } from '@voice/runtime/server';
 import { WebSocketServer } from 'ws';
 import { acceptMediaStream, type MediaSessionDeps } from './media/media-session.js';
 
 export const mediaPath = '/media';
+
+/** The stream endpoint's ws:// address on the runtime whose HTTP base address is `baseUrl`. */
+export const mediaUrlOf = (baseUrl: string): string => `${baseUrl.replace(/^http:/, 'ws:')}${mediaPath}`;
 /** Twilio Media Streams messages are small JSON lines; nothing larger is accepted. */
 const maxMessageBytes = 64 * 1024;
 
@@ -23,17 +26,9 @@ export async function startMediaServer(options: { host: string; port: number } &
   });
   const sockets = new WebSocketServer({ server, path: mediaPath, maxPayload: maxMessageBytes });
   sockets.on('connection', (socket) => acceptMediaStream(socket, options));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const { port, url } = await listenOn(server, options.port, options.host);
   return {
-    mediaUrl: `ws://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}${mediaPath}`,
+    mediaUrl: mediaUrlOf(url),
     port,
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,4 +1,5 @@
 // Every setting of the webhooks service and its delivery worker, read and validated once at start.
+import { defaultWebhookTimeoutMs } from '@voice/contracts/webhooks';
 import { readBool, readCommonConfig, readEncryptionKey, readInt, readListenAddress, readServiceUrl, type CommonConfig, type Env } from '@voice/runtime/config';
 
 export interface WebhooksConfig {
@@ -24,7 +25,7 @@ export function readWebhooksConfig(env: Env): WebhooksConfig {
     ...readListenAddress(env, 'webhooks'),
     encryptionKey: readEncryptionKey(env, common),
     egressAllowPrivate: readBool(env, 'VOICE_EGRESS_ALLOW_PRIVATE', false),
-    deliveryTimeoutMs: readInt(env, 'VOICE_WEBHOOK_TIMEOUT_MS', 10_000, { min: 100, max: 60_000 }),
+    deliveryTimeoutMs: readInt(env, 'VOICE_WEBHOOK_TIMEOUT_MS', defaultWebhookTimeoutMs, { min: 100, max: 60_000 }),
     dispatchIntervalMs: readInt(env, 'VOICE_WEBHOOK_DISPATCH_INTERVAL_MS', 250, { min: 10, max: 60_000 }),
     platformUsersUrl: readServiceUrl(env, 'platform-users'),
   };

@@ -6,6 +6,7 @@ import { invalidRequest, notFound } from '@voice/runtime/errors';
 import { isUuid } from '@voice/runtime/ids';
 import { toIso } from '@voice/runtime/time';
 import { normalisePage } from '@voice/runtime/validation';
+import { callDirectionNameOf, callStatusNameOf } from '@voice/contracts/calls-presenters';
 import { parseE164 } from '@voice/contracts/telephony';
 import {
   CallDirection,
@@ -18,7 +19,6 @@ import {
   type ListCallsRequest,
 } from '@voice/proto/voice/calls/v1/calls';
 import type { CallsDeps } from '../deps.js';
-import { directionNameOf, statusNameOf } from '../domain/wire-names.js';
 import { presentCall } from '../presenter.js';
 import type { CallFilter, CallView } from '../store/store.js';
 import { createCall } from './create-call.js';
@@ -74,8 +74,8 @@ export class Calls implements Pick<ServiceImpl<typeof CallsService>, 'createCall
 
 /** The list's filters as the store takes them; a value the API cannot send is a 400 naming it. */
 function listFilter(request: ListCallsRequest): CallFilter {
-  const status = request.status === CallStatus.UNSPECIFIED ? undefined : statusNameOf(request.status);
-  const direction = request.direction === CallDirection.UNSPECIFIED ? undefined : directionNameOf(request.direction);
+  const status = request.status === CallStatus.UNSPECIFIED ? undefined : callStatusNameOf(request.status);
+  const direction = request.direction === CallDirection.UNSPECIFIED ? undefined : callDirectionNameOf(request.direction);
   const number = request.number ? parseE164(request.number)?.number : undefined;
   const issues = [
     ...(request.status !== CallStatus.UNSPECIFIED && !status ? [{ field: 'status', issue: 'is not a call status' }] : []),

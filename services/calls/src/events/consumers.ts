@@ -17,11 +17,11 @@ import {
 } from '@voice/runtime/events';
 import type { Logger } from '@voice/runtime/logger';
 import { toIso } from '@voice/runtime/time';
-import { CallLegChangedSchema } from '@voice/proto/voice/telephony/v1/call_legs';
+import { CallLegChangedSchema, CallLegStatus } from '@voice/proto/voice/telephony/v1/call_legs';
+import { callStatusNamed } from '@voice/contracts/calls-presenters';
 import { WalletChangedSchema } from '@voice/proto/voice/billing/v1/events';
 import { recordCharge } from '../billing/charges.js';
 import type { CallsDeps } from '../deps.js';
-import { statusOfLeg } from '../domain/wire-names.js';
 import { applyLegReport } from '../legs/leg-reports.js';
 
 const concurrency = 4;
@@ -48,7 +48,7 @@ export async function startCallConsumers(stream: EventStream, deps: CallsDeps): 
     handler: async (event) => {
       const changed = decoded(event, (payload) => fromBinary(CallLegChangedSchema, payload), logger);
       if (!changed) return;
-      const status = statusOfLeg(changed.status);
+      const status = callStatusNamed(CallLegStatus[changed.status]);
       const at = toIso(changed.occurredAt);
       if (!status || !at) {
         logger.error('a leg report without a known state or time dropped', { event_id: event.id, call_id: changed.callId });

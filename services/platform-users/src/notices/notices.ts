@@ -9,7 +9,8 @@ import { derivedId, isUuid } from '@voice/runtime/ids';
 import type { SendWorkspaceNoticeRequest } from '@voice/proto/voice/platform/v1/notices';
 import type { Member } from '@voice/proto/voice/identity/v1/identity';
 import type { IdentityCalls } from '../downstream/identity.js';
-import { escapeHtml } from '../invitations/message.js';
+import { messageIssues } from '../mail/message-rules.js';
+import { htmlOfText } from '../mail/text-html.js';
 import type { MailOutboxStore, NewMail } from '../store/store.js';
 
 export interface NoticeDeps {
@@ -29,14 +30,13 @@ export class Notices {
     const caller = workspaceCallerOf(context);
     const issues = [
       ...(isUuid(request.noticeId) ? [] : [{ field: 'notice_id', issue: 'must be a UUID' }]),
-      ...(request.subject.trim() && !/[\r\n]/.test(request.subject) && request.subject.length <= 200 ? [] : [{ field: 'subject', issue: 'must be one line of 1 to 200 characters' }]),
-      ...(request.text.trim() && request.text.length <= 20_000 ? [] : [{ field: 'text', issue: 'must be 1 to 20000 characters' }]),
+      ...messageIssues(request.subject, request.text),
     ];
     if (issues.length > 0) throw invalidRequest(issues);
     const on = { workspaceId: caller.workspaceId, requestId: caller.requestId };
     const owners = (await this.owners(on)).filter((member) => member.role === 'owner' && member.status === 'active');
     const createdAt = this.deps.now().toISOString();
-    const html = `<p>${escapeHtml(request.text).replace(/\n{2,}/g, '</p><p>').replace(/\n/g, '<br>')}</p>`;
+    const html = htmlOfText(request.text);
     const mails: NewMail[] = owners.map((owner) => ({
       id: derivedId('workspace-notice', request.noticeId, owner.userId),
       to: owner.email,

@@ -1,6 +1,7 @@
 // Settings every service process shares; each service's own config.ts adds its own.
 import { join, resolve } from 'node:path';
 import { defaultConnectionAge, type ConnectionAge } from '../server/connect-server-age.js';
+import { defaultLeaseMs } from '../jobs/periodic-jobs.js';
 import { loadKey } from '../crypto.js';
 import { ConfigError, readEnum, readInt, readIntOrOff, readOptionalString, readPort, readString, readUrl, type Env } from './env.js';
 import { eventNamespacePattern } from '../events/namespaced.js';
@@ -23,6 +24,8 @@ export interface CommonConfig {
   connectionAge: ConnectionAge;
   /** How long records kept only for a while are kept, and how often each service prunes them. */
   retention: RetentionConfig;
+  /** How long a periodic job's lease lasts unrenewed: how long a killed replica's jobs wait at most (VOICE_JOB_LEASE_SECONDS). */
+  jobLeaseMs: number;
 }
 
 function readEventNamespace(env: Env): string | undefined {
@@ -71,6 +74,7 @@ export function readCommonConfig(env: Env): CommonConfig {
     }),
     connectionAge: readConnectionAge(env),
     retention: readRetentionConfig(env),
+    jobLeaseMs: readInt(env, 'VOICE_JOB_LEASE_SECONDS', defaultLeaseMs / 1000, { min: 2, max: 600 }) * 1000,
   };
 }
 

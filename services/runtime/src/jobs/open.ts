@@ -20,13 +20,13 @@ export interface RunningJobs {
 
 /** Opens the service's job leases and starts `jobs` on them. */
 export async function startPeriodicJobs(
-  common: Pick<CommonConfig, 'natsUrl' | 'eventNamespace' | 'natsReplicas'>,
+  common: Pick<CommonConfig, 'natsUrl' | 'eventNamespace' | 'natsReplicas' | 'jobLeaseMs'>,
   service: string,
   options: Omit<PeriodicJobsOptions, 'leases'>,
   jobs: readonly PeriodicJob[],
 ): Promise<RunningJobs> {
   const leases = await openJobLeases(common, service);
-  const runner = new PeriodicJobs({ ...options, leases });
+  const runner = new PeriodicJobs({ leaseMs: common.jobLeaseMs, ...options, leases });
   runner.start(jobs);
   return {
     stop: async () => {

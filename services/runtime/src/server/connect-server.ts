@@ -3,13 +3,13 @@
 // on idle sessions. Each connection ends after its maximum age (connect-server-age.ts). In the
 // single-process mode the same handlers are also callable in process (in-process-services.ts).
 import http2 from 'node:http2';
-import type { AddressInfo } from 'node:net';
 import { Code, ConnectError, type ConnectRouter, type Interceptor } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import { Health } from '@voice/proto/grpc/health/v1/health';
 import { callerHeader, callerKey, requestIdHeader, type CallerSigner } from '../caller.js';
 import { defaultConnectionAge, limitConnectionAge, type ConnectionAge } from './connect-server-age.js';
 import { HealthRegistry, registerHealth, ServingStatus } from './health.js';
+import { listenOn } from './listen.js';
 import type { InProcessServices } from '../internal/in-process-services.js';
 import type { Logger } from '../logger.js';
 import { rpcMetricsInterceptor } from '../metrics/rpc.js';
@@ -95,23 +95,15 @@ export async function startConnectServer(options: ConnectServerOptions): Promise
     session.once('close', () => sessions.delete(session));
   });
   limitConnectionAge(server, options.connectionAge ?? defaultConnectionAge, options.logger);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  const { port, url } = await listenOn(server, options.port, options.host);
   health.set('', ServingStatus.SERVING);
   for (const name of options.serviceNames) health.set(name, ServingStatus.SERVING);
   const registration = options.local?.register(options.name, handlers);
-  const port = (server.address() as AddressInfo).port;
-  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   options.logger.info('listening', { port, host: options.host });
 
   return {
     port,
-    url: `http://${host}:${port}`,
+    url,
     health,
     close: async () => {
       for (const name of ['', ...options.serviceNames]) health.set(name, ServingStatus.NOT_SERVING);

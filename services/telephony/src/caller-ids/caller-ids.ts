@@ -1,17 +1,17 @@
-// CallerIdService: numbers a workspace holds elsewhere, verified by a code sent there before its
-// calls may show them. Codes are kept as keyed hashes, expire, and take a few wrong attempts; racing
-// checks apply once each (the store applies a check only to the state it was made against).
+// CallerIdService: numbers a workspace holds elsewhere, verified by a code sent there (by SMS or said
+// in a call, under the same rules either way) before its calls may show them. Codes are kept as
+// keyed hashes, expire, and take a few wrong attempts; racing checks apply once each (the store
+// applies a check only to the state it was made against).
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
-import { internalCallerOf, workspaceCallerOf } from '@voice/runtime/caller';
+import { workspaceCallerOf } from '@voice/runtime/caller';
 import { invalidRequest, notFound, serviceError } from '@voice/runtime/errors';
-import { isUuid, newId } from '@voice/runtime/ids';
+import { newId } from '@voice/runtime/ids';
 import { normalisePage } from '@voice/runtime/validation';
 import type {
   CallerIdService,
   CreateCallerIdRequest,
   DeleteCallerIdRequest,
   GetCallerIdRequest,
-  IsVerifiedCallerIdRequest,
   ListCallerIdsRequest,
   VerifyCallerIdRequest,
 } from '@voice/proto/voice/telephony/v1/caller_ids';
@@ -30,8 +30,8 @@ import { newVerificationCode, type VerificationCodes } from './verification-code
 export interface CallerIdDeps {
   store: CallerIdStore & NumberStore;
   codes: VerificationCodes;
-  /** Sends the code to the caller ID's number (and charges for it); throws when it was not sent. */
-  sendCode(callerId: CallerIdRecord, code: string, requestId: string): Promise<void>;
+  /** Sends the code to the caller ID's number by its method (charging what it costs); throws when it was not sent. */
+  sendCode: Record<CallerIdRecord['method'], (callerId: CallerIdRecord, code: string, requestId: string) => Promise<void>>;
   now(): Date;
 }
 
@@ -44,7 +44,6 @@ export class CallerIds implements ServiceImpl<typeof CallerIdService> {
   async createCallerId(request: CreateCallerIdRequest, context: HandlerContext) {
     const caller = workspaceCallerOf(context);
     const input = parseInput(createCallerIdBodySchema, { phone_number: request.phoneNumber, label: request.label, method: request.method || undefined });
-    if (input.method === 'call') throw invalidRequest([{ field: 'method', issue: 'call is not available yet; use sms' }]);
     const phoneNumber = parseE164(input.phone_number)!.number;
     if ((await this.deps.store.heldNumbers([phoneNumber])).has(phoneNumber)) {
       throw serviceError('conflict', 'the number is a phone number on this platform: a workspace’s own number is used as `from` directly, without a caller ID');
@@ -70,7 +69,7 @@ export class CallerIds implements ServiceImpl<typeof CallerIdService> {
       throw serviceError('conflict', 'the number is already a caller ID of this workspace (pending with a valid code, or verified)');
     }
     try {
-      await this.deps.sendCode(callerId, code, caller.requestId);
+      await this.deps.sendCode[callerId.method](callerId, code, caller.requestId);
     } catch (error) {
       await this.deps.store.deleteCallerId(caller.workspaceId, id);
       throw error;
@@ -116,15 +115,6 @@ export class CallerIds implements ServiceImpl<typeof CallerIdService> {
       callerId = await this.load(callerId.id, context);
     }
     throw serviceError('conflict', 'the caller ID is being checked by many requests at once; retry shortly');
-  }
-
-  async isVerifiedCallerId(request: IsVerifiedCallerIdRequest, context: HandlerContext) {
-    const caller = internalCallerOf(context, 'only platform services ask whether a number is a verified caller ID');
-    if (caller.workspaceId !== '' && caller.workspaceId !== request.workspaceId) throw serviceError('forbidden', 'the request names another workspace than its caller');
-    const number = parseE164(request.number)?.number;
-    if (!isUuid(request.workspaceId) || number === undefined) return { verified: false, callerIdId: '' };
-    const verified = await this.deps.store.verifiedCallerId(request.workspaceId, number);
-    return { verified: verified !== undefined, callerIdId: verified?.id ?? '' };
   }
 
   private load(id: string, context: HandlerContext): Promise<CallerIdRecord> {

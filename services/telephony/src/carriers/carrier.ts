@@ -105,12 +105,25 @@ export interface PlacedCallLeg {
   carrierCallId: string;
 }
 
+/** A call that only speaks (a caller ID's verification code): no media stream, no leg, no callbacks. */
+export interface SpokenCall {
+  /** E.164. */
+  from: string;
+  to: string;
+  /** What the call says once answered. */
+  speech: string;
+  /** The platform's id of what the call is for (a caller ID); a carrier may keep it with the call (the sandbox does). */
+  reference: string;
+}
+
 /** Receives a carrier's in-process reports on the legs it carries (the sandbox's); HTTP carriers post callbacks instead. */
 export type CallProgressListener = (legId: string, change: LegChange) => Promise<void>;
 
 export interface CarrierAdapter {
   /** Dials an outbound leg; its progress arrives later. Throws CarrierUnavailable or CarrierRejected. */
   placeCall(leg: OutboundCallLeg): Promise<PlacedCallLeg>;
+  /** Dials a call that says `speech` and hangs up; nothing of it is reported. Throws CarrierUnavailable or CarrierRejected. */
+  placeSpokenCall(call: SpokenCall): Promise<PlacedCallLeg>;
   /** Hangs a call up, answered or not; a call that already ended is left as it is. */
   endCall(carrierCallId: string): Promise<void>;
   /** Downloads a recording the carrier made of a call (WAV); throws CarrierRejected when it has none such. */

@@ -24,6 +24,20 @@ export const sandboxRefusedDestinations = {
   blocked: '+15005550004',
 } as const;
 
+/** The destination of a call the sandbox dials (E.164); throws CarrierRejected for what it refuses to dial. */
+export function dialledNumber(from: string, to: string): string {
+  if (!parseE164(from)) throw new CarrierRejected('the caller is not a valid phone number', 'request');
+  const number = parseE164(to)?.number;
+  if (number === undefined || number === sandboxRefusedDestinations.invalid) throw new CarrierRejected('the destination is not a valid phone number', 'destination');
+  if (number === sandboxRefusedDestinations.blocked) throw new CarrierRejected('the destination is blocked', 'destination');
+  return number;
+}
+
+/** Whether a call to the (dialable) destination is answered, by the magic destinations above. */
+export const isAnswered = (to: string): boolean => !(Object.values(sandboxCallDestinations) as string[]).includes(to);
+
+export const newSandboxCallId = (): string => `CA${randomBytes(16).toString('hex')}`;
+
 export interface SandboxCallOptions {
   onCallProgress: CallProgressListener;
   /** The voice runtime's stream endpoint (VOICE_MEDIA_URL); answered calls fail without one. */
@@ -62,12 +76,8 @@ export class SandboxCalls {
 
   async place(leg: OutboundCallLeg): Promise<PlacedCallLeg> {
     if (this.closed) throw new CarrierUnavailable('the sandbox carrier is closed');
-    if (!parseE164(leg.from)) throw new CarrierRejected('the caller is not a valid phone number', 'request');
-    const to = parseE164(leg.to)?.number;
-    if (to === undefined || to === sandboxRefusedDestinations.invalid) throw new CarrierRejected('the destination is not a valid phone number', 'destination');
-    if (to === sandboxRefusedDestinations.blocked) throw new CarrierRejected('the destination is blocked', 'destination');
-
-    const carrierCallId = `CA${randomBytes(16).toString('hex')}`;
+    const to = dialledNumber(leg.from, leg.to);
+    const carrierCallId = newSandboxCallId();
     const call: SandboxCall = { legId: leg.legId, maxDurationSeconds: leg.maxDurationSeconds, timers: new Set(), ended: false, reports: Promise.resolve() };
     this.calls.set(carrierCallId, call);
     this.after(call, this.options.ringAfterMs ?? 10, () => {

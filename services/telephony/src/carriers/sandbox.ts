@@ -1,6 +1,7 @@
 // The built-in carrier: no network but the voice runtime's media stream. Sells a fixed inventory,
 // accepts messages and reports their delivery a few milliseconds later, vets A2P campaigns at once,
-// carries calls (sandbox-calls.ts), and has magic destinations (in the style of Twilio's test
+// carries calls (sandbox-calls.ts), keeps what its spoken calls said where a test can read it (as a
+// phone would have heard it), and has magic destinations (in the style of Twilio's test
 // credentials) that make every failure path reachable.
 import { randomBytes } from 'node:crypto';
 import { parseE164 } from '@voice/contracts/telephony';
@@ -23,8 +24,9 @@ import {
   type OutboundSms,
   type PlacedCallLeg,
   type SentSmsQuery,
+  type SpokenCall,
 } from './carrier.js';
-import { SandboxCalls, type SandboxCallOptions } from './sandbox-calls.js';
+import { dialledNumber, isAnswered, newSandboxCallId, SandboxCalls, type SandboxCallOptions } from './sandbox-calls.js';
 import { isSandboxOffer, sandboxOffers } from './sandbox-inventory.js';
 import { verifyTwilioSignature } from './twilio-signature.js';
 
@@ -42,6 +44,13 @@ export interface SandboxCarrierOptions extends SandboxCallOptions {
   sentAfterMs?: number;
   /** From 'sent' to the final report ('delivered' or 'failed'); default 5 ms. */
   finalAfterMs?: number;
+}
+
+/** A spoken call the destination answered, as the sandbox remembers it. */
+export interface HeardCall extends SpokenCall {
+  carrierCallId: string;
+  /** When it was answered (ISO 8601). */
+  answeredAt: string;
 }
 
 export interface SandboxAccount {
@@ -68,6 +77,8 @@ export class SandboxCarrier implements CarrierAdapter {
   /** Accepted messages by carrier id, oldest first. */
   private readonly accepted = new Map<string, OutboundSms & { acceptedAtMs: number }>();
   private readonly calls: SandboxCalls;
+  /** Answered spoken calls by their reference, oldest first; a later call for a reference replaces the earlier. */
+  private readonly heard = new Map<string, HeardCall>();
   private closed = false;
 
   constructor(
@@ -83,6 +94,24 @@ export class SandboxCarrier implements CarrierAdapter {
 
   endCall(carrierCallId: string): Promise<void> {
     return this.calls.end(carrierCallId);
+  }
+
+  /** Answered at once, unless the destination is one that is busy, does not answer or fails: then nothing is heard. */
+  async placeSpokenCall(call: SpokenCall): Promise<PlacedCallLeg> {
+    if (this.closed) throw new CarrierUnavailable('the sandbox carrier is closed');
+    const to = dialledNumber(call.from, call.to);
+    const carrierCallId = newSandboxCallId();
+    if (isAnswered(to)) {
+      this.heard.delete(call.reference);
+      this.heard.set(call.reference, { ...call, to, carrierCallId, answeredAt: (this.options.now?.() ?? new Date()).toISOString() });
+      if (this.heard.size > rememberedMessages) this.heard.delete(this.heard.keys().next().value!);
+    }
+    return { carrierCallId };
+  }
+
+  /** The last answered spoken call made for `reference`, while the sandbox remembers it. */
+  heardCall(reference: string): HeardCall | undefined {
+    return this.heard.get(reference);
   }
 
   /** The sandbox records nothing itself: the voice runtime uploads its own recording. */

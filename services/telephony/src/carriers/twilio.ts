@@ -20,7 +20,9 @@ import {
   type OutboundSms,
   type PlacedCallLeg,
   type SentSmsQuery,
+  type SpokenCall,
 } from './carrier.js';
+import { sayTwiml } from '../call-legs/twiml.js';
 import type { CircuitBreakers } from './resilience/circuit-breaker.js';
 import { TwilioClient, type TwilioAccount, type TwilioAnswer, type TwilioRequest } from './twilio-client.js';
 import { isNotForSale, isSuccess, rejectionOf } from './twilio-errors.js';
@@ -53,6 +55,8 @@ type TwilioCapabilities = z.infer<typeof capabilitiesSchema>;
 
 const messageSchema = z.object({ sid: z.string().min(1) });
 const callSchema = z.object({ sid: z.string().min(1) });
+/** A spoken call says its text twice in well under this; the carrier hangs up at it whatever happens. */
+const spokenCallSeconds = 120;
 /** Four hours of 8 kHz 16-bit mono WAV (Twilio's longest call) with room to spare. */
 const maxRecordingBytes = 256 * 1024 * 1024;
 const wavTypes = new Set(['audio/wav', 'audio/x-wav', 'audio/wave', 'audio/vnd.wave']);
@@ -135,6 +139,16 @@ export class TwilioCompatibleCarrier implements CarrierAdapter {
         RecordingStatusCallbackMethod: 'POST',
         RecordingStatusCallbackEvent: 'completed',
       },
+    });
+    return { carrierCallId: this.read(answer, callSchema).sid };
+  }
+
+  /** The TwiML rides along (Twiml instead of Url): the carrier needs nothing from the platform once it dials. */
+  async placeSpokenCall(call: SpokenCall): Promise<PlacedCallLeg> {
+    const answer = await this.client.send({
+      method: 'POST',
+      resource: '/Calls.json',
+      form: { From: call.from, To: call.to, Twiml: sayTwiml(call.speech), TimeLimit: String(spokenCallSeconds) },
     });
     return { carrierCallId: this.read(answer, callSchema).sid };
   }

@@ -4,9 +4,10 @@
 // asks each one's carrier whether it took the message: if it did, the message is accepted and its
 // hold captured exactly as the send would have done; if it did not, the send is abandoned like one
 // the carrier refused (its hold released, the key free for a retry). A carrier that cannot be
-// asked now is asked again on the next pass.
+// asked now is asked again on the next pass. The passes are a periodic job (telephony.send-recovery):
+// one replica at a time runs them.
+import type { PeriodicJob } from '@voice/runtime/jobs';
 import type { Logger } from '@voice/runtime/logger';
-import { PollingLoop } from '@voice/runtime/polling-loop';
 import type { CarrierAdapter } from '../carriers/carrier.js';
 import type { CarrierDirectory } from '../carriers/directory.js';
 import { smsCaptureEvent, smsReleaseEvent } from '../billing/usage-events.js';
@@ -17,7 +18,6 @@ export interface SendRecoveryOptions {
   carriers: CarrierDirectory;
   /** Asks the outbox relay to publish now (after a recovered message's usage event committed). */
   wakeRelay(): void;
-  now(): Date;
   logger: Logger;
   /** Older sends cannot still be in flight (TelephonyConfig.sendRecoveryAfterMs). */
   afterMs: number;
@@ -39,48 +39,39 @@ type Outcome = keyof RecoveryPass;
 const batchSize = 100;
 /** The longest pause between passes; shorter recovery ages are checked more often. */
 const maxIntervalMs = 30_000;
-const retryAfterFailureMs = 5_000;
 
 export class SendRecovery {
-  private readonly loop: PollingLoop;
+  constructor(private readonly options: SendRecoveryOptions) {}
 
-  constructor(private readonly options: SendRecoveryOptions) {
-    this.loop = new PollingLoop({
-      pass: () => this.runPass(),
-      delayMs: (outcome) => {
-        if (!outcome.failed) return Math.min(maxIntervalMs, Math.ceil(options.afterMs / 2));
-        options.logger.error('recovering interrupted sends failed; retrying', { error: outcome.error });
-        return retryAfterFailureMs;
+  job(): PeriodicJob {
+    return {
+      name: 'telephony.send-recovery',
+      periodMs: Math.min(maxIntervalMs, Math.ceil(this.options.afterMs / 2)),
+      batchSize,
+      run: async ({ now, signal }) => {
+        const pass = await this.runPass(now, signal);
+        return pass.accepted + pass.abandoned + pass.settledElsewhere;
       },
-    });
-  }
-
-  start(): void {
-    this.loop.start();
-  }
-
-  /** Stops checking; resolves once the pass in flight is settled, or let go after `shutdownWaitMs` (every step of a recovery is conditional, so the next pass redoes it). */
-  async stop(): Promise<void> {
-    await this.loop.stop();
+    };
   }
 
   /** Settles every send that has been waiting longer than the recovery age, a batch at a time. */
-  async runPass(): Promise<RecoveryPass> {
+  async runPass(now: Date, signal?: AbortSignal): Promise<RecoveryPass> {
     const pass: RecoveryPass = { accepted: 0, abandoned: 0, deferred: 0, settledElsewhere: 0 };
-    const createdBefore = new Date(this.options.now().getTime() - this.options.afterMs).toISOString();
+    const createdBefore = new Date(now.getTime() - this.options.afterMs).toISOString();
     const seen = new Set<string>();
     for (;;) {
       const batch = (await this.options.store.interruptedSends(createdBefore, batchSize + seen.size)).filter((message) => !seen.has(message.id));
       for (const message of batch) {
-        if (this.loop.stopped) return pass;
+        if (signal?.aborted) return pass;
         seen.add(message.id);
-        pass[await this.recover(message)]++;
+        pass[await this.recover(message, now)]++;
       }
       if (batch.length === 0) return pass;
     }
   }
 
-  private async recover(message: MessageRecord): Promise<Outcome> {
+  private async recover(message: MessageRecord, now: Date): Promise<Outcome> {
     const log = { message_id: message.id, workspace_id: message.workspaceId };
     const adapter = await this.carrierOf(message.carrierConnectionId);
     let carrierMessageId: string | undefined;
@@ -97,7 +88,7 @@ export class SendRecovery {
       this.options.logger.warn("an interrupted send's carrier connection is gone; nobody can be asked, so it is abandoned", log);
     }
 
-    const at = this.options.now().toISOString();
+    const at = now.toISOString();
     if (carrierMessageId === undefined) {
       if (!(await this.options.store.abandonSend(message.id, smsReleaseEvent(message, at)))) return 'settledElsewhere';
       this.options.wakeRelay();

@@ -1,7 +1,8 @@
 // When a failed delivery is tried again: exponential backoff with full jitter in its upper half,
 // for at most three days; an endpoint that has failed for three days is disabled.
+import { webhookRetryWindowDays } from '@voice/contracts/webhooks';
 
-export const retryWindowMs = 3 * 24 * 3600_000;
+export const retryWindowMs = webhookRetryWindowDays * 24 * 3600_000;
 
 /** The first retry waits about this long, doubling per attempt. */
 const firstRetryMs = 30_000;

@@ -1,11 +1,12 @@
 // An endpoint's signing secrets: made and sealed at creation, rotated with the previous secret
 // still signing for 24 hours, opened only to sign a delivery.
+import { secretRotationOverlapHours } from '@voice/contracts/webhooks';
 import type { SecretBox } from '@voice/runtime/crypto';
 import { newWebhookSecret, secretHint } from '../domain/signature.js';
 import type { EndpointSecret } from '../store/store.js';
 
 /** How long the secret before a rotation keeps signing beside the new one. */
-export const rotationOverlapMs = 24 * 3600_000;
+export const rotationOverlapMs = secretRotationOverlapHours * 3600_000;
 
 export class EndpointSecrets {
   constructor(private readonly box: SecretBox) {}

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file voice/telephony/v1/caller_ids.proto.
  */
 export const file_voice_telephony_v1_caller_ids: GenFile = /*@__PURE__*/
-  fileDesc("CiN2b2ljZS90ZWxlcGhvbnkvdjEvY2FsbGVyX2lkcy5wcm90bxISdm9pY2UudGVsZXBob255LnYxIr0CCghDYWxsZXJJZBIKCgJpZBgBIAEoCRIUCgxwaG9uZV9udW1iZXIYAiABKAkSDQoFbGFiZWwYAyABKAkSDgoGbWV0aG9kGAQgASgJEg4KBnN0YXR1cxgFIAEoCRIaChJhdHRlbXB0c19yZW1haW5pbmcYBiABKAUSMwoPY29kZV9leHBpcmVzX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgt2ZXJpZmllZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKY3JlYXRlZF9hdBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiTAoVQ3JlYXRlQ2FsbGVySWRSZXF1ZXN0EhQKDHBob25lX251bWJlchgBIAEoCRINCgVsYWJlbBgCIAEoCRIOCgZtZXRob2QYAyABKAkiSQoWQ3JlYXRlQ2FsbGVySWRSZXNwb25zZRIvCgljYWxsZXJfaWQYASABKAsyHC52b2ljZS50ZWxlcGhvbnkudjEuQ2FsbGVySWQiQgoUTGlzdENhbGxlcklkc1JlcXVlc3QSKgoEcGFnZRgBIAEoCzIcLnZvaWNlLmNvbW1vbi52MS5QYWdlUmVxdWVzdCJYChVMaXN0Q2FsbGVySWRzUmVzcG9uc2USMAoKY2FsbGVyX2lkcxgBIAMoCzIcLnZvaWNlLnRlbGVwaG9ueS52MS5DYWxsZXJJZBINCgV0b3RhbBgCIAEoBSIgChJHZXRDYWxsZXJJZFJlcXVlc3QSCgoCaWQYASABKAkiRgoTR2V0Q2FsbGVySWRSZXNwb25zZRIvCgljYWxsZXJfaWQYASABKAsyHC52b2ljZS50ZWxlcGhvbnkudjEuQ2FsbGVySWQiIwoVRGVsZXRlQ2FsbGVySWRSZXF1ZXN0EgoKAmlkGAEgASgJIhgKFkRlbGV0ZUNhbGxlcklkUmVzcG9uc2UiMQoVVmVyaWZ5Q2FsbGVySWRSZXF1ZXN0EgoKAmlkGAEgASgJEgwKBGNvZGUYAiABKAkiSQoWVmVyaWZ5Q2FsbGVySWRSZXNwb25zZRIvCgljYWxsZXJfaWQYASABKAsyHC52b2ljZS50ZWxlcGhvbnkudjEuQ2FsbGVySWQiQQoZSXNWZXJpZmllZENhbGxlcklkUmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSDgoGbnVtYmVyGAIgASgJIkQKGklzVmVyaWZpZWRDYWxsZXJJZFJlc3BvbnNlEhAKCHZlcmlmaWVkGAEgASgIEhQKDGNhbGxlcl9pZF9pZBgCIAEoCTKHBQoPQ2FsbGVySWRTZXJ2aWNlEmcKDkNyZWF0ZUNhbGxlcklkEikudm9pY2UudGVsZXBob255LnYxLkNyZWF0ZUNhbGxlcklkUmVxdWVzdBoqLnZvaWNlLnRlbGVwaG9ueS52MS5DcmVhdGVDYWxsZXJJZFJlc3BvbnNlEmQKDUxpc3RDYWxsZXJJZHMSKC52b2ljZS50ZWxlcGhvbnkudjEuTGlzdENhbGxlcklkc1JlcXVlc3QaKS52b2ljZS50ZWxlcGhvbnkudjEuTGlzdENhbGxlcklkc1Jlc3BvbnNlEl4KC0dldENhbGxlcklkEiYudm9pY2UudGVsZXBob255LnYxLkdldENhbGxlcklkUmVxdWVzdBonLnZvaWNlLnRlbGVwaG9ueS52MS5HZXRDYWxsZXJJZFJlc3BvbnNlEmcKDkRlbGV0ZUNhbGxlcklkEikudm9pY2UudGVsZXBob255LnYxLkRlbGV0ZUNhbGxlcklkUmVxdWVzdBoqLnZvaWNlLnRlbGVwaG9ueS52MS5EZWxldGVDYWxsZXJJZFJlc3BvbnNlEmcKDlZlcmlmeUNhbGxlcklkEikudm9pY2UudGVsZXBob255LnYxLlZlcmlmeUNhbGxlcklkUmVxdWVzdBoqLnZvaWNlLnRlbGVwaG9ueS52MS5WZXJpZnlDYWxsZXJJZFJlc3BvbnNlEnMKEklzVmVyaWZpZWRDYWxsZXJJZBItLnZvaWNlLnRlbGVwaG9ueS52MS5Jc1ZlcmlmaWVkQ2FsbGVySWRSZXF1ZXN0Gi4udm9pY2UudGVsZXBob255LnYxLklzVmVyaWZpZWRDYWxsZXJJZFJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_voice_common_v1_page]);
+  fileDesc("CiN2b2ljZS90ZWxlcGhvbnkvdjEvY2FsbGVyX2lkcy5wcm90bxISdm9pY2UudGVsZXBob255LnYxIr0CCghDYWxsZXJJZBIKCgJpZBgBIAEoCRIUCgxwaG9uZV9udW1iZXIYAiABKAkSDQoFbGFiZWwYAyABKAkSDgoGbWV0aG9kGAQgASgJEg4KBnN0YXR1cxgFIAEoCRIaChJhdHRlbXB0c19yZW1haW5pbmcYBiABKAUSMwoPY29kZV9leHBpcmVzX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgt2ZXJpZmllZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKY3JlYXRlZF9hdBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiTAoVQ3JlYXRlQ2FsbGVySWRSZXF1ZXN0EhQKDHBob25lX251bWJlchgBIAEoCRINCgVsYWJlbBgCIAEoCRIOCgZtZXRob2QYAyABKAkiSQoWQ3JlYXRlQ2FsbGVySWRSZXNwb25zZRIvCgljYWxsZXJfaWQYASABKAsyHC52b2ljZS50ZWxlcGhvbnkudjEuQ2FsbGVySWQiQgoUTGlzdENhbGxlcklkc1JlcXVlc3QSKgoEcGFnZRgBIAEoCzIcLnZvaWNlLmNvbW1vbi52MS5QYWdlUmVxdWVzdCJYChVMaXN0Q2FsbGVySWRzUmVzcG9uc2USMAoKY2FsbGVyX2lkcxgBIAMoCzIcLnZvaWNlLnRlbGVwaG9ueS52MS5DYWxsZXJJZBINCgV0b3RhbBgCIAEoBSIgChJHZXRDYWxsZXJJZFJlcXVlc3QSCgoCaWQYASABKAkiRgoTR2V0Q2FsbGVySWRSZXNwb25zZRIvCgljYWxsZXJfaWQYASABKAsyHC52b2ljZS50ZWxlcGhvbnkudjEuQ2FsbGVySWQiIwoVRGVsZXRlQ2FsbGVySWRSZXF1ZXN0EgoKAmlkGAEgASgJIhgKFkRlbGV0ZUNhbGxlcklkUmVzcG9uc2UiMQoVVmVyaWZ5Q2FsbGVySWRSZXF1ZXN0EgoKAmlkGAEgASgJEgwKBGNvZGUYAiABKAkiSQoWVmVyaWZ5Q2FsbGVySWRSZXNwb25zZRIvCgljYWxsZXJfaWQYASABKAsyHC52b2ljZS50ZWxlcGhvbnkudjEuQ2FsbGVySWQykgQKD0NhbGxlcklkU2VydmljZRJnCg5DcmVhdGVDYWxsZXJJZBIpLnZvaWNlLnRlbGVwaG9ueS52MS5DcmVhdGVDYWxsZXJJZFJlcXVlc3QaKi52b2ljZS50ZWxlcGhvbnkudjEuQ3JlYXRlQ2FsbGVySWRSZXNwb25zZRJkCg1MaXN0Q2FsbGVySWRzEigudm9pY2UudGVsZXBob255LnYxLkxpc3RDYWxsZXJJZHNSZXF1ZXN0Gikudm9pY2UudGVsZXBob255LnYxLkxpc3RDYWxsZXJJZHNSZXNwb25zZRJeCgtHZXRDYWxsZXJJZBImLnZvaWNlLnRlbGVwaG9ueS52MS5HZXRDYWxsZXJJZFJlcXVlc3QaJy52b2ljZS50ZWxlcGhvbnkudjEuR2V0Q2FsbGVySWRSZXNwb25zZRJnCg5EZWxldGVDYWxsZXJJZBIpLnZvaWNlLnRlbGVwaG9ueS52MS5EZWxldGVDYWxsZXJJZFJlcXVlc3QaKi52b2ljZS50ZWxlcGhvbnkudjEuRGVsZXRlQ2FsbGVySWRSZXNwb25zZRJnCg5WZXJpZnlDYWxsZXJJZBIpLnZvaWNlLnRlbGVwaG9ueS52MS5WZXJpZnlDYWxsZXJJZFJlcXVlc3QaKi52b2ljZS50ZWxlcGhvbnkudjEuVmVyaWZ5Q2FsbGVySWRSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp, file_voice_common_v1_page]);
 
 /**
  * @generated from message voice.telephony.v1.CallerId
@@ -275,65 +275,18 @@ export const VerifyCallerIdResponseSchema: GenMessage<VerifyCallerIdResponse> = 
   messageDesc(file_voice_telephony_v1_caller_ids, 10);
 
 /**
- * @generated from message voice.telephony.v1.IsVerifiedCallerIdRequest
- */
-export type IsVerifiedCallerIdRequest = Message<"voice.telephony.v1.IsVerifiedCallerIdRequest"> & {
-  /**
-   * @generated from field: string workspace_id = 1;
-   */
-  workspaceId: string;
-
-  /**
-   * E.164.
-   *
-   * @generated from field: string number = 2;
-   */
-  number: string;
-};
-
-/**
- * Describes the message voice.telephony.v1.IsVerifiedCallerIdRequest.
- * Use `create(IsVerifiedCallerIdRequestSchema)` to create a new message.
- */
-export const IsVerifiedCallerIdRequestSchema: GenMessage<IsVerifiedCallerIdRequest> = /*@__PURE__*/
-  messageDesc(file_voice_telephony_v1_caller_ids, 11);
-
-/**
- * @generated from message voice.telephony.v1.IsVerifiedCallerIdResponse
- */
-export type IsVerifiedCallerIdResponse = Message<"voice.telephony.v1.IsVerifiedCallerIdResponse"> & {
-  /**
-   * @generated from field: bool verified = 1;
-   */
-  verified: boolean;
-
-  /**
-   * The verified caller ID's id; empty when not verified.
-   *
-   * @generated from field: string caller_id_id = 2;
-   */
-  callerIdId: string;
-};
-
-/**
- * Describes the message voice.telephony.v1.IsVerifiedCallerIdResponse.
- * Use `create(IsVerifiedCallerIdResponseSchema)` to create a new message.
- */
-export const IsVerifiedCallerIdResponseSchema: GenMessage<IsVerifiedCallerIdResponse> = /*@__PURE__*/
-  messageDesc(file_voice_telephony_v1_caller_ids, 12);
-
-/**
  * Caller IDs: numbers a workspace holds outside the platform (its office line, a mobile) that it
  * may show as `from` on its calls once it proved it holds them with a code sent there. The code is
  * stored as a keyed hash, expires, and allows a few attempts. The workspace comes from the signed
- * internal metadata for every RPC but IsVerifiedCallerId.
+ * internal metadata. Whether a call may show a caller ID is CallRouteService's CheckCallRoute.
  *
  * @generated from service voice.telephony.v1.CallerIdService
  */
 export const CallerIdService: GenService<{
   /**
-   * Creates a pending caller ID and sends it a 6-digit code (by SMS through the platform's carrier,
-   * its price held and charged as any SMS). A failed or expired caller ID of the number is replaced.
+   * Creates a pending caller ID and sends it a 6-digit code through the platform's carrier: by SMS
+   * (method "sms", its price held and charged as any SMS) or said in a free call (method "call").
+   * A failed or expired caller ID of the number is replaced.
    *
    * @generated from rpc voice.telephony.v1.CallerIdService.CreateCallerId
    */
@@ -376,17 +329,6 @@ export const CallerIdService: GenService<{
     methodKind: "unary";
     input: typeof VerifyCallerIdRequestSchema;
     output: typeof VerifyCallerIdResponseSchema;
-  },
-  /**
-   * Internal callers only (the calls service, for POST /calls `from`): whether `number` is a
-   * verified caller ID of `workspace_id`. Never an error for an unknown number: verified is false.
-   *
-   * @generated from rpc voice.telephony.v1.CallerIdService.IsVerifiedCallerId
-   */
-  isVerifiedCallerId: {
-    methodKind: "unary";
-    input: typeof IsVerifiedCallerIdRequestSchema;
-    output: typeof IsVerifiedCallerIdResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_voice_telephony_v1_caller_ids, 0);

@@ -47,6 +47,9 @@ import { registerAssistantRoutes } from './rest/assistants.js';
 import { registerSettingsRoutes } from './rest/settings.js';
 import { registerKnowledgeRoutes } from './rest/knowledge.js';
 import { registerCallRoutes } from './rest/calls.js';
+import { registerCampaignRoutes } from './rest/campaigns.js';
+import { registerLeadRoutes } from './rest/leads.js';
+import { registerSegmentRoutes } from './rest/segments.js';
 import type { RecordingDownloadUrls } from './recordings/download-urls.js';
 import { recordingDownloadUrlsOf, registerRecordingDownloads } from './recordings/download-route.js';
 import { registerCarrierCallbacks } from './webhooks/carrier-callbacks.js';
@@ -107,6 +110,9 @@ export function buildRestRouter(deps: GatewayDeps, recordingUrls: RecordingDownl
   registerCustomDomainRoutes(rest, deps);
   registerPlatformUserRoutes(rest, deps);
   registerWebhookRoutes(rest, deps);
+  registerCampaignRoutes(rest, deps);
+  registerLeadRoutes(rest, deps);
+  registerSegmentRoutes(rest, deps);
   registerEmailSenderRoutes(rest, deps);
   return rest;
 }

@@ -9,6 +9,7 @@ import { SettingsService } from '@voice/proto/voice/assistants/v1/settings';
 import { AssistantVersionsService } from '@voice/proto/voice/assistants/v1/versions';
 import { BillingService } from '@voice/proto/voice/billing/v1/billing';
 import { CallsService } from '@voice/proto/voice/calls/v1/calls';
+import { HistoryService } from '@voice/proto/voice/calls/v1/history';
 import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
 import { CustomDomainService } from '@voice/proto/voice/platform/v1/custom_domains';
 import { EmailSenderService, WorkspaceEmailService } from '@voice/proto/voice/platform/v1/email';
@@ -42,6 +43,7 @@ export interface ServiceClients {
   settings: Client<typeof SettingsService>;
   knowledge: Client<typeof KnowledgeService>;
   calls: Client<typeof CallsService>;
+  history: Client<typeof HistoryService>;
   webhooks: Client<typeof WebhooksService>;
   /** Health clients of every service /readyz and /health/dependencies report on, by service name. */
   health: Record<string, Client<typeof Health>>;
@@ -87,6 +89,7 @@ export function createServiceClients(services: GatewayConfig['services'], local?
     settings: createClient(SettingsService, channels.assistants.transport),
     knowledge: createClient(KnowledgeService, channels.assistants.transport),
     calls: createClient(CallsService, channels.calls.transport),
+    history: createClient(HistoryService, channels.calls.transport),
     webhooks: createClient(WebhooksService, channels.webhooks.transport),
     health: Object.fromEntries(Object.entries(channels).map(([name, channel]) => [name, createClient(Health, channel.transport)])),
     close: () => Object.values(channels).forEach((channel) => channel.close()),

@@ -4,6 +4,7 @@ import {
   ConfigError,
   readCommonConfig,
   readInt,
+  mediaListeners,
   readOptionalString,
   readPort,
   readServiceUrl,
@@ -79,7 +80,7 @@ export function readGatewayConfig(env: Env): GatewayConfig {
       webhooks: readServiceUrl(env, 'webhooks'),
     },
     recordings: {
-      mediaUrl: readUrl(env, 'VOICE_CALLS_MEDIA_URL', 'http://127.0.0.1:50061', ['http:'])!.replace(/\/+$/, ''),
+      mediaUrl: readUrl(env, 'VOICE_CALLS_MEDIA_URL', `http://127.0.0.1:${mediaListeners.callsMedia.port}`, ['http:'])!.replace(/\/+$/, ''),
       urlTtlSeconds: readInt(env, 'VOICE_RECORDING_URL_TTL_SECONDS', defaultRecordingUrlTtlSeconds, { min: 1, max: 7 * 24 * 3600 }),
     },
     rateLimit: {

@@ -5,7 +5,9 @@ import { holdFreePort, type HeldPort } from './held-port.js';
 import { join, resolve } from 'node:path';
 import {
   ConfigError,
+  mediaListeners,
   readEnum,
+  readMediaListenAddress,
   readOptionalString,
   readPort,
   readString,
@@ -52,7 +54,7 @@ export const clusterProcesses: readonly ClusterProcess[] = [
   serviceProcess('webhooksDelivery', 'webhooks-delivery', 'services/webhooks/dist/src/delivery/main.js'),
   serviceProcess('calls', 'calls'),
   // The sandbox voice runtime: the media stream endpoint telephony's carriers connect answered calls to.
-  { name: 'voiceSandbox', entry: 'services/voice-sandbox/dist/src/main.js', prefix: 'VOICE_SANDBOX_RUNTIME', defaultPort: 50060 },
+  { name: 'voiceSandbox', entry: 'services/voice-sandbox/dist/src/main.js', prefix: mediaListeners.sandboxRuntime.prefix, defaultPort: mediaListeners.sandboxRuntime.port },
   { name: 'gateway', entry: 'gateway/dist/src/main.js', prefix: '', defaultPort: 8080 },
 ];
 
@@ -129,7 +131,7 @@ export async function resolveClusterConfig(env: Env): Promise<ClusterConfig> {
     throw error;
   }
   // The calls service's second listener, its media endpoint (recording downloads), held beside its port.
-  const callsMedia = { host: readString(env, 'VOICE_CALLS_MEDIA_HOST', '127.0.0.1'), port: readPort(env, 'VOICE_CALLS_MEDIA_PORT', 50061) };
+  const callsMedia = readMediaListenAddress(env, 'callsMedia');
   if (callsMedia.port === 0) {
     const chosen = await holdFreePort(callsMedia.host);
     heldBeside.set('calls', chosen);

@@ -1,7 +1,7 @@
 // Every setting of the calls service, read and validated once at start.
 import { defaultCallCreditsPerMinute } from '@voice/contracts/calls';
 import { creditScale, parseCredits } from '@voice/runtime/amounts';
-import { ConfigError, readCommonConfig, readEnum, readInt, readListenAddress, readPort, readString, readOptionalString, readServiceUrl, type CommonConfig, type Env } from '@voice/runtime/config';
+import { ConfigError, readCommonConfig, readEnum, readInt, readListenAddress, readMediaListenAddress, readOptionalString, readServiceUrl, type CommonConfig, type Env } from '@voice/runtime/config';
 import { minuteRoundings, type MinuteRounding } from './domain/minutes.js';
 
 export interface CallsConfig {
@@ -29,9 +29,6 @@ export interface CallsConfig {
   holdMarginSeconds: number;
 }
 
-/** The media endpoint's port unless set; the gateway's VOICE_CALLS_MEDIA_URL points here by default. */
-const defaultMediaPort = 50061;
-
 function readCreditsPerMinute(env: Env): number {
   const text = readOptionalString(env, 'VOICE_CALL_CREDITS_PER_MINUTE') ?? defaultCallCreditsPerMinute;
   const units = parseCredits(text);
@@ -46,7 +43,7 @@ export function readCallsConfig(env: Env): CallsConfig {
   return {
     common: readCommonConfig(env),
     ...readListenAddress(env, 'calls'),
-    media: { host: readString(env, 'VOICE_CALLS_MEDIA_HOST', '127.0.0.1'), port: readPort(env, 'VOICE_CALLS_MEDIA_PORT', defaultMediaPort) },
+    media: readMediaListenAddress(env, 'callsMedia'),
     assistantsUrl: readServiceUrl(env, 'assistants'),
     telephonyUrl: readServiceUrl(env, 'telephony'),
     billingUrl: readServiceUrl(env, 'billing'),

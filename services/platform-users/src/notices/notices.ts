@@ -6,6 +6,7 @@ import { internalCallerOf, workspaceCallerOf } from '@voice/runtime/caller';
 import type { SecretBox } from '@voice/runtime/crypto';
 import { invalidRequest } from '@voice/runtime/errors';
 import { derivedId, isUuid } from '@voice/runtime/ids';
+import { maxPageLimit } from '@voice/runtime/validation';
 import type { SendWorkspaceNoticeRequest } from '@voice/proto/voice/platform/v1/notices';
 import type { Member } from '@voice/proto/voice/identity/v1/identity';
 import type { IdentityCalls } from '../downstream/identity.js';
@@ -52,10 +53,11 @@ export class Notices {
 
   private async owners(on: { workspaceId: string; requestId: string }): Promise<Member[]> {
     const members: Member[] = [];
-    for (let offset = 0; ; offset += 200) {
-      const page = await this.deps.identity.listMembers({ limit: 200, offset }, on);
+    for (;;) {
+      const page = await this.deps.identity.listMembers({ limit: maxPageLimit, offset: members.length }, on);
       members.push(...page.members);
-      if (offset + 200 >= page.total) return members;
+      // An empty page ends it too: members removed meanwhile can leave total above what is left.
+      if (page.members.length === 0 || members.length >= page.total) return members;
     }
   }
 }

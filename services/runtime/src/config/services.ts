@@ -30,3 +30,17 @@ export function readListenAddress(env: Env, service: ServiceName): { host: strin
 export function readServiceUrl(env: Env, service: ServiceName): string {
   return readUrl(env, `${serviceVariablePrefix(service)}_URL`, `http://127.0.0.1:${servicePorts[service]}`, ['http:', 'https:'])!;
 }
+
+/** The listeners for media beside the Connect ports: their variables' prefix (`_HOST`, `_PORT`) and port. */
+export const mediaListeners = {
+  /** The calls service's media endpoint: the recording downloads the gateway streams (HTTP/1.1). */
+  callsMedia: { prefix: 'VOICE_CALLS_MEDIA', port: 50061 },
+  /** The sandbox voice runtime: the media streams carriers connect answered calls to (WebSocket). */
+  sandboxRuntime: { prefix: 'VOICE_SANDBOX_RUNTIME', port: 50060 },
+} as const;
+
+/** A media listener's own address: <PREFIX>_HOST (loopback unless set) and <PREFIX>_PORT. */
+export function readMediaListenAddress(env: Env, listener: keyof typeof mediaListeners): { host: string; port: number } {
+  const { prefix, port } = mediaListeners[listener];
+  return { host: readString(env, `${prefix}_HOST`, '127.0.0.1'), port: readPort(env, `${prefix}_PORT`, port) };
+}

@@ -20,6 +20,7 @@ import {
   type DeliveryStatus,
   type NumberCapabilities,
   type NumberSearch,
+  type NumberVoiceRoute,
   type OutboundCallLeg,
   type OutboundSms,
   type PlacedCallLeg,
@@ -150,7 +151,8 @@ export class SandboxCarrier implements CarrierAdapter {
       .map((number) => ({ number, country, ...everything }));
   }
 
-  async purchaseNumber(number: string): Promise<NumberCapabilities> {
+  /** The sandbox rings its numbers' calls itself (a simulated inbound call): it needs no voice URL. */
+  async purchaseNumber(number: string, _voice: NumberVoiceRoute): Promise<NumberCapabilities> {
     if (!isSandboxOffer(number)) throw new NumberNotAvailable(number);
     return everything;
   }
@@ -159,7 +161,7 @@ export class SandboxCarrier implements CarrierAdapter {
   async releaseNumber(_number: string): Promise<void> {}
 
   /** Every valid number counts as held by the sandbox account, so any can be imported. */
-  async lookupNumber(number: string): Promise<NumberCapabilities | undefined> {
+  async importNumber(number: string, _voice: NumberVoiceRoute): Promise<NumberCapabilities | undefined> {
     return parseE164(number) ? everything : undefined;
   }
 

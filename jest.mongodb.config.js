@@ -26,6 +26,7 @@ const storageFiles = {
   'assistants-settings.test.ts': 'assistants: memory and AI-inference settings, concurrent partial updates, sealed provider keys',
   'calls-api.test.ts': 'calls: calls, idempotency claims, the outbox of holds released',
   'calls-lifecycle.test.ts': 'calls: leg reports, session reports, recordings in GridFS, charges from wallet changes',
+  'campaigns.test.ts': 'campaigns: campaigns, concurrent revision-checked updates and starts, leads removed with their campaign',
 };
 
 /**

@@ -20,6 +20,7 @@ import { reachableHost } from '@voice/runtime/server';
 import { startAssistantsService } from '@voice/assistants';
 import { startBillingService } from '@voice/billing';
 import { startCallsService } from '@voice/calls';
+import { startCampaignsService } from '@voice/campaigns';
 import { startGateway, type StartedGateway } from '@voice/gateway';
 import { startIdentityService } from '@voice/identity';
 import { startPlatformUsersService } from '@voice/platform-users';
@@ -36,7 +37,7 @@ export interface RunningPlatform {
   /** The process's Prometheus endpoint (`…/metrics`); undefined with VOICE_METRICS_PORT=off. */
   metricsUrl: string | undefined;
   /** Loopback addresses of the services, for internal gRPC callers (tests, operators' tools). */
-  services: Record<'identity' | 'tools' | 'telephony' | 'billing' | 'platformUsers' | 'assistants' | 'webhooks' | 'webhooksDelivery' | 'calls', string>;
+  services: Record<'identity' | 'tools' | 'telephony' | 'billing' | 'platformUsers' | 'assistants' | 'webhooks' | 'webhooksDelivery' | 'calls' | 'campaigns', string>;
   /** How the gateway and the services call each other (VOICE_INTERNAL_TRANSPORT). */
   internalTransport: InternalTransportKind;
   /** Stops one service while the rest keep running (fault drills and tests). */
@@ -64,6 +65,7 @@ const loopbackDefaults = (env: Env): Env => ({
   VOICE_CALLS_MEDIA_PORT: '0',
   VOICE_WEBHOOKS_PORT: '0',
   VOICE_WEBHOOKS_DELIVERY_PORT: '0',
+  VOICE_CAMPAIGNS_PORT: '0',
   ...env,
 });
 
@@ -125,6 +127,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
     calls: 'VOICE_CALLS_PORT',
     webhooks: 'VOICE_WEBHOOKS_PORT',
     webhooksDelivery: 'VOICE_WEBHOOKS_DELIVERY_PORT',
+    campaigns: 'VOICE_CAMPAIGNS_PORT',
   };
   // In start order: each service may call those started before it.
   const starters: Record<ServiceName, (env: Env) => Promise<Running>> = {
@@ -152,6 +155,8 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
         { logger: loggerFor('calls'), events, local },
       );
     },
+    campaigns: (serviceEnv) =>
+      startCampaignsService({ ...serviceEnv, VOICE_ASSISTANTS_URL: urls.assistants, VOICE_TELEPHONY_URL: urls.telephony }, { logger: loggerFor('campaigns'), local }),
   };
   const startService = async (name: ServiceName) => {
     if (running.has(name)) return;
@@ -208,6 +213,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
         VOICE_CALLS_URL: urls.calls,
         VOICE_CALLS_MEDIA_URL: callsMediaUrl,
         VOICE_WEBHOOKS_URL: urls.webhooks,
+        VOICE_CAMPAIGNS_URL: urls.campaigns,
       },
       { logger: loggerFor('gateway'), notifier, local },
     );

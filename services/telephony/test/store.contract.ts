@@ -605,6 +605,16 @@ export function telephonyStoreContract(open: OpenStore<TelephonyStore>): void {
         expect(await store.isSuppressed(newId(), entry.number)).toBe(false);
       });
 
+      test('suppressedAmong answers the listed numbers of the workspace among many, each once', async () => {
+        const listed = [suppressionRecord(workspace), suppressionRecord(workspace)];
+        for (const entry of [...listed, suppressionRecord(otherWorkspace)]) await store.insertSuppression(entry);
+        const others = Array.from({ length: 1500 }, () => freshE164());
+        const asked = [...others.slice(0, 700), listed[0]!.number, ...others.slice(700), listed[1]!.number, listed[0]!.number];
+        expect((await store.suppressedAmong(workspace, asked)).sort()).toEqual(listed.map((entry) => entry.number).sort());
+        expect(await store.suppressedAmong(workspace, [])).toEqual([]);
+        expect(await store.suppressedAmong(newId(), asked)).toEqual([]);
+      });
+
       test('listSuppressions is newest first, paginated, with the workspace total', async () => {
         const entries = [suppressionRecord(workspace), suppressionRecord(workspace), suppressionRecord(workspace)];
         for (const entry of [...entries, suppressionRecord(otherWorkspace)]) await store.insertSuppression(entry);

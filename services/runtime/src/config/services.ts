@@ -13,6 +13,7 @@ export const servicePorts = {
   webhooks: 50058,
   /** The webhooks delivery worker: only grpc.health.v1.Health answers here. */
   'webhooks-delivery': 50059,
+  campaigns: 50062,
 } as const;
 
 export type ServiceName = keyof typeof servicePorts;

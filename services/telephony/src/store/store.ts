@@ -305,6 +305,8 @@ export interface CampaignStore {
 export interface SuppressionStore {
   insertSuppression(entry: SuppressionRecord): Promise<{ kind: 'created'; entry: SuppressionRecord } | { kind: 'exists' }>;
   isSuppressed(workspaceId: string, number: string): Promise<boolean>;
+  /** The numbers of `numbers` on the workspace's list, each once (a bulk import asks once for all its rows). */
+  suppressedAmong(workspaceId: string, numbers: readonly string[]): Promise<string[]>;
   listSuppressions(workspaceId: string, page: Page): Promise<{ entries: SuppressionRecord[]; total: number }>;
   deleteSuppression(workspaceId: string, id: string): Promise<boolean>;
 }

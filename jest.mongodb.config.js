@@ -27,6 +27,7 @@ const storageFiles = {
   'calls-api.test.ts': 'calls: calls, idempotency claims, the outbox of holds released',
   'calls-lifecycle.test.ts': 'calls: leg reports, session reports, recordings in GridFS, charges from wallet changes',
   'campaigns.test.ts': 'campaigns: campaigns, concurrent revision-checked updates and starts, leads removed with their campaign',
+  'campaigns-leads.test.ts': 'campaigns: leads one by one and in bulk (10,000 rows, concurrent imports), segment filters and their copy into a campaign, segments',
 };
 
 /**

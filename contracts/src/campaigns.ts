@@ -32,15 +32,20 @@ const uuid = z.string().refine(isUuid, 'must be a UUID').meta({ format: 'uuid' }
 const unique = <T>(items: T[]) => new Set(items).size === items.length;
 const revisionField = z.int().min(1).max(2_147_483_647).describe('the current `revision`; a stale one is 409 `revision_conflict`');
 
+/** An IANA name's shape: capitalised segments, `Area/Location` (or a single zone such as `UTC` or `EST`). */
+const ianaShape = /^[A-Z][A-Za-z0-9+_-]*(?:\/[A-Z][A-Za-z0-9+_-]*)*$/;
+
 /**
- * Whether `name` is an IANA time zone the platform's clock knows, written canonically ("Europe/Berlin",
- * "UTC"): aliases that resolve to another name ("US/Pacific" resolves to itself in some builds, "utc"
- * never) are refused so a lead's zone reads back the way it was stored.
+ * Whether `name` is an IANA time zone the platform's clock knows ("Europe/Berlin", "Asia/Kolkata", "UTC").
+ * ICU resolves some current names to older ones ("Asia/Kolkata" to "Asia/Calcutta"), so the name is kept
+ * as written when it has an IANA name's shape; lower-case spellings ("utc", "europe/berlin") are refused so
+ * a zone reads back the way the database writes it.
  */
 export function isTimeZone(name: string): boolean {
-  if (name.length === 0 || name.length > 64) return false;
+  if (name.length === 0 || name.length > 64 || !ianaShape.test(name)) return false;
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone === name;
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
   } catch {
     return false;
   }

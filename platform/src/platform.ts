@@ -138,7 +138,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
       await callsPort?.release();
       await callsMediaPort?.release();
       return startCallsService(
-        { ...serviceEnv, VOICE_CALLS_MEDIA_PORT: String(callsMediaPort?.port ?? serviceEnv.VOICE_CALLS_MEDIA_PORT), VOICE_ASSISTANTS_URL: urls.assistants, VOICE_TELEPHONY_URL: urls.telephony, VOICE_BILLING_URL: urls.billing, VOICE_TOOLS_URL: urls.tools, VOICE_IDENTITY_URL: urls.identity },
+        { ...serviceEnv, VOICE_CALLS_MEDIA_PORT: String(callsMediaPort?.port ?? serviceEnv.VOICE_CALLS_MEDIA_PORT), VOICE_ASSISTANTS_URL: urls.assistants, VOICE_TELEPHONY_URL: urls.telephony, VOICE_BILLING_URL: urls.billing, VOICE_TOOLS_URL: urls.tools, VOICE_IDENTITY_URL: urls.identity, VOICE_PLATFORM_USERS_URL: urls.platformUsers },
         { logger: loggerFor('calls'), events, local },
       );
     },

@@ -439,6 +439,12 @@ function listenSettings(read, image) {
     const port = new RegExp(`^  '?${image.name}'?: (\\d+),$`, 'm').exec(table)?.[1];
     return { hostVariable: `VOICE_${image.name.toUpperCase().replace(/-/g, '_')}_HOST`, port: port === undefined ? undefined : Number(port) };
   }
+  const media = /readMediaListenAddress\(env, '([A-Za-z]+)'\)/.exec(config)?.[1];
+  if (media !== undefined) {
+    const table = read('services/runtime/src/config/services.ts');
+    const entry = new RegExp(`^  ${media}: \\{ prefix: '([A-Z_]+)', port: (\\d+) \\},$`, 'm').exec(table);
+    return { hostVariable: entry && `${entry[1]}_HOST`, port: entry ? Number(entry[2]) : undefined };
+  }
   const host = /readString\(env, '([A-Z_]+)', '[^']*'\)/.exec(config.slice(config.indexOf('host:')))?.[1];
   const port = /readPort\(env, '[A-Z_]*PORT', (\d+)\)/.exec(config)?.[1];
   return { hostVariable: host, port: port === undefined ? undefined : Number(port) };

@@ -138,16 +138,20 @@ describe('deploy validation', () => {
     assert.ok(problems.every((line) => line.startsWith('Dockerfile')), problems.join('\n'));
   });
 
-  test('an image whose port or host variable its configuration does not read fails', async () => {
+  test('an image whose port or host variable its configuration does not read fails (a service\'s, a media listener\'s, the gateway\'s)', async () => {
     const repo = join(deployDir, '..');
     const edited = (path) => {
       const text = readFileSync(join(repo, path), 'utf8');
-      if (path === 'services/runtime/src/config/services.ts') return text.replace('  tools: 50052,', '  tools: 50059,');
+      if (path === 'services/runtime/src/config/services.ts') {
+        return text.replace('  tools: 50052,', '  tools: 50059,').replace("sandboxRuntime: { prefix: 'VOICE_SANDBOX_RUNTIME', port: 50060 }", "sandboxRuntime: { prefix: 'VOICE_SANDBOX', port: 50062 }");
+      }
       return path === 'gateway/src/config.ts' ? text.replace("readString(env, 'HOST', '0.0.0.0')", "readString(env, 'GATEWAY_HOST', '0.0.0.0')") : text;
     };
     const { problems } = await checkDockerfiles({ read: edited });
     assert.deepEqual(problems, [
       'deploy/docker/images.mjs: tools listens on another port than 50052 by default',
+      "deploy/docker/images.mjs: voice-sandbox's configuration reads no VOICE_SANDBOX_RUNTIME_HOST",
+      'deploy/docker/images.mjs: voice-sandbox listens on another port than 50060 by default',
       "deploy/docker/images.mjs: gateway's configuration reads no HOST",
     ]);
   });

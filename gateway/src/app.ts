@@ -44,10 +44,14 @@ import { registerTelephonyRoutes } from './rest/telephony.js';
 import { registerToolRoutes } from './rest/tools.js';
 import { registerWebhookRoutes } from './rest/webhooks.js';
 import { registerEmailSenderRoutes } from './rest/email-senders.js';
+import { registerHistoryRoutes } from './rest/history.js';
 import { registerAssistantRoutes } from './rest/assistants.js';
 import { registerSettingsRoutes } from './rest/settings.js';
 import { registerKnowledgeRoutes } from './rest/knowledge.js';
 import { registerCallRoutes } from './rest/calls.js';
+import { registerCampaignRoutes } from './rest/campaigns.js';
+import { registerLeadRoutes } from './rest/leads.js';
+import { registerSegmentRoutes } from './rest/segments.js';
 import type { RecordingDownloadUrls } from './recordings/download-urls.js';
 import { recordingDownloadUrlsOf, registerRecordingDownloads } from './recordings/download-route.js';
 import { registerCarrierCallbacks } from './webhooks/carrier-callbacks.js';
@@ -109,7 +113,11 @@ export function buildRestRouter(deps: GatewayDeps, recordingUrls: RecordingDownl
   registerCustomDomainRoutes(rest, deps);
   registerPlatformUserRoutes(rest, deps);
   registerWebhookRoutes(rest, deps);
+  registerCampaignRoutes(rest, deps);
+  registerLeadRoutes(rest, deps);
+  registerSegmentRoutes(rest, deps);
   registerEmailSenderRoutes(rest, deps);
+  registerHistoryRoutes(rest, deps);
   return rest;
 }
 

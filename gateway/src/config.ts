@@ -23,7 +23,7 @@ export interface GatewayConfig {
   host: string;
   port: number;
   publicUrl: string | undefined;
-  services: { identity: string; tools: string; telephony: string; billing: string; platformUsers: string; assistants: string; webhooks: string; calls: string };
+  services: { identity: string; tools: string; telephony: string; billing: string; platformUsers: string; assistants: string; webhooks: string; calls: string; campaigns: string };
   /** Recording downloads: the calls service's media endpoint they stream from, and how long a signed address lasts. */
   recordings: { mediaUrl: string; urlTtlSeconds: number };
   rateLimit: RateLimitPolicy;
@@ -78,6 +78,7 @@ export function readGatewayConfig(env: Env): GatewayConfig {
       assistants: readServiceUrl(env, 'assistants'),
       calls: readServiceUrl(env, 'calls'),
       webhooks: readServiceUrl(env, 'webhooks'),
+      campaigns: readServiceUrl(env, 'campaigns'),
     },
     recordings: {
       mediaUrl: readUrl(env, 'VOICE_CALLS_MEDIA_URL', `http://127.0.0.1:${mediaListeners.callsMedia.port}`, ['http:'])!.replace(/\/+$/, ''),

@@ -23,7 +23,7 @@ import { logLevels, type LogLevel } from '@voice/runtime/logger';
 import { reachableHost } from '@voice/runtime/server';
 import { mediaUrlOf } from '@voice/voice-sandbox';
 
-export type ClusterServiceName = 'identity' | 'tools' | 'billing' | 'telephony' | 'platformUsers' | 'assistants' | 'webhooks' | 'webhooksDelivery' | 'calls' | 'voiceSandbox';
+export type ClusterServiceName = 'identity' | 'tools' | 'billing' | 'telephony' | 'platformUsers' | 'assistants' | 'webhooks' | 'webhooksDelivery' | 'calls' | 'campaigns' | 'voiceSandbox';
 export type ClusterProcessName = ClusterServiceName | 'gateway';
 
 interface ClusterProcess {
@@ -53,6 +53,7 @@ export const clusterProcesses: readonly ClusterProcess[] = [
   // The webhooks delivery worker: its own process, from the webhooks workspace.
   serviceProcess('webhooksDelivery', 'webhooks-delivery', 'services/webhooks/dist/src/delivery/main.js'),
   serviceProcess('calls', 'calls'),
+  serviceProcess('campaigns', 'campaigns'),
   // The sandbox voice runtime: the media stream endpoint telephony's carriers connect answered calls to.
   { name: 'voiceSandbox', entry: 'services/voice-sandbox/dist/src/main.js', prefix: mediaListeners.sandboxRuntime.prefix, defaultPort: mediaListeners.sandboxRuntime.port },
   { name: 'gateway', entry: 'gateway/dist/src/main.js', prefix: '', defaultPort: 8080 },
@@ -160,6 +161,7 @@ export async function resolveClusterConfig(env: Env): Promise<ClusterConfig> {
     VOICE_CALLS_URL: services.calls,
     VOICE_CALLS_MEDIA_URL: `http://${reachableHost(callsMedia.host)}:${callsMedia.port}`,
     VOICE_WEBHOOKS_URL: services.webhooks,
+    VOICE_CAMPAIGNS_URL: services.campaigns,
     // Carriers stream answered calls to the sandbox runtime unless another runtime is named.
     VOICE_MEDIA_URL: readOptionalString(env, 'VOICE_MEDIA_URL') ?? mediaUrlOf(services.voiceSandbox),
     // Each child's metrics on a port of its own choosing: one fixed port would collide on one machine.

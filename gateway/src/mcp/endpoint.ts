@@ -60,7 +60,7 @@ const descriptorOf = (op: ToolOperation): Tool => {
     descriptor = {
       name: op.doc.mcp.tool,
       title: op.doc.summary,
-      description: [op.doc.summary, op.doc.description].filter(Boolean).join('\n\n'),
+      description: [op.doc.deprecated && `Deprecated: ${op.doc.deprecated}`, op.doc.summary, op.doc.description].filter(Boolean).join('\n\n'),
       inputSchema: inputSchemaOf(op),
       outputSchema: outputSchemaOf(op),
       annotations: { title: op.doc.summary, ...op.doc.mcp.annotations, openWorldHint: false },

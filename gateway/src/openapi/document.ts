@@ -29,6 +29,7 @@ const tagNames: Record<Toolset, string> = {
   knowledge: 'Knowledge bases',
   settings: 'Settings and webhooks',
   calls: 'Calls',
+  campaigns: 'Campaigns',
   telephony: 'Telephony',
   billing: 'Billing',
   platform: 'Platform users',
@@ -40,6 +41,7 @@ const tagDescriptions: Record<Toolset, string> = {
   knowledge: 'Knowledge bases: documents from text, web pages and files (plain text, Markdown, HTML, PDF), ingested into chunks assistants search.',
   settings: 'What assistants remember of callers, and how they reach language models: the default model, the providers allowed, the workspace’s own provider keys; and the webhook endpoints that receive the workspace’s events, signed, with their delivery log.',
   calls: 'Calls an assistant makes and answers: placed with a workspace number, followed through their states, with their transcript, summary, analysis, events and the minutes and credits they were charged.',
+  campaigns: 'Outbound campaigns: an assistant calling a list of leads from a pool of the workspace’s numbers, inside a calling window in each lead’s time zone, paced and with retries; their leads (added one at a time or imported in bulk, checked against the suppression list) and segments, saved filters over leads a campaign can target.',
   telephony: 'Phone numbers, carrier connections, A2P 10DLC campaigns, the SMS suppression list and SMS.',
   billing: 'The wallet’s balance in credits and minutes, the ledger and usage summaries. Amounts are exact decimal strings.',
   platform: 'White-label platforms: their end-users, the users’ tokens and credit transfers (plan feature `white_label`).',
@@ -210,6 +212,7 @@ function errorAnswersOf(op: Operation<any, any>): ErrorAnswer[] {
 
 function description(op: Operation<any, any>): string {
   const lines = op.doc.description ? [op.doc.description, ''] : [];
+  if (op.doc.deprecated) lines.unshift(`**Deprecated:** ${op.doc.deprecated}`, '');
   const write = op.scope?.endsWith(':read') ? `${op.scope.slice(0, -':read'.length)}:write` : undefined;
   lines.push(
     op.scope
@@ -250,6 +253,7 @@ function operationObject(op: Operation<any, any>, components: Components): Recor
     ...(op.scope ? { 'x-required-scope': op.scope } : {}),
     ...(op.feature ? { 'x-required-feature': op.feature } : {}),
     ...(op.doc.mcp ? { 'x-mcp-tool': op.doc.mcp.tool } : {}),
+    ...(op.doc.deprecated ? { deprecated: true } : {}),
   };
 }
 

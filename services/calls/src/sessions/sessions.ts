@@ -27,7 +27,7 @@ import type { CallsDeps } from '../deps.js';
 import { firstMessageOf } from '../domain/first-message.js';
 import { isEnded } from '../domain/statuses.js';
 import type { CallTools } from '../peers/call-tools.js';
-import { retryOnConflict } from '../retry-on-conflict.js';
+import { retryOnConflict } from '@voice/runtime/retry-on-conflict';
 import { RecordingTooLarge, type CallChanges, type CallReport, type CallView } from '../store/store.js';
 
 export const sessionEndReasons = ['assistant_ended', 'caller_hung_up', 'max_duration', 'error'] as const;

@@ -1,6 +1,7 @@
 // The history and e-mail API's contract (issue 16): e-mail senders, the workspace's timeline of
 // conversations (calls, SMS, e-mails) and its e-mails.
 import { z } from 'zod';
+import { pageQueryFields } from '@voice/runtime/validation';
 import { idSchema, timeSchema } from './responses.js';
 import { emailField } from './identity.js';
 
@@ -48,3 +49,29 @@ export const emailHistoryItemSchema = z
 
 export const historyChannels = ['call', 'sms', 'email'] as const;
 export type HistoryChannel = (typeof historyChannels)[number];
+
+/** Query of GET /history. */
+export const listHistoryQuerySchema = z.strictObject({
+  channel: z.enum(historyChannels).optional().describe('only calls, only SMS or only e-mails'),
+  contact: z
+    .string()
+    .max(320)
+    .optional()
+    .describe('only conversations with this contact: a phone number in international format (calls and SMS from or to it) or an e-mail address (e-mails from or to it)'),
+  created_from: z.iso.datetime().optional().describe('only items created at or after this RFC 3339 time'),
+  created_to: z.iso.datetime().optional().describe('only items created before this RFC 3339 time'),
+  ...pageQueryFields,
+});
+
+export const historyItemSchema = z
+  .object({
+    id: idSchema.describe('the call’s (GET /calls/{id}), SMS’s or e-mail’s (GET /history/emails/{id}) id'),
+    channel: z.enum(historyChannels),
+    direction: z.enum(['inbound', 'outbound']),
+    status: z.string().describe('the channel’s own status: a call’s (queued … completed), an SMS’s (queued, sent, delivered, failed) or an e-mail’s (queued, sent, failed)'),
+    from: z.string().describe('a phone number in international format, or an e-mail address'),
+    to: z.string(),
+    preview: z.string().nullable().describe('the call’s summary, the SMS’s text or the e-mail’s subject'),
+    created_at: timeSchema,
+  })
+  .meta({ id: 'HistoryItem' });

@@ -43,6 +43,7 @@ import { registerTelephonyRoutes } from './rest/telephony.js';
 import { registerToolRoutes } from './rest/tools.js';
 import { registerWebhookRoutes } from './rest/webhooks.js';
 import { registerEmailSenderRoutes } from './rest/email-senders.js';
+import { registerHistoryRoutes } from './rest/history.js';
 import { registerAssistantRoutes } from './rest/assistants.js';
 import { registerSettingsRoutes } from './rest/settings.js';
 import { registerKnowledgeRoutes } from './rest/knowledge.js';
@@ -114,6 +115,7 @@ export function buildRestRouter(deps: GatewayDeps, recordingUrls: RecordingDownl
   registerLeadRoutes(rest, deps);
   registerSegmentRoutes(rest, deps);
   registerEmailSenderRoutes(rest, deps);
+  registerHistoryRoutes(rest, deps);
   return rest;
 }
 

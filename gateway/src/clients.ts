@@ -9,6 +9,7 @@ import { SettingsService } from '@voice/proto/voice/assistants/v1/settings';
 import { AssistantVersionsService } from '@voice/proto/voice/assistants/v1/versions';
 import { BillingService } from '@voice/proto/voice/billing/v1/billing';
 import { CallsService } from '@voice/proto/voice/calls/v1/calls';
+import { HistoryService } from '@voice/proto/voice/calls/v1/history';
 import { CampaignsService, LeadsService, SegmentsService } from '@voice/proto/voice/campaigns/v1/campaigns';
 import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
 import { CustomDomainService } from '@voice/proto/voice/platform/v1/custom_domains';
@@ -43,6 +44,7 @@ export interface ServiceClients {
   settings: Client<typeof SettingsService>;
   knowledge: Client<typeof KnowledgeService>;
   calls: Client<typeof CallsService>;
+  history: Client<typeof HistoryService>;
   webhooks: Client<typeof WebhooksService>;
   campaigns: Client<typeof CampaignsService>;
   leads: Client<typeof LeadsService>;
@@ -92,6 +94,7 @@ export function createServiceClients(services: GatewayConfig['services'], local?
     settings: createClient(SettingsService, channels.assistants.transport),
     knowledge: createClient(KnowledgeService, channels.assistants.transport),
     calls: createClient(CallsService, channels.calls.transport),
+    history: createClient(HistoryService, channels.calls.transport),
     webhooks: createClient(WebhooksService, channels.webhooks.transport),
     campaigns: createClient(CampaignsService, channels.campaigns.transport),
     leads: createClient(LeadsService, channels.campaigns.transport),

@@ -23,6 +23,8 @@ export const knownRoutes = [
   'GET /email-senders',
   'POST /email-senders',
   'DELETE /email-senders/{id}',
+  'GET /history',
+  'GET /history/emails/{id}',
   'GET /assistants',
   'POST /assistants',
   'GET /assistants/{id}',

@@ -2062,6 +2062,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace’s conversations, newest first: calls, SMS and e-mails in one timeline
+         * @description Each item names its channel and its id there (GET /calls/{id}, GET /history/emails/{id}). `contact` takes a phone number (calls and SMS from or to it) or an e-mail address (e-mails from or to it). Pages go at most 1000 items deep (`offset` + `limit`, 400 beyond): page further back with `created_to` set to the oldest item’s `created_at`. The channels are read where they live (calls here, SMS from telephony, e-mails from the mail outbox), so a status is always the current one.
+         *
+         *     **Scope:** `calls:read` (or `calls:write`).
+         *
+         *     **MCP tool:** `list_history`.
+         */
+        get: operations["listHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/history/emails/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An e-mail the workspace sent (a post-call summary), with its delivery status
+         * @description `queued` while the platform sends it (a mail server that refuses it is retried with backoff for a day), `sent` once the mail server accepted it, `failed` when it was given up or its sender was deleted or unverified before it went out (`failure_reason`).
+         *
+         *     **Scope:** `calls:read` (or `calls:write`).
+         *
+         *     **MCP tool:** `get_email_history_item`.
+         */
+        get: operations["getEmailHistoryItem"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     ping: {
@@ -3802,6 +3850,60 @@ export interface components {
              */
             created_at: string;
             verified_at: string | null;
+        };
+        HistoryItem: {
+            /**
+             * Format: uuid
+             * @description the call’s (GET /calls/{id}), SMS’s or e-mail’s (GET /history/emails/{id}) id
+             */
+            id: string;
+            /** @enum {string} */
+            channel: "call" | "sms" | "email";
+            /** @enum {string} */
+            direction: "inbound" | "outbound";
+            /** @description the channel’s own status: a call’s (queued … completed), an SMS’s (queued, sent, delivered, failed) or an e-mail’s (queued, sent, failed) */
+            status: string;
+            /** @description a phone number in international format, or an e-mail address */
+            from: string;
+            to: string;
+            /** @description the call’s summary, the SMS’s text or the e-mail’s subject */
+            preview: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds
+             */
+            created_at: string;
+        };
+        EmailHistoryItem: {
+            /**
+             * Format: uuid
+             * @description UUID v4
+             */
+            id: string;
+            /**
+             * @description queued while the platform sends or retries it, sent once the mail server accepted it, failed when it was refused or given up
+             * @enum {string}
+             */
+            status: "queued" | "sent" | "failed";
+            /**
+             * Format: uuid
+             * @description the e-mail sender it went out from
+             */
+            sender_id: string;
+            /** @description the From address; empty when its sender was deleted before it was sent */
+            from: string;
+            to: string;
+            subject: string;
+            /** @description the call the e-mail summarises */
+            call_id: string | null;
+            /** @description why it failed; null unless failed */
+            failure_reason: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds
+             */
+            created_at: string;
+            sent_at: string | null;
         };
     };
     responses: {
@@ -13261,6 +13363,129 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listHistory: {
+        parameters: {
+            query?: {
+                /** @description only calls, only SMS or only e-mails */
+                channel?: "call" | "sms" | "email";
+                /** @description only conversations with this contact: a phone number in international format (calls and SMS from or to it) or an e-mail address (e-mails from or to it) */
+                contact?: string;
+                /** @description only items created at or after this RFC 3339 time */
+                created_from?: string;
+                /** @description only items created before this RFC 3339 time */
+                created_to?: string;
+                /** @description Page size: an integer from 1 to 200. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Items to skip: an integer of at least 0. Page until `offset + limit >= meta.pagination.total`. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *           "channel": "call",
+                     *           "direction": "inbound",
+                     *           "status": "status",
+                     *           "from": "+14155550100",
+                     *           "to": "+14155550123",
+                     *           "preview": "preview",
+                     *           "created_at": "2026-11-21T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "pagination": {
+                     *           "limit": 50,
+                     *           "offset": 0,
+                     *           "total": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["HistoryItem"][];
+                        meta: {
+                            pagination: components["schemas"]["Pagination"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getEmailHistoryItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "status": "queued",
+                     *         "sender_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "from": "+14155550100",
+                     *         "to": "+14155550123",
+                     *         "subject": "subject",
+                     *         "call_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "failure_reason": "failure reason",
+                     *         "created_at": "2026-11-21T10:00:00.000Z",
+                     *         "sent_at": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["EmailHistoryItem"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

@@ -17,6 +17,8 @@ export interface CallsConfig {
   identityUrl: string;
   /** The tools service: an assistant's api tools run through it during calls. */
   toolsUrl: string;
+  /** Platform-users: the workspace's e-mails (history) and the post-call summaries sent through its mail outbox. */
+  platformUsersUrl: string;
   /** The largest call recording kept, in bytes (VOICE_CALL_RECORDING_MAX_MB). */
   recordingMaxBytes: number;
   /** What a call minute beyond the wallet's included minutes costs, in credit sub-units. */
@@ -47,6 +49,7 @@ export function readCallsConfig(env: Env): CallsConfig {
     billingUrl: readServiceUrl(env, 'billing'),
     toolsUrl: readServiceUrl(env, 'tools'),
     identityUrl: readServiceUrl(env, 'identity'),
+    platformUsersUrl: readServiceUrl(env, 'platform-users'),
     recordingMaxBytes: readInt(env, 'VOICE_CALL_RECORDING_MAX_MB', 256, { min: 1, max: 4096 }) * 1024 * 1024,
     creditUnitsPerMinute: readCreditsPerMinute(env),
     minuteRounding: readEnum(env, 'VOICE_CALL_MINUTE_ROUNDING', 'minute', minuteRoundings),

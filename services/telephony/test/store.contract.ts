@@ -906,6 +906,19 @@ export function telephonyStoreContract(open: OpenStore<TelephonyStore>): void {
         expect(await store.listMessages(workspace, { status: 'queued' }, { limit: 2, offset: 2 })).toEqual({ messages: [accepted[0]], total: 3 });
         expect(await store.listMessages(otherWorkspace, {}, all)).toEqual({ messages: [], total: 0 });
       });
+
+      test('filtered by a number they are from or to, and by creation time', async () => {
+        const first = (await sent(messageRecord(workspace, { from: '+15550001001', to: '+15550002001' }))).message;
+        const second = (await sent(messageRecord(workspace, { from: '+15550001001', to: '+15550002002' }))).message;
+        const third = (await sent(messageRecord(workspace, { from: '+15550001002', to: '+15550001001' }))).message;
+        const ids = async (filter: Parameters<TelephonyStore['listMessages']>[1]) => (await store.listMessages(workspace, filter, all)).messages.map((m) => m.id);
+        expect(await ids({ number: '+15550002001' })).toEqual([first.id]);
+        expect(await ids({ number: '+15550001001' })).toEqual([third.id, second.id, first.id]);
+        expect(await ids({ number: '+15550001001', createdFrom: second.createdAt })).toEqual([third.id, second.id]);
+        expect(await ids({ number: '+15550001001', createdTo: second.createdAt })).toEqual([first.id]);
+        expect(await ids({ createdFrom: second.createdAt, createdTo: third.createdAt })).toEqual([second.id]);
+        expect((await store.listMessages(otherWorkspace, { number: '+15550001001' }, all)).total).toBe(0);
+      });
     });
   });
 }

@@ -351,11 +351,22 @@ export interface InterruptedSendStore {
 }
 
 /** Sent messages as callers read them, and the carriers' reports on them. */
+/** Which messages a list shows. */
+export interface MessageFilter {
+  status?: MessageStatus;
+  /** From or to this E.164 number. */
+  number?: string;
+  /** Created at or after. */
+  createdFrom?: string;
+  /** Created before. */
+  createdTo?: string;
+}
+
 export interface MessageStore {
   /** A message still with the carrier ('sending') is not found: nobody was told its id yet, and it may vanish. */
   getMessage(workspaceId: string, id: string): Promise<MessageRecord | undefined>;
   /** Newest first, 'sending' messages excluded. */
-  listMessages(workspaceId: string, filter: { status?: MessageStatus }, page: Page): Promise<{ messages: MessageRecord[]; total: number }>;
+  listMessages(workspaceId: string, filter: MessageFilter, page: Page): Promise<{ messages: MessageRecord[]; total: number }>;
 }
 
 /** Carriers' delivery reports. */

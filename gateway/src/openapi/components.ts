@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { idempotencyWindowMs, maxIdempotencyKeyLength } from '@voice/runtime/idempotency';
 import { typedPageFields } from '@voice/runtime/validation';
 import { errorSchema } from '@voice/contracts/responses';
+import { maxBodyText } from '../middleware/json-body.js';
 import { jsonSchemaOf, type JsonSchema, type SchemaComponents } from './json-schema.js';
 
 type HeaderName = 'RateLimit-Limit' | 'RateLimit-Remaining' | 'RateLimit-Reset' | 'Retry-After' | 'X-Request-Id' | 'WWW-Authenticate' | 'Idempotent-Replayed';
@@ -89,9 +90,9 @@ export const errorAnswers: Record<ErrorAnswer, ErrorAnswerSpec> = {
   },
   PayloadTooLarge: {
     status: 413,
-    description: 'The body is larger than 1 MiB (`invalid_request`).',
+    description: `The body is larger than ${maxBodyText} (\`invalid_request\`).`,
     code: 'invalid_request',
-    message: 'the request body is larger than 1 MiB',
+    message: `the request body is larger than ${maxBodyText}`,
     headers: rateLimitHeaders,
   },
   RateLimited: {

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { idempotencyWindowMs, maxIdempotencyKeyLength } from '@voice/runtime/idempotency';
 import { maxInputJsonDepth, maxPageLimit, defaultPageLimit } from '@voice/runtime/validation';
 import { maxBodyText } from '../middleware/json-body.js';
+import { saneRequestIdText } from '../middleware/request-id.js';
 import { statusOfReason } from '../errors/status-table.js';
 import { toolsets, type Operation, type Toolset } from '../rest/operation.js';
 import { Components, rateLimitHeaders, type ErrorAnswer } from './components.js';
@@ -127,7 +128,7 @@ function infoDescription(): string {
     '',
     '## Request ids',
     '',
-    'Every answer carries `X-Request-Id`: the client’s own when it sent a sane one (1 to 128 characters of `A-Za-z0-9._:-`), else a',
+    `Every answer carries \`X-Request-Id\`: the client’s own when it sent a sane one (${saneRequestIdText}), else a`,
     'new one. Quote it when asking for support.',
     '',
     '## Webhooks',

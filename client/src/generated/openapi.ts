@@ -2783,6 +2783,15 @@ export interface components {
                     [key: string]: unknown;
                 };
                 success_criteria?: string;
+                summary_email?: {
+                    /**
+                     * Format: uuid
+                     * @description a verified e-mail sender of the workspace (GET /email-senders)
+                     */
+                    sender_id: string;
+                    /** @description who receives the summary: one e-mail each, listed in GET /history */
+                    recipients: string[];
+                };
             };
             metadata: {
                 [key: string]: unknown;
@@ -2903,6 +2912,15 @@ export interface components {
                         [key: string]: unknown;
                     };
                     success_criteria?: string;
+                    summary_email?: {
+                        /**
+                         * Format: uuid
+                         * @description a verified e-mail sender of the workspace (GET /email-senders)
+                         */
+                        sender_id: string;
+                        /** @description who receives the summary: one e-mail each, listed in GET /history */
+                        recipients: string[];
+                    };
                 };
                 metadata: {
                     [key: string]: unknown;
@@ -4754,7 +4772,13 @@ export interface operations {
                      *                 "appointment_booked"
                      *               ]
                      *             },
-                     *             "success_criteria": "success criteria"
+                     *             "success_criteria": "success criteria",
+                     *             "summary_email": {
+                     *               "sender_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *               "recipients": [
+                     *                 "ada@example.com"
+                     *               ]
+                     *             }
                      *           },
                      *           "metadata": {},
                      *           "revision": 1,
@@ -4877,7 +4901,13 @@ export interface operations {
                  *             "appointment_booked"
                  *           ]
                  *         },
-                 *         "success_criteria": "success criteria"
+                 *         "success_criteria": "success criteria",
+                 *         "summary_email": {
+                 *           "sender_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                 *           "recipients": [
+                 *             "ada@example.com"
+                 *           ]
+                 *         }
                  *       },
                  *       "metadata": {}
                  *     }
@@ -4963,6 +4993,15 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         success_criteria?: string;
+                        summary_email?: {
+                            /**
+                             * Format: uuid
+                             * @description a verified e-mail sender of the workspace (GET /email-senders)
+                             */
+                            sender_id: string;
+                            /** @description who receives the summary: one e-mail each, listed in GET /history */
+                            recipients: string[];
+                        };
                     };
                     metadata?: {
                         [key: string]: unknown;
@@ -5059,7 +5098,13 @@ export interface operations {
                      *               "appointment_booked"
                      *             ]
                      *           },
-                     *           "success_criteria": "success criteria"
+                     *           "success_criteria": "success criteria",
+                     *           "summary_email": {
+                     *             "sender_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *             "recipients": [
+                     *               "ada@example.com"
+                     *             ]
+                     *           }
                      *         },
                      *         "metadata": {},
                      *         "revision": 1,
@@ -5182,7 +5227,13 @@ export interface operations {
                      *               "appointment_booked"
                      *             ]
                      *           },
-                     *           "success_criteria": "success criteria"
+                     *           "success_criteria": "success criteria",
+                     *           "summary_email": {
+                     *             "sender_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *             "recipients": [
+                     *               "ada@example.com"
+                     *             ]
+                     *           }
                      *         },
                      *         "metadata": {},
                      *         "revision": 1,
@@ -5341,7 +5392,13 @@ export interface operations {
                  *             "appointment_booked"
                  *           ]
                  *         },
-                 *         "success_criteria": "success criteria"
+                 *         "success_criteria": "success criteria",
+                 *         "summary_email": {
+                 *           "sender_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                 *           "recipients": [
+                 *             "ada@example.com"
+                 *           ]
+                 *         }
                  *       },
                  *       "metadata": {},
                  *       "expected_revision": 1
@@ -5428,6 +5485,15 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         success_criteria?: string;
+                        summary_email?: {
+                            /**
+                             * Format: uuid
+                             * @description a verified e-mail sender of the workspace (GET /email-senders)
+                             */
+                            sender_id: string;
+                            /** @description who receives the summary: one e-mail each, listed in GET /history */
+                            recipients: string[];
+                        };
                     };
                     metadata?: {
                         [key: string]: unknown;
@@ -5524,7 +5590,13 @@ export interface operations {
                      *               "appointment_booked"
                      *             ]
                      *           },
-                     *           "success_criteria": "success criteria"
+                     *           "success_criteria": "success criteria",
+                     *           "summary_email": {
+                     *             "sender_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *             "recipients": [
+                     *               "ada@example.com"
+                     *             ]
+                     *           }
                      *         },
                      *         "metadata": {},
                      *         "revision": 1,
@@ -5730,7 +5802,13 @@ export interface operations {
                      *                 "appointment_booked"
                      *               ]
                      *             },
-                     *             "success_criteria": "success criteria"
+                     *             "success_criteria": "success criteria",
+                     *             "summary_email": {
+                     *               "sender_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *               "recipients": [
+                     *                 "ada@example.com"
+                     *               ]
+                     *             }
                      *           },
                      *           "metadata": {}
                      *         }
@@ -5862,7 +5940,13 @@ export interface operations {
                      *               "appointment_booked"
                      *             ]
                      *           },
-                     *           "success_criteria": "success criteria"
+                     *           "success_criteria": "success criteria",
+                     *           "summary_email": {
+                     *             "sender_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *             "recipients": [
+                     *               "ada@example.com"
+                     *             ]
+                     *           }
                      *         },
                      *         "metadata": {},
                      *         "revision": 1,

@@ -40,6 +40,7 @@ export const durableNames = {
   billingUsage: 'billing-usage',
   callsLegs: 'calls-legs',
   callsWallets: 'calls-wallets',
+  callsSummaryEmails: 'calls-summary-emails',
   webhooksCalls: 'webhooks-calls',
   webhooksTelephony: 'webhooks-telephony',
   webhooksWallets: 'webhooks-wallets',

@@ -39,6 +39,7 @@ import { registerDocsRoutes } from './docs/page.js';
 import { keepRestRouter, registerOpenApiRoute } from './openapi/route.js';
 import { registerSipTrunkRoutes } from './rest/sip-trunks.js';
 import { registerCallerIdRoutes } from './rest/caller-ids.js';
+import { registerSandboxRoutes } from './rest/sandbox.js';
 import { registerTelephonyRoutes } from './rest/telephony.js';
 import { registerToolRoutes } from './rest/tools.js';
 import { registerWebhookRoutes } from './rest/webhooks.js';
@@ -107,6 +108,7 @@ export function buildRestRouter(deps: GatewayDeps, recordingUrls: RecordingDownl
   registerTelephonyRoutes(rest, deps);
   registerSipTrunkRoutes(rest, deps);
   registerCallerIdRoutes(rest, deps);
+  registerSandboxRoutes(rest, deps);
   registerBillingRoutes(rest, deps);
   registerCustomDomainRoutes(rest, deps);
   registerPlatformUserRoutes(rest, deps);

@@ -5,7 +5,7 @@
 // loopback port of its own. The process serves one metrics endpoint for all
 // of them (each service's metrics carry its `service` label).
 import { holdFreePort } from './held-port.js';
-import { readCommonConfig, type Env } from '@voice/runtime/config';
+import { freePortsEnv, readCommonConfig, type Env } from '@voice/runtime/config';
 import { openConfiguredEventStream, type EventStream } from '@voice/runtime/events';
 import { InProcessServices, readInternalTransport, type InternalTransportKind } from '@voice/runtime/internal';
 import { createLogger, type Logger } from '@voice/runtime/logger';
@@ -56,20 +56,7 @@ export interface PlatformOptions {
 }
 
 /** Services listen on free loopback ports unless the operator pinned them. */
-const loopbackDefaults = (env: Env): Env => ({
-  VOICE_IDENTITY_PORT: '0',
-  VOICE_TOOLS_PORT: '0',
-  VOICE_TELEPHONY_PORT: '0',
-  VOICE_BILLING_PORT: '0',
-  VOICE_PLATFORM_USERS_PORT: '0',
-  VOICE_ASSISTANTS_PORT: '0',
-  VOICE_CALLS_PORT: '0',
-  VOICE_CALLS_MEDIA_PORT: '0',
-  VOICE_WEBHOOKS_PORT: '0',
-  VOICE_WEBHOOKS_DELIVERY_PORT: '0',
-  VOICE_CAMPAIGNS_PORT: '0',
-  ...env,
-});
+const loopbackDefaults = (env: Env): Env => ({ ...freePortsEnv(), ...env });
 
 type ServiceName = keyof RunningPlatform['services'];
 

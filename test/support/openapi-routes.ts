@@ -103,6 +103,7 @@ export const knownRoutes = [
   'POST /caller-ids/{id}/verify',
   'DELETE /caller-ids/{id}',
   'GET /sandbox/caller-ids/{id}/verification-call',
+  'POST /sandbox/inbound-calls',
   'GET /a2p-campaigns',
   'POST /a2p-campaigns',
   'GET /a2p-campaigns/{id}',

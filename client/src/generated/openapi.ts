@@ -1211,6 +1211,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/inbound-calls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sandbox only: a caller calls one of the workspace’s numbers
+         * @description Plays what a carrier does when someone dials the number: the call is handed to the assistant the number is given to exactly as a real inbound call is (the same checks, the same funds held), then answered and its media connected to the voice runtime, which plays the assistant’s first message and its default script. Answers 201 with the inbound call (`ringing`, or already further along); follow it with GET /calls/{id}. It is charged like any call when it ends. `to` that is no number of the workspace is 404; a number that is not voice-capable, is given to no assistant, or is carried by a real carrier (a platform on a real carrier, or a number imported through a Twilio-compatible connection) is 409 `telephony_configuration_error`. A call the platform refuses as it would refuse a real caller (the assistant cannot take calls, the wallet cannot cover a minute) is 409 `conflict` with the reason; when the calls service cannot be reached the answer is 503 `telephony_unavailable` and nothing is charged.
+         *
+         *     **Scope:** `calls:write`.
+         */
+        post: operations["simulateSandboxInboundCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/balance": {
         parameters: {
             query?: never;
@@ -4144,7 +4166,7 @@ export interface components {
         "RateLimit-Remaining": number;
         /** @description Seconds until the current window ends. */
         "RateLimit-Reset": number;
-        /** @description The request id: the one the client sent in `X-Request-Id` when it is 1-128 characters of `A-Za-z0-9._:-`, else a new one. Quote it to support. */
+        /** @description The request id: the one the client sent in `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new one. Quote it to support. */
         "X-Request-Id": string;
         /** @description A Bearer challenge (RFC 6750). On `401` it names the protected resource metadata (RFC 9728): `Bearer realm="voice", error="invalid_token", resource_metadata="…"`; on a `403` for a missing scope it names the scope to ask for: `Bearer error="insufficient_scope", scope="…"`. */
         "WWW-Authenticate": string;
@@ -10002,6 +10024,99 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    simulateSandboxInboundCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "to": "+14155550123",
+                 *       "from": "+14155550100"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description the workspace’s number to call: voice-capable, given to an assistant, and carried by the sandbox */
+                    to: string;
+                    /** @description the simulated caller’s number, in international format with a leading + */
+                    from: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "status": "queued",
+                     *         "direction": "outbound",
+                     *         "from": "+14155550100",
+                     *         "to": "+14155550123",
+                     *         "assistant_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "assistant_version": 1,
+                     *         "variables": {},
+                     *         "metadata": {},
+                     *         "created_at": "2026-11-21T10:00:00.000Z",
+                     *         "answered_at": "2026-11-21T10:00:00.000Z",
+                     *         "ended_at": "2026-11-21T10:00:00.000Z",
+                     *         "duration_seconds": 1,
+                     *         "minutes_charged": "3.000",
+                     *         "credits_charged": "12.5000",
+                     *         "end_reason": "end reason",
+                     *         "transcript": [
+                     *           {
+                     *             "role": "assistant",
+                     *             "text": "text",
+                     *             "at": "2026-11-21T10:00:00.000Z"
+                     *           }
+                     *         ],
+                     *         "summary": "summary",
+                     *         "analysis": {
+                     *           "verdict": "verdict",
+                     *           "extracted_fields": {}
+                     *         },
+                     *         "events": [
+                     *           {
+                     *             "type": "type",
+                     *             "at": "2026-11-21T10:00:00.000Z",
+                     *             "data": {}
+                     *           }
+                     *         ],
+                     *         "has_recording": true,
+                     *         "updated_at": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Call"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

@@ -4,7 +4,10 @@
 import { STATUS_CODES } from 'node:http';
 import type { z } from 'zod';
 import { idempotencyWindowMs, maxIdempotencyKeyLength } from '@voice/runtime/idempotency';
-import { maxPageLimit, defaultPageLimit } from '@voice/runtime/validation';
+import { maxInputJsonDepth, maxPageLimit, defaultPageLimit } from '@voice/runtime/validation';
+import { accessTokenSeconds } from '@voice/runtime/oauth';
+import { maxBodyText } from '../middleware/json-body.js';
+import { saneRequestIdText } from '../middleware/request-id.js';
 import { statusOfReason } from '../errors/status-table.js';
 import { toolsets, type Operation, type Toolset } from '../rest/operation.js';
 import { Components, rateLimitHeaders, type ErrorAnswer } from './components.js';
@@ -48,7 +51,7 @@ const tagDescriptions: Record<Toolset, string> = {
 };
 
 const reasonMeanings: Record<string, string> = {
-  invalid_request: 'invalid body, query parameter or header; `details` names the fields (a body over 1 MiB is `413`, an unsupported method `405` with `Allow`)',
+  invalid_request: `invalid body, query parameter or header; \`details\` names the fields (a body over ${maxBodyText} is \`413\`, an unsupported method \`405\` with \`Allow\`)`,
   unauthorized: 'missing, invalid, expired or revoked credential',
   forbidden: 'the credential lacks the scope, or the plan the feature',
   not_found: 'no such resource in this workspace (also for a malformed id)',
@@ -72,7 +75,7 @@ function infoDescription(): string {
     '## Authentication',
     '',
     'Every request sends `Authorization: Bearer <credential>`: a service-account API key (`svc_…`, for servers) or an OAuth 2.0',
-    'access token (`svc_at_…`, authorization code flow with PKCE `S256`, one hour, rotating refresh tokens). Each operation names',
+    `access token (\`svc_at_…\`, authorization code flow with PKCE \`S256\`, ${accessTokenSeconds / 60} minutes, rotating refresh tokens). Each operation names`,
     'the scope it needs (`x-required-scope`); a `:write` scope covers the matching `:read`, and a key without scope restrictions',
     'may call everything. Some operations also need a plan feature (`x-required-feature`). A bad credential is `401` with a',
     '`WWW-Authenticate` challenge naming `/.well-known/oauth-protected-resource`; a missing scope or feature is `403`.',
@@ -100,7 +103,7 @@ function infoDescription(): string {
     '',
     '## Requests and answers',
     '',
-    'Bodies are JSON objects (`Content-Type: application/json`, at most 1 MiB, nested at most 32 levels). Unknown body fields and',
+    `Bodies are JSON objects (\`Content-Type: application/json\`, at most ${maxBodyText}, nested at most ${maxInputJsonDepth} levels). Unknown body fields and`,
     'unknown query parameters are `400`. Field names are snake_case, ids UUID v4, times RFC 3339 UTC with milliseconds',
     '(`2026-11-21T10:00:00.000Z`), and money exact decimal strings (credits with 4 places, minutes with 3). A create answers',
     '`201` with `{data}`, a read or update `200` with `{data}`, a delete `200` with `{data: {id, deleted: true}}`. Answers may',
@@ -126,7 +129,7 @@ function infoDescription(): string {
     '',
     '## Request ids',
     '',
-    'Every answer carries `X-Request-Id`: the client’s own when it sent a sane one (1 to 128 characters of `A-Za-z0-9._:-`), else a',
+    `Every answer carries \`X-Request-Id\`: the client’s own when it sent a sane one (${saneRequestIdText}), else a`,
     'new one. Quote it when asking for support.',
     '',
     '## Webhooks',

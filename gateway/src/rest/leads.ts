@@ -12,6 +12,7 @@ import {
   type LeadInput,
 } from '@voice/contracts/campaigns';
 import { dataOf, deletedSchema, listOfSchema } from '@voice/contracts/responses';
+import { maxBodyText } from '../middleware/json-body.js';
 import type { RestDeps } from './deps.js';
 import { presentBulkResults, presentLead } from './campaigns-presenters.js';
 import { toolHints } from './operation.js';
@@ -62,7 +63,7 @@ export function registerLeadRoutes(rest: RestRouter, deps: RestDeps): void {
     doc: {
       id: 'addLeads',
       summary: `Import up to ${maxBulkLeads.toLocaleString('en-US')} leads into a campaign, with an outcome per row`,
-      description: `Every row gets an outcome, in the order sent: \`created\`; \`duplicate\` (the campaign has the number already, or an earlier row of this import has it: \`lead_id\` names that lead); \`invalid_number\`; \`suppressed\` (on the workspace’s suppression list: not added). A row that is malformed in any other way (an unknown field, a bad \`time_zone\` or variable) is 400 for the whole import, and nothing is added; so is more than ${maxBulkLeads.toLocaleString('en-US')} rows. The body, like every body, may be at most 1 MiB: split larger imports.`,
+      description: `Every row gets an outcome, in the order sent: \`created\`; \`duplicate\` (the campaign has the number already, or an earlier row of this import has it: \`lead_id\` names that lead); \`invalid_number\`; \`suppressed\` (on the workspace’s suppression list: not added). A row that is malformed in any other way (an unknown field, a bad \`time_zone\` or variable) is 400 for the whole import, and nothing is added; so is more than ${maxBulkLeads.toLocaleString('en-US')} rows. The body, like every body, may be at most ${maxBodyText}: split larger imports.`,
       toolset: 'campaigns',
       response: dataOf(bulkLeadsResultSchema),
       mcp: { tool: 'add_leads', annotations: toolHints.create },

@@ -139,6 +139,33 @@ export function campaignStoreContract(open: OpenStore<CampaignStore>): void {
       expect(await store.listLeads(otherWorkspace, {}, all)).toEqual({ leads: [], total: 0 });
     });
 
+    test('leads of a campaign that does not exist (or is another workspace’s) are not kept', async () => {
+      const campaign = campaignRecord(workspace);
+      await store.insertCampaign(campaign);
+      const gone = campaignRecord(workspace);
+      const kept = leadRecord(campaign);
+      expect(await store.insertLeads([leadRecord(gone), kept, leadRecord({ ...campaign, workspaceId: otherWorkspace })])).toEqual([
+        { kind: 'no_campaign' },
+        { kind: 'created' },
+        { kind: 'no_campaign' },
+      ]);
+      expect(await store.listLeads(workspace, {}, all)).toEqual({ leads: [kept], total: 1 });
+      expect(await store.listLeads(otherWorkspace, {}, all)).toEqual({ leads: [], total: 0 });
+      expect(await store.copySegmentLeads(workspace, gone.id, {}, newId, tick())).toBe(0);
+    });
+
+    test('a campaign deleted while leads are added keeps none of them', async () => {
+      const campaign = campaignRecord(workspace);
+      await store.insertCampaign(campaign);
+      const leads = Array.from({ length: 300 }, () => leadRecord(campaign));
+      const [outcomes] = await Promise.all([store.insertLeads(leads), store.deleteCampaign(workspace, campaign.id)]);
+      expect(await store.getCampaign(workspace, campaign.id)).toBeUndefined();
+      expect((await store.listLeads(workspace, {}, all)).total).toBe(0);
+      const kinds = new Set(outcomes.map((outcome) => outcome.kind));
+      // Either the insert came first (and the delete took its leads) or the delete did.
+      expect([...kinds].every((kind) => kind === 'created' || kind === 'no_campaign')).toBe(true);
+    });
+
     test('a bulk insert of thousands of rows keeps every outcome in order', async () => {
       const campaign = campaignRecord(workspace);
       await store.insertCampaign(campaign);
@@ -203,7 +230,9 @@ export function campaignStoreContract(open: OpenStore<CampaignStore>): void {
       gold = leadRecord(campaign, { phone: '+14155550001', variables: { tier: 'gold', visits: 3, vip: true }, timeZone: 'America/Los_Angeles' });
       silver = leadRecord(campaign, { phone: '+442071838750', variables: { tier: 'silver', visits: 1, vip: false }, timeZone: 'Europe/London' });
       failed = leadRecord(other, { phone: '+14155550002', variables: { tier: 'gold', visits: '3' }, status: 'failed', timeZone: null });
-      await store.insertLeads([gold, silver, failed, leadRecord(campaignRecord(otherWorkspace), { phone: '+14155550003' })]);
+      const elsewhere = campaignRecord(otherWorkspace);
+      await store.insertCampaign(elsewhere);
+      await store.insertLeads([gold, silver, failed, leadRecord(elsewhere, { phone: '+14155550003' })]);
     });
 
     const matching = async (segment: Parameters<CampaignStore['copySegmentLeads']>[2], status?: LeadRecord['status']) =>

@@ -39,6 +39,7 @@ export class Leads implements ServiceImpl<typeof LeadsService> {
     }
     const lead = newLead(caller.workspaceId, campaign.id, { ...input.value, phone }, this.deps.now().toISOString());
     const [outcome] = await this.deps.store.insertLeads([lead]);
+    if (outcome?.kind === 'no_campaign') throw notFound('campaign');
     if (outcome?.kind === 'duplicate') throw serviceError('conflict', `${phone} is already a lead of this campaign (${outcome.leadId})`);
     return { lead: presentLead(lead) };
   }
@@ -63,8 +64,11 @@ export class Leads implements ServiceImpl<typeof LeadsService> {
       return false;
     });
     const outcomes = await this.deps.store.insertLeads(allowed.map(({ lead }) => lead));
+    // The campaign was deleted during the import: nothing of it was kept.
+    if (outcomes.some((outcome) => outcome.kind === 'no_campaign')) throw notFound('campaign');
     allowed.forEach(({ index, lead }, i) => {
       const outcome = outcomes[i]!;
+      if (outcome.kind === 'no_campaign') return;
       results[index] = { index, outcome: outcome.kind, leadId: outcome.kind === 'created' ? lead.id : outcome.leadId, phone: lead.phone };
     });
     return { results };

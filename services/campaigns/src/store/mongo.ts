@@ -16,6 +16,7 @@ import {
   type LeadCounts,
   type LeadFilter,
   type LeadInsertOutcome,
+  campaignKey,
   type LeadRecord,
   type SegmentChanges,
   type SegmentRecord,
@@ -130,10 +131,15 @@ export class MongoCampaignStore implements CampaignStore {
 
   async insertLeads(leads: readonly LeadRecord[]): Promise<LeadInsertOutcome[]> {
     const outcomes: LeadInsertOutcome[] = [];
+    const campaigns = await this.existingCampaigns(leads);
     // A number already in the campaign, or earlier in this import, is a duplicate of that lead.
     const known = await this.leadIdsByPhone(leads);
     const fresh: LeadRecord[] = [];
     for (const lead of leads) {
+      if (!campaigns.has(campaignKey(lead))) {
+        outcomes.push({ kind: 'no_campaign' });
+        continue;
+      }
       const key = `${lead.campaignId}\u0000${lead.phone}`;
       const existing = known.get(key);
       if (existing) {
@@ -145,6 +151,14 @@ export class MongoCampaignStore implements CampaignStore {
       }
     }
     const lost = await this.insertMany(fresh);
+    // A campaign deleted while its leads were written takes them with it: deleteCampaign may have run
+    // between the check above and the insert, so look again and remove what it left behind.
+    const remaining = await this.existingCampaigns(fresh);
+    const orphans = fresh.filter((lead) => !remaining.has(campaignKey(lead)));
+    if (orphans.length > 0) {
+      for (const chunk of chunks(orphans)) await this.leads.deleteMany({ _id: { $in: chunk.map((lead) => lead.id) } });
+      for (const lead of orphans) outcomes[leads.indexOf(lead)] = { kind: 'no_campaign' };
+    }
     if (lost.length === 0) return outcomes;
     // A concurrent import took some numbers first: those rows are duplicates of its leads.
     const winners = await this.leadIdsByPhone(lost);
@@ -153,6 +167,14 @@ export class MongoCampaignStore implements CampaignStore {
       outcomes[index] = { kind: 'duplicate', leadId: winners.get(`${lead.campaignId}\u0000${lead.phone}`)! };
     }
     return outcomes;
+  }
+
+  /** The campaigns of these leads that exist in their workspaces, by campaignKey. */
+  private async existingCampaigns(leads: readonly LeadRecord[]): Promise<Set<string>> {
+    const asked = new Map(leads.map((lead) => [campaignKey(lead), lead]));
+    const found = new Set<string>();
+    for (const [key, lead] of asked) if (await this.campaigns.countDocuments({ _id: lead.campaignId, workspace_id: lead.workspaceId }, { limit: 1 })) found.add(key);
+    return found;
   }
 
   /** Inserts the leads; answers those whose number another writer took first. */

@@ -14,6 +14,7 @@ import {
   type LeadCounts,
   type LeadFilter,
   type LeadInsertOutcome,
+  campaignKey,
   type LeadRecord,
   type SegmentChanges,
   type SegmentRecord,
@@ -179,13 +180,20 @@ export class SqliteCampaignStore implements CampaignStore {
   }
 
   async insertLeads(leads: readonly LeadRecord[]): Promise<LeadInsertOutcome[]> {
-    return this.db.transaction(() =>
-      leads.map((lead): LeadInsertOutcome => {
+    return this.db.transaction(() => {
+      const campaigns = new Map<string, boolean>();
+      const exists = (lead: LeadRecord) => {
+        const key = campaignKey(lead);
+        if (!campaigns.has(key)) campaigns.set(key, this.sql('SELECT 1 FROM campaigns WHERE id = ? AND workspace_id = ?').get(lead.campaignId, lead.workspaceId) !== undefined);
+        return campaigns.get(key)!;
+      };
+      return leads.map((lead): LeadInsertOutcome => {
+        if (!exists(lead)) return { kind: 'no_campaign' };
         if (insertRow(this.sql, 'leads', { id: lead.id, ...storedLead(lead, sqliteJson, sqliteValues) }, { ifAbsent: true }) === 1) return { kind: 'created' };
         const existing = this.sql('SELECT id FROM leads WHERE campaign_id = ? AND phone = ?').get(lead.campaignId, lead.phone) as { id: string };
         return { kind: 'duplicate', leadId: existing.id };
-      }),
-    ).immediate();
+      });
+    }).immediate();
   }
 
   async listLeads(workspaceId: string, filter: LeadFilter, page: Page): Promise<{ leads: LeadRecord[]; total: number }> {
@@ -238,6 +246,7 @@ export class SqliteCampaignStore implements CampaignStore {
     const segment = segmentCondition(filter);
     const conditions = ['workspace_id = @workspaceId', 'campaign_id != @campaignId', `status NOT IN (${uncopiedLeadStatuses.map((s) => `'${s}'`).join(', ')})`, ...segment.sql];
     return this.db.transaction(() => {
+      if (!this.sql('SELECT 1 FROM campaigns WHERE id = ? AND workspace_id = ?').get(campaignId, workspaceId)) return 0;
       const rows = this.db
         .prepare(`SELECT * FROM leads WHERE ${conditions.join(' AND ')} ORDER BY created_at, id`)
         .all({ ...segment.params, workspaceId, campaignId }) as LeadRow[];

@@ -70,8 +70,11 @@ export interface SegmentChanges {
 
 export type UpdateOutcome<Record> = { kind: 'updated'; record: Record } | { kind: 'not_found' } | { kind: 'revision_conflict' };
 
-/** A lead's number is in its campaign once: an insert of a number already there names the lead that has it. */
-export type LeadInsertOutcome = { kind: 'created' } | { kind: 'duplicate'; leadId: string };
+/**
+ * A lead's number is in its campaign once: an insert of a number already there names the lead that has
+ * it. A lead of a campaign that does not exist (deleted meanwhile) is not kept: `no_campaign`.
+ */
+export type LeadInsertOutcome = { kind: 'created' } | { kind: 'duplicate'; leadId: string } | { kind: 'no_campaign' };
 
 export interface CampaignPart {
   insertCampaign(campaign: CampaignRecord): Promise<void>;
@@ -85,7 +88,7 @@ export interface CampaignPart {
 }
 
 export interface LeadPart {
-  /** Inserts in order, in one transaction; a number already in the campaign (or earlier in `leads`) is a duplicate. */
+  /** Inserts in order; a number already in the campaign (or earlier in `leads`) is a duplicate; no lead outlives its campaign's deletion. */
   insertLeads(leads: readonly LeadRecord[]): Promise<LeadInsertOutcome[]>;
   /** Newest first. */
   listLeads(workspaceId: string, filter: LeadFilter, page: Page): Promise<{ leads: LeadRecord[]; total: number }>;
@@ -126,6 +129,9 @@ export const emptyLeadCounts = (): LeadCounts => ({
   do_not_call: 0,
   removed: 0,
 });
+
+/** A lead's campaign as one key: the workspace and the campaign id. */
+export const campaignKey = (lead: Pick<LeadRecord, 'workspaceId' | 'campaignId'>): string => `${lead.workspaceId}\u0000${lead.campaignId}`;
 
 /** Leads in these statuses are never copied into another campaign by a segment. */
 export const uncopiedLeadStatuses: readonly LeadStatus[] = ['removed', 'do_not_call'];

@@ -40,6 +40,14 @@ export const mediaListeners = {
   sandboxRuntime: { prefix: 'VOICE_SANDBOX_RUNTIME', port: 50060 },
 } as const;
 
+/** Every service's and media listener's port variable set to 0 (a free port each), for a platform started beside others. */
+export function freePortsEnv(): Record<string, string> {
+  return Object.fromEntries([
+    ...(Object.keys(servicePorts) as ServiceName[]).map((service) => [`${serviceVariablePrefix(service)}_PORT`, '0']),
+    ...Object.values(mediaListeners).map((listener) => [`${listener.prefix}_PORT`, '0']),
+  ]);
+}
+
 /** A media listener's own address: <PREFIX>_HOST (loopback unless set) and <PREFIX>_PORT. */
 export function readMediaListenAddress(env: Env, listener: keyof typeof mediaListeners): { host: string; port: number } {
   const { prefix, port } = mediaListeners[listener];

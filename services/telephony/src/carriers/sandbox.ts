@@ -27,7 +27,7 @@ import {
   type SentSmsQuery,
   type SpokenCall,
 } from './carrier.js';
-import { dialledNumber, isAnswered, newSandboxCallId, SandboxCalls, type SandboxCallOptions } from './sandbox-calls.js';
+import { dialledNumber, isAnswered, newSandboxCallId, SandboxCalls, type InboundSandboxCall, type SandboxCallOptions } from './sandbox-calls.js';
 import { isSandboxOffer, sandboxOffers } from './sandbox-inventory.js';
 import { verifyTwilioSignature } from './twilio-signature.js';
 
@@ -95,6 +95,11 @@ export class SandboxCarrier implements CarrierAdapter {
 
   endCall(carrierCallId: string): Promise<void> {
     return this.calls.end(carrierCallId);
+  }
+
+  /** Takes a simulated call to one of its numbers, already handed to the calls service (the sandbox test surface's inbound call). */
+  receiveCall(inbound: InboundSandboxCall): void {
+    this.calls.receive(inbound);
   }
 
   /** Answered at once, unless the destination is one that is busy, does not answer or fails: then nothing is heard. */

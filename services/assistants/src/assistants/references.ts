@@ -4,7 +4,7 @@
 // assistant, the assistant cannot be deleted.
 import type { JsonObject } from '@bufbuild/protobuf';
 import { Code, ConnectError, type Client } from '@connectrpc/connect';
-import { callHeaders, type Caller, type CallerSigner } from '@voice/runtime/caller';
+import { callHeaders, serviceCaller, type Caller, type CallerSigner } from '@voice/runtime/caller';
 import { invalidRequest, serviceError, type FieldIssue } from '@voice/runtime/errors';
 import { unknownAssistantIssue } from '@voice/runtime/internal';
 import type { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
@@ -24,14 +24,7 @@ export class References {
 
   /** Headers of a call made for `caller`'s workspace by this service. */
   private options(caller: Caller) {
-    return {
-      headers: callHeaders(this.deps.signer, {
-        workspaceId: caller.workspaceId,
-        principal: { type: 'internal', id: 'assistants', name: 'assistants' },
-        scopes: null,
-        requestId: caller.requestId,
-      }),
-    };
+    return { headers: callHeaders(this.deps.signer, serviceCaller('assistants', caller.workspaceId, caller.requestId)) };
   }
 
   /**

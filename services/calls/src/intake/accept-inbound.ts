@@ -6,7 +6,7 @@
 // call and holds nothing twice.
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import { Code, ConnectError } from '@connectrpc/connect';
-import { internalCallerOf, type WorkspaceCaller } from '@voice/runtime/caller';
+import { internalCallerOf, serviceCaller, type WorkspaceCaller } from '@voice/runtime/caller';
 import { invalidRequest, serviceError } from '@voice/runtime/errors';
 import { idempotencyExpiry, requestFingerprint } from '@voice/runtime/idempotency';
 import { isUuid } from '@voice/runtime/ids';
@@ -38,7 +38,7 @@ export class CallIntake implements ServiceImpl<typeof CallIntakeService> {
       ...(request.legId.length > 0 && request.legId.length <= 64 ? [] : [{ field: 'leg_id', issue: 'must be 1 to 64 characters' }]),
     ];
     if (issues.length > 0) throw invalidRequest(issues);
-    const caller: WorkspaceCaller = { workspaceId: request.workspaceId, principal: { type: 'internal', id: 'calls', name: 'calls' }, scopes: null, requestId: signed.requestId };
+    const caller: WorkspaceCaller = serviceCaller('calls', request.workspaceId, signed.requestId);
     const now = this.deps.now();
     // The leg names the call: telephony's retry finds the call the first attempt made.
     const claim: IdempotencyClaim = {

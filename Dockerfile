@@ -27,6 +27,7 @@ COPY services/billing/package.json services/billing/
 COPY services/platform-users/package.json services/platform-users/
 COPY services/assistants/package.json services/assistants/
 COPY services/calls/package.json services/calls/
+COPY services/campaigns/package.json services/campaigns/
 COPY services/webhooks/package.json services/webhooks/
 COPY services/voice-sandbox/package.json services/voice-sandbox/
 COPY gateway/package.json gateway/

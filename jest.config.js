@@ -10,6 +10,7 @@ const workspaces = {
   'platform-users': 'services/platform-users',
   assistants: 'services/assistants',
   calls: 'services/calls',
+  campaigns: 'services/campaigns',
   webhooks: 'services/webhooks',
   'voice-sandbox': 'services/voice-sandbox',
   gateway: 'gateway',

@@ -26,6 +26,9 @@ const storageFiles = {
   'assistants-settings.test.ts': 'assistants: memory and AI-inference settings, concurrent partial updates, sealed provider keys',
   'calls-api.test.ts': 'calls: calls, idempotency claims, the outbox of holds released',
   'calls-lifecycle.test.ts': 'calls: leg reports, session reports, recordings in GridFS, charges from wallet changes',
+  'calls-sandbox-inbound.test.ts': 'telephony and calls: inbound legs stored ringing and attached to the calls AcceptInboundCall takes, concurrent ones included',
+  'campaigns.test.ts': 'campaigns: campaigns, concurrent revision-checked updates and starts, leads removed with their campaign',
+  'campaigns-leads.test.ts': 'campaigns: leads one by one and in bulk (10,000 rows, concurrent imports), segment filters and their copy into a campaign, segments',
 };
 
 /**

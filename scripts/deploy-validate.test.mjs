@@ -108,6 +108,17 @@ describe('deploy validation', () => {
     assert.ok(problems.some((line) => line.includes('Deployment/tools: reads NATS_URL, but no ingress NetworkPolicy of the NATS pods admits it on port 4222')), problems.join('\n'));
   });
 
+  test('a pod that reads MONGODB_URI must be admitted by the MongoDB pods\' ingress policy', async () => {
+    const dir = brokenCopy('components/network-policies/policies.yaml', (text) => {
+      const start = text.indexOf('  name: mongodb\n');
+      const end = text.indexOf('\n---', start);
+      const admitted = '        - podSelector:\n            matchLabels:\n              app.kubernetes.io/name: webhooks-delivery\n';
+      return text.slice(0, start) + text.slice(start, end).replace(admitted, '') + text.slice(end);
+    });
+    const problems = await validate(dir, ['overlays/production']);
+    assert.ok(problems.some((line) => line.includes('Deployment/webhooks-delivery: reads MONGODB_URI, but no ingress NetworkPolicy of the MongoDB pods admits it on port 27017')), problems.join('\n'));
+  });
+
   test('the development overlay must generate every Secret it references', async () => {
     const dir = brokenCopy('overlays/development/kustomization.yaml', (text) => text.replace(/  - name: voice-encryption\n    literals:\n      - VOICE_ENCRYPTION_KEY=[0-9a-f]+\n/, ''));
     const problems = await validate(dir, ['overlays/development']);
@@ -138,16 +149,20 @@ describe('deploy validation', () => {
     assert.ok(problems.every((line) => line.startsWith('Dockerfile')), problems.join('\n'));
   });
 
-  test('an image whose port or host variable its configuration does not read fails', async () => {
+  test('an image whose port or host variable its configuration does not read fails (a service\'s, a media listener\'s, the gateway\'s)', async () => {
     const repo = join(deployDir, '..');
     const edited = (path) => {
       const text = readFileSync(join(repo, path), 'utf8');
-      if (path === 'services/runtime/src/config/services.ts') return text.replace('  tools: 50052,', '  tools: 50059,');
+      if (path === 'services/runtime/src/config/services.ts') {
+        return text.replace('  tools: 50052,', '  tools: 50059,').replace("sandboxRuntime: { prefix: 'VOICE_SANDBOX_RUNTIME', port: 50060 }", "sandboxRuntime: { prefix: 'VOICE_SANDBOX', port: 50062 }");
+      }
       return path === 'gateway/src/config.ts' ? text.replace("readString(env, 'HOST', '0.0.0.0')", "readString(env, 'GATEWAY_HOST', '0.0.0.0')") : text;
     };
     const { problems } = await checkDockerfiles({ read: edited });
     assert.deepEqual(problems, [
       'deploy/docker/images.mjs: tools listens on another port than 50052 by default',
+      "deploy/docker/images.mjs: voice-sandbox's configuration reads no VOICE_SANDBOX_RUNTIME_HOST",
+      'deploy/docker/images.mjs: voice-sandbox listens on another port than 50060 by default',
       "deploy/docker/images.mjs: gateway's configuration reads no HOST",
     ]);
   });

@@ -209,7 +209,7 @@ describe('MCP', () => {
     const { key, number, assistantId } = await ready();
     const client = await connect(key);
     try {
-      expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['get_call', 'list_calls', 'make_call']);
+      expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['get_call', 'get_email_history_item', 'list_calls', 'list_history', 'make_call']);
       // A busy destination: the call ends at once, so both reads see it as it stays.
       const busy = '+15005550006';
       const made = (await client.callTool({ name: 'make_call', arguments: { assistant_id: assistantId, from: number.number, to: busy } })) as ToolAnswer;

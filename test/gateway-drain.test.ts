@@ -48,7 +48,7 @@ test('SIGTERM: /readyz 503 while the gateway still serves, then the listener clo
       const response = await fetch(`${url}${path}`);
       return { status: response.status, body: (await response.json()) as { status: string; services: Record<string, string> } };
     };
-    const down = { identity: 'unreachable', tools: 'unreachable', telephony: 'unreachable', billing: 'unreachable', platformUsers: 'unreachable', assistants: 'unreachable', webhooks: 'unreachable', calls: 'unreachable' };
+    const down = { identity: 'unreachable', tools: 'unreachable', telephony: 'unreachable', billing: 'unreachable', platformUsers: 'unreachable', assistants: 'unreachable', webhooks: 'unreachable', calls: 'unreachable', campaigns: 'unreachable' };
 
     expect(await get('/readyz')).toEqual({ status: 200, body: { status: 'ready', services: down } });
     expect(await get('/health/dependencies')).toEqual({ status: 503, body: { status: 'degraded', services: down } });

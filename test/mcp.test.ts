@@ -35,6 +35,9 @@ const allTools = [
   'get_memory_settings', 'update_memory_settings', 'get_ai_inference_settings', 'update_ai_inference_settings',
   'list_knowledge_bases', 'get_knowledge_base', 'create_knowledge_base', 'delete_knowledge_base', 'add_document',
   'make_call', 'list_calls', 'get_call',
+  'list_email_senders', 'list_history', 'get_email_history_item',
+  'list_campaigns', 'get_campaign', 'create_campaign', 'update_campaign', 'delete_campaign', 'start_campaign', 'stop_campaign',
+  'list_leads', 'add_lead', 'add_leads', 'remove_lead_from_campaign', 'delete_lead',
 ].sort();
 
 test('an unrestricted enterprise key sees every tool, each with a schema and annotations', async () => {

@@ -11,7 +11,7 @@ import { fieldsOf } from './support/api-client.js';
 import { startTestPlatform, uniqueEmail, type TestPlatform } from './support/platform.js';
 
 
-const toolsets = ['account', 'assistants', 'knowledge', 'settings', 'calls', 'telephony', 'billing', 'platform'];
+const toolsets = ['account', 'assistants', 'knowledge', 'settings', 'calls', 'campaigns', 'telephony', 'billing', 'platform'];
 
 let platform: TestPlatform;
 let doc: Json;

@@ -85,7 +85,7 @@ describe('health and limits', () => {
     const platform = await startTestPlatform();
     const healthz = await platform.api.get('/healthz');
     expect(healthz.status).toBe(200);
-    const serving = { identity: 'serving', tools: 'serving', telephony: 'serving', billing: 'serving', platformUsers: 'serving', assistants: 'serving', webhooks: 'serving', calls: 'serving' };
+    const serving = { identity: 'serving', tools: 'serving', telephony: 'serving', billing: 'serving', platformUsers: 'serving', assistants: 'serving', webhooks: 'serving', calls: 'serving', campaigns: 'serving' };
     const readyz = await platform.api.get('/readyz');
     expect(readyz.status).toBe(200);
     expect(readyz.body).toEqual({ status: 'ready', services: serving });
@@ -110,10 +110,11 @@ describe('health and limits', () => {
       VOICE_ASSISTANTS_URL: services.assistants,
       VOICE_WEBHOOKS_URL: services.webhooks,
       VOICE_CALLS_URL: services.calls,
+      VOICE_CAMPAIGNS_URL: services.campaigns,
     });
     try {
       const api = new ApiClient(gateway.url);
-      const states = { identity: 'serving', tools: 'unreachable', telephony: 'serving', billing: 'serving', platformUsers: 'serving', assistants: 'serving', webhooks: 'serving', calls: 'serving' };
+      const states = { identity: 'serving', tools: 'unreachable', telephony: 'serving', billing: 'serving', platformUsers: 'serving', assistants: 'serving', webhooks: 'serving', calls: 'serving', campaigns: 'serving' };
       // Readiness is the gateway's own: one service down must not take every gateway out of rotation.
       const readyz = await api.get('/readyz');
       expect(readyz.status).toBe(200);

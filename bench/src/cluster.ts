@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ClusterProcessName, startCluster } from '@voice/platform';
+import { freePortsEnv } from '@voice/runtime/config';
 import { closeNats, connectNats } from '@voice/runtime/nats';
 import { benchPlatformEnv } from './platform.js';
 
@@ -55,12 +56,7 @@ export async function startClusterUnderTest(repoRoot: string, log: (line: string
     ...env,
     NATS_URL: natsUrl,
     VOICE_EVENT_NAMESPACE: namespace,
-    VOICE_IDENTITY_PORT: '0',
-    VOICE_TOOLS_PORT: '0',
-    VOICE_BILLING_PORT: '0',
-    VOICE_TELEPHONY_PORT: '0',
-    VOICE_PLATFORM_USERS_PORT: '0',
-    VOICE_SANDBOX_RUNTIME_PORT: '0',
+    ...freePortsEnv(),
   };
   // Children's warnings and errors, as the platform child's are.
   const output = (name: ClusterProcessName, _stream: 'stdout' | 'stderr', chunk: Buffer) => {

@@ -15,6 +15,7 @@ export const images = [
   { name: 'platform-users', workspace: 'services/platform-users', port: 50055, hostVariable: 'VOICE_PLATFORM_USERS_HOST' },
   { name: 'assistants', workspace: 'services/assistants', port: 50056, hostVariable: 'VOICE_ASSISTANTS_HOST' },
   { name: 'calls', workspace: 'services/calls', port: 50057, hostVariable: 'VOICE_CALLS_HOST' },
+  { name: 'campaigns', workspace: 'services/campaigns', port: 50062, hostVariable: 'VOICE_CAMPAIGNS_HOST' },
   // Also the delivery worker's image (deploy/base/webhooks-delivery.yaml runs its other entry).
   { name: 'webhooks', workspace: 'services/webhooks', port: 50058, hostVariable: 'VOICE_WEBHOOKS_HOST' },
   // The sandbox voice runtime: a test double of the media path, for staging platforms on the sandbox carrier.

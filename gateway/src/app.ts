@@ -31,6 +31,7 @@ import { registerBillingRoutes } from './rest/billing.js';
 import { registerCustomDomainRoutes } from './rest/custom-domain.js';
 import { registerPlatformUserRoutes } from './rest/platform-users.js';
 import { registerInvitationRoutes } from './invitations/router.js';
+import { registerSenderConfirmationRoutes } from './email-senders/confirmation-router.js';
 import { cors } from './cors/cors.js';
 import { registerMcpEndpoint } from './mcp/endpoint.js';
 import { entryScopesOf } from './mcp/scope-challenge.js';
@@ -38,13 +39,19 @@ import { registerDocsRoutes } from './docs/page.js';
 import { keepRestRouter, registerOpenApiRoute } from './openapi/route.js';
 import { registerSipTrunkRoutes } from './rest/sip-trunks.js';
 import { registerCallerIdRoutes } from './rest/caller-ids.js';
+import { registerSandboxRoutes } from './rest/sandbox.js';
 import { registerTelephonyRoutes } from './rest/telephony.js';
 import { registerToolRoutes } from './rest/tools.js';
 import { registerWebhookRoutes } from './rest/webhooks.js';
+import { registerEmailSenderRoutes } from './rest/email-senders.js';
+import { registerHistoryRoutes } from './rest/history.js';
 import { registerAssistantRoutes } from './rest/assistants.js';
 import { registerSettingsRoutes } from './rest/settings.js';
 import { registerKnowledgeRoutes } from './rest/knowledge.js';
 import { registerCallRoutes } from './rest/calls.js';
+import { registerCampaignRoutes } from './rest/campaigns.js';
+import { registerLeadRoutes } from './rest/leads.js';
+import { registerSegmentRoutes } from './rest/segments.js';
 import type { RecordingDownloadUrls } from './recordings/download-urls.js';
 import { recordingDownloadUrlsOf, registerRecordingDownloads } from './recordings/download-route.js';
 import { registerCarrierCallbacks } from './webhooks/carrier-callbacks.js';
@@ -101,10 +108,16 @@ export function buildRestRouter(deps: GatewayDeps, recordingUrls: RecordingDownl
   registerTelephonyRoutes(rest, deps);
   registerSipTrunkRoutes(rest, deps);
   registerCallerIdRoutes(rest, deps);
+  registerSandboxRoutes(rest, deps);
   registerBillingRoutes(rest, deps);
   registerCustomDomainRoutes(rest, deps);
   registerPlatformUserRoutes(rest, deps);
   registerWebhookRoutes(rest, deps);
+  registerCampaignRoutes(rest, deps);
+  registerLeadRoutes(rest, deps);
+  registerSegmentRoutes(rest, deps);
+  registerEmailSenderRoutes(rest, deps);
+  registerHistoryRoutes(rest, deps);
   return rest;
 }
 
@@ -142,6 +155,7 @@ export function buildGatewayApp(platformDeps: GatewayDeps): Express {
     platformName,
   });
   registerInvitationRoutes(app, { clients: deps.clients, signer: deps.signer, platformName, logger: deps.logger });
+  registerSenderConfirmationRoutes(app, { clients: deps.clients, signer: deps.signer, platformName, logger: deps.logger });
   registerCarrierCallbacks(app, { clients: deps.clients, signer: deps.signer, publicUrl: deps.publicUrl });
   registerCarrierVoiceWebhooks(app, { clients: deps.clients, signer: deps.signer, publicUrl: deps.publicUrl });
   const recordingUrls = recordingDownloadUrlsOf(deps.config);

@@ -9,8 +9,11 @@ import { SettingsService } from '@voice/proto/voice/assistants/v1/settings';
 import { AssistantVersionsService } from '@voice/proto/voice/assistants/v1/versions';
 import { BillingService } from '@voice/proto/voice/billing/v1/billing';
 import { CallsService } from '@voice/proto/voice/calls/v1/calls';
+import { HistoryService } from '@voice/proto/voice/calls/v1/history';
+import { CampaignsService, LeadsService, SegmentsService } from '@voice/proto/voice/campaigns/v1/campaigns';
 import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
 import { CustomDomainService } from '@voice/proto/voice/platform/v1/custom_domains';
+import { EmailSenderService, WorkspaceEmailService } from '@voice/proto/voice/platform/v1/email';
 import { PlatformUserService } from '@voice/proto/voice/platform/v1/platform_users';
 import { SipTrunkService } from '@voice/proto/voice/telephony/v1/sip_trunks';
 import { CallerIdService } from '@voice/proto/voice/telephony/v1/caller_ids';
@@ -33,13 +36,19 @@ export interface ServiceClients {
   billing: Client<typeof BillingService>;
   customDomains: Client<typeof CustomDomainService>;
   platformUsers: Client<typeof PlatformUserService>;
+  emailSenders: Client<typeof EmailSenderService>;
+  workspaceEmails: Client<typeof WorkspaceEmailService>;
   assistants: Client<typeof AssistantsService>;
   assistantVersions: Client<typeof AssistantVersionsService>;
   catalog: Client<typeof CatalogService>;
   settings: Client<typeof SettingsService>;
   knowledge: Client<typeof KnowledgeService>;
   calls: Client<typeof CallsService>;
+  history: Client<typeof HistoryService>;
   webhooks: Client<typeof WebhooksService>;
+  campaigns: Client<typeof CampaignsService>;
+  leads: Client<typeof LeadsService>;
+  segments: Client<typeof SegmentsService>;
   /** Health clients of every service /readyz and /health/dependencies report on, by service name. */
   health: Record<string, Client<typeof Health>>;
   /** Closes every HTTP/2 session (shutdown). */
@@ -56,6 +65,7 @@ const serverNames: Record<keyof GatewayConfig['services'], string> = {
   assistants: 'assistants',
   calls: 'calls',
   webhooks: 'webhooks',
+  campaigns: 'campaigns',
 };
 
 export function createServiceClients(services: GatewayConfig['services'], local?: InProcessServices): ServiceClients {
@@ -76,13 +86,19 @@ export function createServiceClients(services: GatewayConfig['services'], local?
     billing: createClient(BillingService, channels.billing.transport),
     customDomains: createClient(CustomDomainService, channels.platformUsers.transport),
     platformUsers: createClient(PlatformUserService, channels.platformUsers.transport),
+    emailSenders: createClient(EmailSenderService, channels.platformUsers.transport),
+    workspaceEmails: createClient(WorkspaceEmailService, channels.platformUsers.transport),
     assistants: createClient(AssistantsService, channels.assistants.transport),
     assistantVersions: createClient(AssistantVersionsService, channels.assistants.transport),
     catalog: createClient(CatalogService, channels.assistants.transport),
     settings: createClient(SettingsService, channels.assistants.transport),
     knowledge: createClient(KnowledgeService, channels.assistants.transport),
     calls: createClient(CallsService, channels.calls.transport),
+    history: createClient(HistoryService, channels.calls.transport),
     webhooks: createClient(WebhooksService, channels.webhooks.transport),
+    campaigns: createClient(CampaignsService, channels.campaigns.transport),
+    leads: createClient(LeadsService, channels.campaigns.transport),
+    segments: createClient(SegmentsService, channels.campaigns.transport),
     health: Object.fromEntries(Object.entries(channels).map(([name, channel]) => [name, createClient(Health, channel.transport)])),
     close: () => Object.values(channels).forEach((channel) => channel.close()),
   };

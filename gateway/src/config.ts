@@ -4,6 +4,7 @@ import {
   ConfigError,
   readCommonConfig,
   readInt,
+  mediaListeners,
   readOptionalString,
   readPort,
   readServiceUrl,
@@ -22,7 +23,7 @@ export interface GatewayConfig {
   host: string;
   port: number;
   publicUrl: string | undefined;
-  services: { identity: string; tools: string; telephony: string; billing: string; platformUsers: string; assistants: string; webhooks: string; calls: string };
+  services: { identity: string; tools: string; telephony: string; billing: string; platformUsers: string; assistants: string; webhooks: string; calls: string; campaigns: string };
   /** Recording downloads: the calls service's media endpoint they stream from, and how long a signed address lasts. */
   recordings: { mediaUrl: string; urlTtlSeconds: number };
   rateLimit: RateLimitPolicy;
@@ -77,9 +78,10 @@ export function readGatewayConfig(env: Env): GatewayConfig {
       assistants: readServiceUrl(env, 'assistants'),
       calls: readServiceUrl(env, 'calls'),
       webhooks: readServiceUrl(env, 'webhooks'),
+      campaigns: readServiceUrl(env, 'campaigns'),
     },
     recordings: {
-      mediaUrl: readUrl(env, 'VOICE_CALLS_MEDIA_URL', 'http://127.0.0.1:50061', ['http:'])!.replace(/\/+$/, ''),
+      mediaUrl: readUrl(env, 'VOICE_CALLS_MEDIA_URL', `http://127.0.0.1:${mediaListeners.callsMedia.port}`, ['http:'])!.replace(/\/+$/, ''),
       urlTtlSeconds: readInt(env, 'VOICE_RECORDING_URL_TTL_SECONDS', defaultRecordingUrlTtlSeconds, { min: 1, max: 7 * 24 * 3600 }),
     },
     rateLimit: {

@@ -5,7 +5,9 @@ import { holdFreePort, type HeldPort } from './held-port.js';
 import { join, resolve } from 'node:path';
 import {
   ConfigError,
+  mediaListeners,
   readEnum,
+  readMediaListenAddress,
   readOptionalString,
   readPort,
   readString,
@@ -21,7 +23,7 @@ import { logLevels, type LogLevel } from '@voice/runtime/logger';
 import { reachableHost } from '@voice/runtime/server';
 import { mediaUrlOf } from '@voice/voice-sandbox';
 
-export type ClusterServiceName = 'identity' | 'tools' | 'billing' | 'telephony' | 'platformUsers' | 'assistants' | 'webhooks' | 'webhooksDelivery' | 'calls' | 'voiceSandbox';
+export type ClusterServiceName = 'identity' | 'tools' | 'billing' | 'telephony' | 'platformUsers' | 'assistants' | 'webhooks' | 'webhooksDelivery' | 'calls' | 'campaigns' | 'voiceSandbox';
 export type ClusterProcessName = ClusterServiceName | 'gateway';
 
 interface ClusterProcess {
@@ -51,8 +53,9 @@ export const clusterProcesses: readonly ClusterProcess[] = [
   // The webhooks delivery worker: its own process, from the webhooks workspace.
   serviceProcess('webhooksDelivery', 'webhooks-delivery', 'services/webhooks/dist/src/delivery/main.js'),
   serviceProcess('calls', 'calls'),
+  serviceProcess('campaigns', 'campaigns'),
   // The sandbox voice runtime: the media stream endpoint telephony's carriers connect answered calls to.
-  { name: 'voiceSandbox', entry: 'services/voice-sandbox/dist/src/main.js', prefix: 'VOICE_SANDBOX_RUNTIME', defaultPort: 50060 },
+  { name: 'voiceSandbox', entry: 'services/voice-sandbox/dist/src/main.js', prefix: mediaListeners.sandboxRuntime.prefix, defaultPort: mediaListeners.sandboxRuntime.port },
   { name: 'gateway', entry: 'gateway/dist/src/main.js', prefix: '', defaultPort: 8080 },
 ];
 
@@ -129,7 +132,7 @@ export async function resolveClusterConfig(env: Env): Promise<ClusterConfig> {
     throw error;
   }
   // The calls service's second listener, its media endpoint (recording downloads), held beside its port.
-  const callsMedia = { host: readString(env, 'VOICE_CALLS_MEDIA_HOST', '127.0.0.1'), port: readPort(env, 'VOICE_CALLS_MEDIA_PORT', 50061) };
+  const callsMedia = readMediaListenAddress(env, 'callsMedia');
   if (callsMedia.port === 0) {
     const chosen = await holdFreePort(callsMedia.host);
     heldBeside.set('calls', chosen);
@@ -158,6 +161,7 @@ export async function resolveClusterConfig(env: Env): Promise<ClusterConfig> {
     VOICE_CALLS_URL: services.calls,
     VOICE_CALLS_MEDIA_URL: `http://${reachableHost(callsMedia.host)}:${callsMedia.port}`,
     VOICE_WEBHOOKS_URL: services.webhooks,
+    VOICE_CAMPAIGNS_URL: services.campaigns,
     // Carriers stream answered calls to the sandbox runtime unless another runtime is named.
     VOICE_MEDIA_URL: readOptionalString(env, 'VOICE_MEDIA_URL') ?? mediaUrlOf(services.voiceSandbox),
     // Each child's metrics on a port of its own choosing: one fixed port would collide on one machine.

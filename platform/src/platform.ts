@@ -5,7 +5,7 @@
 // loopback port of its own. The process serves one metrics endpoint for all
 // of them (each service's metrics carry its `service` label).
 import { holdFreePort } from './held-port.js';
-import { readCommonConfig, type Env } from '@voice/runtime/config';
+import { freePortsEnv, readCommonConfig, type Env } from '@voice/runtime/config';
 import { openConfiguredEventStream, type EventStream } from '@voice/runtime/events';
 import { InProcessServices, readInternalTransport, type InternalTransportKind } from '@voice/runtime/internal';
 import { createLogger, type Logger } from '@voice/runtime/logger';
@@ -20,6 +20,7 @@ import { reachableHost } from '@voice/runtime/server';
 import { startAssistantsService } from '@voice/assistants';
 import { startBillingService } from '@voice/billing';
 import { startCallsService } from '@voice/calls';
+import { startCampaignsService } from '@voice/campaigns';
 import { startGateway, type StartedGateway } from '@voice/gateway';
 import { startIdentityService } from '@voice/identity';
 import { startPlatformUsersService } from '@voice/platform-users';
@@ -36,7 +37,7 @@ export interface RunningPlatform {
   /** The process's Prometheus endpoint (`…/metrics`); undefined with VOICE_METRICS_PORT=off. */
   metricsUrl: string | undefined;
   /** Loopback addresses of the services, for internal gRPC callers (tests, operators' tools). */
-  services: Record<'identity' | 'tools' | 'telephony' | 'billing' | 'platformUsers' | 'assistants' | 'webhooks' | 'webhooksDelivery' | 'calls', string>;
+  services: Record<'identity' | 'tools' | 'telephony' | 'billing' | 'platformUsers' | 'assistants' | 'webhooks' | 'webhooksDelivery' | 'calls' | 'campaigns', string>;
   /** How the gateway and the services call each other (VOICE_INTERNAL_TRANSPORT). */
   internalTransport: InternalTransportKind;
   /** Stops one service while the rest keep running (fault drills and tests). */
@@ -53,19 +54,7 @@ export interface PlatformOptions {
 }
 
 /** Services listen on free loopback ports unless the operator pinned them. */
-const loopbackDefaults = (env: Env): Env => ({
-  VOICE_IDENTITY_PORT: '0',
-  VOICE_TOOLS_PORT: '0',
-  VOICE_TELEPHONY_PORT: '0',
-  VOICE_BILLING_PORT: '0',
-  VOICE_PLATFORM_USERS_PORT: '0',
-  VOICE_ASSISTANTS_PORT: '0',
-  VOICE_CALLS_PORT: '0',
-  VOICE_CALLS_MEDIA_PORT: '0',
-  VOICE_WEBHOOKS_PORT: '0',
-  VOICE_WEBHOOKS_DELIVERY_PORT: '0',
-  ...env,
-});
+const loopbackDefaults = (env: Env): Env => ({ ...freePortsEnv(), ...env });
 
 type ServiceName = keyof RunningPlatform['services'];
 
@@ -125,6 +114,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
     calls: 'VOICE_CALLS_PORT',
     webhooks: 'VOICE_WEBHOOKS_PORT',
     webhooksDelivery: 'VOICE_WEBHOOKS_DELIVERY_PORT',
+    campaigns: 'VOICE_CAMPAIGNS_PORT',
   };
   // In start order: each service may call those started before it.
   const starters: Record<ServiceName, (env: Env) => Promise<Running>> = {
@@ -148,10 +138,12 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
       await callsPort?.release();
       await callsMediaPort?.release();
       return startCallsService(
-        { ...serviceEnv, VOICE_CALLS_MEDIA_PORT: String(callsMediaPort?.port ?? serviceEnv.VOICE_CALLS_MEDIA_PORT), VOICE_ASSISTANTS_URL: urls.assistants, VOICE_TELEPHONY_URL: urls.telephony, VOICE_BILLING_URL: urls.billing, VOICE_TOOLS_URL: urls.tools, VOICE_IDENTITY_URL: urls.identity },
+        { ...serviceEnv, VOICE_CALLS_MEDIA_PORT: String(callsMediaPort?.port ?? serviceEnv.VOICE_CALLS_MEDIA_PORT), VOICE_ASSISTANTS_URL: urls.assistants, VOICE_TELEPHONY_URL: urls.telephony, VOICE_BILLING_URL: urls.billing, VOICE_TOOLS_URL: urls.tools, VOICE_IDENTITY_URL: urls.identity, VOICE_PLATFORM_USERS_URL: urls.platformUsers },
         { logger: loggerFor('calls'), events, local },
       );
     },
+    campaigns: (serviceEnv) =>
+      startCampaignsService({ ...serviceEnv, VOICE_ASSISTANTS_URL: urls.assistants, VOICE_TELEPHONY_URL: urls.telephony }, { logger: loggerFor('campaigns'), local }),
   };
   const startService = async (name: ServiceName) => {
     if (running.has(name)) return;
@@ -208,6 +200,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
         VOICE_CALLS_URL: urls.calls,
         VOICE_CALLS_MEDIA_URL: callsMediaUrl,
         VOICE_WEBHOOKS_URL: urls.webhooks,
+        VOICE_CAMPAIGNS_URL: urls.campaigns,
       },
       { logger: loggerFor('gateway'), notifier, local },
     );

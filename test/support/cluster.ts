@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCluster, type RunningCluster } from '@voice/platform';
+import { freePortsEnv } from '@voice/runtime/config';
 import { newId } from '@voice/runtime/ids';
 import { createLogger } from '@voice/runtime/logger';
 import { deleteNamespaceStreams, testNatsUrl } from './nats-namespace.js';
@@ -51,17 +52,7 @@ export async function startTestCluster(env: Record<string, string> = {}, dataDir
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOST: '127.0.0.1',
     PORT: '0',
-    VOICE_IDENTITY_PORT: '0',
-    VOICE_TOOLS_PORT: '0',
-    VOICE_BILLING_PORT: '0',
-    VOICE_TELEPHONY_PORT: '0',
-    VOICE_PLATFORM_USERS_PORT: '0',
-    VOICE_ASSISTANTS_PORT: '0',
-    VOICE_WEBHOOKS_PORT: '0',
-    VOICE_WEBHOOKS_DELIVERY_PORT: '0',
-    VOICE_CALLS_PORT: '0',
-    VOICE_CALLS_MEDIA_PORT: '0',
-    VOICE_SANDBOX_RUNTIME_PORT: '0',
+    ...freePortsEnv(),
     DATA_DIR: dir,
     LOG_LEVEL: 'warn',
     NATS_URL: natsUrl,

@@ -1,5 +1,6 @@
 // A Twilio-compatible carrier on 127.0.0.1: the Messages, Calls, Recordings, IncomingPhoneNumbers
-// and Accounts resources with basic auth, and a switch for how it fails. It records every request.
+// (list, buy, update) and Accounts resources with basic auth, and a switch for how it fails. It
+// records every request.
 import { createHmac, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -98,10 +99,15 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
       const expected = `Basic ${Buffer.from(`${fake.accountSid}:${fake.authToken}`).toString('base64')}`;
       if (req.headers.authorization !== expected) return json(res, 401, { code: 20003, message: 'Authenticate', status: 401 });
       if (req.method === 'GET' && url.pathname === `${account}.json`) return json(res, 200, { sid: fake.accountSid, status: 'active' });
+      const numberRecord = (phoneNumber: string, held: { sms: boolean; voice?: boolean }) => ({
+        sid: `PN${phoneNumber.slice(1)}`,
+        phone_number: phoneNumber,
+        capabilities: { sms: held.sms, voice: held.voice ?? true, mms: false },
+      });
       if (req.method === 'GET' && url.pathname === `${account}/IncomingPhoneNumbers.json`) {
         const wanted = url.searchParams.get('PhoneNumber') ?? '';
         const held = fake.numbers.get(wanted);
-        const list = held ? [{ sid: `PN${wanted.slice(1)}`, phone_number: wanted, capabilities: { sms: held.sms, voice: held.voice ?? true, mms: false } }] : [];
+        const list = held ? [numberRecord(wanted, held)] : [];
         return json(res, 200, { incoming_phone_numbers: list });
       }
       if (req.method === 'GET' && url.pathname === `${account}/Messages.json`) {
@@ -112,6 +118,18 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
           .reverse()
           .map((sent) => ({ sid: sent.sid, from: sent.form.From, to: sent.form.To, body: sent.form.Body, date_created: sent.at.toUTCString() }));
         return json(res, 200, { messages, next_page_uri: null });
+      }
+      if (req.method === 'POST' && url.pathname === `${account}/IncomingPhoneNumbers.json`) {
+        // Buys any number nobody holds, with SMS and voice.
+        if (!form.PhoneNumber || fake.numbers.has(form.PhoneNumber)) return json(res, 400, { code: 21422, message: 'PhoneNumber Requested is not available', status: 400 });
+        fake.numbers.set(form.PhoneNumber, { sms: true });
+        return json(res, 201, numberRecord(form.PhoneNumber, { sms: true }));
+      }
+      const resource = url.pathname.startsWith(`${account}/`) ? url.pathname.slice(account.length) : '';
+      const numberUpdate = /^\/IncomingPhoneNumbers\/PN(\d+)\.json$/.exec(resource);
+      if (req.method === 'POST' && numberUpdate) {
+        const held = fake.numbers.get(`+${numberUpdate[1]}`);
+        return held ? json(res, 200, numberRecord(`+${numberUpdate[1]}`, held)) : json(res, 404, { code: 20404, message: 'Not found', status: 404 });
       }
       if (req.method === 'POST' && url.pathname === `${account}/Messages.json`) {
         if (!form.To || !form.From || !form.Body) return json(res, 400, { code: 21604, message: 'A required field is missing', status: 400 });
@@ -125,7 +143,6 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
         request.sid = `CA${randomBytes(16).toString('hex')}`;
         return json(res, 201, { sid: request.sid, status: 'queued', to: form.To, from: form.From });
       }
-      const resource = url.pathname.startsWith(`${account}/`) ? url.pathname.slice(account.length) : '';
       const call = /^\/Calls\/(CA[0-9a-f]{32})\.json$/.exec(resource);
       if (req.method === 'POST' && call) {
         const placed = fake.requests.some((earlier) => earlier.sid === call[1]);

@@ -5,8 +5,6 @@ import { randomBytes } from 'node:crypto';
 import { newId } from '@voice/runtime/ids';
 import { connectMongo } from '@voice/runtime/store/mongo';
 
-const services = ['identity', 'tools', 'telephony', 'billing', 'platform-users', 'assistants', 'calls', 'webhooks'];
-
 export interface TestStore {
   /** What the platform's environment gets: nothing on SQLite. */
   env: Record<string, string>;
@@ -35,7 +33,9 @@ export function testStore(env: Record<string, string>): TestStore {
     drop: async () => {
       const handle = await connectMongo(uri, `${prefix}-identity`);
       try {
-        for (const service of services) await handle.client.db(`${prefix}-${service}`).dropDatabase();
+        // Every database the platform's services opened under the prefix, whichever services there are.
+        const { databases } = await handle.client.db().admin().listDatabases({ nameOnly: true });
+        for (const { name } of databases) if (name.startsWith(`${prefix}-`)) await handle.client.db(name).dropDatabase();
       } finally {
         await handle.close();
       }

@@ -31,7 +31,7 @@ export interface PlatformProcesses {
   close(): Promise<void>;
 }
 
-type ServiceName = 'identity' | 'tools' | 'telephony' | 'billing' | 'platformUsers' | 'assistants' | 'webhooks' | 'webhooksDelivery' | 'calls';
+type ServiceName = 'identity' | 'tools' | 'telephony' | 'billing' | 'platformUsers' | 'assistants' | 'webhooks' | 'webhooksDelivery' | 'calls' | 'campaigns';
 
 /** Either topology: what a test uses of it beyond PlatformProcesses needs inProcess() or a look at which one it is. */
 export type E2ePlatformProcesses = RunningPlatform | RunningCluster;

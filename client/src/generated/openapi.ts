@@ -700,7 +700,7 @@ export interface paths {
         put?: never;
         /**
          * Buy a number the marketplace offers
-         * @description The first month (`monthly_credits`) is charged at once; a wallet whose available balance cannot pay it is 409 `conflict` and nothing is bought. Later months are charged on each anniversary of the purchase (ledger kind `number.monthly`, once per number and month). A month the wallet cannot pay makes the number `past_due`; unless it is paid within the grace period (7 days by default) the number is released at `release_at`. A number some workspace holds, or one the carrier no longer offers, is 409 `conflict`; when billing cannot be reached the answer is 503 `telephony_unavailable` and nothing is bought or charged.
+         * @description The first month (`monthly_credits`) is charged at once; a wallet whose available balance cannot pay it is 409 `conflict` and nothing is bought. Later months are charged on each anniversary of the purchase (ledger kind `number.monthly`, once per number and month). A month the wallet cannot pay makes the number `past_due`; unless it is paid within the grace period (7 days by default) the number is released at `release_at`. A number some workspace holds, or one the carrier no longer offers, is 409 `conflict`; when billing cannot be reached the answer is 503 `telephony_unavailable` and nothing is bought or charged. The number is bought with its voice URL and call status callback pointing at the platform, so the calls it receives reach the assistant it is given (PATCH `assistant_id`).
          *
          *     **Scope:** `phone_numbers:write`.
          *
@@ -748,7 +748,7 @@ export interface paths {
         put?: never;
         /**
          * Add a number held by the carrier account of one of the workspace’s carrier connections
-         * @description The number gets the capabilities the carrier reports. A `carrier_connection_id` that names no connection of the workspace is 404 `not_found`.
+         * @description The number gets the capabilities the carrier reports. A voice-capable number’s voice URL and call status callback are set on the carrier account to the platform’s webhooks of this connection, so its calls reach the assistant it is given (PATCH `assistant_id`); they replace what the account had. A `carrier_connection_id` that names no connection of the workspace is 404 `not_found`.
          *
          *     **Scope:** `phone_numbers:write`.
          */
@@ -1205,6 +1205,28 @@ export interface paths {
         get: operations["getSandboxVerificationCall"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/inbound-calls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sandbox only: a caller calls one of the workspace’s numbers
+         * @description Plays what a carrier does when someone dials the number: the call is handed to the assistant the number is given to exactly as a real inbound call is (the same checks, the same funds held), then answered and its media connected to the voice runtime, which plays the assistant’s first message and its default script. Answers 201 with the inbound call (`ringing`, or already further along); follow it with GET /calls/{id}. It is charged like any call when it ends. `to` that is no number of the workspace is 404; a number that is not voice-capable, is given to no assistant, or is carried by a real carrier (a platform on a real carrier, or a number imported through a Twilio-compatible connection) is 409 `telephony_configuration_error`. A call the platform refuses as it would refuse a real caller (the assistant cannot take calls, the wallet cannot cover a minute) is 409 `conflict` with the reason; when the calls service cannot be reached the answer is 503 `telephony_unavailable` and nothing is charged.
+         *
+         *     **Scope:** `calls:write`.
+         */
+        post: operations["simulateSandboxInboundCall"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1709,6 +1731,405 @@ export interface paths {
          *     **Scope:** `settings:write`.
          */
         patch: operations["updateWebhookSettings"];
+        trace?: never;
+    };
+    "/campaigns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace’s campaigns, newest first; `status` filters
+         * @description **Scope:** `campaigns:read` (or `campaigns:write`).
+         *
+         *     **MCP tool:** `list_campaigns`.
+         */
+        get: operations["listCampaigns"];
+        put?: never;
+        /**
+         * Create a campaign (in `draft`)
+         * @description `assistant_id` must name an assistant of the workspace and each of `from_number_ids` a voice-capable phone number of it; `segment_id`, when given, a segment of it (400 naming the field otherwise). Without `window` calls are placed Monday to Friday 09:00-17:00 (`time_zone` UTC for leads without a zone of their own); without `pacing` at most 5 at once and 30 a minute; without `retry` a lead is called at most 3 times, 60 minutes apart, after `no_answer` or `busy`. A campaign is `draft` when created; `running` after `POST /campaigns/{id}/start`; `stopped` after `POST /campaigns/{id}/stop`; `paused` and `completed` are set by the dialer (the wallet ran dry; every lead is done). `scheduled` is a campaign waiting for its schedule.
+         *
+         *     **Scope:** `campaigns:write`.
+         *
+         *     **MCP tool:** `create_campaign`.
+         */
+        post: operations["createCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A campaign with its settings, state and progress (its leads by status)
+         * @description **Scope:** `campaigns:read` (or `campaigns:write`).
+         *
+         *     **MCP tool:** `get_campaign`.
+         */
+        get: operations["getCampaign"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a campaign and its leads
+         * @description A running campaign is 409 `conflict`: stop it first.
+         *
+         *     **Scope:** `campaigns:write`.
+         *
+         *     **MCP tool:** `delete_campaign`.
+         */
+        delete: operations["deleteCampaign"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a campaign’s settings
+         * @description Each top-level setting sent replaces the stored one whole (send all of `window` to change its end); settings not sent stay. `expected_revision` must be the campaign’s current `revision` (409 `revision_conflict` otherwise). A running campaign takes changes of `name`, `pacing` and `window` only: any other setting is 409 `conflict` until it is stopped. References are checked as on create.
+         *
+         *     **Scope:** `campaigns:write`.
+         *
+         *     **MCP tool:** `update_campaign`.
+         */
+        patch: operations["updateCampaign"];
+        trace?: never;
+    };
+    "/campaigns/{id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start (or resume) a campaign: it becomes `running`
+         * @description A campaign that targets a segment first gets the segment’s matching leads of other campaigns (one per number, not removed or `do_not_call`) as new `pending` leads. 409 `conflict` when it is already running, or when it has no lead left to call (`pending`, `retry_scheduled` or `calling`).
+         *
+         *     **Scope:** `campaigns:write`.
+         *
+         *     **MCP tool:** `start_campaign`.
+         */
+        post: operations["startCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop a running campaign: it becomes `stopped` and places no new calls
+         * @description Stopping a campaign that is not running is 409 `conflict` (SPEC.md 3). Calls in progress end on their own. A stopped campaign can be started again.
+         *
+         *     **Scope:** `campaigns:write`.
+         *
+         *     **MCP tool:** `stop_campaign`.
+         */
+        post: operations["stopCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/leads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A campaign’s leads, newest first; by status or segment
+         * @description **Scope:** `leads:read` (or `leads:write`).
+         */
+        get: operations["listCampaignLeads"];
+        put?: never;
+        /**
+         * Add a lead to a campaign
+         * @description The number is normalised to E.164 (`+1 (415) 555-0100` becomes `+14155550100`); one that is not a valid international number is 400. A number on the workspace’s suppression list (`GET /suppression`) is 403 `destination_forbidden`; one the campaign has already is 409 `conflict`. The lead starts `pending`.
+         *
+         *     **Scope:** `leads:write`.
+         *
+         *     **MCP tool:** `add_lead`.
+         */
+        post: operations["addLead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/leads/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import up to 10,000 leads into a campaign, with an outcome per row
+         * @description Every row gets an outcome, in the order sent: `created`; `duplicate` (the campaign has the number already, or an earlier row of this import has it: `lead_id` names that lead); `invalid_number`; `suppressed` (on the workspace’s suppression list: not added). A row that is malformed in any other way (an unknown field, a bad `time_zone` or variable) is 400 for the whole import, and nothing is added; so is more than 10,000 rows. The body, like every body, may be at most 1 MiB: split larger imports.
+         *
+         *     **Scope:** `leads:write`.
+         *
+         *     **MCP tool:** `add_leads`.
+         */
+        post: operations["addLeads"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/leads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace’s leads, newest first; by campaign, status or segment
+         * @description `segment_id` lists the leads the segment’s filter matches now; a `campaign_id` or `segment_id` that names nothing in the workspace is 404.
+         *
+         *     **Scope:** `leads:read` (or `leads:write`).
+         *
+         *     **MCP tool:** `list_leads`.
+         */
+        get: operations["listLeads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/leads/{lead_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a lead from a campaign
+         * @description The lead stays, with status `removed`, its attempts and its call ids (`GET /leads?status=removed`): it is never called again. Removing a removed lead answers the same.
+         *
+         *     **Scope:** `leads:write`.
+         *
+         *     **MCP tool:** `remove_lead_from_campaign`.
+         */
+        delete: operations["removeLeadFromCampaign"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/leads/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a lead (by its id alone)
+         * @deprecated
+         * @description **Deprecated:** the legacy name of `DELETE /campaigns/{id}/leads/{lead_id}` (MCP `remove_lead_from_campaign`), which does the same; use that.
+         *
+         *     The lead stays, with status `removed`, its attempts and its call ids (`GET /leads?status=removed`): it is never called again. Removing a removed lead answers the same.
+         *
+         *     **Scope:** `leads:write`.
+         *
+         *     **MCP tool:** `delete_lead`.
+         */
+        delete: operations["deleteLead"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/segments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace’s segments, newest first
+         * @description **Scope:** `segments:read` (or `segments:write`).
+         */
+        get: operations["listSegments"];
+        put?: never;
+        /**
+         * Save a filter over the workspace’s leads
+         * @description Every condition of `filter` must hold for a lead to match (`{}` matches every lead). `GET /leads?segment_id=` lists the matches; a campaign with this `segment_id` gets them as its own leads when it starts. The name is unique in the workspace (409 `conflict`).
+         *
+         *     **Scope:** `segments:write`.
+         */
+        post: operations["createSegment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/segments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A segment and its filter
+         * @description **Scope:** `segments:read` (or `segments:write`).
+         */
+        get: operations["getSegment"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a segment
+         * @description A segment a campaign targets is 409 `conflict`: change the campaign’s `segment_id` (or delete it) first. Leads are not touched.
+         *
+         *     **Scope:** `segments:write`.
+         */
+        delete: operations["deleteSegment"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a segment
+         * @description Fields sent replace the stored ones (`filter` whole). `expected_revision` must be the segment’s current `revision` (409 `revision_conflict` otherwise).
+         *
+         *     **Scope:** `segments:write`.
+         */
+        patch: operations["updateSegment"];
+        trace?: never;
+    };
+    "/email-senders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The addresses the workspace may send e-mail from, oldest first
+         * @description **Scope:** `settings:read` (or `settings:write`).
+         *
+         *     **MCP tool:** `list_email_senders`.
+         */
+        get: operations["listEmailSenders"];
+        put?: never;
+        /**
+         * Add an address to send e-mail from; a confirmation link is e-mailed to it
+         * @description The sender is `pending` until someone who reads the address opens the link e-mailed to it and confirms; only then may an assistant’s analysis plan send summaries from it. The link works once, for 24 hours by default (`VOICE_EMAIL_SENDER_CONFIRMATION_HOURS`). An address the workspace has already added, pending or verified, is 409: delete the sender and add it again for a new link.
+         *
+         *     **Scope:** `settings:write`.
+         */
+        post: operations["createEmailSender"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/email-senders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an e-mail sender
+         * @description Its pending link stops working. Summaries of assistants that still name it are recorded `failed` instead of being sent.
+         *
+         *     **Scope:** `settings:write`.
+         */
+        delete: operations["deleteEmailSender"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace’s conversations, newest first: calls, SMS and e-mails in one timeline
+         * @description Each item names its channel and its id there (GET /calls/{id}, GET /history/emails/{id}). `contact` takes a phone number (calls and SMS from or to it) or an e-mail address (e-mails from or to it). Pages go at most 1000 items deep (`offset` + `limit`, 400 beyond): page further back with `created_to` set to the oldest item’s `created_at`. The channels are read where they live (calls here, SMS from telephony, e-mails from the mail outbox), so a status is always the current one.
+         *
+         *     **Scope:** `calls:read` (or `calls:write`).
+         *
+         *     **MCP tool:** `list_history`.
+         */
+        get: operations["listHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/history/emails/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An e-mail the workspace sent (a post-call summary), with its delivery status
+         * @description `queued` while the platform sends it (a mail server that refuses it is retried with backoff for a day), `sent` once the mail server accepted it, `failed` when it was given up or its sender was deleted or unverified before it went out (`failure_reason`).
+         *
+         *     **Scope:** `calls:read` (or `calls:write`).
+         *
+         *     **MCP tool:** `get_email_history_item`.
+         */
+        get: operations["getEmailHistoryItem"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
 }
@@ -3255,6 +3676,257 @@ export interface components {
             /** @description balance.low is sent when the available credits fall below this; null: never */
             balance_low_threshold: string | null;
         };
+        Campaign: {
+            /**
+             * Format: uuid
+             * @description UUID v4
+             */
+            id: string;
+            /** @description what the campaign is called */
+            name: string;
+            /**
+             * @description `draft` until started; `running` while it dials; `stopped` after stop; `completed` when every lead is done
+             * @enum {string}
+             */
+            status: "draft" | "scheduled" | "running" | "paused" | "stopped" | "completed";
+            /**
+             * Format: uuid
+             * @description UUID v4
+             */
+            assistant_id: string;
+            from_number_ids: string[];
+            segment_id: string | null;
+            /** @description when calls may be placed: on these days between `start` and `end`, in each lead’s own time zone */
+            window: {
+                /** @description the days calls may be placed on */
+                days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                /** @description the earliest local time of a call, HH:MM */
+                start: string;
+                /** @description the local time from which no call starts, HH:MM; after `start` */
+                end: string;
+                /**
+                 * @description the time zone of leads that have none of their own
+                 * @example America/New_York
+                 */
+                time_zone: string;
+            };
+            /** @description how fast the campaign dials */
+            pacing: {
+                /** @description calls in progress at once, at most */
+                max_concurrent: number;
+                /** @description calls started per minute, at most */
+                calls_per_minute: number;
+            };
+            /** @description which unsuccessful calls are tried again, how often and after how long */
+            retry: {
+                /** @description calls per lead at most, the first included */
+                max_attempts: number;
+                /** @description minutes between a retried call and the next attempt */
+                delay_minutes: number;
+                /** @description the call outcomes that are retried */
+                on: ("no_answer" | "busy" | "failed" | "voicemail")[];
+            };
+            /** @description how far the campaign is */
+            progress: {
+                /** @description the campaign’s leads by status */
+                leads: {
+                    /** @description every lead of the campaign, removed ones included */
+                    total: number;
+                    pending: number;
+                    calling: number;
+                    completed: number;
+                    failed: number;
+                    retry_scheduled: number;
+                    do_not_call: number;
+                    removed: number;
+                };
+            };
+            /** @description increases with every change; send it as expected_revision to update */
+            revision: number;
+            started_at: string | null;
+            stopped_at: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds
+             */
+            updated_at: string;
+        };
+        Lead: {
+            /**
+             * Format: uuid
+             * @description UUID v4
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description UUID v4
+             */
+            campaign_id: string;
+            /** @description E.164 */
+            phone: string;
+            name: string;
+            variables: {
+                [key: string]: string | number | boolean;
+            };
+            /** @description IANA time zone; null when the campaign window’s applies */
+            time_zone: string | null;
+            /** @enum {string} */
+            status: "pending" | "calling" | "completed" | "failed" | "retry_scheduled" | "do_not_call" | "removed";
+            /** @description calls placed to the lead */
+            attempts: number;
+            /** @description the lead’s calls, oldest first */
+            call_ids: string[];
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds
+             */
+            updated_at: string;
+        };
+        LeadRowResult: {
+            /** @description the row’s position in `leads`, from 0 */
+            index: number;
+            /**
+             * @description `created`; `duplicate` (the number is in the campaign already, or earlier in this import); `invalid_number`; `suppressed` (on the suppression list)
+             * @enum {string}
+             */
+            outcome: "created" | "duplicate" | "invalid_number" | "suppressed";
+            /** @description the lead created, or the one the number already belongs to */
+            lead_id: string | null;
+            /** @description the number in E.164, or as sent when it is not valid */
+            phone: string;
+        };
+        Segment: {
+            /**
+             * Format: uuid
+             * @description UUID v4
+             */
+            id: string;
+            name: string;
+            description: string;
+            /** @description every condition given must hold; an empty filter matches every lead of the workspace */
+            filter: {
+                /** @description leads of these campaigns */
+                campaign_ids?: string[];
+                /** @description leads in one of these statuses */
+                statuses?: ("pending" | "calling" | "completed" | "failed" | "retry_scheduled" | "do_not_call" | "removed")[];
+                /** @description numbers starting with it, e.g. `+1415` */
+                phone_prefix?: string;
+                /** @description leads with one of these time zones */
+                time_zones?: string[];
+                /** @description leads whose variables have exactly these values */
+                variables?: {
+                    [key: string]: string | number | boolean;
+                };
+                /**
+                 * Format: date-time
+                 * @description leads added at or after this time
+                 */
+                created_after?: string;
+                /**
+                 * Format: date-time
+                 * @description leads added before this time
+                 */
+                created_before?: string;
+            };
+            /** @description increases with every change; send it as expected_revision to update */
+            revision: number;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds
+             */
+            updated_at: string;
+        };
+        EmailSender: {
+            /**
+             * Format: uuid
+             * @description UUID v4
+             */
+            id: string;
+            /** @description the From address, lower case */
+            address: string;
+            /** @description the label given when it was added; empty for none */
+            name: string;
+            /**
+             * @description pending until the confirmation link e-mailed to the address is opened and confirmed; only a verified sender sends
+             * @enum {string}
+             */
+            status: "pending" | "verified";
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds
+             */
+            created_at: string;
+            verified_at: string | null;
+        };
+        HistoryItem: {
+            /**
+             * Format: uuid
+             * @description the call’s (GET /calls/{id}), SMS’s or e-mail’s (GET /history/emails/{id}) id
+             */
+            id: string;
+            /** @enum {string} */
+            channel: "call" | "sms" | "email";
+            /** @enum {string} */
+            direction: "inbound" | "outbound";
+            /** @description the channel’s own status: a call’s (queued … completed), an SMS’s (queued, sent, delivered, failed) or an e-mail’s (queued, sent, failed) */
+            status: string;
+            /** @description a phone number in international format, or an e-mail address */
+            from: string;
+            to: string;
+            /** @description the call’s summary, the SMS’s text or the e-mail’s subject */
+            preview: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds
+             */
+            created_at: string;
+        };
+        EmailHistoryItem: {
+            /**
+             * Format: uuid
+             * @description UUID v4
+             */
+            id: string;
+            /**
+             * @description queued while the platform sends or retries it, sent once the mail server accepted it, failed when it was refused or given up
+             * @enum {string}
+             */
+            status: "queued" | "sent" | "failed";
+            /**
+             * Format: uuid
+             * @description the e-mail sender it went out from
+             */
+            sender_id: string;
+            /** @description the From address; empty when its sender was deleted before it was sent */
+            from: string;
+            to: string;
+            subject: string;
+            /** @description the call the e-mail summarises */
+            call_id: string | null;
+            /** @description why it failed; null unless failed */
+            failure_reason: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds
+             */
+            created_at: string;
+            sent_at: string | null;
+        };
     };
     responses: {
         /** @description The body, a query parameter or a header is invalid (`invalid_request`); `details` names each bad field. */
@@ -3476,7 +4148,7 @@ export interface components {
         "RateLimit-Remaining": number;
         /** @description Seconds until the current window ends. */
         "RateLimit-Reset": number;
-        /** @description The request id: the one the client sent in `X-Request-Id` when it is 1-128 characters of `A-Za-z0-9._:-`, else a new one. Quote it to support. */
+        /** @description The request id: the one the client sent in `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new one. Quote it to support. */
         "X-Request-Id": string;
         /** @description A Bearer challenge (RFC 6750). On `401` it names the protected resource metadata (RFC 9728): `Bearer realm="voice", error="invalid_token", resource_metadata="…"`; on a `403` for a missing scope it names the scope to ask for: `Bearer error="insufficient_scope", scope="…"`. */
         "WWW-Authenticate": string;
@@ -9273,6 +9945,99 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    simulateSandboxInboundCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "to": "+14155550123",
+                 *       "from": "+14155550100"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description the workspace’s number to call: voice-capable, given to an assistant, and carried by the sandbox */
+                    to: string;
+                    /** @description the simulated caller’s number, in international format with a leading + */
+                    from: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "status": "queued",
+                     *         "direction": "outbound",
+                     *         "from": "+14155550100",
+                     *         "to": "+14155550123",
+                     *         "assistant_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "assistant_version": 1,
+                     *         "variables": {},
+                     *         "metadata": {},
+                     *         "created_at": "2026-11-21T10:00:00.000Z",
+                     *         "answered_at": "2026-11-21T10:00:00.000Z",
+                     *         "ended_at": "2026-11-21T10:00:00.000Z",
+                     *         "duration_seconds": 1,
+                     *         "minutes_charged": "3.000",
+                     *         "credits_charged": "12.5000",
+                     *         "end_reason": "end reason",
+                     *         "transcript": [
+                     *           {
+                     *             "role": "assistant",
+                     *             "text": "text",
+                     *             "at": "2026-11-21T10:00:00.000Z"
+                     *           }
+                     *         ],
+                     *         "summary": "summary",
+                     *         "analysis": {
+                     *           "verdict": "verdict",
+                     *           "extracted_fields": {}
+                     *         },
+                     *         "events": [
+                     *           {
+                     *             "type": "type",
+                     *             "at": "2026-11-21T10:00:00.000Z",
+                     *             "data": {}
+                     *           }
+                     *         ],
+                     *         "has_recording": true,
+                     *         "updated_at": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Call"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getBalance: {
         parameters: {
             query?: never;
@@ -10934,6 +11699,1908 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listCampaigns: {
+        parameters: {
+            query?: {
+                status?: "draft" | "scheduled" | "running" | "paused" | "stopped" | "completed";
+                /** @description Page size: an integer from 1 to 200. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Items to skip: an integer of at least 0. Page until `offset + limit >= meta.pagination.total`. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *           "name": "Support line",
+                     *           "status": "draft",
+                     *           "assistant_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *           "from_number_ids": [
+                     *             "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e"
+                     *           ],
+                     *           "segment_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *           "window": {
+                     *             "days": [
+                     *               "mon"
+                     *             ],
+                     *             "start": "09:00",
+                     *             "end": "17:00",
+                     *             "time_zone": "America/New_York"
+                     *           },
+                     *           "pacing": {
+                     *             "max_concurrent": 1,
+                     *             "calls_per_minute": 1
+                     *           },
+                     *           "retry": {
+                     *             "max_attempts": 1,
+                     *             "delay_minutes": 1,
+                     *             "on": [
+                     *               "no_answer"
+                     *             ]
+                     *           },
+                     *           "progress": {
+                     *             "leads": {
+                     *               "total": 1,
+                     *               "pending": 1,
+                     *               "calling": 1,
+                     *               "completed": 1,
+                     *               "failed": 1,
+                     *               "retry_scheduled": 1,
+                     *               "do_not_call": 1,
+                     *               "removed": 1
+                     *             }
+                     *           },
+                     *           "revision": 1,
+                     *           "started_at": "2026-11-21T10:00:00.000Z",
+                     *           "stopped_at": "2026-11-21T10:00:00.000Z",
+                     *           "created_at": "2026-11-21T10:00:00.000Z",
+                     *           "updated_at": "2026-11-21T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "pagination": {
+                     *           "limit": 50,
+                     *           "offset": 0,
+                     *           "total": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Campaign"][];
+                        meta: {
+                            pagination: components["schemas"]["Pagination"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Support line",
+                 *       "assistant_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                 *       "from_number_ids": [
+                 *         "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e"
+                 *       ],
+                 *       "segment_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                 *       "window": {
+                 *         "days": [
+                 *           "mon"
+                 *         ],
+                 *         "start": "09:00",
+                 *         "end": "17:00",
+                 *         "time_zone": "America/New_York"
+                 *       },
+                 *       "pacing": {
+                 *         "max_concurrent": 1,
+                 *         "calls_per_minute": 1
+                 *       },
+                 *       "retry": {
+                 *         "max_attempts": 1,
+                 *         "delay_minutes": 1,
+                 *         "on": [
+                 *           "no_answer"
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description what the campaign is called */
+                    name: string;
+                    /**
+                     * Format: uuid
+                     * @description the assistant that makes the calls: one of this workspace
+                     */
+                    assistant_id: string;
+                    /** @description the workspace’s voice-capable phone numbers (`GET /phone-numbers` ids) the calls are placed from, in turn */
+                    from_number_ids: string[];
+                    /** @description a segment whose matching leads the campaign also calls; they are added to it when it starts */
+                    segment_id?: string | null;
+                    /** @description when calls may be placed: on these days between `start` and `end`, in each lead’s own time zone */
+                    window?: {
+                        /** @description the days calls may be placed on */
+                        days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                        /** @description the earliest local time of a call, HH:MM */
+                        start: string;
+                        /** @description the local time from which no call starts, HH:MM; after `start` */
+                        end: string;
+                        /**
+                         * @description the time zone of leads that have none of their own
+                         * @example America/New_York
+                         */
+                        time_zone: string;
+                    };
+                    /** @description how fast the campaign dials */
+                    pacing?: {
+                        /** @description calls in progress at once, at most */
+                        max_concurrent: number;
+                        /** @description calls started per minute, at most */
+                        calls_per_minute: number;
+                    };
+                    /** @description which unsuccessful calls are tried again, how often and after how long */
+                    retry?: {
+                        /** @description calls per lead at most, the first included */
+                        max_attempts: number;
+                        /** @description minutes between a retried call and the next attempt */
+                        delay_minutes: number;
+                        /** @description the call outcomes that are retried */
+                        on: ("no_answer" | "busy" | "failed" | "voicemail")[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "name": "Support line",
+                     *         "status": "draft",
+                     *         "assistant_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "from_number_ids": [
+                     *           "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e"
+                     *         ],
+                     *         "segment_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "window": {
+                     *           "days": [
+                     *             "mon"
+                     *           ],
+                     *           "start": "09:00",
+                     *           "end": "17:00",
+                     *           "time_zone": "America/New_York"
+                     *         },
+                     *         "pacing": {
+                     *           "max_concurrent": 1,
+                     *           "calls_per_minute": 1
+                     *         },
+                     *         "retry": {
+                     *           "max_attempts": 1,
+                     *           "delay_minutes": 1,
+                     *           "on": [
+                     *             "no_answer"
+                     *           ]
+                     *         },
+                     *         "progress": {
+                     *           "leads": {
+                     *             "total": 1,
+                     *             "pending": 1,
+                     *             "calling": 1,
+                     *             "completed": 1,
+                     *             "failed": 1,
+                     *             "retry_scheduled": 1,
+                     *             "do_not_call": 1,
+                     *             "removed": 1
+                     *           }
+                     *         },
+                     *         "revision": 1,
+                     *         "started_at": "2026-11-21T10:00:00.000Z",
+                     *         "stopped_at": "2026-11-21T10:00:00.000Z",
+                     *         "created_at": "2026-11-21T10:00:00.000Z",
+                     *         "updated_at": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Campaign"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "name": "Support line",
+                     *         "status": "draft",
+                     *         "assistant_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "from_number_ids": [
+                     *           "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e"
+                     *         ],
+                     *         "segment_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "window": {
+                     *           "days": [
+                     *             "mon"
+                     *           ],
+                     *           "start": "09:00",
+                     *           "end": "17:00",
+                     *           "time_zone": "America/New_York"
+                     *         },
+                     *         "pacing": {
+                     *           "max_concurrent": 1,
+                     *           "calls_per_minute": 1
+                     *         },
+                     *         "retry": {
+                     *           "max_attempts": 1,
+                     *           "delay_minutes": 1,
+                     *           "on": [
+                     *             "no_answer"
+                     *           ]
+                     *         },
+                     *         "progress": {
+                     *           "leads": {
+                     *             "total": 1,
+                     *             "pending": 1,
+                     *             "calling": 1,
+                     *             "completed": 1,
+                     *             "failed": 1,
+                     *             "retry_scheduled": 1,
+                     *             "do_not_call": 1,
+                     *             "removed": 1
+                     *           }
+                     *         },
+                     *         "revision": 1,
+                     *         "started_at": "2026-11-21T10:00:00.000Z",
+                     *         "stopped_at": "2026-11-21T10:00:00.000Z",
+                     *         "created_at": "2026-11-21T10:00:00.000Z",
+                     *         "updated_at": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Campaign"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** @constant */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Support line",
+                 *       "assistant_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                 *       "from_number_ids": [
+                 *         "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e"
+                 *       ],
+                 *       "segment_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                 *       "window": {
+                 *         "days": [
+                 *           "mon"
+                 *         ],
+                 *         "start": "09:00",
+                 *         "end": "17:00",
+                 *         "time_zone": "America/New_York"
+                 *       },
+                 *       "pacing": {
+                 *         "max_concurrent": 1,
+                 *         "calls_per_minute": 1
+                 *       },
+                 *       "retry": {
+                 *         "max_attempts": 1,
+                 *         "delay_minutes": 1,
+                 *         "on": [
+                 *           "no_answer"
+                 *         ]
+                 *       },
+                 *       "expected_revision": 1
+                 *     }
+                 */
+                "application/json": {
+                    /** @description what the campaign is called */
+                    name?: string;
+                    /**
+                     * Format: uuid
+                     * @description the assistant that makes the calls: one of this workspace
+                     */
+                    assistant_id?: string;
+                    /** @description the workspace’s voice-capable phone numbers (`GET /phone-numbers` ids) the calls are placed from, in turn */
+                    from_number_ids?: string[];
+                    /** @description a segment whose matching leads the campaign also calls; they are added to it when it starts */
+                    segment_id?: string | null;
+                    /** @description when calls may be placed: on these days between `start` and `end`, in each lead’s own time zone */
+                    window?: {
+                        /** @description the days calls may be placed on */
+                        days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                        /** @description the earliest local time of a call, HH:MM */
+                        start: string;
+                        /** @description the local time from which no call starts, HH:MM; after `start` */
+                        end: string;
+                        /**
+                         * @description the time zone of leads that have none of their own
+                         * @example America/New_York
+                         */
+                        time_zone: string;
+                    };
+                    /** @description how fast the campaign dials */
+                    pacing?: {
+                        /** @description calls in progress at once, at most */
+                        max_concurrent: number;
+                        /** @description calls started per minute, at most */
+                        calls_per_minute: number;
+                    };
+                    /** @description which unsuccessful calls are tried again, how often and after how long */
+                    retry?: {
+                        /** @description calls per lead at most, the first included */
+                        max_attempts: number;
+                        /** @description minutes between a retried call and the next attempt */
+                        delay_minutes: number;
+                        /** @description the call outcomes that are retried */
+                        on: ("no_answer" | "busy" | "failed" | "voicemail")[];
+                    };
+                    /** @description the current `revision`; a stale one is 409 `revision_conflict` */
+                    expected_revision: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "name": "Support line",
+                     *         "status": "draft",
+                     *         "assistant_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "from_number_ids": [
+                     *           "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e"
+                     *         ],
+                     *         "segment_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "window": {
+                     *           "days": [
+                     *             "mon"
+                     *           ],
+                     *           "start": "09:00",
+                     *           "end": "17:00",
+                     *           "time_zone": "America/New_York"
+                     *         },
+                     *         "pacing": {
+                     *           "max_concurrent": 1,
+                     *           "calls_per_minute": 1
+                     *         },
+                     *         "retry": {
+                     *           "max_attempts": 1,
+                     *           "delay_minutes": 1,
+                     *           "on": [
+                     *             "no_answer"
+                     *           ]
+                     *         },
+                     *         "progress": {
+                     *           "leads": {
+                     *             "total": 1,
+                     *             "pending": 1,
+                     *             "calling": 1,
+                     *             "completed": 1,
+                     *             "failed": 1,
+                     *             "retry_scheduled": 1,
+                     *             "do_not_call": 1,
+                     *             "removed": 1
+                     *           }
+                     *         },
+                     *         "revision": 1,
+                     *         "started_at": "2026-11-21T10:00:00.000Z",
+                     *         "stopped_at": "2026-11-21T10:00:00.000Z",
+                     *         "created_at": "2026-11-21T10:00:00.000Z",
+                     *         "updated_at": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Campaign"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    startCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "name": "Support line",
+                     *         "status": "draft",
+                     *         "assistant_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "from_number_ids": [
+                     *           "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e"
+                     *         ],
+                     *         "segment_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "window": {
+                     *           "days": [
+                     *             "mon"
+                     *           ],
+                     *           "start": "09:00",
+                     *           "end": "17:00",
+                     *           "time_zone": "America/New_York"
+                     *         },
+                     *         "pacing": {
+                     *           "max_concurrent": 1,
+                     *           "calls_per_minute": 1
+                     *         },
+                     *         "retry": {
+                     *           "max_attempts": 1,
+                     *           "delay_minutes": 1,
+                     *           "on": [
+                     *             "no_answer"
+                     *           ]
+                     *         },
+                     *         "progress": {
+                     *           "leads": {
+                     *             "total": 1,
+                     *             "pending": 1,
+                     *             "calling": 1,
+                     *             "completed": 1,
+                     *             "failed": 1,
+                     *             "retry_scheduled": 1,
+                     *             "do_not_call": 1,
+                     *             "removed": 1
+                     *           }
+                     *         },
+                     *         "revision": 1,
+                     *         "started_at": "2026-11-21T10:00:00.000Z",
+                     *         "stopped_at": "2026-11-21T10:00:00.000Z",
+                     *         "created_at": "2026-11-21T10:00:00.000Z",
+                     *         "updated_at": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Campaign"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    stopCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "name": "Support line",
+                     *         "status": "draft",
+                     *         "assistant_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "from_number_ids": [
+                     *           "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e"
+                     *         ],
+                     *         "segment_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "window": {
+                     *           "days": [
+                     *             "mon"
+                     *           ],
+                     *           "start": "09:00",
+                     *           "end": "17:00",
+                     *           "time_zone": "America/New_York"
+                     *         },
+                     *         "pacing": {
+                     *           "max_concurrent": 1,
+                     *           "calls_per_minute": 1
+                     *         },
+                     *         "retry": {
+                     *           "max_attempts": 1,
+                     *           "delay_minutes": 1,
+                     *           "on": [
+                     *             "no_answer"
+                     *           ]
+                     *         },
+                     *         "progress": {
+                     *           "leads": {
+                     *             "total": 1,
+                     *             "pending": 1,
+                     *             "calling": 1,
+                     *             "completed": 1,
+                     *             "failed": 1,
+                     *             "retry_scheduled": 1,
+                     *             "do_not_call": 1,
+                     *             "removed": 1
+                     *           }
+                     *         },
+                     *         "revision": 1,
+                     *         "started_at": "2026-11-21T10:00:00.000Z",
+                     *         "stopped_at": "2026-11-21T10:00:00.000Z",
+                     *         "created_at": "2026-11-21T10:00:00.000Z",
+                     *         "updated_at": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Campaign"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listCampaignLeads: {
+        parameters: {
+            query?: {
+                status?: "pending" | "calling" | "completed" | "failed" | "retry_scheduled" | "do_not_call" | "removed";
+                /** @description only the leads the segment’s filter matches */
+                segment_id?: string;
+                /** @description Page size: an integer from 1 to 200. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Items to skip: an integer of at least 0. Page until `offset + limit >= meta.pagination.total`. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *           "campaign_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *           "phone": "+14155550123",
+                     *           "name": "Support line",
+                     *           "variables": {},
+                     *           "time_zone": "time zone",
+                     *           "status": "pending",
+                     *           "attempts": 1,
+                     *           "call_ids": [
+                     *             "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e"
+                     *           ],
+                     *           "created_at": "2026-11-21T10:00:00.000Z",
+                     *           "updated_at": "2026-11-21T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "pagination": {
+                     *           "limit": 50,
+                     *           "offset": 0,
+                     *           "total": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Lead"][];
+                        meta: {
+                            pagination: components["schemas"]["Pagination"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    addLead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "phone": "+14155550123",
+                 *       "name": "Support line",
+                 *       "variables": {},
+                 *       "time_zone": "America/New_York"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description the number to call, in international format with a leading + (normalised to E.164) */
+                    phone: string;
+                    /** @description who the lead is */
+                    name?: string;
+                    /** @description values the assistant may use in the call (strings, numbers, booleans; at most 50) */
+                    variables?: {
+                        [key: string]: string | number | boolean;
+                    };
+                    /**
+                     * @description the lead’s IANA time zone; the campaign window’s `time_zone` applies without it
+                     * @example America/New_York
+                     */
+                    time_zone?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "campaign_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "phone": "+14155550123",
+                     *         "name": "Support line",
+                     *         "variables": {},
+                     *         "time_zone": "time zone",
+                     *         "status": "pending",
+                     *         "attempts": 1,
+                     *         "call_ids": [
+                     *           "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e"
+                     *         ],
+                     *         "created_at": "2026-11-21T10:00:00.000Z",
+                     *         "updated_at": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Lead"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    addLeads: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "leads": [
+                 *         {
+                 *           "phone": "+14155550123",
+                 *           "name": "Support line",
+                 *           "variables": {},
+                 *           "time_zone": "America/New_York"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description the leads to add, 1 to 10000 rows */
+                    leads: {
+                        /** @description the number to call, in international format; an invalid one is the row’s `invalid_number` */
+                        phone: string;
+                        /** @description who the lead is */
+                        name?: string;
+                        /** @description values the assistant may use in the call (strings, numbers, booleans; at most 50) */
+                        variables?: {
+                            [key: string]: string | number | boolean;
+                        };
+                        /**
+                         * @description the lead’s IANA time zone; the campaign window’s `time_zone` applies without it
+                         * @example America/New_York
+                         */
+                        time_zone?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "summary": {
+                     *           "created": 1,
+                     *           "duplicate": 1,
+                     *           "invalid_number": 1,
+                     *           "suppressed": 1
+                     *         },
+                     *         "results": [
+                     *           {
+                     *             "index": 1,
+                     *             "outcome": "created",
+                     *             "lead_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *             "phone": "+14155550123"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            summary: {
+                                created: number;
+                                duplicate: number;
+                                invalid_number: number;
+                                suppressed: number;
+                            };
+                            /** @description one per row, in the order sent */
+                            results: components["schemas"]["LeadRowResult"][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listLeads: {
+        parameters: {
+            query?: {
+                status?: "pending" | "calling" | "completed" | "failed" | "retry_scheduled" | "do_not_call" | "removed";
+                /** @description only this campaign’s leads */
+                campaign_id?: string;
+                /** @description only the leads the segment’s filter matches */
+                segment_id?: string;
+                /** @description Page size: an integer from 1 to 200. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Items to skip: an integer of at least 0. Page until `offset + limit >= meta.pagination.total`. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *           "campaign_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *           "phone": "+14155550123",
+                     *           "name": "Support line",
+                     *           "variables": {},
+                     *           "time_zone": "time zone",
+                     *           "status": "pending",
+                     *           "attempts": 1,
+                     *           "call_ids": [
+                     *             "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e"
+                     *           ],
+                     *           "created_at": "2026-11-21T10:00:00.000Z",
+                     *           "updated_at": "2026-11-21T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "pagination": {
+                     *           "limit": 50,
+                     *           "offset": 0,
+                     *           "total": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Lead"][];
+                        meta: {
+                            pagination: components["schemas"]["Pagination"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    removeLeadFromCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                lead_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** @constant */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteLead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** @constant */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listSegments: {
+        parameters: {
+            query?: {
+                /** @description Page size: an integer from 1 to 200. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Items to skip: an integer of at least 0. Page until `offset + limit >= meta.pagination.total`. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *           "name": "Support line",
+                     *           "description": "An example description",
+                     *           "filter": {
+                     *             "campaign_ids": [
+                     *               "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e"
+                     *             ],
+                     *             "statuses": [
+                     *               "pending"
+                     *             ],
+                     *             "phone_prefix": "+14155550123",
+                     *             "time_zones": [
+                     *               "America/New_York"
+                     *             ],
+                     *             "variables": {},
+                     *             "created_after": "2026-11-21T10:00:00.000Z",
+                     *             "created_before": "2026-11-21T10:00:00.000Z"
+                     *           },
+                     *           "revision": 1,
+                     *           "created_at": "2026-11-21T10:00:00.000Z",
+                     *           "updated_at": "2026-11-21T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "pagination": {
+                     *           "limit": 50,
+                     *           "offset": 0,
+                     *           "total": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Segment"][];
+                        meta: {
+                            pagination: components["schemas"]["Pagination"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createSegment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Support line",
+                 *       "description": "An example description",
+                 *       "filter": {
+                 *         "campaign_ids": [
+                 *           "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e"
+                 *         ],
+                 *         "statuses": [
+                 *           "pending"
+                 *         ],
+                 *         "phone_prefix": "+14155550123",
+                 *         "time_zones": [
+                 *           "America/New_York"
+                 *         ],
+                 *         "variables": {},
+                 *         "created_after": "2026-11-21T10:00:00.000Z",
+                 *         "created_before": "2026-11-21T10:00:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description what the segment is called; unique in the workspace */
+                    name: string;
+                    /** @description what the segment is for */
+                    description?: string;
+                    /** @description every condition given must hold; an empty filter matches every lead of the workspace */
+                    filter: {
+                        /** @description leads of these campaigns */
+                        campaign_ids?: string[];
+                        /** @description leads in one of these statuses */
+                        statuses?: ("pending" | "calling" | "completed" | "failed" | "retry_scheduled" | "do_not_call" | "removed")[];
+                        /** @description numbers starting with it, e.g. `+1415` */
+                        phone_prefix?: string;
+                        /** @description leads with one of these time zones */
+                        time_zones?: string[];
+                        /** @description leads whose variables have exactly these values */
+                        variables?: {
+                            [key: string]: string | number | boolean;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description leads added at or after this time
+                         */
+                        created_after?: string;
+                        /**
+                         * Format: date-time
+                         * @description leads added before this time
+                         */
+                        created_before?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "name": "Support line",
+                     *         "description": "An example description",
+                     *         "filter": {
+                     *           "campaign_ids": [
+                     *             "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e"
+                     *           ],
+                     *           "statuses": [
+                     *             "pending"
+                     *           ],
+                     *           "phone_prefix": "+14155550123",
+                     *           "time_zones": [
+                     *             "America/New_York"
+                     *           ],
+                     *           "variables": {},
+                     *           "created_after": "2026-11-21T10:00:00.000Z",
+                     *           "created_before": "2026-11-21T10:00:00.000Z"
+                     *         },
+                     *         "revision": 1,
+                     *         "created_at": "2026-11-21T10:00:00.000Z",
+                     *         "updated_at": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Segment"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSegment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "name": "Support line",
+                     *         "description": "An example description",
+                     *         "filter": {
+                     *           "campaign_ids": [
+                     *             "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e"
+                     *           ],
+                     *           "statuses": [
+                     *             "pending"
+                     *           ],
+                     *           "phone_prefix": "+14155550123",
+                     *           "time_zones": [
+                     *             "America/New_York"
+                     *           ],
+                     *           "variables": {},
+                     *           "created_after": "2026-11-21T10:00:00.000Z",
+                     *           "created_before": "2026-11-21T10:00:00.000Z"
+                     *         },
+                     *         "revision": 1,
+                     *         "created_at": "2026-11-21T10:00:00.000Z",
+                     *         "updated_at": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Segment"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteSegment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** @constant */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateSegment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Support line",
+                 *       "description": "An example description",
+                 *       "filter": {
+                 *         "campaign_ids": [
+                 *           "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e"
+                 *         ],
+                 *         "statuses": [
+                 *           "pending"
+                 *         ],
+                 *         "phone_prefix": "+14155550123",
+                 *         "time_zones": [
+                 *           "America/New_York"
+                 *         ],
+                 *         "variables": {},
+                 *         "created_after": "2026-11-21T10:00:00.000Z",
+                 *         "created_before": "2026-11-21T10:00:00.000Z"
+                 *       },
+                 *       "expected_revision": 1
+                 *     }
+                 */
+                "application/json": {
+                    /** @description what the segment is called; unique in the workspace */
+                    name?: string;
+                    /** @description what the segment is for */
+                    description?: string;
+                    /** @description every condition given must hold; an empty filter matches every lead of the workspace */
+                    filter?: {
+                        /** @description leads of these campaigns */
+                        campaign_ids?: string[];
+                        /** @description leads in one of these statuses */
+                        statuses?: ("pending" | "calling" | "completed" | "failed" | "retry_scheduled" | "do_not_call" | "removed")[];
+                        /** @description numbers starting with it, e.g. `+1415` */
+                        phone_prefix?: string;
+                        /** @description leads with one of these time zones */
+                        time_zones?: string[];
+                        /** @description leads whose variables have exactly these values */
+                        variables?: {
+                            [key: string]: string | number | boolean;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description leads added at or after this time
+                         */
+                        created_after?: string;
+                        /**
+                         * Format: date-time
+                         * @description leads added before this time
+                         */
+                        created_before?: string;
+                    };
+                    /** @description the current `revision`; a stale one is 409 `revision_conflict` */
+                    expected_revision: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "name": "Support line",
+                     *         "description": "An example description",
+                     *         "filter": {
+                     *           "campaign_ids": [
+                     *             "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e"
+                     *           ],
+                     *           "statuses": [
+                     *             "pending"
+                     *           ],
+                     *           "phone_prefix": "+14155550123",
+                     *           "time_zones": [
+                     *             "America/New_York"
+                     *           ],
+                     *           "variables": {},
+                     *           "created_after": "2026-11-21T10:00:00.000Z",
+                     *           "created_before": "2026-11-21T10:00:00.000Z"
+                     *         },
+                     *         "revision": 1,
+                     *         "created_at": "2026-11-21T10:00:00.000Z",
+                     *         "updated_at": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Segment"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listEmailSenders: {
+        parameters: {
+            query?: {
+                /** @description Page size: an integer from 1 to 200. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Items to skip: an integer of at least 0. Page until `offset + limit >= meta.pagination.total`. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *           "address": "address",
+                     *           "name": "Support line",
+                     *           "status": "pending",
+                     *           "created_at": "2026-11-21T10:00:00.000Z",
+                     *           "verified_at": "2026-11-21T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "pagination": {
+                     *           "limit": 50,
+                     *           "offset": 0,
+                     *           "total": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["EmailSender"][];
+                        meta: {
+                            pagination: components["schemas"]["Pagination"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createEmailSender: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "address": "ada@example.com",
+                 *       "name": "Support line"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description the address e-mails will come from; a confirmation link is e-mailed to it
+                     */
+                    address: string;
+                    /** @description a label for the sender in lists */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "address": "address",
+                     *         "name": "Support line",
+                     *         "status": "pending",
+                     *         "created_at": "2026-11-21T10:00:00.000Z",
+                     *         "verified_at": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["EmailSender"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteEmailSender: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** @constant */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listHistory: {
+        parameters: {
+            query?: {
+                /** @description only calls, only SMS or only e-mails */
+                channel?: "call" | "sms" | "email";
+                /** @description only conversations with this contact: a phone number in international format (calls and SMS from or to it) or an e-mail address (e-mails from or to it) */
+                contact?: string;
+                /** @description only items created at or after this RFC 3339 time */
+                created_from?: string;
+                /** @description only items created before this RFC 3339 time */
+                created_to?: string;
+                /** @description Page size: an integer from 1 to 200. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Items to skip: an integer of at least 0. Page until `offset + limit >= meta.pagination.total`. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *           "channel": "call",
+                     *           "direction": "inbound",
+                     *           "status": "status",
+                     *           "from": "+14155550100",
+                     *           "to": "+14155550123",
+                     *           "preview": "preview",
+                     *           "created_at": "2026-11-21T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "pagination": {
+                     *           "limit": 50,
+                     *           "offset": 0,
+                     *           "total": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["HistoryItem"][];
+                        meta: {
+                            pagination: components["schemas"]["Pagination"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getEmailHistoryItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "status": "queued",
+                     *         "sender_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "from": "+14155550100",
+                     *         "to": "+14155550123",
+                     *         "subject": "subject",
+                     *         "call_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "failure_reason": "failure reason",
+                     *         "created_at": "2026-11-21T10:00:00.000Z",
+                     *         "sent_at": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["EmailHistoryItem"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

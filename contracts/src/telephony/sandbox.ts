@@ -1,6 +1,13 @@
-// The sandbox's test surface as public JSON: what a phone reached through the sandbox carrier heard.
+// The sandbox's test surface as public JSON: what a phone reached through the sandbox carrier heard,
+// and the call a simulated caller makes to a workspace number.
 import { z } from 'zod';
 import { e164Schema, timeSchema } from '../responses.js';
+import { phoneNumberField } from './requests.js';
+
+export const simulateInboundCallBodySchema = z.strictObject({
+  to: phoneNumberField.describe('the workspace’s number to call: voice-capable, given to an assistant, and carried by the sandbox'),
+  from: phoneNumberField.describe('the simulated caller’s number, in international format with a leading +'),
+});
 
 export const sandboxVerificationCallSchema = z
   .object({

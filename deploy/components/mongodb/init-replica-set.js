@@ -4,7 +4,7 @@
 const env = process.env;
 const root = `${encodeURIComponent(env.MONGO_ROOT_USERNAME)}:${encodeURIComponent(env.MONGO_ROOT_PASSWORD)}`;
 const members = ['mongodb-0.mongodb:27017', 'mongodb-1.mongodb:27017', 'mongodb-2.mongodb:27017'];
-const services = ['identity', 'tools', 'telephony', 'billing', 'platform-users', 'assistants', 'calls', 'webhooks'];
+const services = ['identity', 'tools', 'telephony', 'billing', 'platform-users', 'assistants', 'calls', 'webhooks', 'campaigns'];
 const prefix = env.MONGODB_DB_PREFIX || 'voice';
 
 function retry(what, action) {

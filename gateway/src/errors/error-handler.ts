@@ -5,6 +5,7 @@ import { ConnectError } from '@connectrpc/connect';
 import { errorDetailOf, type ErrorReason, type FieldIssue } from '@voice/runtime/errors';
 import type { Logger } from '@voice/runtime/logger';
 import { bodyParserFailure, type BodyParserFailure } from './body-parser.js';
+import { maxBodyText } from '../middleware/json-body.js';
 import { routeTemplateOf } from '../middleware/route-template.js';
 import { HttpError } from './http-error.js';
 import { isMalformedPathEncoding, malformedPathMessage } from './path-encoding.js';
@@ -32,9 +33,9 @@ function fromConnect(error: ConnectError): Envelope {
   return { status: mapping.status, code: mapping.reason, message: mapping.message ?? error.rawMessage };
 }
 
-/** REST bodies are JSON of at most 1 MiB, so the API can say precisely what was wrong. */
+/** REST bodies are JSON of at most maxBodyBytes, so the API can say precisely what was wrong. */
 const restPhrasing: Partial<Record<BodyParserFailure['kind'], string>> = {
-  too_large: 'the request body is larger than 1 MiB',
+  too_large: `the request body is larger than ${maxBodyText}`,
   malformed: 'the request body is not valid JSON',
   charset: 'the request body must be UTF-8 JSON',
 };

@@ -12,6 +12,7 @@ import { authOf, type AuthContext } from '../auth/auth-context.js';
 import { callOptionsOf } from '../auth/signed-caller.js';
 import { methodNotAllowed } from '../errors/http-error.js';
 import { publicEnvelopeOf } from '../errors/error-handler.js';
+import { maxBodyBytes } from '../middleware/json-body.js';
 import { featureRefusal, requireFeature } from '../middleware/require-feature.js';
 import { scopeRefusal } from '../middleware/require-scope.js';
 import type { Operation } from '../rest/operation.js';
@@ -60,7 +61,7 @@ const descriptorOf = (op: ToolOperation): Tool => {
     descriptor = {
       name: op.doc.mcp.tool,
       title: op.doc.summary,
-      description: [op.doc.summary, op.doc.description].filter(Boolean).join('\n\n'),
+      description: [op.doc.deprecated && `Deprecated: ${op.doc.deprecated}`, op.doc.summary, op.doc.description].filter(Boolean).join('\n\n'),
       inputSchema: inputSchemaOf(op),
       outputSchema: outputSchemaOf(op),
       annotations: { title: op.doc.summary, ...op.doc.mcp.annotations, openWorldHint: false },
@@ -128,7 +129,7 @@ export function registerMcpEndpoint(app: Express, options: McpOptions): void {
       next(error);
     }
   };
-  const json = express.json({ limit: '1mb' });
+  const json = express.json({ limit: maxBodyBytes });
   app.post(mcpPath, originGuard(options.publicUrl), ...options.authenticated, requireFeature('mcp'), json, messageRules, handle);
   // Stateless: no server-initiated stream to open and no session to end.
   app.all(mcpPath, (_req, _res, next) => next(methodNotAllowed('POST')));

@@ -1,9 +1,13 @@
-// JSON bodies: at most 1 MiB, Content-Type application/json, and an object at the top.
+// JSON bodies: at most maxBodyBytes, Content-Type application/json, and an object at the top.
 import express, { type RequestHandler } from 'express';
 import { HttpError } from '../errors/http-error.js';
 
+/** The largest JSON body the API (REST and MCP) takes; `maxBodyText` says it to people. */
+export const maxBodyBytes = 1024 * 1024;
+export const maxBodyText = '1 MiB';
+
 // Not strict: scalars parse, so the object check below can name the problem precisely.
-const parseJson = express.json({ limit: '1mb', strict: false, type: () => true });
+const parseJson = express.json({ limit: maxBodyBytes, strict: false, type: () => true });
 
 const hasBody = (headers: Record<string, string | string[] | undefined>): boolean =>
   headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0');

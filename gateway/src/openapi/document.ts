@@ -4,7 +4,9 @@
 import { STATUS_CODES } from 'node:http';
 import type { z } from 'zod';
 import { idempotencyWindowMs, maxIdempotencyKeyLength } from '@voice/runtime/idempotency';
-import { maxPageLimit, defaultPageLimit } from '@voice/runtime/validation';
+import { maxInputJsonDepth, maxPageLimit, defaultPageLimit } from '@voice/runtime/validation';
+import { maxBodyText } from '../middleware/json-body.js';
+import { saneRequestIdText } from '../middleware/request-id.js';
 import { statusOfReason } from '../errors/status-table.js';
 import { toolsets, type Operation, type Toolset } from '../rest/operation.js';
 import { Components, rateLimitHeaders, type ErrorAnswer } from './components.js';
@@ -29,6 +31,7 @@ const tagNames: Record<Toolset, string> = {
   knowledge: 'Knowledge bases',
   settings: 'Settings and webhooks',
   calls: 'Calls',
+  campaigns: 'Campaigns',
   telephony: 'Telephony',
   billing: 'Billing',
   platform: 'Platform users',
@@ -40,13 +43,14 @@ const tagDescriptions: Record<Toolset, string> = {
   knowledge: 'Knowledge bases: documents from text, web pages and files (plain text, Markdown, HTML, PDF), ingested into chunks assistants search.',
   settings: 'What assistants remember of callers, and how they reach language models: the default model, the providers allowed, the workspace’s own provider keys; and the webhook endpoints that receive the workspace’s events, signed, with their delivery log.',
   calls: 'Calls an assistant makes and answers: placed with a workspace number, followed through their states, with their transcript, summary, analysis, events and the minutes and credits they were charged.',
+  campaigns: 'Outbound campaigns: an assistant calling a list of leads from a pool of the workspace’s numbers, inside a calling window in each lead’s time zone, paced and with retries; their leads (added one at a time or imported in bulk, checked against the suppression list) and segments, saved filters over leads a campaign can target.',
   telephony: 'Phone numbers, carrier connections, A2P 10DLC campaigns, the SMS suppression list and SMS.',
   billing: 'The wallet’s balance in credits and minutes, the ledger and usage summaries. Amounts are exact decimal strings.',
   platform: 'White-label platforms: their end-users, the users’ tokens and credit transfers (plan feature `white_label`).',
 };
 
 const reasonMeanings: Record<string, string> = {
-  invalid_request: 'invalid body, query parameter or header; `details` names the fields (a body over 1 MiB is `413`, an unsupported method `405` with `Allow`)',
+  invalid_request: `invalid body, query parameter or header; \`details\` names the fields (a body over ${maxBodyText} is \`413\`, an unsupported method \`405\` with \`Allow\`)`,
   unauthorized: 'missing, invalid, expired or revoked credential',
   forbidden: 'the credential lacks the scope, or the plan the feature',
   not_found: 'no such resource in this workspace (also for a malformed id)',
@@ -98,7 +102,7 @@ function infoDescription(): string {
     '',
     '## Requests and answers',
     '',
-    'Bodies are JSON objects (`Content-Type: application/json`, at most 1 MiB, nested at most 32 levels). Unknown body fields and',
+    `Bodies are JSON objects (\`Content-Type: application/json\`, at most ${maxBodyText}, nested at most ${maxInputJsonDepth} levels). Unknown body fields and`,
     'unknown query parameters are `400`. Field names are snake_case, ids UUID v4, times RFC 3339 UTC with milliseconds',
     '(`2026-11-21T10:00:00.000Z`), and money exact decimal strings (credits with 4 places, minutes with 3). A create answers',
     '`201` with `{data}`, a read or update `200` with `{data}`, a delete `200` with `{data: {id, deleted: true}}`. Answers may',
@@ -124,7 +128,7 @@ function infoDescription(): string {
     '',
     '## Request ids',
     '',
-    'Every answer carries `X-Request-Id`: the client’s own when it sent a sane one (1 to 128 characters of `A-Za-z0-9._:-`), else a',
+    `Every answer carries \`X-Request-Id\`: the client’s own when it sent a sane one (${saneRequestIdText}), else a`,
     'new one. Quote it when asking for support.',
     '',
     '## Webhooks',
@@ -210,6 +214,7 @@ function errorAnswersOf(op: Operation<any, any>): ErrorAnswer[] {
 
 function description(op: Operation<any, any>): string {
   const lines = op.doc.description ? [op.doc.description, ''] : [];
+  if (op.doc.deprecated) lines.unshift(`**Deprecated:** ${op.doc.deprecated}`, '');
   const write = op.scope?.endsWith(':read') ? `${op.scope.slice(0, -':read'.length)}:write` : undefined;
   lines.push(
     op.scope
@@ -250,6 +255,7 @@ function operationObject(op: Operation<any, any>, components: Components): Recor
     ...(op.scope ? { 'x-required-scope': op.scope } : {}),
     ...(op.feature ? { 'x-required-feature': op.feature } : {}),
     ...(op.doc.mcp ? { 'x-mcp-tool': op.doc.mcp.tool } : {}),
+    ...(op.doc.deprecated ? { deprecated: true } : {}),
   };
 }
 

@@ -33,6 +33,10 @@ const byName: Record<string, string> = {
   kind: 'sms.outbound',
   body: 'Your order has shipped.',
   amount: '10.0000',
+  phone: '+14155550123',
+  // A calling window: its end must come after its start.
+  start: '09:00',
+  end: '17:00',
 };
 
 /** Ids and addresses by the ending of the field's name (`from_number_id`, `base_url`). */

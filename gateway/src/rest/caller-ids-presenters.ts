@@ -1,10 +1,9 @@
-// Caller IDs as public JSON: never the code or its hash (only the sandbox's record of what a phone heard shows it). Typed by the schema in @voice/contracts/telephony.
+// Caller IDs as public JSON: never the code or its hash. Typed by the schema in @voice/contracts/telephony.
 import type { z } from 'zod';
 import { toIso } from '@voice/runtime/time';
 import type { CallerId } from '@voice/proto/voice/telephony/v1/caller_ids';
-import type { VerificationCall } from '@voice/proto/voice/telephony/v1/sandbox';
 import { oneOf } from '@voice/contracts/responses';
-import { callerIdMethods, callerIdStatuses, type callerIdSchema, type sandboxVerificationCallSchema } from '@voice/contracts/telephony';
+import { callerIdMethods, callerIdStatuses, type callerIdSchema } from '@voice/contracts/telephony';
 
 export const presentCallerId = (callerId: CallerId): z.infer<typeof callerIdSchema> => ({
   id: callerId.id,
@@ -17,11 +16,4 @@ export const presentCallerId = (callerId: CallerId): z.infer<typeof callerIdSche
   verified_at: toIso(callerId.verifiedAt),
   created_at: toIso(callerId.createdAt)!,
   updated_at: toIso(callerId.updatedAt)!,
-});
-
-export const presentVerificationCall = (call: VerificationCall): z.infer<typeof sandboxVerificationCallSchema> => ({
-  from: call.from,
-  to: call.to,
-  speech: call.speech,
-  answered_at: toIso(call.answeredAt)!,
 });

@@ -5,7 +5,6 @@ import { dataOf, deletedSchema, listOfSchema } from '@voice/contracts/responses'
 import {
   callerIdSchema,
   createCallerIdBodySchema,
-  sandboxVerificationCallSchema,
   maxVerificationAttempts,
   verificationCodeLength,
   verificationCodeLifetimeMinutes,
@@ -13,7 +12,7 @@ import {
 } from '@voice/contracts/telephony';
 import type { RestRouter } from './router.js';
 import type { RestDeps } from './deps.js';
-import { presentCallerId, presentVerificationCall } from './caller-ids-presenters.js';
+import { presentCallerId } from './caller-ids-presenters.js';
 import { deletedOf, listOf } from './presenters.js';
 import { pageOf } from './validate.js';
 
@@ -88,26 +87,6 @@ export function registerCallerIdRoutes(rest: RestRouter, deps: RestDeps): void {
     handle: async (call) => {
       const answer = await callerIds.verifyCallerId({ id: call.params.id, code: call.body.code }, call.options);
       return { body: { data: presentCallerId(answer.callerId!) } };
-    },
-  });
-
-  rest.operation({
-    method: 'get',
-    path: '/sandbox/caller-ids/:id/verification-call',
-    scope: write,
-    doc: {
-      id: 'getSandboxVerificationCall',
-      summary: 'Sandbox only: what the phone heard in a caller ID’s verification call',
-      description:
-        'The sandbox carrier reaches no real phone, so it shows here what the called number heard: the code, as the call said it. ' +
-        'It answers only on a platform whose carrier is the sandbox, for a caller ID created with `method: call` whose call was answered (the sandbox’s magic busy, no-answer and failing numbers answer nothing); anything else is 404, as is another workspace’s caller ID. ' +
-        'Reading the code is the power to verify, so this needs `phone_numbers:write`. The sandbox keeps what it said in memory: a restart of the platform forgets it.',
-      toolset,
-      response: dataOf(sandboxVerificationCallSchema),
-    },
-    handle: async (call) => {
-      const answer = await deps.clients.sandbox.getVerificationCall({ callerId: call.params.id }, call.options);
-      return { body: { data: presentVerificationCall(answer.call!) } };
     },
   });
 

@@ -1,7 +1,6 @@
 // /calls (issue 16; API.md 10): placing a call with an assistant, following it and reading what it
 // became. The calls service checks every precondition in order, each with its own error.
 import type { JsonObject } from '@bufbuild/protobuf';
-import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { callInputLimits, defaultCallCreditsPerMinute, callSchema, createCallBodySchema, listCallsQuerySchema, recordingLinkSchema } from '@voice/contracts/calls';
 import { dataOf, deletedSchema, listOfSchema } from '@voice/contracts/responses';
 import { defaultRecordingUrlTtlSeconds } from '../config.js';
@@ -11,9 +10,7 @@ import type { RestDeps } from './deps.js';
 import { replayHeaders, toolHints } from './operation.js';
 import { deletedOf, listOf } from './presenters.js';
 import { callDirectionEnumOf, callStatusEnumOf, presentCall } from '@voice/contracts/calls-presenters';
-import { pageOf } from './validate.js';
-
-const timestampOf = (value: string | undefined) => (value === undefined ? undefined : timestampFromDate(new Date(value)));
+import { pageOf, timestampOf } from './validate.js';
 
 export function registerCallRoutes(rest: RestRouter, deps: RestDeps & { recordingUrls: RecordingDownloadUrls }): void {
   const calls = deps.clients.calls;

@@ -9,7 +9,7 @@ import type { ErrorAnswer } from '../openapi/components.js';
 export type Method = 'get' | 'post' | 'patch' | 'delete';
 
 /** Groups of operations: OpenAPI tags, and the MCP toolsets of `?toolsets=`. */
-export const toolsets = ['account', 'assistants', 'knowledge', 'settings', 'calls', 'telephony', 'billing', 'platform'] as const;
+export const toolsets = ['account', 'assistants', 'knowledge', 'settings', 'calls', 'campaigns', 'telephony', 'billing', 'platform'] as const;
 export type Toolset = (typeof toolsets)[number];
 
 export interface ToolAnnotations {
@@ -52,6 +52,8 @@ export interface OperationDoc<R extends z.ZodType = z.ZodType> {
   requestBody?: z.ZodType;
   /** The success status; 200 unless said. */
   status?: number;
+  /** Set on a legacy operation kept for old clients: says what replaces it (OpenAPI `deprecated`, and the MCP tool's description). */
+  deprecated?: string;
   /** The MCP tool of this capability (SPEC.md 4.3 names), when it is one. */
   mcp?: { tool: string; annotations: ToolAnnotations };
   /**

@@ -90,7 +90,8 @@ export function registerTelephonyRoutes(rest: RestRouter, deps: RestDeps): void 
         'The first month (`monthly_credits`) is charged at once; a wallet whose available balance cannot pay it is 409 `conflict` and nothing is bought. ' +
         'Later months are charged on each anniversary of the purchase (ledger kind `number.monthly`, once per number and month). ' +
         'A month the wallet cannot pay makes the number `past_due`; unless it is paid within the grace period (7 days by default) the number is released at `release_at`. ' +
-        'A number some workspace holds, or one the carrier no longer offers, is 409 `conflict`; when billing cannot be reached the answer is 503 `telephony_unavailable` and nothing is bought or charged.',
+        'A number some workspace holds, or one the carrier no longer offers, is 409 `conflict`; when billing cannot be reached the answer is 503 `telephony_unavailable` and nothing is bought or charged. ' +
+        'The number is bought with its voice URL and call status callback pointing at the platform, so the calls it receives reach the assistant it is given (PATCH `assistant_id`).',
       toolset,
       status: 201,
       response: dataOf(phoneNumberSchema),
@@ -110,7 +111,9 @@ export function registerTelephonyRoutes(rest: RestRouter, deps: RestDeps): void 
     doc: {
       id: 'importPhoneNumber',
       summary: 'Add a number held by the carrier account of one of the workspace’s carrier connections',
-      description: 'The number gets the capabilities the carrier reports. A `carrier_connection_id` that names no connection of the workspace is 404 `not_found`.',
+      description:
+        'The number gets the capabilities the carrier reports. A voice-capable number’s voice URL and call status callback are set on the carrier account to the platform’s webhooks of this connection, so its calls reach the assistant it is given (PATCH `assistant_id`); they replace what the account had. ' +
+        'A `carrier_connection_id` that names no connection of the workspace is 404 `not_found`.',
       toolset,
       errors: ['NotFound'],
       status: 201,

@@ -1,4 +1,5 @@
 // Request validation for the REST router and handlers: the schema decides, a 400 names every bad field.
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { z } from 'zod';
 import { isValidIdempotencyKey, maxIdempotencyKeyLength } from '@voice/runtime/idempotency';
 import { parsePage, validate, type Page } from '@voice/runtime/validation';
@@ -36,3 +37,6 @@ export function idempotencyKeyOf(req: Request): string {
   if (!isValidIdempotencyKey(key)) throw badRequest([{ field: 'Idempotency-Key', issue: idempotencyKeyIssue }]);
   return key;
 }
+
+/** A validated RFC 3339 query value as the Timestamp a filter takes; undefined when the query had none. */
+export const timestampOf = (value: string | undefined) => (value === undefined ? undefined : timestampFromDate(new Date(value)));

@@ -1,7 +1,7 @@
 // Every setting of the calls service, read and validated once at start.
 import { defaultCallCreditsPerMinute } from '@voice/contracts/calls';
 import { creditScale, parseCredits } from '@voice/runtime/amounts';
-import { ConfigError, readCommonConfig, readEnum, readInt, readListenAddress, readPort, readString, readOptionalString, readServiceUrl, type CommonConfig, type Env } from '@voice/runtime/config';
+import { ConfigError, readCommonConfig, readEnum, readInt, readListenAddress, readMediaListenAddress, readOptionalString, readServiceUrl, type CommonConfig, type Env } from '@voice/runtime/config';
 import { minuteRoundings, type MinuteRounding } from './domain/minutes.js';
 
 export interface CallsConfig {
@@ -17,6 +17,8 @@ export interface CallsConfig {
   identityUrl: string;
   /** The tools service: an assistant's api tools run through it during calls. */
   toolsUrl: string;
+  /** Platform-users: the workspace's e-mails (history) and the post-call summaries sent through its mail outbox. */
+  platformUsersUrl: string;
   /** The largest call recording kept, in bytes (VOICE_CALL_RECORDING_MAX_MB). */
   recordingMaxBytes: number;
   /** What a call minute beyond the wallet's included minutes costs, in credit sub-units. */
@@ -26,9 +28,6 @@ export interface CallsConfig {
   /** How long a call's hold outlives its longest possible length: ringing, and the charge after the end. */
   holdMarginSeconds: number;
 }
-
-/** The media endpoint's port unless set; the gateway's VOICE_CALLS_MEDIA_URL points here by default. */
-const defaultMediaPort = 50061;
 
 function readCreditsPerMinute(env: Env): number {
   const text = readOptionalString(env, 'VOICE_CALL_CREDITS_PER_MINUTE') ?? defaultCallCreditsPerMinute;
@@ -44,12 +43,13 @@ export function readCallsConfig(env: Env): CallsConfig {
   return {
     common: readCommonConfig(env),
     ...readListenAddress(env, 'calls'),
-    media: { host: readString(env, 'VOICE_CALLS_MEDIA_HOST', '127.0.0.1'), port: readPort(env, 'VOICE_CALLS_MEDIA_PORT', defaultMediaPort) },
+    media: readMediaListenAddress(env, 'callsMedia'),
     assistantsUrl: readServiceUrl(env, 'assistants'),
     telephonyUrl: readServiceUrl(env, 'telephony'),
     billingUrl: readServiceUrl(env, 'billing'),
     toolsUrl: readServiceUrl(env, 'tools'),
     identityUrl: readServiceUrl(env, 'identity'),
+    platformUsersUrl: readServiceUrl(env, 'platform-users'),
     recordingMaxBytes: readInt(env, 'VOICE_CALL_RECORDING_MAX_MB', 256, { min: 1, max: 4096 }) * 1024 * 1024,
     creditUnitsPerMinute: readCreditsPerMinute(env),
     minuteRounding: readEnum(env, 'VOICE_CALL_MINUTE_ROUNDING', 'minute', minuteRoundings),

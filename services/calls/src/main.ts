@@ -18,6 +18,8 @@ import { CallLegService } from '@voice/proto/voice/telephony/v1/call_legs';
 import { CallRouteService } from '@voice/proto/voice/telephony/v1/call_routes';
 import { ToolsService } from '@voice/proto/voice/tools/v1/tools';
 import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
+import { WorkspaceEmailService } from '@voice/proto/voice/platform/v1/email';
+import { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
 import { startRecordingsServer } from './media/recordings-server.js';
 import { startCallConsumers } from './events/consumers.js';
 import { ConnectCallTools } from './peers/call-tools.js';
@@ -70,6 +72,7 @@ export async function startCallsService(env: Env, options: CallsOptions = {}): P
     const billing = channel('billing', config.billingUrl);
     const tools = channel('tools', config.toolsUrl);
     const identity = channel('identity', config.identityUrl);
+    const platformUsers = channel('platform-users', config.platformUsersUrl);
     const jobs = await startPeriodicJobs(config.common, 'calls', { logger }, [callsRetentionJob(store, config.common.retention)]);
     onClose(() => jobs.stop());
 
@@ -102,7 +105,12 @@ export async function startCallsService(env: Env, options: CallsOptions = {}): P
     return startConnectServer({
       ...serviceServerOptions('calls', config, { logger, local: options.local, signer }),
       serviceNames: callsServiceNames,
-      routes: callsRoutes(deps),
+      routes: callsRoutes(deps, {
+        store,
+        telephony: createClient(TelephonyService, telephony),
+        emails: createClient(WorkspaceEmailService, platformUsers),
+        signer,
+      }),
     });
   });
 }

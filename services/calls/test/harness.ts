@@ -9,7 +9,10 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { DescService, JsonObject } from '@bufbuild/protobuf';
 import { minuteScale } from '@voice/runtime/amounts';
-import type { WorkspaceCaller } from '@voice/runtime/caller';
+import { createClient, createRouterTransport } from '@connectrpc/connect';
+import { CallerSigner, type WorkspaceCaller } from '@voice/runtime/caller';
+import { WorkspaceEmailService } from '@voice/proto/voice/platform/v1/email';
+import { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
 import { notFound, serviceError } from '@voice/runtime/errors';
 import { createLogger } from '@voice/runtime/logger';
 import type { PlaceCallLegRequest } from '@voice/proto/voice/telephony/v1/call_legs';
@@ -153,7 +156,10 @@ export async function setup<Service extends DescService>(service: Service, kind:
     now: () => new Date(),
     logger: createLogger({ service: 'calls-test', level: 'silent' }),
   };
-  const routes = callsRoutes(deps);
+  // The timeline's other channels are telephony's and platform-users': end to end (test/history.test.ts).
+  const nowhere = createRouterTransport(() => undefined);
+  const history = { store, telephony: createClient(TelephonyService, nowhere), emails: createClient(WorkspaceEmailService, nowhere), signer: new CallerSigner(randomBytes(32)) };
+  const routes = callsRoutes(deps, history);
   const tier = kind === 'router' ? routerClient(service, routes) : await serverClient(service, routes);
   return {
     tier,

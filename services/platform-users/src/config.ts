@@ -31,6 +31,8 @@ export interface PlatformUsersConfig {
   /** Seals the stored e-mails, which carry invitation tokens. */
   encryptionKey: Buffer;
   invitationTtlHours: number;
+  /** How long an e-mail sender's confirmation link works. */
+  emailSenderConfirmationHours: number;
   /** How long a custom-domain claim may stay unverified before it lapses and stops holding the domain. */
   customDomainClaimDays: number;
   mailFrom: string;
@@ -118,6 +120,7 @@ export function readPlatformUsersConfig(env: Env): PlatformUsersConfig {
     publicUrl,
     encryptionKey: readEncryptionKey(env, common),
     invitationTtlHours: readInt(env, 'VOICE_INVITATION_TTL_HOURS', 168, { min: 1, max: 720 }),
+    emailSenderConfirmationHours: readInt(env, 'VOICE_EMAIL_SENDER_CONFIRMATION_HOURS', 24, { min: 1, max: 168 }),
     customDomainClaimDays: readInt(env, 'VOICE_CUSTOM_DOMAIN_CLAIM_DAYS', 7, { min: 1, max: 90 }),
     mailFrom: readMailFrom(env, platformHost),
     smtp: readSmtp(env),

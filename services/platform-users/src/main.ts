@@ -12,6 +12,7 @@ import { serviceServerOptions, startConnectServer, type StartedService } from '@
 import { openServiceStore } from '@voice/runtime/store';
 import { readPlatformUsersConfig } from './config.js';
 import { ResolverDnsLookup } from './custom-domains/dns-lookup.js';
+import { ConfirmationTokens } from './email/confirmation-tokens.js';
 import { connectDownstreams } from './downstream/clients.js';
 import { Invitations } from './invitations/invitations.js';
 import { DirectoryMailer } from './mail/directory-mailer.js';
@@ -64,6 +65,16 @@ export async function startPlatformUsersService(env: Env, options: PlatformUsers
       routes: platformUsersRoutes({
         customDomains: { store, dns: new ResolverDnsLookup(config.dnsServers), platformHost: config.platformHost, claimDays: config.customDomainClaimDays, now },
         notices: { identity: downstreams.identity, store, box, mailQueued: () => relay.wake(), now },
+        emailSenders: {
+          store,
+          box,
+          tokens: new ConfirmationTokens(config.common.internalSecret),
+          confirmationTtlSeconds: config.emailSenderConfirmationHours * 3600,
+          publicUrl: config.publicUrl,
+          mailQueued: () => relay.wake(),
+          now,
+        },
+        workspaceEmails: { store, box, mailQueued: () => relay.wake(), now },
         platformUsers: {
           identity: downstreams.identity,
           billing: downstreams.billing,

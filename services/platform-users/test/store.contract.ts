@@ -1,6 +1,7 @@
-// The PlatformUsersStore contract (custom domains, invitations, the mail outbox): every adapter must pass it.
+// The PlatformUsersStore contract (custom domains, invitations, the mail outbox, e-mail senders and a
+// workspace's own e-mail): every adapter must pass it.
 import { newId } from '@voice/runtime/ids';
-import type { CustomDomainRecord, InvitationRecord, NewMail, PlatformUsersStore } from '../src/store/store.js';
+import { workspaceMailStatusOf, type CustomDomainRecord, type EmailSenderRecord, type InvitationRecord, type NewMail, type PlatformUsersStore } from '../src/store/store.js';
 import type { OpenSameStorage, OpenStore } from '../../runtime/test/store-contract.js';
 
 let sequence = Math.floor(Math.random() * 1_000_000);
@@ -171,6 +172,8 @@ function invitationsAndMailContract(open: OpenStore<PlatformUsersStore>, openSam
       sentAt: null,
       lastError: null,
       createdAt: mail.createdAt,
+      from: null,
+      workspace: null,
     });
   });
 
@@ -305,7 +308,142 @@ function invitationsAndMailContract(open: OpenStore<PlatformUsersStore>, openSam
   });
 }
 
+export const senderRecord = (workspaceId: string, overrides: Partial<EmailSenderRecord> = {}): EmailSenderRecord => ({
+  id: newId(),
+  workspaceId,
+  address: `sender-${(sequence += 1)}@example.com`,
+  name: 'Support',
+  status: 'pending',
+  confirmationHash: `hash-${newId()}`,
+  createdAt: '2026-11-22T10:00:00.000Z',
+  verifiedAt: null,
+  ...overrides,
+});
+
+function emailContract(open: OpenStore<PlatformUsersStore>, openSameStorage: OpenSameStorage<PlatformUsersStore>): void {
+  let store: PlatformUsersStore;
+  beforeEach(async () => {
+    store = await open();
+  });
+  afterEach(() => store.close());
+
+  test('a sender and its confirmation e-mail are stored together; an address is one sender per workspace', async () => {
+    const workspace = newId();
+    const sender = senderRecord(workspace);
+    const mail = newMail({ to: sender.address });
+    expect(await store.insertSenderWithMail(sender, mail)).toBe('created');
+    expect(await store.getSender(workspace, sender.id)).toEqual(sender);
+    expect(await store.getSenderById(sender.id)).toEqual(sender);
+    expect(await store.getMail(mail.id)).toMatchObject({ to: sender.address, nextAttemptAt: mail.createdAt, workspace: null, from: null });
+
+    const again = newMail();
+    expect(await store.insertSenderWithMail(senderRecord(workspace, { address: sender.address }), again)).toBe('address_taken');
+    expect(await store.getMail(again.id)).toBeUndefined();
+    expect(await store.insertSenderWithMail(senderRecord(newId(), { address: sender.address }), newMail())).toBe('created');
+    expect(await store.getSender(newId(), sender.id)).toBeUndefined();
+  });
+
+  test('senders list oldest first, a page at a time, with the total', async () => {
+    const workspace = newId();
+    const senders = ['2026-11-22T10:00:03.000Z', '2026-11-22T10:00:01.000Z', '2026-11-22T10:00:02.000Z'].map((createdAt) => senderRecord(workspace, { createdAt }));
+    for (const sender of senders) await store.insertSenderWithMail(sender, newMail());
+    const first = await store.listSenders(workspace, { limit: 2, offset: 0 });
+    expect(first.total).toBe(3);
+    expect(first.senders.map((sender) => sender.id)).toEqual([senders[1]!.id, senders[2]!.id]);
+    expect((await store.listSenders(workspace, { limit: 2, offset: 2 })).senders.map((sender) => sender.id)).toEqual([senders[0]!.id]);
+    expect(await store.listSenders(newId(), { limit: 10, offset: 0 })).toEqual({ senders: [], total: 0 });
+  });
+
+  test('a sender is verified once, and only by its pending confirmation', async () => {
+    const sender = senderRecord(newId());
+    await store.insertSenderWithMail(sender, newMail());
+    expect(await store.verifySender(sender.id, 'hash-of-another-link', '2026-11-22T11:00:00.000Z')).toBeUndefined();
+    const verified = await store.verifySender(sender.id, sender.confirmationHash!, '2026-11-22T11:00:00.000Z');
+    expect(verified).toEqual({ ...sender, status: 'verified', confirmationHash: null, verifiedAt: '2026-11-22T11:00:00.000Z' });
+    expect(await store.verifySender(sender.id, sender.confirmationHash!, '2026-11-22T11:00:01.000Z')).toBeUndefined();
+    expect(await store.getSender(sender.workspaceId, sender.id)).toEqual(verified);
+  });
+
+  test('of concurrent confirmations on two connections exactly one verifies', async () => {
+    const sender = senderRecord(newId());
+    await store.insertSenderWithMail(sender, newMail());
+    const other = await openSameStorage();
+    try {
+      const outcomes = await Promise.all([store, other, store, other].map((each) => each.verifySender(sender.id, sender.confirmationHash!, '2026-11-22T11:00:00.000Z')));
+      expect(outcomes.filter(Boolean)).toHaveLength(1);
+    } finally {
+      await other.close();
+    }
+  });
+
+  test('a sender is deleted only by its workspace', async () => {
+    const sender = senderRecord(newId());
+    await store.insertSenderWithMail(sender, newMail());
+    expect(await store.deleteSender(newId(), sender.id)).toBe(false);
+    expect(await store.deleteSender(sender.workspaceId, sender.id)).toBe(true);
+    expect(await store.deleteSender(sender.workspaceId, sender.id)).toBe(false);
+    expect(await store.getSenderById(sender.id)).toBeUndefined();
+  });
+
+  const workspaceMail = (workspaceId: string, overrides: Partial<NewMail> = {}): NewMail =>
+    newMail({ from: 'support@example.com', workspace: { workspaceId, senderId: newId(), callId: newId() }, subject: 'Call summary', ...overrides });
+
+  test("a workspace's e-mail keeps its From and origin, lists newest first and is its workspace's alone", async () => {
+    const workspace = newId();
+    const [older, newer] = [workspaceMail(workspace, { createdAt: '2026-11-22T10:00:01.000Z' }), workspaceMail(workspace, { createdAt: '2026-11-22T10:00:02.000Z' })];
+    expect(await store.queueMail([older, newer, newMail()])).toBe(3);
+    expect(await store.getWorkspaceMail(workspace, older.id)).toMatchObject({ from: 'support@example.com', workspace: older.workspace, to: older.to, subject: 'Call summary' });
+    expect(await store.getWorkspaceMail(newId(), older.id)).toBeUndefined();
+    const page = await store.listWorkspaceMail(workspace, {}, { limit: 1, offset: 0 });
+    expect(page.total).toBe(2);
+    expect(page.mails.map((mail) => mail.id)).toEqual([newer.id]);
+    expect((await store.listWorkspaceMail(workspace, {}, { limit: 5, offset: 1 })).mails.map((mail) => mail.id)).toEqual([older.id]);
+    expect((await store.listWorkspaceMail(newId(), {}, { limit: 5, offset: 0 })).total).toBe(0);
+  });
+
+  test("a workspace's e-mail filters by an address it is from or to, and by creation time", async () => {
+    const workspace = newId();
+    const first = workspaceMail(workspace, { to: 'ann@example.com', from: 'desk@example.com', createdAt: '2026-11-22T10:00:01.000Z' });
+    const second = workspaceMail(workspace, { to: 'bob@example.com', from: 'desk@example.com', createdAt: '2026-11-22T10:00:02.000Z' });
+    const third = workspaceMail(workspace, { to: 'desk@example.com', from: 'sales@example.com', createdAt: '2026-11-22T10:00:03.000Z' });
+    await store.queueMail([first, second, third]);
+    const ids = async (filter: Parameters<PlatformUsersStore['listWorkspaceMail']>[1]) =>
+      (await store.listWorkspaceMail(workspace, filter, { limit: 10, offset: 0 })).mails.map((mail) => mail.id);
+    expect(await ids({ address: 'ann@example.com' })).toEqual([first.id]);
+    expect(await ids({ address: 'desk@example.com' })).toEqual([third.id, second.id, first.id]);
+    expect(await ids({ createdFrom: '2026-11-22T10:00:02.000Z' })).toEqual([third.id, second.id]);
+    expect(await ids({ createdTo: '2026-11-22T10:00:02.000Z' })).toEqual([first.id]);
+    expect(await ids({ address: 'desk@example.com', createdFrom: '2026-11-22T10:00:02.000Z', createdTo: '2026-11-22T10:00:03.000Z' })).toEqual([second.id]);
+  });
+
+  test("a workspace's e-mail queued with a failure is failed at once and never sent; its status follows the outbox", async () => {
+    const workspace = newId();
+    const refused = workspaceMail(workspace, { failure: 'the sender is not verified' });
+    const queued = workspaceMail(workspace);
+    await store.queueMail([refused, queued]);
+    const stored = await store.getWorkspaceMail(workspace, refused.id);
+    expect(stored).toMatchObject({ attempts: 0, lastError: 'the sender is not verified', nextAttemptAt: null, sealedText: null, sentAt: null });
+    expect(workspaceMailStatusOf(stored!)).toBe('failed');
+    expect((await store.dueMail('2030-01-01T00:00:00.000Z', 100)).some((due) => due.id === refused.id)).toBe(false);
+    expect(workspaceMailStatusOf((await store.getWorkspaceMail(workspace, queued.id))!)).toBe('queued');
+    await store.markMailSent(queued.id, '2026-11-22T10:00:09.000Z');
+    expect(workspaceMailStatusOf((await store.getWorkspaceMail(workspace, queued.id))!)).toBe('sent');
+  });
+
+  test("pruning keeps a workspace's e-mail, however old: it is the workspace's history", async () => {
+    const workspace = newId();
+    const [kept, platformMail] = [workspaceMail(workspace, { createdAt: '2026-11-01T00:00:00.000Z' }), newMail({ createdAt: '2026-11-01T00:00:00.000Z' })];
+    await store.queueMail([kept, platformMail]);
+    await store.markMailSent(kept.id, '2026-11-01T00:00:01.000Z');
+    await store.markMailSent(platformMail.id, '2026-11-01T00:00:01.000Z');
+    while ((await store.pruneFinishedMail('2026-11-10T00:00:00.000Z', 100)) > 0);
+    expect(await store.getMail(platformMail.id)).toBeUndefined();
+    expect(await store.getWorkspaceMail(workspace, kept.id)).toMatchObject({ sentAt: '2026-11-01T00:00:01.000Z' });
+  });
+}
+
 export function platformUsersStoreContract(open: OpenStore<PlatformUsersStore>, openSameStorage: OpenSameStorage<PlatformUsersStore>): void {
   describe('custom domains', () => customDomainContract(open));
   describe('invitations and mail', () => invitationsAndMailContract(open, openSameStorage));
+  describe('e-mail senders and workspace e-mail', () => emailContract(open, openSameStorage));
 }

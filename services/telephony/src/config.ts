@@ -12,6 +12,7 @@ import {
   readServiceUrl,
   readString,
   readUrl,
+  mediaListeners,
   type CommonConfig,
   type Env,
 } from '@voice/runtime/config';
@@ -98,7 +99,7 @@ function readSendRecoveryAfterMs(env: Env, carrierTimeoutMs: number): number {
 }
 
 /** The sandbox voice runtime's stream endpoint on this machine unless set (the platform sets it to the one it runs). */
-export const defaultMediaUrl = 'ws://127.0.0.1:50060/media';
+export const defaultMediaUrl = `ws://127.0.0.1:${mediaListeners.sandboxRuntime.port}/media`;
 
 function readMediaUrl(env: Env): string {
   return readUrl(env, 'VOICE_MEDIA_URL', defaultMediaUrl, ['ws:', 'wss:'])!;

@@ -92,3 +92,14 @@ test('a workspace number decides before a verified caller ID of the same number'
   await store.insertCallerId(callerIdRecord(workspace, { phoneNumber: smsOnly.number, status: 'verified', verifiedAt: new Date().toISOString() }));
   expect(await failure(routes.client.checkCallRoute({ from: smsOnly.number, to: '+442071838750' }, asCalls(workspace)))).toMatchObject({ reason: 'telephony_configuration_error' });
 });
+
+test('FilterSuppressed answers which of many numbers the workspace suppressed, to internal callers only', async () => {
+  const [workspace, other] = [newId(), newId()];
+  await telephony.client.addSuppression({ number: '+442071838760' }, telephony.inWorkspace(workspace));
+  await telephony.client.addSuppression({ number: '+442071838761' }, telephony.inWorkspace(other));
+  const numbers = ['+442071838760', '+442071838761', '+442071838762', 'not a number', '+442071838760'];
+  expect((await routes.client.filterSuppressed({ numbers }, asCalls(workspace))).suppressed).toEqual(['+442071838760']);
+  expect(await failure(routes.client.filterSuppressed({ numbers }, routes.inWorkspace(workspace)))).toMatchObject({ reason: 'forbidden' });
+  const tooMany = Array.from({ length: 10_001 }, (_, i) => `+4420718${String(i).padStart(5, '0')}`);
+  expect(await failure(routes.client.filterSuppressed({ numbers: tooMany }, asCalls(workspace)))).toMatchObject({ code: Code.InvalidArgument, fields: [{ field: 'numbers', issue: expect.any(String) }] });
+});

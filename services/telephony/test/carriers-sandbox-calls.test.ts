@@ -1,5 +1,5 @@
 // The sandbox carrier's calls on their own: the time limit, a voice runtime that cannot be reached,
-// none configured, and close() hanging up what is in progress without reporting more.
+// none configured, close() hanging up what is in progress without reporting more, and a received call.
 import type { LegChange } from '../src/domain/call-legs.js';
 import { SandboxCalls, type SandboxCallOptions } from '../src/carriers/sandbox-calls.js';
 import { eventually } from '../../../test/support/telephony.js';
@@ -71,4 +71,17 @@ test('close() hangs up calls in progress and reports nothing more; a closed sand
   await eventually(async () => (stream.closed ? true : undefined));
   expect(reports.map((report) => report.status)).toEqual(['ringing', 'in_progress']);
   await expect(calls.place(leg())).rejects.toThrow('closed');
+});
+
+test('a received call is picked up without ringing again, streams its media parameters, and can be hung up by the platform', async () => {
+  const { calls, reports } = sandbox({ mediaUrl: runtime.url });
+  const mediaParameters = { call_id: `inbound-${Math.random()}`, session_token: 'token' };
+  calls.receive({ legId: 'leg-in', carrierCallId: 'CAinbound', maxDurationSeconds: 600, mediaParameters });
+  const stream = await eventually(async () => runtime.streams.find((each) => each.customParameters?.call_id === mediaParameters.call_id), 5_000, 'the stream');
+  expect(stream.customParameters).toEqual(mediaParameters);
+  await calls.end('CAinbound');
+  expect(await ended(reports)).toMatchObject({ status: 'completed' });
+  expect(reports.map((report) => report.status)).toEqual(['in_progress', 'completed']);
+  calls.close();
+  expect(() => calls.receive({ legId: 'leg-late', carrierCallId: 'CAlate', maxDurationSeconds: 600, mediaParameters })).toThrow('closed');
 });

@@ -9,6 +9,7 @@ import { TwilioCompatibleCarrier, twilioSignature } from '../src/carriers/twilio
 
 const account = { accountSid: 'sandbox-account', authToken: 'sandbox-token' };
 const sandboxes: SandboxCarrier[] = [];
+const voice = { voiceUrl: 'https://voice.example/webhooks/carriers/platform/voice', statusCallbackUrl: 'https://voice.example/webhooks/carriers/platform/voice/status' };
 afterEach(() => {
   for (const sandbox of sandboxes.splice(0)) sandbox.close();
 });
@@ -96,7 +97,7 @@ describe('purchase, release, lookup', () => {
     const { carrier } = sandbox();
     for (const search of [{ country: 'US', areaCode: '303' }, { country: 'US' }, { country: 'CA' }, { country: 'GB' }, { country: 'DE' }, { country: 'AU' }]) {
       const [first] = await carrier.searchAvailable({ ...search, limit: 1 });
-      await expect(carrier.purchaseNumber(first!.number)).resolves.toEqual({ smsCapable: true, voiceCapable: true });
+      await expect(carrier.purchaseNumber(first!.number, voice)).resolves.toEqual({ smsCapable: true, voiceCapable: true });
     }
   });
 
@@ -105,17 +106,17 @@ describe('purchase, release, lookup', () => {
     const last = (await carrier.searchAvailable({ country: 'US', areaCode: '415', limit: 100 })).at(-1)!.number;
     const beyond = `+1415${String(Number(last.slice(5)) + 1)}`;
     for (const number of [beyond, '+18005550123', '+5511987654321', 'not a number', '+15005550009']) {
-      const error = await caught(carrier.purchaseNumber(number));
+      const error = await caught(carrier.purchaseNumber(number, voice));
       expect(error).toBeInstanceOf(NumberNotAvailable);
     }
   });
 
-  test('release is a no-op; any valid number is held by a sandbox account', async () => {
+  test('release is a no-op; any valid number is held by a sandbox account and can be imported', async () => {
     const { carrier } = sandbox();
     await expect(carrier.releaseNumber('+14155550123')).resolves.toBeUndefined();
-    await expect(carrier.lookupNumber('+14155550123')).resolves.toEqual({ smsCapable: true, voiceCapable: true });
-    await expect(carrier.lookupNumber('+4930123456')).resolves.toEqual({ smsCapable: true, voiceCapable: true });
-    await expect(carrier.lookupNumber('+1111')).resolves.toBeUndefined();
+    await expect(carrier.importNumber('+14155550123', voice)).resolves.toEqual({ smsCapable: true, voiceCapable: true });
+    await expect(carrier.importNumber('+4930123456', voice)).resolves.toEqual({ smsCapable: true, voiceCapable: true });
+    await expect(carrier.importNumber('+1111', voice)).resolves.toBeUndefined();
   });
 });
 

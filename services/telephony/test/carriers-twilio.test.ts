@@ -271,37 +271,52 @@ describe('numbers the account holds', () => {
   });
   const list = (...numbers: unknown[]) => ({ status: 200, json: { incoming_phone_numbers: numbers } });
 
-  test('purchaseNumber posts PhoneNumber and returns the capabilities', async () => {
+  const voice = { voiceUrl: 'https://voice.example/webhooks/carriers/c1/voice', statusCallbackUrl: 'https://voice.example/webhooks/carriers/c1/voice/status' };
+  const voiceForm = { VoiceUrl: voice.voiceUrl, VoiceMethod: 'POST', StatusCallback: voice.statusCallbackUrl, StatusCallbackMethod: 'POST' };
+
+  test('purchaseNumber posts PhoneNumber with the voice URL and status callback, and returns the capabilities', async () => {
     twilio.handle = () => ({ status: 201, json: held('+14155550101') });
-    await expect(carrier().purchaseNumber('+14155550101')).resolves.toEqual({ smsCapable: true, voiceCapable: true });
-    expect(twilio.received[0]).toMatchObject({ method: 'POST', path: `${accountPath}/IncomingPhoneNumbers.json`, form: { PhoneNumber: '+14155550101' } });
+    await expect(carrier().purchaseNumber('+14155550101', voice)).resolves.toEqual({ smsCapable: true, voiceCapable: true });
+    expect(twilio.received[0]).toMatchObject({ method: 'POST', path: `${accountPath}/IncomingPhoneNumbers.json` });
+    expect(twilio.received[0]!.form).toEqual({ PhoneNumber: '+14155550101', ...voiceForm });
   });
 
   test.each([21422, 21421])('purchaseNumber: error %i is NumberNotAvailable', async (code) => {
     twilio.handle = () => twilioError(400, code, 'PhoneNumber Requested is not available');
-    const error = await caught(carrier().purchaseNumber('+14155550101'));
+    const error = await caught(carrier().purchaseNumber('+14155550101', voice));
     expect(error).toBeInstanceOf(NumberNotAvailable);
     expect((error as NumberNotAvailable).number).toBe('+14155550101');
   });
 
   test('purchaseNumber: a 500 is not retried (the number may have been bought)', async () => {
     twilio.handle = () => ({ status: 500, json: {} });
-    expect(await caught(carrier().purchaseNumber('+14155550101'))).toBeInstanceOf(CarrierUnavailable);
+    expect(await caught(carrier().purchaseNumber('+14155550101', voice))).toBeInstanceOf(CarrierUnavailable);
     expect(twilio.received).toHaveLength(1);
   });
 
-  test('lookupNumber filters by the number and matches it exactly', async () => {
-    twilio.handle = () => list(held('+141555501011'), held('+14155550101'));
-    await expect(carrier().lookupNumber('+14155550101')).resolves.toEqual({ smsCapable: true, voiceCapable: true });
+  test('importNumber finds the number exactly and points its voice URL and status callback at the platform by its sid', async () => {
+    twilio.handle = (request: ReceivedRequest) => (request.method === 'GET' ? list(held('+141555501011', 'PNother'), held('+14155550101', 'PNabc')) : { status: 200, json: held('+14155550101', 'PNabc') });
+    await expect(carrier().importNumber('+14155550101', voice)).resolves.toEqual({ smsCapable: true, voiceCapable: true });
     expect(twilio.received[0]).toMatchObject({ method: 'GET', path: `${accountPath}/IncomingPhoneNumbers.json` });
     expect(twilio.received[0]!.query.get('PhoneNumber')).toBe('+14155550101');
+    expect(twilio.received[1]).toMatchObject({ method: 'POST', path: `${accountPath}/IncomingPhoneNumbers/PNabc.json` });
+    expect(twilio.received[1]!.form).toEqual(voiceForm);
   });
 
-  test('lookupNumber: a number the account does not hold is undefined', async () => {
+  test('importNumber: an SMS-only number is not given a voice URL; a refused update is the carrier’s refusal', async () => {
+    twilio.handle = () => list({ ...held('+14155550101'), capabilities: { voice: false, sms: true } });
+    await expect(carrier().importNumber('+14155550101', voice)).resolves.toEqual({ smsCapable: true, voiceCapable: false });
+    expect(twilio.received).toHaveLength(1);
+    twilio.handle = (request: ReceivedRequest) => (request.method === 'GET' ? list(held('+14155550101')) : twilioError(400, 21402, 'VoiceUrl is not valid'));
+    expect(await caught(carrier().importNumber('+14155550101', voice))).toBeInstanceOf(CarrierRejected);
+  });
+
+  test('importNumber: a number the account does not hold is undefined and nothing is changed', async () => {
     twilio.handle = () => list();
-    await expect(carrier().lookupNumber('+14155550101')).resolves.toBeUndefined();
+    await expect(carrier().importNumber('+14155550101', voice)).resolves.toBeUndefined();
     twilio.handle = () => list(held('+141555501019'));
-    await expect(carrier().lookupNumber('+14155550101')).resolves.toBeUndefined();
+    await expect(carrier().importNumber('+14155550101', voice)).resolves.toBeUndefined();
+    expect(twilio.received.map((request) => request.method)).toEqual(['GET', 'GET']);
   });
 
   test('releaseNumber looks the number up and deletes it by sid', async () => {
@@ -481,7 +496,7 @@ describe('secrets', () => {
     for (const status of [400, 401, 403, 404]) {
       twilio.handle = () => twilioError(status, 21211, echo);
       await collect(carrier().sendSms(message));
-      await collect(carrier().purchaseNumber('+14155550101'));
+      await collect(carrier().purchaseNumber('+14155550101', { voiceUrl: 'https://voice.example/v', statusCallbackUrl: 'https://voice.example/s' }));
       await collect(carrier().releaseNumber('+14155550101'));
       const result = await carrier().testConnection();
       if (!result.ok) messages.push(result.message);

@@ -605,6 +605,16 @@ export function telephonyStoreContract(open: OpenStore<TelephonyStore>): void {
         expect(await store.isSuppressed(newId(), entry.number)).toBe(false);
       });
 
+      test('suppressedAmong answers the listed numbers of the workspace among many, each once', async () => {
+        const listed = [suppressionRecord(workspace), suppressionRecord(workspace)];
+        for (const entry of [...listed, suppressionRecord(otherWorkspace)]) await store.insertSuppression(entry);
+        const others = Array.from({ length: 1500 }, () => freshE164());
+        const asked = [...others.slice(0, 700), listed[0]!.number, ...others.slice(700), listed[1]!.number, listed[0]!.number];
+        expect((await store.suppressedAmong(workspace, asked)).sort()).toEqual(listed.map((entry) => entry.number).sort());
+        expect(await store.suppressedAmong(workspace, [])).toEqual([]);
+        expect(await store.suppressedAmong(newId(), asked)).toEqual([]);
+      });
+
       test('listSuppressions is newest first, paginated, with the workspace total', async () => {
         const entries = [suppressionRecord(workspace), suppressionRecord(workspace), suppressionRecord(workspace)];
         for (const entry of [...entries, suppressionRecord(otherWorkspace)]) await store.insertSuppression(entry);
@@ -895,6 +905,19 @@ export function telephonyStoreContract(open: OpenStore<TelephonyStore>): void {
         expect(queued.messages.map((m) => m.id)).toEqual([accepted[3]!.id, accepted[2]!.id]);
         expect(await store.listMessages(workspace, { status: 'queued' }, { limit: 2, offset: 2 })).toEqual({ messages: [accepted[0]], total: 3 });
         expect(await store.listMessages(otherWorkspace, {}, all)).toEqual({ messages: [], total: 0 });
+      });
+
+      test('filtered by a number they are from or to, and by creation time', async () => {
+        const first = (await sent(messageRecord(workspace, { from: '+15550001001', to: '+15550002001' }))).message;
+        const second = (await sent(messageRecord(workspace, { from: '+15550001001', to: '+15550002002' }))).message;
+        const third = (await sent(messageRecord(workspace, { from: '+15550001002', to: '+15550001001' }))).message;
+        const ids = async (filter: Parameters<TelephonyStore['listMessages']>[1]) => (await store.listMessages(workspace, filter, all)).messages.map((m) => m.id);
+        expect(await ids({ number: '+15550002001' })).toEqual([first.id]);
+        expect(await ids({ number: '+15550001001' })).toEqual([third.id, second.id, first.id]);
+        expect(await ids({ number: '+15550001001', createdFrom: second.createdAt })).toEqual([third.id, second.id]);
+        expect(await ids({ number: '+15550001001', createdTo: second.createdAt })).toEqual([first.id]);
+        expect(await ids({ createdFrom: second.createdAt, createdTo: third.createdAt })).toEqual([second.id]);
+        expect((await store.listMessages(otherWorkspace, { number: '+15550001001' }, all)).total).toBe(0);
       });
     });
   });

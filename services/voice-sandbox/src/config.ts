@@ -1,5 +1,5 @@
 // Every setting of the sandbox voice runtime, read and validated once at start.
-import { readCommonConfig, readInt, readPort, readServiceUrl, readString, type CommonConfig, type Env } from '@voice/runtime/config';
+import { readCommonConfig, readInt, readMediaListenAddress, readServiceUrl, type CommonConfig, type Env } from '@voice/runtime/config';
 
 export interface VoiceSandboxConfig {
   common: CommonConfig;
@@ -15,8 +15,7 @@ export interface VoiceSandboxConfig {
 export function readVoiceSandboxConfig(env: Env): VoiceSandboxConfig {
   return {
     common: readCommonConfig(env),
-    host: readString(env, 'VOICE_SANDBOX_RUNTIME_HOST', '127.0.0.1'),
-    port: readPort(env, 'VOICE_SANDBOX_RUNTIME_PORT', 50060),
+    ...readMediaListenAddress(env, 'sandboxRuntime'),
     callsUrl: readServiceUrl(env, 'calls'),
     turnGapMs: readInt(env, 'VOICE_SANDBOX_TURN_GAP_MS', 0, { min: 0, max: 60_000 }),
   };

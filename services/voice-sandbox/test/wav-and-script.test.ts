@@ -1,5 +1,5 @@
 // The runtime's pure parts: the WAV file it records and the scripts it accepts.
-import { chunksOf, silentWav } from '../src/recording/wav.js';
+import { silentWav } from '../src/recording/wav.js';
 import { defaultScript, scriptOf } from '../src/conversation/script.js';
 
 test('a silent WAV is a RIFF/WAVE PCM file of 16-bit 8 kHz mono samples, as long as asked', () => {
@@ -12,13 +12,6 @@ test('a silent WAV is a RIFF/WAVE PCM file of 16-bit 8 kHz mono samples, as long
   expect(wav.toString('ascii', 36, 40)).toBe('data');
   expect(wav.readUInt32LE(40)).toBe(48_000);
   expect(wav.subarray(44).every((byte) => byte === 0)).toBe(true);
-});
-
-test('chunks cover the file in order, none larger than asked', () => {
-  const file = Buffer.from(Array.from({ length: 10 }, (_, i) => i));
-  const chunks = [...chunksOf(file, 4)];
-  expect(chunks.map((chunk) => chunk.length)).toEqual([4, 4, 2]);
-  expect(Buffer.concat(chunks)).toEqual(file);
 });
 
 test('without a script the default one plays; a given one is checked step by step', () => {

@@ -5,7 +5,7 @@ import type { WalletChanged } from '@voice/proto/voice/billing/v1/events';
 import type { CallsDeps } from '../deps.js';
 import { callEndedEvent } from '../events/call-changed.js';
 import { callAfter } from '../events/call-view.js';
-import { retryOnConflict } from '../retry-on-conflict.js';
+import { retryOnConflict } from '@voice/runtime/retry-on-conflict';
 
 export type ChargeOutcome = 'charged' | 'not_a_call' | 'already_charged';
 

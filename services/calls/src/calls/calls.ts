@@ -22,7 +22,7 @@ import type { CallsDeps } from '../deps.js';
 import { presentCall } from '../presenter.js';
 import type { CallFilter, CallView } from '../store/store.js';
 import { createCall } from './create-call.js';
-import { retryOnConflict } from '../retry-on-conflict.js';
+import { retryOnConflict } from '@voice/runtime/retry-on-conflict';
 
 export class Calls implements Pick<ServiceImpl<typeof CallsService>, 'createCall' | 'getCall' | 'listCalls' | 'getCallRecording' | 'deleteCallRecording'> {
   constructor(private readonly deps: CallsDeps) {}

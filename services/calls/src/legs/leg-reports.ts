@@ -9,7 +9,7 @@ import { planLegReport, type LegReport } from '../domain/leg-transition.js';
 import { callEndedEvent, callStartedEvent } from '../events/call-changed.js';
 import { callAfter } from '../events/call-view.js';
 import type { CallChanges } from '../store/store.js';
-import { retryOnConflict } from '../retry-on-conflict.js';
+import { retryOnConflict } from '@voice/runtime/retry-on-conflict';
 
 export type LegOutcome = 'applied' | 'stale' | 'unknown_call';
 

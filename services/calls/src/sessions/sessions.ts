@@ -6,6 +6,7 @@
 import { fromJson, type JsonObject } from '@bufbuild/protobuf';
 import { ValueSchema } from '@bufbuild/protobuf/wkt';
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
+import { recordingChunkMaxBytes } from '@voice/runtime/call-recordings';
 import { internalCallerOf, serviceCaller, type WorkspaceCaller } from '@voice/runtime/caller';
 import { invalidRequest, notFound, serviceError, type FieldIssue } from '@voice/runtime/errors';
 import { isUuid } from '@voice/runtime/ids';
@@ -26,13 +27,12 @@ import type { CallsDeps } from '../deps.js';
 import { firstMessageOf } from '../domain/first-message.js';
 import { isEnded } from '../domain/statuses.js';
 import type { CallTools } from '../peers/call-tools.js';
-import { retryOnConflict } from '../retry-on-conflict.js';
+import { retryOnConflict } from '@voice/runtime/retry-on-conflict';
 import { RecordingTooLarge, type CallChanges, type CallReport, type CallView } from '../store/store.js';
 
 export const sessionEndReasons = ['assistant_ended', 'caller_hung_up', 'max_duration', 'error'] as const;
 /** The recording formats the runtime may upload. */
 const recordingTypes = ['audio/wav'];
-const maxChunkBytes = 64 * 1024;
 const maxEventTypeLength = 100;
 const maxTextLength = 10_000;
 
@@ -132,7 +132,7 @@ export class CallSessions implements ServiceImpl<typeof CallSessionService> {
     async function* chunks(): AsyncGenerator<Uint8Array> {
       let message: IteratorResult<UploadRecordingRequest> = first;
       while (!message.done) {
-        if (message.value.chunk.byteLength > maxChunkBytes) throw invalidRequest([{ field: 'chunk', issue: `must be at most ${maxChunkBytes} bytes` }]);
+        if (message.value.chunk.byteLength > recordingChunkMaxBytes) throw invalidRequest([{ field: 'chunk', issue: `must be at most ${recordingChunkMaxBytes} bytes` }]);
         if (message.value.chunk.byteLength > 0) yield message.value.chunk;
         message = await iterator.next();
       }

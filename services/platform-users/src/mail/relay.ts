@@ -17,7 +17,7 @@ export interface MailRelayOptions {
   store: MailOutboxStore;
   mailer: Mailer;
   box: SecretBox;
-  /** The From address of every message. */
+  /** The From address of every message that names none of its own (a workspace sender's). */
   from: string;
   logger: Logger;
   /** Pause between polls when nothing wakes the relay; after a failed poll the pause doubles from it. */
@@ -109,7 +109,7 @@ export class MailRelay {
       return false;
     }
     try {
-      await this.options.mailer.send({ to: mail.to, from: this.options.from, subject: mail.subject, text, html });
+      await this.options.mailer.send({ to: mail.to, from: mail.from ?? this.options.from, subject: mail.subject, text, html });
     } catch (error) {
       await this.failed(mail, error);
       return false;

@@ -6,10 +6,12 @@ import { internalCallerOf, workspaceCallerOf } from '@voice/runtime/caller';
 import type { SecretBox } from '@voice/runtime/crypto';
 import { invalidRequest } from '@voice/runtime/errors';
 import { derivedId, isUuid } from '@voice/runtime/ids';
+import { maxPageLimit } from '@voice/runtime/validation';
 import type { SendWorkspaceNoticeRequest } from '@voice/proto/voice/platform/v1/notices';
 import type { Member } from '@voice/proto/voice/identity/v1/identity';
 import type { IdentityCalls } from '../downstream/identity.js';
-import { escapeHtml } from '../invitations/message.js';
+import { messageIssues } from '../mail/message-rules.js';
+import { htmlOfText } from '../mail/text-html.js';
 import type { MailOutboxStore, NewMail } from '../store/store.js';
 
 export interface NoticeDeps {
@@ -29,14 +31,13 @@ export class Notices {
     const caller = workspaceCallerOf(context);
     const issues = [
       ...(isUuid(request.noticeId) ? [] : [{ field: 'notice_id', issue: 'must be a UUID' }]),
-      ...(request.subject.trim() && !/[\r\n]/.test(request.subject) && request.subject.length <= 200 ? [] : [{ field: 'subject', issue: 'must be one line of 1 to 200 characters' }]),
-      ...(request.text.trim() && request.text.length <= 20_000 ? [] : [{ field: 'text', issue: 'must be 1 to 20000 characters' }]),
+      ...messageIssues(request.subject, request.text),
     ];
     if (issues.length > 0) throw invalidRequest(issues);
     const on = { workspaceId: caller.workspaceId, requestId: caller.requestId };
     const owners = (await this.owners(on)).filter((member) => member.role === 'owner' && member.status === 'active');
     const createdAt = this.deps.now().toISOString();
-    const html = `<p>${escapeHtml(request.text).replace(/\n{2,}/g, '</p><p>').replace(/\n/g, '<br>')}</p>`;
+    const html = htmlOfText(request.text);
     const mails: NewMail[] = owners.map((owner) => ({
       id: derivedId('workspace-notice', request.noticeId, owner.userId),
       to: owner.email,
@@ -52,10 +53,11 @@ export class Notices {
 
   private async owners(on: { workspaceId: string; requestId: string }): Promise<Member[]> {
     const members: Member[] = [];
-    for (let offset = 0; ; offset += 200) {
-      const page = await this.deps.identity.listMembers({ limit: 200, offset }, on);
+    for (;;) {
+      const page = await this.deps.identity.listMembers({ limit: maxPageLimit, offset: members.length }, on);
       members.push(...page.members);
-      if (offset + 200 >= page.total) return members;
+      // An empty page ends it too: members removed meanwhile can leave total above what is left.
+      if (page.members.length === 0 || members.length >= page.total) return members;
     }
   }
 }

@@ -3,6 +3,7 @@
 import { connectMongo } from '@voice/runtime/store/mongo';
 import type { MongoContext } from './mongo/context.js';
 import { mongoCustomDomainStore } from './mongo/custom-domains.js';
+import { mongoEmailSenderStore } from './mongo/email-senders.js';
 import { ensureIndexes } from './mongo/documents.js';
 import { mongoInvitationStore } from './mongo/invitations.js';
 import { mongoMailOutboxStore } from './mongo/mail-outbox.js';
@@ -18,6 +19,7 @@ export async function connectMongoPlatformUsersStore(uri: string, databaseName: 
         domains: handle.db.collection('custom_domains'),
         invitations: handle.db.collection('invitations'),
         mail: handle.db.collection('mail_outbox'),
+        senders: handle.db.collection('email_senders'),
       },
     };
     await ensureIndexes(context.collections);
@@ -25,6 +27,7 @@ export async function connectMongoPlatformUsersStore(uri: string, databaseName: 
       ...mongoCustomDomainStore(context),
       ...mongoInvitationStore(context),
       ...mongoMailOutboxStore(context),
+      ...mongoEmailSenderStore(context),
       close: () => handle.close(),
     };
   } catch (error) {

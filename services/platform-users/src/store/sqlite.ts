@@ -1,8 +1,9 @@
 // PlatformUsersStore on embedded SQLite: custom domains (one row per workspace, an active domain
-// unique platform-wide), invitations and the mail outbox, in one file.
+// unique platform-wide), invitations, the mail outbox and the e-mail senders, in one file.
 import { openSqlite, statementCache } from '@voice/runtime/store/sqlite';
 import type { SqliteContext } from './sqlite/context.js';
 import { sqliteCustomDomainStore } from './sqlite/custom-domains.js';
+import { sqliteEmailSenderStore } from './sqlite/email-senders.js';
 import { sqliteInvitationStore } from './sqlite/invitations.js';
 import { sqliteMailOutboxStore } from './sqlite/mail-outbox.js';
 import { migrations } from './sqlite/migrations.js';
@@ -16,6 +17,7 @@ export function openSqlitePlatformUsersStore(file: string): PlatformUsersStore {
     ...sqliteCustomDomainStore(context),
     ...sqliteInvitationStore(context),
     ...sqliteMailOutboxStore(context),
+    ...sqliteEmailSenderStore(context),
     close: async () => {
       db.close();
     },

@@ -1,5 +1,6 @@
 // The platform-users service's persistence, in its own words; SQLite and MongoDB adapters
 // implement it and one contract suite (test/store.contract.ts) holds them to the same behaviour.
+import type { Page } from '@voice/runtime/validation';
 import type { DnsCheckResult } from '../custom-domains/dns-lookup.js';
 
 export type CustomDomainStatus = 'pending_verification' | 'active';
@@ -106,6 +107,17 @@ export interface MailRecord {
   sentAt: string | null;
   lastError: string | null;
   createdAt: string;
+  /** The From address; null sends from the platform's (VOICE_MAIL_FROM). */
+  from: string | null;
+  /** Set for a workspace's own e-mail (kept as its history, never pruned); null for the platform's mail. */
+  workspace: WorkspaceMailOrigin | null;
+}
+
+/** Whose e-mail a workspace's message is: its workspace, the verified sender it goes out from, the call it is about. */
+export interface WorkspaceMailOrigin {
+  workspaceId: string;
+  senderId: string;
+  callId: string | null;
 }
 
 export interface NewMail {
@@ -115,6 +127,25 @@ export interface NewMail {
   sealedText: string;
   sealedHtml: string;
   createdAt: string;
+  from?: string;
+  workspace?: WorkspaceMailOrigin;
+  /** Given, the mail is stored failed with this reason and never sent (a sender no longer verified). */
+  failure?: string;
+}
+
+/** A workspace e-mail's delivery, as its history shows it. */
+export type WorkspaceMailStatus = 'queued' | 'sent' | 'failed';
+
+export const workspaceMailStatusOf = (mail: MailRecord): WorkspaceMailStatus =>
+  mail.sentAt !== null ? 'sent' : mail.nextAttemptAt === null ? 'failed' : 'queued';
+
+export interface WorkspaceMailFilter {
+  /** From or to this address (lower case). */
+  address?: string;
+  /** Created at or after. */
+  createdFrom?: string;
+  /** Created before. */
+  createdTo?: string;
 }
 
 export interface InvitationStore {
@@ -146,10 +177,44 @@ export interface MailOutboxStore {
   queueMail(mails: NewMail[]): Promise<number>;
   /**
    * Deletes at most `limit` mails the outbox is done with, sent (or, given up, created) before
-   * `before`, the oldest first; answers how many. Mail still waiting stays, however old.
+   * `before`, the oldest first; answers how many. Mail still waiting stays, however old, and a
+   * workspace's own e-mail stays: it is the workspace's history.
    */
   pruneFinishedMail(before: string, limit: number): Promise<number>;
+  /** The workspace's own e-mail, newest first (then by id, descending). */
+  listWorkspaceMail(workspaceId: string, filter: WorkspaceMailFilter, page: Page): Promise<{ mails: MailRecord[]; total: number }>;
+  getWorkspaceMail(workspaceId: string, id: string): Promise<MailRecord | undefined>;
+}
+
+export type EmailSenderStatus = 'pending' | 'verified';
+
+/** An address a workspace may send from once verified (unique per workspace). */
+export interface EmailSenderRecord {
+  id: string;
+  workspaceId: string;
+  /** Lower case. */
+  address: string;
+  /** The From header's display name; empty for none. */
+  name: string;
+  status: EmailSenderStatus;
+  /** SHA-256 (hex) of the nonce of the one confirmation link that may verify it; null once verified. */
+  confirmationHash: string | null;
+  createdAt: string;
+  verifiedAt: string | null;
+}
+
+export interface EmailSenderStore {
+  /** Stores a new sender and its confirmation e-mail together, or neither: `address_taken` when the workspace has one with this address. */
+  insertSenderWithMail(record: EmailSenderRecord, mail: NewMail): Promise<'created' | 'address_taken'>;
+  /** Oldest first. */
+  listSenders(workspaceId: string, page: Page): Promise<{ senders: EmailSenderRecord[]; total: number }>;
+  getSender(workspaceId: string, id: string): Promise<EmailSenderRecord | undefined>;
+  /** A sender by id alone: a confirmation link names the sender, not its workspace. */
+  getSenderById(id: string): Promise<EmailSenderRecord | undefined>;
+  deleteSender(workspaceId: string, id: string): Promise<boolean>;
+  /** Verifies the sender if it is pending and waits for this confirmation: the sender verified, for the one call that did. */
+  verifySender(id: string, confirmationHash: string, at: string): Promise<EmailSenderRecord | undefined>;
 }
 
 /** The whole store: every part on one connection, which close() ends. */
-export type PlatformUsersStore = CustomDomainStore & InvitationStore & MailOutboxStore & { close(): Promise<void> };
+export type PlatformUsersStore = CustomDomainStore & InvitationStore & MailOutboxStore & EmailSenderStore & { close(): Promise<void> };

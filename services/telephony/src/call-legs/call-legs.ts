@@ -6,7 +6,7 @@ import { serviceError, invalidRequest, notFound, type FieldIssue } from '@voice/
 import { isUuid, newId } from '@voice/runtime/ids';
 import type { EndCallLegRequest, PlaceCallLegRequest } from '@voice/proto/voice/telephony/v1/call_legs';
 import { parseE164 } from '@voice/contracts/telephony';
-import { hasEnded } from '../domain/call-legs.js';
+import { hasEnded, startedLeg } from '../domain/call-legs.js';
 import { carrierFailure, withCarrier } from '../carriers/carrier-errors.js';
 import type { CarrierRoute } from '../carriers/directory.js';
 import type { CallLegRecord, CallLegStore, ConnectionStore, NumberStore } from '../store/store.js';
@@ -72,27 +72,23 @@ export function callLegs(deps: TelephonyDeps<CallLegStore & NumberStore & Connec
       if (placed) return { legId: placed.id };
       const route = await routeOf(request, from);
       const at = deps.now().toISOString();
-      const leg: CallLegRecord = {
-        id: newId(),
-        workspaceId: request.workspaceId,
-        callId: request.callId,
-        direction: 'outbound',
-        numberId: route.numberId,
-        carrierConnectionId: route.connectionId,
-        carrierCallId: null,
-        from,
-        to,
-        maxDurationSeconds: request.maxDurationSeconds,
-        sealedMediaParameters: deps.box.seal(JSON.stringify(request.mediaParameters)),
-        status: 'queued',
-        sequence: 1,
-        answeredAt: null,
-        endedAt: null,
-        durationSeconds: 0,
-        failureReason: '',
-        createdAt: at,
-        updatedAt: at,
-      };
+      const leg = startedLeg(
+        {
+          id: newId(),
+          workspaceId: request.workspaceId,
+          callId: request.callId,
+          direction: 'outbound',
+          numberId: route.numberId,
+          carrierConnectionId: route.connectionId,
+          carrierCallId: null,
+          from,
+          to,
+          maxDurationSeconds: request.maxDurationSeconds,
+          sealedMediaParameters: deps.box.seal(JSON.stringify(request.mediaParameters)),
+          status: 'queued',
+        },
+        at,
+      );
       // The caller learns the leg is queued from the answer; events follow the carrier's reports.
       const inserted = await store.insertLeg(leg, undefined);
       if (inserted.kind === 'exists') return { legId: inserted.leg.id };

@@ -3,18 +3,22 @@
 // sender and destination, for voice: the number is the workspace's and can carry voice (or it is a
 // caller ID the workspace verified, which the platform's carrier places), and the destination is not
 // on the workspace's suppression list. A pending caller ID is no route: the same 404 as an unknown number.
+// FilterSuppressed answers the suppressed numbers among many at once (the campaigns service's imports).
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import { internalCallerOf } from '@voice/runtime/caller';
 import { invalidRequest, notFound, serviceError } from '@voice/runtime/errors';
-import type { CallRouteService, CheckCallRouteRequest } from '@voice/proto/voice/telephony/v1/call_routes';
+import type { CallRouteService, CheckCallRouteRequest, FilterSuppressedRequest } from '@voice/proto/voice/telephony/v1/call_routes';
 import { parseE164 } from '@voice/contracts/telephony';
 import type { CallerIdStore, NumberStore, SuppressionStore } from '../store/store.js';
+
+/** The most numbers one FilterSuppressed call asks about: one bulk import of leads. */
+const maxFilteredNumbers = 10_000;
 
 /** The number_id of a route from a verified caller ID: no workspace number, the platform's carrier places the leg. */
 export const callerIdRoute = '';
 
 export class CallRoutes implements ServiceImpl<typeof CallRouteService> {
-  constructor(private readonly store: Pick<NumberStore, 'findNumber'> & Pick<CallerIdStore, 'verifiedCallerId'> & Pick<SuppressionStore, 'isSuppressed'>) {}
+  constructor(private readonly store: Pick<NumberStore, 'findNumber'> & Pick<CallerIdStore, 'verifiedCallerId'> & Pick<SuppressionStore, 'isSuppressed' | 'suppressedAmong'>) {}
 
   async checkCallRoute(request: CheckCallRouteRequest, context: HandlerContext) {
     const caller = internalCallerOf(context);
@@ -29,6 +33,13 @@ export class CallRoutes implements ServiceImpl<typeof CallRouteService> {
       throw serviceError('destination_forbidden', "the destination is on this workspace's suppression list");
     }
     return { numberId };
+  }
+
+  async filterSuppressed(request: FilterSuppressedRequest, context: HandlerContext) {
+    const caller = internalCallerOf(context);
+    if (!caller.workspaceId) throw serviceError('unauthorized', 'the call names no workspace');
+    if (request.numbers.length > maxFilteredNumbers) throw invalidRequest([{ field: 'numbers', issue: `must have at most ${maxFilteredNumbers} numbers` }]);
+    return { suppressed: await this.store.suppressedAmong(caller.workspaceId, request.numbers) };
   }
 
   /** The workspace number placing a call from `from`, or callerIdRoute for a verified caller ID; a workspace number decides first. */

@@ -2,6 +2,7 @@
 // assistant (CallIntakeService), and to keep a recording the carrier made of a call, handed over as
 // the call's runtime would (CallSessionService.UploadRecording with the call's session).
 import { createClient, type Transport } from '@connectrpc/connect';
+import { recordingUploadMessages } from '@voice/runtime/call-recordings';
 import { callHeaders, serviceCaller, type CallerSigner } from '@voice/runtime/caller';
 import { CallIntakeService, type AcceptInboundCallRequest, type AcceptInboundCallResponse } from '@voice/proto/voice/calls/v1/call_intake';
 import { CallSessionService } from '@voice/proto/voice/calls/v1/call_sessions';
@@ -16,9 +17,6 @@ export interface CallsPeer {
   acceptInboundCall(request: Omit<AcceptInboundCallRequest, '$typeName' | '$unknown'>): Promise<AcceptInboundCallResponse>;
   uploadRecording(session: CallSession, recording: CarrierRecording): Promise<void>;
 }
-
-/** UploadRecording takes chunks of at most 64 KiB. */
-const chunkBytes = 64 * 1024;
 
 export class ConnectCallsPeer implements CallsPeer {
   private readonly intake;
@@ -37,13 +35,7 @@ export class ConnectCallsPeer implements CallsPeer {
   }
 
   async uploadRecording(session: CallSession, recording: CarrierRecording): Promise<void> {
-    async function* messages() {
-      for (let offset = 0; offset < Math.max(recording.bytes.length, 1); offset += chunkBytes) {
-        const chunk = recording.bytes.subarray(offset, offset + chunkBytes);
-        yield offset === 0 ? { session, contentType: recording.contentType, chunk } : { chunk };
-      }
-    }
-    await this.sessions.uploadRecording(messages(), this.options(''));
+    await this.sessions.uploadRecording(recordingUploadMessages(session, recording.contentType, recording.bytes), this.options(''));
   }
 
   private options(workspaceId: string) {

@@ -4,7 +4,7 @@
 // of the calls service, or is rejected; a finished recording is fetched from the carrier (through
 // the egress guard) and handed to the calls service with the call's session.
 import { invalidRequest, notFound } from '@voice/runtime/errors';
-import { isUuid, newId } from '@voice/runtime/ids';
+import { isUuid } from '@voice/runtime/ids';
 import { VoiceWebhookKind, type HandleVoiceWebhookRequest } from '@voice/proto/voice/telephony/v1/carrier_voice';
 import { parseE164 } from '@voice/contracts/telephony';
 import { hasEnded, type LegChange } from '../domain/call-legs.js';
@@ -12,7 +12,7 @@ import { withCarrier } from '../carriers/carrier-errors.js';
 import { verifiedWebhookCarrier, type WebhookCarrier } from '../carriers/webhook-carrier.js';
 import type { CallLegRecord, CallLegStore, ConnectionStore, NumberStore } from '../store/store.js';
 import type { TelephonyDeps } from '../deps.js';
-import { maxLegSeconds } from './call-legs.js';
+import { offerInboundCall } from './inbound-offer.js';
 import { recordLegProgress } from './leg-events.js';
 import { legStatusOfCallStatus } from './twilio-call-status.js';
 import { connectStreamTwiml, hangupTwiml, rejectTwiml } from './twiml.js';
@@ -76,43 +76,9 @@ export function voiceWebhooks(deps: TelephonyDeps<CallLegStore & NumberStore & C
     const from = parseE164(params.From ?? '')?.number;
     const number = to === undefined ? undefined : await store.numberHeldAs(to);
     // Only a voice number of this carrier, given to an assistant, takes calls from a caller who can be called back.
-    if (!number || number.carrierConnectionId !== carrier.connectionId || !number.voiceCapable || !number.assistantId || !from || !deps.calls) return rejectTwiml();
-    const at = now();
-    const leg: CallLegRecord = {
-      id: newId(),
-      workspaceId: number.workspaceId,
-      callId: null,
-      direction: 'inbound',
-      numberId: number.id,
-      carrierConnectionId: carrier.connectionId,
-      carrierCallId: callSid,
-      from,
-      to: number.number,
-      maxDurationSeconds: maxLegSeconds,
-      sealedMediaParameters: deps.box.seal('{}'),
-      status: 'ringing',
-      sequence: 1,
-      answeredAt: null,
-      endedAt: null,
-      durationSeconds: 0,
-      failureReason: '',
-      createdAt: at,
-      updatedAt: at,
-    };
-    await store.insertLeg(leg, undefined);
-    let accepted: Awaited<ReturnType<NonNullable<typeof deps.calls>['acceptInboundCall']>> | undefined;
-    try {
-      accepted = await deps.calls.acceptInboundCall({ workspaceId: number.workspaceId, numberId: number.id, assistantId: number.assistantId, from, to: number.number, legId: leg.id });
-    } catch (error) {
-      deps.logger.warn('the calls service did not take an inbound call; it is rejected', { error, leg_id: leg.id });
-    }
-    const attached =
-      accepted && accepted.callId !== '' ? await store.attachCall(leg.id, accepted.callId, deps.box.seal(JSON.stringify(accepted.mediaParameters)), now()) : undefined;
-    if (!attached || !accepted) {
-      await progress(leg.id, { status: 'canceled', at: now() });
-      return rejectTwiml();
-    }
-    return connectStreamTwiml(deps.mediaUrl, accepted.mediaParameters);
+    if (!number || number.carrierConnectionId !== carrier.connectionId || !number.voiceCapable || !number.assistantId || !from) return rejectTwiml();
+    const offer = await offerInboundCall(deps, { number: { ...number, assistantId: number.assistantId }, carrierConnectionId: carrier.connectionId, carrierCallId: callSid, from });
+    return offer.kind === 'taken' ? connectStreamTwiml(deps.mediaUrl, offer.mediaParameters) : rejectTwiml();
   }
 
   async function recording(carrier: WebhookCarrier, request: HandleVoiceWebhookRequest): Promise<string> {

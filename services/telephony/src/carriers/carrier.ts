@@ -46,6 +46,12 @@ export interface AvailableNumber extends NumberCapabilities {
   country: string;
 }
 
+/** Where a carrier sends a number's inbound calls and their progress: the gateway's voice webhooks of the number's connection. */
+export interface NumberVoiceRoute {
+  voiceUrl: string;
+  statusCallbackUrl: string;
+}
+
 export interface NumberSearch {
   country: string;
   areaCode?: string;
@@ -139,12 +145,15 @@ export interface CarrierAdapter {
   findSentSms(query: SentSmsQuery): Promise<string[]>;
   /** Numbers for sale now (marketplace). */
   searchAvailable(search: NumberSearch): Promise<AvailableNumber[]>;
-  /** Buys a number; throws NumberNotAvailable when it is not for sale. */
-  purchaseNumber(number: string): Promise<NumberCapabilities>;
+  /** Buys a number with its inbound calls sent to `voice`; throws NumberNotAvailable when it is not for sale. */
+  purchaseNumber(number: string, voice: NumberVoiceRoute): Promise<NumberCapabilities>;
   /** Gives a bought number back; a number the account no longer holds is already released. */
   releaseNumber(number: string): Promise<void>;
-  /** What the account says about a number it holds, or undefined when it holds no such number. */
-  lookupNumber(number: string): Promise<NumberCapabilities | undefined>;
+  /**
+   * What the account says about a number it holds, once a voice-capable one sends its inbound calls
+   * to `voice`; undefined (and nothing changed) when it holds no such number.
+   */
+  importNumber(number: string, voice: NumberVoiceRoute): Promise<NumberCapabilities | undefined>;
   /** Whether the credentials work; never throws for a carrier-side failure. */
   testConnection(): Promise<ConnectionTestResult>;
   submitA2pCampaign(campaign: A2pCampaignSubmission): Promise<A2pVetting>;

@@ -3,7 +3,7 @@
 import { randomBase62, type SecretBox } from '@voice/runtime/crypto';
 import type { PlatformCarrierConfig } from '../config.js';
 import type { ConnectionRecord, NumberRecord } from '../store/store.js';
-import type { CarrierAccount, CarrierAdapter } from './carrier.js';
+import type { CarrierAccount, CarrierAdapter, NumberVoiceRoute } from './carrier.js';
 
 /** The callback path segment that stands for the platform's own carrier. */
 export const platformConnectionKey = 'platform';
@@ -60,6 +60,12 @@ export class CarrierDirectory {
   /** Where a carrier posts status callbacks for a connection (null: the platform's carrier). */
   callbackUrl(connectionId: string | null): string {
     return `${this.options.publicUrl}/webhooks/carriers/${connectionId ?? platformConnectionKey}`;
+  }
+
+  /** Where an HTTP carrier sends the inbound calls of a number of the connection (null: the platform's carrier), and their progress. */
+  numberVoiceRoute(connectionId: string | null): NumberVoiceRoute {
+    const voice = `${this.callbackUrl(connectionId)}/voice`;
+    return { voiceUrl: voice, statusCallbackUrl: `${voice}/status` };
   }
 
   /** Where an HTTP carrier fetches a leg's instructions (TwiML) and posts its progress. */

@@ -1,7 +1,7 @@
 // The sandbox carrier's voice calls: a dialled leg rings, then, by magic destination numbers (in the
 // style of Twilio's test numbers), is busy, not answered or failed, or is answered and its media
 // streamed to the voice runtime (media-stream.ts) until the runtime or the platform hangs up or the
-// leg's time limit is reached. Each call lives in the process that placed it: its moves are timed
+// leg's time limit is reached. A simulated call to one of its numbers is picked up the same way. Each call lives in the process that placed it: its moves are timed
 // on this process's clock and reported through the listener in order, so no other replica can
 // report them twice.
 import { randomBytes } from 'node:crypto';
@@ -37,6 +37,16 @@ export function dialledNumber(from: string, to: string): string {
 export const isAnswered = (to: string): boolean => !(Object.values(sandboxCallDestinations) as string[]).includes(to);
 
 export const newSandboxCallId = (): string => `CA${randomBytes(16).toString('hex')}`;
+
+/** A simulated call to a number the sandbox carries, ringing, its leg stored and its call taken by the calls service. */
+export interface InboundSandboxCall {
+  legId: string;
+  /** From newSandboxCallId, stored with the leg before the call is received. */
+  carrierCallId: string;
+  maxDurationSeconds: number;
+  /** Handed to the voice runtime with the media. */
+  mediaParameters: Record<string, string>;
+}
 
 export interface SandboxCallOptions {
   onCallProgress: CallProgressListener;
@@ -87,6 +97,14 @@ export class SandboxCalls {
     return { carrierCallId };
   }
 
+  /** Picks up a call to one of the sandbox's numbers (it is ringing) after the usual delay; then it runs as an answered outbound call does. */
+  receive(inbound: InboundSandboxCall): void {
+    if (this.closed) throw new CarrierUnavailable('the sandbox carrier is closed');
+    const call: SandboxCall = { legId: inbound.legId, maxDurationSeconds: inbound.maxDurationSeconds, timers: new Set(), ended: false, reports: Promise.resolve() };
+    this.calls.set(inbound.carrierCallId, call);
+    this.after(call, this.options.answerAfterMs ?? 20, () => this.connect(inbound.carrierCallId, call, inbound.mediaParameters));
+  }
+
   async end(carrierCallId: string): Promise<void> {
     const call = this.calls.get(carrierCallId);
     if (!call || call.ended) return;
@@ -110,16 +128,21 @@ export class SandboxCalls {
     if (to === sandboxCallDestinations.noAnswer) return this.finish(carrierCallId, call, { status: 'no_answer' });
     if (to === sandboxCallDestinations.failed) return this.finish(carrierCallId, call, { status: 'failed', failureReason: failedReason });
 
+    this.connect(carrierCallId, call, leg.mediaParameters);
+  }
+
+  /** The call is answered: in progress until its media ends or its time limit. */
+  private connect(carrierCallId: string, call: SandboxCall, mediaParameters: Record<string, string>): void {
     call.answeredAtMs = this.now().getTime();
     this.report(call, { status: 'in_progress', at: this.nowIso() });
-    this.after(call, leg.maxDurationSeconds * 1000, () => void this.end(carrierCallId));
+    this.after(call, call.maxDurationSeconds * 1000, () => void this.end(carrierCallId));
     const mediaUrl = this.options.mediaUrl;
     if (!mediaUrl) return this.finish(carrierCallId, call, { status: 'failed', failureReason: noRuntimeReason });
     call.media = new MediaStream({
       url: mediaUrl,
       accountSid: this.accountSid,
       callSid: carrierCallId,
-      customParameters: leg.mediaParameters,
+      customParameters: mediaParameters,
       onEnd: (end) => this.mediaEnded(carrierCallId, call, end),
     });
   }

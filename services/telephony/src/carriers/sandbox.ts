@@ -20,13 +20,14 @@ import {
   type DeliveryStatus,
   type NumberCapabilities,
   type NumberSearch,
+  type NumberVoiceRoute,
   type OutboundCallLeg,
   type OutboundSms,
   type PlacedCallLeg,
   type SentSmsQuery,
   type SpokenCall,
 } from './carrier.js';
-import { dialledNumber, isAnswered, newSandboxCallId, SandboxCalls, type SandboxCallOptions } from './sandbox-calls.js';
+import { dialledNumber, isAnswered, newSandboxCallId, SandboxCalls, type InboundSandboxCall, type SandboxCallOptions } from './sandbox-calls.js';
 import { isSandboxOffer, sandboxOffers } from './sandbox-inventory.js';
 import { verifyTwilioSignature } from './twilio-signature.js';
 
@@ -96,6 +97,11 @@ export class SandboxCarrier implements CarrierAdapter {
     return this.calls.end(carrierCallId);
   }
 
+  /** Takes a simulated call to one of its numbers, already handed to the calls service (the sandbox test surface's inbound call). */
+  receiveCall(inbound: InboundSandboxCall): void {
+    this.calls.receive(inbound);
+  }
+
   /** Answered at once, unless the destination is one that is busy, does not answer or fails: then nothing is heard. */
   async placeSpokenCall(call: SpokenCall): Promise<PlacedCallLeg> {
     if (this.closed) throw new CarrierUnavailable('the sandbox carrier is closed');
@@ -150,7 +156,8 @@ export class SandboxCarrier implements CarrierAdapter {
       .map((number) => ({ number, country, ...everything }));
   }
 
-  async purchaseNumber(number: string): Promise<NumberCapabilities> {
+  /** The sandbox rings its numbers' calls itself (a simulated inbound call): it needs no voice URL. */
+  async purchaseNumber(number: string, _voice: NumberVoiceRoute): Promise<NumberCapabilities> {
     if (!isSandboxOffer(number)) throw new NumberNotAvailable(number);
     return everything;
   }
@@ -159,7 +166,7 @@ export class SandboxCarrier implements CarrierAdapter {
   async releaseNumber(_number: string): Promise<void> {}
 
   /** Every valid number counts as held by the sandbox account, so any can be imported. */
-  async lookupNumber(number: string): Promise<NumberCapabilities | undefined> {
+  async importNumber(number: string, _voice: NumberVoiceRoute): Promise<NumberCapabilities | undefined> {
     return parseE164(number) ? everything : undefined;
   }
 

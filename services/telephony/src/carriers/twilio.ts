@@ -16,6 +16,7 @@ import {
   type ConnectionTestResult,
   type NumberCapabilities,
   type NumberSearch,
+  type NumberVoiceRoute,
   type OutboundCallLeg,
   type OutboundSms,
   type PlacedCallLeg,
@@ -92,6 +93,14 @@ const accountSchema = z.object({ sid: z.string() });
 const capabilitiesOf = (capabilities: TwilioCapabilities): NumberCapabilities => ({
   smsCapable: capabilities.sms ?? capabilities.SMS ?? false,
   voiceCapable: capabilities.voice ?? false,
+});
+
+/** A number's voice settings: its calls and their progress go to the platform's webhooks. */
+const voiceForm = (voice: NumberVoiceRoute): Record<string, string> => ({
+  VoiceUrl: voice.voiceUrl,
+  VoiceMethod: 'POST',
+  StatusCallback: voice.statusCallbackUrl,
+  StatusCallbackMethod: 'POST',
 });
 
 export class TwilioCompatibleCarrier implements CarrierAdapter {
@@ -209,8 +218,8 @@ export class TwilioCompatibleCarrier implements CarrierAdapter {
     return offers.slice(0, search.limit);
   }
 
-  async purchaseNumber(number: string): Promise<NumberCapabilities> {
-    const answer = await this.client.send({ method: 'POST', resource: '/IncomingPhoneNumbers.json', form: { PhoneNumber: number } });
+  async purchaseNumber(number: string, voice: NumberVoiceRoute): Promise<NumberCapabilities> {
+    const answer = await this.client.send({ method: 'POST', resource: '/IncomingPhoneNumbers.json', form: { PhoneNumber: number, ...voiceForm(voice) } });
     if (!isSuccess(answer) && isNotForSale(answer)) throw new NumberNotAvailable(number);
     return capabilitiesOf(this.read(answer, incomingNumberSchema).capabilities);
   }
@@ -224,9 +233,14 @@ export class TwilioCompatibleCarrier implements CarrierAdapter {
     if (!isSuccess(answer)) throw rejectionOf(answer, (text) => this.client.redact(text));
   }
 
-  async lookupNumber(number: string): Promise<NumberCapabilities | undefined> {
+  async importNumber(number: string, voice: NumberVoiceRoute): Promise<NumberCapabilities | undefined> {
     const held = await this.findHeld(number);
-    return held && capabilitiesOf(held.capabilities);
+    if (!held) return undefined;
+    const capabilities = capabilitiesOf(held.capabilities);
+    if (capabilities.voiceCapable) {
+      this.read(await this.client.send({ method: 'POST', resource: `/IncomingPhoneNumbers/${encodeURIComponent(held.sid)}.json`, form: voiceForm(voice) }), incomingNumberSchema);
+    }
+    return capabilities;
   }
 
   async testConnection(): Promise<ConnectionTestResult> {

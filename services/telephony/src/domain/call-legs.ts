@@ -20,6 +20,21 @@ const rank = (status: CallLegStatus): number => {
 
 export const hasEnded = (leg: Pick<CallLegRecord, 'status'>): boolean => endStatuses.has(leg.status);
 
+/** What names a new leg; the rest of it is how every leg starts. */
+export type LegStart = Omit<CallLegRecord, 'sequence' | 'answeredAt' | 'endedAt' | 'durationSeconds' | 'failureReason' | 'createdAt' | 'updatedAt'>;
+
+/** A leg in its first state (sequence 1): nothing answered or ended yet. */
+export const startedLeg = (start: LegStart, at: string): CallLegRecord => ({
+  ...start,
+  sequence: 1,
+  answeredAt: null,
+  endedAt: null,
+  durationSeconds: 0,
+  failureReason: '',
+  createdAt: at,
+  updatedAt: at,
+});
+
 /** What a carrier reported about a leg. */
 export interface LegChange {
   status: CallLegStatus;

@@ -130,7 +130,7 @@ export function phoneNumbers(deps: TelephonyDeps<NumberStore & ConnectionStore &
       try {
         let capabilities: NumberCapabilities;
         try {
-          capabilities = await withCarrier(() => deps.carriers.platform().purchaseNumber(e164.number));
+          capabilities = await withCarrier(() => deps.carriers.platform().purchaseNumber(e164.number, deps.carriers.numberVoiceRoute(null)));
         } catch (error) {
           if (error instanceof NumberNotAvailable) throw serviceError('conflict', `${e164.number} is not available for purchase; search again`);
           throw error;
@@ -150,7 +150,7 @@ export function phoneNumbers(deps: TelephonyDeps<NumberStore & ConnectionStore &
       const e164 = parseE164(input.number)!;
       const connection = await loadOr404('carrier connection', input.carrier_connection_id, (id) => store.getConnection(caller.workspaceId, id));
       if ((await store.heldNumbers([e164.number])).size > 0) throw numberTaken(e164.number);
-      const capabilities = await withCarrier(() => deps.carriers.forConnection(connection).lookupNumber(e164.number));
+      const capabilities = await withCarrier(() => deps.carriers.forConnection(connection).importNumber(e164.number, deps.carriers.numberVoiceRoute(connection.id)));
       if (!capabilities) {
         throw serviceError('telephony_configuration_error', `the carrier account of this connection does not hold ${e164.number}`);
       }

@@ -9,6 +9,7 @@ import type { Caller, WorkspaceCaller } from '@voice/runtime/caller';
 import { invalidRequest, serviceError } from '@voice/runtime/errors';
 import { idempotencyExpiry, requestFingerprint } from '@voice/runtime/idempotency';
 import { newId } from '@voice/runtime/ids';
+import { toIso } from '@voice/runtime/time';
 import { normalisePage } from '@voice/runtime/validation';
 import type { GetMessageRequest, ListMessagesRequest, SendSmsRequest } from '@voice/proto/voice/telephony/v1/telephony';
 import { messageStatuses, sendSmsBodySchema, isUsNumber, isUsTenDlc, parseE164, segmentSms } from '@voice/contracts/telephony';
@@ -163,14 +164,21 @@ export function smsMessages(deps: TelephonyDeps<SendStore & MessageStore & Numbe
     },
 
     async listMessages(request: ListMessagesRequest, caller: WorkspaceCaller) {
-      if (request.status !== undefined && !(messageStatuses as readonly string[]).includes(request.status)) {
-        throw invalidRequest([{ field: 'status', issue: `must be one of ${messageStatuses.join(', ')}` }]);
-      }
-      const { messages, total } = await store.listMessages(
-        caller.workspaceId,
-        { status: request.status as MessageStatus | undefined },
-        normalisePage(request.page),
-      );
+      const number = request.number ? parseE164(request.number)?.number : undefined;
+      const issues = [
+        ...(request.status !== undefined && !(messageStatuses as readonly string[]).includes(request.status)
+          ? [{ field: 'status', issue: `must be one of ${messageStatuses.join(', ')}` }]
+          : []),
+        ...(request.number && !number ? [{ field: 'number', issue: 'must be a valid phone number' }] : []),
+      ];
+      if (issues.length > 0) throw invalidRequest(issues);
+      const filter = {
+        status: request.status as MessageStatus | undefined,
+        number,
+        createdFrom: toIso(request.createdFrom) ?? undefined,
+        createdTo: toIso(request.createdTo) ?? undefined,
+      };
+      const { messages, total } = await store.listMessages(caller.workspaceId, filter, normalisePage(request.page));
       return { messages: messages.map(presentMessage), total };
     },
 

@@ -305,6 +305,8 @@ export interface CampaignStore {
 export interface SuppressionStore {
   insertSuppression(entry: SuppressionRecord): Promise<{ kind: 'created'; entry: SuppressionRecord } | { kind: 'exists' }>;
   isSuppressed(workspaceId: string, number: string): Promise<boolean>;
+  /** The numbers of `numbers` on the workspace's list, each once (a bulk import asks once for all its rows). */
+  suppressedAmong(workspaceId: string, numbers: readonly string[]): Promise<string[]>;
   listSuppressions(workspaceId: string, page: Page): Promise<{ entries: SuppressionRecord[]; total: number }>;
   deleteSuppression(workspaceId: string, id: string): Promise<boolean>;
 }
@@ -349,11 +351,22 @@ export interface InterruptedSendStore {
 }
 
 /** Sent messages as callers read them, and the carriers' reports on them. */
+/** Which messages a list shows. */
+export interface MessageFilter {
+  status?: MessageStatus;
+  /** From or to this E.164 number. */
+  number?: string;
+  /** Created at or after. */
+  createdFrom?: string;
+  /** Created before. */
+  createdTo?: string;
+}
+
 export interface MessageStore {
   /** A message still with the carrier ('sending') is not found: nobody was told its id yet, and it may vanish. */
   getMessage(workspaceId: string, id: string): Promise<MessageRecord | undefined>;
   /** Newest first, 'sending' messages excluded. */
-  listMessages(workspaceId: string, filter: { status?: MessageStatus }, page: Page): Promise<{ messages: MessageRecord[]; total: number }>;
+  listMessages(workspaceId: string, filter: MessageFilter, page: Page): Promise<{ messages: MessageRecord[]; total: number }>;
 }
 
 /** Carriers' delivery reports. */

@@ -7,15 +7,12 @@ import { timestampNow, ValueSchema } from '@bufbuild/protobuf/wkt';
 import type { Client } from '@connectrpc/connect';
 import type { CallSessionService, StartSessionResponse, SessionRef } from '@voice/proto/voice/calls/v1/call_sessions';
 import { SessionRefSchema } from '@voice/proto/voice/calls/v1/call_sessions';
-import { chunksOf } from '../recording/wav.js';
+import { recordingUploadMessages } from '@voice/runtime/call-recordings';
 
 export type SessionClient = Client<typeof CallSessionService>;
 
 /** What a request to the calls service carries besides its message (the signed caller). */
 export type CallOptions = () => { headers: Record<string, string> };
-
-/** UploadRecording takes chunks of at most 64 KiB. */
-const recordingChunkBytes = 64 * 1024;
 
 export type ToolAnswer = { ok: true; result: JsonValue } | { ok: false; error: string };
 
@@ -54,15 +51,7 @@ export class SessionReports {
   }
 
   async uploadRecording(wav: Buffer): Promise<bigint> {
-    const ref = this.ref;
-    async function* messages() {
-      let first = true;
-      for (const chunk of chunksOf(wav, recordingChunkBytes)) {
-        yield first ? { session: ref, contentType: 'audio/wav', chunk } : { chunk };
-        first = false;
-      }
-    }
-    return (await this.client.uploadRecording(messages(), this.options())).sizeBytes;
+    return (await this.client.uploadRecording(recordingUploadMessages(this.ref, 'audio/wav', wav), this.options())).sizeBytes;
   }
 
   async end(reason: string): Promise<void> {

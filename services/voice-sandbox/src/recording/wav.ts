@@ -25,8 +25,3 @@ export function silentWav(seconds: number): Buffer {
   wav.writeUInt32LE(dataBytes, 40);
   return wav;
 }
-
-/** The file in pieces of at most `size` bytes, in order. */
-export function* chunksOf(file: Buffer, size: number): Generator<Buffer> {
-  for (let offset = 0; offset < file.length; offset += size) yield file.subarray(offset, offset + size);
-}

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file voice/telephony/v1/call_routes.proto.
  */
 export const file_voice_telephony_v1_call_routes: GenFile = /*@__PURE__*/
-  fileDesc("CiR2b2ljZS90ZWxlcGhvbnkvdjEvY2FsbF9yb3V0ZXMucHJvdG8SEnZvaWNlLnRlbGVwaG9ueS52MSIxChVDaGVja0NhbGxSb3V0ZVJlcXVlc3QSDAoEZnJvbRgBIAEoCRIKCgJ0bxgCIAEoCSIrChZDaGVja0NhbGxSb3V0ZVJlc3BvbnNlEhEKCW51bWJlcl9pZBgBIAEoCTJ7ChBDYWxsUm91dGVTZXJ2aWNlEmcKDkNoZWNrQ2FsbFJvdXRlEikudm9pY2UudGVsZXBob255LnYxLkNoZWNrQ2FsbFJvdXRlUmVxdWVzdBoqLnZvaWNlLnRlbGVwaG9ueS52MS5DaGVja0NhbGxSb3V0ZVJlc3BvbnNlYgZwcm90bzM");
+  fileDesc("CiR2b2ljZS90ZWxlcGhvbnkvdjEvY2FsbF9yb3V0ZXMucHJvdG8SEnZvaWNlLnRlbGVwaG9ueS52MSIxChVDaGVja0NhbGxSb3V0ZVJlcXVlc3QSDAoEZnJvbRgBIAEoCRIKCgJ0bxgCIAEoCSIrChZDaGVja0NhbGxSb3V0ZVJlc3BvbnNlEhEKCW51bWJlcl9pZBgBIAEoCSIqChdGaWx0ZXJTdXBwcmVzc2VkUmVxdWVzdBIPCgdudW1iZXJzGAEgAygJIi4KGEZpbHRlclN1cHByZXNzZWRSZXNwb25zZRISCgpzdXBwcmVzc2VkGAEgAygJMuoBChBDYWxsUm91dGVTZXJ2aWNlEmcKDkNoZWNrQ2FsbFJvdXRlEikudm9pY2UudGVsZXBob255LnYxLkNoZWNrQ2FsbFJvdXRlUmVxdWVzdBoqLnZvaWNlLnRlbGVwaG9ueS52MS5DaGVja0NhbGxSb3V0ZVJlc3BvbnNlEm0KEEZpbHRlclN1cHByZXNzZWQSKy52b2ljZS50ZWxlcGhvbnkudjEuRmlsdGVyU3VwcHJlc3NlZFJlcXVlc3QaLC52b2ljZS50ZWxlcGhvbnkudjEuRmlsdGVyU3VwcHJlc3NlZFJlc3BvbnNlYgZwcm90bzM");
 
 /**
  * @generated from message voice.telephony.v1.CheckCallRouteRequest
@@ -57,6 +57,42 @@ export const CheckCallRouteResponseSchema: GenMessage<CheckCallRouteResponse> = 
   messageDesc(file_voice_telephony_v1_call_routes, 1);
 
 /**
+ * @generated from message voice.telephony.v1.FilterSuppressedRequest
+ */
+export type FilterSuppressedRequest = Message<"voice.telephony.v1.FilterSuppressedRequest"> & {
+  /**
+   * @generated from field: repeated string numbers = 1;
+   */
+  numbers: string[];
+};
+
+/**
+ * Describes the message voice.telephony.v1.FilterSuppressedRequest.
+ * Use `create(FilterSuppressedRequestSchema)` to create a new message.
+ */
+export const FilterSuppressedRequestSchema: GenMessage<FilterSuppressedRequest> = /*@__PURE__*/
+  messageDesc(file_voice_telephony_v1_call_routes, 2);
+
+/**
+ * @generated from message voice.telephony.v1.FilterSuppressedResponse
+ */
+export type FilterSuppressedResponse = Message<"voice.telephony.v1.FilterSuppressedResponse"> & {
+  /**
+   * The numbers of the request that are suppressed, each once.
+   *
+   * @generated from field: repeated string suppressed = 1;
+   */
+  suppressed: string[];
+};
+
+/**
+ * Describes the message voice.telephony.v1.FilterSuppressedResponse.
+ * Use `create(FilterSuppressedResponseSchema)` to create a new message.
+ */
+export const FilterSuppressedResponseSchema: GenMessage<FilterSuppressedResponse> = /*@__PURE__*/
+  messageDesc(file_voice_telephony_v1_call_routes, 3);
+
+/**
  * Whether a workspace may place a call from one number to another, asked by the calls service
  * before it holds any funds: telephony owns numbers, caller IDs and the suppression list. Internal
  * callers only; the workspace comes from the signed caller.
@@ -76,6 +112,17 @@ export const CallRouteService: GenService<{
     methodKind: "unary";
     input: typeof CheckCallRouteRequestSchema;
     output: typeof CheckCallRouteResponseSchema;
+  },
+  /**
+   * Which of up to 10,000 numbers (E.164) are on the workspace's suppression list: one question
+   * for a whole import of leads. Numbers that are not valid E.164 are never on it.
+   *
+   * @generated from rpc voice.telephony.v1.CallRouteService.FilterSuppressed
+   */
+  filterSuppressed: {
+    methodKind: "unary";
+    input: typeof FilterSuppressedRequestSchema;
+    output: typeof FilterSuppressedResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_voice_telephony_v1_call_routes, 0);

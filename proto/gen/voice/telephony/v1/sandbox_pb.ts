@@ -12,7 +12,50 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file voice/telephony/v1/sandbox.proto.
  */
 export const file_voice_telephony_v1_sandbox: GenFile = /*@__PURE__*/
-  fileDesc("CiB2b2ljZS90ZWxlcGhvbnkvdjEvc2FuZGJveC5wcm90bxISdm9pY2UudGVsZXBob255LnYxIi8KGkdldFZlcmlmaWNhdGlvbkNhbGxSZXF1ZXN0EhEKCWNhbGxlcl9pZBgBIAEoCSJRChtHZXRWZXJpZmljYXRpb25DYWxsUmVzcG9uc2USMgoEY2FsbBgBIAEoCzIkLnZvaWNlLnRlbGVwaG9ueS52MS5WZXJpZmljYXRpb25DYWxsIm0KEFZlcmlmaWNhdGlvbkNhbGwSDAoEZnJvbRgBIAEoCRIKCgJ0bxgCIAEoCRIOCgZzcGVlY2gYAyABKAkSLwoLYW5zd2VyZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wMogBCg5TYW5kYm94U2VydmljZRJ2ChNHZXRWZXJpZmljYXRpb25DYWxsEi4udm9pY2UudGVsZXBob255LnYxLkdldFZlcmlmaWNhdGlvbkNhbGxSZXF1ZXN0Gi8udm9pY2UudGVsZXBob255LnYxLkdldFZlcmlmaWNhdGlvbkNhbGxSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("CiB2b2ljZS90ZWxlcGhvbnkvdjEvc2FuZGJveC5wcm90bxISdm9pY2UudGVsZXBob255LnYxIjYKGlNpbXVsYXRlSW5ib3VuZENhbGxSZXF1ZXN0EgwKBGZyb20YASABKAkSCgoCdG8YAiABKAkiLgobU2ltdWxhdGVJbmJvdW5kQ2FsbFJlc3BvbnNlEg8KB2NhbGxfaWQYASABKAkiLwoaR2V0VmVyaWZpY2F0aW9uQ2FsbFJlcXVlc3QSEQoJY2FsbGVyX2lkGAEgASgJIlEKG0dldFZlcmlmaWNhdGlvbkNhbGxSZXNwb25zZRIyCgRjYWxsGAEgASgLMiQudm9pY2UudGVsZXBob255LnYxLlZlcmlmaWNhdGlvbkNhbGwibQoQVmVyaWZpY2F0aW9uQ2FsbBIMCgRmcm9tGAEgASgJEgoKAnRvGAIgASgJEg4KBnNwZWVjaBgDIAEoCRIvCgthbnN3ZXJlZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAygAIKDlNhbmRib3hTZXJ2aWNlEnYKE0dldFZlcmlmaWNhdGlvbkNhbGwSLi52b2ljZS50ZWxlcGhvbnkudjEuR2V0VmVyaWZpY2F0aW9uQ2FsbFJlcXVlc3QaLy52b2ljZS50ZWxlcGhvbnkudjEuR2V0VmVyaWZpY2F0aW9uQ2FsbFJlc3BvbnNlEnYKE1NpbXVsYXRlSW5ib3VuZENhbGwSLi52b2ljZS50ZWxlcGhvbnkudjEuU2ltdWxhdGVJbmJvdW5kQ2FsbFJlcXVlc3QaLy52b2ljZS50ZWxlcGhvbnkudjEuU2ltdWxhdGVJbmJvdW5kQ2FsbFJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
+
+/**
+ * @generated from message voice.telephony.v1.SimulateInboundCallRequest
+ */
+export type SimulateInboundCallRequest = Message<"voice.telephony.v1.SimulateInboundCallRequest"> & {
+  /**
+   * E.164: the caller, and the workspace's number called.
+   *
+   * @generated from field: string from = 1;
+   */
+  from: string;
+
+  /**
+   * @generated from field: string to = 2;
+   */
+  to: string;
+};
+
+/**
+ * Describes the message voice.telephony.v1.SimulateInboundCallRequest.
+ * Use `create(SimulateInboundCallRequestSchema)` to create a new message.
+ */
+export const SimulateInboundCallRequestSchema: GenMessage<SimulateInboundCallRequest> = /*@__PURE__*/
+  messageDesc(file_voice_telephony_v1_sandbox, 0);
+
+/**
+ * @generated from message voice.telephony.v1.SimulateInboundCallResponse
+ */
+export type SimulateInboundCallResponse = Message<"voice.telephony.v1.SimulateInboundCallResponse"> & {
+  /**
+   * The calls service's id of the call.
+   *
+   * @generated from field: string call_id = 1;
+   */
+  callId: string;
+};
+
+/**
+ * Describes the message voice.telephony.v1.SimulateInboundCallResponse.
+ * Use `create(SimulateInboundCallResponseSchema)` to create a new message.
+ */
+export const SimulateInboundCallResponseSchema: GenMessage<SimulateInboundCallResponse> = /*@__PURE__*/
+  messageDesc(file_voice_telephony_v1_sandbox, 1);
 
 /**
  * @generated from message voice.telephony.v1.GetVerificationCallRequest
@@ -29,7 +72,7 @@ export type GetVerificationCallRequest = Message<"voice.telephony.v1.GetVerifica
  * Use `create(GetVerificationCallRequestSchema)` to create a new message.
  */
 export const GetVerificationCallRequestSchema: GenMessage<GetVerificationCallRequest> = /*@__PURE__*/
-  messageDesc(file_voice_telephony_v1_sandbox, 0);
+  messageDesc(file_voice_telephony_v1_sandbox, 2);
 
 /**
  * @generated from message voice.telephony.v1.GetVerificationCallResponse
@@ -46,7 +89,7 @@ export type GetVerificationCallResponse = Message<"voice.telephony.v1.GetVerific
  * Use `create(GetVerificationCallResponseSchema)` to create a new message.
  */
 export const GetVerificationCallResponseSchema: GenMessage<GetVerificationCallResponse> = /*@__PURE__*/
-  messageDesc(file_voice_telephony_v1_sandbox, 1);
+  messageDesc(file_voice_telephony_v1_sandbox, 3);
 
 /**
  * @generated from message voice.telephony.v1.VerificationCall
@@ -82,12 +125,13 @@ export type VerificationCall = Message<"voice.telephony.v1.VerificationCall"> & 
  * Use `create(VerificationCallSchema)` to create a new message.
  */
 export const VerificationCallSchema: GenMessage<VerificationCall> = /*@__PURE__*/
-  messageDesc(file_voice_telephony_v1_sandbox, 2);
+  messageDesc(file_voice_telephony_v1_sandbox, 4);
 
 /**
  * The sandbox's test surface: what the world beyond a real carrier would show a developer (what a
- * phone heard). It answers only for what the sandbox carrier carries: a platform whose carrier is
- * real has no sandbox calls to show. The workspace comes from the signed caller.
+ * phone heard), and what it would do (call a number). It answers only for what the sandbox carrier
+ * carries: a platform whose carrier is real has no sandbox calls to show, and a number of a real
+ * carrier takes no simulated calls. The workspace comes from the signed caller.
  *
  * @generated from service voice.telephony.v1.SandboxService
  */
@@ -103,6 +147,21 @@ export const SandboxService: GenService<{
     methodKind: "unary";
     input: typeof GetVerificationCallRequestSchema;
     output: typeof GetVerificationCallResponseSchema;
+  },
+  /**
+   * A caller at `from` calls the workspace's number `to`: the call is handed to the calls service
+   * exactly as a carrier's inbound call is (AcceptInboundCall), and the sandbox carrier then
+   * connects it to the voice runtime. NotFound ("phone number") when `to` is no number of the
+   * workspace; telephony_configuration_error when it is not voice-capable, is given to no
+   * assistant, or is carried by a real carrier; conflict when the calls service refuses the call
+   * (the reason in the message); telephony_unavailable when it cannot be reached.
+   *
+   * @generated from rpc voice.telephony.v1.SandboxService.SimulateInboundCall
+   */
+  simulateInboundCall: {
+    methodKind: "unary";
+    input: typeof SimulateInboundCallRequestSchema;
+    output: typeof SimulateInboundCallResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_voice_telephony_v1_sandbox, 0);

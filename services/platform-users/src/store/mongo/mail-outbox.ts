@@ -2,7 +2,10 @@
 import { deleteBatch, inTransaction } from '@voice/runtime/store/mongo';
 import { storedNewMail } from '../mapping/mail.js';
 import { mailOf } from './documents.js';
-import type { MailOutboxStore, MailRecord, NewMail } from '../store.js';
+import type { Filter } from 'mongodb';
+import type { Page } from '@voice/runtime/validation';
+import type { MailDocument } from './documents.js';
+import type { MailOutboxStore, MailRecord, NewMail, WorkspaceMailFilter } from '../store.js';
 import type { MongoContext } from './context.js';
 
 export function mongoMailOutboxStore({ handle, collections }: MongoContext): MailOutboxStore {
@@ -46,7 +49,7 @@ export function mongoMailOutboxStore({ handle, collections }: MongoContext): Mai
   async function pruneFinishedMail(before: string, limit: number): Promise<number> {
     return deleteBatch(
       collections.mail,
-      { next_attempt_at: null, created_at: { $lt: before }, $or: [{ sent_at: null }, { sent_at: { $lt: before } }] },
+      { next_attempt_at: null, workspace_id: null, created_at: { $lt: before }, $or: [{ sent_at: null }, { sent_at: { $lt: before } }] },
       { created_at: 1 },
       limit,
     );
@@ -57,5 +60,23 @@ export function mongoMailOutboxStore({ handle, collections }: MongoContext): Mai
     return doc ? mailOf(doc) : undefined;
   }
 
-  return { dueMail, leaseMail, markMailSent, markMailFailed, pruneFinishedMail, getMail, queueMail };
+  async function listWorkspaceMail(workspaceId: string, filter: WorkspaceMailFilter, page: Page): Promise<{ mails: MailRecord[]; total: number }> {
+    const query: Filter<MailDocument> = { workspace_id: workspaceId };
+    if (filter.address !== undefined) query.$or = [{ to: filter.address }, { from_address: filter.address }];
+    if (filter.createdFrom !== undefined || filter.createdTo !== undefined) {
+      query.created_at = { ...(filter.createdFrom === undefined ? {} : { $gte: filter.createdFrom }), ...(filter.createdTo === undefined ? {} : { $lt: filter.createdTo }) };
+    }
+    const [total, docs] = await Promise.all([
+      collections.mail.countDocuments(query),
+      collections.mail.find(query).sort({ created_at: -1, _id: -1 }).skip(page.offset).limit(page.limit).toArray(),
+    ]);
+    return { mails: docs.map(mailOf), total };
+  }
+
+  async function getWorkspaceMail(workspaceId: string, id: string): Promise<MailRecord | undefined> {
+    const doc = await collections.mail.findOne({ _id: id, workspace_id: workspaceId });
+    return doc ? mailOf(doc) : undefined;
+  }
+
+  return { dueMail, leaseMail, markMailSent, markMailFailed, pruneFinishedMail, getMail, queueMail, listWorkspaceMail, getWorkspaceMail };
 }

@@ -1,7 +1,8 @@
 // The mail outbox in SQLite.
 import { insertRow } from '@voice/runtime/store/sqlite';
 import { mailOf, type MailRow } from './rows.js';
-import type { MailOutboxStore, MailRecord, NewMail } from '../store.js';
+import type { Page } from '@voice/runtime/validation';
+import type { MailOutboxStore, MailRecord, NewMail, WorkspaceMailFilter } from '../store.js';
 import { storedNewMail } from '../mapping/mail.js';
 import type { SqliteContext } from './context.js';
 
@@ -44,7 +45,7 @@ export function sqliteMailOutboxStore({ db, sql }: SqliteContext): MailOutboxSto
     // Sent after it was created: created before the cut-off is a condition of both kinds, and the index's.
     return sql(
       `DELETE FROM mail_outbox WHERE rowid IN
-         (SELECT rowid FROM mail_outbox WHERE next_attempt_at IS NULL AND created_at < @before AND IFNULL(sent_at, created_at) < @before
+         (SELECT rowid FROM mail_outbox WHERE next_attempt_at IS NULL AND workspace_id IS NULL AND created_at < @before AND IFNULL(sent_at, created_at) < @before
           ORDER BY created_at LIMIT @limit)`,
     ).run({ before, limit }).changes;
   }
@@ -54,5 +55,24 @@ export function sqliteMailOutboxStore({ db, sql }: SqliteContext): MailOutboxSto
     return row ? mailOf(row) : undefined;
   }
 
-  return { dueMail, leaseMail, markMailSent, markMailFailed, pruneFinishedMail, getMail, queueMail };
+  async function listWorkspaceMail(workspaceId: string, filter: WorkspaceMailFilter, page: Page): Promise<{ mails: MailRecord[]; total: number }> {
+    const conditions = ['workspace_id = @workspaceId'];
+    if (filter.address !== undefined) conditions.push('(recipient = @address OR from_address = @address)');
+    if (filter.createdFrom !== undefined) conditions.push('created_at >= @createdFrom');
+    if (filter.createdTo !== undefined) conditions.push('created_at < @createdTo');
+    const where = conditions.join(' AND ');
+    const params = { workspaceId, ...filter, limit: page.limit, offset: page.offset };
+    return db.transaction(() => {
+      const { total } = sql(`SELECT COUNT(*) AS total FROM mail_outbox WHERE ${where}`).get(params) as { total: number };
+      const rows = sql(`SELECT * FROM mail_outbox WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`).all(params) as MailRow[];
+      return { mails: rows.map(mailOf), total };
+    })();
+  }
+
+  async function getWorkspaceMail(workspaceId: string, id: string): Promise<MailRecord | undefined> {
+    const row = sql('SELECT * FROM mail_outbox WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as MailRow | undefined;
+    return row ? mailOf(row) : undefined;
+  }
+
+  return { dueMail, leaseMail, markMailSent, markMailFailed, pruneFinishedMail, getMail, queueMail, listWorkspaceMail, getWorkspaceMail };
 }

@@ -59,4 +59,23 @@ export const migrations = [
    CREATE INDEX custom_domains_by_domain ON custom_domains (domain);`,
   // The pruning job's scan of finished mail.
   `CREATE INDEX mail_outbox_finished ON mail_outbox (created_at) WHERE next_attempt_at IS NULL;`,
+  // Workspaces' own e-mail (issue 16): the From of a verified sender, kept as the workspace's history;
+  // the senders and their one pending confirmation.
+  `ALTER TABLE mail_outbox ADD COLUMN from_address TEXT;
+   ALTER TABLE mail_outbox ADD COLUMN workspace_id TEXT;
+   ALTER TABLE mail_outbox ADD COLUMN sender_id TEXT;
+   ALTER TABLE mail_outbox ADD COLUMN call_id TEXT;
+   CREATE INDEX mail_outbox_by_workspace ON mail_outbox (workspace_id, created_at DESC, id DESC) WHERE workspace_id IS NOT NULL;
+   CREATE TABLE email_senders (
+     id TEXT PRIMARY KEY,
+     workspace_id TEXT NOT NULL,
+     address TEXT NOT NULL,
+     name TEXT NOT NULL,
+     status TEXT NOT NULL,
+     confirmation_hash TEXT,
+     created_at TEXT NOT NULL,
+     verified_at TEXT,
+     UNIQUE (workspace_id, address)
+   );
+   CREATE INDEX email_senders_oldest_first ON email_senders (workspace_id, created_at, id);`,
 ];

@@ -6,7 +6,7 @@ import type { NewOutboxEvent } from '@voice/runtime/events';
 import { inTransaction } from '@voice/runtime/store/mongo';
 import type { Page } from '@voice/runtime/validation';
 import { awaitingCarrier, claimDecision, failureReasonOf, statusesOvertakenBy } from '../rules.js';
-import type { BeginOutcome, ClaimOutcome, DeliveryUpdate, MessageRecord, MessageStatus, SendClaim } from '../store.js';
+import type { BeginOutcome, ClaimOutcome, DeliveryUpdate, MessageFilter, MessageRecord, SendClaim } from '../store.js';
 import type { DeliveryStore, InterruptedSendStore, MessageStore, SendStore } from '../store.js';
 import { MongoSendClaims } from './claims.js';
 import { messageDocument, messageRecord, type MessageDocument } from './documents.js';
@@ -82,9 +82,14 @@ export function mongoSmsStore({ handle, collections, outbox }: MongoContext): Se
       return doc ? messageRecord(doc) : undefined;
     },
 
-    async listMessages(workspaceId: string, filter: { status?: MessageStatus }, page: Page): Promise<{ messages: MessageRecord[]; total: number }> {
+    async listMessages(workspaceId: string, filter: MessageFilter, page: Page): Promise<{ messages: MessageRecord[]; total: number }> {
       const status = filter.status === undefined ? { $ne: 'sending' } : { $ne: 'sending', $eq: filter.status };
-      const { docs, total } = await findPage(collections.messages, { workspace_id: workspaceId, status }, page);
+      const query: Filter<MessageDocument> = { workspace_id: workspaceId, status };
+      if (filter.number !== undefined) query.$or = [{ from: filter.number }, { to: filter.number }];
+      if (filter.createdFrom !== undefined || filter.createdTo !== undefined) {
+        query.created_at = { ...(filter.createdFrom === undefined ? {} : { $gte: filter.createdFrom }), ...(filter.createdTo === undefined ? {} : { $lt: filter.createdTo }) };
+      }
+      const { docs, total } = await findPage(collections.messages, query, page);
       return { messages: docs.map(messageRecord), total };
     },
 

@@ -5,7 +5,7 @@ import type { NewOutboxEvent } from '@voice/runtime/events';
 import { insertRow } from '@voice/runtime/store/sqlite';
 import type { Page } from '@voice/runtime/validation';
 import { awaitingCarrier, claimDecision, failureReasonOf, statusesOvertakenBy } from '../rules.js';
-import type { BeginOutcome, ClaimOutcome, DeliveryUpdate, MessageRecord, MessageStatus, SendClaim } from '../store.js';
+import type { BeginOutcome, ClaimOutcome, DeliveryUpdate, MessageFilter, MessageRecord, SendClaim } from '../store.js';
 import type { DeliveryStore, InterruptedSendStore, MessageStore, SendStore } from '../store.js';
 import { SqliteSendClaims } from './claims.js';
 import { messageFromRow, messageRow, type MessageRow } from './rows.js';
@@ -83,15 +83,13 @@ export function sqliteSmsStore({ db, sql, outbox }: SqliteContext): SendStore & 
       return row ? messageFromRow(row) : undefined;
     },
 
-    async listMessages(workspaceId: string, filter: { status?: MessageStatus }, page: Page): Promise<{ messages: MessageRecord[]; total: number }> {
+    async listMessages(workspaceId: string, filter: MessageFilter, page: Page): Promise<{ messages: MessageRecord[]; total: number }> {
       const where = ["workspace_id = @workspaceId", "status != 'sending'"];
       if (filter.status !== undefined) where.push('status = @status');
-      const { rows, total } = selectPage<MessageRow>(
-        db,
-        sql,
-        { table: 'sms_messages', where: where.join(' AND '), params: { workspaceId, status: filter.status } },
-        page,
-      );
+      if (filter.number !== undefined) where.push('(from_number = @number OR to_number = @number)');
+      if (filter.createdFrom !== undefined) where.push('created_at >= @createdFrom');
+      if (filter.createdTo !== undefined) where.push('created_at < @createdTo');
+      const { rows, total } = selectPage<MessageRow>(db, sql, { table: 'sms_messages', where: where.join(' AND '), params: { workspaceId, ...filter } }, page);
       return { messages: rows.map(messageFromRow), total };
     },
 

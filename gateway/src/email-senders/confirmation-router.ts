@@ -1,0 +1,66 @@
+// /email-senders/confirm/{token}: the link an e-mail sender's confirmation e-mail carries. GET shows
+// what it confirms, POST confirms; the token is the only proof, checked by the platform-users service
+// (signature, expiry, single use). An unknown, tampered or used link is one 404 page; an expired one
+// is 410 and says to ask for a new link.
+import express, { type Express, type Request, type Response } from 'express';
+import type { CallerSigner } from '@voice/runtime/caller';
+import type { Logger } from '@voice/runtime/logger';
+import { ConfirmationState } from '@voice/proto/voice/platform/v1/email';
+import { gatewayCallOptions } from '../auth/signed-caller.js';
+import type { ServiceClients } from '../clients.js';
+import { envelopeOf } from '../errors/error-handler.js';
+import { isMalformedPathEncoding } from '../errors/path-encoding.js';
+import { sendPage } from '../oauth/page/html.js';
+import { errorPage } from '../oauth/page/pages.js';
+import { confirmSenderPage, senderConfirmedPage } from './pages.js';
+
+export interface SenderConfirmationOptions {
+  clients: ServiceClients;
+  signer: CallerSigner;
+  platformName: () => string;
+  logger?: Logger;
+}
+
+export const senderConfirmationPath = '/email-senders/confirm';
+const tokenPattern = /^[A-Za-z0-9_.-]{20,300}$/;
+
+export function registerSenderConfirmationRoutes(app: Express, options: SenderConfirmationOptions): void {
+  const senders = options.clients.emailSenders;
+  const router = express.Router();
+  const invalid = (res: Response) =>
+    sendPage(res, 404, errorPage(options.platformName(), 'This link is not valid', 'The link is unknown, already used or replaced by a newer one.'));
+  const expired = (res: Response) =>
+    sendPage(res, 410, errorPage(options.platformName(), 'This link has expired', 'Delete the sender and add it again to receive a new link.'));
+
+  const handle = (work: (req: Request, res: Response, token: string) => Promise<void>) => (req: Request, res: Response) => {
+    const token = String(req.params.token);
+    if (!tokenPattern.test(token)) return invalid(res);
+    work(req, res, token).catch((error: unknown) => {
+      const envelope = envelopeOf(error);
+      if (!envelope || envelope.status >= 500) options.logger?.error('sender confirmation page failed', { request_id: res.locals.requestId, method: req.method, error });
+      sendPage(res, envelope?.status === 503 ? 503 : 500, errorPage(options.platformName(), 'Something went wrong', 'Please try again in a moment.'));
+    });
+  };
+
+  router.get(
+    `${senderConfirmationPath}/:token`,
+    handle(async (req, res, token) => {
+      const answer = await senders.getEmailSenderConfirmation({ token }, gatewayCallOptions(res, options.signer));
+      if (answer.state === ConfirmationState.EXPIRED) return expired(res);
+      if (answer.state !== ConfirmationState.VALID) return invalid(res);
+      sendPage(res, 200, confirmSenderPage(options.platformName(), answer.address, req.originalUrl));
+    }),
+  );
+
+  router.post(
+    `${senderConfirmationPath}/:token`,
+    handle(async (_req, res, token) => {
+      const answer = await senders.confirmEmailSender({ token }, gatewayCallOptions(res, options.signer));
+      if (answer.state === ConfirmationState.EXPIRED) return expired(res);
+      if (answer.state !== ConfirmationState.CONFIRMED) return invalid(res);
+      sendPage(res, 200, senderConfirmedPage(options.platformName(), answer.address));
+    }),
+  );
+  router.use(((error, _req, res, next) => (isMalformedPathEncoding(error) ? invalid(res) : next(error))) as express.ErrorRequestHandler);
+  app.use(router);
+}

@@ -1,0 +1,153 @@
+// /campaigns with start and stop (issue 17; API.md 10): outbound campaigns of an assistant over the
+// workspace's leads, their settings, state machine and progress.
+import type { JsonObject } from '@bufbuild/protobuf';
+import { campaignSchema, createCampaignBodySchema, listCampaignsQuerySchema, updateCampaignBodySchema } from '@voice/contracts/campaigns';
+import { dataOf, deletedSchema, listOfSchema } from '@voice/contracts/responses';
+import { emptyBodySchema } from '@voice/runtime/validation';
+import type { RestDeps } from './deps.js';
+import { presentCampaign } from './campaigns-presenters.js';
+import { toolHints } from './operation.js';
+import { deletedOf, listOf } from './presenters.js';
+import type { RestRouter } from './router.js';
+import { pageOf } from './validate.js';
+
+const statesDescription =
+  'A campaign is `draft` when created; `running` after `POST /campaigns/{id}/start`; `stopped` after `POST /campaigns/{id}/stop`; `paused` and `completed` are set by the dialer (the wallet ran dry; every lead is done). `scheduled` is a campaign waiting for its schedule.';
+
+export function registerCampaignRoutes(rest: RestRouter, deps: RestDeps): void {
+  const { campaigns } = deps.clients;
+
+  rest.operation({
+    method: 'get',
+    path: '/campaigns',
+    scope: 'campaigns:read',
+    query: listCampaignsQuerySchema,
+    doc: {
+      id: 'listCampaigns',
+      summary: 'The workspace’s campaigns, newest first; `status` filters',
+      toolset: 'campaigns',
+      response: listOfSchema(campaignSchema),
+      mcp: { tool: 'list_campaigns', annotations: toolHints.read },
+    },
+    handle: async (call) => {
+      const page = pageOf(call.query);
+      const answer = await campaigns.listCampaigns({ status: call.query.status ?? '', page }, call.options);
+      return { body: listOf(answer.campaigns.map(presentCampaign), page, answer.total) };
+    },
+  });
+
+  rest.operation({
+    method: 'post',
+    path: '/campaigns',
+    scope: 'campaigns:write',
+    body: createCampaignBodySchema,
+    doc: {
+      id: 'createCampaign',
+      summary: 'Create a campaign (in `draft`)',
+      description: `\`assistant_id\` must name an assistant of the workspace and each of \`from_number_ids\` a voice-capable phone number of it; \`segment_id\`, when given, a segment of it (400 naming the field otherwise). Without \`window\` calls are placed Monday to Friday 09:00-17:00 (\`time_zone\` UTC for leads without a zone of their own); without \`pacing\` at most 5 at once and 30 a minute; without \`retry\` a lead is called at most 3 times, 60 minutes apart, after \`no_answer\` or \`busy\`. ${statesDescription}`,
+      toolset: 'campaigns',
+      status: 201,
+      response: dataOf(campaignSchema),
+      mcp: { tool: 'create_campaign', annotations: toolHints.create },
+    },
+    handle: async (call) => {
+      const answer = await campaigns.createCampaign({ settings: call.body as unknown as JsonObject }, call.options);
+      return { body: { data: presentCampaign(answer.campaign!) } };
+    },
+  });
+
+  rest.operation({
+    method: 'get',
+    path: '/campaigns/:id',
+    scope: 'campaigns:read',
+    doc: {
+      id: 'getCampaign',
+      summary: 'A campaign with its settings, state and progress (its leads by status)',
+      toolset: 'campaigns',
+      response: dataOf(campaignSchema),
+      mcp: { tool: 'get_campaign', annotations: toolHints.read },
+    },
+    handle: async (call) => {
+      const answer = await campaigns.getCampaign({ id: call.params.id }, call.options);
+      return { body: { data: presentCampaign(answer.campaign!) } };
+    },
+  });
+
+  rest.operation({
+    method: 'patch',
+    path: '/campaigns/:id',
+    scope: 'campaigns:write',
+    body: updateCampaignBodySchema,
+    doc: {
+      id: 'updateCampaign',
+      summary: 'Change a campaign’s settings',
+      description:
+        'Each top-level setting sent replaces the stored one whole (send all of `window` to change its end); settings not sent stay. `expected_revision` must be the campaign’s current `revision` (409 `revision_conflict` otherwise). A running campaign takes changes of `name`, `pacing` and `window` only: any other setting is 409 `conflict` until it is stopped. References are checked as on create.',
+      toolset: 'campaigns',
+      response: dataOf(campaignSchema),
+      mcp: { tool: 'update_campaign', annotations: toolHints.update },
+    },
+    handle: async (call) => {
+      const { expected_revision: expectedRevision, ...changes } = call.body;
+      const answer = await campaigns.updateCampaign({ id: call.params.id, expectedRevision, changes: changes as unknown as JsonObject }, call.options);
+      return { body: { data: presentCampaign(answer.campaign!) } };
+    },
+  });
+
+  rest.operation({
+    method: 'delete',
+    path: '/campaigns/:id',
+    scope: 'campaigns:write',
+    doc: {
+      id: 'deleteCampaign',
+      summary: 'Delete a campaign and its leads',
+      description: 'A running campaign is 409 `conflict`: stop it first.',
+      toolset: 'campaigns',
+      response: deletedSchema,
+      mcp: { tool: 'delete_campaign', annotations: toolHints.remove },
+    },
+    handle: async (call) => {
+      await campaigns.deleteCampaign({ id: call.params.id }, call.options);
+      return { body: deletedOf(call.params.id) };
+    },
+  });
+
+  rest.operation({
+    method: 'post',
+    path: '/campaigns/:id/start',
+    scope: 'campaigns:write',
+    body: emptyBodySchema,
+    doc: {
+      id: 'startCampaign',
+      summary: 'Start (or resume) a campaign: it becomes `running`',
+      description:
+        'A campaign that targets a segment first gets the segment’s matching leads of other campaigns (one per number, not removed or `do_not_call`) as new `pending` leads. 409 `conflict` when it is already running, or when it has no lead left to call (`pending`, `retry_scheduled` or `calling`).',
+      toolset: 'campaigns',
+      response: dataOf(campaignSchema),
+      mcp: { tool: 'start_campaign', annotations: toolHints.update },
+    },
+    handle: async (call) => {
+      const answer = await campaigns.startCampaign({ id: call.params.id }, call.options);
+      return { body: { data: presentCampaign(answer.campaign!) } };
+    },
+  });
+
+  rest.operation({
+    method: 'post',
+    path: '/campaigns/:id/stop',
+    scope: 'campaigns:write',
+    body: emptyBodySchema,
+    doc: {
+      id: 'stopCampaign',
+      summary: 'Stop a running campaign: it becomes `stopped` and places no new calls',
+      description: 'Stopping a campaign that is not running is 409 `conflict` (SPEC.md 3). Calls in progress end on their own. A stopped campaign can be started again.',
+      toolset: 'campaigns',
+      response: dataOf(campaignSchema),
+      mcp: { tool: 'stop_campaign', annotations: toolHints.update },
+    },
+    handle: async (call) => {
+      const answer = await campaigns.stopCampaign({ id: call.params.id }, call.options);
+      return { body: { data: presentCampaign(answer.campaign!) } };
+    },
+  });
+}

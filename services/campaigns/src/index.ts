@@ -1,0 +1,3 @@
+export { startCampaignsService, type CampaignsOptions } from './main.js';
+export { readCampaignsConfig, type CampaignsConfig } from './config.js';
+export { campaignsRoutes, campaignsServiceNames } from './routes.js';

@@ -1,0 +1,42 @@
+// A campaign's stored form (SQLite's row and MongoDB's document but for the id and the settings'
+// encoding) and its mapping to and from the record. The segment it targets is a column of its own:
+// deleting a segment asks whether any campaign names it.
+import type { CampaignSettings, CampaignStatus } from '@voice/contracts/campaigns';
+import type { CampaignRecord } from '../store.js';
+import type { StoredJson } from './json.js';
+
+export interface StoredCampaign<Json> {
+  workspace_id: string;
+  status: string;
+  segment_id: string | null;
+  settings: Json;
+  revision: number;
+  started_at: string | null;
+  stopped_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export const storedCampaign = <Json>(campaign: CampaignRecord, json: StoredJson<Json>): StoredCampaign<Json> => ({
+  workspace_id: campaign.workspaceId,
+  status: campaign.status,
+  segment_id: campaign.settings.segment_id,
+  settings: json.encode(campaign.settings),
+  revision: campaign.revision,
+  started_at: campaign.startedAt,
+  stopped_at: campaign.stoppedAt,
+  created_at: campaign.createdAt,
+  updated_at: campaign.updatedAt,
+});
+
+export const campaignFromStored = <Json>(id: string, stored: StoredCampaign<Json>, json: StoredJson<Json>): CampaignRecord => ({
+  id,
+  workspaceId: stored.workspace_id,
+  status: stored.status as CampaignStatus,
+  settings: json.decode<CampaignSettings>(stored.settings),
+  revision: stored.revision,
+  startedAt: stored.started_at,
+  stoppedAt: stored.stopped_at,
+  createdAt: stored.created_at,
+  updatedAt: stored.updated_at,
+});

@@ -1,0 +1,43 @@
+// Tier 1: the campaign rules without I/O: start and stop refusals, the settings a running campaign
+// refuses, defaults, time zone names and the stored form of a filter's times.
+import { isTimeZone } from '@voice/contracts/campaigns';
+import { newSettings, unsafeWhileRunning } from '../src/domain/settings.js';
+import { startRefusal, stopRefusal } from '../src/domain/states.js';
+import { storedFilter } from '../src/domain/segment-filter.js';
+import { emptyLeadCounts } from '../src/store/store.js';
+
+const counts = (changes: Partial<ReturnType<typeof emptyLeadCounts>>) => ({ ...emptyLeadCounts(), ...changes });
+
+test('only a campaign that is not running and has a lead left to call starts', () => {
+  expect(startRefusal('running', counts({ pending: 3 }))).toMatch(/already running/);
+  for (const status of ['draft', 'stopped', 'paused', 'completed', 'scheduled'] as const) {
+    expect(startRefusal(status, counts({ completed: 4, failed: 1, removed: 2, do_not_call: 1 }))).toMatch(/no leads/);
+    expect(startRefusal(status, counts({ pending: 1 }))).toBeUndefined();
+    expect(startRefusal(status, counts({ retry_scheduled: 1 }))).toBeUndefined();
+  }
+});
+
+test('only a running campaign stops', () => {
+  expect(stopRefusal('running')).toBeUndefined();
+  for (const status of ['draft', 'stopped', 'paused', 'completed', 'scheduled'] as const) expect(stopRefusal(status)).toMatch(new RegExp(`it is ${status}`));
+});
+
+test('a running campaign takes name, pacing and window changes only', () => {
+  expect(unsafeWhileRunning({ name: 'x', pacing: { max_concurrent: 1, calls_per_minute: 1 } })).toEqual([]);
+  expect(unsafeWhileRunning({ name: 'x', retry: { max_attempts: 1, delay_minutes: 1, on: [] }, segment_id: null })).toEqual(['retry', 'segment_id']);
+});
+
+test('a new campaign gets the default window, pacing and retry policy unless given', () => {
+  const settings = newSettings({ name: 'n', assistant_id: 'a', from_number_ids: ['f'] });
+  expect(settings).toMatchObject({ segment_id: null, window: { time_zone: 'UTC', start: '09:00', end: '17:00' }, pacing: { max_concurrent: 5 }, retry: { max_attempts: 3 } });
+  expect(newSettings({ name: 'n', assistant_id: 'a', from_number_ids: ['f'], pacing: { max_concurrent: 2, calls_per_minute: 3 } }).pacing).toEqual({ max_concurrent: 2, calls_per_minute: 3 });
+});
+
+test('time zones are canonical IANA names', () => {
+  for (const zone of ['UTC', 'Europe/Berlin', 'Asia/Kolkata', 'Europe/Kyiv', 'America/Argentina/Buenos_Aires', 'Etc/GMT+5']) expect(isTimeZone(zone)).toBe(true);
+  for (const zone of ['', 'utc', 'europe/berlin', 'Mars/Olympus', 'Europe/Atlantis', '+02:00', 'X'.repeat(65)]) expect(isTimeZone(zone)).toBe(false);
+});
+
+test('filter times are stored with milliseconds so they compare as strings', () => {
+  expect(storedFilter({ created_after: '2026-01-01T00:00:00Z', statuses: ['pending'] })).toEqual({ created_after: '2026-01-01T00:00:00.000Z', statuses: ['pending'] });
+});

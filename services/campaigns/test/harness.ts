@@ -1,0 +1,97 @@
+// The campaigns service's routes over a real SQLite store, behind either test tier (the router
+// transport or a real server on port 0), with the signed-caller check production runs. The services a
+// campaign is checked against are played here (test/campaigns*.test.ts runs the real ones): the
+// workspaces' assistants, their numbers (voice-capable or not) and their suppression lists, each
+// recording what it was asked.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createClient, createRouterTransport, type Client } from '@connectrpc/connect';
+import { createConnectTransport } from '@connectrpc/connect-node';
+import { CampaignsService, LeadsService, SegmentsService } from '@voice/proto/voice/campaigns/v1/campaigns';
+import type { WorkspaceCaller } from '@voice/runtime/caller';
+import { newId } from '@voice/runtime/ids';
+import { createLogger } from '@voice/runtime/logger';
+import { callerInterceptor } from '@voice/runtime/server';
+import type { CampaignPeers } from '../src/peers/peers.js';
+import { campaignsRoutes } from '../src/routes.js';
+import { SqliteCampaignStore } from '../src/store/sqlite.js';
+import { routerClient, serverClient, type TierClient } from '../../runtime/test/service-tiers.js';
+
+export { failure } from '../../runtime/test/service-tiers.js';
+
+export class PlayedPeers implements CampaignPeers {
+  readonly assistants = new Set<string>();
+  readonly numbers = new Map<string, 'voice' | 'no_voice'>();
+  readonly suppressed = new Set<string>();
+  /** How many numbers each suppression question asked about, in order. */
+  readonly suppressionQuestions: number[] = [];
+
+  addAssistant(workspaceId: string): string {
+    const id = newId();
+    this.assistants.add(`${workspaceId}:${id}`);
+    return id;
+  }
+
+  addNumber(workspaceId: string, voice = true): string {
+    const id = newId();
+    this.numbers.set(`${workspaceId}:${id}`, voice ? 'voice' : 'no_voice');
+    return id;
+  }
+
+  suppress(workspaceId: string, number: string): void {
+    this.suppressed.add(`${workspaceId}:${number}`);
+  }
+
+  async assistantExists(caller: WorkspaceCaller, id: string): Promise<boolean> {
+    return this.assistants.has(`${caller.workspaceId}:${id}`);
+  }
+
+  async callingNumbers(caller: WorkspaceCaller, ids: readonly string[]): Promise<Map<string, 'voice' | 'no_voice' | 'missing'>> {
+    return new Map(ids.map((id) => [id, this.numbers.get(`${caller.workspaceId}:${id}`) ?? 'missing']));
+  }
+
+  async suppressedAmong(caller: WorkspaceCaller, numbers: readonly string[]): Promise<Set<string>> {
+    this.suppressionQuestions.push(numbers.length);
+    return new Set(numbers.filter((number) => this.suppressed.has(`${caller.workspaceId}:${number}`)));
+  }
+}
+
+export interface CampaignsTier {
+  campaigns: TierClient<typeof CampaignsService>;
+  leads: Client<typeof LeadsService>;
+  segments: Client<typeof SegmentsService>;
+  peers: PlayedPeers;
+  /** The caller options of a service account of the workspace. */
+  inWorkspace: TierClient<typeof CampaignsService>['inWorkspace'];
+  /** The server's address (tier 3 only). */
+  url?: string;
+  close(): Promise<void>;
+}
+
+/** The service's three areas over one store, on tier 2 (router) or 3 (server); close() ends the tier, then the store. */
+export async function setup(tier: 'router' | 'server' = 'router'): Promise<CampaignsTier> {
+  const dir = mkdtempSync(join(tmpdir(), 'campaigns-service-'));
+  const store = new SqliteCampaignStore(join(dir, 'campaigns.sqlite'));
+  const peers = new PlayedPeers();
+  const routes = campaignsRoutes({ store, peers, now: () => new Date() });
+  const served = tier === 'server' ? await serverClient(CampaignsService, routes) : undefined;
+  const campaigns = served ?? routerClient(CampaignsService, routes);
+  // The other areas answer on the same routes (and, on tier 3, the same server), signed by the same key.
+  const transport = served
+    ? createConnectTransport({ baseUrl: served.server.url, httpVersion: '2' })
+    : createRouterTransport(routes, { router: { interceptors: [callerInterceptor(campaigns.signer, createLogger({ service: 'test', level: 'silent' }))] } });
+  return {
+    campaigns,
+    leads: createClient(LeadsService, transport),
+    segments: createClient(SegmentsService, transport),
+    peers,
+    inWorkspace: campaigns.inWorkspace,
+    url: served?.server.url,
+    close: async () => {
+      await campaigns.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

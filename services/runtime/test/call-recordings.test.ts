@@ -1,0 +1,22 @@
+import { recordingChunkMaxBytes, recordingUploadMessages } from '../src/call-recordings.js';
+
+const session = { callId: 'c1', sessionToken: 'st_1' };
+
+async function messagesOf(bytes: Uint8Array) {
+  const messages = [];
+  for await (const message of recordingUploadMessages(session, 'audio/wav', bytes)) messages.push(message);
+  return messages;
+}
+
+test('the recording goes in order, in chunks of at most the limit; only the first names the session and format', async () => {
+  const bytes = Uint8Array.from({ length: 2 * recordingChunkMaxBytes + 10 }, (_, i) => i % 251);
+  const messages = await messagesOf(bytes);
+  expect(messages.map((message) => message.chunk!.length)).toEqual([recordingChunkMaxBytes, recordingChunkMaxBytes, 10]);
+  expect(Buffer.concat(messages.map((message) => message.chunk!))).toEqual(Buffer.from(bytes));
+  expect(messages[0]).toMatchObject({ session, contentType: 'audio/wav' });
+  expect(messages.slice(1).every((message) => !('session' in message) && !('contentType' in message))).toBe(true);
+});
+
+test('an empty recording is one message that still names the session', async () => {
+  expect(await messagesOf(new Uint8Array())).toEqual([{ session, contentType: 'audio/wav', chunk: new Uint8Array() }]);
+});

@@ -5,7 +5,7 @@
 // assistant, the assistant cannot be deleted.
 import type { JsonObject } from '@bufbuild/protobuf';
 import { Code, ConnectError, type Client } from '@connectrpc/connect';
-import { callHeaders, type Caller, type CallerSigner } from '@voice/runtime/caller';
+import { callHeaders, serviceCaller, type Caller, type CallerSigner } from '@voice/runtime/caller';
 import { invalidRequest, serviceError, type FieldIssue } from '@voice/runtime/errors';
 import { unknownAssistantIssue } from '@voice/runtime/internal';
 import type { EmailSenderService } from '@voice/proto/voice/platform/v1/email';
@@ -27,14 +27,7 @@ export class References {
 
   /** Headers of a call made for `caller`'s workspace by this service. */
   private options(caller: Caller) {
-    return {
-      headers: callHeaders(this.deps.signer, {
-        workspaceId: caller.workspaceId,
-        principal: { type: 'internal', id: 'assistants', name: 'assistants' },
-        scopes: null,
-        requestId: caller.requestId,
-      }),
-    };
+    return { headers: callHeaders(this.deps.signer, serviceCaller('assistants', caller.workspaceId, caller.requestId)) };
   }
 
   /**

@@ -369,35 +369,44 @@ export function checkRules(target, objects, policy) {
       }
     }
   }
-  // A pod that reads NATS_URL (its job leases, events and notices) must be allowed to reach NATS by the
-  // egress policies that select it; without any egress policy nothing is restricted.
+  // A pod that reads NATS_URL (its job leases, events and notices) or MONGODB_URI (its store) must be
+  // allowed to reach that server by the egress policies that select it (without any egress policy
+  // nothing is restricted), and the server pods' own ingress policies must admit it: egress alone
+  // opens one side of the connection.
   const readsVariable = (container, name) =>
     (container.env ?? []).some((variable) => variable.name === name) ||
     (container.envFrom ?? []).some((source) => source.configMapRef && name in (find('ConfigMap', source.configMapRef.name)?.data ?? {}));
   const egressPolicies = byKind('NetworkPolicy').filter((netpol) => (netpol.spec?.policyTypes ?? []).includes('Egress'));
-  const allowsNats = (netpol) =>
-    (netpol.spec?.egress ?? []).some(
-      (rule) =>
-        (rule.ports ?? []).some((port) => port.port === 4222) &&
-        (rule.to === undefined || rule.to.some((peer) => peer.podSelector?.matchLabels?.['app.kubernetes.io/name'] === 'nats' || peer.ipBlock)),
+  const servers = [
+    { variable: 'NATS_URL', name: 'nats', label: 'NATS', port: 4222 },
+    { variable: 'MONGODB_URI', name: 'mongodb', label: 'MongoDB', port: 27017 },
+  ];
+  for (const server of servers) {
+    const allowsServer = (netpol) =>
+      (netpol.spec?.egress ?? []).some(
+        (rule) =>
+          (rule.ports ?? []).some((port) => port.port === server.port) &&
+          (rule.to === undefined || rule.to.some((peer) => peer.podSelector?.matchLabels?.['app.kubernetes.io/name'] === server.name || peer.ipBlock)),
+      );
+    const serverIngressPolicies = byKind('NetworkPolicy').filter(
+      (netpol) => (netpol.spec?.policyTypes ?? []).includes('Ingress') && netpol.spec?.podSelector?.matchLabels?.['app.kubernetes.io/name'] === server.name,
     );
-  // ...and the NATS pods' own ingress policies must admit it: egress alone opens one side of the connection.
-  const natsIngressPolicies = byKind('NetworkPolicy').filter(
-    (netpol) => (netpol.spec?.policyTypes ?? []).includes('Ingress') && netpol.spec?.podSelector?.matchLabels?.['app.kubernetes.io/name'] === 'nats',
-  );
-  const admitsToNats = (netpol, labels) =>
-    (netpol.spec?.ingress ?? []).some(
-      (rule) =>
-        (rule.ports === undefined || rule.ports.some((port) => port.port === 4222)) &&
-        (rule.from === undefined || rule.from.some((peer) => peer.podSelector && matches(peer.podSelector.matchLabels, labels))),
-    );
-  for (const workload of workloads) {
-    const template = podSpecOf(workload);
-    if (!(template?.spec?.containers ?? []).some((container) => readsVariable(container, 'NATS_URL'))) continue;
-    const selecting = egressPolicies.filter((netpol) => matches(netpol.spec?.podSelector?.matchLabels, template.metadata?.labels));
-    if (selecting.length > 0 && !selecting.some(allowsNats)) problem(workload, 'reads NATS_URL, but no egress NetworkPolicy selecting it allows NATS (port 4222)');
-    if (natsIngressPolicies.length > 0 && !natsIngressPolicies.some((netpol) => admitsToNats(netpol, template.metadata?.labels))) {
-      problem(workload, 'reads NATS_URL, but no ingress NetworkPolicy of the NATS pods admits it on port 4222');
+    const admitsToServer = (netpol, labels) =>
+      (netpol.spec?.ingress ?? []).some(
+        (rule) =>
+          (rule.ports === undefined || rule.ports.some((port) => port.port === server.port)) &&
+          (rule.from === undefined || rule.from.some((peer) => peer.podSelector && matches(peer.podSelector.matchLabels, labels))),
+      );
+    for (const workload of workloads) {
+      const template = podSpecOf(workload);
+      if (!(template?.spec?.containers ?? []).some((container) => readsVariable(container, server.variable))) continue;
+      const selecting = egressPolicies.filter((netpol) => matches(netpol.spec?.podSelector?.matchLabels, template.metadata?.labels));
+      if (selecting.length > 0 && !selecting.some(allowsServer)) {
+        problem(workload, `reads ${server.variable}, but no egress NetworkPolicy selecting it allows ${server.label} (port ${server.port})`);
+      }
+      if (serverIngressPolicies.length > 0 && !serverIngressPolicies.some((netpol) => admitsToServer(netpol, template.metadata?.labels))) {
+        problem(workload, `reads ${server.variable}, but no ingress NetworkPolicy of the ${server.label} pods admits it on port ${server.port}`);
+      }
     }
   }
   for (const ingress of byKind('Ingress')) {

@@ -108,6 +108,17 @@ describe('deploy validation', () => {
     assert.ok(problems.some((line) => line.includes('Deployment/tools: reads NATS_URL, but no ingress NetworkPolicy of the NATS pods admits it on port 4222')), problems.join('\n'));
   });
 
+  test('a pod that reads MONGODB_URI must be admitted by the MongoDB pods\' ingress policy', async () => {
+    const dir = brokenCopy('components/network-policies/policies.yaml', (text) => {
+      const start = text.indexOf('  name: mongodb\n');
+      const end = text.indexOf('\n---', start);
+      const admitted = '        - podSelector:\n            matchLabels:\n              app.kubernetes.io/name: webhooks-delivery\n';
+      return text.slice(0, start) + text.slice(start, end).replace(admitted, '') + text.slice(end);
+    });
+    const problems = await validate(dir, ['overlays/production']);
+    assert.ok(problems.some((line) => line.includes('Deployment/webhooks-delivery: reads MONGODB_URI, but no ingress NetworkPolicy of the MongoDB pods admits it on port 27017')), problems.join('\n'));
+  });
+
   test('the development overlay must generate every Secret it references', async () => {
     const dir = brokenCopy('overlays/development/kustomization.yaml', (text) => text.replace(/  - name: voice-encryption\n    literals:\n      - VOICE_ENCRYPTION_KEY=[0-9a-f]+\n/, ''));
     const problems = await validate(dir, ['overlays/development']);

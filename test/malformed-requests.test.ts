@@ -124,6 +124,25 @@ describe('Content-Encoding', () => {
   });
 });
 
+describe('X-Request-Id', () => {
+  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+  test('a sane id (1 to 128 of A-Za-z0-9._:-) comes back as sent, on answers and errors alike', async () => {
+    for (const id of ['a', 'req-1.2_3:x', 'x'.repeat(128)]) {
+      expect((await send('GET', '/api/v1/me', { headers: { authorization: `Bearer ${key}`, 'x-request-id': id } })).headers.get('x-request-id')).toBe(id);
+      expect((await send('GET', '/api/v1/tools/unknown', { headers: { authorization: `Bearer ${key}`, 'x-request-id': id } })).headers.get('x-request-id')).toBe(id);
+    }
+  });
+
+  test('any other is replaced by a new one', async () => {
+    for (const id of ['x'.repeat(129), 'has space', 'semi;colon', 'per%cent', '<script>']) {
+      const answer = await send('GET', '/api/v1/me', { headers: { authorization: `Bearer ${key}`, 'x-request-id': id } });
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('x-request-id')).toMatch(uuid);
+    }
+  });
+});
+
 test('none of these was logged as a failure or with a stack trace', () => {
   expect(platform.logs().some((line) => line.includes('"msg":"request"'))).toBe(true);
   expect(failuresLogged()).toEqual([]);

@@ -4148,7 +4148,7 @@ export interface components {
         "RateLimit-Remaining": number;
         /** @description Seconds until the current window ends. */
         "RateLimit-Reset": number;
-        /** @description The request id: the one the client sent in `X-Request-Id` when it is 1-128 characters of `A-Za-z0-9._:-`, else a new one. Quote it to support. */
+        /** @description The request id: the one the client sent in `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new one. Quote it to support. */
         "X-Request-Id": string;
         /** @description A Bearer challenge (RFC 6750). On `401` it names the protected resource metadata (RFC 9728): `Bearer realm="voice", error="invalid_token", resource_metadata="…"`; on a `403` for a missing scope it names the scope to ask for: `Bearer error="insufficient_scope", scope="…"`. */
         "WWW-Authenticate": string;

@@ -2,7 +2,12 @@
 import type { RequestHandler } from 'express';
 import { newId } from '@voice/runtime/ids';
 
-const sane = /^[A-Za-z0-9._:-]{1,128}$/;
+const maxLength = 128;
+const characters = 'A-Za-z0-9._:-';
+const sane = new RegExp(`^[${characters}]{1,${maxLength}}$`);
+
+/** Which client request ids are kept, as the document says it. */
+export const saneRequestIdText = `1 to ${maxLength} characters of \`${characters}\``;
 
 export const requestId = (): RequestHandler => (req, res, next) => {
   const sent = req.get('x-request-id');

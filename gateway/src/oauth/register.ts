@@ -3,20 +3,22 @@
 import type { Router } from 'express';
 import express from 'express';
 import { z } from 'zod';
+import { maxClientNameLength, maxRedirectUris } from '@voice/runtime/oauth';
 import { validate } from '@voice/runtime/validation';
 import type { OAuthDeps } from './deps.js';
 import { OAuthError } from './oauth-error.js';
 import { currentRealm } from '../tenants/tenant-context.js';
 
 const atMost = (length: number) => `must be at most ${length} characters`;
-const maxListed = 20;
+/** Grant and response types are few; any list of them longer than the redirect URIs may be is refused here. */
+const maxListed = maxRedirectUris;
 const listedString = z.string().max(2048, atMost(2048));
 const stringList = z.array(listedString).max(maxListed, `must list at most ${maxListed} values`);
 
 /** Unknown metadata fields are ignored, as RFC 7591 2 asks of servers. */
 const registrationSchema = z.looseObject({
-  redirect_uris: z.array(listedString).min(1, 'must list at least one redirect URI').max(maxListed, `must list at most ${maxListed} redirect URIs`),
-  client_name: z.string().max(200, atMost(200)).optional(),
+  redirect_uris: z.array(listedString).min(1, 'must list at least one redirect URI').max(maxRedirectUris, `must list at most ${maxRedirectUris} redirect URIs`),
+  client_name: z.string().max(maxClientNameLength, atMost(maxClientNameLength)).optional(),
   grant_types: stringList.optional(),
   response_types: stringList.optional(),
   token_endpoint_auth_method: z.string().max(64, atMost(64)).optional(),

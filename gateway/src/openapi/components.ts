@@ -6,6 +6,7 @@ import { idempotencyWindowMs, maxIdempotencyKeyLength } from '@voice/runtime/ide
 import { typedPageFields } from '@voice/runtime/validation';
 import { errorSchema } from '@voice/contracts/responses';
 import { maxBodyText } from '../middleware/json-body.js';
+import { saneRequestIdText } from '../middleware/request-id.js';
 import { jsonSchemaOf, type JsonSchema, type SchemaComponents } from './json-schema.js';
 
 type HeaderName = 'RateLimit-Limit' | 'RateLimit-Remaining' | 'RateLimit-Reset' | 'Retry-After' | 'X-Request-Id' | 'WWW-Authenticate' | 'Idempotent-Replayed';
@@ -17,7 +18,7 @@ const headers: Record<HeaderName, { description: string; required?: true; schema
   'Retry-After': { description: 'Seconds to wait before retrying.', required: true, schema: { type: 'integer', minimum: 0 } },
   'X-Request-Id': {
     required: true,
-    description: 'The request id: the one the client sent in `X-Request-Id` when it is 1-128 characters of `A-Za-z0-9._:-`, else a new one. Quote it to support.',
+    description: `The request id: the one the client sent in \`X-Request-Id\` when it is ${saneRequestIdText}, else a new one. Quote it to support.`,
     schema: { type: 'string' },
   },
   'WWW-Authenticate': {

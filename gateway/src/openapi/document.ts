@@ -5,7 +5,9 @@ import { STATUS_CODES } from 'node:http';
 import type { z } from 'zod';
 import { idempotencyWindowMs, maxIdempotencyKeyLength } from '@voice/runtime/idempotency';
 import { maxInputJsonDepth, maxPageLimit, defaultPageLimit } from '@voice/runtime/validation';
+import { accessTokenSeconds } from '@voice/runtime/oauth';
 import { maxBodyText } from '../middleware/json-body.js';
+import { saneRequestIdText } from '../middleware/request-id.js';
 import { statusOfReason } from '../errors/status-table.js';
 import { toolsets, type Operation, type Toolset } from '../rest/operation.js';
 import { Components, rateLimitHeaders, type ErrorAnswer } from './components.js';
@@ -73,7 +75,7 @@ function infoDescription(): string {
     '## Authentication',
     '',
     'Every request sends `Authorization: Bearer <credential>`: a service-account API key (`svc_…`, for servers) or an OAuth 2.0',
-    'access token (`svc_at_…`, authorization code flow with PKCE `S256`, one hour, rotating refresh tokens). Each operation names',
+    `access token (\`svc_at_…\`, authorization code flow with PKCE \`S256\`, ${accessTokenSeconds / 60} minutes, rotating refresh tokens). Each operation names`,
     'the scope it needs (`x-required-scope`); a `:write` scope covers the matching `:read`, and a key without scope restrictions',
     'may call everything. Some operations also need a plan feature (`x-required-feature`). A bad credential is `401` with a',
     '`WWW-Authenticate` challenge naming `/.well-known/oauth-protected-resource`; a missing scope or feature is `403`.',
@@ -127,7 +129,7 @@ function infoDescription(): string {
     '',
     '## Request ids',
     '',
-    'Every answer carries `X-Request-Id`: the client’s own when it sent a sane one (1 to 128 characters of `A-Za-z0-9._:-`), else a',
+    `Every answer carries \`X-Request-Id\`: the client’s own when it sent a sane one (${saneRequestIdText}), else a`,
     'new one. Quote it when asking for support.',
     '',
     '## Webhooks',

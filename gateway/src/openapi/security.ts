@@ -1,6 +1,7 @@
 // The two ways to authenticate (API.md 2, SPEC.md 5) as OpenAPI security schemes, with every
 // canonical scope described.
 import { canonicalScopes } from '@voice/runtime/access';
+import { accessTokenSeconds } from '@voice/runtime/oauth';
 import { oauthPaths } from '../oauth/metadata.js';
 
 /** What each scope area covers; `:write` also creates, changes and deletes, and implies `:read`. */
@@ -42,7 +43,7 @@ export const securitySchemes = (publicUrl: string) => ({
     type: 'oauth2',
     description:
       'Authorization code flow with PKCE; `code_challenge_method=S256` is required. Access tokens (`svc_at_` prefix) live ' +
-      'one hour; refresh tokens rotate on every use. Clients register at `/oauth/register` (RFC 7591) or identify ' +
+      `${accessTokenSeconds / 60} minutes; refresh tokens rotate on every use. Clients register at \`/oauth/register\` (RFC 7591) or identify ` +
       'themselves with a Client ID Metadata Document URL. Discovery: `/.well-known/oauth-authorization-server`.',
     flows: {
       authorizationCode: {

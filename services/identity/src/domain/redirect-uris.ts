@@ -2,7 +2,6 @@
 // authorization alike: HTTPS anywhere; HTTP only on the literal loopback hosts 127.0.0.1 and
 // [::1], where any port matches (RFC 8252 7.3); never localhost, a fragment or credentials.
 
-export const maxRedirectUris = 20;
 const maxLength = 2000;
 const loopbackHosts = ['127.0.0.1', '[::1]'];
 

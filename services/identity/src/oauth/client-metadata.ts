@@ -1,14 +1,14 @@
 // RFC 7591 client metadata, validated one way for dynamic registrations and metadata documents.
 import { canonicalScopes } from '@voice/runtime/access';
 import type { OAuthClientRecord } from '../store/store.js';
-import { canonicalRedirectUri, maxRedirectUris, redirectUriIssue } from '../domain/redirect-uris.js';
+import { maxClientNameLength, maxRedirectUris } from '@voice/runtime/oauth';
+import { canonicalRedirectUri, redirectUriIssue } from '../domain/redirect-uris.js';
 import { parseScope } from '../domain/oauth-scope.js';
 
 export type AuthMethod = OAuthClientRecord['tokenEndpointAuthMethod'];
 
 export const grantTypes = ['authorization_code', 'refresh_token'] as const;
 export const authMethods: readonly AuthMethod[] = ['none', 'client_secret_basic', 'client_secret_post'];
-const maxClientNameLength = 200;
 
 /** The metadata as received; an empty string or list means "not sent". */
 export interface ClientMetadataInput {

@@ -57,7 +57,14 @@ export interface EnsureStreamOptions {
   maxAgeMs?: number;
   /** Copies kept in a NATS cluster (1 on a single server). */
   replicas?: number;
+  /**
+   * 'limits' (default) keeps events for every durable until they age out; 'workqueue' keeps each
+   * only until one consumer acks it (a queue of jobs that several replicas share).
+   */
+  retention?: StreamRetention;
 }
+
+export type StreamRetention = 'limits' | 'workqueue';
 
 export interface PublishResult {
   /** True when the stream already held this event id and dropped the new copy. */
@@ -93,6 +100,7 @@ export function resolveStreamLimits(options: EnsureStreamOptions): Required<Ensu
     duplicateWindowMs: options.duplicateWindowMs ?? eventStreamDefaults.duplicateWindowMs,
     maxAgeMs: options.maxAgeMs ?? eventStreamDefaults.maxAgeMs,
     replicas: options.replicas ?? eventStreamDefaults.replicas,
+    retention: options.retention ?? 'limits',
   };
   // JetStream reads a zero window as "the server default" rather than "no de-duplication".
   if (!(limits.duplicateWindowMs > 0)) throw new RangeError('duplicateWindowMs must be positive');
@@ -123,6 +131,18 @@ export function redeliveryDelayMs(deliveryCount: number, backoff: RedeliveryBack
 export const isLastDelivery = (deliveryCount: number, maxDeliver: number | undefined): boolean =>
   maxDeliver !== undefined && maxDeliver > 0 && deliveryCount >= maxDeliver;
 
+/**
+ * Rejected by a handler that is not failing but not ready for the event yet (a job due later): the
+ * event comes again after `delayMs`, not after the consumer's backoff, and nothing is logged as a failure.
+ */
+export class DeliverLater extends Error {
+  constructor(readonly delayMs: number) {
+    super(`deliver again in ${delayMs} ms`);
+    this.name = 'DeliverLater';
+    if (!(delayMs >= 0)) throw new RangeError('delayMs must not be negative');
+  }
+}
+
 /** What both adapters do after a handler rejected an event: give up on its last delivery, else retry later; logged either way. */
 export function afterFailedDelivery(
   failure: { error: unknown; eventId: string; deliveryCount: number },
@@ -132,6 +152,10 @@ export function afterFailedDelivery(
   if (isLastDelivery(failure.deliveryCount, policy.maxDeliver)) {
     logger.error('event given up after its last delivery', failure);
     return { giveUp: true };
+  }
+  if (failure.error instanceof DeliverLater) {
+    logger.debug('event deferred by its handler', { eventId: failure.eventId, deliveryCount: failure.deliveryCount, retryInMs: failure.error.delayMs });
+    return { giveUp: false, retryInMs: failure.error.delayMs };
   }
   const retryInMs = redeliveryDelayMs(failure.deliveryCount, policy.backoff ?? eventStreamDefaults.redeliveryBackoff);
   logger.warn('event handler failed; redelivering later', { ...failure, retryInMs });

@@ -10,6 +10,7 @@ import {
   type EnsureStreamOptions,
   type EventStream,
   type PublishResult,
+  type StreamRetention,
   stopAll,
   trackConsumption,
   afterFailedDelivery,
@@ -30,6 +31,9 @@ interface MemoryStream {
   subjects: string[];
   duplicateWindowMs: number;
   maxAgeMs: number;
+  retention: StreamRetention;
+  /** Work-queue retention: sequences acked behind a not yet acked one, dropped once everything before them is. */
+  acked: Set<number>;
   /** Oldest first; sequences are consecutive. */
   events: StoredEvent[];
   lastSequence: number;
@@ -82,6 +86,8 @@ export class InProcessEventStream implements EventStream {
       subjects,
       duplicateWindowMs: 0,
       maxAgeMs: 0,
+      retention: limits.retention,
+      acked: new Set<number>(),
       events: [],
       lastSequence: 0,
       recentIds: new Map<string, number>(),
@@ -161,6 +167,8 @@ export class InProcessEventStream implements EventStream {
     }
     const firstKept = stream.events.findIndex((event) => now - event.storedAt < stream.maxAgeMs);
     stream.events.splice(0, firstKept === -1 ? stream.events.length : firstKept);
+    const first = stream.events[0]?.sequence ?? stream.lastSequence + 1;
+    for (const sequence of stream.acked) if (sequence < first) stream.acked.delete(sequence);
   }
 }
 
@@ -231,10 +239,12 @@ class InProcessConsumption implements Consumption {
         this.options.handler({ id: event.id, subject: event.subject, payload: event.payload.slice(), deliveryCount, storedAt: new Date(event.storedAt) }),
       );
       this.durable.deliveries.delete(event.sequence);
+      this.done(event);
     } catch (error) {
       const next = afterFailedDelivery({ error, eventId: event.id, deliveryCount }, { maxDeliver: this.durable.maxDeliver, backoff: this.durable.backoff }, this.logger);
       if (next.giveUp) {
         this.durable.deliveries.delete(event.sequence);
+        this.done(event);
         return;
       }
       const timer = setTimeout(() => {
@@ -246,5 +256,13 @@ class InProcessConsumption implements Consumption {
       timer.unref();
       this.durable.timers.add(timer);
     }
+  }
+
+  /** A work queue keeps an event until it is acked (or given up on): then it leaves the stream. */
+  private done(event: StoredEvent): void {
+    const { stream } = this.durable;
+    if (stream.retention !== 'workqueue') return;
+    stream.acked.add(event.sequence);
+    while (stream.events[0] && stream.acked.delete(stream.events[0].sequence)) stream.events.shift();
   }
 }

@@ -10,3 +10,4 @@ export * from './streams.js';
 export * from './outbox.js';
 export * from './relay.js';
 export * from './bounded-concurrency.js';
+export * from './work-queue.js';

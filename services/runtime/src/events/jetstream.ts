@@ -86,7 +86,7 @@ export class JetStreamEventStream implements EventStream {
   }
 
   async ensureStream(name: string, subjects: string[], options: EnsureStreamOptions = {}): Promise<void> {
-    const { duplicateWindowMs, maxAgeMs, replicas } = resolveStreamLimits({ ...options, replicas: options.replicas ?? this.replicas });
+    const { duplicateWindowMs, maxAgeMs, replicas, retention } = resolveStreamLimits({ ...options, replicas: options.replicas ?? this.replicas });
     const limits = {
       subjects,
       duplicate_window: nanos(duplicateWindowMs),
@@ -97,7 +97,8 @@ export class JetStreamEventStream implements EventStream {
       await this.manager.streams.add({
         name,
         storage: StorageType.File,
-        retention: RetentionPolicy.Limits,
+        // A stream's retention cannot change after it exists (the update below leaves it as it is).
+        retention: retention === 'workqueue' ? RetentionPolicy.Workqueue : RetentionPolicy.Limits,
         discard: DiscardPolicy.Old,
         ...limits,
       });

@@ -30,6 +30,11 @@ export const smsStatusChangedSubject = 'telephony.events.sms_status';
 
 export const numberBillingChangedSubject = 'telephony.events.number_billing';
 
+/** Dial jobs of running campaigns (one per lead attempt): a work queue the dialer replicas share. */
+export const dialJobStream: StreamDefinition = { name: 'DIAL_JOBS', subjects: ['campaigns.dial.>'] };
+
+export const dialJobSubject = 'campaigns.dial.jobs';
+
 /** usage.<producer>.<kind>, e.g. usage.telephony.sms. */
 export const usageSubject = (producer: string, kind: string): string => `usage.${producer}.${kind}`;
 
@@ -38,6 +43,8 @@ export const walletChangedSubject = 'billing.wallets.changed';
 /** Durable consumer names: one position per consuming service, shared by its replicas. */
 export const durableNames = {
   billingUsage: 'billing-usage',
+  campaignsCalls: 'campaigns-calls',
+  campaignsDialer: 'campaigns-dialer',
   callsLegs: 'calls-legs',
   callsWallets: 'calls-wallets',
   webhooksCalls: 'webhooks-calls',

@@ -14,6 +14,7 @@ const singleProcessOnly = {
   'platform-lifecycle.test.ts': 'the single-process lifecycle: startPlatform itself, an in-process gateway, `npm start` spawned',
   'metrics.test.ts': "the one metrics endpoint of the single process (each of the cluster's children serves its own)",
   'openapi-route-table.test.ts': "reads the gateway's route table in the test process (the document's other checks run on both)",
+  'summary-emails-redelivery.test.ts': "publishes a copy of an event through the single process's event stream (summary-emails.test.ts runs on both)",
 };
 // A file that never calls startTestPlatform (cluster.test.ts starts its own cluster; others start
 // no platform) runs the same in both topologies: the main run covers it.

@@ -5,9 +5,11 @@
 // changes only what it sends; the service completes a create with `assistantDefaults`.
 import { z } from 'zod';
 import { plans } from '@voice/runtime/access';
+import { normaliseEmail } from '@voice/runtime/accounts';
 import { boundedJson, pageQueryFields } from '@voice/runtime/validation';
 import { idSchema, paginationSchema, timeSchema } from './responses.js';
 import { builtinConfigSchema } from './tools.js';
+import { emailField } from './identity.js';
 
 const identifier = /^[a-zA-Z_][a-zA-Z0-9_]{0,63}$/;
 
@@ -82,11 +84,23 @@ const jsonSchemaObject = z
   .refine((schema) => schema.type === 'object', 'must be a JSON Schema whose type is object')
   .meta({ examples: [{ type: 'object', properties: { appointment_booked: { type: 'boolean' } }, required: ['appointment_booked'] }] });
 
+/** After each call that ends, its summary e-mailed from a verified e-mail sender (POST /email-senders) to each recipient. */
+const summaryEmailSchema = z.strictObject({
+  sender_id: z.uuid().describe('a verified e-mail sender of the workspace (GET /email-senders)'),
+  recipients: z
+    .array(emailField)
+    .min(1)
+    .max(10)
+    .refine((recipients) => new Set(recipients.map((recipient) => normaliseEmail(recipient))).size === recipients.length, 'lists an address twice')
+    .describe('who receives the summary: one e-mail each, listed in GET /history'),
+});
+
 const analysisPlanSchema = z.strictObject({
   summary_instructions: z.string().max(4000).optional(),
   /** JSON Schema of the fields extracted from each conversation. */
   structured_data_schema: jsonSchemaObject.optional(),
   success_criteria: z.string().max(4000).optional(),
+  summary_email: summaryEmailSchema.optional(),
 });
 
 /** Every top-level field of the configuration, each as it is when sent. */

@@ -40,6 +40,8 @@ export interface RunningPlatform {
   services: Record<'identity' | 'tools' | 'telephony' | 'billing' | 'platformUsers' | 'assistants' | 'webhooks' | 'webhooksDelivery' | 'calls' | 'campaigns' | 'campaignsDialer', string>;
   /** How the gateway and the services call each other (VOICE_INTERNAL_TRANSPORT). */
   internalTransport: InternalTransportKind;
+  /** The event stream every service of the process shares (a test replays an event through it). */
+  events: EventStream;
   /** Stops one service while the rest keep running (fault drills and tests). */
   stopService(name: keyof RunningPlatform['services']): Promise<void>;
   /** Starts a stopped service again, on the address it had. */
@@ -131,7 +133,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
       startPlatformUsersService({ ...serviceEnv, VOICE_IDENTITY_URL: urls.identity, VOICE_BILLING_URL: urls.billing }, { logger: loggerFor('platform-users'), local }),
     assistants: async (serviceEnv) => {
       await assistantsPort?.release();
-      return startAssistantsService({ ...serviceEnv, VOICE_TOOLS_URL: urls.tools, VOICE_TELEPHONY_URL: urls.telephony }, { logger: loggerFor('assistants'), local });
+      return startAssistantsService({ ...serviceEnv, VOICE_TOOLS_URL: urls.tools, VOICE_TELEPHONY_URL: urls.telephony, VOICE_PLATFORM_USERS_URL: urls.platformUsers }, { logger: loggerFor('assistants'), local });
     },
     webhooks: (serviceEnv) => startWebhooksService(serviceEnv, { logger: loggerFor('webhooks'), local }),
     webhooksDelivery: (serviceEnv) => startWebhookDelivery({ ...serviceEnv, VOICE_PLATFORM_USERS_URL: urls.platformUsers }, { logger: loggerFor('webhooks-delivery'), events, local }),
@@ -218,6 +220,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
       gatewayApp: gateway.app,
       services: { ...urls },
       internalTransport,
+      events,
       stopService,
       startService,
       close: shutdown,

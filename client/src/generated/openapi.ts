@@ -2805,6 +2805,15 @@ export interface components {
                     [key: string]: unknown;
                 };
                 success_criteria?: string;
+                summary_email?: {
+                    /**
+                     * Format: uuid
+                     * @description a verified e-mail sender of the workspace (GET /email-senders)
+                     */
+                    sender_id: string;
+                    /** @description who receives the summary: one e-mail each, listed in GET /history */
+                    recipients: string[];
+                };
             };
             metadata: {
                 [key: string]: unknown;
@@ -2925,6 +2934,15 @@ export interface components {
                         [key: string]: unknown;
                     };
                     success_criteria?: string;
+                    summary_email?: {
+                        /**
+                         * Format: uuid
+                         * @description a verified e-mail sender of the workspace (GET /email-senders)
+                         */
+                        sender_id: string;
+                        /** @description who receives the summary: one e-mail each, listed in GET /history */
+                        recipients: string[];
+                    };
                 };
                 metadata: {
                     [key: string]: unknown;
@@ -4776,7 +4794,13 @@ export interface operations {
                      *                 "appointment_booked"
                      *               ]
                      *             },
-                     *             "success_criteria": "success criteria"
+                     *             "success_criteria": "success criteria",
+                     *             "summary_email": {
+                     *               "sender_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *               "recipients": [
+                     *                 "ada@example.com"
+                     *               ]
+                     *             }
                      *           },
                      *           "metadata": {},
                      *           "revision": 1,
@@ -4899,7 +4923,13 @@ export interface operations {
                  *             "appointment_booked"
                  *           ]
                  *         },
-                 *         "success_criteria": "success criteria"
+                 *         "success_criteria": "success criteria",
+                 *         "summary_email": {
+                 *           "sender_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                 *           "recipients": [
+                 *             "ada@example.com"
+                 *           ]
+                 *         }
                  *       },
                  *       "metadata": {}
                  *     }
@@ -4985,6 +5015,15 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         success_criteria?: string;
+                        summary_email?: {
+                            /**
+                             * Format: uuid
+                             * @description a verified e-mail sender of the workspace (GET /email-senders)
+                             */
+                            sender_id: string;
+                            /** @description who receives the summary: one e-mail each, listed in GET /history */
+                            recipients: string[];
+                        };
                     };
                     metadata?: {
                         [key: string]: unknown;
@@ -5081,7 +5120,13 @@ export interface operations {
                      *               "appointment_booked"
                      *             ]
                      *           },
-                     *           "success_criteria": "success criteria"
+                     *           "success_criteria": "success criteria",
+                     *           "summary_email": {
+                     *             "sender_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *             "recipients": [
+                     *               "ada@example.com"
+                     *             ]
+                     *           }
                      *         },
                      *         "metadata": {},
                      *         "revision": 1,
@@ -5204,7 +5249,13 @@ export interface operations {
                      *               "appointment_booked"
                      *             ]
                      *           },
-                     *           "success_criteria": "success criteria"
+                     *           "success_criteria": "success criteria",
+                     *           "summary_email": {
+                     *             "sender_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *             "recipients": [
+                     *               "ada@example.com"
+                     *             ]
+                     *           }
                      *         },
                      *         "metadata": {},
                      *         "revision": 1,
@@ -5363,7 +5414,13 @@ export interface operations {
                  *             "appointment_booked"
                  *           ]
                  *         },
-                 *         "success_criteria": "success criteria"
+                 *         "success_criteria": "success criteria",
+                 *         "summary_email": {
+                 *           "sender_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                 *           "recipients": [
+                 *             "ada@example.com"
+                 *           ]
+                 *         }
                  *       },
                  *       "metadata": {},
                  *       "expected_revision": 1
@@ -5450,6 +5507,15 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         success_criteria?: string;
+                        summary_email?: {
+                            /**
+                             * Format: uuid
+                             * @description a verified e-mail sender of the workspace (GET /email-senders)
+                             */
+                            sender_id: string;
+                            /** @description who receives the summary: one e-mail each, listed in GET /history */
+                            recipients: string[];
+                        };
                     };
                     metadata?: {
                         [key: string]: unknown;
@@ -5546,7 +5612,13 @@ export interface operations {
                      *               "appointment_booked"
                      *             ]
                      *           },
-                     *           "success_criteria": "success criteria"
+                     *           "success_criteria": "success criteria",
+                     *           "summary_email": {
+                     *             "sender_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *             "recipients": [
+                     *               "ada@example.com"
+                     *             ]
+                     *           }
                      *         },
                      *         "metadata": {},
                      *         "revision": 1,
@@ -5752,7 +5824,13 @@ export interface operations {
                      *                 "appointment_booked"
                      *               ]
                      *             },
-                     *             "success_criteria": "success criteria"
+                     *             "success_criteria": "success criteria",
+                     *             "summary_email": {
+                     *               "sender_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *               "recipients": [
+                     *                 "ada@example.com"
+                     *               ]
+                     *             }
                      *           },
                      *           "metadata": {}
                      *         }
@@ -5884,7 +5962,13 @@ export interface operations {
                      *               "appointment_booked"
                      *             ]
                      *           },
-                     *           "success_criteria": "success criteria"
+                     *           "success_criteria": "success criteria",
+                     *           "summary_email": {
+                     *             "sender_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *             "recipients": [
+                     *               "ada@example.com"
+                     *             ]
+                     *           }
                      *         },
                      *         "metadata": {},
                      *         "revision": 1,

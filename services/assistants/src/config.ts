@@ -11,6 +11,8 @@ export interface AssistantsConfig {
   toolsUrl: string;
   /** The telephony service: the numbers that name an assistant. */
   telephonyUrl: string;
+  /** Platform-users: the verified e-mail sender an analysis plan's summary e-mail names. */
+  platformUsersUrl: string;
   /** Each model provider's API origin, where a workspace's key is tested. */
   providerUrls: Record<InferenceProvider, string>;
   /** Let key tests and document fetches reach private, loopback and link-local addresses (tests and closed networks only). */
@@ -25,6 +27,7 @@ export function readAssistantsConfig(env: Env): AssistantsConfig {
     encryptionKey: readEncryptionKey(env, common),
     toolsUrl: readServiceUrl(env, 'tools'),
     telephonyUrl: readServiceUrl(env, 'telephony'),
+    platformUsersUrl: readServiceUrl(env, 'platform-users'),
     providerUrls: {
       openai: readUrl(env, 'VOICE_OPENAI_API_URL', 'https://api.openai.com', ['http:', 'https:'])!,
       anthropic: readUrl(env, 'VOICE_ANTHROPIC_API_URL', 'https://api.anthropic.com', ['http:', 'https:'])!,

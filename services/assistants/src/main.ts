@@ -5,6 +5,7 @@ import type { Env } from '@voice/runtime/config';
 import { SecretBox } from '@voice/runtime/crypto';
 import { createClient } from '@connectrpc/connect';
 import { openInternalChannel, type InProcessServices } from '@voice/runtime/internal';
+import { EmailSenderService } from '@voice/proto/voice/platform/v1/email';
 import { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
 import { ToolsService } from '@voice/proto/voice/tools/v1/tools';
 import { startPeriodicJobs } from '@voice/runtime/jobs';
@@ -44,6 +45,8 @@ export async function startAssistantsService(env: Env, options: AssistantsOption
     onClose(() => toolsChannel.close());
     const telephonyChannel = openInternalChannel({ name: 'telephony', url: config.telephonyUrl }, options.local);
     onClose(() => telephonyChannel.close());
+    const platformUsersChannel = openInternalChannel({ name: 'platform-users', url: config.platformUsersUrl }, options.local);
+    onClose(() => platformUsersChannel.close());
     const signer = new CallerSigner(config.common.internalSecret);
     const policy = egressPolicy({ allowPrivate: config.egressAllowPrivate });
     const ingestion = new Ingestion({ store, policy, now: () => new Date(), logger: log.child({ component: 'ingestion' }) });
@@ -63,6 +66,7 @@ export async function startAssistantsService(env: Env, options: AssistantsOption
         }),
         tools: createClient(ToolsService, toolsChannel.transport),
         telephony: createClient(TelephonyService, telephonyChannel.transport),
+        emailSenders: createClient(EmailSenderService, platformUsersChannel.transport),
         signer,
         ingestion,
         policy,

@@ -10,6 +10,7 @@ import { KnowledgeArea } from './knowledge/knowledge.js';
 import type { Client } from '@connectrpc/connect';
 import type { CallerSigner } from '@voice/runtime/caller';
 import { monotonicClock } from '@voice/runtime/time';
+import type { EmailSenderService } from '@voice/proto/voice/platform/v1/email';
 import type { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
 import type { ToolsService } from '@voice/proto/voice/tools/v1/tools';
 import { ToolSecrets } from '@voice/contracts/tool-secrets';
@@ -41,6 +42,7 @@ export interface AssistantsRoutesDeps {
   /** The services whose resources assistants and the references to them are checked against. */
   tools: Client<typeof ToolsService>;
   telephony: Client<typeof TelephonyService>;
+  emailSenders: Client<typeof EmailSenderService>;
   /** Signs the calls made to them. */
   signer: CallerSigner;
   catalog?: Catalog;
@@ -52,7 +54,7 @@ export const assistantsRoutes = (deps: AssistantsRoutesDeps) => (router: Connect
   const secrets = new AssistantSecrets(new ToolSecrets(deps.box));
   const configurations = new Configurations(catalog, secrets);
   const now = deps.now ?? monotonicClock();
-  const references = new References({ tools: deps.tools, telephony: deps.telephony, signer: deps.signer, assistants: deps.store, knowledge: deps.store });
+  const references = new References({ tools: deps.tools, telephony: deps.telephony, emailSenders: deps.emailSenders, signer: deps.signer, assistants: deps.store, knowledge: deps.store });
   router.service(AssistantsService, new Assistants({ store: deps.store, settings: deps.store, configurations, secrets, references, now }));
   router.service(AssistantVersionsService, new Versions({ assistants: deps.store, versions: deps.store, settings: deps.store, configurations, secrets, references, now }));
   router.service(CatalogService, new CatalogArea(catalog));

@@ -8,6 +8,7 @@ import { Code, createClient, createRouterTransport } from '@connectrpc/connect';
 import { AssistantsService } from '@voice/proto/voice/assistants/v1/assistants';
 import { CatalogService } from '@voice/proto/voice/assistants/v1/catalog';
 import { AssistantVersionsService } from '@voice/proto/voice/assistants/v1/versions';
+import { EmailSenderService } from '@voice/proto/voice/platform/v1/email';
 import { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
 import { ToolsService } from '@voice/proto/voice/tools/v1/tools';
 import { egressPolicy } from '@voice/runtime/egress';
@@ -25,7 +26,7 @@ const dir = mkdtempSync(join(tmpdir(), 'assistants-service-'));
 const store = new SqliteAssistantsStore(join(dir, 'assistants.sqlite'));
 // One signer for the three areas, so one caller's headers open each of them.
 const signer = new CallerSigner(randomBytes(32));
-// No tools or telephony service here: these tests send no tool_ids and delete nothing in use
+// No tools, telephony or platform-users service here: these tests send no tool_ids and delete nothing in use
 // (test/assistants-references.test.ts checks references across the running services).
 const elsewhere = createRouterTransport(() => {});
 const routes = assistantsRoutes({
@@ -36,6 +37,7 @@ const routes = assistantsRoutes({
   keyTester: new ProviderKeyTester({ urls: { openai: 'https://api.openai.com', anthropic: 'https://api.anthropic.com', google: 'https://generativelanguage.googleapis.com' }, policy: egressPolicy({ allowPrivate: false }) }),
   tools: createClient(ToolsService, elsewhere),
   telephony: createClient(TelephonyService, elsewhere),
+  emailSenders: createClient(EmailSenderService, elsewhere),
   signer,
 });
 const tier = routerClient(AssistantsService, routes, { signer });

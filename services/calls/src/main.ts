@@ -96,7 +96,8 @@ export async function startCallsService(env: Env, options: CallsOptions = {}): P
       now: () => new Date(),
       logger,
     };
-    const consumptions = await startCallConsumers(events, deps);
+    const emails = createClient(WorkspaceEmailService, platformUsers);
+    const consumptions = await startCallConsumers(events, deps, { store, emails, signer });
     onClose(async () => {
       for (const consumption of consumptions) await consumption.stop();
     });
@@ -108,7 +109,7 @@ export async function startCallsService(env: Env, options: CallsOptions = {}): P
       routes: callsRoutes(deps, {
         store,
         telephony: createClient(TelephonyService, telephony),
-        emails: createClient(WorkspaceEmailService, platformUsers),
+        emails,
         signer,
       }),
     });

@@ -1,7 +1,8 @@
 // The behaviour every CallStore must have, written once and run against each adapter.
 import { newId } from '@voice/runtime/ids';
 import type { NewOutboxEvent } from '@voice/runtime/events';
-import { RecordingTooLarge, type CallRecord, type CallStore, type IdempotencyClaim } from '../src/store/store.js';
+import type { IdempotencyClaim } from '@voice/runtime/idempotency';
+import { RecordingTooLarge, type CallRecord, type CallStore } from '../src/store/store.js';
 import type { OpenStore } from '../../runtime/test/store-contract.js';
 import { newCall } from '../src/calls/new-call.js';
 
@@ -43,6 +44,9 @@ export function callStoreContract(open: OpenStore<CallStore>): void {
     store = await open();
     workspace = newId();
     otherWorkspace = newId();
+  });
+  afterEach(async () => {
+    await store.close();
   });
 
   test('a call reads back whole, and only in its own workspace', async () => {

@@ -3,7 +3,7 @@
 // holds anything is unknown; a hold given back early that billing cannot take back expires on its own.
 import { Code, ConnectError, type Client } from '@connectrpc/connect';
 import type { BillingService } from '@voice/proto/voice/billing/v1/billing';
-import { callHeaders, type CallerSigner } from './caller.js';
+import { callHeaders, serviceCaller, type CallerSigner } from './caller.js';
 import type { Logger } from './logger.js';
 
 /** How long a request that spends waits for billing's answer to a hold. */
@@ -28,7 +28,7 @@ export interface HoldKey {
 
 /** The spending service's signed call to billing in the workspace of the hold. */
 export const holdCallOptions = (signer: CallerSigner, service: string, key: Pick<HoldKey, 'workspaceId' | 'requestId'>) => ({
-  headers: callHeaders(signer, { workspaceId: key.workspaceId, principal: { type: 'internal', id: service, name: service }, scopes: null, requestId: key.requestId }),
+  headers: callHeaders(signer, serviceCaller(service, key.workspaceId, key.requestId)),
   timeoutMs: holdTimeoutMs,
 });
 

@@ -109,6 +109,14 @@ export function internalCallerOf(context: HandlerContext, refusal = 'only platfo
   return caller;
 }
 
+/** A platform service calling another as itself, in a workspace ('' for none), under a request's id. */
+export const serviceCaller = (service: string, workspaceId: string, requestId: string): Caller => ({
+  workspaceId,
+  principal: { type: 'internal', id: service, name: service },
+  scopes: null,
+  requestId,
+});
+
 /** Headers for an outgoing internal call on behalf of `caller`. */
 export function callHeaders(signer: CallerSigner, caller: Caller): Record<string, string> {
   return { [callerHeader]: signer.sign(caller), [requestIdHeader]: caller.requestId };

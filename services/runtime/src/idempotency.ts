@@ -23,3 +23,30 @@ export const requestFingerprint = (request: unknown): string => sha256Hex(canoni
 
 /** Claims made before the returned instant have expired. */
 export const idempotencyExpiry = (now: Date): string => new Date(now.getTime() - idempotencyWindowMs).toISOString();
+
+/** A create made under an Idempotency-Key, as a store decides it. */
+export interface IdempotencyClaim {
+  key: string;
+  /** Hash of the request body; the same key with another body is a conflict. */
+  fingerprint: string;
+  now: string;
+  /** Claims created before this instant have expired and are replaced. */
+  expiredBefore: string;
+}
+
+/** The claim a request (its body, or what identifies it) makes under `key` at `now`. */
+export const idempotencyClaim = (key: string, request: unknown, now: Date): IdempotencyClaim => ({
+  key,
+  fingerprint: requestFingerprint(request),
+  now: now.toISOString(),
+  expiredBefore: idempotencyExpiry(now),
+});
+
+/**
+ * What a claim stored under the key decides for a new request: undefined when none binds (there is
+ * none, or it expired and is replaced), `replay` for the same body, `key_reused` for another.
+ */
+export function claimBinding(stored: { fingerprint: string; createdAt: string } | undefined | null, claim: IdempotencyClaim): 'replay' | 'key_reused' | undefined {
+  if (!stored || stored.createdAt < claim.expiredBefore) return undefined;
+  return stored.fingerprint === claim.fingerprint ? 'replay' : 'key_reused';
+}

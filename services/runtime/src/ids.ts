@@ -7,6 +7,11 @@ export const newId = (): string => randomUUID();
 
 export const isUuid = (value: unknown): value is string => typeof value === 'string' && uuidPattern.test(value);
 
+const derivedIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+/** An id of a resource whose id may be random (v4) or derived (v8, derivedId): anything else names nothing. */
+export const isUuidOrDerivedId = (value: unknown): value is string => isUuid(value) || (typeof value === 'string' && derivedIdPattern.test(value));
+
 /**
  * A UUID derived from `parts` (RFC 9562 version 8: custom, here SHA-256 of the parts joined by NUL):
  * the same parts give the same id, so a retried request names the same thing again.

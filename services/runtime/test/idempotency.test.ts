@@ -1,6 +1,6 @@
 // Idempotency-Key rules: key validity, the request fingerprint and the 24 h window.
 import { createHash } from 'node:crypto';
-import { canonicalJson, idempotencyExpiry, idempotencyWindowMs, isValidIdempotencyKey, requestFingerprint } from '../src/idempotency.js';
+import { canonicalJson, claimBinding, idempotencyClaim, idempotencyExpiry, idempotencyWindowMs, isValidIdempotencyKey, requestFingerprint } from '../src/idempotency.js';
 
 describe('canonicalJson', () => {
   test('object key order does not matter', () => {
@@ -88,5 +88,25 @@ describe('idempotencyExpiry', () => {
     expect(cutoff).toBe('2026-02-28T00:00:00.500Z');
     expect('2026-02-28T00:00:00.499Z' < cutoff).toBe(true);
     expect('2026-02-28T00:00:00.501Z' > cutoff).toBe(true);
+  });
+});
+
+describe('claimBinding', () => {
+  const now = new Date('2026-11-24T12:00:00.000Z');
+  const claim = idempotencyClaim('key-1', { to: '+14155550100' }, now);
+
+  test('a claim carries the fingerprint of its request and expires what is older than the window', () => {
+    expect(claim).toEqual({ key: 'key-1', fingerprint: requestFingerprint({ to: '+14155550100' }), now: now.toISOString(), expiredBefore: '2026-11-23T12:00:00.000Z' });
+  });
+
+  test('no stored claim, or one older than the window, binds nothing', () => {
+    expect(claimBinding(undefined, claim)).toBeUndefined();
+    expect(claimBinding(null, claim)).toBeUndefined();
+    expect(claimBinding({ fingerprint: claim.fingerprint, createdAt: '2026-11-23T11:59:59.999Z' }, claim)).toBeUndefined();
+  });
+
+  test('within the window the same body replays and another is the key reused', () => {
+    expect(claimBinding({ fingerprint: claim.fingerprint, createdAt: '2026-11-23T12:00:00.000Z' }, claim)).toBe('replay');
+    expect(claimBinding({ fingerprint: requestFingerprint({ to: '+14155550101' }), createdAt: now.toISOString() }, claim)).toBe('key_reused');
   });
 });

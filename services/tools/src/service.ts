@@ -6,7 +6,7 @@ import { ValueSchema } from '@bufbuild/protobuf/wkt';
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import { workspaceCallerOf, type Caller } from '@voice/runtime/caller';
 import { invalidRequest, notFound, serviceError } from '@voice/runtime/errors';
-import { idempotencyExpiry, requestFingerprint } from '@voice/runtime/idempotency';
+import { idempotencyClaim } from '@voice/runtime/idempotency';
 import { isUuid, newId } from '@voice/runtime/ids';
 import { monotonicClock } from '@voice/runtime/time';
 import { definedFields, isJsonWithin, maxCarriedJsonDepth, normalisePage, validate } from '@voice/runtime/validation';
@@ -77,9 +77,7 @@ export class ToolsServiceImpl implements ServiceImpl<typeof ToolsService> {
       createdAt: at.toISOString(),
       updatedAt: at.toISOString(),
     };
-    const claim = request.idempotencyKey
-      ? { key: request.idempotencyKey, fingerprint: requestFingerprint(body), now: at.toISOString(), expiredBefore: idempotencyExpiry(at) }
-      : undefined;
+    const claim = request.idempotencyKey ? idempotencyClaim(request.idempotencyKey, body, at) : undefined;
     const outcome = await this.deps.store.create(record, claim);
     switch (outcome.kind) {
       case 'created':

@@ -4,7 +4,7 @@
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import { workspaceCallerOf } from '@voice/runtime/caller';
 import { invalidRequest, notFound, serviceError } from '@voice/runtime/errors';
-import { idempotencyExpiry, requestFingerprint } from '@voice/runtime/idempotency';
+import { idempotencyClaim } from '@voice/runtime/idempotency';
 import { isUuid, newId } from '@voice/runtime/ids';
 import { normalisePage, validate } from '@voice/runtime/validation';
 import type { JsonObject } from '@bufbuild/protobuf';
@@ -63,9 +63,7 @@ export class Assistants implements ServiceImpl<typeof AssistantsService> {
       restoredFrom: 0,
       createdAt: at,
     };
-    const claim = request.idempotencyKey
-      ? { key: request.idempotencyKey, fingerprint: requestFingerprint(sent), now: at, expiredBefore: idempotencyExpiry(new Date(at)) }
-      : undefined;
+    const claim = request.idempotencyKey ? idempotencyClaim(request.idempotencyKey, sent, new Date(at)) : undefined;
     const outcome = await this.deps.store.create(record, version, claim);
     if (outcome.kind === 'key_reused') throw serviceError('conflict', 'this Idempotency-Key was already used with a different request body');
     return { assistant: presentAssistant(outcome.assistant, this.deps.secrets), replayed: outcome.kind === 'replayed' };

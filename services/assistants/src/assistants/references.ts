@@ -1,12 +1,14 @@
 // The references an assistant holds to other resources, and those others hold to it: its tool_ids
 // must name tools of the workspace (asked of the tools service), its knowledge_base_ids knowledge
-// bases and its assistant_transfer items assistants of the workspace; while a phone number (telephony) or a builtin tool (tools) names an
+// bases, its assistant_transfer items assistants of the workspace, and its analysis plan's summary
+// e-mail a verified e-mail sender (asked of platform-users); while a phone number (telephony) or a builtin tool (tools) names an
 // assistant, the assistant cannot be deleted.
 import type { JsonObject } from '@bufbuild/protobuf';
 import { Code, ConnectError, type Client } from '@connectrpc/connect';
-import { callHeaders, type Caller, type CallerSigner } from '@voice/runtime/caller';
+import { callHeaders, serviceCaller, type Caller, type CallerSigner } from '@voice/runtime/caller';
 import { invalidRequest, serviceError, type FieldIssue } from '@voice/runtime/errors';
 import { unknownAssistantIssue } from '@voice/runtime/internal';
+import type { EmailSenderService } from '@voice/proto/voice/platform/v1/email';
 import type { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
 import type { ToolsService } from '@voice/proto/voice/tools/v1/tools';
 import type { AssistantStore, KnowledgeStore } from '../store/store.js';
@@ -14,6 +16,7 @@ import type { AssistantStore, KnowledgeStore } from '../store/store.js';
 export interface ReferencesDeps {
   tools: Client<typeof ToolsService>;
   telephony: Client<typeof TelephonyService>;
+  emailSenders: Client<typeof EmailSenderService>;
   signer: CallerSigner;
   assistants: Pick<AssistantStore, 'get'>;
   knowledge: Pick<KnowledgeStore, 'existingKnowledgeBases'>;
@@ -24,14 +27,7 @@ export class References {
 
   /** Headers of a call made for `caller`'s workspace by this service. */
   private options(caller: Caller) {
-    return {
-      headers: callHeaders(this.deps.signer, {
-        workspaceId: caller.workspaceId,
-        principal: { type: 'internal', id: 'assistants', name: 'assistants' },
-        scopes: null,
-        requestId: caller.requestId,
-      }),
-    };
+    return { headers: callHeaders(this.deps.signer, serviceCaller('assistants', caller.workspaceId, caller.requestId)) };
   }
 
   /**
@@ -43,7 +39,22 @@ export class References {
     if (fields.includes('tool_ids')) issues.push(...(await this.toolIssues(caller, config.tool_ids as string[])));
     if (fields.includes('builtin_tools')) issues.push(...(await this.assistantIssues(caller, config.builtin_tools as JsonObject[])));
     if (fields.includes('knowledge_base_ids')) issues.push(...(await this.knowledgeBaseIssues(caller, config.knowledge_base_ids as string[])));
+    if (fields.includes('analysis_plan')) issues.push(...(await this.summaryEmailIssues(caller, config.analysis_plan as JsonObject)));
     if (issues.length > 0) throw invalidRequest(issues);
+  }
+
+  /** A summary e-mail goes out only from a sender the workspace has verified: a pending or unknown one is refused now. */
+  private async summaryEmailIssues(caller: Caller, plan: JsonObject): Promise<FieldIssue[]> {
+    const summaryEmail = plan.summary_email as JsonObject | undefined;
+    if (!summaryEmail) return [];
+    const issue = { field: 'analysis_plan.summary_email.sender_id', issue: 'is not a verified e-mail sender of this workspace' };
+    try {
+      const { sender } = await this.deps.emailSenders.getEmailSender({ id: summaryEmail.sender_id as string }, this.options(caller));
+      return sender?.status === 'verified' ? [] : [issue];
+    } catch (error) {
+      if (ConnectError.from(error).code === Code.NotFound) return [issue];
+      throw error;
+    }
   }
 
   private async toolIssues(caller: Caller, ids: string[]): Promise<FieldIssue[]> {

@@ -2,6 +2,7 @@
 // the part it uses. The SQLite and MongoDB adapters implement every part, and one contract suite
 // (test/store.contract.ts) holds them to the same behaviour.
 import type { JsonObject } from '@bufbuild/protobuf';
+import { claimBinding, type IdempotencyClaim } from '@voice/runtime/idempotency';
 import type { Page } from '@voice/runtime/validation';
 
 export interface AssistantRecord {
@@ -37,15 +38,7 @@ export interface VersionRecord {
   createdAt: string;
 }
 
-/** A create made under an Idempotency-Key: the first outcome is kept for 24 hours. */
-export interface IdempotencyClaim {
-  key: string;
-  /** Hash of the request body; the same key with another body is a conflict. */
-  fingerprint: string;
-  now: string;
-  /** Claims created before this instant have expired and are replaced. */
-  expiredBefore: string;
-}
+export type { IdempotencyClaim };
 
 export type CreateOutcome =
   | { kind: 'created'; assistant: AssistantRecord }
@@ -199,8 +192,6 @@ export function claimOutcome(
   existing: { fingerprint: string; assistant: string; createdAt: string } | undefined | null,
   claim: IdempotencyClaim,
 ): CreateOutcome | undefined {
-  if (!existing || existing.createdAt < claim.expiredBefore) return undefined;
-  return existing.fingerprint === claim.fingerprint
-    ? { kind: 'replayed', assistant: JSON.parse(existing.assistant) as AssistantRecord }
-    : { kind: 'key_reused' };
+  const binding = claimBinding(existing, claim);
+  return binding === 'replay' ? { kind: 'replayed', assistant: JSON.parse(existing!.assistant) as AssistantRecord } : binding && { kind: binding };
 }

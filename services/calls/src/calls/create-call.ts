@@ -6,7 +6,7 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import type { JsonObject } from '@bufbuild/protobuf';
 import type { WorkspaceCaller } from '@voice/runtime/caller';
 import { invalidRequest, serviceError } from '@voice/runtime/errors';
-import { idempotencyExpiry, requestFingerprint } from '@voice/runtime/idempotency';
+import { idempotencyClaim, type IdempotencyClaim } from '@voice/runtime/idempotency';
 import { definedFields, validate } from '@voice/runtime/validation';
 import { createCallBodySchema } from '@voice/contracts/calls';
 import { parseE164 } from '@voice/contracts/telephony';
@@ -14,7 +14,7 @@ import type { CreateCallRequest } from '@voice/proto/voice/calls/v1/calls';
 import { callUsageEvent } from '../billing/usage-events.js';
 import type { CallsDeps } from '../deps.js';
 import { presentCall } from '../presenter.js';
-import type { ClaimOutcome, IdempotencyClaim } from '../store/store.js';
+import type { ClaimOutcome } from '../store/store.js';
 import { holdCallFunds } from './funds.js';
 import { newCall } from './new-call.js';
 
@@ -28,9 +28,7 @@ export async function createCall(deps: CallsDeps, request: CreateCallRequest, ca
   const input = validate(createCallBodySchema, fields);
   if (!input.ok) throw invalidRequest(input.issues);
   const now = deps.now();
-  const claim: IdempotencyClaim | undefined = request.idempotencyKey
-    ? { key: request.idempotencyKey, fingerprint: requestFingerprint(fields), now: now.toISOString(), expiredBefore: idempotencyExpiry(now) }
-    : undefined;
+  const claim: IdempotencyClaim | undefined = request.idempotencyKey ? idempotencyClaim(request.idempotencyKey, fields, now) : undefined;
   // A retry under a used key answers as the first request did, whatever changed since (API.md 1).
   const earlier = claim && (await deps.store.claimedCall(caller.workspaceId, claim));
   if (earlier) return answerForClaimed(earlier);

@@ -5,7 +5,7 @@
 import { create } from '@bufbuild/protobuf';
 import type { Client, HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import { emailIssue } from '@voice/runtime/accounts';
-import { callHeaders, workspaceCallerOf, type CallerSigner, type WorkspaceCaller } from '@voice/runtime/caller';
+import { callHeaders, serviceCaller, workspaceCallerOf, type CallerSigner, type WorkspaceCaller } from '@voice/runtime/caller';
 import { invalidRequest, type FieldIssue } from '@voice/runtime/errors';
 import { toIso, toTimestamp } from '@voice/runtime/time';
 import { normalisePage } from '@voice/runtime/validation';
@@ -89,7 +89,7 @@ export class History implements ServiceImpl<typeof HistoryService> {
   }
 
   private options(caller: WorkspaceCaller) {
-    return { headers: callHeaders(this.deps.signer, { workspaceId: caller.workspaceId, principal: { type: 'internal', id: 'calls', name: 'calls' }, scopes: null, requestId: caller.requestId }) };
+    return { headers: callHeaders(this.deps.signer, serviceCaller('calls', caller.workspaceId, caller.requestId)) };
   }
 }
 

@@ -6,9 +6,9 @@
 // call and holds nothing twice.
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import { Code, ConnectError } from '@connectrpc/connect';
-import { internalCallerOf, type WorkspaceCaller } from '@voice/runtime/caller';
+import { internalCallerOf, serviceCaller, type WorkspaceCaller } from '@voice/runtime/caller';
 import { invalidRequest, serviceError } from '@voice/runtime/errors';
-import { idempotencyExpiry, requestFingerprint } from '@voice/runtime/idempotency';
+import { idempotencyClaim } from '@voice/runtime/idempotency';
 import { isUuid } from '@voice/runtime/ids';
 import { parseE164 } from '@voice/contracts/telephony';
 import type { AcceptInboundCallRequest, CallIntakeService } from '@voice/proto/voice/calls/v1/call_intake';
@@ -16,7 +16,7 @@ import type { CallsDeps } from '../deps.js';
 import { holdCallFunds } from '../calls/funds.js';
 import { newCall } from '../calls/new-call.js';
 import type { CallAssistant } from '../peers/peers.js';
-import type { CallView, IdempotencyClaim } from '../store/store.js';
+import type { CallView } from '../store/store.js';
 
 /** Telephony's leg is ringing when it hands the call over (its sequence 1). */
 const ringingLegSequence = 1;
@@ -38,15 +38,10 @@ export class CallIntake implements ServiceImpl<typeof CallIntakeService> {
       ...(request.legId.length > 0 && request.legId.length <= 64 ? [] : [{ field: 'leg_id', issue: 'must be 1 to 64 characters' }]),
     ];
     if (issues.length > 0) throw invalidRequest(issues);
-    const caller: WorkspaceCaller = { workspaceId: request.workspaceId, principal: { type: 'internal', id: 'calls', name: 'calls' }, scopes: null, requestId: signed.requestId };
+    const caller: WorkspaceCaller = serviceCaller('calls', request.workspaceId, signed.requestId);
     const now = this.deps.now();
     // The leg names the call: telephony's retry finds the call the first attempt made.
-    const claim: IdempotencyClaim = {
-      key: `inbound-leg:${request.legId}`,
-      fingerprint: requestFingerprint({ number: request.numberId, assistant: request.assistantId, from, to }),
-      now: now.toISOString(),
-      expiredBefore: idempotencyExpiry(now),
-    };
+    const claim = idempotencyClaim(`inbound-leg:${request.legId}`, { number: request.numberId, assistant: request.assistantId, from, to }, now);
     const earlier = await this.deps.store.claimedCall(caller.workspaceId, claim);
     if (earlier) return earlier.kind === 'replayed' ? this.accepted(earlier.call) : refused('the leg was handed over with other details before');
 

@@ -6,7 +6,7 @@ import type { JsonObject, JsonValue } from '@bufbuild/protobuf';
 import { toJson } from '@bufbuild/protobuf';
 import { ValueSchema } from '@bufbuild/protobuf/wkt';
 import { Code, ConnectError, type Client } from '@connectrpc/connect';
-import { callHeaders, type CallerSigner } from '@voice/runtime/caller';
+import { callHeaders, serviceCaller, type CallerSigner } from '@voice/runtime/caller';
 import type { Tool, ToolsService } from '@voice/proto/voice/tools/v1/tools';
 
 export interface CallTool {
@@ -50,7 +50,7 @@ export class ConnectCallTools implements CallTools {
   ) {}
 
   private options(workspaceId: string, requestId: string) {
-    return { headers: callHeaders(this.signer, { workspaceId, principal: { type: 'internal', id: 'calls', name: 'calls' }, scopes: null, requestId }) };
+    return { headers: callHeaders(this.signer, serviceCaller('calls', workspaceId, requestId)) };
   }
 
   async list(workspaceId: string, ids: readonly string[], requestId: string): Promise<CallTool[]> {

@@ -4,7 +4,7 @@
 // and its plan).
 import type { JsonObject } from '@bufbuild/protobuf';
 import type { Client } from '@connectrpc/connect';
-import { callHeaders, type CallerSigner, type WorkspaceCaller } from '@voice/runtime/caller';
+import { callHeaders, serviceCaller, type CallerSigner, type WorkspaceCaller } from '@voice/runtime/caller';
 import type { AssistantsService } from '@voice/proto/voice/assistants/v1/assistants';
 import type { CallLegService, PlaceCallLegRequest } from '@voice/proto/voice/telephony/v1/call_legs';
 import type { CallRouteService } from '@voice/proto/voice/telephony/v1/call_routes';
@@ -42,7 +42,7 @@ export class ConnectCallPeers implements CallPeers {
 
   /** Internal calls in the caller's workspace, under the caller's request id. */
   private options(caller: WorkspaceCaller) {
-    return { headers: callHeaders(this.signer, { workspaceId: caller.workspaceId, principal: { type: 'internal', id: 'calls', name: 'calls' }, scopes: null, requestId: caller.requestId }) };
+    return { headers: callHeaders(this.signer, serviceCaller('calls', caller.workspaceId, caller.requestId)) };
   }
 
   async callAssistant(caller: WorkspaceCaller, id: string, plan: string): Promise<CallAssistant> {

@@ -7,7 +7,7 @@ import { fromJson, type JsonObject } from '@bufbuild/protobuf';
 import { ValueSchema } from '@bufbuild/protobuf/wkt';
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import { recordingChunkMaxBytes } from '@voice/runtime/call-recordings';
-import { internalCallerOf, type WorkspaceCaller } from '@voice/runtime/caller';
+import { internalCallerOf, serviceCaller, type WorkspaceCaller } from '@voice/runtime/caller';
 import { invalidRequest, notFound, serviceError, type FieldIssue } from '@voice/runtime/errors';
 import { isUuid } from '@voice/runtime/ids';
 import { toIso } from '@voice/runtime/time';
@@ -61,7 +61,7 @@ export class CallSessions implements ServiceImpl<typeof CallSessionService> {
   /** The calls service acting in the call's workspace, under the runtime's request id. */
   private actingFor(call: CallView, context: HandlerContext): WorkspaceCaller {
     const caller = internalCallerOf(context);
-    return { workspaceId: call.workspaceId, principal: { type: 'internal', id: 'calls', name: 'calls' }, scopes: null, requestId: caller.requestId };
+    return serviceCaller('calls', call.workspaceId, caller.requestId);
   }
 
   async startSession(request: StartSessionRequest, context: HandlerContext) {

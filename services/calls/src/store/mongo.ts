@@ -7,20 +7,19 @@ import { Readable } from 'node:stream';
 import type { NewOutboxEvent } from '@voice/runtime/events';
 import { connectMongo, deleteBatch, inTransaction, MongoOutbox, type MongoHandle } from '@voice/runtime/store/mongo';
 import { mongoValues } from '@voice/runtime/store';
+import { claimBinding, type IdempotencyClaim } from '@voice/runtime/idempotency';
 import type { Page } from '@voice/runtime/validation';
 import { callFromStored, reportFromStored, storedCall, storedChanges, storedReport, type StoredCall, type StoredReport } from './mapping/call.js';
 import { boundedChunks } from './bounded-chunks.js';
-import {
-  claimOutcomeOf,
-  type CallChanges,
-  type CallFilter,
-  type CallRecord,
-  type CallReport,
-  type CallStore,
-  type CallView,
-  type ClaimOutcome,
-  type IdempotencyClaim,
-  type RecordingRead,
+import type {
+  CallChanges,
+  CallFilter,
+  CallRecord,
+  CallReport,
+  CallStore,
+  CallView,
+  ClaimOutcome,
+  RecordingRead,
 } from './store.js';
 
 type CallDocument = StoredCall<boolean> & { _id: string };
@@ -91,8 +90,8 @@ export class MongoCallStore implements CallStore {
 
   private async claimOutcome(workspaceId: string, claim: IdempotencyClaim, session?: ClientSession): Promise<ClaimOutcome | undefined> {
     const existing = await this.claims.findOne({ _id: claimId(workspaceId, claim.key) }, { session });
-    const outcome = claimOutcomeOf(existing && { fingerprint: existing.fingerprint, createdAt: existing.created_at }, claim);
-    if (!outcome || outcome.kind === 'key_reused') return outcome;
+    const binding = claimBinding(existing && { fingerprint: existing.fingerprint, createdAt: existing.created_at }, claim);
+    if (binding !== 'replay') return binding && { kind: binding };
     const call = await this.calls.findOne({ _id: existing!.call_id, workspace_id: workspaceId }, { session });
     return call ? { kind: 'replayed', call: (await this.withReports([call], session))[0]! } : undefined;
   }

@@ -5,20 +5,19 @@ import { dirname, join } from 'node:path';
 import type { NewOutboxEvent } from '@voice/runtime/events';
 import { insertRow, openSqlite, SqliteOutbox, sqliteOutboxMigration, statementCache, type SqliteDatabase } from '@voice/runtime/store/sqlite';
 import { sqliteValues } from '@voice/runtime/store';
+import { claimBinding, type IdempotencyClaim } from '@voice/runtime/idempotency';
 import type { Page } from '@voice/runtime/validation';
 import { callFromStored, reportFromStored, storedCall, storedChanges, storedReport, type StoredCall, type StoredReport } from './mapping/call.js';
 import { FileRecordings } from './file-recordings.js';
-import {
-  claimOutcomeOf,
-  type CallChanges,
-  type CallFilter,
-  type CallRecord,
-  type CallReport,
-  type CallStore,
-  type CallView,
-  type ClaimOutcome,
-  type IdempotencyClaim,
-  type RecordingRead,
+import type {
+  CallChanges,
+  CallFilter,
+  CallRecord,
+  CallReport,
+  CallStore,
+  CallView,
+  ClaimOutcome,
+  RecordingRead,
 } from './store.js';
 
 const migrations = [
@@ -125,8 +124,8 @@ export class SqliteCallStore implements CallStore {
   private claimOutcome(workspaceId: string, claim: IdempotencyClaim): ClaimOutcome | undefined {
     const row = this.sql('SELECT fingerprint, call_id AS callId, created_at AS createdAt FROM idempotency_claims WHERE workspace_id = ? AND key = ?')
       .get(workspaceId, claim.key) as ClaimRow | undefined;
-    const outcome = claimOutcomeOf(row, claim);
-    if (!outcome || outcome.kind === 'key_reused') return outcome;
+    const binding = claimBinding(row, claim);
+    if (binding !== 'replay') return binding && { kind: binding };
     const call = this.view(workspaceId, row!.callId);
     return call ? { kind: 'replayed', call } : undefined;
   }

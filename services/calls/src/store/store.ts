@@ -3,6 +3,7 @@
 import type { JsonObject } from '@bufbuild/protobuf';
 import type { CallDirectionName, CallStatusName } from '@voice/contracts/calls';
 import type { NewOutboxEvent, PrunableOutbox } from '@voice/runtime/events';
+import type { IdempotencyClaim } from '@voice/runtime/idempotency';
 import type { Page } from '@voice/runtime/validation';
 
 export interface CallRecord {
@@ -106,16 +107,6 @@ export interface CallFilter {
   createdTo?: string;
 }
 
-/** A create made under an Idempotency-Key: the first call is answered again for 24 hours. */
-export interface IdempotencyClaim {
-  key: string;
-  /** Hash of the request body; the same key with another body is a conflict. */
-  fingerprint: string;
-  now: string;
-  /** Claims created before this instant have expired and are replaced. */
-  expiredBefore: string;
-}
-
 export type ClaimOutcome = { kind: 'replayed'; call: CallView } | { kind: 'key_reused' };
 
 export interface CallStore {
@@ -157,15 +148,6 @@ export interface CallStore {
   /** Deletes at most `limit` Idempotency-Key claims made before `createdBefore`, the oldest first; answers how many. */
   pruneIdempotencyClaims(createdBefore: string, limit: number): Promise<number>;
   close(): Promise<void>;
-}
-
-/** What a stored claim means for a new request under the same key; undefined when it does not bind. */
-export function claimOutcomeOf(
-  existing: { fingerprint: string; createdAt: string } | undefined | null,
-  claim: IdempotencyClaim,
-): { kind: 'replay' } | { kind: 'key_reused' } | undefined {
-  if (!existing || existing.createdAt < claim.expiredBefore) return undefined;
-  return existing.fingerprint === claim.fingerprint ? { kind: 'replay' } : { kind: 'key_reused' };
 }
 
 /** A recording beyond the size the service keeps: nothing of it is stored. */

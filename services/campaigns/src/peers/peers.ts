@@ -2,7 +2,7 @@
 // workspace: assistants (the assistant it runs exists there) and telephony (the numbers it calls from
 // are the workspace's and carry voice; which leads' numbers are on the suppression list, in one call).
 import { Code, ConnectError, createClient, type Client, type Transport } from '@connectrpc/connect';
-import { callHeaders, type CallerSigner, type WorkspaceCaller } from '@voice/runtime/caller';
+import { callHeaders, serviceCaller, type CallerSigner, type WorkspaceCaller } from '@voice/runtime/caller';
 import { AssistantDirectory } from '@voice/runtime/internal';
 import { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
 import { CallRouteService } from '@voice/proto/voice/telephony/v1/call_routes';
@@ -33,7 +33,7 @@ export class ConnectCampaignPeers implements CampaignPeers {
 
   /** Internal calls in the caller's workspace, under the caller's request id. */
   private options(caller: WorkspaceCaller) {
-    return { headers: callHeaders(this.signer, { workspaceId: caller.workspaceId, principal: { type: 'internal', id: 'campaigns', name: 'campaigns' }, scopes: null, requestId: caller.requestId }) };
+    return { headers: callHeaders(this.signer, serviceCaller('campaigns', caller.workspaceId, caller.requestId)) };
   }
 
   assistantExists(caller: WorkspaceCaller, id: string): Promise<boolean> {

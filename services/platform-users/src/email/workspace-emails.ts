@@ -6,7 +6,7 @@ import { emailIssue } from '@voice/runtime/accounts';
 import { internalCallerOf, workspaceCallerOf } from '@voice/runtime/caller';
 import type { SecretBox } from '@voice/runtime/crypto';
 import { invalidRequest, notFound } from '@voice/runtime/errors';
-import { isUuid } from '@voice/runtime/ids';
+import { isUuid, isUuidOrDerivedId } from '@voice/runtime/ids';
 import { toIso } from '@voice/runtime/time';
 import { normalisePage } from '@voice/runtime/validation';
 import type {
@@ -41,7 +41,7 @@ export class WorkspaceEmails implements ServiceImpl<typeof WorkspaceEmailService
       ...(request.callId === '' || isUuid(request.callId) ? [] : [{ field: 'call_id', issue: 'must be a UUID' }]),
       ...(request.recipients.length >= 1 && request.recipients.length <= maxRecipients ? [] : [{ field: 'recipients', issue: `must list 1 to ${maxRecipients} recipients` }]),
       ...request.recipients.flatMap((recipient, index) => [
-        ...(isUuid(recipient.emailId) ? [] : [{ field: `recipients.${index}.email_id`, issue: 'must be a UUID' }]),
+        ...(isUuidOrDerivedId(recipient.emailId) ? [] : [{ field: `recipients.${index}.email_id`, issue: 'must be a UUID' }]),
         ...(emailIssue(recipient.to) ? [{ field: `recipients.${index}.to`, issue: 'must be a valid e-mail address' }] : []),
       ]),
       ...messageIssues(request.subject, request.text),
@@ -82,7 +82,7 @@ export class WorkspaceEmails implements ServiceImpl<typeof WorkspaceEmailService
   }
 
   async getWorkspaceEmail(request: GetWorkspaceEmailRequest, context: HandlerContext) {
-    const mail = isUuid(request.id) ? await this.deps.store.getWorkspaceMail(workspaceCallerOf(context).workspaceId, request.id) : undefined;
+    const mail = isUuidOrDerivedId(request.id) ? await this.deps.store.getWorkspaceMail(workspaceCallerOf(context).workspaceId, request.id) : undefined;
     if (!mail) throw notFound('e-mail');
     return { email: presentWorkspaceEmail(mail) };
   }

@@ -47,6 +47,7 @@ export const durableNames = {
   campaignsDialer: 'campaigns-dialer',
   callsLegs: 'calls-legs',
   callsWallets: 'calls-wallets',
+  callsSummaryEmails: 'calls-summary-emails',
   webhooksCalls: 'webhooks-calls',
   webhooksTelephony: 'webhooks-telephony',
   webhooksWallets: 'webhooks-wallets',

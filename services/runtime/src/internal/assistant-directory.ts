@@ -3,7 +3,7 @@
 // tool's assistant_id), so no reference names another workspace's assistant or none at all.
 import { Code, ConnectError, createClient, type Client, type Transport } from '@connectrpc/connect';
 import { AssistantsService } from '@voice/proto/voice/assistants/v1/assistants';
-import { callHeaders, type Caller, type CallerSigner } from '../caller.js';
+import { callHeaders, serviceCaller, type Caller, type CallerSigner } from '../caller.js';
 
 export interface AssistantLookup {
   /** True when `id` names an assistant of the caller's workspace; a failure of the assistants service is thrown. */
@@ -23,12 +23,7 @@ export class AssistantDirectory implements AssistantLookup {
   }
 
   async exists(caller: Caller, id: string): Promise<boolean> {
-    const headers = callHeaders(this.signer, {
-      workspaceId: caller.workspaceId,
-      principal: { type: 'internal', id: this.service, name: this.service },
-      scopes: null,
-      requestId: caller.requestId,
-    });
+    const headers = callHeaders(this.signer, serviceCaller(this.service, caller.workspaceId, caller.requestId));
     try {
       await this.client.getAssistant({ id }, { headers });
       return true;

@@ -3,7 +3,7 @@
 // the call's runtime would (CallSessionService.UploadRecording with the call's session).
 import { createClient, type Transport } from '@connectrpc/connect';
 import { recordingUploadMessages } from '@voice/runtime/call-recordings';
-import { callHeaders, type CallerSigner } from '@voice/runtime/caller';
+import { callHeaders, serviceCaller, type CallerSigner } from '@voice/runtime/caller';
 import { CallIntakeService, type AcceptInboundCallRequest, type AcceptInboundCallResponse } from '@voice/proto/voice/calls/v1/call_intake';
 import { CallSessionService } from '@voice/proto/voice/calls/v1/call_sessions';
 import type { CarrierRecording } from '../carriers/carrier.js';
@@ -39,6 +39,6 @@ export class ConnectCallsPeer implements CallsPeer {
   }
 
   private options(workspaceId: string) {
-    return { headers: callHeaders(this.signer, { workspaceId, principal: { type: 'internal', id: 'telephony', name: 'telephony' }, scopes: null, requestId: '' }) };
+    return { headers: callHeaders(this.signer, serviceCaller('telephony', workspaceId, '')) };
   }
 }

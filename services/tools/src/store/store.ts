@@ -1,6 +1,7 @@
 // The tools service's persistence, in its own words; SQLite and MongoDB adapters implement it
 // and one contract suite (test/store.contract.ts) holds them to the same behaviour.
 import type { JsonObject } from '@bufbuild/protobuf';
+import { claimBinding, type IdempotencyClaim } from '@voice/runtime/idempotency';
 import type { Page } from '@voice/runtime/validation';
 import type { ToolType } from '@voice/contracts/tools';
 
@@ -32,15 +33,8 @@ export interface ToolFilter {
   assistantId?: string;
 }
 
-/** A create made under an Idempotency-Key: the first outcome is kept for 24 hours. */
-export interface IdempotencyClaim {
-  key: string;
-  /** Hash of the request body; the same key with another body is a conflict. */
-  fingerprint: string;
-  now: string;
-  /** Claims created before this instant have expired and are replaced. */
-  expiredBefore: string;
-}
+
+export type { IdempotencyClaim };
 
 export type CreateOutcome =
   | { kind: 'created'; tool: ToolRecord }
@@ -72,6 +66,6 @@ export function claimOutcome(
   existing: { fingerprint: string; tool: string; createdAt: string } | undefined | null,
   claim: IdempotencyClaim,
 ): CreateOutcome | undefined {
-  if (!existing || existing.createdAt < claim.expiredBefore) return undefined;
-  return existing.fingerprint === claim.fingerprint ? { kind: 'replayed', tool: JSON.parse(existing.tool) as ToolRecord } : { kind: 'key_reused' };
+  const binding = claimBinding(existing, claim);
+  return binding === 'replay' ? { kind: 'replayed', tool: JSON.parse(existing!.tool) as ToolRecord } : binding && { kind: binding };
 }

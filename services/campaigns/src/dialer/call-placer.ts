@@ -2,7 +2,7 @@
 // of the lead's workspace: the call's own checks apply (the assistant, the number, the wallet's hold).
 import { Code, ConnectError, createClient, type Client, type Transport } from '@connectrpc/connect';
 import type { JsonObject } from '@bufbuild/protobuf';
-import { callHeaders, type CallerSigner, type WorkspaceCaller } from '@voice/runtime/caller';
+import { callHeaders, serviceCaller, type CallerSigner, type WorkspaceCaller } from '@voice/runtime/caller';
 import { CallsService } from '@voice/proto/voice/calls/v1/calls';
 
 export interface CallOrder {
@@ -37,7 +37,7 @@ export class ConnectCallPlacer implements CallPlacer {
   }
 
   async place(caller: WorkspaceCaller, order: CallOrder): Promise<Placement> {
-    const headers = callHeaders(this.signer, { workspaceId: caller.workspaceId, principal: { type: 'internal', id: 'campaigns', name: 'campaigns' }, scopes: null, requestId: caller.requestId });
+    const headers = callHeaders(this.signer, serviceCaller('campaigns', caller.workspaceId, caller.requestId));
     try {
       const { call } = await this.calls.createCall(
         { assistantId: order.assistantId, from: order.from, to: order.to, variables: order.variables, metadata: order.metadata, idempotencyKey: order.idempotencyKey },

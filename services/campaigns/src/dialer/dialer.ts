@@ -3,7 +3,7 @@
 // then the lead is claimed by a conditional write (so a job handled twice dials once) and its call
 // placed through the calls service, whose id is recorded on the lead.
 import type { JsonObject } from '@bufbuild/protobuf';
-import type { WorkspaceCaller } from '@voice/runtime/caller';
+import { serviceCaller, type WorkspaceCaller } from '@voice/runtime/caller';
 import { jobDone, jobLater, type JobOutcome } from '@voice/runtime/events';
 import { newId } from '@voice/runtime/ids';
 import type { Logger } from '@voice/runtime/logger';
@@ -37,7 +37,7 @@ export class Dialer {
     const [campaign, lead] = await Promise.all([store.getCampaign(job.workspace, job.campaign), store.getLead(job.workspace, job.lead)]);
     // A stopped (or deleted) campaign dials no more: starting it again enqueues its leads anew.
     if (!campaign || campaign.status !== 'running' || !lead || lead.campaignId !== campaign.id) return jobDone;
-    const caller: WorkspaceCaller = { workspaceId: job.workspace, principal: { type: 'internal', id: 'campaigns-dialer', name: 'campaigns dialer' }, scopes: null, requestId: newId() };
+    const caller: WorkspaceCaller = { ...serviceCaller('campaigns-dialer', job.workspace, newId()), workspaceId: job.workspace };
     // Claimed by an earlier delivery of this job that did not get as far as recording its call: the
     // call's idempotency key makes placing it again answer the same call.
     const unfinished = lead.status === 'calling' && lead.attempts === job.attempt && lead.callIds.length < job.attempt;

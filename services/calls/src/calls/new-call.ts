@@ -1,13 +1,11 @@
 // A new call's record, outbound or inbound: the assistant version it runs (its configuration taken
 // now), its limit, and everything that happens later still empty. Its hold is named by its id.
 import type { JsonObject } from '@bufbuild/protobuf';
+import { defaultMaxDurationSeconds } from '@voice/contracts/assistants';
 import { maxCallSeconds, type CallDirectionName, type CallStatusName } from '@voice/contracts/calls';
 import { newId } from '@voice/runtime/ids';
 import type { CallAssistant } from '../peers/peers.js';
 import type { CallRecord } from '../store/store.js';
-
-/** The assistants' default when a configuration somehow carries none. */
-const defaultMaxDurationSeconds = 1_800;
 
 /** The assistant's limit, within the longest call a carrier carries. */
 const maxDurationOf = (config: JsonObject): number => {

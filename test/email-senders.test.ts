@@ -127,3 +127,15 @@ test('a deleted sender’s link stops working; another workspace’s sender is 4
   expectError(await platform.api.delete(`/email-senders/${sender.id}`, key), 404, 'not_found');
   expect((await open(link, 'POST')).status).toBe(404);
 });
+
+test('concurrent adds of one address: one sender, one confirmation e-mail', async () => {
+  const { key } = await settings();
+  const address = uniqueEmail('race');
+  const statuses = await Promise.all(Array.from({ length: 5 }, () => platform.api.post('/email-senders', key, { address }).then((response) => response.status)));
+  expect(statuses.filter((status) => status === 201)).toHaveLength(1);
+  expect(statuses.filter((status) => status === 409)).toHaveLength(4);
+  expect((await platform.api.get('/email-senders', key)).body.data).toHaveLength(1);
+  await smtp.messageTo(address);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  expect(smtp.received.filter((mail) => mail.envelopeTo.includes(address))).toHaveLength(1);
+});

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { platformNodeFlags } from '@voice/platform';
 
 /** The parts of a bench run; BENCH_SECTIONS picks some (all by default). */
-export const benchSections = ['compare', 'patch', 'sms', 'cluster'] as const;
+export const benchSections = ['compare', 'patch', 'sms', 'calls', 'cluster'] as const;
 export type BenchSection = (typeof benchSections)[number];
 
 export interface BenchConfig {
@@ -19,6 +19,8 @@ export interface BenchConfig {
   roundWarmupSeconds: number;
   /** Concurrent senders of the cluster's SMS run. */
   clusterSmsSenders: number;
+  /** Concurrent placers of the call runs (each call then holds a media session for its length). */
+  callConnections: number;
   sections: ReadonlySet<BenchSection>;
   /** Node flags of the single-process platform and the baselines: the production flags unless BENCH_NODE_FLAGS says otherwise ("" for none). */
   nodeFlags: readonly string[];
@@ -30,6 +32,8 @@ export interface BenchConfig {
   profileSeconds: number;
   /** How long, after the SMS run, the ledger may take to hold a debit for every accepted send. */
   smsLagTimeoutSeconds: number;
+  /** How long, after a call run, its calls may take to end and be charged. */
+  callLagTimeoutSeconds: number;
   /** The repository root (two levels above bench/dist/src). */
   repoRoot: string;
   /** Where results and profiles go (bench/results, gitignored). */
@@ -60,12 +64,14 @@ export function readBenchConfig(): BenchConfig {
     roundSeconds: positiveInt('BENCH_ROUND_SECONDS', 5),
     roundWarmupSeconds: positiveInt('BENCH_ROUND_WARMUP_SECONDS', 1, 0),
     clusterSmsSenders: positiveInt('BENCH_CLUSTER_SMS_SENDERS', 20),
+    callConnections: positiveInt('BENCH_CALL_CONNECTIONS', 20),
     sections: sectionsOf(process.env.BENCH_SECTIONS),
     nodeFlags: process.env.BENCH_NODE_FLAGS === undefined ? platformNodeFlags : process.env.BENCH_NODE_FLAGS.split(/\s+/).filter(Boolean),
     platformRoot: resolve(process.env.BENCH_PLATFORM_ROOT?.trim() || repoRoot),
     connections: positiveInt('BENCH_CONNECTIONS', 50),
     profileSeconds: positiveInt('BENCH_PROFILE_SECONDS', 10),
     smsLagTimeoutSeconds: positiveInt('BENCH_SMS_LAG_TIMEOUT_SECONDS', 60),
+    callLagTimeoutSeconds: positiveInt('BENCH_CALL_LAG_TIMEOUT_SECONDS', 120),
     repoRoot,
     resultsDir: resolve(repoRoot, 'bench', 'results'),
   };

@@ -1,10 +1,10 @@
 // Reads the root workspace's whole ledger (GET /api/v1/transactions, every page) and keeps its
-// SMS debits.
+// debits of one kind (SMS, call minutes).
 import { expectApi } from './api-client.js';
 
-export interface SmsDebit {
+export interface Debit {
   id: string;
-  /** The id of the message the debit bills. */
+  /** The id of what the debit bills (the message, the call). */
   reference: string;
   /** The ledger entry's created_at, in ms since the epoch. */
   createdAtMs: number;
@@ -14,7 +14,8 @@ interface TransactionPage {
   data: { id: string; kind: string; reference: string; created_at: string }[];
 }
 
-const smsDebitKind = 'sms.outbound';
+export const smsDebitKind = 'sms.outbound';
+export const callDebitKind = 'call.minutes';
 const pageLimit = 200;
 
 /**
@@ -23,13 +24,23 @@ const pageLimit = 200;
  * when the read began, some of them twice: entries are deduplicated by their own id, which keeps
  * two debits of one message apart.
  */
-export async function readSmsDebits(baseUrl: string, apiKey: string): Promise<SmsDebit[]> {
-  const debits = new Map<string, SmsDebit>();
+export async function readDebits(baseUrl: string, apiKey: string, kind: string): Promise<Debit[]> {
+  const debits = new Map<string, Debit>();
   for (let offset = 0; ; offset += pageLimit) {
     const page = (await expectApi(200, baseUrl, apiKey, 'GET', `/api/v1/transactions?limit=${pageLimit}&offset=${offset}`)) as TransactionPage;
     for (const entry of page.data) {
-      if (entry.kind === smsDebitKind) debits.set(entry.id, { id: entry.id, reference: entry.reference, createdAtMs: Date.parse(entry.created_at) });
+      if (entry.kind === kind) debits.set(entry.id, { id: entry.id, reference: entry.reference, createdAtMs: Date.parse(entry.created_at) });
     }
     if (page.data.length < pageLimit) return [...debits.values()];
   }
+}
+
+/** The earliest debit of each reference. */
+export function firstDebitOf(debits: readonly Debit[]): Map<string, Debit> {
+  const first = new Map<string, Debit>();
+  for (const debit of debits) {
+    const known = first.get(debit.reference);
+    if (!known || debit.createdAtMs < known.createdAtMs) first.set(debit.reference, debit);
+  }
+  return first;
 }

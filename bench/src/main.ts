@@ -1,7 +1,8 @@
 // `npm run bench`: on the single-process platform, A/B rounds of bare node:http, the express+Connect
-// floor and the full GET, then the further GET paths, PATCH and SMS with its event lag; then on the
-// cluster topology the full GET and SMS with its event lag under concurrent senders; each SMS section
-// also measures the lag of its sms.status webhook events, source event to receiver. Prints the
+// floor and the full GET, then the further GET paths, PATCH, SMS with its event lag and calls on the
+// sandbox with the lag from each call's end to its ledger entry; then on the cluster topology the
+// full GET, SMS with its event lag under concurrent senders, and calls; each SMS section also
+// measures the lag of its sms.status webhook events, source event to receiver. Prints the
 // Node version, a table, ratios with their spread and PASS/MISS per target, writes
 // bench/results/*.json; exits non-zero only if a measurement is broken.
 import { startBaseline } from './bench-servers.js';
@@ -19,6 +20,7 @@ import {
   findPatchFailures,
   findRunFailures,
   findSmsFailures,
+  findCallFailures,
   formatReport,
   medianRatio,
   roundRatios,
@@ -27,10 +29,13 @@ import {
   type ComparedKey,
   type PathRow,
   type SmsSection,
+  type CallsSection,
 } from './report.js';
 import { runRounds } from './rounds.js';
-import { patchToolScenario, sendSmsScenario } from './scenarios.js';
-import { SentSmsLog } from './sent-sms.js';
+import { patchToolScenario, placeCallScenario, sendSmsScenario } from './scenarios.js';
+import { benchCallDestination, benchCallScript, prepareCaller } from './call-fixtures.js';
+import { measureCallLag } from './call-lag.js';
+import { AcceptedLog } from './accepted-log.js';
 import { benchSmsDestination, prepareSmsSender } from './sms-fixtures.js';
 import { measureSmsLag } from './sms-lag.js';
 import { startWebhookLagProbe } from './webhook-lag.js';
@@ -45,6 +50,7 @@ interface Findings {
   rows: PathRow[];
   ratios: Record<string, Spread>;
   sms: SmsSection[];
+  calls: CallsSection[];
   failures: string[];
 }
 
@@ -52,7 +58,7 @@ interface Findings {
 async function measureSms(config: BenchConfig, server: ServerUnderLoad, apiKey: string, label: string, senders: number, findings: Findings): Promise<PathRow> {
   const sender = await prepareSmsSender(server.url, apiKey);
   const webhooks = await startWebhookLagProbe(server.url, apiKey);
-  const sent = new SentSmsLog();
+  const sent = new AcceptedLog();
   const row: PathRow = {
     key: label,
     label: `POST /api/v1/sms/send, ${label.replace(/^SMS, /, '')}`,
@@ -75,6 +81,25 @@ async function measureSms(config: BenchConfig, server: ServerUnderLoad, apiKey: 
   findings.sms.push(section);
   findings.failures.push(...findSmsFailures(row.runs[0]!, section));
   return row;
+}
+
+/** Calls placed through the platform at `connections` connections (sandbox carrier and runtime), then the lag until each ended call is in the ledger. */
+async function measureCalls(config: BenchConfig, server: ServerUnderLoad, apiKey: string, label: string, connections: number, findings: Findings): Promise<PathRow> {
+  const caller = await prepareCaller(server.url, apiKey);
+  const placed = new AcceptedLog();
+  const run = await measureRun(server, {
+    label,
+    connections,
+    warmupSeconds: config.warmupSeconds,
+    durationSeconds: config.durationSeconds,
+    scenario: placeCallScenario(apiKey, caller, benchCallDestination, benchCallScript, placed),
+    beforeRun: async () => placed.startRun(),
+  }, log);
+  log(`${label}: waiting for every call to end and each answered one to be charged (at most ${config.callLagTimeoutSeconds} s)`);
+  const section = { label, connections, lag: await measureCallLag(server.url, apiKey, placed, connections, config.callLagTimeoutSeconds) };
+  findings.calls.push(section);
+  findings.failures.push(...findCallFailures(run, section));
+  return { key: label, label: `POST /api/v1/calls, ${label.replace(/^Calls, /, '')}`, connections, runs: [run] };
 }
 
 async function singleProcess(config: BenchConfig, findings: Findings): Promise<{ memory: MemoryReading; patch: BenchReport['patchIntegrity'] }> {
@@ -140,6 +165,7 @@ async function singleProcess(config: BenchConfig, findings: Findings): Promise<{
     }
 
     if (config.sections.has('sms')) findings.rows.push(await measureSms(config, server, platform.apiKey, 'SMS, single process', config.connections, findings));
+    if (config.sections.has('calls')) findings.rows.push(await measureCalls(config, server, platform.apiKey, 'Calls, single process', config.callConnections, findings));
   } finally {
     const died = platform.server.exit();
     const code = await platform.stop();
@@ -173,6 +199,7 @@ async function cluster(config: BenchConfig, findings: Findings): Promise<MemoryR
       runs: [await measureRun(server, { label, connections: config.connections, warmupSeconds: config.warmupSeconds, durationSeconds: config.durationSeconds, scenario }, log)],
     });
     findings.rows.push(await measureSms(config, server, running.apiKey, 'SMS, cluster', config.clusterSmsSenders, findings));
+    findings.rows.push(await measureCalls(config, server, running.apiKey, 'Calls, cluster', config.callConnections, findings));
     if (running.crashes() > 0) findings.failures.push(`cluster: ${running.crashes()} child crashes during the bench`);
   } finally {
     await running.stop();
@@ -185,8 +212,8 @@ async function main(): Promise<number> {
   const startedAt = new Date().toISOString();
   const machine = describeMachine();
   log(`Node ${process.version}; load average ${machine.loadAverage.map((load) => load.toFixed(2)).join(' ')}; measuring ${config.platformRoot}`);
-  const findings: Findings = { rows: [], ratios: {}, sms: [], failures: [] };
-  const single = config.sections.has('compare') || config.sections.has('patch') || config.sections.has('sms') ? await singleProcess(config, findings) : undefined;
+  const findings: Findings = { rows: [], ratios: {}, sms: [], calls: [], failures: [] };
+  const single = (['compare', 'patch', 'sms', 'calls'] as const).some((section) => config.sections.has(section)) ? await singleProcess(config, findings) : undefined;
   const clusterMemory = config.sections.has('cluster') ? await cluster(config, findings) : undefined;
 
   const row = (key: string) => findings.rows.find((candidate) => candidate.key === key);
@@ -195,6 +222,9 @@ async function main(): Promise<number> {
     'single-process SMS / floor': medianRatio(row('SMS, single process'), row('expressConnect')),
     'single-process SMS / full GET': medianRatio(row('SMS, single process'), row('platformGet')),
     'cluster GET / single-process GET': medianRatio(row('clusterGet'), row('platformGet')),
+    'single-process calls / floor': medianRatio(row('Calls, single process'), row('expressConnect')),
+    'single-process calls / SMS': medianRatio(row('Calls, single process'), row('SMS, single process')),
+    'cluster calls / single-process calls': medianRatio(row('Calls, cluster'), row('Calls, single process')),
   };
   for (const [name, spread] of Object.entries(extraRatios)) if (spread) findings.ratios[name] = spread;
 
@@ -210,6 +240,7 @@ async function main(): Promise<number> {
       durationSeconds: config.durationSeconds,
       warmupSeconds: config.warmupSeconds,
       clusterSmsSenders: config.clusterSmsSenders,
+      callConnections: config.callConnections,
       sections: [...config.sections].join(','),
       nodeFlags: config.nodeFlags.join(' ') || '(none)',
     },
@@ -219,6 +250,7 @@ async function main(): Promise<number> {
     clusterMemory,
     patchIntegrity: single?.patch,
     sms: findings.sms,
+    calls: findings.calls,
     targets: evaluateTargets({
       ratios: findings.ratios,
       platformGet: row('platformGet'),

@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cpuMicrosPerRequest, type PathResult } from './measure.js';
 import type { MemoryReading } from './memory.js';
+import type { CallLagReport } from './call-lag.js';
 import type { LagFigures, SmsLagReport } from './sms-lag.js';
 import type { WebhookLagReport } from './webhook-lag.js';
 import { spreadOf, type Spread } from './spread.js';
@@ -27,6 +28,12 @@ export interface SmsSection {
   webhookLag?: WebhookLagReport;
 }
 
+export interface CallsSection {
+  label: string;
+  connections: number;
+  lag: CallLagReport;
+}
+
 export interface Target {
   name: string;
   measured: number;
@@ -48,6 +55,7 @@ export interface BenchReport {
   clusterMemory: MemoryReading | undefined;
   patchIntegrity: { ok2xx: number; revisionsApplied: number } | undefined;
   sms: SmsSection[];
+  calls: CallsSection[];
   targets: Target[];
   failures: string[];
 }
@@ -143,6 +151,25 @@ export function findSmsFailures(sms: PathResult, section: SmsSection): string[] 
   return failures;
 }
 
+/** Every call taken must end, every answered one be charged exactly once, and every 201 answer have been read. */
+export function findCallFailures(run: PathResult, section: CallsSection): string[] {
+  const { lag, label } = section;
+  const { integrity } = lag;
+  const failures: string[] = [];
+  if (integrity.answers < run.ok2xx) failures.push(`${label}: autocannon counted ${run.ok2xx} 2xx answers but ${integrity.answers} 201 bodies were read`);
+  if (!lag.complete) {
+    const readError = lag.lastReadError === undefined ? '' : ` (last read failed: ${lag.lastReadError})`;
+    failures.push(
+      `${label}: after ${lag.timeoutSeconds} s ${integrity.ended} of ${integrity.answers} calls had ended and ${integrity.charged} of ${integrity.billable} answered ones were charged${readError}`,
+    );
+  }
+  if (integrity.chargedTwice > 0) failures.push(`${label}: ${integrity.chargedTwice} calls charged more than once`);
+  if (integrity.debitsWithoutAnswer > integrity.allowedWithoutAnswer) {
+    failures.push(`${label}: ${integrity.debitsWithoutAnswer} debits of calls never answered with 201 (at most ${integrity.allowedWithoutAnswer} were in flight)`);
+  }
+  return failures;
+}
+
 const fmt = (value: number, digits = 0): string => value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 /** "1,234" for one run, "1,234 (1,100-1,300)" for several: the median and the range. */
@@ -190,6 +217,7 @@ export function formatReport(report: BenchReport): string {
   if (report.clusterMemory) lines.push(memoryLine('Cluster memory (all children)', report.clusterMemory));
   if (report.patchIntegrity) lines.push(`PATCH integrity: ${report.patchIntegrity.ok2xx} 2xx answers, ${report.patchIntegrity.revisionsApplied} revisions applied`);
   for (const section of report.sms) lines.push(...formatSmsLag(section));
+  for (const section of report.calls) lines.push(...formatCallLag(section));
   lines.push('', 'Targets:');
   for (const target of report.targets) {
     lines.push(`  ${target.pass ? 'PASS' : 'MISS'}  ${target.name.padEnd(44)} ${fmt(target.measured, 3).padStart(9)}  (target ${target.bound})`);
@@ -225,6 +253,21 @@ function formatSmsLag({ label, senders, lag, webhookLag }: SmsSection): string[]
             : '  webhook delivery lag: no sms.status event reached the receiver',
         ]
       : []),
+  ];
+}
+
+function formatCallLag({ label, connections, lag }: CallsSection): string[] {
+  const { integrity } = lag;
+  const statuses = Object.entries(integrity.endStatuses).map(([status, count]) => `${status} ${fmt(count)}`).join(', ');
+  return [
+    '',
+    `${label}, ${connections} connections: charge lag (ledger created_at - call ended_at, measured run): ${lag.lagMs ? `${lagText(lag.lagMs)} over ${fmt(lag.calls)} answered calls` : `not computed: ${fmt(lag.calls)} answered calls, not all charged`}`,
+    lag.complete
+      ? `  every call had ended and every answered one was charged by read ${lag.reads} after the run (reading took ${fmt(lag.waitedMs)} ms)`
+      : `  gave up after ${lag.timeoutSeconds} s: calls still running or uncharged`,
+    `  integrity: ${fmt(integrity.answers)} 201 answers (warm-up + measured), ${fmt(integrity.ended)} ended (${statuses || 'none'}), ` +
+      `${fmt(integrity.charged)} of ${fmt(integrity.billable)} answered calls charged, ${fmt(integrity.debits)} call.minutes debits, ${integrity.chargedTwice} calls charged twice, ` +
+      `${integrity.debitsWithoutAnswer} debits of calls cut off at the end of a run (at most ${integrity.allowedWithoutAnswer})`,
   ];
 }
 

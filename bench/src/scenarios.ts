@@ -1,8 +1,9 @@
 // What each load-generator connection sends: a fixed GET, a closed-loop PATCH on a tool the
-// connection owns alone (always carrying the revision its previous answer returned), or an SMS.
+// connection owns alone (always carrying the revision its previous answer returned), an SMS, or a call.
 import type autocannon from 'autocannon';
 import type { ToolFixture } from './fixtures.js';
-import type { SentSmsLog } from './sent-sms.js';
+import type { AcceptedLog } from './accepted-log.js';
+import type { BenchCaller } from './call-fixtures.js';
 import type { SmsSender } from './sms-fixtures.js';
 
 /** Builds the request of the connection with this index (0 .. connections-1). */
@@ -57,7 +58,7 @@ export function patchToolScenario(apiKey: string, tools: ToolFixture[]): Scenari
  * destination (no Idempotency-Key, so each request is a new message). Each 202 answer is logged
  * (id and created_at) for the event-lag check.
  */
-export function sendSmsScenario(apiKey: string, sender: SmsSender, destination: string, sent: SentSmsLog): Scenario {
+export function sendSmsScenario(apiKey: string, sender: SmsSender, destination: string, sent: AcceptedLog): Scenario {
   const body = JSON.stringify({ from_number_id: sender.id, to: destination, body: 'Your bench appointment is confirmed for 10:30 tomorrow.' });
   return () => ({
     method: 'POST',
@@ -66,6 +67,24 @@ export function sendSmsScenario(apiKey: string, sender: SmsSender, destination: 
     body,
     onResponse: (status, responseBody) => {
       if (status === 202) sent.record(responseBody);
+    },
+  });
+}
+
+/**
+ * Every connection places the same call from the bench number to a destination the sandbox answers
+ * (no Idempotency-Key, so each request is a new call). Each 201 answer is logged (id and
+ * created_at) for the lag from the call's end to its ledger entry.
+ */
+export function placeCallScenario(apiKey: string, caller: BenchCaller, destination: string, script: readonly unknown[], placed: AcceptedLog): Scenario {
+  const body = JSON.stringify({ assistant_id: caller.assistantId, from: caller.from, to: destination, metadata: { sandbox_script: script } });
+  return () => ({
+    method: 'POST',
+    path: '/api/v1/calls',
+    headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+    body,
+    onResponse: (status, responseBody) => {
+      if (status === 201) placed.record(responseBody);
     },
   });
 }

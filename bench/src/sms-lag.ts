@@ -1,8 +1,8 @@
 // How long an accepted SMS takes to become a ledger debit (outbox → event stream → billing's usage
 // consumer), and whether every accepted send was debited exactly once.
-import { setTimeout as sleep } from 'node:timers/promises';
-import { readSmsDebits, type SmsDebit } from './ledger.js';
-import type { SentSms, SentSmsLog } from './sent-sms.js';
+import { firstDebitOf, readDebits, smsDebitKind, type Debit } from './ledger.js';
+import type { Accepted, AcceptedLog } from './accepted-log.js';
+import { readUntil } from './read-until.js';
 
 export interface SmsIntegrity {
   /** 202 answers received, warm-up and measured run together. */
@@ -60,7 +60,7 @@ export function lagFiguresOf(lags: readonly number[]): LagFigures | undefined {
   return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1)!, mean: sorted.reduce((a, b) => a + b, 0) / sorted.length };
 }
 
-function lagOf(messages: readonly SentSms[], firstDebitOf: Map<string, SmsDebit>, from: (message: SentSms) => number): LagFigures | undefined {
+function lagOf(messages: readonly Accepted[], firstDebitOf: Map<string, Debit>, from: (message: Accepted) => number): LagFigures | undefined {
   const lags: number[] = [];
   for (const message of messages) {
     const debit = firstDebitOf.get(message.id);
@@ -70,7 +70,7 @@ function lagOf(messages: readonly SentSms[], firstDebitOf: Map<string, SmsDebit>
   return lagFiguresOf(lags);
 }
 
-function integrityOf(answered: SentSms[], debits: SmsDebit[], allowedWithoutAnswer: number): SmsIntegrity {
+function integrityOf(answered: Accepted[], debits: Debit[], allowedWithoutAnswer: number): SmsIntegrity {
   const answeredIds = new Set(answered.map((message) => message.id));
   const debitsPerMessage = new Map<string, number>();
   for (const debit of debits) debitsPerMessage.set(debit.reference, (debitsPerMessage.get(debit.reference) ?? 0) + 1);
@@ -89,38 +89,25 @@ function integrityOf(answered: SentSms[], debits: SmsDebit[], allowedWithoutAnsw
  * computes the lag of the measured run's messages and the integrity of all debits. A failed read
  * counts as "not yet": the timeout decides, and the report names the error.
  */
-export async function measureSmsLag(baseUrl: string, apiKey: string, sent: SentSmsLog, connections: number, timeoutSeconds: number): Promise<SmsLagReport> {
+export async function measureSmsLag(baseUrl: string, apiKey: string, sent: AcceptedLog, connections: number, timeoutSeconds: number): Promise<SmsLagReport> {
   const answered = sent.all();
-  const startedAt = Date.now();
-  let debits: SmsDebit[] = [];
-  let complete = false;
-  let ledgerReads = 0;
-  let lastReadError: string | undefined;
-  for (;;) {
-    try {
-      debits = await readSmsDebits(baseUrl, apiKey);
-      lastReadError = undefined;
-      ledgerReads += 1;
+  let debits: Debit[] = [];
+  const { reads: ledgerReads, waitedMs, complete, lastReadError } = await readUntil(
+    async () => {
+      debits = await readDebits(baseUrl, apiKey, smsDebitKind);
       const debited = new Set(debits.map((debit) => debit.reference));
-      complete = answered.every((message) => debited.has(message.id));
-    } catch (error) {
-      lastReadError = error instanceof Error ? error.message : String(error);
-    }
-    if (complete || Date.now() - startedAt >= timeoutSeconds * 1000) break;
-    await sleep(250);
-  }
-  const waitedMs = Date.now() - startedAt;
+      return answered.every((message) => debited.has(message.id));
+    },
+    timeoutSeconds,
+    250,
+  );
 
-  const firstDebitOf = new Map<string, SmsDebit>();
-  for (const debit of debits) {
-    const known = firstDebitOf.get(debit.reference);
-    if (!known || debit.createdAtMs < known.createdAtMs) firstDebitOf.set(debit.reference, debit);
-  }
+  const firstDebits = firstDebitOf(debits);
   const measured = sent.lastRun();
   return {
     messages: measured.length,
-    lagMs: lagOf(measured, firstDebitOf, (message) => message.createdAtMs),
-    afterAnswerMs: lagOf(measured, firstDebitOf, (message) => message.answeredAtMs),
+    lagMs: lagOf(measured, firstDebits, (message) => message.createdAtMs),
+    afterAnswerMs: lagOf(measured, firstDebits, (message) => message.answeredAtMs),
     ledgerReads,
     waitedMs,
     complete,

@@ -3,7 +3,7 @@
 // records every request.
 import { createHmac, randomBytes } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closerOf, listenOnLoopback } from './listen.js';
 import type { ApiClient } from './api-client.js';
 
 /** accept_silently: takes a message (it is sent and listed) but the answer never comes, like a carrier whose caller died. */
@@ -154,16 +154,11 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
       json(res, 404, { code: 20404, message: 'Not found', status: 404 });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return Object.assign(fake, {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: await listenOnLoopback(server),
     sentMessages: () => fake.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/Messages.json')).map((r) => r.form),
     placedCalls: () => fake.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/Calls.json') && r.sid).map((r) => ({ form: r.form, sid: r.sid! })),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: closerOf(server),
   });
 }
 

@@ -1,10 +1,10 @@
 // Real servers on 127.0.0.1 standing in for the outside world a tool calls: an HTTP API that
 // records what it received, and an MCP server speaking Streamable HTTP through the SDK.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
+import { closerOf, listenOnLoopback } from './listen.js';
 
 export interface Received {
   method: string;
@@ -18,18 +18,6 @@ export interface Loopback {
   received: Received[];
   close(): Promise<void>;
 }
-
-/** Listens on `host` (127.0.0.1 unless a test needs every interface); the URL always names 127.0.0.1. */
-async function listen(server: http.Server, host = '127.0.0.1'): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-const closer = (server: http.Server) => () =>
-  new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
 
 export async function startHttpApi(
   respond: (request: Received, res: http.ServerResponse) => void = (_request, res) => {
@@ -48,7 +36,7 @@ export async function startHttpApi(
       respond(request, res);
     });
   });
-  return { url: await listen(server, host), received, close: closer(server) };
+  return { url: await listenOnLoopback(server, host), received, close: closerOf(server) };
 }
 
 /** A stateless MCP server that requires `Authorization: Bearer <token>`. */
@@ -67,5 +55,5 @@ export async function startMcpServer(token: string): Promise<Loopback> {
     res.on('close', () => void transport.close());
     void mcp.connect(transport).then(() => transport.handleRequest(req, res));
   });
-  return { url: `${await listen(server)}/mcp`, received, close: closer(server) };
+  return { url: `${await listenOnLoopback(server)}/mcp`, received, close: closerOf(server) };
 }

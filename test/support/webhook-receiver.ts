@@ -2,7 +2,7 @@
 // and answers as the test says (a status, or no answer at all until released), and the receiver's
 // side of the signature check (the typed client's, as a user's receiver would use it).
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closerOf, listenOnLoopback } from './listen.js';
 import { verifyWebhookSignature, WebhookSignatureError } from '@voice/client';
 
 export interface WebhookRequest {
@@ -38,18 +38,13 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       res.end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    url: `${await listenOnLoopback(server)}/hooks`,
     received,
     answer: (next) => {
       answer = next;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: closerOf(server),
   };
 }
 

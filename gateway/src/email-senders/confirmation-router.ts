@@ -2,16 +2,16 @@
 // what it confirms, POST confirms; the token is the only proof, checked by the platform-users service
 // (signature, expiry, single use). An unknown, tampered or used link is one 404 page; an expired one
 // is 410 and says to ask for a new link.
-import express, { type Express, type Request, type Response } from 'express';
+import express, { type Express, type Response } from 'express';
 import type { CallerSigner } from '@voice/runtime/caller';
 import type { Logger } from '@voice/runtime/logger';
 import { ConfirmationState } from '@voice/proto/voice/platform/v1/email';
 import { gatewayCallOptions } from '../auth/signed-caller.js';
 import type { ServiceClients } from '../clients.js';
-import { envelopeOf } from '../errors/error-handler.js';
 import { isMalformedPathEncoding } from '../errors/path-encoding.js';
 import { sendPage } from '../oauth/page/html.js';
 import { errorPage } from '../oauth/page/pages.js';
+import { tokenPage } from '../oauth/page/token-page.js';
 import { confirmSenderPage, senderConfirmedPage } from './pages.js';
 
 export interface SenderConfirmationOptions {
@@ -32,15 +32,7 @@ export function registerSenderConfirmationRoutes(app: Express, options: SenderCo
   const expired = (res: Response) =>
     sendPage(res, 410, errorPage(options.platformName(), 'This link has expired', 'Delete the sender and add it again to receive a new link.'));
 
-  const handle = (work: (req: Request, res: Response, token: string) => Promise<void>) => (req: Request, res: Response) => {
-    const token = String(req.params.token);
-    if (!tokenPattern.test(token)) return invalid(res);
-    work(req, res, token).catch((error: unknown) => {
-      const envelope = envelopeOf(error);
-      if (!envelope || envelope.status >= 500) options.logger?.error('sender confirmation page failed', { request_id: res.locals.requestId, method: req.method, error });
-      sendPage(res, envelope?.status === 503 ? 503 : 500, errorPage(options.platformName(), 'Something went wrong', 'Please try again in a moment.'));
-    });
-  };
+  const handle = tokenPage({ tokenPattern, unknown: invalid, platformName: options.platformName, what: 'sender confirmation page', logger: options.logger });
 
   router.get(
     `${senderConfirmationPath}/:token`,

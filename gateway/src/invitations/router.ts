@@ -1,7 +1,7 @@
 // /invitations/{token}: the link an invitation e-mail carries. GET shows the form to choose a
 // password, POST sets it. The token is the only proof, so nothing here needs a credential; an
 // unknown, used or expired token is the same 404 page.
-import express, { type Express, type Request, type Response } from 'express';
+import express, { type Express, type Response } from 'express';
 import { ConnectError } from '@connectrpc/connect';
 import type { CallerSigner } from '@voice/runtime/caller';
 import { errorDetailOf } from '@voice/runtime/errors';
@@ -9,11 +9,11 @@ import type { Logger } from '@voice/runtime/logger';
 import { gatewayCallOptions } from '../auth/signed-caller.js';
 import type { ServiceClients } from '../clients.js';
 import { bodyParserFailure } from '../errors/body-parser.js';
-import { envelopeOf } from '../errors/error-handler.js';
 import { isMalformedPathEncoding } from '../errors/path-encoding.js';
 import { parseForm } from '../oauth/form.js';
 import { sendPage } from '../oauth/page/html.js';
 import { errorPage } from '../oauth/page/pages.js';
+import { tokenPage } from '../oauth/page/token-page.js';
 import { currentRealm } from '../tenants/tenant-context.js';
 import { invitationPage, passwordSetPage } from './pages.js';
 
@@ -34,20 +34,7 @@ export function registerInvitationRoutes(app: Express, options: InvitationOption
   const notFound = (res: Response) =>
     sendPage(res, 404, errorPage(options.platformName(), 'This invitation is not valid', 'The link is unknown, already used or expired. Ask for a new invitation.'));
 
-  /** Serves a page, turning a refusal of the platform-users service into the matching page. */
-  const handle = (work: (req: Request, res: Response, token: string) => Promise<void>) => (req: Request, res: Response) => {
-    const token = String(req.params.token);
-    if (!tokenPattern.test(token)) return notFound(res);
-    work(req, res, token).catch((error: unknown) => {
-      // The API's own reading of the failure; the page says only not found, or try again.
-      const envelope = envelopeOf(error);
-      if (envelope?.code === 'not_found') return notFound(res);
-      if (!envelope || envelope.status >= 500) {
-        options.logger?.error('invitation page failed', { request_id: res.locals.requestId, method: req.method, error });
-      }
-      sendPage(res, envelope?.status === 503 ? 503 : 500, errorPage(options.platformName(), 'Something went wrong', 'Please try again in a moment.'));
-    });
-  };
+  const handle = tokenPage({ tokenPattern, unknown: notFound, platformName: options.platformName, what: 'invitation page', logger: options.logger });
 
   router.get(
     '/invitations/:token',

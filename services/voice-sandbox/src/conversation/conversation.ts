@@ -2,6 +2,7 @@
 // message, plays the script's steps (turns, tool calls, events, analysis, pauses) until it hangs up,
 // the carrier hangs up (`stopped`) or the call reaches its time limit, then uploads a recording of
 // the call's length and ends the session.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { JsonObject } from '@bufbuild/protobuf';
 import { silentWav } from '../recording/wav.js';
 import { scriptOf, type ScriptStep } from './script.js';
@@ -18,19 +19,9 @@ export interface ConversationOptions {
   now: () => number;
 }
 
-/** Waits `ms`, or less when the signal aborts first. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  if (ms <= 0 || signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
+/** Waits `ms`, or less when the signal aborts first (the abort is the caller's to read). */
+const pause = (ms: number, signal: AbortSignal): Promise<void> =>
+  ms <= 0 || signal.aborted ? Promise.resolve() : sleep(ms, undefined, { signal }).catch(() => undefined);
 
 const toolAnswerText = (name: string, answer: Awaited<ReturnType<SessionReports['invokeTool']>>): string =>
   answer.ok ? (typeof answer.result === 'string' ? answer.result : JSON.stringify(answer.result)) : `The ${name} tool failed: ${answer.error}`;

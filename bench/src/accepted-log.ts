@@ -1,15 +1,16 @@
-// Every 202 answer of POST /api/v1/sms/send the load generator received: the message id and the
-// server's created_at from the body, grouped by run (warm-up, measured).
-export interface SentSms {
+// Every answer of a create the load generator received (POST /api/v1/sms/send's 202, POST
+// /api/v1/calls's 201): the id and the server's created_at from the body, grouped by run (warm-up,
+// measured).
+export interface Accepted {
   id: string;
-  /** The message's created_at, in ms since the epoch. */
+  /** The resource's created_at, in ms since the epoch. */
   createdAtMs: number;
-  /** When the bench read the 202 answer, in ms since the epoch (same machine, same clock). */
+  /** When the bench read the answer, in ms since the epoch (same machine, same clock). */
   answeredAtMs: number;
 }
 
-export class SentSmsLog {
-  private readonly runs: SentSms[][] = [];
+export class AcceptedLog {
+  private readonly runs: Accepted[][] = [];
 
   /** Starts a new run; answers recorded from now on belong to it. */
   startRun(): void {
@@ -18,7 +19,7 @@ export class SentSmsLog {
 
   record(body: string): void {
     const run = this.runs.at(-1);
-    if (!run) throw new Error('an SMS answer arrived before any run started');
+    if (!run) throw new Error('an answer arrived before any run started');
     const { data } = JSON.parse(body) as { data: { id: string; created_at: string } };
     run.push({ id: data.id, createdAtMs: Date.parse(data.created_at), answeredAtMs: Date.now() });
   }
@@ -28,12 +29,12 @@ export class SentSmsLog {
   }
 
   /** The answers of the last run started (the measured one, once measure() is done). */
-  lastRun(): readonly SentSms[] {
+  lastRun(): readonly Accepted[] {
     return this.runs.at(-1) ?? [];
   }
 
   /** The answers of every run. */
-  all(): SentSms[] {
+  all(): Accepted[] {
     return this.runs.flat();
   }
 }

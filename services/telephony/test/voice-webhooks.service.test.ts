@@ -7,19 +7,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { create, fromBinary } from '@bufbuild/protobuf';
+import { fromBinary } from '@bufbuild/protobuf';
 import { Code } from '@connectrpc/connect';
 import { SecretBox } from '@voice/runtime/crypto';
 import { callLegChangedSubject } from '@voice/runtime/events';
 import { newId } from '@voice/runtime/ids';
-import { AcceptInboundCallResponseSchema, type AcceptInboundCallRequest } from '@voice/proto/voice/calls/v1/call_intake';
 import { CallLegChangedSchema, CallLegService, CallLegStatus } from '@voice/proto/voice/telephony/v1/call_legs';
 import { CarrierVoiceService, VoiceWebhookKind } from '@voice/proto/voice/telephony/v1/carrier_voice';
-import type { CallSession, CallsPeer } from '../src/call-legs/calls-peer.js';
-import type { CarrierRecording } from '../src/carriers/carrier.js';
 import { twilioSignature } from '../src/carriers/twilio.js';
 import { openSqliteTelephonyStore } from '../src/store/sqlite.js';
 import { connectionRecord, numberRecord } from './store.contract.js';
+import { CallsDouble } from './calls-double.js';
 import { failure, sandboxCarriers, setupService } from './harness.js';
 import { startFakeTwilio, type FakeTwilio } from './support-carrier/twilio-server.js';
 import type { TierClient } from '../../runtime/test/service-tiers.js';
@@ -32,24 +30,6 @@ const mediaUrl = 'wss://runtime.example/media';
 const accountSid = `AC${randomBytes(16).toString('hex')}`;
 const authToken = randomBytes(16).toString('hex');
 const sid = (prefix: string) => `${prefix}${randomBytes(16).toString('hex')}`;
-
-/** The calls service as telephony sees it: takes (or refuses) inbound calls and keeps recordings. */
-class CallsDouble implements CallsPeer {
-  readonly offered: AcceptInboundCallRequest[] = [];
-  readonly recordings: { session: CallSession; recording: CarrierRecording }[] = [];
-  refuse = false;
-
-  async acceptInboundCall(request: Omit<AcceptInboundCallRequest, '$typeName' | '$unknown'>) {
-    this.offered.push(request as AcceptInboundCallRequest);
-    if (this.refuse) return create(AcceptInboundCallResponseSchema, { refusal: 'no funds' });
-    const callId = newId();
-    return create(AcceptInboundCallResponseSchema, { callId, mediaParameters: { call_id: callId, session_token: `st_${callId}` } });
-  }
-
-  async uploadRecording(session: CallSession, recording: CarrierRecording) {
-    this.recordings.push({ session, recording });
-  }
-}
 
 let twilio: FakeTwilio;
 let carriers: ReturnType<typeof sandboxCarriers>;

@@ -3917,7 +3917,7 @@ export interface components {
         EmailHistoryItem: {
             /**
              * Format: uuid
-             * @description UUID v4
+             * @description UUID; a summary e-mail’s is derived from its call and recipient (version 8), so a retry names it again
              */
             id: string;
             /**

@@ -4,6 +4,7 @@
 // one in-process notifier; data under DATA_DIR. The sandbox voice runtime streams calls' media on a
 // loopback port of its own. The process serves one metrics endpoint for all
 // of them (each service's metrics carry its `service` label).
+import { clusterProcesses } from './cluster-config.js';
 import { holdFreePort } from './held-port.js';
 import { freePortsEnv, readCommonConfig, type Env } from '@voice/runtime/config';
 import { openConfiguredEventStream, type EventStream } from '@voice/runtime/events';
@@ -60,6 +61,9 @@ const loopbackDefaults = (env: Env): Env => ({ ...freePortsEnv(), ...env });
 
 type ServiceName = keyof RunningPlatform['services'];
 
+/** The variable of a service's port: the processes' one table (cluster-config.ts) names each one's prefix. */
+const portVariableOf = (name: ServiceName): string => `${clusterProcesses.find((process) => process.name === name)!.prefix}_PORT`;
+
 interface Running {
   server: { url: string; port: number };
   close(): Promise<void>;
@@ -106,18 +110,6 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
         })()
       : undefined;
   const mediaUrl = serviceEnv.VOICE_MEDIA_URL ?? sandboxRuntime!.mediaUrl;
-  const portVariables: Record<ServiceName, string> = {
-    identity: 'VOICE_IDENTITY_PORT',
-    tools: 'VOICE_TOOLS_PORT',
-    billing: 'VOICE_BILLING_PORT',
-    telephony: 'VOICE_TELEPHONY_PORT',
-    platformUsers: 'VOICE_PLATFORM_USERS_PORT',
-    assistants: 'VOICE_ASSISTANTS_PORT',
-    calls: 'VOICE_CALLS_PORT',
-    webhooks: 'VOICE_WEBHOOKS_PORT',
-    webhooksDelivery: 'VOICE_WEBHOOKS_DELIVERY_PORT',
-    campaigns: 'VOICE_CAMPAIGNS_PORT',
-  };
   // In start order: each service may call those started before it.
   const starters: Record<ServiceName, (env: Env) => Promise<Running>> = {
     identity: (serviceEnv) => startIdentityService(serviceEnv, { logger: loggerFor('identity'), notifier, announce: options.announce, local }),
@@ -151,7 +143,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
     if (running.has(name)) return;
     // A restarted service comes back on the port it had, so its callers need no new address.
     const port = urls[name] ? new URL(urls[name]).port : undefined;
-    const service = await starters[name](port ? { ...serviceEnv, [portVariables[name]]: port } : serviceEnv);
+    const service = await starters[name](port ? { ...serviceEnv, [portVariableOf(name)]: port } : serviceEnv);
     running.set(name, service);
     urls[name] = service.server.url;
   };

@@ -4,9 +4,8 @@
 // one in-process notifier; data under DATA_DIR. The sandbox voice runtime streams calls' media on a
 // loopback port of its own. The process serves one metrics endpoint for all
 // of them (each service's metrics carry its `service` label).
-import { clusterProcesses } from './cluster-config.js';
 import { holdFreePort } from './held-port.js';
-import { freePortsEnv, readCommonConfig, type Env } from '@voice/runtime/config';
+import { freePortsEnv, readCommonConfig, servicePorts, serviceVariablePrefix, type Env, type ServiceName as RuntimeServiceName } from '@voice/runtime/config';
 import { openConfiguredEventStream, type EventStream } from '@voice/runtime/events';
 import { InProcessServices, readInternalTransport, type InternalTransportKind } from '@voice/runtime/internal';
 import { createLogger, type Logger } from '@voice/runtime/logger';
@@ -21,7 +20,7 @@ import { reachableHost } from '@voice/runtime/server';
 import { startAssistantsService } from '@voice/assistants';
 import { startBillingService } from '@voice/billing';
 import { startCallsService } from '@voice/calls';
-import { startCampaignsService } from '@voice/campaigns';
+import { startCampaignDialer, startCampaignsService } from '@voice/campaigns';
 import { startGateway, type StartedGateway } from '@voice/gateway';
 import { startIdentityService } from '@voice/identity';
 import { startPlatformUsersService } from '@voice/platform-users';
@@ -38,7 +37,7 @@ export interface RunningPlatform {
   /** The process's Prometheus endpoint (`…/metrics`); undefined with VOICE_METRICS_PORT=off. */
   metricsUrl: string | undefined;
   /** Loopback addresses of the services, for internal gRPC callers (tests, operators' tools). */
-  services: Record<'identity' | 'tools' | 'telephony' | 'billing' | 'platformUsers' | 'assistants' | 'webhooks' | 'webhooksDelivery' | 'calls' | 'campaigns', string>;
+  services: Record<'identity' | 'tools' | 'telephony' | 'billing' | 'platformUsers' | 'assistants' | 'webhooks' | 'webhooksDelivery' | 'calls' | 'campaigns' | 'campaignsDialer', string>;
   /** How the gateway and the services call each other (VOICE_INTERNAL_TRANSPORT). */
   internalTransport: InternalTransportKind;
   /** The event stream every service of the process shares (a test replays an event through it). */
@@ -61,8 +60,12 @@ const loopbackDefaults = (env: Env): Env => ({ ...freePortsEnv(), ...env });
 
 type ServiceName = keyof RunningPlatform['services'];
 
-/** The variable of a service's port: the processes' one table (cluster-config.ts) names each one's prefix. */
-const portVariableOf = (name: ServiceName): string => `${clusterProcesses.find((process) => process.name === name)!.prefix}_PORT`;
+/** The variable of a service's port, from runtime's table (`platformUsers` is the service `platform-users`). */
+function portVariableOf(name: ServiceName): string {
+  const service = name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+  if (!(service in servicePorts)) throw new Error(`${name} is no service of runtime's table (services/runtime/src/config/services.ts)`);
+  return `${serviceVariablePrefix(service as RuntimeServiceName)}_PORT`;
+}
 
 interface Running {
   server: { url: string; port: number };
@@ -137,7 +140,12 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
       );
     },
     campaigns: (serviceEnv) =>
-      startCampaignsService({ ...serviceEnv, VOICE_ASSISTANTS_URL: urls.assistants, VOICE_TELEPHONY_URL: urls.telephony }, { logger: loggerFor('campaigns'), local }),
+      startCampaignsService({ ...serviceEnv, VOICE_ASSISTANTS_URL: urls.assistants, VOICE_TELEPHONY_URL: urls.telephony }, { logger: loggerFor('campaigns'), events, local }),
+    campaignsDialer: (serviceEnv) =>
+      startCampaignDialer(
+        { ...serviceEnv, VOICE_ASSISTANTS_URL: urls.assistants, VOICE_TELEPHONY_URL: urls.telephony, VOICE_CALLS_URL: urls.calls },
+        { logger: loggerFor('campaigns-dialer'), events, local },
+      ),
   };
   const startService = async (name: ServiceName) => {
     if (running.has(name)) return;

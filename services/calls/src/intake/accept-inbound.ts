@@ -6,8 +6,8 @@
 // call and holds nothing twice.
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import { Code, ConnectError } from '@connectrpc/connect';
-import { internalCallerOf, serviceCaller, type WorkspaceCaller } from '@voice/runtime/caller';
-import { invalidRequest, serviceError } from '@voice/runtime/errors';
+import { internalCallerFor, serviceCaller, type WorkspaceCaller } from '@voice/runtime/caller';
+import { invalidRequest } from '@voice/runtime/errors';
 import { idempotencyClaim } from '@voice/runtime/idempotency';
 import { isUuid } from '@voice/runtime/ids';
 import { parseE164 } from '@voice/contracts/telephony';
@@ -25,8 +25,7 @@ export class CallIntake implements ServiceImpl<typeof CallIntakeService> {
   constructor(private readonly deps: CallsDeps) {}
 
   async acceptInboundCall(request: AcceptInboundCallRequest, context: HandlerContext) {
-    const signed = internalCallerOf(context, 'only telephony may hand over inbound calls');
-    if (signed.workspaceId && signed.workspaceId !== request.workspaceId) throw serviceError('forbidden', 'the call names another workspace than its caller');
+    const signed = internalCallerFor(context, request.workspaceId, 'only telephony may hand over inbound calls');
     const from = parseE164(request.from)?.number;
     const to = parseE164(request.to)?.number;
     const issues = [

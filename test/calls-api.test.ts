@@ -114,6 +114,14 @@ describe('placing a call', () => {
     expect(await balance(platform.api, some.key)).toEqual({ credits: '0.2500', minutes: '0.000', available: { credits: '0.0500', minutes: '0.000' } });
   });
 
+  test('an assistant that allows more than the 4 hours a carrier carries places its call, holding 4 hours', async () => {
+    const { key, number, assistantId } = await ready({ credits: '30.0000', maxSeconds: 20_000 });
+    const placed = await place(key, { assistant_id: assistantId, from: number.number, to: destination });
+    expect(placed.status).toBe(201);
+    // 240 minutes at 0.1000 credits.
+    expect((await balance(platform.api, key)).available).toEqual({ credits: '6.0000', minutes: '0.000' });
+  });
+
   test('concurrent calls against a small wallet never hold more than it has', async () => {
     const { key, number, assistantId } = await ready({ credits: '0.5000', maxSeconds: 120 });
     const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => place(key, { assistant_id: assistantId, from: number.number, to: `+1415555016${i}` })));

@@ -6,6 +6,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { expectError, fieldsOf } from './support/api-client.js';
+import { dayWindow } from './support/campaigns.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 import { buySmsNumber } from './support/telephony.js';
 
@@ -150,7 +151,8 @@ describe('campaign CRUD', () => {
 describe('the state machine', () => {
   test('start needs leads and a campaign that is not running; stop needs a running one; a running campaign refuses unsafe changes and deletion', async () => {
     const ws = await ready();
-    const campaign = await createCampaign(ws);
+    // Its window closed, the running campaign dials nobody meanwhile (and so does not complete).
+    const campaign = await createCampaign(ws, { window: dayWindow('closed') });
     const path = `/campaigns/${campaign.id}`;
 
     // Stop when not running (draft).
@@ -171,7 +173,7 @@ describe('the state machine', () => {
     expect(again.body.error.message).toMatch(/already running/);
 
     // A running campaign takes name, pacing and window; anything else is 409 and changes nothing.
-    const safe = await platform.api.patch(path, ws.key, { name: 'Live', window: { days: ['mon'], start: '08:00', end: '20:00', time_zone: 'America/New_York' }, expected_revision: 2 });
+    const safe = await platform.api.patch(path, ws.key, { name: 'Live', window: { ...dayWindow('closed'), days: ['mon'], start: '08:00', end: '20:00' }, expected_revision: 2 });
     expect(safe.body.data).toMatchObject({ name: 'Live', status: 'running', revision: 3 });
     for (const unsafe of [{ retry: { max_attempts: 1, delay_minutes: 1, on: [] } }, { assistant_id: ws.assistantId }, { from_number_ids: [ws.number.id] }, { segment_id: null }]) {
       expectError(await platform.api.patch(path, ws.key, { ...unsafe, expected_revision: 3 }), 409, 'conflict');
@@ -251,7 +253,7 @@ describe('MCP', () => {
       );
       const deleteLead = (await client.listTools()).tools.find((tool) => tool.name === 'delete_lead')!;
       expect(deleteLead.description).toMatch(/^Deprecated: /);
-      const created = await client.callTool({ name: 'create_campaign', arguments: campaignBody(ws) });
+      const created = await client.callTool({ name: 'create_campaign', arguments: campaignBody(ws, { window: dayWindow('closed') }) });
       const campaign = (created.structuredContent as { data: { id: string } }).data;
       const refused = await client.callTool({ name: 'stop_campaign', arguments: { id: campaign.id } });
       expect(refused.isError).toBe(true);

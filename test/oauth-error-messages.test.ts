@@ -128,6 +128,12 @@ describe('registration (RFC 7591)', () => {
     ],
     ['the implicit flow', () => register('{"redirect_uris":["https://agent.example.com/cb"],"response_types":["token"]}'), 'invalid_client_metadata', 'response_types: must be code, not "token"'],
     [
+      'a redirect URI of 2001 characters',
+      () => register(JSON.stringify({ redirect_uris: [`https://agent.example.com/${'p'.repeat(2001 - 'https://agent.example.com/'.length)}`] })),
+      'invalid_redirect_uri',
+      'redirect_uris.0: must be at most 2000 characters',
+    ],
+    [
       'a client_name of 201 characters',
       () => register(JSON.stringify({ redirect_uris: ['https://agent.example.com/cb'], client_name: 'n'.repeat(201) })),
       'invalid_client_metadata',

@@ -59,8 +59,11 @@ const variableSchema = z.strictObject({
   default_value: z.string().max(2000).optional(),
 });
 
+/** How long an assistant's calls may last when its end_call does not say. */
+export const defaultMaxDurationSeconds = 1_800;
+
 const endCallSchema = z.strictObject({
-  max_duration_seconds: z.int().min(10).max(43_200).default(1800),
+  max_duration_seconds: z.int().min(10).max(43_200).default(defaultMaxDurationSeconds),
   silence_timeout_seconds: z.int().min(5).max(3600).default(30),
   /** Said by the caller or the assistant, any of these ends the call. */
   phrases: z.array(z.string().min(1).max(200)).max(20).default([]),

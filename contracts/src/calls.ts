@@ -15,6 +15,9 @@ export const transcriptRoles = ['assistant', 'user'] as const;
 /** What a call minute beyond the wallet's included minutes costs unless the operator sets VOICE_CALL_CREDITS_PER_MINUTE. */
 export const defaultCallCreditsPerMinute = '0.1000';
 
+/** The longest a call lasts whatever its assistant allows: the longest call a carrier carries (Twilio's TimeLimit, 4 hours). */
+export const maxCallSeconds = 4 * 3600;
+
 /** Limits of what a call carries for the conversation (documented in the schema). */
 export const callInputLimits = {
   variables: 50,

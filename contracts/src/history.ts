@@ -34,7 +34,7 @@ export const emailStatuses = ['queued', 'sent', 'failed'] as const;
 
 export const emailHistoryItemSchema = z
   .object({
-    id: idSchema,
+    id: z.uuid().describe('UUID; a summary e-mail’s is derived from its call and recipient (version 8), so a retry names it again'),
     status: z.enum(emailStatuses).describe('queued while the platform sends or retries it, sent once the mail server accepted it, failed when it was refused or given up'),
     sender_id: idSchema.describe('the e-mail sender it went out from'),
     from: z.string().describe('the From address; empty when its sender was deleted before it was sent'),
@@ -65,7 +65,7 @@ export const listHistoryQuerySchema = z.strictObject({
 
 export const historyItemSchema = z
   .object({
-    id: idSchema.describe('the call’s (GET /calls/{id}), SMS’s or e-mail’s (GET /history/emails/{id}) id'),
+    id: z.uuid().describe('the call’s (GET /calls/{id}), SMS’s or e-mail’s (GET /history/emails/{id}) id'),
     channel: z.enum(historyChannels),
     direction: z.enum(['inbound', 'outbound']),
     status: z.string().describe('the channel’s own status: a call’s (queued … completed), an SMS’s (queued, sent, delivered, failed) or an e-mail’s (queued, sent, failed)'),

@@ -20,7 +20,7 @@ import { reachableHost } from '@voice/runtime/server';
 import { startAssistantsService } from '@voice/assistants';
 import { startBillingService } from '@voice/billing';
 import { startCallsService } from '@voice/calls';
-import { startCampaignsService } from '@voice/campaigns';
+import { startCampaignDialer, startCampaignsService } from '@voice/campaigns';
 import { startGateway, type StartedGateway } from '@voice/gateway';
 import { startIdentityService } from '@voice/identity';
 import { startPlatformUsersService } from '@voice/platform-users';
@@ -37,7 +37,7 @@ export interface RunningPlatform {
   /** The process's Prometheus endpoint (`…/metrics`); undefined with VOICE_METRICS_PORT=off. */
   metricsUrl: string | undefined;
   /** Loopback addresses of the services, for internal gRPC callers (tests, operators' tools). */
-  services: Record<'identity' | 'tools' | 'telephony' | 'billing' | 'platformUsers' | 'assistants' | 'webhooks' | 'webhooksDelivery' | 'calls' | 'campaigns', string>;
+  services: Record<'identity' | 'tools' | 'telephony' | 'billing' | 'platformUsers' | 'assistants' | 'webhooks' | 'webhooksDelivery' | 'calls' | 'campaigns' | 'campaignsDialer', string>;
   /** How the gateway and the services call each other (VOICE_INTERNAL_TRANSPORT). */
   internalTransport: InternalTransportKind;
   /** The event stream every service of the process shares (a test replays an event through it). */
@@ -117,6 +117,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
     webhooks: 'VOICE_WEBHOOKS_PORT',
     webhooksDelivery: 'VOICE_WEBHOOKS_DELIVERY_PORT',
     campaigns: 'VOICE_CAMPAIGNS_PORT',
+    campaignsDialer: 'VOICE_CAMPAIGNS_DIALER_PORT',
   };
   // In start order: each service may call those started before it.
   const starters: Record<ServiceName, (env: Env) => Promise<Running>> = {
@@ -145,7 +146,12 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
       );
     },
     campaigns: (serviceEnv) =>
-      startCampaignsService({ ...serviceEnv, VOICE_ASSISTANTS_URL: urls.assistants, VOICE_TELEPHONY_URL: urls.telephony }, { logger: loggerFor('campaigns'), local }),
+      startCampaignsService({ ...serviceEnv, VOICE_ASSISTANTS_URL: urls.assistants, VOICE_TELEPHONY_URL: urls.telephony }, { logger: loggerFor('campaigns'), events, local }),
+    campaignsDialer: (serviceEnv) =>
+      startCampaignDialer(
+        { ...serviceEnv, VOICE_ASSISTANTS_URL: urls.assistants, VOICE_TELEPHONY_URL: urls.telephony, VOICE_CALLS_URL: urls.calls },
+        { logger: loggerFor('campaigns-dialer'), events, local },
+      ),
   };
   const startService = async (name: ServiceName) => {
     if (running.has(name)) return;

@@ -618,7 +618,7 @@ export interface paths {
         put?: never;
         /**
          * Call a number with an assistant
-         * @description Checked in this order, each with its own error, before anything is dialled: the body (400); the assistant exists in the workspace (404) and the workspace’s plan includes its model, transcriber and voice (403); `from` is a phone number of the workspace (404) that can carry voice calls (409 `telephony_configuration_error`); `to` is not on the workspace’s suppression list (403 `destination_forbidden`); the funds: the call’s longest possible length (the assistant’s `max_duration_seconds`) is held in whole minutes, included minutes first and the rest in credits at the per-minute rate (0.1000 credits a minute unless the operator configured another). A wallet that covers less holds what it covers and the call ends when that is used; one that cannot cover a single minute is 409 `conflict`. The call then answers 201 `queued` and moves on to `ringing`, `in_progress` and an end state; when it ends, its minutes are charged once (per started minute unless the operator configured exact seconds) and the rest of the hold goes back. A carrier that cannot be reached is 503 `telephony_unavailable` and nothing is charged. `variables`: at most 50; `metadata`: at most 16384 bytes as JSON. With an `Idempotency-Key` a retry answers 201 with the first call and `Idempotent-Replayed: true`.
+         * @description Checked in this order, each with its own error, before anything is dialled: the body (400); the assistant exists in the workspace (404) and the workspace’s plan includes its model, transcriber and voice (403); `from` is a phone number of the workspace (404) that can carry voice calls (409 `telephony_configuration_error`); `to` is not on the workspace’s suppression list (403 `destination_forbidden`); the funds: the call’s longest possible length (the assistant’s `max_duration_seconds`, at most 4 hours: the longest call a carrier carries) is held in whole minutes, included minutes first and the rest in credits at the per-minute rate (0.1000 credits a minute unless the operator configured another). A wallet that covers less holds what it covers and the call ends when that is used; one that cannot cover a single minute is 409 `conflict`. The call then answers 201 `queued` and moves on to `ringing`, `in_progress` and an end state; when it ends, its minutes are charged once (per started minute unless the operator configured exact seconds) and the rest of the hold goes back. A carrier that cannot be reached is 503 `telephony_unavailable` and nothing is charged. `variables`: at most 50; `metadata`: at most 16384 bytes as JSON. With an `Idempotency-Key` a retry answers 201 with the first call and `Idempotent-Replayed: true`.
          *
          *     **Scope:** `calls:write`.
          *
@@ -3917,7 +3917,7 @@ export interface components {
         EmailHistoryItem: {
             /**
              * Format: uuid
-             * @description UUID v4
+             * @description UUID; a summary e-mail’s is derived from its call and recipient (version 8), so a retry names it again
              */
             id: string;
             /**

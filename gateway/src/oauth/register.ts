@@ -3,7 +3,7 @@
 import type { Router } from 'express';
 import express from 'express';
 import { z } from 'zod';
-import { maxClientNameLength, maxRedirectUris } from '@voice/runtime/oauth';
+import { maxClientNameLength, maxClientUriLength, maxRedirectUris } from '@voice/runtime/oauth';
 import { validate } from '@voice/runtime/validation';
 import type { OAuthDeps } from './deps.js';
 import { OAuthError } from './oauth-error.js';
@@ -12,7 +12,7 @@ import { currentRealm } from '../tenants/tenant-context.js';
 const atMost = (length: number) => `must be at most ${length} characters`;
 /** Grant and response types are few; any list of them longer than the redirect URIs may be is refused here. */
 const maxListed = maxRedirectUris;
-const listedString = z.string().max(2048, atMost(2048));
+const listedString = z.string().max(maxClientUriLength, atMost(maxClientUriLength));
 const stringList = z.array(listedString).max(maxListed, `must list at most ${maxListed} values`);
 
 /** Unknown metadata fields are ignored, as RFC 7591 2 asks of servers. */
@@ -23,7 +23,7 @@ const registrationSchema = z.looseObject({
   response_types: stringList.optional(),
   token_endpoint_auth_method: z.string().max(64, atMost(64)).optional(),
   scope: z.string().max(2048, atMost(2048)).optional(),
-  client_uri: z.string().max(2048, atMost(2048)).optional(),
+  client_uri: z.string().max(maxClientUriLength, atMost(maxClientUriLength)).optional(),
 });
 
 export function registerRegistrationRoute(router: Router, deps: OAuthDeps): void {

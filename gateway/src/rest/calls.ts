@@ -1,7 +1,7 @@
 // /calls (issue 16; API.md 10): placing a call with an assistant, following it and reading what it
 // became. The calls service checks every precondition in order, each with its own error.
 import type { JsonObject } from '@bufbuild/protobuf';
-import { callInputLimits, defaultCallCreditsPerMinute, callSchema, createCallBodySchema, listCallsQuerySchema, recordingLinkSchema } from '@voice/contracts/calls';
+import { callInputLimits, defaultCallCreditsPerMinute, callSchema, maxCallSeconds, createCallBodySchema, listCallsQuerySchema, recordingLinkSchema } from '@voice/contracts/calls';
 import { dataOf, deletedSchema, listOfSchema } from '@voice/contracts/responses';
 import { defaultRecordingUrlTtlSeconds } from '../config.js';
 import type { RecordingDownloadUrls } from '../recordings/download-urls.js';
@@ -28,7 +28,7 @@ export function registerCallRoutes(rest: RestRouter, deps: RestDeps & { recordin
       description:
         'Checked in this order, each with its own error, before anything is dialled: the body (400); the assistant exists in the workspace (404) and the workspace’s plan includes its model, transcriber and voice (403); ' +
         '`from` is a phone number of the workspace (404) that can carry voice calls (409 `telephony_configuration_error`); `to` is not on the workspace’s suppression list (403 `destination_forbidden`); ' +
-        'the funds: the call’s longest possible length (the assistant’s `max_duration_seconds`) is held in whole minutes, included minutes first and the rest in credits at the per-minute rate ' +
+        `the funds: the call’s longest possible length (the assistant’s \`max_duration_seconds\`, at most ${maxCallSeconds / 3600} hours: the longest call a carrier carries) is held in whole minutes, included minutes first and the rest in credits at the per-minute rate ` +
         `(${defaultCallCreditsPerMinute} credits a minute unless the operator configured another). A wallet that covers less holds what it covers and the call ends when that is used; one that cannot cover a single minute is 409 \`conflict\`. ` +
         'The call then answers 201 `queued` and moves on to `ringing`, `in_progress` and an end state; when it ends, its minutes are charged once (per started minute unless the operator configured exact seconds) and the rest of the hold goes back. ' +
         'A carrier that cannot be reached is 503 `telephony_unavailable` and nothing is charged. ' +

@@ -9,6 +9,8 @@ export interface CampaignsConfig {
   assistantsUrl: string;
   /** Telephony: the numbers a campaign calls from, and the suppression list its leads are checked against. */
   telephonyUrl: string;
+  /** The calls service: the dialer places the campaigns' calls there. */
+  callsUrl: string;
 }
 
 export function readCampaignsConfig(env: Env): CampaignsConfig {
@@ -17,5 +19,6 @@ export function readCampaignsConfig(env: Env): CampaignsConfig {
     ...readListenAddress(env, 'campaigns'),
     assistantsUrl: readServiceUrl(env, 'assistants'),
     telephonyUrl: readServiceUrl(env, 'telephony'),
+    callsUrl: readServiceUrl(env, 'calls'),
   };
 }

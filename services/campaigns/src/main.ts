@@ -3,12 +3,14 @@
 import { CallerSigner } from '@voice/runtime/caller';
 import type { Env } from '@voice/runtime/config';
 import { openInternalChannel, type InProcessServices } from '@voice/runtime/internal';
+import { openConfiguredEventStream, type EventStream } from '@voice/runtime/events';
 import { createLogger, type Logger } from '@voice/runtime/logger';
 import { runProcess } from '@voice/runtime/process';
 import { serviceServerOptions, startConnectServer, startService, type StartedService } from '@voice/runtime/server';
 import { openServiceStore } from '@voice/runtime/store';
 import { monotonicClock } from '@voice/runtime/time';
 import { readCampaignsConfig } from './config.js';
+import { openDialQueue } from './dialer/dial-job.js';
 import { ConnectCampaignPeers } from './peers/peers.js';
 import { campaignsRoutes, campaignsServiceNames } from './routes.js';
 import { MongoCampaignStore } from './store/mongo.js';
@@ -19,6 +21,8 @@ export interface CampaignsOptions {
   logger?: Logger;
   /** The process's in-process services (single-process mode): the handlers are callable there too. */
   local?: InProcessServices;
+  /** The process's event stream in the single-process mode (left open on close); otherwise one is opened from NATS_URL. */
+  events?: EventStream;
 }
 
 export async function startCampaignsService(env: Env, options: CampaignsOptions = {}): Promise<StartedService> {
@@ -31,6 +35,13 @@ export async function startCampaignsService(env: Env, options: CampaignsOptions 
   });
   return startService(async (onClose) => {
     onClose(() => store.close());
+    let events = options.events;
+    if (!events) {
+      const own = await openConfiguredEventStream(config.common, 'campaigns', logger);
+      onClose(() => own.close());
+      events = own;
+    }
+    const dialQueue = await openDialQueue(events, logger.child({ component: 'dial-queue' }));
     const signer = new CallerSigner(config.common.internalSecret);
     const channel = (name: string, url: string) => {
       const opened = openInternalChannel({ name, url }, options.local);
@@ -41,7 +52,7 @@ export async function startCampaignsService(env: Env, options: CampaignsOptions 
     return startConnectServer({
       ...serviceServerOptions('campaigns', config, { logger, local: options.local, signer }),
       serviceNames: campaignsServiceNames,
-      routes: campaignsRoutes({ store, peers, now: monotonicClock() }),
+      routes: campaignsRoutes({ store, peers, dialQueue, now: monotonicClock() }),
     });
   });
 }

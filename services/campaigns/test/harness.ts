@@ -11,9 +11,11 @@ import { createConnectTransport } from '@connectrpc/connect-node';
 import { CampaignsService, LeadsService, SegmentsService } from '@voice/proto/voice/campaigns/v1/campaigns';
 import type { WorkspaceCaller } from '@voice/runtime/caller';
 import { newId } from '@voice/runtime/ids';
+import { InProcessEventStream } from '@voice/runtime/events';
 import { createLogger } from '@voice/runtime/logger';
 import { callerInterceptor } from '@voice/runtime/server';
 import type { CampaignPeers } from '../src/peers/peers.js';
+import { openDialQueue } from '../src/dialer/dial-job.js';
 import { campaignsRoutes } from '../src/routes.js';
 import { SqliteCampaignStore } from '../src/store/sqlite.js';
 import { routerClient, serverClient, type TierClient } from '../../runtime/test/service-tiers.js';
@@ -51,6 +53,10 @@ export class PlayedPeers implements CampaignPeers {
     return new Map(ids.map((id) => [id, this.numbers.get(`${caller.workspaceId}:${id}`) ?? 'missing']));
   }
 
+  async numberOf(caller: WorkspaceCaller, id: string): Promise<string | undefined> {
+    return this.numbers.has(`${caller.workspaceId}:${id}`) ? '+14155550100' : undefined;
+  }
+
   async suppressedAmong(caller: WorkspaceCaller, numbers: readonly string[]): Promise<Set<string>> {
     this.suppressionQuestions.push(numbers.length);
     return new Set(numbers.filter((number) => this.suppressed.has(`${caller.workspaceId}:${number}`)));
@@ -74,7 +80,9 @@ export async function setup(tier: 'router' | 'server' = 'router'): Promise<Campa
   const dir = mkdtempSync(join(tmpdir(), 'campaigns-service-'));
   const store = new SqliteCampaignStore(join(dir, 'campaigns.sqlite'));
   const peers = new PlayedPeers();
-  const routes = campaignsRoutes({ store, peers, now: () => new Date() });
+  const events = new InProcessEventStream(createLogger({ service: 'test', level: 'silent' }));
+  const dialQueue = await openDialQueue(events, createLogger({ service: 'test', level: 'silent' }));
+  const routes = campaignsRoutes({ store, peers, dialQueue, now: () => new Date() });
   const served = tier === 'server' ? await serverClient(CampaignsService, routes) : undefined;
   const campaigns = served ?? routerClient(CampaignsService, routes);
   // The other areas answer on the same routes (and, on tier 3, the same server), signed by the same key.
@@ -90,6 +98,7 @@ export async function setup(tier: 'router' | 'server' = 'router'): Promise<Campa
     url: served?.server.url,
     close: async () => {
       await campaigns.close();
+      await events.close();
       await store.close();
       rmSync(dir, { recursive: true, force: true });
     },

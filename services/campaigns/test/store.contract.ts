@@ -202,6 +202,46 @@ export function campaignStoreContract(open: OpenStore<CampaignStore>): void {
       expect((await store.listLeads(workspace, { status: 'pending' }, all)).total).toBe(0);
     });
 
+    test('a conditional transition applies only while the lead meets its condition, only in its workspace', async () => {
+      const campaign = campaignRecord(workspace);
+      await store.insertCampaign(campaign);
+      const lead = leadRecord(campaign);
+      await store.insertLeads([lead]);
+      const claim = { statuses: ['pending', 'retry_scheduled'] as const, attempts: 0 };
+      expect(await store.transitionLead(otherWorkspace, lead.id, claim, { status: 'calling', attempts: 1 }, tick())).toBeUndefined();
+      expect(await store.transitionLead(workspace, newId(), claim, { status: 'calling', attempts: 1 }, tick())).toBeUndefined();
+      expect(await store.transitionLead(workspace, lead.id, { ...claim, attempts: 1 }, { status: 'calling', attempts: 2 }, tick())).toBeUndefined();
+      const claimedAt = tick();
+      const claimed = { ...lead, status: 'calling' as const, attempts: 1, updatedAt: claimedAt };
+      expect(await store.transitionLead(workspace, lead.id, claim, { status: 'calling', attempts: 1 }, claimedAt)).toEqual(claimed);
+      expect(await store.transitionLead(workspace, lead.id, claim, { status: 'calling', attempts: 1 }, tick())).toBeUndefined();
+      expect(await store.getLead(workspace, lead.id)).toEqual(claimed);
+      expect(await store.getLead(otherWorkspace, lead.id)).toBeUndefined();
+
+      const calling = { statuses: ['calling'] as const, attempts: 1 };
+      const recordedAt = tick();
+      expect(await store.transitionLead(workspace, lead.id, calling, { status: 'calling', addCallId: 'call-1' }, recordedAt)).toEqual({ ...claimed, callIds: ['call-1'], updatedAt: recordedAt });
+      // Recording the same call again leaves one copy of it.
+      expect((await store.transitionLead(workspace, lead.id, calling, { status: 'calling', addCallId: 'call-1' }, tick()))?.callIds).toEqual(['call-1']);
+      expect(await store.transitionLead(workspace, lead.id, { statuses: ['calling'], callId: 'call-2' }, { status: 'completed' }, tick())).toBeUndefined();
+      const settled = await store.transitionLead(workspace, lead.id, { statuses: ['calling'], callId: 'call-1' }, { status: 'retry_scheduled' }, tick());
+      expect(settled).toMatchObject({ status: 'retry_scheduled', attempts: 1, callIds: ['call-1'] });
+      expect(await store.transitionLead(workspace, lead.id, { statuses: ['calling'], callId: 'call-1' }, { status: 'completed' }, tick())).toBeUndefined();
+      expect((await store.listLeads(workspace, { status: 'retry_scheduled' }, all)).leads).toEqual([settled]);
+    });
+
+    test('concurrent claims of one lead for one attempt: exactly one wins', async () => {
+      const campaign = campaignRecord(workspace);
+      await store.insertCampaign(campaign);
+      const lead = leadRecord(campaign);
+      await store.insertLeads([lead]);
+      const claims = await Promise.all(
+        Array.from({ length: 8 }, () => store.transitionLead(workspace, lead.id, { statuses: ['pending'], attempts: 0 }, { status: 'calling', attempts: 1 }, tick())),
+      );
+      expect(claims.filter((claim) => claim !== undefined)).toHaveLength(1);
+      expect(await store.getLead(workspace, lead.id)).toMatchObject({ status: 'calling', attempts: 1 });
+    });
+
     test('counts are by campaign and status, zero for a campaign without leads', async () => {
       const campaign = campaignRecord(workspace);
       const empty = campaignRecord(workspace);

@@ -109,6 +109,13 @@ export function internalCallerOf(context: HandlerContext, refusal = 'only platfo
   return caller;
 }
 
+/** An internal caller of a request that names its workspace: one signed for another workspace is refused (one signed for none acts for any). */
+export function internalCallerFor(context: HandlerContext, workspaceId: string, refusal?: string): Caller {
+  const caller = internalCallerOf(context, refusal);
+  if (caller.workspaceId !== '' && caller.workspaceId !== workspaceId) throw serviceError('forbidden', 'the request names another workspace than its caller');
+  return caller;
+}
+
 /** A platform service calling another as itself, in a workspace ('' for none), under a request's id. */
 export const serviceCaller = (service: string, workspaceId: string, requestId: string): Caller => ({
   workspaceId,

@@ -8,5 +8,7 @@ export const authorizationCodeSeconds = 60;
 
 /** A registration lists 1 to this many redirect URIs. */
 export const maxRedirectUris = 20;
+/** A URI of a client (a redirect URI, its client_uri, the address of its metadata document) is at most this long. */
+export const maxClientUriLength = 2000;
 /** A client's name, trimmed, is at most this long. */
 export const maxClientNameLength = 200;

@@ -1,6 +1,7 @@
 // The signed caller context: what a service trusts about who is calling it.
 import { createHmac, randomBytes } from 'node:crypto';
-import { callerHeader, callHeaders, CallerSigner, requestIdHeader, type Caller } from '../src/caller.js';
+import { createContextValues, type HandlerContext } from '@connectrpc/connect';
+import { callerHeader, callerKey, callHeaders, CallerSigner, internalCallerFor, requestIdHeader, serviceCaller, type Caller } from '../src/caller.js';
 
 const caller: Caller = {
   workspaceId: '7f1c2a4e-8d3b-4c6a-9e5f-0a1b2c3d4e5f',
@@ -98,5 +99,21 @@ describe('callHeaders', () => {
     expect(requestIdHeader).toBe('x-request-id');
     expect(headers[requestIdHeader]).toBe('req-123');
     expect(signer.verify(headers[callerHeader]!, headers[requestIdHeader]!)).toEqual(caller);
+  });
+});
+
+describe('internalCallerFor', () => {
+  const contextOf = (caller: Caller) => ({ values: createContextValues().set(callerKey, caller) }) as unknown as HandlerContext;
+  const workspaceId = '6f1c2b1e-8d4a-4c6e-9a51-3f0e2d7b9c10';
+
+  test('an internal caller of the named workspace, or of none, acts for it', () => {
+    expect(internalCallerFor(contextOf(serviceCaller('calls', workspaceId, 'r')), workspaceId)).toMatchObject({ workspaceId });
+    expect(internalCallerFor(contextOf(serviceCaller('telephony', '', 'r')), workspaceId)).toMatchObject({ workspaceId: '' });
+  });
+
+  test('one signed for another workspace is forbidden, and so is a public credential', () => {
+    expect(() => internalCallerFor(contextOf(serviceCaller('calls', 'another', 'r')), workspaceId)).toThrow('the request names another workspace than its caller');
+    const key: Caller = { workspaceId, principal: { type: 'service_account', id: 'k', name: 'k' }, scopes: null, requestId: 'r' };
+    expect(() => internalCallerFor(contextOf(key), workspaceId, 'only telephony may call this')).toThrow('only telephony may call this');
   });
 });

@@ -1,18 +1,17 @@
 // A new call's record, outbound or inbound: the assistant version it runs (its configuration taken
 // now), its limit, and everything that happens later still empty. Its hold is named by its id.
 import type { JsonObject } from '@bufbuild/protobuf';
-import type { CallDirectionName, CallStatusName } from '@voice/contracts/calls';
+import { defaultMaxDurationSeconds } from '@voice/contracts/assistants';
+import { maxCallSeconds, type CallDirectionName, type CallStatusName } from '@voice/contracts/calls';
 import { newId } from '@voice/runtime/ids';
 import type { CallAssistant } from '../peers/peers.js';
 import type { CallRecord } from '../store/store.js';
 
-/** The assistants' default when a configuration somehow carries none. */
-const defaultMaxDurationSeconds = 1_800;
-
+/** The assistant's limit, within the longest call a carrier carries. */
 const maxDurationOf = (config: JsonObject): number => {
   const endCall = config.end_call;
   const value = endCall && typeof endCall === 'object' && !Array.isArray(endCall) ? endCall.max_duration_seconds : undefined;
-  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : defaultMaxDurationSeconds;
+  return Math.min(typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : defaultMaxDurationSeconds, maxCallSeconds);
 };
 
 export interface NewCall {

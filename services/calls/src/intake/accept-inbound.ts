@@ -7,8 +7,8 @@
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import { Code, ConnectError } from '@connectrpc/connect';
 import type { JsonObject } from '@bufbuild/protobuf';
-import { internalCallerOf, serviceCaller, type WorkspaceCaller } from '@voice/runtime/caller';
-import { invalidRequest, serviceError } from '@voice/runtime/errors';
+import { internalCallerFor, serviceCaller, type WorkspaceCaller } from '@voice/runtime/caller';
+import { invalidRequest } from '@voice/runtime/errors';
 import { idempotencyClaim } from '@voice/runtime/idempotency';
 import { isUuid } from '@voice/runtime/ids';
 import { validate } from '@voice/runtime/validation';
@@ -28,8 +28,7 @@ export class CallIntake implements ServiceImpl<typeof CallIntakeService> {
   constructor(private readonly deps: CallsDeps) {}
 
   async acceptInboundCall(request: AcceptInboundCallRequest, context: HandlerContext) {
-    const signed = internalCallerOf(context, 'only telephony may hand over inbound calls');
-    if (signed.workspaceId && signed.workspaceId !== request.workspaceId) throw serviceError('forbidden', 'the call names another workspace than its caller');
+    const signed = internalCallerFor(context, request.workspaceId, 'only telephony may hand over inbound calls');
     const from = parseE164(request.from)?.number;
     const to = parseE164(request.to)?.number;
     const metadata = validate(callMetadataSchema, request.metadata ?? {}, ['metadata']);

@@ -5,7 +5,7 @@
 // a redelivered event (or a retry after a failure) sends nothing twice.
 import type { JsonObject } from '@bufbuild/protobuf';
 import { Code, ConnectError, type Client } from '@connectrpc/connect';
-import { callHeaders, type CallerSigner } from '@voice/runtime/caller';
+import { callHeaders, serviceCaller, type CallerSigner } from '@voice/runtime/caller';
 import { derivedId } from '@voice/runtime/ids';
 import type { WorkspaceEmailService } from '@voice/proto/voice/platform/v1/email';
 import type { CallStore, CallView } from '../store/store.js';
@@ -54,7 +54,7 @@ async function queue(deps: SummaryEmailDeps, call: CallView, plan: SummaryEmailP
       text: summaryText(call),
       callId: call.id,
     },
-    { headers: callHeaders(deps.signer, { workspaceId: call.workspaceId, principal: { type: 'internal', id: 'calls', name: 'calls' }, scopes: null, requestId }) },
+    { headers: callHeaders(deps.signer, serviceCaller('calls', call.workspaceId, requestId)) },
   );
 }
 

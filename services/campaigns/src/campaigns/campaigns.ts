@@ -23,6 +23,7 @@ import type { CampaignsDeps } from '../deps.js';
 import { newSettings, unsafeWhileRunning } from '../domain/settings.js';
 import { alreadyRunning, startRefusal, stopRefusal } from '../domain/states.js';
 import { storedFilter } from '../domain/segment-filter.js';
+import { enqueueCallableLeads } from '../dialer/enqueue-leads.js';
 import { loadCampaign, revisionConflict } from '../lookups.js';
 import { presentCampaign } from '../presenter.js';
 import type { CampaignRecord } from '../store/store.js';
@@ -121,6 +122,8 @@ export class Campaigns implements ServiceImpl<typeof CampaignsService> {
       if (outcome.kind === 'not_found') throw notFound('campaign');
       return outcome.kind === 'updated' ? { done: presentCampaign(outcome.record, counts) } : undefined;
     });
+    // Enqueued after the commit: a lead whose job is lost here is enqueued again by the next start.
+    await enqueueCallableLeads(this.deps.store, this.deps.dialQueue, caller.workspaceId, started.id);
     return { campaign: started };
   }
 

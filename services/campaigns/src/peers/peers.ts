@@ -13,6 +13,8 @@ export interface CampaignPeers {
   callingNumbers(caller: WorkspaceCaller, ids: readonly string[]): Promise<Map<string, 'voice' | 'no_voice' | 'missing'>>;
   /** The numbers among `numbers` (E.164) on the workspace's suppression list. */
   suppressedAmong(caller: WorkspaceCaller, numbers: readonly string[]): Promise<Set<string>>;
+  /** The E.164 number of the workspace's number `id`; undefined when it has none by that id. */
+  numberOf(caller: WorkspaceCaller, id: string): Promise<string | undefined>;
 }
 
 export class ConnectCampaignPeers implements CampaignPeers {
@@ -51,6 +53,16 @@ export class ConnectCampaignPeers implements CampaignPeers {
       }),
     );
     return new Map(answers);
+  }
+
+  async numberOf(caller: WorkspaceCaller, id: string): Promise<string | undefined> {
+    try {
+      const { number } = await this.numbers.getNumber({ id }, this.options(caller));
+      return number?.number;
+    } catch (error) {
+      if (ConnectError.from(error).code === Code.NotFound) return undefined;
+      throw error;
+    }
   }
 
   async suppressedAmong(caller: WorkspaceCaller, numbers: readonly string[]): Promise<Set<string>> {

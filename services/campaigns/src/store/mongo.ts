@@ -14,6 +14,8 @@ import {
   type CampaignRecord,
   type CampaignStore,
   type LeadCounts,
+  type LeadChange,
+  type LeadCondition,
   type LeadFilter,
   type LeadInsertOutcome,
   campaignKey,
@@ -230,6 +232,30 @@ export class MongoCampaignStore implements CampaignStore {
     const query: Filter<LeadDocument> = { _id: id, workspace_id: workspaceId, ...(campaignId === undefined ? {} : { campaign_id: campaignId }) };
     await this.leads.updateOne({ ...query, status: { $ne: 'removed' } }, { $set: { status: 'removed', updated_at: now } });
     const doc = await this.leads.findOne(query);
+    return doc ? leadOf(doc) : undefined;
+  }
+
+  async getLead(workspaceId: string, id: string): Promise<LeadRecord | undefined> {
+    const doc = await this.leads.findOne({ _id: id, workspace_id: workspaceId });
+    return doc ? leadOf(doc) : undefined;
+  }
+
+  async transitionLead(workspaceId: string, id: string, when: LeadCondition, change: LeadChange, now: string): Promise<LeadRecord | undefined> {
+    const query: Filter<LeadDocument> = {
+      _id: id,
+      workspace_id: workspaceId,
+      status: { $in: [...when.statuses] },
+      ...(when.attempts === undefined ? {} : { attempts: when.attempts }),
+      ...(when.callId === undefined ? {} : { call_ids: when.callId }),
+    };
+    const doc = await this.leads.findOneAndUpdate(
+      query,
+      {
+        $set: { status: change.status, updated_at: now, ...(change.attempts === undefined ? {} : { attempts: change.attempts }) },
+        ...(change.addCallId === undefined ? {} : { $addToSet: { call_ids: change.addCallId } }),
+      },
+      { returnDocument: 'after' },
+    );
     return doc ? leadOf(doc) : undefined;
   }
 

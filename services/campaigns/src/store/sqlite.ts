@@ -12,7 +12,11 @@ import {
   type CampaignRecord,
   type CampaignStore,
   type LeadCounts,
+  type LeadChange,
+  type LeadCondition,
   type LeadFilter,
+  changedLead,
+  leadMeets,
   type LeadInsertOutcome,
   campaignKey,
   type LeadRecord,
@@ -222,6 +226,27 @@ export class SqliteCampaignStore implements CampaignStore {
       });
       const row = this.sql(`SELECT * FROM leads WHERE id = @id AND workspace_id = @workspaceId${scope}`).get({ id, workspaceId, campaignId }) as LeadRow | undefined;
       return row ? leadOf(row) : undefined;
+    }).immediate();
+  }
+
+  async getLead(workspaceId: string, id: string): Promise<LeadRecord | undefined> {
+    const row = this.sql('SELECT * FROM leads WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as LeadRow | undefined;
+    return row ? leadOf(row) : undefined;
+  }
+
+  async transitionLead(workspaceId: string, id: string, when: LeadCondition, change: LeadChange, now: string): Promise<LeadRecord | undefined> {
+    return this.db.transaction(() => {
+      const row = this.sql('SELECT * FROM leads WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as LeadRow | undefined;
+      if (!row || !leadMeets(leadOf(row), when)) return undefined;
+      const next = changedLead(leadOf(row), change, now);
+      this.sql('UPDATE leads SET status = @status, attempts = @attempts, call_ids = @callIds, updated_at = @now WHERE id = @id').run({
+        id,
+        status: next.status,
+        attempts: next.attempts,
+        callIds: sqliteValues.list(next.callIds),
+        now,
+      });
+      return next;
     }).immediate();
   }
 

@@ -104,6 +104,32 @@ export interface LeadPart {
   copySegmentLeads(workspaceId: string, campaignId: string, filter: SegmentFilter, newId: () => string, now: string): Promise<number>;
 }
 
+/** Which lead a conditional write applies to: its status is one of `statuses` (and its attempts, call as given). */
+export interface LeadCondition {
+  statuses: readonly LeadStatus[];
+  attempts?: number;
+  /** The lead has this call among its calls. */
+  callId?: string;
+}
+
+/** What a conditional write of a lead changes; updated_at always becomes `now`. */
+export interface LeadChange {
+  status: LeadStatus;
+  attempts?: number;
+  /** Added to the lead's calls unless it is there already. */
+  addCallId?: string;
+}
+
+export interface DialerPart {
+  getLead(workspaceId: string, id: string): Promise<LeadRecord | undefined>;
+  /**
+   * Applies the change only while the lead meets the condition, atomically: the dialer's one way of
+   * moving a lead, so two workers holding one job (or a job and a call's end) never both win.
+   * Answers the lead as changed, or undefined when it did not meet the condition (or does not exist).
+   */
+  transitionLead(workspaceId: string, id: string, when: LeadCondition, change: LeadChange, now: string): Promise<LeadRecord | undefined>;
+}
+
 export interface SegmentPart {
   /** 'name_taken' when the workspace has a segment of that name. */
   insertSegment(segment: SegmentRecord): Promise<'created' | 'name_taken'>;
@@ -115,7 +141,7 @@ export interface SegmentPart {
   deleteSegment(workspaceId: string, id: string): Promise<'deleted' | 'not_found' | 'in_use'>;
 }
 
-export interface CampaignStore extends CampaignPart, LeadPart, SegmentPart {
+export interface CampaignStore extends CampaignPart, LeadPart, DialerPart, SegmentPart {
   close(): Promise<void>;
 }
 
@@ -135,3 +161,16 @@ export const campaignKey = (lead: Pick<LeadRecord, 'workspaceId' | 'campaignId'>
 
 /** Leads in these statuses are never copied into another campaign by a segment. */
 export const uncopiedLeadStatuses: readonly LeadStatus[] = ['removed', 'do_not_call'];
+
+/** Whether the lead meets a conditional write's condition (the adapters that filter in code use it). */
+export const leadMeets = (lead: LeadRecord, when: LeadCondition): boolean =>
+  when.statuses.includes(lead.status) && (when.attempts === undefined || lead.attempts === when.attempts) && (when.callId === undefined || lead.callIds.includes(when.callId));
+
+/** The lead after a conditional write's change. */
+export const changedLead = (lead: LeadRecord, change: LeadChange, now: string): LeadRecord => ({
+  ...lead,
+  status: change.status,
+  attempts: change.attempts ?? lead.attempts,
+  callIds: change.addCallId === undefined || lead.callIds.includes(change.addCallId) ? lead.callIds : [...lead.callIds, change.addCallId],
+  updatedAt: now,
+});

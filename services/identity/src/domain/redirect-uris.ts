@@ -1,8 +1,8 @@
 // The redirect URI rules of SPEC.md 5.7, used by registration, metadata documents and
 // authorization alike: HTTPS anywhere; HTTP only on the literal loopback hosts 127.0.0.1 and
 // [::1], where any port matches (RFC 8252 7.3); never localhost, a fragment or credentials.
+import { maxClientUriLength } from '@voice/runtime/oauth';
 
-const maxLength = 2000;
 const loopbackHosts = ['127.0.0.1', '[::1]'];
 
 /** Scheme and authority as written: the URL parser would turn 127.1 into 127.0.0.1 and drop an empty fragment. */
@@ -15,7 +15,7 @@ function hostOf(authority: string): string {
 
 /** Why the URI may not be a redirect URI, or undefined when it may. */
 export function redirectUriIssue(uri: string): string | undefined {
-  if (uri.length === 0 || uri.length > maxLength) return `must be 1 to ${maxLength} characters`;
+  if (uri.length === 0 || uri.length > maxClientUriLength) return `must be 1 to ${maxClientUriLength} characters`;
   // The URL parser silently drops tabs and newlines; what is registered must be what is compared.
   if (/[\s\x00-\x1f\x7f]/.test(uri)) return 'must not contain whitespace or control characters';
   const written = authorityPattern.exec(uri);

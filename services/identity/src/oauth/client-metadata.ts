@@ -1,7 +1,7 @@
 // RFC 7591 client metadata, validated one way for dynamic registrations and metadata documents.
 import { canonicalScopes } from '@voice/runtime/access';
 import type { OAuthClientRecord } from '../store/store.js';
-import { maxClientNameLength, maxRedirectUris } from '@voice/runtime/oauth';
+import { maxClientNameLength, maxClientUriLength, maxRedirectUris } from '@voice/runtime/oauth';
 import { canonicalRedirectUri, redirectUriIssue } from '../domain/redirect-uris.js';
 import { parseScope } from '../domain/oauth-scope.js';
 
@@ -80,7 +80,7 @@ export function validateClientMetadata(
 function isHttpsUrl(text: string): boolean {
   try {
     const url = new URL(text);
-    return url.protocol === 'https:' && !url.username && !url.password && text.length <= 2000;
+    return url.protocol === 'https:' && !url.username && !url.password && text.length <= maxClientUriLength;
   } catch {
     return false;
   }

@@ -1,5 +1,6 @@
 // Client ID Metadata Documents: a client_id that is an HTTPS URL names a JSON document that
 // describes the client. Documents are fetched on first use and kept for five minutes.
+import { maxClientUriLength } from '@voice/runtime/oauth';
 import { validateClientMetadata, type ClientMetadataInput } from './client-metadata.js';
 import type { ResolvedClient } from './clients.js';
 import { oauthError } from './errors.js';
@@ -20,7 +21,7 @@ function urlIssue(text: string): string | undefined {
   } catch {
     return 'client_id is not a valid URL';
   }
-  if (text.length > 2000) return 'client_id is longer than 2000 characters';
+  if (text.length > maxClientUriLength) return `client_id is longer than ${maxClientUriLength} characters`;
   if (url.protocol !== 'https:' || url.username || url.password || text.includes('#')) return 'client_id must be an https URL without credentials or fragment';
   // Comparing with the parsed form catches dot segments (also percent-encoded), case and
   // default ports at once: the URL fetched is exactly the client_id.

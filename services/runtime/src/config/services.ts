@@ -14,6 +14,8 @@ export const servicePorts = {
   /** The webhooks delivery worker: only grpc.health.v1.Health answers here. */
   'webhooks-delivery': 50059,
   campaigns: 50062,
+  /** The campaigns dialer: only grpc.health.v1.Health answers here. */
+  'campaigns-dialer': 50063,
 } as const;
 
 export type ServiceName = keyof typeof servicePorts;

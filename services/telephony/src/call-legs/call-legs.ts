@@ -5,6 +5,7 @@
 import { serviceError, invalidRequest, notFound, type FieldIssue } from '@voice/runtime/errors';
 import { isUuid, newId } from '@voice/runtime/ids';
 import type { EndCallLegRequest, PlaceCallLegRequest } from '@voice/proto/voice/telephony/v1/call_legs';
+import { maxCallSeconds } from '@voice/contracts/calls';
 import { parseE164 } from '@voice/contracts/telephony';
 import { hasEnded, startedLeg } from '../domain/call-legs.js';
 import { carrierFailure, withCarrier } from '../carriers/carrier-errors.js';
@@ -13,8 +14,6 @@ import type { CallLegRecord, CallLegStore, ConnectionStore, NumberStore } from '
 import type { TelephonyDeps } from '../deps.js';
 import { recordLegProgress } from './leg-events.js';
 
-/** A carrier's longest time limit for a call (Twilio's TimeLimit: 4 hours). */
-export const maxLegSeconds = 4 * 3600;
 const maxMediaParameters = 20;
 const mediaParameterName = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 const maxMediaParameterLength = 1024;
@@ -27,8 +26,8 @@ function checkPlaceRequest(request: PlaceCallLegRequest): { from: string; to: st
   const to = parseE164(request.to)?.number;
   if (from === undefined) issues.push({ field: 'from', issue: 'must be an E.164 phone number' });
   if (to === undefined) issues.push({ field: 'to', issue: 'must be an E.164 phone number' });
-  if (!Number.isInteger(request.maxDurationSeconds) || request.maxDurationSeconds < 1 || request.maxDurationSeconds > maxLegSeconds) {
-    issues.push({ field: 'max_duration_seconds', issue: `must be an integer from 1 to ${maxLegSeconds}` });
+  if (!Number.isInteger(request.maxDurationSeconds) || request.maxDurationSeconds < 1 || request.maxDurationSeconds > maxCallSeconds) {
+    issues.push({ field: 'max_duration_seconds', issue: `must be an integer from 1 to ${maxCallSeconds}` });
   }
   const parameters = Object.entries(request.mediaParameters);
   if (parameters.length > maxMediaParameters) issues.push({ field: 'media_parameters', issue: `must have at most ${maxMediaParameters} entries` });

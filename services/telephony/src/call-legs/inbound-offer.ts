@@ -8,7 +8,7 @@ import { newId } from '@voice/runtime/ids';
 import type { CallLegRecord, CallLegStore, NumberRecord } from '../store/store.js';
 import type { TelephonyDeps } from '../deps.js';
 import { startedLeg } from '../domain/call-legs.js';
-import { maxLegSeconds } from './call-legs.js';
+import { maxCallSeconds } from '@voice/contracts/calls';
 import { recordLegProgress } from './leg-events.js';
 
 export interface InboundCall {
@@ -45,7 +45,7 @@ export async function offerInboundCall(deps: TelephonyDeps<CallLegStore>, call: 
       carrierCallId: call.carrierCallId,
       from: call.from,
       to: call.number.number,
-      maxDurationSeconds: maxLegSeconds,
+      maxDurationSeconds: maxCallSeconds,
       sealedMediaParameters: deps.box.seal('{}'),
       status: 'ringing',
     },

@@ -4,17 +4,12 @@
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import type { CallLegService, EndCallLegRequest, PlaceCallLegRequest } from '@voice/proto/voice/telephony/v1/call_legs';
 import type { CarrierVoiceService, HandleVoiceWebhookRequest } from '@voice/proto/voice/telephony/v1/carrier_voice';
-import { callerOf, internalCallerOf } from '@voice/runtime/caller';
-import { serviceError } from '@voice/runtime/errors';
+import { callerOf, internalCallerFor } from '@voice/runtime/caller';
 import type { TelephonyDeps } from '../deps.js';
 import { callLegs } from './call-legs.js';
 import { voiceWebhooks } from './voice-webhooks.js';
 
-/** An internal caller signed for one workspace acts in that workspace only. */
-function checkCaller(context: HandlerContext, workspaceId: string): void {
-  const caller = internalCallerOf(context, 'only the calls service places and ends call legs');
-  if (caller.workspaceId !== '' && caller.workspaceId !== workspaceId) throw serviceError('forbidden', 'the request names another workspace than its caller');
-}
+const checkCaller = (context: HandlerContext, workspaceId: string) => internalCallerFor(context, workspaceId, 'only the calls service places and ends call legs');
 
 export class CallLegServiceImpl implements ServiceImpl<typeof CallLegService> {
   private readonly legs: ReturnType<typeof callLegs>;

@@ -1,0 +1,62 @@
+// Follows the calls service's ended calls (calls.calls.ended) for the calls campaigns placed: each
+// ends its lead's attempt (completed, a retry scheduled and enqueued, or failed) and may complete the
+// campaign. A lead moves only while it is calling for that attempt, so a redelivered event changes nothing.
+import { fromBinary, type JsonObject } from '@bufbuild/protobuf';
+import { callEndedSubject, callStream, durableNames, type Consumption, type EventStream } from '@voice/runtime/events';
+import type { Logger } from '@voice/runtime/logger';
+import { CallChangedSchema } from '@voice/proto/voice/calls/v1/events';
+import { callOutcomeOf, leadStatusAfter } from '../domain/lead-outcome.js';
+import type { CampaignStore } from '../store/store.js';
+import { completeIfDone } from './campaign-completion.js';
+import { enqueueNextAttempt, type DialQueue } from './dial-job.js';
+
+const concurrency = 8;
+
+export interface CallOutcomeDeps {
+  store: CampaignStore;
+  queue: DialQueue;
+  now: () => Date;
+  logger: Logger;
+}
+
+/** The campaign, lead and attempt a call's metadata names, when a campaign placed it. */
+function campaignCallOf(metadata: JsonObject | undefined): { campaignId: string; leadId: string; attempt: number } | undefined {
+  const { campaign_id: campaignId, lead_id: leadId, attempt } = metadata ?? {};
+  if (typeof campaignId !== 'string' || typeof leadId !== 'string' || typeof attempt !== 'number') return undefined;
+  return { campaignId, leadId, attempt };
+}
+
+export async function applyCallEnd(deps: CallOutcomeDeps, workspaceId: string, call: { id: string; status: Parameters<typeof callOutcomeOf>[0]; metadata?: JsonObject }): Promise<void> {
+  const placed = campaignCallOf(call.metadata);
+  const outcome = callOutcomeOf(call.status);
+  if (!placed || !outcome) return;
+  const campaign = await deps.store.getCampaign(workspaceId, placed.campaignId);
+  if (!campaign) return;
+  const status = leadStatusAfter(outcome, placed.attempt, campaign.settings.retry);
+  const lead = await deps.store.transitionLead(workspaceId, placed.leadId, { statuses: ['calling'], attempts: placed.attempt }, { status, addCallId: call.id }, deps.now().toISOString());
+  if (!lead) return;
+  deps.logger.debug('campaign call ended', { campaignId: campaign.id, leadId: lead.id, callId: call.id, outcome, status });
+  if (status === 'retry_scheduled') await enqueueNextAttempt(deps.queue, lead);
+  else await completeIfDone(deps.store, workspaceId, campaign.id, deps.now);
+}
+
+export async function consumeCallOutcomes(events: EventStream, deps: CallOutcomeDeps): Promise<Consumption> {
+  await events.ensureStream(callStream.name, callStream.subjects);
+  return events.consume({
+    stream: callStream.name,
+    durable: durableNames.campaignsCalls,
+    subjects: [callEndedSubject],
+    concurrency,
+    handler: async (event) => {
+      let changed;
+      try {
+        changed = fromBinary(CallChangedSchema, event.payload);
+      } catch (error) {
+        deps.logger.error('undecodable call event dropped', { event_id: event.id, error });
+        return;
+      }
+      if (!changed.call) return;
+      await applyCallEnd(deps, changed.workspaceId, { id: changed.call.id, status: changed.call.status, metadata: changed.call.metadata });
+    },
+  });
+}

@@ -1,0 +1,53 @@
+// Places a campaign's call through the calls service's CreateCall, as the campaigns service on behalf
+// of the lead's workspace: the call's own checks apply (the assistant, the number, the wallet's hold).
+import { Code, ConnectError, createClient, type Client, type Transport } from '@connectrpc/connect';
+import type { JsonObject } from '@bufbuild/protobuf';
+import { callHeaders, serviceCaller, type CallerSigner, type WorkspaceCaller } from '@voice/runtime/caller';
+import { CallsService } from '@voice/proto/voice/calls/v1/calls';
+
+export interface CallOrder {
+  assistantId: string;
+  /** E.164. */
+  from: string;
+  to: string;
+  variables: JsonObject;
+  metadata: JsonObject;
+  /** The same key is the same call: a job handled twice places one. */
+  idempotencyKey: string;
+}
+
+/** A call placed, or refused for a reason no later attempt of this job would change. */
+export type Placement = { kind: 'placed'; callId: string } | { kind: 'refused'; reason: string };
+
+/** Refusals of the request itself (not of the moment): the assistant or number is gone, the wallet is empty, the number is refused. */
+const refusedCodes = new Set([Code.InvalidArgument, Code.NotFound, Code.FailedPrecondition, Code.PermissionDenied, Code.ResourceExhausted, Code.AlreadyExists]);
+
+export interface CallPlacer {
+  place(caller: WorkspaceCaller, order: CallOrder): Promise<Placement>;
+}
+
+export class ConnectCallPlacer implements CallPlacer {
+  private readonly calls: Client<typeof CallsService>;
+
+  constructor(
+    transport: Transport,
+    private readonly signer: CallerSigner,
+  ) {
+    this.calls = createClient(CallsService, transport);
+  }
+
+  async place(caller: WorkspaceCaller, order: CallOrder): Promise<Placement> {
+    const headers = callHeaders(this.signer, serviceCaller('campaigns', caller.workspaceId, caller.requestId));
+    try {
+      const { call } = await this.calls.createCall(
+        { assistantId: order.assistantId, from: order.from, to: order.to, variables: order.variables, metadata: order.metadata, idempotencyKey: order.idempotencyKey },
+        { headers },
+      );
+      return { kind: 'placed', callId: call!.id };
+    } catch (error) {
+      const refusal = ConnectError.from(error);
+      if (refusedCodes.has(refusal.code)) return { kind: 'refused', reason: refusal.rawMessage };
+      throw error;
+    }
+  }
+}

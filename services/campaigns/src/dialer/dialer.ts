@@ -1,0 +1,113 @@
+// Handles one dial job: at dial time the campaign must be running, the lead still due for this
+// attempt, its number not suppressed, its calling window open and the campaign under its concurrency;
+// then the lead is claimed by a conditional write (so a job handled twice dials once) and its call
+// placed through the calls service, whose id is recorded on the lead.
+import type { JsonObject } from '@bufbuild/protobuf';
+import { serviceCaller, type WorkspaceCaller } from '@voice/runtime/caller';
+import { jobDone, jobLater, type JobOutcome } from '@voice/runtime/events';
+import { newId } from '@voice/runtime/ids';
+import type { Logger } from '@voice/runtime/logger';
+import { windowOpensInMs } from '../domain/calling-window.js';
+import { retryDueAt } from '../domain/lead-outcome.js';
+import type { CampaignPeers } from '../peers/peers.js';
+import type { CampaignRecord, CampaignStore, LeadRecord } from '../store/store.js';
+import type { CallPlacer } from './call-placer.js';
+import { completeIfDone } from './campaign-completion.js';
+import type { DialJob } from './dial-job.js';
+
+/** How soon a job held back by the campaign's concurrency looks again: a call slot frees when a call ends. */
+export const concurrencyRecheckMs = 1_000;
+
+export interface DialerDeps {
+  store: CampaignStore;
+  peers: Pick<CampaignPeers, 'suppressedAmong' | 'numberOf'>;
+  calls: CallPlacer;
+  now: () => Date;
+  logger: Logger;
+}
+
+/** The metadata a campaign's call carries: how its end finds the lead again (and how GET /calls shows whose it is). */
+export const campaignCallMetadata = (lead: LeadRecord, attempt: number): JsonObject => ({ campaign_id: lead.campaignId, lead_id: lead.id, attempt });
+
+export class Dialer {
+  constructor(private readonly deps: DialerDeps) {}
+
+  async handle(job: DialJob): Promise<JobOutcome> {
+    const { store } = this.deps;
+    const [campaign, lead] = await Promise.all([store.getCampaign(job.workspace, job.campaign), store.getLead(job.workspace, job.lead)]);
+    // A stopped (or deleted) campaign dials no more: starting it again enqueues its leads anew.
+    if (!campaign || campaign.status !== 'running' || !lead || lead.campaignId !== campaign.id) return jobDone;
+    const caller: WorkspaceCaller = { ...serviceCaller('campaigns-dialer', job.workspace, newId()), workspaceId: job.workspace };
+    // Claimed by an earlier delivery of this job that did not get as far as recording its call: the
+    // call's idempotency key makes placing it again answer the same call.
+    const unfinished = lead.status === 'calling' && lead.attempts === job.attempt && lead.callIds.length < job.attempt;
+    if (!unfinished) {
+      const due = (lead.status === 'pending' || lead.status === 'retry_scheduled') && lead.attempts === job.attempt - 1;
+      if (!due) return jobDone;
+      const held = await this.holdBack(caller, campaign, lead);
+      if (held) return held;
+      const claimed = await store.transitionLead(job.workspace, lead.id, { statuses: ['pending', 'retry_scheduled'], attempts: job.attempt - 1 }, { status: 'calling', attempts: job.attempt }, this.now());
+      if (!claimed) return jobDone;
+    }
+    await this.place(caller, campaign, lead, job.attempt);
+    return jobDone;
+  }
+
+  /** Why the lead is not called now: a later time to look again, or done (suppressed); undefined to call it. */
+  private async holdBack(caller: WorkspaceCaller, campaign: CampaignRecord, lead: LeadRecord): Promise<JobOutcome | undefined> {
+    const { store } = this.deps;
+    const now = this.deps.now().getTime();
+    if (lead.status === 'retry_scheduled') {
+      const dueAt = retryDueAt(lead.updatedAt, campaign.settings.retry);
+      if (dueAt > now) return jobLater(dueAt - now);
+    }
+    if ((await this.deps.peers.suppressedAmong(caller, [lead.phone])).has(lead.phone)) {
+      await store.transitionLead(lead.workspaceId, lead.id, { statuses: [lead.status], attempts: lead.attempts }, { status: 'do_not_call' }, this.now());
+      this.deps.logger.info('suppressed lead not dialled', { campaignId: campaign.id, leadId: lead.id });
+      await completeIfDone(store, lead.workspaceId, campaign.id, this.deps.now);
+      return jobDone;
+    }
+    const opensIn = windowOpensInMs(campaign.settings.window, lead.timeZone, now);
+    if (opensIn > 0) return jobLater(opensIn);
+    const counts = (await store.countLeads(lead.workspaceId, [campaign.id])).get(campaign.id)!;
+    if (counts.calling >= campaign.settings.pacing.max_concurrent) return jobLater(concurrencyRecheckMs);
+    return undefined;
+  }
+
+  private async place(caller: WorkspaceCaller, campaign: CampaignRecord, lead: LeadRecord, attempt: number): Promise<void> {
+    const { store, logger } = this.deps;
+    const numbers = campaign.settings.from_number_ids;
+    // The pool's numbers take turns by lead and attempt.
+    const fromId = numbers[(leadTurn(lead.id) + attempt - 1) % numbers.length]!;
+    const from = await this.deps.peers.numberOf(caller, fromId);
+    const placement = from
+      ? await this.deps.calls.place(caller, {
+          assistantId: campaign.settings.assistant_id,
+          from,
+          to: lead.phone,
+          variables: lead.variables,
+          metadata: campaignCallMetadata(lead, attempt),
+          idempotencyKey: `campaign-dial-${lead.id}-${attempt}`,
+        })
+      : ({ kind: 'refused', reason: 'the number the campaign calls from is no longer the workspace’s' } as const);
+    if (placement.kind === 'refused') {
+      logger.warn('campaign call refused; the lead failed', { campaignId: campaign.id, leadId: lead.id, attempt, reason: placement.reason });
+      await store.transitionLead(lead.workspaceId, lead.id, { statuses: ['calling'], attempts: attempt }, { status: 'failed' }, this.now());
+      await completeIfDone(store, lead.workspaceId, campaign.id, this.deps.now);
+      return;
+    }
+    // Recorded only while the lead is still calling: a call that already ended recorded itself with its outcome.
+    await store.transitionLead(lead.workspaceId, lead.id, { statuses: ['calling'], attempts: attempt }, { status: 'calling', addCallId: placement.callId }, this.now());
+  }
+
+  private now(): string {
+    return this.deps.now().toISOString();
+  }
+}
+
+/** A stable small number per lead, so its first attempt's number differs from lead to lead. */
+function leadTurn(leadId: string): number {
+  let sum = 0;
+  for (const char of leadId) sum = (sum * 31 + char.charCodeAt(0)) % 1_000_003;
+  return sum;
+}

@@ -1,0 +1,28 @@
+// Puts a running campaign's callable leads (pending, retry_scheduled) on the dial queue: at start,
+// and again whenever a lead's job may have been lost.
+import type { LeadStatus } from '@voice/contracts/campaigns';
+import type { LeadPart, LeadRecord } from '../store/store.js';
+import { enqueueNextAttempt, type DialQueue } from './dial-job.js';
+
+const pageSize = 1_000;
+const enqueuedStatuses: readonly LeadStatus[] = ['pending', 'retry_scheduled'];
+
+/** Answers how many jobs were new to the queue. */
+export async function enqueueCallableLeads(store: Pick<LeadPart, 'listLeads'>, queue: DialQueue, workspaceId: string, campaignId: string): Promise<number> {
+  // Every page is read before the first job is enqueued: the dialer moves leads out of these
+  // statuses as it takes jobs, which would shift the later pages under an offset.
+  const leads: LeadRecord[] = [];
+  for (const status of enqueuedStatuses) {
+    for (let offset = 0; ; offset += pageSize) {
+      const page = await store.listLeads(workspaceId, { campaignId, status }, { limit: pageSize, offset });
+      leads.push(...page.leads);
+      if (offset + pageSize >= page.total) break;
+    }
+  }
+  let added = 0;
+  for (const lead of leads) {
+    const { duplicate } = await enqueueNextAttempt(queue, lead);
+    if (!duplicate) added += 1;
+  }
+  return added;
+}

@@ -1,0 +1,72 @@
+// Starts the campaigns dialer: the store, the dial queue's worker, the consumer of the calls' ends,
+// and a server answering only health checks; its own process in the distributed mode
+// (src/dialer/main.ts), a part of the platform's process when embedded. Stops in reverse.
+import { CallerSigner } from '@voice/runtime/caller';
+import { readListenAddress, type Env } from '@voice/runtime/config';
+import { openConfiguredEventStream, type EventStream } from '@voice/runtime/events';
+import { openInternalChannel, type InProcessServices } from '@voice/runtime/internal';
+import { createLogger, type Logger } from '@voice/runtime/logger';
+import { serviceServerOptions, startConnectServer, startService, type StartedService } from '@voice/runtime/server';
+import { openServiceStore } from '@voice/runtime/store';
+import { readCampaignsConfig } from '../config.js';
+import { ConnectCampaignPeers } from '../peers/peers.js';
+import { MongoCampaignStore } from '../store/mongo.js';
+import { SqliteCampaignStore } from '../store/sqlite.js';
+import type { CampaignStore } from '../store/store.js';
+import { ConnectCallPlacer } from './call-placer.js';
+import { consumeCallOutcomes } from './call-outcomes.js';
+import { openDialQueue } from './dial-job.js';
+import { Dialer } from './dialer.js';
+
+/** Jobs one dialer handles at once: each waits mostly on the calls service. */
+const dialConcurrency = 4;
+
+export interface CampaignDialerOptions {
+  logger?: Logger;
+  /** The time windows, retries and leads' changes are judged by; the system clock unless a test moves it. */
+  clock?: () => Date;
+  /** The process's in-process services (single-process mode). */
+  local?: InProcessServices;
+  /** The process's event stream in the single-process mode (left open on close); otherwise one is opened from NATS_URL. */
+  events?: EventStream;
+}
+
+export async function startCampaignDialer(env: Env, options: CampaignDialerOptions = {}): Promise<StartedService> {
+  const config = readCampaignsConfig(env);
+  const logger = options.logger ?? createLogger({ service: 'campaigns-dialer', level: config.common.logLevel });
+  const now = options.clock ?? (() => new Date());
+  return startService(async (onClose) => {
+    const store = await openServiceStore<CampaignStore>(config.common, {
+      service: 'campaigns',
+      sqlite: (file) => new SqliteCampaignStore(file),
+      mongo: (uri, database) => MongoCampaignStore.connect(uri, database),
+    });
+    onClose(() => store.close());
+    let events = options.events;
+    if (!events) {
+      const own = await openConfiguredEventStream(config.common, 'campaigns-dialer', logger);
+      onClose(() => own.close());
+      events = own;
+    }
+    const signer = new CallerSigner(config.common.internalSecret);
+    const channel = (name: string, url: string) => {
+      const opened = openInternalChannel({ name, url }, options.local);
+      onClose(() => opened.close());
+      return opened.transport;
+    };
+    const telephony = channel('telephony', config.telephonyUrl);
+    const peers = new ConnectCampaignPeers({ assistants: channel('assistants', config.assistantsUrl), telephony }, signer);
+    const calls = new ConnectCallPlacer(channel('calls', config.callsUrl), signer);
+    const queue = await openDialQueue(events, logger.child({ component: 'dial-queue' }));
+    const outcomes = await consumeCallOutcomes(events, { store, queue, now, logger: logger.child({ component: 'call-outcomes' }) });
+    onClose(() => outcomes.stop());
+    const dialer = new Dialer({ store, peers, calls, now, logger: logger.child({ component: 'dialer' }) });
+    const worker = await queue.work((job) => dialer.handle(job), { concurrency: dialConcurrency });
+    onClose(() => worker.stop());
+    return startConnectServer({
+      ...serviceServerOptions('campaigns-dialer', { ...config, ...readListenAddress(env, 'campaigns-dialer') }, { logger, local: options.local, signer }),
+      serviceNames: [],
+      routes: () => {},
+    });
+  });
+}

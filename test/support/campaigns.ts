@@ -1,0 +1,16 @@
+// Calling windows for campaign tests on the real clock: zones where it is now midday (a window of
+// 09:00 to 17:00 every day is open there) or just past midnight (that window is closed there).
+
+export const everyDay = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+
+/** The `Etc/GMT` zone `offsetHours` ahead of UTC (its name's sign is inverted). */
+const zoneAt = (offsetHours: number): string => (offsetHours === 0 ? 'Etc/GMT' : `Etc/GMT${offsetHours > 0 ? '-' : '+'}${Math.abs(offsetHours)}`);
+
+/** A zone where it is now between 12:00 and 13:00, and one where it is between 00:00 and 01:00. */
+export function windowZones(now = new Date()): { open: string; closed: string } {
+  const noon = 12 - now.getUTCHours();
+  return { open: zoneAt(noon), closed: zoneAt(noon >= 0 ? noon - 12 : noon + 12) };
+}
+
+/** 09:00 to 17:00 every day, in a zone where that is now (open) or not (closed) for leads without a zone of their own. */
+export const dayWindow = (state: 'open' | 'closed') => ({ days: everyDay, start: '09:00', end: '17:00', time_zone: windowZones()[state] });

@@ -1,7 +1,8 @@
 // The dialer through the gateway, in one process with the sandbox carrier and voice runtime: a started
 // campaign calls each lead exactly once (a busy one as its retry policy says), never a suppressed
-// number (also one suppressed after the start), never a lead outside its calling window; the leads
-// end completed or failed with their calls, and the campaign completes; stop halts new dials at once.
+// number (also one suppressed after the start), never a lead outside its calling window, never above
+// its calls per minute; the leads end completed or failed with their calls, and the campaign
+// completes; stop halts new dials at once.
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 import { dayWindow, windowZones } from './support/campaigns.js';
 import { buySmsNumber, eventually } from './support/telephony.js';
@@ -149,4 +150,18 @@ test('stop halts new dials within seconds; the calls in progress end and settle 
   const leads = await leadsOf(ws, id);
   expect(leads.filter((lead) => lead.status === 'pending')).toHaveLength(12 - calls.length);
   expect((await campaignOf(ws, id)).status).toBe('stopped');
+}, 60_000);
+
+test('calls per minute holds across the minute: the rest wait for the next one', async () => {
+  // The count is per clock minute: started early in one, so the whole check stays inside it.
+  while (new Date().getUTCSeconds() > 40) await new Promise((resolve) => setTimeout(resolve, 500));
+  const ws = await ready();
+  const id = await createCampaign(ws, { pacing: { max_concurrent: 10, calls_per_minute: 3 } });
+  for (let i = 0; i < 6; i += 1) await addLead(ws, id, `+1415555${String(1300 + i)}`);
+  expect((await platform.api.post(`/campaigns/${id}/start`, ws.key, {})).status).toBe(200);
+  await eventually(async () => ((await campaignCalls(ws, id)).length >= 3 ? true : undefined), 15_000, 'three calls');
+  await new Promise((resolve) => setTimeout(resolve, 3_000));
+  expect(await campaignCalls(ws, id)).toHaveLength(3);
+  expect((await leadsOf(ws, id)).filter((lead) => lead.status === 'pending')).toHaveLength(3);
+  expect((await platform.api.post(`/campaigns/${id}/stop`, ws.key, {})).status).toBe(200);
 }, 60_000);

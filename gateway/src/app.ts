@@ -6,7 +6,7 @@ import type { Logger } from '@voice/runtime/logger';
 import type { MetricsRegistry } from '@voice/runtime/metrics';
 import type { CredentialCache } from './auth/credential-cache.js';
 import type { ServiceClients } from './clients.js';
-import type { WindowCounter } from './counters/window-counter.js';
+import type { WindowCounter } from '@voice/runtime/counters';
 import type { GatewayConfig } from './config.js';
 import { errorHandler } from './errors/error-handler.js';
 import { HttpError } from './errors/http-error.js';

@@ -5,4 +5,4 @@ export { requireFeature } from './middleware/require-feature.js';
 export { openApiDocument, documentVersion } from './openapi/document.js';
 export { apiOperations, apiRestRouter } from './openapi/operations.js';
 export { openApiPath, restRouterOf } from './openapi/route.js';
-export { openWindowCounter, rateLimitBuckets } from './counters/open-window-counter.js';
+export { openWindowCounter, rateLimitBuckets } from '@voice/runtime/counters';

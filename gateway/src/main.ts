@@ -15,7 +15,7 @@ import { CredentialsRevokedSchema } from '@voice/proto/voice/identity/v1/identit
 import { buildGatewayApp } from './app.js';
 import { CredentialCache } from './auth/credential-cache.js';
 import { createServiceClients } from './clients.js';
-import { openWindowCounter, rateLimitBuckets } from './counters/open-window-counter.js';
+import { openWindowCounter, rateLimitBuckets } from '@voice/runtime/counters';
 import { readGatewayConfig } from './config.js';
 
 export interface StartedGateway {

@@ -12,7 +12,7 @@ import type { AuthContext } from '../src/auth/auth-context.js';
 import { errorHandler } from '../src/errors/error-handler.js';
 import { HttpError } from '../src/errors/http-error.js';
 import { jsonBody } from '../src/middleware/json-body.js';
-import { MemoryWindowCounter } from '../src/counters/window-counter.js';
+import { MemoryWindowCounter } from '@voice/runtime/counters';
 import { rateLimit } from '../src/middleware/rate-limit.js';
 import { requestId } from '../src/middleware/request-id.js';
 import { requireFeature } from '../src/middleware/require-feature.js';

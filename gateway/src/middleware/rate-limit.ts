@@ -3,7 +3,7 @@
 // between gateway replicas when it lives in NATS KV.
 import type { RequestHandler } from 'express';
 import { authOf } from '../auth/auth-context.js';
-import { secondsUntilReset, type WindowCounter } from '../counters/window-counter.js';
+import { secondsUntilReset, type WindowCounter } from '@voice/runtime/counters';
 import { HttpError } from '../errors/http-error.js';
 
 export interface RateLimitPolicy {

@@ -1,7 +1,7 @@
 // Registration, authorization and token exchange are limited per client address (see
 // proxies/client-address.ts); a limited request is 429 with Retry-After, in the OAuth error format.
 import type { RequestHandler } from 'express';
-import { secondsUntilReset, type WindowCounter } from '../counters/window-counter.js';
+import { secondsUntilReset, type WindowCounter } from '@voice/runtime/counters';
 import { clientAddress } from '../proxies/client-address.js';
 import { OAuthError, sendOAuthError } from './oauth-error.js';
 

@@ -4,7 +4,7 @@ import express, { type Express } from 'express';
 import { deriveKey } from '@voice/runtime/crypto';
 import type { CallerSigner } from '@voice/runtime/caller';
 import type { ServiceClients } from '../clients.js';
-import type { WindowCounter } from '../counters/window-counter.js';
+import type { WindowCounter } from '@voice/runtime/counters';
 import { bodyParserFailure } from '../errors/body-parser.js';
 import { addressRateLimit } from './address-rate-limit.js';
 import { registerAuthorizeRoutes } from './authorize.js';

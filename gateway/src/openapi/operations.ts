@@ -6,7 +6,7 @@ import { buildRestRouter, type GatewayDeps } from '../app.js';
 import { CredentialCache } from '../auth/credential-cache.js';
 import type { ServiceClients } from '../clients.js';
 import { defaultRecordingUrlTtlSeconds, type GatewayConfig } from '../config.js';
-import { MemoryWindowCounter } from '../counters/window-counter.js';
+import { MemoryWindowCounter } from '@voice/runtime/counters';
 import { RecordingDownloadUrls } from '../recordings/download-urls.js';
 import type { Operation } from '../rest/operation.js';
 import type { RestRouter } from '../rest/router.js';

@@ -1,9 +1,11 @@
 // Handles one dial job: at dial time the campaign must be running, the lead still due for this
-// attempt, its number not suppressed, its calling window open and the campaign under its concurrency;
+// attempt, its calling window open, the campaign under its concurrency, the number not suppressed and
+// the campaign under its calls per minute;
 // then the lead is claimed by a conditional write (so a job handled twice dials once) and its call
 // placed through the calls service, whose id is recorded on the lead.
 import type { JsonObject } from '@bufbuild/protobuf';
 import { serviceCaller, type WorkspaceCaller } from '@voice/runtime/caller';
+import type { WindowCounter } from '@voice/runtime/counters';
 import { jobDone, jobLater, type JobOutcome } from '@voice/runtime/events';
 import { newId } from '@voice/runtime/ids';
 import type { Logger } from '@voice/runtime/logger';
@@ -22,6 +24,8 @@ export interface DialerDeps {
   store: CampaignStore;
   peers: Pick<CampaignPeers, 'suppressedAmong' | 'numberOf'>;
   calls: CallPlacer;
+  /** Calls started per campaign in the current minute, counted across the dialer's replicas. */
+  dialRates: WindowCounter;
   now: () => Date;
   logger: Logger;
 }
@@ -61,16 +65,19 @@ export class Dialer {
       const dueAt = retryDueAt(lead.updatedAt, campaign.settings.retry);
       if (dueAt > now) return jobLater(dueAt - now);
     }
+    const opensIn = windowOpensInMs(campaign.settings.window, lead.timeZone, now);
+    if (opensIn > 0) return jobLater(opensIn);
+    const counts = (await store.countLeads(lead.workspaceId, [campaign.id])).get(campaign.id)!;
+    if (counts.calling >= campaign.settings.pacing.max_concurrent) return jobLater(concurrencyRecheckMs);
+    // Asked last, as close to the dial as it gets: a number suppressed while the lead waited is not called.
     if ((await this.deps.peers.suppressedAmong(caller, [lead.phone])).has(lead.phone)) {
       await store.transitionLead(lead.workspaceId, lead.id, { statuses: [lead.status], attempts: lead.attempts }, { status: 'do_not_call' }, this.now());
       this.deps.logger.info('suppressed lead not dialled', { campaignId: campaign.id, leadId: lead.id });
       await completeIfDone(store, lead.workspaceId, campaign.id, this.deps.now);
       return jobDone;
     }
-    const opensIn = windowOpensInMs(campaign.settings.window, lead.timeZone, now);
-    if (opensIn > 0) return jobLater(opensIn);
-    const counts = (await store.countLeads(lead.workspaceId, [campaign.id])).get(campaign.id)!;
-    if (counts.calling >= campaign.settings.pacing.max_concurrent) return jobLater(concurrencyRecheckMs);
+    const started = await this.deps.dialRates.hit(`${campaign.workspaceId}.${campaign.id}`);
+    if (started.count > campaign.settings.pacing.calls_per_minute) return jobLater(started.resetAt - now);
     return undefined;
   }
 

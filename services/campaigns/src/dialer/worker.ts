@@ -3,6 +3,7 @@
 // (src/dialer/main.ts), a part of the platform's process when embedded. Stops in reverse.
 import { CallerSigner } from '@voice/runtime/caller';
 import { readListenAddress, type Env } from '@voice/runtime/config';
+import { campaignDialBucket, openWindowCounter } from '@voice/runtime/counters';
 import { openConfiguredEventStream, type EventStream } from '@voice/runtime/events';
 import { openInternalChannel, type InProcessServices } from '@voice/runtime/internal';
 import { createLogger, type Logger } from '@voice/runtime/logger';
@@ -60,7 +61,9 @@ export async function startCampaignDialer(env: Env, options: CampaignDialerOptio
     const queue = await openDialQueue(events, logger.child({ component: 'dial-queue' }));
     const outcomes = await consumeCallOutcomes(events, { store, queue, now, logger: logger.child({ component: 'call-outcomes' }) });
     onClose(() => outcomes.stop());
-    const dialer = new Dialer({ store, peers, calls, now, logger: logger.child({ component: 'dialer' }) });
+    const dialRates = await openWindowCounter(config.common, campaignDialBucket, 60_000, (error) => logger.warn('dial rate counter unavailable; counting in this dialer', { error }));
+    onClose(() => dialRates.close());
+    const dialer = new Dialer({ store, peers, calls, dialRates, now, logger: logger.child({ component: 'dialer' }) });
     const worker = await queue.work((job) => dialer.handle(job), { concurrency: dialConcurrency });
     onClose(() => worker.stop());
     return startConnectServer({

@@ -1,9 +1,9 @@
-// The rate-limit counters as the configuration asks for them: with NATS_URL, in JetStream
-// key-value buckets shared by every gateway replica of one platform and named in its event
+// Window counters as the configuration asks for them: with NATS_URL, in JetStream key-value
+// buckets shared by every replica of one platform and named in its event
 // namespace like its streams (two platforms on one NATS server never share counts); otherwise
 // in this process's memory (also the stand-in while NATS cannot be reached).
-import type { CommonConfig } from '@voice/runtime/config';
-import { namespacedName } from '@voice/runtime/events';
+import type { CommonConfig } from '../config/service-config.js';
+import { namespacedName } from '../events/namespaced.js';
 import { FallbackWindowCounter } from './fallback-window-counter.js';
 import { NatsWindowCounter } from './nats-window-counter.js';
 import { MemoryWindowCounter, type WindowCounter } from './window-counter.js';
@@ -11,12 +11,15 @@ import { MemoryWindowCounter, type WindowCounter } from './window-counter.js';
 /** The buckets' names before the namespace: OAuth requests per client address, API requests per account. */
 export const rateLimitBuckets = { oauth: 'voice_oauth_rate_limits', api: 'voice_api_rate_limits' } as const;
 
-export type RateLimitBucket = (typeof rateLimitBuckets)[keyof typeof rateLimitBuckets];
+/** Calls the campaigns dialer started per campaign and minute (a campaign's calls_per_minute), across its replicas. */
+export const campaignDialBucket = 'voice_campaign_dial_rates';
+
+export type WindowCounterBucket = (typeof rateLimitBuckets)[keyof typeof rateLimitBuckets] | typeof campaignDialBucket;
 
 /** With NATS, hits count in this replica's memory while the bucket cannot be reached; `onFailure` hears of each outage. */
 export async function openWindowCounter(
   common: Pick<CommonConfig, 'natsUrl' | 'eventNamespace' | 'natsReplicas'>,
-  bucket: RateLimitBucket,
+  bucket: WindowCounterBucket,
   windowMs: number,
   onFailure: (error: unknown) => void = () => {},
 ): Promise<WindowCounter> {

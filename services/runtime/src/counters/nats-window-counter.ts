@@ -1,8 +1,8 @@
-// Window counters in a NATS JetStream key-value bucket, so every gateway replica counts the
-// same requests. Increments are compare-and-set on the entry's revision, so the shared count is
+// Window counters in a NATS JetStream key-value bucket, so every replica (of the gateway, of the
+// dialer) counts the same hits. Increments are compare-and-set on the entry's revision, so the shared count is
 // exact: conflicts are retried, never mistaken for an outage; entries expire with the bucket's TTL.
 import type { KV, NatsConnection } from 'nats';
-import { closeNats, connectNats, isRevisionConflict } from '@voice/runtime/nats';
+import { closeNats, connectNats, isRevisionConflict } from '../nats/index.js';
 import type { WindowCount, WindowCounter } from './window-counter.js';
 
 /** The longest one KV operation of a hit may take. */
@@ -35,7 +35,7 @@ export class NatsWindowCounter implements WindowCounter {
 
   /** `replicas`: copies of the bucket in a NATS cluster (VOICE_NATS_REPLICAS). */
   static async connect(url: string, bucket: string, windowMs: number, clock: () => number = Date.now, replicas = 1): Promise<NatsWindowCounter> {
-    const connection = await connectNats(url, `gateway-${bucket}`);
+    const connection = await connectNats(url, `counter-${bucket}`);
     await connection.jetstream().views.kv(bucket, { history: 1, ttl: windowMs * 2, replicas });
     // Requests wait on every hit: while NATS is away a hit fails fast instead of holding them for the client's default 20 s.
     const kv = await connection.jetstream({ timeout: hitTimeoutMs }).views.kv(bucket, { bindOnly: true });

@@ -1,7 +1,7 @@
 // A simulated caller calls a workspace number on the sandbox (POST /sandbox/inbound-calls), through
 // the gateway: the call is handed to the number's assistant as a carrier's inbound call is, the
-// sandbox carrier answers it and streams it to the sandbox voice runtime, and it ends and is charged
-// once like any call. What a real caller could not reach is refused with the API's errors, and a
+// sandbox carrier answers it and streams it to the sandbox voice runtime (which plays the caller's
+// script from the call's metadata), and it ends and is charged once like any call. What a real caller could not reach is refused with the API's errors, and a
 // number carried by a real carrier (a Twilio-compatible server on loopback) takes no simulated call.
 import { expectError, fieldsOf } from './support/api-client.js';
 import { importedNumber, startFakeTwilio, type FakeTwilio } from './support/fake-twilio.js';
@@ -67,6 +67,21 @@ test('the number’s assistant takes the call: it is answered, plays the runtime
   expect(inbound.body.data.map((item: { id: string }) => item.id)).toEqual([call.id]);
 });
 
+test('the caller’s script in metadata is played: what the caller says, then the caller hangs up; the metadata stays with the call', async () => {
+  const { key, number } = await ready();
+  const metadata = { sandbox_script: [{ say: 'I need to move my appointment.' }, { reply: 'Of course, to when?' }, { hangup: 'caller' }], ticket: 'T-7' };
+  const rung = await platform.api.post('/sandbox/inbound-calls', key, { to: number.number, from: caller, metadata });
+  expect(rung.status).toBe(201);
+  expect(rung.body.data.metadata).toEqual(metadata);
+  const call = await settled(key, rung.body.data.id);
+  expect(call).toMatchObject({ status: 'completed', end_reason: 'caller_hung_up', metadata });
+  expect(call.transcript.map((turn: { role: string; text: string }) => [turn.role, turn.text])).toEqual([
+    ['assistant', 'Acme, how can I help?'],
+    ['user', 'I need to move my appointment.'],
+    ['assistant', 'Of course, to when?'],
+  ]);
+});
+
 test('concurrent callers to one number are each a call of their own', async () => {
   const { key, number } = await ready();
   const rung = await Promise.all(['+12025550191', '+12025550192', '+12025550193'].map((from) => platform.api.post('/sandbox/inbound-calls', key, { to: number.number, from })));
@@ -83,6 +98,8 @@ test('bad bodies are 400 naming the field; an unknown or another workspace’s n
     [{ to: number.number }, 'from'],
     [{ to: number.number, from: '2025550188' }, 'from'],
     [{ to: number.number, from: caller, script: [] }, 'script'],
+    [{ to: number.number, from: caller, metadata: 'play this' }, 'metadata'],
+    [{ to: number.number, from: caller, metadata: { blob: 'x'.repeat(20_000) } }, 'metadata'],
   ];
   for (const [body, field] of cases) {
     const response = await platform.api.post('/sandbox/inbound-calls', key, body);

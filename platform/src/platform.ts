@@ -5,7 +5,7 @@
 // loopback port of its own. The process serves one metrics endpoint for all
 // of them (each service's metrics carry its `service` label).
 import { holdFreePort } from './held-port.js';
-import { freePortsEnv, readCommonConfig, type Env } from '@voice/runtime/config';
+import { freePortsEnv, readCommonConfig, servicePorts, serviceVariablePrefix, type Env, type ServiceName as RuntimeServiceName } from '@voice/runtime/config';
 import { openConfiguredEventStream, type EventStream } from '@voice/runtime/events';
 import { InProcessServices, readInternalTransport, type InternalTransportKind } from '@voice/runtime/internal';
 import { createLogger, type Logger } from '@voice/runtime/logger';
@@ -60,6 +60,13 @@ const loopbackDefaults = (env: Env): Env => ({ ...freePortsEnv(), ...env });
 
 type ServiceName = keyof RunningPlatform['services'];
 
+/** The variable of a service's port, from runtime's table (`platformUsers` is the service `platform-users`). */
+function portVariableOf(name: ServiceName): string {
+  const service = name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+  if (!(service in servicePorts)) throw new Error(`${name} is no service of runtime's table (services/runtime/src/config/services.ts)`);
+  return `${serviceVariablePrefix(service as RuntimeServiceName)}_PORT`;
+}
+
 interface Running {
   server: { url: string; port: number };
   close(): Promise<void>;
@@ -106,19 +113,6 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
         })()
       : undefined;
   const mediaUrl = serviceEnv.VOICE_MEDIA_URL ?? sandboxRuntime!.mediaUrl;
-  const portVariables: Record<ServiceName, string> = {
-    identity: 'VOICE_IDENTITY_PORT',
-    tools: 'VOICE_TOOLS_PORT',
-    billing: 'VOICE_BILLING_PORT',
-    telephony: 'VOICE_TELEPHONY_PORT',
-    platformUsers: 'VOICE_PLATFORM_USERS_PORT',
-    assistants: 'VOICE_ASSISTANTS_PORT',
-    calls: 'VOICE_CALLS_PORT',
-    webhooks: 'VOICE_WEBHOOKS_PORT',
-    webhooksDelivery: 'VOICE_WEBHOOKS_DELIVERY_PORT',
-    campaigns: 'VOICE_CAMPAIGNS_PORT',
-    campaignsDialer: 'VOICE_CAMPAIGNS_DIALER_PORT',
-  };
   // In start order: each service may call those started before it.
   const starters: Record<ServiceName, (env: Env) => Promise<Running>> = {
     identity: (serviceEnv) => startIdentityService(serviceEnv, { logger: loggerFor('identity'), notifier, announce: options.announce, local }),
@@ -157,7 +151,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
     if (running.has(name)) return;
     // A restarted service comes back on the port it had, so its callers need no new address.
     const port = urls[name] ? new URL(urls[name]).port : undefined;
-    const service = await starters[name](port ? { ...serviceEnv, [portVariables[name]]: port } : serviceEnv);
+    const service = await starters[name](port ? { ...serviceEnv, [portVariableOf(name)]: port } : serviceEnv);
     running.set(name, service);
     urls[name] = service.server.url;
   };

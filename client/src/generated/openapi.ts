@@ -1222,7 +1222,7 @@ export interface paths {
         put?: never;
         /**
          * Sandbox only: a caller calls one of the workspace’s numbers
-         * @description Plays what a carrier does when someone dials the number: the call is handed to the assistant the number is given to exactly as a real inbound call is (the same checks, the same funds held), then answered and its media connected to the voice runtime, which plays the assistant’s first message and its default script. Answers 201 with the inbound call (`ringing`, or already further along); follow it with GET /calls/{id}. It is charged like any call when it ends. `to` that is no number of the workspace is 404; a number that is not voice-capable, is given to no assistant, or is carried by a real carrier (a platform on a real carrier, or a number imported through a Twilio-compatible connection) is 409 `telephony_configuration_error`. A call the platform refuses as it would refuse a real caller (the assistant cannot take calls, the wallet cannot cover a minute) is 409 `conflict` with the reason; when the calls service cannot be reached the answer is 503 `telephony_unavailable` and nothing is charged.
+         * @description Plays what a carrier does when someone dials the number: the call is handed to the assistant the number is given to exactly as a real inbound call is (the same checks, the same funds held), then answered and its media connected to the voice runtime, which plays the assistant’s first message and then `metadata.sandbox_script` (what the caller says, tools the assistant calls, the analysis) or its default script. Answers 201 with the inbound call (`ringing`, or already further along); follow it with GET /calls/{id}. It is charged like any call when it ends. `to` that is no number of the workspace is 404; a number that is not voice-capable, is given to no assistant, or is carried by a real carrier (a platform on a real carrier, or a number imported through a Twilio-compatible connection) is 409 `telephony_configuration_error`. A call the platform refuses as it would refuse a real caller (the assistant cannot take calls, the wallet cannot cover a minute) is 409 `conflict` with the reason; when the calls service cannot be reached the answer is 503 `telephony_unavailable` and nothing is charged.
          *
          *     **Scope:** `calls:write`.
          */
@@ -10041,7 +10041,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "to": "+14155550123",
-                 *       "from": "+14155550100"
+                 *       "from": "+14155550100",
+                 *       "metadata": {}
                  *     }
                  */
                 "application/json": {
@@ -10049,6 +10050,10 @@ export interface operations {
                     to: string;
                     /** @description the simulated caller’s number, in international format with a leading + */
                     from: string;
+                    /** @description kept with the call as POST /calls keeps `metadata` (the same limits); `sandbox_script` tells the sandbox voice runtime what the caller says and does (its README) */
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };

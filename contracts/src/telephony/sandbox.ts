@@ -2,11 +2,15 @@
 // and the call a simulated caller makes to a workspace number.
 import { z } from 'zod';
 import { e164Schema, timeSchema } from '../responses.js';
+import { callMetadataSchema } from '../calls.js';
 import { phoneNumberField } from './requests.js';
 
 export const simulateInboundCallBodySchema = z.strictObject({
   to: phoneNumberField.describe('the workspace’s number to call: voice-capable, given to an assistant, and carried by the sandbox'),
   from: phoneNumberField.describe('the simulated caller’s number, in international format with a leading +'),
+  metadata: callMetadataSchema
+    .optional()
+    .describe('kept with the call as POST /calls keeps `metadata` (the same limits); `sandbox_script` tells the sandbox voice runtime what the caller says and does (its README)'),
 });
 
 export const sandboxVerificationCallSchema = z

@@ -1,6 +1,7 @@
 // /sandbox (issue 16): the sandbox carrier's test surface, sandbox-only. The sandbox reaches no real
 // phone, so what the world beyond a carrier would show or do is here: what a called phone heard (a
 // caller ID's code) and a caller calling one of the workspace's numbers.
+import type { JsonObject } from '@bufbuild/protobuf';
 import { callSchema } from '@voice/contracts/calls';
 import { presentCall } from '@voice/contracts/calls-presenters';
 import { dataOf } from '@voice/contracts/responses';
@@ -41,7 +42,7 @@ export function registerSandboxRoutes(rest: RestRouter, deps: RestDeps): void {
       id: 'simulateSandboxInboundCall',
       summary: 'Sandbox only: a caller calls one of the workspace’s numbers',
       description:
-        'Plays what a carrier does when someone dials the number: the call is handed to the assistant the number is given to exactly as a real inbound call is (the same checks, the same funds held), then answered and its media connected to the voice runtime, which plays the assistant’s first message and its default script. ' +
+        'Plays what a carrier does when someone dials the number: the call is handed to the assistant the number is given to exactly as a real inbound call is (the same checks, the same funds held), then answered and its media connected to the voice runtime, which plays the assistant’s first message and then `metadata.sandbox_script` (what the caller says, tools the assistant calls, the analysis) or its default script. ' +
         'Answers 201 with the inbound call (`ringing`, or already further along); follow it with GET /calls/{id}. It is charged like any call when it ends. ' +
         '`to` that is no number of the workspace is 404; a number that is not voice-capable, is given to no assistant, or is carried by a real carrier (a platform on a real carrier, or a number imported through a Twilio-compatible connection) is 409 `telephony_configuration_error`. ' +
         'A call the platform refuses as it would refuse a real caller (the assistant cannot take calls, the wallet cannot cover a minute) is 409 `conflict` with the reason; when the calls service cannot be reached the answer is 503 `telephony_unavailable` and nothing is charged.',
@@ -51,7 +52,7 @@ export function registerSandboxRoutes(rest: RestRouter, deps: RestDeps): void {
       errors: ['NotFound'],
     },
     handle: async (call) => {
-      const { callId } = await sandbox.simulateInboundCall({ from: call.body.from, to: call.body.to }, call.options);
+      const { callId } = await sandbox.simulateInboundCall({ from: call.body.from, to: call.body.to, metadata: call.body.metadata as JsonObject | undefined }, call.options);
       const answer = await deps.clients.calls.getCall({ id: callId }, call.options);
       return { body: { data: presentCall(answer.call!) } };
     },

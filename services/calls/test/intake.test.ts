@@ -1,6 +1,7 @@
 // Tier 2: the CallIntakeService over an in-memory transport: telephony hands over an inbound call,
 // which is held and stored on its ringing leg, or refused with a reason; a retry for the same leg
-// answers the same call.
+// answers the same call; metadata (a sandbox caller's script) is kept with it.
+import type { JsonObject } from '@bufbuild/protobuf';
 import { Code } from '@connectrpc/connect';
 import { newId } from '@voice/runtime/ids';
 import { CallIntakeService } from '@voice/proto/voice/calls/v1/call_intake';
@@ -66,4 +67,17 @@ test('only telephony of the same workspace may hand a call over, and malformed r
   const elsewhere = h.tier.as({ workspaceId: newId(), principal: { type: 'internal', id: 'telephony', name: 'telephony' }, scopes: null });
   expect(await failure(h.tier.client.acceptInboundCall(request, elsewhere))).toMatchObject({ code: Code.PermissionDenied });
   expect(await failure(h.tier.client.acceptInboundCall({ ...request, from: 'x', legId: '' }, telephony))).toMatchObject({ code: Code.InvalidArgument, fields: [{ field: 'from' }, { field: 'leg_id' }].map(expect.objectContaining) });
+});
+
+test('metadata is kept with the call under POST /calls limits; the same leg with other metadata is refused', async () => {
+  const { request, telephony } = inbound();
+  const metadata: JsonObject = { sandbox_script: [{ say: 'Hello?' }, { hangup: 'caller' }] };
+  const accepted = await h.tier.client.acceptInboundCall({ ...request, metadata }, telephony);
+  expect((await h.store.getCall(request.workspaceId, accepted.callId))!.metadata).toEqual(metadata);
+  expect(await h.tier.client.acceptInboundCall({ ...request, metadata: { other: true } }, telephony)).toMatchObject({ callId: '', refusal: expect.stringContaining('other details') });
+  const large = inbound();
+  expect(await failure(h.tier.client.acceptInboundCall({ ...large.request, metadata: { blob: 'x'.repeat(20_000) } }, large.telephony))).toMatchObject({
+    code: Code.InvalidArgument,
+    fields: [expect.objectContaining({ field: 'metadata' })],
+  });
 });

@@ -82,7 +82,11 @@ test('what no real caller could reach is refused before anything is handed over'
   const { workspace, number } = await assignedNumber();
   const offers = calls.offered.length;
   const simulate = (to: string, from = caller, as = workspace) => failure(sandbox.client.simulateInboundCall({ from, to }, sandbox.inWorkspace(as)));
-  expect(await simulate('4155550100', 'caller')).toMatchObject({ reason: 'invalid_request', fields: [expect.objectContaining({ field: 'from' }), expect.objectContaining({ field: 'to' })] });
+  const malformed = await simulate('4155550100', 'caller');
+  expect(malformed.reason).toBe('invalid_request');
+  expect(malformed.fields.map((issue: { field: string }) => issue.field).sort()).toEqual(['from', 'to']);
+  const tooLarge = await failure(sandbox.client.simulateInboundCall({ from: caller, to: number.number, metadata: { blob: 'x'.repeat(20_000) } }, sandbox.inWorkspace(workspace)));
+  expect(tooLarge).toMatchObject({ reason: 'invalid_request', fields: [expect.objectContaining({ field: 'metadata' })] });
   expect(await simulate(number.number, caller, newId())).toMatchObject({ reason: 'not_found' });
   const unassigned = numberRecord(workspace, { number: validNumber(), assistantId: null });
   const smsOnly = numberRecord(workspace, { number: validNumber(), voiceCapable: false, assistantId: newId() });

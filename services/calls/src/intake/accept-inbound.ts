@@ -3,13 +3,16 @@
 // one (the assistant's longest length, or what the wallet covers) and stored on the ringing leg;
 // what cannot run (no such assistant or workspace, a plan that excludes the model, no funds) is
 // refused with a reason, and the carrier rejects the call. A retry for the same leg answers the same
-// call and holds nothing twice.
+// call and holds nothing twice. Metadata (a sandbox caller's script) is kept as POST /calls keeps it.
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import { Code, ConnectError } from '@connectrpc/connect';
+import type { JsonObject } from '@bufbuild/protobuf';
 import { internalCallerFor, serviceCaller, type WorkspaceCaller } from '@voice/runtime/caller';
 import { invalidRequest } from '@voice/runtime/errors';
 import { idempotencyClaim } from '@voice/runtime/idempotency';
 import { isUuid } from '@voice/runtime/ids';
+import { validate } from '@voice/runtime/validation';
+import { callMetadataSchema } from '@voice/contracts/calls';
 import { parseE164 } from '@voice/contracts/telephony';
 import type { AcceptInboundCallRequest, CallIntakeService } from '@voice/proto/voice/calls/v1/call_intake';
 import type { CallsDeps } from '../deps.js';
@@ -28,6 +31,7 @@ export class CallIntake implements ServiceImpl<typeof CallIntakeService> {
     const signed = internalCallerFor(context, request.workspaceId, 'only telephony may hand over inbound calls');
     const from = parseE164(request.from)?.number;
     const to = parseE164(request.to)?.number;
+    const metadata = validate(callMetadataSchema, request.metadata ?? {}, ['metadata']);
     const issues = [
       ...(isUuid(request.workspaceId) ? [] : [{ field: 'workspace_id', issue: 'must be a UUID' }]),
       ...(isUuid(request.numberId) ? [] : [{ field: 'number_id', issue: 'must be a UUID' }]),
@@ -35,12 +39,13 @@ export class CallIntake implements ServiceImpl<typeof CallIntakeService> {
       ...(from ? [] : [{ field: 'from', issue: 'must be a valid phone number' }]),
       ...(to ? [] : [{ field: 'to', issue: 'must be a valid phone number' }]),
       ...(request.legId.length > 0 && request.legId.length <= 64 ? [] : [{ field: 'leg_id', issue: 'must be 1 to 64 characters' }]),
+      ...(metadata.ok ? [] : metadata.issues),
     ];
     if (issues.length > 0) throw invalidRequest(issues);
     const caller: WorkspaceCaller = serviceCaller('calls', request.workspaceId, signed.requestId);
     const now = this.deps.now();
     // The leg names the call: telephony's retry finds the call the first attempt made.
-    const claim = idempotencyClaim(`inbound-leg:${request.legId}`, { number: request.numberId, assistant: request.assistantId, from, to }, now);
+    const claim = idempotencyClaim(`inbound-leg:${request.legId}`, { number: request.numberId, assistant: request.assistantId, from, to, metadata: request.metadata ?? {} }, now);
     const earlier = await this.deps.store.claimedCall(caller.workspaceId, claim);
     if (earlier) return earlier.kind === 'replayed' ? this.accepted(earlier.call) : refused('the leg was handed over with other details before');
 
@@ -62,7 +67,7 @@ export class CallIntake implements ServiceImpl<typeof CallIntakeService> {
       numberId: request.numberId,
       assistant,
       variables: {},
-      metadata: {},
+      metadata: (metadata.ok ? metadata.value : {}) as JsonObject,
       at: now.toISOString(),
       status: 'ringing',
       legId: request.legId,

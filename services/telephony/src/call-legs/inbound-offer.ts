@@ -3,6 +3,7 @@
 // call (AcceptInboundCall) or refuses it, and a taken call is attached to the leg with its session.
 // A call that is not taken leaves its leg canceled. The carriers' voice webhook and the sandbox's
 // simulated inbound call both come this way.
+import type { JsonObject } from '@bufbuild/protobuf';
 import { newId } from '@voice/runtime/ids';
 import type { CallLegRecord, CallLegStore, NumberRecord } from '../store/store.js';
 import type { TelephonyDeps } from '../deps.js';
@@ -18,6 +19,8 @@ export interface InboundCall {
   carrierCallId: string;
   /** E.164 of the caller. */
   from: string;
+  /** The call's metadata for the voice runtime (a sandbox caller's script); carriers' calls carry none. */
+  metadata?: JsonObject;
 }
 
 export type InboundOffer =
@@ -58,6 +61,7 @@ export async function offerInboundCall(deps: TelephonyDeps<CallLegStore>, call: 
       from: call.from,
       to: leg.to,
       legId: leg.id,
+      metadata: call.metadata,
     });
     if (accepted.callId !== '') {
       const attached = await store.attachCall(leg.id, accepted.callId, deps.box.seal(JSON.stringify(accepted.mediaParameters)), deps.now().toISOString());

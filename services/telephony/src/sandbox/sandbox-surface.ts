@@ -4,15 +4,16 @@
 // Everything it reads or calls is the calling workspace's.
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import { workspaceCallerOf } from '@voice/runtime/caller';
-import { invalidRequest, notFound, serviceError, type FieldIssue } from '@voice/runtime/errors';
+import type { JsonObject } from '@bufbuild/protobuf';
+import { notFound, serviceError } from '@voice/runtime/errors';
 import { toTimestamp } from '@voice/runtime/time';
 import type { GetVerificationCallRequest, SandboxService, SimulateInboundCallRequest } from '@voice/proto/voice/telephony/v1/sandbox';
-import { parseE164 } from '@voice/contracts/telephony';
+import { parseE164, simulateInboundCallBodySchema } from '@voice/contracts/telephony';
 import { offerInboundCall } from '../call-legs/inbound-offer.js';
 import { newSandboxCallId } from '../carriers/sandbox-calls.js';
 import { SandboxCarrier } from '../carriers/sandbox.js';
 import type { TelephonyDeps } from '../deps.js';
-import { loadOr404 } from '../input.js';
+import { loadOr404, parseInput } from '../input.js';
 import type { CallerIdStore, CallLegStore, ConnectionStore, NumberStore } from '../store/store.js';
 
 export class SandboxSurface implements ServiceImpl<typeof SandboxService> {
@@ -29,12 +30,10 @@ export class SandboxSurface implements ServiceImpl<typeof SandboxService> {
 
   async simulateInboundCall(request: SimulateInboundCallRequest, context: HandlerContext) {
     const { workspaceId } = workspaceCallerOf(context);
-    const from = parseE164(request.from)?.number;
-    const to = parseE164(request.to)?.number;
-    const issues: FieldIssue[] = [...(from ? [] : [{ field: 'from', issue: 'must be a valid phone number' }]), ...(to ? [] : [{ field: 'to', issue: 'must be a valid phone number' }])];
-    if (issues.length > 0) throw invalidRequest(issues);
+    const input = parseInput(simulateInboundCallBodySchema, { to: request.to, from: request.from, metadata: request.metadata });
+    const from = parseE164(input.from)!.number;
     const { store } = this.deps;
-    const number = await store.findNumber(workspaceId, to!);
+    const number = await store.findNumber(workspaceId, parseE164(input.to)!.number);
     if (!number) throw notFound('phone number');
     const connection = number.carrierConnectionId ? await store.getConnection(workspaceId, number.carrierConnectionId) : undefined;
     const carrier = this.deps.carriers.forNumber(number, connection)?.adapter;
@@ -44,7 +43,7 @@ export class SandboxSurface implements ServiceImpl<typeof SandboxService> {
     if (!assistantId) throw serviceError('telephony_configuration_error', 'the number is given to no assistant (PATCH /phone-numbers/{id} with assistant_id): a real caller would be rejected');
 
     const carrierCallId = newSandboxCallId();
-    const offer = await offerInboundCall(this.deps, { number: { ...number, assistantId }, carrierConnectionId: number.carrierConnectionId, carrierCallId, from: from! });
+    const offer = await offerInboundCall(this.deps, { number: { ...number, assistantId }, carrierConnectionId: number.carrierConnectionId, carrierCallId, from, metadata: input.metadata as JsonObject | undefined });
     if (offer.kind === 'failed') throw serviceError('telephony_unavailable', 'the call could not be handed over; nothing was charged, retry shortly');
     if (offer.kind === 'refused') throw serviceError('conflict', `the call was refused, as a real caller’s would be: ${offer.reason}`);
     carrier.receiveCall({ legId: offer.leg.id, carrierCallId, maxDurationSeconds: offer.leg.maxDurationSeconds, mediaParameters: offer.mediaParameters });

@@ -7,7 +7,7 @@
 import { formatCredits } from '@voice/runtime/amounts';
 import type { Caller, WorkspaceCaller } from '@voice/runtime/caller';
 import { invalidRequest, serviceError } from '@voice/runtime/errors';
-import { idempotencyExpiry, requestFingerprint } from '@voice/runtime/idempotency';
+import { idempotencyClaim } from '@voice/runtime/idempotency';
 import { newId } from '@voice/runtime/ids';
 import { toIso } from '@voice/runtime/time';
 import { normalisePage } from '@voice/runtime/validation';
@@ -109,9 +109,7 @@ export function smsMessages(deps: TelephonyDeps<SendStore & MessageStore & Numbe
       const input = parseInput(sendSmsBodySchema, fields);
       const now = deps.now();
       const at = now.toISOString();
-      const claim = request.idempotencyKey
-        ? { key: request.idempotencyKey, fingerprint: requestFingerprint(fields), now: at, expiredBefore: idempotencyExpiry(now) }
-        : undefined;
+      const claim = request.idempotencyKey ? idempotencyClaim(request.idempotencyKey, fields, now) : undefined;
       // A retry under a used key answers as the first request did, whatever changed since (API.md 1).
       const earlier = claim && (await store.claimedSend(caller.workspaceId, claim));
       if (earlier) return answerForClaimed(earlier);

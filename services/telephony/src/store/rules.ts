@@ -1,6 +1,7 @@
 // The rules both store adapters apply, written once: what an idempotency claim decides, which
 // delivery reports move a message on, which numbers may be routed through a SIP trunk, and which
 // caller ID a new one of its number replaces.
+import { claimBinding } from '@voice/runtime/idempotency';
 import type { CallerIdRecord, ClaimOutcome, DeliveryUpdate, MessageRecord, MessageStatus, RoutingRefusal, SendClaim } from './store.js';
 
 /** A claim as either adapter keeps it. */
@@ -18,10 +19,10 @@ export interface StoredClaim {
  * gone) and the send goes ahead, replacing it.
  */
 export function claimDecision(stored: StoredClaim | undefined, claim: SendClaim, message: MessageRecord | undefined): ClaimOutcome | undefined {
-  if (!stored || stored.createdAt < claim.expiredBefore) return undefined;
-  if (stored.fingerprint !== claim.fingerprint) return { kind: 'key_reused' };
+  const binding = claimBinding(stored, claim);
+  if (binding !== 'replay') return binding && { kind: binding };
   if (!message) return undefined;
-  return message.status === 'sending' ? { kind: 'in_progress' } : { kind: 'replayed', message: stored.firstResponse ?? message };
+  return message.status === 'sending' ? { kind: 'in_progress' } : { kind: 'replayed', message: stored!.firstResponse ?? message };
 }
 
 /** A begun message waits for the carrier, whatever the caller filled in. */

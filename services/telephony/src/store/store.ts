@@ -1,6 +1,7 @@
 // The telephony service's persistence, in its own words; SQLite and MongoDB adapters implement
 // it and one contract suite (test/store.contract.ts) holds them to the same behaviour.
 import type { NewOutboxEvent, PrunableOutbox } from '@voice/runtime/events';
+import type { IdempotencyClaim } from '@voice/runtime/idempotency';
 import type { Page } from '@voice/runtime/validation';
 import type { LegChange } from '../domain/call-legs.js';
 
@@ -116,14 +117,7 @@ export interface MessageRecord {
 }
 
 /** A send made under an Idempotency-Key (kept 24 hours). */
-export interface SendClaim {
-  key: string;
-  /** Hash of the request body; the same key with another body is a conflict. */
-  fingerprint: string;
-  now: string;
-  /** Claims created before this instant have expired and are replaced. */
-  expiredBefore: string;
-}
+export type SendClaim = IdempotencyClaim;
 
 /** What an Idempotency-Key an earlier send holds decides for a new one. */
 export type ClaimOutcome =

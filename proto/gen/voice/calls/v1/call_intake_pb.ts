@@ -4,13 +4,14 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
-import type { Message } from "@bufbuild/protobuf";
+import { file_google_protobuf_struct } from "@bufbuild/protobuf/wkt";
+import type { JsonObject, Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file voice/calls/v1/call_intake.proto.
  */
 export const file_voice_calls_v1_call_intake: GenFile = /*@__PURE__*/
-  fileDesc("CiB2b2ljZS9jYWxscy92MS9jYWxsX2ludGFrZS5wcm90bxIOdm9pY2UuY2FsbHMudjEigwEKGEFjY2VwdEluYm91bmRDYWxsUmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEQoJbnVtYmVyX2lkGAIgASgJEhQKDGFzc2lzdGFudF9pZBgDIAEoCRIMCgRmcm9tGAQgASgJEgoKAnRvGAUgASgJEg4KBmxlZ19pZBgGIAEoCSLPAQoZQWNjZXB0SW5ib3VuZENhbGxSZXNwb25zZRIPCgdjYWxsX2lkGAEgASgJElgKEG1lZGlhX3BhcmFtZXRlcnMYAiADKAsyPi52b2ljZS5jYWxscy52MS5BY2NlcHRJbmJvdW5kQ2FsbFJlc3BvbnNlLk1lZGlhUGFyYW1ldGVyc0VudHJ5Eg8KB3JlZnVzYWwYAyABKAkaNgoUTWVkaWFQYXJhbWV0ZXJzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ATJ9ChFDYWxsSW50YWtlU2VydmljZRJoChFBY2NlcHRJbmJvdW5kQ2FsbBIoLnZvaWNlLmNhbGxzLnYxLkFjY2VwdEluYm91bmRDYWxsUmVxdWVzdBopLnZvaWNlLmNhbGxzLnYxLkFjY2VwdEluYm91bmRDYWxsUmVzcG9uc2ViBnByb3RvMw");
+  fileDesc("CiB2b2ljZS9jYWxscy92MS9jYWxsX2ludGFrZS5wcm90bxIOdm9pY2UuY2FsbHMudjEirgEKGEFjY2VwdEluYm91bmRDYWxsUmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEQoJbnVtYmVyX2lkGAIgASgJEhQKDGFzc2lzdGFudF9pZBgDIAEoCRIMCgRmcm9tGAQgASgJEgoKAnRvGAUgASgJEg4KBmxlZ19pZBgGIAEoCRIpCghtZXRhZGF0YRgHIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QizwEKGUFjY2VwdEluYm91bmRDYWxsUmVzcG9uc2USDwoHY2FsbF9pZBgBIAEoCRJYChBtZWRpYV9wYXJhbWV0ZXJzGAIgAygLMj4udm9pY2UuY2FsbHMudjEuQWNjZXB0SW5ib3VuZENhbGxSZXNwb25zZS5NZWRpYVBhcmFtZXRlcnNFbnRyeRIPCgdyZWZ1c2FsGAMgASgJGjYKFE1lZGlhUGFyYW1ldGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEyfQoRQ2FsbEludGFrZVNlcnZpY2USaAoRQWNjZXB0SW5ib3VuZENhbGwSKC52b2ljZS5jYWxscy52MS5BY2NlcHRJbmJvdW5kQ2FsbFJlcXVlc3QaKS52b2ljZS5jYWxscy52MS5BY2NlcHRJbmJvdW5kQ2FsbFJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_struct]);
 
 /**
  * @generated from message voice.calls.v1.AcceptInboundCallRequest
@@ -49,6 +50,14 @@ export type AcceptInboundCallRequest = Message<"voice.calls.v1.AcceptInboundCall
    * @generated from field: string leg_id = 6;
    */
   legId: string;
+
+  /**
+   * Kept with the call and handed to the voice runtime, as POST /calls `metadata` (the same limits):
+   * a carrier's call carries none, a sandbox caller may carry a script.
+   *
+   * @generated from field: google.protobuf.Struct metadata = 7;
+   */
+  metadata?: JsonObject | undefined;
 };
 
 /**

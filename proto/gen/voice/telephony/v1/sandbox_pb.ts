@@ -5,14 +5,14 @@
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
-import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
-import type { Message } from "@bufbuild/protobuf";
+import { file_google_protobuf_struct, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { JsonObject, Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file voice/telephony/v1/sandbox.proto.
  */
 export const file_voice_telephony_v1_sandbox: GenFile = /*@__PURE__*/
-  fileDesc("CiB2b2ljZS90ZWxlcGhvbnkvdjEvc2FuZGJveC5wcm90bxISdm9pY2UudGVsZXBob255LnYxIjYKGlNpbXVsYXRlSW5ib3VuZENhbGxSZXF1ZXN0EgwKBGZyb20YASABKAkSCgoCdG8YAiABKAkiLgobU2ltdWxhdGVJbmJvdW5kQ2FsbFJlc3BvbnNlEg8KB2NhbGxfaWQYASABKAkiLwoaR2V0VmVyaWZpY2F0aW9uQ2FsbFJlcXVlc3QSEQoJY2FsbGVyX2lkGAEgASgJIlEKG0dldFZlcmlmaWNhdGlvbkNhbGxSZXNwb25zZRIyCgRjYWxsGAEgASgLMiQudm9pY2UudGVsZXBob255LnYxLlZlcmlmaWNhdGlvbkNhbGwibQoQVmVyaWZpY2F0aW9uQ2FsbBIMCgRmcm9tGAEgASgJEgoKAnRvGAIgASgJEg4KBnNwZWVjaBgDIAEoCRIvCgthbnN3ZXJlZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAygAIKDlNhbmRib3hTZXJ2aWNlEnYKE0dldFZlcmlmaWNhdGlvbkNhbGwSLi52b2ljZS50ZWxlcGhvbnkudjEuR2V0VmVyaWZpY2F0aW9uQ2FsbFJlcXVlc3QaLy52b2ljZS50ZWxlcGhvbnkudjEuR2V0VmVyaWZpY2F0aW9uQ2FsbFJlc3BvbnNlEnYKE1NpbXVsYXRlSW5ib3VuZENhbGwSLi52b2ljZS50ZWxlcGhvbnkudjEuU2ltdWxhdGVJbmJvdW5kQ2FsbFJlcXVlc3QaLy52b2ljZS50ZWxlcGhvbnkudjEuU2ltdWxhdGVJbmJvdW5kQ2FsbFJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("CiB2b2ljZS90ZWxlcGhvbnkvdjEvc2FuZGJveC5wcm90bxISdm9pY2UudGVsZXBob255LnYxImEKGlNpbXVsYXRlSW5ib3VuZENhbGxSZXF1ZXN0EgwKBGZyb20YASABKAkSCgoCdG8YAiABKAkSKQoIbWV0YWRhdGEYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Ii4KG1NpbXVsYXRlSW5ib3VuZENhbGxSZXNwb25zZRIPCgdjYWxsX2lkGAEgASgJIi8KGkdldFZlcmlmaWNhdGlvbkNhbGxSZXF1ZXN0EhEKCWNhbGxlcl9pZBgBIAEoCSJRChtHZXRWZXJpZmljYXRpb25DYWxsUmVzcG9uc2USMgoEY2FsbBgBIAEoCzIkLnZvaWNlLnRlbGVwaG9ueS52MS5WZXJpZmljYXRpb25DYWxsIm0KEFZlcmlmaWNhdGlvbkNhbGwSDAoEZnJvbRgBIAEoCRIKCgJ0bxgCIAEoCRIOCgZzcGVlY2gYAyABKAkSLwoLYW5zd2VyZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wMoACCg5TYW5kYm94U2VydmljZRJ2ChNHZXRWZXJpZmljYXRpb25DYWxsEi4udm9pY2UudGVsZXBob255LnYxLkdldFZlcmlmaWNhdGlvbkNhbGxSZXF1ZXN0Gi8udm9pY2UudGVsZXBob255LnYxLkdldFZlcmlmaWNhdGlvbkNhbGxSZXNwb25zZRJ2ChNTaW11bGF0ZUluYm91bmRDYWxsEi4udm9pY2UudGVsZXBob255LnYxLlNpbXVsYXRlSW5ib3VuZENhbGxSZXF1ZXN0Gi8udm9pY2UudGVsZXBob255LnYxLlNpbXVsYXRlSW5ib3VuZENhbGxSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message voice.telephony.v1.SimulateInboundCallRequest
@@ -29,6 +29,13 @@ export type SimulateInboundCallRequest = Message<"voice.telephony.v1.SimulateInb
    * @generated from field: string to = 2;
    */
   to: string;
+
+  /**
+   * The call's metadata (AcceptInboundCallRequest.metadata), e.g. the sandbox runtime's script.
+   *
+   * @generated from field: google.protobuf.Struct metadata = 3;
+   */
+  metadata?: JsonObject | undefined;
 };
 
 /**

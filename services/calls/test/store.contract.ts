@@ -173,15 +173,19 @@ export function callStoreContract(open: OpenStore<CallStore>): void {
       return { size: recording.sizeBytes, type: recording.contentType, body: Buffer.concat(parts) };
     };
     expect(await read()).toBeUndefined();
+    expect(await store.describeRecording(call.id)).toBeUndefined();
     expect(await store.saveRecording(call.id, 'audio/wav', chunks(bytes(1000, 1), bytes(500, 2)), 10_000)).toBe(1500);
+    expect(await store.describeRecording(call.id)).toEqual({ sizeBytes: 1500, contentType: 'audio/wav' });
     expect(await read()).toEqual({ size: 1500, type: 'audio/wav', body: Buffer.concat([bytes(1000, 1), bytes(500, 2)]) });
     expect((await read({ start: 998, end: 1001 }))!.body).toEqual(Buffer.from([1, 1, 2, 2]));
     expect(await store.saveRecording(call.id, 'audio/wav', chunks(bytes(10, 3)), 10_000)).toBe(10);
     expect((await read())!.body).toEqual(bytes(10, 3));
+    expect(await store.describeRecording(call.id)).toEqual({ sizeBytes: 10, contentType: 'audio/wav' });
     await expect(store.saveRecording(call.id, 'audio/wav', chunks(bytes(600, 4), bytes(600, 4)), 1000)).rejects.toBeInstanceOf(RecordingTooLarge);
     expect((await read())!.body).toEqual(bytes(10, 3));
     expect(await store.deleteRecording(call.id)).toBe(true);
     expect(await read()).toBeUndefined();
+    expect(await store.describeRecording(call.id)).toBeUndefined();
     expect(await store.deleteRecording(call.id)).toBe(false);
   });
 }

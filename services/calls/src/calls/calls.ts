@@ -45,9 +45,8 @@ export class Calls implements Pick<ServiceImpl<typeof CallsService>, 'createCall
   /** What the call's recording is (its bytes are served by the media endpoint, media/recordings-server.ts). */
   async getCallRecording(request: GetCallRecordingRequest, context: HandlerContext) {
     const call = await this.load(request.callId, context);
-    const recording = call.hasRecording ? await this.deps.store.openRecording(call.id, { start: 0, end: 0 }) : undefined;
+    const recording = call.hasRecording ? await this.deps.store.describeRecording(call.id) : undefined;
     if (!recording) throw notFound('recording');
-    recording.body.resume();
     return { contentType: recording.contentType, sizeBytes: BigInt(recording.sizeBytes), durationSeconds: call.durationSeconds };
   }
 

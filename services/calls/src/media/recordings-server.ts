@@ -30,9 +30,8 @@ export async function startRecordingsServer(options: { host: string; port: numbe
     const callId = match[1]!;
     const call = isUuid(callId) ? await store.getCall(caller.workspaceId, callId) : undefined;
     if (!call?.hasRecording) return end(response, 404);
-    const whole = await store.openRecording(call.id, { start: 0, end: 0 });
+    const whole = await store.describeRecording(call.id);
     if (!whole) return end(response, 404);
-    whole.body.resume();
     const range = byteRangeOf(headerOf(request, 'range'), whole.sizeBytes);
     const common = { 'accept-ranges': 'bytes', 'content-type': whole.contentType, 'cache-control': 'private, no-store' };
     if (range.kind === 'unsatisfiable') return end(response, 416, { ...common, 'content-range': `bytes */${whole.sizeBytes}` });

@@ -9,7 +9,7 @@ import { Readable } from 'node:stream';
 import { ensurePrivateDirectory, privateFileMode } from '@voice/runtime/private-files';
 import { isUuid, newId } from '@voice/runtime/ids';
 import { boundedChunks } from './bounded-chunks.js';
-import type { RecordingRead } from './store.js';
+import type { RecordingInfo, RecordingRead } from './store.js';
 
 export class FileRecordings {
   constructor(private readonly directory: string) {}
@@ -34,17 +34,21 @@ export class FileRecordings {
     return counted.bytes;
   }
 
-  async open(callId: string, range?: { start: number; end: number }): Promise<RecordingRead | undefined> {
-    const file = this.path(callId);
+  async describe(callId: string): Promise<RecordingInfo | undefined> {
     let sizeBytes: number;
     try {
-      sizeBytes = (await stat(file)).size;
+      sizeBytes = (await stat(this.path(callId))).size;
     } catch (error) {
       if ((error as { code?: unknown }).code === 'ENOENT') return undefined;
       throw error;
     }
     const contentType = await readFile(this.path(callId, '.type'), 'utf8').catch(() => 'audio/wav');
-    return { sizeBytes, contentType, body: createReadStream(file, range) };
+    return { sizeBytes, contentType };
+  }
+
+  async open(callId: string, range?: { start: number; end: number }): Promise<RecordingRead | undefined> {
+    const info = await this.describe(callId);
+    return info && { ...info, body: createReadStream(this.path(callId), range) };
   }
 
   async remove(callId: string): Promise<boolean> {

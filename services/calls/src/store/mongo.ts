@@ -19,6 +19,7 @@ import type {
   CallStore,
   CallView,
   ClaimOutcome,
+  RecordingInfo,
   RecordingRead,
 } from './store.js';
 
@@ -196,11 +197,22 @@ export class MongoCallStore implements CallStore {
     return counted.bytes;
   }
 
-  async openRecording(callId: string, range?: { start: number; end: number }): Promise<RecordingRead | undefined> {
+  /** The newest GridFS file of the call: its recording. */
+  private async recordingFile(callId: string) {
     const [file] = await this.recordings.find({ filename: callId }).sort({ uploadDate: -1 }).limit(1).toArray();
+    return file && { id: file._id, sizeBytes: file.length, contentType: String((file.metadata as { contentType?: unknown } | undefined)?.contentType ?? 'audio/wav') };
+  }
+
+  async describeRecording(callId: string): Promise<RecordingInfo | undefined> {
+    const file = await this.recordingFile(callId);
+    return file && { sizeBytes: file.sizeBytes, contentType: file.contentType };
+  }
+
+  async openRecording(callId: string, range?: { start: number; end: number }): Promise<RecordingRead | undefined> {
+    const file = await this.recordingFile(callId);
     if (!file) return undefined;
-    const body = this.recordings.openDownloadStream(file._id, range ? { start: range.start, end: range.end + 1 } : undefined);
-    return { sizeBytes: file.length, contentType: String((file.metadata as { contentType?: unknown } | undefined)?.contentType ?? 'audio/wav'), body };
+    const body = this.recordings.openDownloadStream(file.id, range ? { start: range.start, end: range.end + 1 } : undefined);
+    return { sizeBytes: file.sizeBytes, contentType: file.contentType, body };
   }
 
   async deleteRecording(callId: string): Promise<boolean> {

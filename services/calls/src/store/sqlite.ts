@@ -17,6 +17,7 @@ import type {
   CallStore,
   CallView,
   ClaimOutcome,
+  RecordingInfo,
   RecordingRead,
 } from './store.js';
 
@@ -220,6 +221,10 @@ export class SqliteCallStore implements CallStore {
 
   saveRecording(callId: string, contentType: string, chunks: AsyncIterable<Uint8Array>, maxBytes: number): Promise<number> {
     return this.recordings.save(callId, contentType, chunks, maxBytes);
+  }
+
+  describeRecording(callId: string): Promise<RecordingInfo | undefined> {
+    return this.recordings.describe(callId);
   }
 
   openRecording(callId: string, range?: { start: number; end: number }): Promise<RecordingRead | undefined> {

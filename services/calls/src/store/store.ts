@@ -72,10 +72,14 @@ export type CallChanges = Partial<
   >
 >;
 
-/** A stored recording as it is read: its size, and its bytes from `start` to `end` (inclusive). */
-export interface RecordingRead {
+/** What a stored recording is. */
+export interface RecordingInfo {
   sizeBytes: number;
   contentType: string;
+}
+
+/** A stored recording as it is read: what it is, and its bytes from `start` to `end` (inclusive). */
+export interface RecordingRead extends RecordingInfo {
   body: NodeJS.ReadableStream;
 }
 
@@ -138,6 +142,8 @@ export interface CallStore {
   addReports(callId: string, reports: CallReport[]): Promise<void>;
   /** Stores the call's recording, replacing one it had; refuses (RecordingTooLarge) beyond `maxBytes`. Answers its size. */
   saveRecording(callId: string, contentType: string, chunks: AsyncIterable<Uint8Array>, maxBytes: number): Promise<number>;
+  /** What the call's recording is, without reading it; undefined when there is none. */
+  describeRecording(callId: string): Promise<RecordingInfo | undefined>;
   /** The recording's bytes `range` (inclusive offsets; all of it without one), or undefined when there is none. */
   openRecording(callId: string, range?: { start: number; end: number }): Promise<RecordingRead | undefined>;
   /** Removes the recording for good; false when there was none. */

@@ -134,7 +134,7 @@ test('leads outside their calling window are not dialled; those inside are', asy
   expect((await platform.api.post(`/campaigns/${id}/stop`, ws.key, {})).status).toBe(200);
 }, 60_000);
 
-test('stop halts new dials within seconds; the calls in progress end and settle their leads', async () => {
+test('stop halts new dials within seconds; the calls in progress end and settle their leads; a new start calls the rest', async () => {
   const ws = await ready();
   const id = await createCampaign(ws, { pacing: { max_concurrent: 1, calls_per_minute: 600 } });
   for (let i = 0; i < 12; i += 1) await addLead(ws, id, `+1415555${String(1200 + i)}`);
@@ -150,7 +150,14 @@ test('stop halts new dials within seconds; the calls in progress end and settle 
   const leads = await leadsOf(ws, id);
   expect(leads.filter((lead) => lead.status === 'pending')).toHaveLength(12 - calls.length);
   expect((await campaignOf(ws, id)).status).toBe('stopped');
-}, 60_000);
+
+  // Started again, it calls the leads it had not reached, each once, and completes.
+  expect((await platform.api.post(`/campaigns/${id}/start`, ws.key, {})).status).toBe(200);
+  await eventually(async () => ((await campaignOf(ws, id)).status === 'completed' ? true : undefined), 60_000, 'the restarted campaign to complete');
+  const all = await campaignCalls(ws, id);
+  expect(all.map((call) => call.to).sort()).toEqual(Array.from({ length: 12 }, (_, i) => `+1415555${String(1200 + i)}`).sort());
+  expect((await leadsOf(ws, id)).every((lead) => lead.status === 'completed' && lead.attempts === 1)).toBe(true);
+}, 120_000);
 
 test('calls per minute holds across the minute: the rest wait for the next one', async () => {
   // The count is per clock minute: started early in one, so the whole check stays inside it.

@@ -120,11 +120,11 @@ export class Campaigns implements ServiceImpl<typeof CampaignsService> {
       if (refusal) throw serviceError('conflict', refusal);
       const outcome = await this.deps.store.updateCampaign(caller.workspaceId, campaign.id, campaign.revision, { status: 'running', startedAt: now }, now);
       if (outcome.kind === 'not_found') throw notFound('campaign');
-      return outcome.kind === 'updated' ? { done: presentCampaign(outcome.record, counts) } : undefined;
+      return outcome.kind === 'updated' ? { done: { campaign: outcome.record, counts } } : undefined;
     });
     // Enqueued after the commit: a lead whose job is lost here is enqueued again by the next start.
-    await enqueueCallableLeads(this.deps.store, this.deps.dialQueue, caller.workspaceId, started.id);
-    return { campaign: started };
+    await enqueueCallableLeads(this.deps.store, this.deps.dialQueue, started.campaign);
+    return { campaign: presentCampaign(started.campaign, started.counts) };
   }
 
   async stopCampaign(request: StopCampaignRequest, context: HandlerContext) {

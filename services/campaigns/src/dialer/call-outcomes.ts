@@ -36,7 +36,8 @@ export async function applyCallEnd(deps: CallOutcomeDeps, workspaceId: string, c
   const lead = await deps.store.transitionLead(workspaceId, placed.leadId, { statuses: ['calling'], attempts: placed.attempt }, { status, addCallId: call.id }, deps.now().toISOString());
   if (!lead) return;
   deps.logger.debug('campaign call ended', { campaignId: campaign.id, leadId: lead.id, callId: call.id, outcome, status });
-  if (status === 'retry_scheduled') await enqueueNextAttempt(deps.queue, lead);
+  // A retry of a stopped campaign waits for its next start, which enqueues it.
+  if (status === 'retry_scheduled' && campaign.status === 'running' && campaign.startedAt) await enqueueNextAttempt(deps.queue, lead, campaign.startedAt);
   else await completeIfDone(deps.store, workspaceId, campaign.id, deps.now);
 }
 

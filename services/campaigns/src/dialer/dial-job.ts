@@ -1,5 +1,6 @@
-// A dial job: one call attempt of one lead, on the campaigns' work queue. Its id is the lead and the
-// attempt, so enqueueing an attempt again (a restart, a start after a crash) is no second job.
+// A dial job: one call attempt of one lead in one run of its campaign (from a start to its stop), on
+// the campaigns' work queue. Its id is the lead, the attempt and the run, so enqueueing an attempt
+// again within a run is no second job, and a campaign started again enqueues its leads anew.
 import { z } from 'zod';
 import { dialJobStream, dialJobSubject, durableNames, WorkQueue, type EventStream } from '@voice/runtime/events';
 import type { Logger } from '@voice/runtime/logger';
@@ -11,22 +12,34 @@ export const dialJobSchema = z.object({
   lead: z.string().min(1),
   /** The lead's call this job places: 1 for the first. */
   attempt: z.int().min(1),
+  /** The campaign's started_at when the job was enqueued: a job of an earlier run is dropped. */
+  run: z.string().min(1),
 });
 
 export type DialJob = z.output<typeof dialJobSchema>;
 export type DialQueue = WorkQueue<typeof dialJobSchema>;
 
-export const dialJobId = (job: Pick<DialJob, 'lead' | 'attempt'>): string => `${job.lead}:${job.attempt}`;
+export const dialJobId = (job: Pick<DialJob, 'lead' | 'attempt' | 'run'>): string => `${job.lead}:${job.attempt}:${Date.parse(job.run)}`;
+
+/**
+ * Re-enqueueing a job a queue still holds must be dropped for as long as a job may wait there: a
+ * retry's delay or a closed window, at most a week.
+ */
+const dialJobLimits = { duplicateWindowMs: 8 * 24 * 3600_000, maxAgeMs: 15 * 24 * 3600_000 };
 
 /** The queue, its stream ensured (producers and the dialer both open it). */
 export async function openDialQueue(events: EventStream, logger: Logger): Promise<DialQueue> {
   const queue = new WorkQueue(events, { stream: dialJobStream, subject: dialJobSubject, durable: durableNames.campaignsDialer, schema: dialJobSchema }, logger);
-  await queue.ensure();
+  await queue.ensure(dialJobLimits);
   return queue;
 }
 
-/** Enqueues the lead's next attempt. */
-export function enqueueNextAttempt(queue: DialQueue, lead: LeadRecord): Promise<{ duplicate: boolean }> {
-  const job: DialJob = { workspace: lead.workspaceId, campaign: lead.campaignId, lead: lead.id, attempt: lead.attempts + 1 };
+/** A lead claimed for a call that was never recorded (its dialer stopped in between): that attempt is still to be finished. */
+export const unfinishedAttempt = (lead: LeadRecord): boolean => lead.status === 'calling' && lead.callIds.length < lead.attempts;
+
+/** Enqueues the lead's next attempt (or its unfinished one) in the campaign's current run (`startedAt`). */
+export function enqueueNextAttempt(queue: DialQueue, lead: LeadRecord, run: string): Promise<{ duplicate: boolean }> {
+  const attempt = unfinishedAttempt(lead) ? lead.attempts : lead.attempts + 1;
+  const job: DialJob = { workspace: lead.workspaceId, campaign: lead.campaignId, lead: lead.id, attempt, run };
   return queue.enqueue(job, dialJobId(job));
 }

@@ -15,7 +15,7 @@ import type { CampaignPeers } from '../peers/peers.js';
 import type { CampaignRecord, CampaignStore, LeadRecord } from '../store/store.js';
 import type { CallPlacer } from './call-placer.js';
 import { completeIfDone } from './campaign-completion.js';
-import type { DialJob } from './dial-job.js';
+import { unfinishedAttempt, type DialJob } from './dial-job.js';
 
 /** How soon a job held back by the campaign's concurrency looks again: a call slot frees when a call ends. */
 export const concurrencyRecheckMs = 1_000;
@@ -41,10 +41,12 @@ export class Dialer {
     const [campaign, lead] = await Promise.all([store.getCampaign(job.workspace, job.campaign), store.getLead(job.workspace, job.lead)]);
     // A stopped (or deleted) campaign dials no more: starting it again enqueues its leads anew.
     if (!campaign || campaign.status !== 'running' || !lead || lead.campaignId !== campaign.id) return jobDone;
+    // A job of an earlier run: the current run enqueued the lead again.
+    if (campaign.startedAt === null || Date.parse(campaign.startedAt) !== Date.parse(job.run)) return jobDone;
     const caller: WorkspaceCaller = { ...serviceCaller('campaigns-dialer', job.workspace, newId()), workspaceId: job.workspace };
     // Claimed by an earlier delivery of this job that did not get as far as recording its call: the
     // call's idempotency key makes placing it again answer the same call.
-    const unfinished = lead.status === 'calling' && lead.attempts === job.attempt && lead.callIds.length < job.attempt;
+    const unfinished = unfinishedAttempt(lead) && lead.attempts === job.attempt;
     if (!unfinished) {
       const due = (lead.status === 'pending' || lead.status === 'retry_scheduled') && lead.attempts === job.attempt - 1;
       if (!due) return jobDone;

@@ -174,6 +174,10 @@ describe('with private egress allowed (VOICE_EGRESS_ALLOW_PRIVATE=true)', () => 
     expect(renamed.body.data).toMatchObject({ name: 'Branch PBX', transport: 'tcp', authentication: { username: 'office', password: '•••' } });
     const changed = await platform.api.patch(`/sip-trunks/${trunk.id}`, workspace.key, { username: 'branch', password: newPassword });
     expect(changed.body.data.authentication).toEqual({ username: 'branch', password: '•••' });
+    // A password alone replaces the stored one under the user name the trunk has.
+    const rotated = await platform.api.patch(`/sip-trunks/${trunk.id}`, workspace.key, { password });
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.data.authentication).toEqual({ username: 'branch', password: '•••' });
     expectError(await platform.api.patch(`/sip-trunks/${trunk.id}`, workspace.key, { address: 'sips:pbx.customer.example' }), 400, 'invalid_request');
     const open = await platform.api.patch(`/sip-trunks/${trunk.id}`, workspace.key, { username: '' });
     expect(open.body.data.authentication).toBeNull();

@@ -1088,7 +1088,7 @@ export interface paths {
         head?: never;
         /**
          * Change a SIP trunk or the numbers routed through it
-         * @description Only the fields sent change; the mask `•••` sent as `password` keeps the stored one, an empty `username` removes the authentication. `number_ids` replaces the routed numbers (`[]` routes none). A number goes through one trunk at most (at most 100 per trunk): an id that names no number of the workspace is 404 `not_found`, a number routed through another trunk is 409 `conflict`.
+         * @description Only the fields sent change; a `password` alone replaces the stored one, the mask `•••` keeps it, an empty `username` removes the authentication. What the change leaves must hold together (400 otherwise): a `sips:` address needs `tls`, a user name a password and a password a user name. `number_ids` replaces the routed numbers (`[]` routes none). A number goes through one trunk at most (at most 100 per trunk): an id that names no number of the workspace is 404 `not_found`, a number routed through another trunk is 409 `conflict`.
          *
          *     **Scope:** `sip_trunks:write`.
          */

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { idField, idSchema, timeSchema } from '../responses.js';
 import { secretMask } from '../secret-mask.js';
-import { parseSipAddress, sipTransports } from './sip-address.js';
+import { parseSipAddress, sipTransports, type SipTransport } from './sip-address.js';
 
 export const sipTrunkDirections = ['inbound', 'outbound', 'both'] as const;
 export const sipCheckFailures = ['timeout', 'unreachable', 'dns_error', 'tls_error', 'bad_response'] as const;
@@ -45,15 +45,17 @@ const numberIds = z
   .refine((ids) => new Set(ids).size === ids.length, 'must not repeat a number')
   .describe(`ids of the workspace’s phone numbers whose calls go through the trunk (at most ${maxNumbersPerSipTrunk}); a number goes through one trunk at most`);
 
-/** sips: needs TLS; a password needs a user name. */
-const checkTrunk = (body: { address?: string; transport?: string; username?: string; password?: string }, context: z.RefinementCtx) => {
-  if (body.address !== undefined && body.transport !== undefined && body.transport !== 'tls' && parseSipAddress(body.address, 'udp')?.secure) {
-    context.addIssue({ code: 'custom', path: ['transport'], message: 'must be tls for a sips: address' });
-  }
-  if (body.password !== undefined && body.password !== secretMask && !body.username) {
-    context.addIssue({ code: 'custom', path: ['username'], message: 'is required with a password' });
-  }
-};
+/**
+ * The rules a trunk's settings obey together, as created or as a change leaves them: a sips:
+ * address needs TLS, a password needs a user name and a user name a password.
+ */
+export function sipTrunkIssues(trunk: { address: string; transport: SipTransport; username: string; hasPassword: boolean }): { field: string; issue: string }[] {
+  return [
+    ...(trunk.transport !== 'tls' && parseSipAddress(trunk.address, trunk.transport)?.secure ? [{ field: 'transport', issue: 'must be tls for a sips: address' }] : []),
+    ...(trunk.hasPassword && !trunk.username ? [{ field: 'username', issue: 'is required with a password' }] : []),
+    ...(trunk.username && !trunk.hasPassword ? [{ field: 'password', issue: 'is required with a username' }] : []),
+  ];
+}
 
 export const createSipTrunkBodySchema = z
   .strictObject({
@@ -65,9 +67,12 @@ export const createSipTrunkBodySchema = z
     password: password.refine((value) => value !== secretMask, 'must be the password itself').optional(),
     number_ids: numberIds.default([]),
   })
-  .superRefine(checkTrunk)
-  .refine((body) => !body.username || body.password !== undefined, { message: 'is required with a username', path: ['password'] });
+  .superRefine((body, context) => {
+    const trunk = { address: body.address, transport: body.transport, username: body.username ?? '', hasPassword: body.password !== undefined };
+    for (const { field, issue } of sipTrunkIssues(trunk)) context.addIssue({ code: 'custom', path: [field], message: issue });
+  });
 
+/** Only the fields sent change: the service checks what the change leaves against sipTrunkIssues. */
 export const updateSipTrunkBodySchema = z
   .strictObject({
     name: name.optional(),
@@ -77,8 +82,7 @@ export const updateSipTrunkBodySchema = z
     username: username.optional().describe('the digest user name; an empty string removes the authentication and its stored password'),
     password: password.optional().describe('the digest password, write-only; the mask ••• keeps the stored one'),
     number_ids: numberIds.optional().describe('replaces the numbers routed through the trunk (an empty array routes none)'),
-  })
-  .superRefine(checkTrunk);
+  });
 
 export const sipTrunkSchema = z
   .object({

@@ -107,7 +107,7 @@ export function registerSipTrunkRoutes(rest: RestRouter, deps: RestDeps): void {
       id: 'updateSipTrunk',
       summary: 'Change a SIP trunk or the numbers routed through it',
       description:
-        'Only the fields sent change; the mask `•••` sent as `password` keeps the stored one, an empty `username` removes the authentication. `number_ids` replaces the routed numbers (`[]` routes none). ' +
+        'Only the fields sent change; a `password` alone replaces the stored one, the mask `•••` keeps it, an empty `username` removes the authentication. What the change leaves must hold together (400 otherwise): a `sips:` address needs `tls`, a user name a password and a password a user name. `number_ids` replaces the routed numbers (`[]` routes none). ' +
         routingRules,
       toolset,
       errors: ['NotFound'],

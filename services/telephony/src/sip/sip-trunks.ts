@@ -17,7 +17,7 @@ import type {
   SipTrunkService,
   UpdateSipTrunkRequest,
 } from '@voice/proto/voice/telephony/v1/sip_trunks';
-import { createSipTrunkBodySchema, maxSipTrunksPerWorkspace, parseSipAddress, secretMask, updateSipTrunkBodySchema } from '@voice/contracts/telephony';
+import { createSipTrunkBodySchema, maxSipTrunksPerWorkspace, parseSipAddress, secretMask, sipTrunkIssues, updateSipTrunkBodySchema } from '@voice/contracts/telephony';
 import { presentSipTrunk } from '../presenter.js';
 import type { RoutingRefusal, SipTrunkChanges, SipTrunkRecord, SipTrunkStore } from '../store/store.js';
 import { loadOr404, parseInput } from '../input.js';
@@ -95,16 +95,18 @@ export class SipTrunks implements ServiceImpl<typeof SipTrunkService> {
     });
     const current = await this.load(request.id, context);
     const username = input.username ?? current.username;
-    const transport = input.transport ?? current.transport;
-    if (parseSipAddress(input.address ?? current.address, transport)?.secure && transport !== 'tls') {
-      throw invalidRequest([{ field: 'transport', issue: 'must be tls for a sips: address' }]);
-    }
     const keepsPassword = input.password === undefined || input.password === secretMask;
     if (input.password === secretMask && current.sealedPassword === null) {
       throw invalidRequest([{ field: 'password', issue: 'no password is stored to keep; send the password itself' }]);
     }
-    if (!keepsPassword && !username) throw invalidRequest([{ field: 'username', issue: 'is required with a password' }]);
-    if (username && keepsPassword && current.sealedPassword === null) throw invalidRequest([{ field: 'password', issue: 'is required with a username' }]);
+    const issues = sipTrunkIssues({
+      address: input.address ?? current.address,
+      transport: input.transport ?? current.transport,
+      username,
+      // A password sent is kept; otherwise the stored one stays unless the user name is removed with it.
+      hasPassword: !keepsPassword || (username !== '' && current.sealedPassword !== null),
+    });
+    if (issues.length > 0) throw invalidRequest(issues);
     const changes: SipTrunkChanges = {
       name: input.name,
       address: input.address,

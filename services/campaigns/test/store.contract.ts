@@ -103,6 +103,21 @@ export function campaignStoreContract(open: OpenStore<CampaignStore>): void {
       expect((await store.getCampaign(workspace, campaign.id))?.revision).toBe(2);
     });
 
+    test('running campaigns of every workspace list oldest start first, paged', async () => {
+      const before = await store.listRunningCampaigns({ limit: 10_000, offset: 0 });
+      const first = campaignRecord(workspace, { status: 'running', startedAt: tick() });
+      const second = campaignRecord(otherWorkspace, { status: 'running', startedAt: tick() });
+      await store.insertCampaign(campaignRecord(workspace, { status: 'stopped', startedAt: tick() }));
+      await store.insertCampaign(campaignRecord(workspace));
+      await store.insertCampaign(second);
+      await store.insertCampaign(first);
+      const mine = (await store.listRunningCampaigns({ limit: 10_000, offset: 0 })).filter((campaign) => [first.id, second.id].includes(campaign.id));
+      expect(mine).toEqual([first, second]);
+      const all = await store.listRunningCampaigns({ limit: 10_000, offset: 0 });
+      expect(all).toHaveLength(before.length + 2);
+      expect(await store.listRunningCampaigns({ limit: 1, offset: all.length - 1 })).toEqual([all[all.length - 1]]);
+    });
+
     test('delete takes the leads with it and refuses a running campaign', async () => {
       const campaign = campaignRecord(workspace);
       const running = campaignRecord(workspace, { status: 'running' });

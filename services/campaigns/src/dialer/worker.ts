@@ -1,11 +1,12 @@
 // Starts the campaigns dialer: the store, the dial queue's worker, the consumer of the calls' ends,
-// and a server answering only health checks; its own process in the distributed mode
-// (src/dialer/main.ts), a part of the platform's process when embedded. Stops in reverse.
+// the recovery job (on a lease) and a server answering only health checks; its own process in the
+// distributed mode (src/dialer/main.ts), a part of the platform's process when embedded. Stops in reverse.
 import { CallerSigner } from '@voice/runtime/caller';
 import { readListenAddress, type Env } from '@voice/runtime/config';
 import { campaignDialBucket, openWindowCounter } from '@voice/runtime/counters';
 import { openConfiguredEventStream, type EventStream } from '@voice/runtime/events';
 import { openInternalChannel, type InProcessServices } from '@voice/runtime/internal';
+import { startPeriodicJobs } from '@voice/runtime/jobs';
 import { createLogger, type Logger } from '@voice/runtime/logger';
 import { serviceServerOptions, startConnectServer, startService, type StartedService } from '@voice/runtime/server';
 import { openServiceStore } from '@voice/runtime/store';
@@ -18,6 +19,7 @@ import { ConnectCallPlacer } from './call-placer.js';
 import { consumeCallOutcomes } from './call-outcomes.js';
 import { openDialQueue } from './dial-job.js';
 import { Dialer } from './dialer.js';
+import { dialRecoveryJob } from './recovery-job.js';
 
 /** Jobs one dialer handles at once: each waits mostly on the calls service. */
 const dialConcurrency = 4;
@@ -66,6 +68,8 @@ export async function startCampaignDialer(env: Env, options: CampaignDialerOptio
     const dialer = new Dialer({ store, peers, calls, dialRates, now, logger: logger.child({ component: 'dialer' }) });
     const worker = await queue.work((job) => dialer.handle(job), { concurrency: dialConcurrency });
     onClose(() => worker.stop());
+    const jobs = await startPeriodicJobs(config.common, 'campaigns-dialer', { logger, clock: options.clock }, [dialRecoveryJob({ store, queue })]);
+    onClose(() => jobs.stop());
     return startConnectServer({
       ...serviceServerOptions('campaigns-dialer', { ...config, ...readListenAddress(env, 'campaigns-dialer') }, { logger, local: options.local, signer }),
       serviceNames: [],

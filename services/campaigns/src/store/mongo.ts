@@ -78,6 +78,7 @@ export class MongoCampaignStore implements CampaignStore {
     const segments = handle.db.collection<SegmentDocument>('segments');
     await campaigns.createIndex({ workspace_id: 1, created_at: -1, _id: -1 }, { name: 'newest_first' });
     await campaigns.createIndex({ workspace_id: 1, segment_id: 1 }, { name: 'by_segment' });
+    await campaigns.createIndex({ status: 1, started_at: 1, _id: 1 }, { name: 'running' });
     await leads.createIndex({ campaign_id: 1, phone: 1 }, { unique: true, name: 'unique_phone_per_campaign' });
     await leads.createIndex({ workspace_id: 1, created_at: -1, _id: -1 }, { name: 'newest_first' });
     await leads.createIndex({ campaign_id: 1, status: 1, created_at: -1, _id: -1 }, { name: 'by_campaign' });
@@ -118,6 +119,11 @@ export class MongoCampaignStore implements CampaignStore {
     if (updated) return { kind: 'updated', record: campaignOf(updated) };
     const exists = await this.campaigns.countDocuments({ _id: id, workspace_id: workspaceId }, { limit: 1 });
     return exists ? { kind: 'revision_conflict' } : { kind: 'not_found' };
+  }
+
+  async listRunningCampaigns(page: Page): Promise<CampaignRecord[]> {
+    const docs = await this.campaigns.find({ status: 'running' }).sort({ started_at: 1, _id: 1 }).skip(page.offset).limit(page.limit).toArray();
+    return docs.map(campaignOf);
   }
 
   async deleteCampaign(workspaceId: string, id: string): Promise<'deleted' | 'not_found' | 'running'> {

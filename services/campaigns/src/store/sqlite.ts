@@ -73,6 +73,8 @@ const migrations = [
      UNIQUE (workspace_id, name)
    );
    CREATE INDEX segments_by_workspace ON segments (workspace_id, created_at DESC, id DESC);`,
+  // The dialer's recovery reads the running campaigns of every workspace.
+  `CREATE INDEX campaigns_running ON campaigns (status, started_at, id);`,
 ];
 
 type CampaignRow = StoredCampaign<string> & { id: string };
@@ -170,6 +172,11 @@ export class SqliteCampaignStore implements CampaignStore {
       if (!row) return { kind: 'not_found' };
       return changed === 1 ? { kind: 'updated', record: campaignOf(row) } : { kind: 'revision_conflict' };
     }).immediate();
+  }
+
+  async listRunningCampaigns(page: Page): Promise<CampaignRecord[]> {
+    const rows = this.sql("SELECT * FROM campaigns WHERE status = 'running' ORDER BY started_at, id LIMIT ? OFFSET ?").all(page.limit, page.offset) as CampaignRow[];
+    return rows.map(campaignOf);
   }
 
   async deleteCampaign(workspaceId: string, id: string): Promise<'deleted' | 'not_found' | 'running'> {

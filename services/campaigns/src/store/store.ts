@@ -83,6 +83,8 @@ export interface CampaignPart {
   listCampaigns(workspaceId: string, filter: { status?: CampaignStatus }, page: Page): Promise<{ campaigns: CampaignRecord[]; total: number }>;
   /** Applies the changes only if the stored revision is still `expectedRevision`, and bumps it. */
   updateCampaign(workspaceId: string, id: string, expectedRevision: number, changes: CampaignChanges, now: string): Promise<UpdateOutcome<CampaignRecord>>;
+  /** Running campaigns of every workspace, oldest start first, at most `limit` after the first `offset` (the dialer's recovery). */
+  listRunningCampaigns(page: Page): Promise<CampaignRecord[]>;
   /** Deletes a campaign that is not running, with its leads. */
   deleteCampaign(workspaceId: string, id: string): Promise<'deleted' | 'not_found' | 'running'>;
 }

@@ -32,6 +32,7 @@ const storageFiles = {
   'summary-emails.test.ts': "platform-users and calls: a workspace's e-mails in the mail outbox from a verified sender, the post-call summary",
   'history.test.ts': "calls and telephony: the timeline's calls and messages filtered by number and time",
   'campaigns-leads.test.ts': 'campaigns: leads one by one and in bulk (10,000 rows, concurrent imports), segment filters and their copy into a campaign, segments',
+  'campaigns-dialer.test.ts': "campaigns: the dialer's conditional lead writes (claim, call recorded, settled), campaigns completed, running campaigns restarted",
 };
 
 /**

@@ -4,7 +4,7 @@ import dns from 'node:dns';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { EgressRefused, egressPolicy, guardedLookup, guardedRequest, type EgressPolicy } from '@voice/runtime/egress';
+import { allowedAddresses, checkDestination, EgressRefused, egressPolicy, guardedLookup, guardedRequest, type EgressPolicy } from '@voice/runtime/egress';
 
 interface Loopback {
   port: number;
@@ -197,6 +197,32 @@ describe('guardedLookup', () => {
     const { error } = await run(strict, 'localhost', true);
     expect(error).toBeInstanceOf(EgressRefused);
     expect((error as EgressRefused).address).toMatch(/^(127\.|::1$)/);
+  });
+});
+
+describe('allowedAddresses and checkDestination', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  test('a literal address is its own; a private one is refused without a lookup', async () => {
+    const lookup = jest.spyOn(dns, 'lookup');
+    expect(await allowedAddresses('93.184.216.34', strict)).toEqual([{ address: '93.184.216.34', family: 4 }]);
+    await expect(allowedAddresses('::1', strict)).rejects.toMatchObject({ host: '::1', address: '::1' });
+    await expect(checkDestination('http://10.0.0.1/x', strict)).rejects.toBeInstanceOf(EgressRefused);
+    expect(lookup).not.toHaveBeenCalled();
+  });
+
+  test('a name is refused when any of its addresses is; one that does not resolve rejects, but passes checkDestination', async () => {
+    jest.spyOn(dns, 'lookup').mockImplementation(((host: string, _options: unknown, callback: (error: Error | null, addresses: dns.LookupAddress[]) => void) =>
+      host === 'mixed.example'
+        ? callback(null, [
+            { address: '93.184.216.34', family: 4 },
+            { address: '10.0.0.1', family: 4 },
+          ])
+        : callback(Object.assign(new Error('not found'), { code: 'ENOTFOUND' }), [])) as unknown as typeof dns.lookup);
+    await expect(allowedAddresses('mixed.example', strict)).rejects.toMatchObject({ host: 'mixed.example', address: '10.0.0.1' });
+    await expect(allowedAddresses('nowhere.example', strict)).rejects.toMatchObject({ code: 'ENOTFOUND' });
+    await expect(checkDestination('https://nowhere.example/x', strict)).resolves.toBeUndefined();
+    await expect(checkDestination('https://mixed.example/x', strict)).rejects.toBeInstanceOf(EgressRefused);
   });
 });
 

@@ -144,19 +144,28 @@ export function literalAddress(hostname: string): string | undefined {
 }
 
 /**
+ * Every address a host resolves to (a literal address is its own), once each passed the policy:
+ * EgressRefused when one does not. A name that does not resolve rejects as the resolver reported it.
+ */
+export async function allowedAddresses(host: string, policy: EgressPolicy): Promise<LookupAddress[]> {
+  const literal = literalAddress(host);
+  const addresses =
+    literal !== undefined
+      ? [{ address: literal, family: isIP(literal) }]
+      : await new Promise<LookupAddress[]>((resolve, reject) => dnsLookup(host, { all: true }, (error, found) => (error ? reject(error) : resolve(found))));
+  const refused = addresses.find((entry) => !policy.isAllowed(entry.address));
+  if (refused) throw new EgressRefused(host, refused.address);
+  return addresses;
+}
+
+/**
  * Checks, before a request is accepted, that a URL's host resolves only to addresses the policy
  * allows: EgressRefused when one is not. Work that fetches the URL later still goes through
  * guardedLookup (DNS may answer differently then); this lets a refusal be the request's answer.
  * A name that does not resolve now passes: the later fetch reports it.
  */
 export async function checkDestination(url: string, policy: EgressPolicy): Promise<void> {
-  const { hostname } = new URL(url);
-  const literal = literalAddress(hostname);
-  if (literal !== undefined) {
-    if (!policy.isAllowed(literal)) throw new EgressRefused(hostname, literal);
-    return;
-  }
-  const addresses = await new Promise<LookupAddress[]>((resolve) => dnsLookup(hostname, { all: true }, (error, found) => resolve(error ? [] : found)));
-  const refused = addresses.find((entry) => !policy.isAllowed(entry.address));
-  if (refused) throw new EgressRefused(hostname, refused.address);
+  await allowedAddresses(new URL(url).hostname, policy).catch((error: unknown) => {
+    if (error instanceof EgressRefused) throw error;
+  });
 }

@@ -4,10 +4,9 @@
 // addresses checked, and the request goes to a checked address. Failures are reported in the few
 // words of network-failure.ts; the detail goes to the log only (never the credentials).
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
-import { lookup } from 'node:dns/promises';
 import { connect as connectTcp, isIP, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
-import { EgressRefused, networkFailureMessages, networkFailureReasonOf, type EgressPolicy, type NetworkFailureReason } from '@voice/runtime/egress';
+import { allowedAddresses, EgressRefused, networkFailureMessages, networkFailureReasonOf, type EgressPolicy, type NetworkFailureReason } from '@voice/runtime/egress';
 import type { Logger } from '@voice/runtime/logger';
 import type { SipTransport } from '@voice/contracts/telephony';
 import { digestAuthorization, parseDigestChallenge, type DigestCredentials } from './digest.js';
@@ -81,20 +80,13 @@ export class SipOptionsChecker {
 
   /** The address to send to: the literal one, or the first of the name's, once every one passed the guard. */
   private async resolve(host: string): Promise<string | SipCheckResult> {
-    if (isIP(host) !== 0) {
-      if (!this.settings.policy.isAllowed(host)) throw new EgressRefused(host, host);
-      return host;
-    }
-    let addresses: { address: string }[];
     try {
-      addresses = await lookup(host, { all: true });
+      return (await allowedAddresses(host, this.settings.policy))[0]!.address;
     } catch (error) {
+      if (error instanceof EgressRefused) throw error;
       this.settings.logger.info('SIP trunk check failed', { failure: 'dns_error', error });
       return { reachable: false, failure: 'dns_error', message: networkFailureMessages.dns_error };
     }
-    const refused = addresses.find((entry) => !this.settings.policy.isAllowed(entry.address));
-    if (refused) throw new EgressRefused(host, refused.address);
-    return addresses[0]!.address;
   }
 
   private overUdp(target: SipCheckTarget, address: string): Promise<SipResponse> {

@@ -1814,6 +1814,8 @@ export interface paths {
          * Start (or resume) a campaign: it becomes `running`
          * @description A campaign that targets a segment first gets the segment’s matching leads of other campaigns (one per number, not removed or `do_not_call`) as new `pending` leads. 409 `conflict` when it is already running, or when it has no lead left to call (`pending`, `retry_scheduled` or `calling`).
          *
+         *     The dialer then calls each lead once per attempt, and at the moment of each call checks again: the campaign is still running, the lead’s calling window is open in its own time zone (the window’s `time_zone` without one; outside it the lead waits, `pending`, for the window to open), `pacing.max_concurrent` and `pacing.calls_per_minute` hold, and its number is not on the suppression list (a suppressed lead becomes `do_not_call`, never called). Each call is a normal call (`GET /calls`) from one of `from_number_ids` in turn, with `metadata` `campaign_id`, `lead_id` and `attempt`; it is charged like any call, and one the platform refuses (an empty wallet, a number no longer the workspace’s) fails its lead. When a call ends the lead becomes `completed` (answered), `retry_scheduled` (an outcome `retry.on` names, with attempts left; called again `retry.delay_minutes` later) or `failed`; the campaign becomes `completed` when no lead is `pending`, `calling` or `retry_scheduled`.
+         *
          *     **Scope:** `campaigns:write`.
          *
          *     **MCP tool:** `start_campaign`.
@@ -1836,7 +1838,7 @@ export interface paths {
         put?: never;
         /**
          * Stop a running campaign: it becomes `stopped` and places no new calls
-         * @description Stopping a campaign that is not running is 409 `conflict` (SPEC.md 3). Calls in progress end on their own. A stopped campaign can be started again.
+         * @description Stopping a campaign that is not running is 409 `conflict` (SPEC.md 3). No new call starts once it is stopped (a call being placed at that instant may still start); calls in progress end on their own and settle their leads, a retry they earn waits for the next start. A stopped campaign can be started again: it calls its leads still `pending` or `retry_scheduled`.
          *
          *     **Scope:** `campaigns:write`.
          *

@@ -121,7 +121,8 @@ export function registerCampaignRoutes(rest: RestRouter, deps: RestDeps): void {
       id: 'startCampaign',
       summary: 'Start (or resume) a campaign: it becomes `running`',
       description:
-        'A campaign that targets a segment first gets the segment’s matching leads of other campaigns (one per number, not removed or `do_not_call`) as new `pending` leads. 409 `conflict` when it is already running, or when it has no lead left to call (`pending`, `retry_scheduled` or `calling`).',
+        'A campaign that targets a segment first gets the segment’s matching leads of other campaigns (one per number, not removed or `do_not_call`) as new `pending` leads. 409 `conflict` when it is already running, or when it has no lead left to call (`pending`, `retry_scheduled` or `calling`).\n\n' +
+        'The dialer then calls each lead once per attempt, and at the moment of each call checks again: the campaign is still running, the lead’s calling window is open in its own time zone (the window’s `time_zone` without one; outside it the lead waits, `pending`, for the window to open), `pacing.max_concurrent` and `pacing.calls_per_minute` hold, and its number is not on the suppression list (a suppressed lead becomes `do_not_call`, never called). Each call is a normal call (`GET /calls`) from one of `from_number_ids` in turn, with `metadata` `campaign_id`, `lead_id` and `attempt`; it is charged like any call, and one the platform refuses (an empty wallet, a number no longer the workspace’s) fails its lead. When a call ends the lead becomes `completed` (answered), `retry_scheduled` (an outcome `retry.on` names, with attempts left; called again `retry.delay_minutes` later) or `failed`; the campaign becomes `completed` when no lead is `pending`, `calling` or `retry_scheduled`.',
       toolset: 'campaigns',
       response: dataOf(campaignSchema),
       mcp: { tool: 'start_campaign', annotations: toolHints.update },
@@ -140,7 +141,8 @@ export function registerCampaignRoutes(rest: RestRouter, deps: RestDeps): void {
     doc: {
       id: 'stopCampaign',
       summary: 'Stop a running campaign: it becomes `stopped` and places no new calls',
-      description: 'Stopping a campaign that is not running is 409 `conflict` (SPEC.md 3). Calls in progress end on their own. A stopped campaign can be started again.',
+      description:
+        'Stopping a campaign that is not running is 409 `conflict` (SPEC.md 3). No new call starts once it is stopped (a call being placed at that instant may still start); calls in progress end on their own and settle their leads, a retry they earn waits for the next start. A stopped campaign can be started again: it calls its leads still `pending` or `retry_scheduled`.',
       toolset: 'campaigns',
       response: dataOf(campaignSchema),
       mcp: { tool: 'stop_campaign', annotations: toolHints.update },

@@ -25,12 +25,12 @@ afterAll(async () => {
 
 let numberSequence = 0;
 
-/** A funded workspace with a number imported through the carrier (voice-capable unless said) and an assistant. */
-async function ready(capabilities: { voice?: boolean } = {}) {
+/** A workspace with credits (5 unless said), a number imported through the carrier (voice-capable unless said) and an assistant. */
+async function ready(options: { voice?: boolean; credits?: string } = {}) {
   const workspace = await platform.workspace({ plan: 'pro' });
-  await platform.fund(workspace.id, '5.0000');
+  if (options.credits !== '0') await platform.fund(workspace.id, options.credits ?? '5.0000');
   const number = `+1415555${String(170 + (numberSequence += 1)).padStart(4, '0')}`;
-  await importedNumber(platform.api, workspace.key, carrier, number, capabilities);
+  await importedNumber(platform.api, workspace.key, carrier, number, { voice: options.voice });
   const assistant = await platform.api.post('/assistants', workspace.key, { name: 'Carrier caller', first_message: 'Hello, this is Acme.' });
   expect(assistant.status).toBe(201);
   return { key: workspace.key, number, assistantId: assistant.body.data.id as string };
@@ -175,5 +175,22 @@ describe('inbound calls', () => {
     const call = await endedAs(key, callId, 'completed');
     expect(call).toMatchObject({ duration_seconds: 3, end_reason: 'assistant_ended' });
     expect(call.transcript[0]).toMatchObject({ role: 'assistant', text: 'Hello, this is Acme.' });
+  });
+
+  test('a call to an assistant whose workspace cannot pay a minute is rejected in TwiML: no call is stored or held', async () => {
+    const { key, number, assistantId } = await ready({ credits: '0' });
+    const listed = (await platform.api.get('/phone-numbers', key)).body.data.find((entry: { number: string }) => entry.number === number);
+    expect((await platform.api.patch(`/phone-numbers/${listed.id}`, key, { assistant_id: assistantId })).status).toBe(200);
+    const callSid = `CA${randomBytes(16).toString('hex')}`;
+    const offer = { CallSid: callSid, From: '+12025550147', To: number, CallStatus: 'ringing', Direction: 'inbound', AccountSid: carrier.accountSid };
+    const answer = await voiceWebhook(platform, carrier, `/webhooks/carriers/${listed.carrier_connection_id}/voice`, offer);
+    expect(answer.status).toBe(200);
+    expect(answer.text).toContain('<Reject/>');
+    expect(streamOf(answer.text)).toBeUndefined();
+    // The carrier asking again is rejected again, and its report of the call is acknowledged.
+    expect((await voiceWebhook(platform, carrier, `/webhooks/carriers/${listed.carrier_connection_id}/voice`, offer)).text).toContain('<Reject/>');
+    expect((await voiceWebhook(platform, carrier, `/webhooks/carriers/${listed.carrier_connection_id}/voice/status`, { CallSid: callSid, CallStatus: 'canceled' })).status).toBe(204);
+    expect((await platform.api.get('/calls', key)).body.meta.pagination.total).toBe(0);
+    expect(await balance(platform.api, key)).toEqual(settledBalance('0.0000'));
   });
 });

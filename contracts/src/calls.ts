@@ -8,6 +8,14 @@ import { phoneNumberField } from './telephony/requests.js';
 
 export const callStatuses = ['queued', 'ringing', 'in_progress', 'completed', 'no_answer', 'busy', 'failed', 'canceled'] as const;
 export type CallStatusName = (typeof callStatuses)[number];
+
+/** The states a call, and its carrier leg, end in: neither ever leaves one. */
+export const endedCallStatuses: ReadonlySet<CallStatusName> = new Set(['completed', 'no_answer', 'busy', 'failed', 'canceled']);
+export const isEndedStatus = (status: CallStatusName): boolean => endedCallStatuses.has(status);
+const statusRank: Record<CallStatusName, number> = { queued: 0, ringing: 1, in_progress: 2, completed: 3, no_answer: 3, busy: 3, failed: 3, canceled: 3 };
+/** Whether a call or leg in `current` moves to `next`: forward only (queued, ringing, in progress, an end state), never out of an end state. */
+export const movesForward = (current: CallStatusName, next: CallStatusName): boolean => !isEndedStatus(current) && statusRank[next] > statusRank[current];
+
 export const callDirections = ['outbound', 'inbound'] as const;
 export type CallDirectionName = (typeof callDirections)[number];
 export const transcriptRoles = ['assistant', 'user'] as const;

@@ -4,7 +4,8 @@ import { newId } from '@voice/runtime/ids';
 import { billedMinuteUnits, coveredMinutes, minutesFor } from '../src/domain/minutes.js';
 import { isPublicCallEvent } from '../src/domain/public-events.js';
 import { SessionTokens } from '../src/domain/session-token.js';
-import { endReasonOf, isEnded, movesTo } from '../src/domain/statuses.js';
+import { isEndedStatus as isEnded, movesForward as movesTo } from '@voice/contracts/calls';
+import { endReasonOf } from '../src/domain/statuses.js';
 
 test('a call is billed per started minute by default, or by the second rounded up to a minute sub-unit', () => {
   expect([0, 1, 60, 61, 3600].map((seconds) => billedMinuteUnits(seconds, 'minute'))).toEqual([0, 1_000, 1_000, 2_000, 60_000]);

@@ -3,7 +3,8 @@
 // the call lasted in billed minutes. Pure: the use case turns the plan into one store write.
 import type { CallStatusName } from '@voice/contracts/calls';
 import { billedMinuteUnits, type MinuteRounding } from './minutes.js';
-import { endReasonOf, isEnded, movesTo } from './statuses.js';
+import { isEndedStatus, movesForward } from '@voice/contracts/calls';
+import { endReasonOf } from './statuses.js';
 import type { CallChanges, CallRecord, CallReport } from '../store/store.js';
 
 export interface LegReport {
@@ -27,9 +28,9 @@ const eventTypes: Record<'ringing' | 'in_progress' | 'ended', string> = { ringin
 
 export function planLegReport(call: CallRecord, leg: LegReport, rounding: MinuteRounding): LegPlan {
   if (leg.sequence <= call.legSequence) return { kind: 'stale' };
-  if (!movesTo(call.status, leg.status)) return { kind: 'noted', changes: { legSequence: leg.sequence } };
+  if (!movesForward(call.status, leg.status)) return { kind: 'noted', changes: { legSequence: leg.sequence } };
   const base = { source: 'leg' as const, kind: 'event' as const, sequence: leg.sequence, at: leg.at };
-  if (!isEnded(leg.status)) {
+  if (!isEndedStatus(leg.status)) {
     const answered = leg.status === 'in_progress';
     return {
       kind: 'moved',

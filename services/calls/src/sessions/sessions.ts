@@ -11,7 +11,7 @@ import { internalCallerOf, serviceCaller, type WorkspaceCaller } from '@voice/ru
 import { invalidRequest, notFound, serviceError, type FieldIssue } from '@voice/runtime/errors';
 import { isUuid } from '@voice/runtime/ids';
 import { toIso } from '@voice/runtime/time';
-import { transcriptRoles } from '@voice/contracts/calls';
+import { isEndedStatus, transcriptRoles } from '@voice/contracts/calls';
 import type {
   AppendTranscriptRequest,
   CallSessionService,
@@ -25,7 +25,6 @@ import type {
 } from '@voice/proto/voice/calls/v1/call_sessions';
 import type { CallsDeps } from '../deps.js';
 import { firstMessageOf } from '../domain/first-message.js';
-import { isEnded } from '../domain/statuses.js';
 import type { CallTools } from '../peers/call-tools.js';
 import { retryOnConflict } from '@voice/runtime/retry-on-conflict';
 import { RecordingTooLarge, type CallChanges, type CallReport, type CallView } from '../store/store.js';
@@ -66,7 +65,7 @@ export class CallSessions implements ServiceImpl<typeof CallSessionService> {
 
   async startSession(request: StartSessionRequest, context: HandlerContext) {
     const call = await this.session(request.session, context);
-    if (isEnded(call.status)) throw serviceError('conflict', 'the call has ended');
+    if (isEndedStatus(call.status)) throw serviceError('conflict', 'the call has ended');
     const tools = await this.deps.tools.list(call.workspaceId, toolIdsOf(call.assistantConfig), internalCallerOf(context).requestId);
     return {
       assistantId: call.assistantId,
@@ -112,7 +111,7 @@ export class CallSessions implements ServiceImpl<typeof CallSessionService> {
     const call = await this.session(request.session, context);
     const issues = sequenceIssues(request.sequence, 'sequence');
     if (issues.length > 0) throw invalidRequest(issues);
-    if (isEnded(call.status)) throw serviceError('conflict', 'the call has ended');
+    if (isEndedStatus(call.status)) throw serviceError('conflict', 'the call has ended');
     const requestId = internalCallerOf(context).requestId;
     const tool = (await this.deps.tools.list(call.workspaceId, toolIdsOf(call.assistantConfig), requestId)).find((candidate) => candidate.name === request.name);
     const run = tool ? await this.deps.tools.run(call.workspaceId, tool.id, request.arguments ?? {}, requestId) : { ok: false as const, error: `the assistant has no tool named ${request.name}` };
@@ -162,7 +161,7 @@ export class CallSessions implements ServiceImpl<typeof CallSessionService> {
     }
     // The reason stands for the call's end; a leg that completed first left the plain `completed`.
     await this.change(call.id, (current) =>
-      !isEnded(current.status) || (current.status === 'completed' && current.endReason === 'completed') ? { endReason: request.reason } : undefined,
+      !isEndedStatus(current.status) || (current.status === 'completed' && current.endReason === 'completed') ? { endReason: request.reason } : undefined,
     );
     await this.deps.peers.endLeg(this.actingFor(call, context), call.id);
     return {};

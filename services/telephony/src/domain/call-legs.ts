@@ -1,24 +1,13 @@
 // How a call leg's state may move: forward only (queued, ringing, in progress, then one end state
-// that never changes), each move counted in the leg's sequence so consumers can order reports
-// that arrive out of order.
+// that never changes; the rule a call's states follow too, @voice/contracts/calls' movesForward),
+// each move counted in the leg's sequence so consumers can order reports that arrive out of order.
+import { endedCallStatuses, isEndedStatus, movesForward } from '@voice/contracts/calls';
 import type { CallLegRecord, CallLegStatus } from '../store/store.js';
 
-export const endStatuses: ReadonlySet<CallLegStatus> = new Set(['completed', 'no_answer', 'busy', 'failed', 'canceled']);
+/** Its end states, for stores that select legs still running. */
+export const endStatuses = endedCallStatuses;
 
-const rank = (status: CallLegStatus): number => {
-  switch (status) {
-    case 'queued':
-      return 0;
-    case 'ringing':
-      return 1;
-    case 'in_progress':
-      return 2;
-    default:
-      return 3;
-  }
-};
-
-export const hasEnded = (leg: Pick<CallLegRecord, 'status'>): boolean => endStatuses.has(leg.status);
+export const hasEnded = (leg: Pick<CallLegRecord, 'status'>): boolean => isEndedStatus(leg.status);
 
 /** What names a new leg; the rest of it is how every leg starts. */
 export type LegStart = Omit<CallLegRecord, 'sequence' | 'answeredAt' | 'endedAt' | 'durationSeconds' | 'failureReason' | 'createdAt' | 'updatedAt'>;
@@ -47,8 +36,8 @@ export interface LegChange {
 
 /** The leg after the change, or undefined when the change would not move it forward. */
 export function advancedLeg(leg: CallLegRecord, change: LegChange): CallLegRecord | undefined {
-  if (hasEnded(leg) || rank(change.status) <= rank(leg.status)) return undefined;
-  const ends = endStatuses.has(change.status);
+  if (!movesForward(leg.status, change.status)) return undefined;
+  const ends = isEndedStatus(change.status);
   return {
     ...leg,
     status: change.status,

@@ -2,6 +2,7 @@
 // it and one contract suite (test/store.contract.ts) holds them to the same behaviour.
 import type { NewOutboxEvent, PrunableOutbox } from '@voice/runtime/events';
 import type { IdempotencyClaim } from '@voice/runtime/idempotency';
+import type { CallStatusName } from '@voice/contracts/calls';
 import type { Page } from '@voice/runtime/validation';
 import type { LegChange } from '../domain/call-legs.js';
 
@@ -378,7 +379,8 @@ export interface DeliveryStore {
   ): Promise<MessageRecord | undefined>;
 }
 
-export type CallLegStatus = 'queued' | 'ringing' | 'in_progress' | 'completed' | 'no_answer' | 'busy' | 'failed' | 'canceled';
+/** A leg's states are a call's, in the same words. */
+export type CallLegStatus = CallStatusName;
 
 /** The carrier side of one call: telephony dials it (or the carrier offers it) and relays what the carrier reports. */
 export interface CallLegRecord {

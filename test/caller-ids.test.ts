@@ -173,6 +173,9 @@ test('bad bodies are 400s naming the field; nothing is sent', async () => {
     expectError(response, 400, 'invalid_request');
     expect(fieldsOf(response)).toEqual(['code']);
   }
+  const extra = await platform.api.post(`/caller-ids/${callerId.id}/verify`, key, { code: '123456', method: 'sms' });
+  expectError(extra, 400, 'invalid_request');
+  expect(fieldsOf(extra)).toEqual(['method']);
   expect((await platform.api.get(`/caller-ids/${callerId.id}`, key)).body.data.attempts_remaining).toBe(5);
   expect(carrier.sentMessages().length).toBe(before + 1);
 });

@@ -534,6 +534,22 @@ export function checkMongoDatabases(deployDir) {
     .map((name) => `${file}: the application user gets no readWrite on the database of ${name}, whose store is MongoDB in production`);
 }
 
+/**
+ * Every process of runtime's port table (each service, the webhooks delivery worker, the campaigns
+ * dialer) has a Deployment of its name in a target that deploys the platform (one with the gateway):
+ * a process without one runs nowhere, and its work (a queue, a job) waits for nobody.
+ */
+export function checkProcessesDeployed(target, objects, read = (path) => readFileSync(join(root, path), 'utf8')) {
+  const deployments = new Set(objects.filter((object) => object.kind === 'Deployment').map((object) => object.metadata?.name));
+  if (!deployments.has('gateway')) return [];
+  const table = /export const servicePorts = \{([\s\S]*?)\} as const;/.exec(read('services/runtime/src/config/services.ts'))?.[1];
+  if (table === undefined) return ['services/runtime/src/config/services.ts: no servicePorts table found'];
+  return [...table.matchAll(/^ {2}'?([a-z-]+)'?: \d+,$/gm)]
+    .map((match) => match[1])
+    .filter((name) => !deployments.has(name))
+    .map((name) => `${target}: no Deployment runs ${name}, a process of runtime's servicePorts table`);
+}
+
 export async function validateDeploy({ deployDir = join(root, 'deploy'), targets, skipDockerfiles = false, log = console.log } = {}) {
   const problems = [];
   if (!skipDockerfiles) {
@@ -556,7 +572,7 @@ export async function validateDeploy({ deployDir = join(root, 'deploy'), targets
   for (const { target, objects } of built) {
     const policy = { ...defaultPolicy, ...(targetPolicies[target] ?? {}) };
     const rules = checkRules(target, objects, policy);
-    problems.push(...rules.problems);
+    problems.push(...rules.problems, ...checkProcessesDeployed(target, objects));
     const kinds = new Map();
     for (const object of objects) kinds.set(object.kind, (kinds.get(object.kind) ?? 0) + 1);
     const summary = [...kinds].map(([kind, count]) => `${count} ${kind}`).join(', ');

@@ -119,6 +119,12 @@ describe('deploy validation', () => {
     assert.ok(problems.some((line) => line.includes('Deployment/webhooks-delivery: reads MONGODB_URI, but no ingress NetworkPolicy of the MongoDB pods admits it on port 27017')), problems.join('\n'));
   });
 
+  test('every process of runtime\'s port table must have its Deployment', async () => {
+    const dir = brokenCopy('base/kustomization.yaml', (text) => text.replace('  - campaigns-dialer.yaml\n', ''));
+    const problems = await validate(dir);
+    assert.ok(problems.some((line) => line.includes("base: no Deployment runs campaigns-dialer, a process of runtime's servicePorts table")), problems.join('\n'));
+  });
+
   test('the development overlay must generate every Secret it references', async () => {
     const dir = brokenCopy('overlays/development/kustomization.yaml', (text) => text.replace(/  - name: voice-encryption\n    literals:\n      - VOICE_ENCRYPTION_KEY=[0-9a-f]+\n/, ''));
     const problems = await validate(dir, ['overlays/development']);

@@ -23,7 +23,7 @@ import { logLevels, type LogLevel } from '@voice/runtime/logger';
 import { reachableHost } from '@voice/runtime/server';
 import { mediaUrlOf } from '@voice/voice-sandbox';
 
-export type ClusterServiceName = 'identity' | 'tools' | 'billing' | 'telephony' | 'platformUsers' | 'assistants' | 'webhooks' | 'webhooksDelivery' | 'calls' | 'campaigns' | 'voiceSandbox';
+export type ClusterServiceName = 'identity' | 'tools' | 'billing' | 'telephony' | 'platformUsers' | 'assistants' | 'webhooks' | 'webhooksDelivery' | 'calls' | 'campaigns' | 'campaignsDialer' | 'voiceSandbox';
 export type ClusterProcessName = ClusterServiceName | 'gateway';
 
 interface ClusterProcess {
@@ -54,6 +54,8 @@ export const clusterProcesses: readonly ClusterProcess[] = [
   serviceProcess('webhooksDelivery', 'webhooks-delivery', 'services/webhooks/dist/src/delivery/main.js'),
   serviceProcess('calls', 'calls'),
   serviceProcess('campaigns', 'campaigns'),
+  // The campaigns dialer: its own process, from the campaigns workspace.
+  serviceProcess('campaignsDialer', 'campaigns-dialer', 'services/campaigns/dist/src/dialer/main.js'),
   // The sandbox voice runtime: the media stream endpoint telephony's carriers connect answered calls to.
   { name: 'voiceSandbox', entry: 'services/voice-sandbox/dist/src/main.js', prefix: mediaListeners.sandboxRuntime.prefix, defaultPort: mediaListeners.sandboxRuntime.port },
   { name: 'gateway', entry: 'gateway/dist/src/main.js', prefix: '', defaultPort: 8080 },

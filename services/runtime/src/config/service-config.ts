@@ -1,7 +1,8 @@
 // Settings every service process shares; each service's own config.ts adds its own.
 import { join, resolve } from 'node:path';
 import { defaultConnectionAge, type ConnectionAge } from '../server/connect-server-age.js';
-import { defaultLeaseMs } from '../jobs/periodic-jobs.js';
+// The lease module alone: the jobs' runner would load the metrics registry into every config reader.
+import { defaultLeaseMs } from '../jobs/lease-store.js';
 import { loadKey } from '../crypto.js';
 import { ConfigError, readEnum, readInt, readIntOrOff, readOptionalString, readPort, readString, readUrl, type Env } from './env.js';
 import { eventNamespacePattern } from '../events/namespaced.js';

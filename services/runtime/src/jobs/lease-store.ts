@@ -1,6 +1,9 @@
 // The storage a job lease lives in: one record per job name, changed only by compare-and-set on its
 // revision, so two replicas can never both believe they took or renewed the same lease.
 
+/** How long a lease lasts without renewal unless configured (VOICE_JOB_LEASE_SECONDS). */
+export const defaultLeaseMs = 30_000;
+
 /** Who holds a job's lease, until when, and when the job last ran (so a new holder keeps the period). */
 export interface LeaseRecord {
   holder: string;

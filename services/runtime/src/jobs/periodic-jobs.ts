@@ -8,7 +8,7 @@ import { hostname } from 'node:os';
 import type { Logger } from '../logger.js';
 import { settledWithin } from '../shutdown.js';
 import { metricsRegistry, type MetricsRegistry } from '../metrics/registry.js';
-import type { LeaseRecord, LeaseStore, StoredLease } from './lease-store.js';
+import { defaultLeaseMs, type LeaseRecord, type LeaseStore, type StoredLease } from './lease-store.js';
 import { jobMetrics, type JobMetrics } from './job-metrics.js';
 
 /** What one run of a job gets. */
@@ -44,7 +44,6 @@ export interface PeriodicJobsOptions {
   registry?: MetricsRegistry;
 }
 
-export const defaultLeaseMs = 30_000;
 export const defaultJobBatchSize = 500;
 
 export class PeriodicJobs {

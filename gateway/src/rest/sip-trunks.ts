@@ -64,19 +64,8 @@ export function registerSipTrunkRoutes(rest: RestRouter, deps: RestDeps): void {
       mcp: { tool: 'create_sip_trunk', annotations: toolHints.create },
     },
     handle: async (call) => {
-      const { body } = call;
-      const answer = await trunks.createSipTrunk(
-        {
-          name: body.name,
-          address: body.address,
-          transport: body.transport,
-          direction: body.direction,
-          username: body.username,
-          password: body.password,
-          numberIds: body.number_ids,
-        },
-        call.options,
-      );
+      const { number_ids: numberIds, ...settings } = call.body;
+      const answer = await trunks.createSipTrunk({ ...settings, numberIds }, call.options);
       return { body: { data: presentSipTrunk(answer.trunk!) } };
     },
   });
@@ -114,19 +103,9 @@ export function registerSipTrunkRoutes(rest: RestRouter, deps: RestDeps): void {
       response: dataOf(sipTrunkSchema),
     },
     handle: async (call) => {
-      const { body } = call;
+      const { number_ids: numberIds, ...settings } = call.body;
       const answer = await trunks.updateSipTrunk(
-        {
-          id: call.params.id,
-          name: body.name,
-          address: body.address,
-          transport: body.transport,
-          direction: body.direction,
-          username: body.username,
-          password: body.password,
-          numberIds: body.number_ids ?? [],
-          replaceNumberIds: body.number_ids !== undefined,
-        },
+        { id: call.params.id, ...settings, numberIds: numberIds ?? [], replaceNumberIds: numberIds !== undefined },
         call.options,
       );
       return { body: { data: presentSipTrunk(answer.trunk!) } };

@@ -162,12 +162,12 @@ describe('AI inference', () => {
   });
 });
 
-test('the settings toolset offers the four settings tools, answering as REST does', async () => {
+test('the settings toolset offers the four settings tools and the e-mail senders, answering as REST does', async () => {
   const { key } = await platform.workspace({ plan: 'pro' });
   const client = new Client({ name: 'e2e', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${platform.running.url}/mcp?toolsets=settings`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
   try {
-    expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['get_ai_inference_settings', 'get_memory_settings', 'update_ai_inference_settings', 'update_memory_settings']);
+    expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['get_ai_inference_settings', 'get_memory_settings', 'list_email_senders', 'update_ai_inference_settings', 'update_memory_settings']);
     const updated = (await client.callTool({ name: 'update_memory_settings', arguments: { enabled: true } })) as { structuredContent: unknown };
     expect(updated.structuredContent).toEqual((await platform.api.get('/settings/memory', key)).body);
     const inference = (await client.callTool({ name: 'update_ai_inference_settings', arguments: { provider_keys: { google: 'sk-google-from-mcp-1' } } })) as { structuredContent?: { data: unknown } };

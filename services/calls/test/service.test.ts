@@ -68,6 +68,21 @@ test('a call is held for the assistant’s longest length, stored queued and pla
   for (const hidden of ['leg-', leg.mediaParameters.session_token!, ws.numberId, 'first_message']) expect(shown).not.toContain(hidden);
 });
 
+test('a call placed by a service for the workspace (no plan named) runs on the workspace’s own plan; a suspended workspace places none', async () => {
+  const ws = workspace();
+  h.peers.plans.set(ws.id, 'starter');
+  const onStarter = await failure(h.tier.client.createCall(request(ws.assistantId, { workspacePlan: '' }), ws.options));
+  expect(onStarter).toMatchObject({ reason: 'forbidden' });
+  expect(onStarter.message).toContain('starter');
+  h.peers.plans.set(ws.id, 'pro');
+  const { call } = await h.tier.client.createCall(request(ws.assistantId, { workspacePlan: '' }), ws.options);
+  expect(call).toMatchObject({ assistantId: ws.assistantId });
+  h.peers.plans.set(ws.id, undefined);
+  const legsBefore = h.peers.legs.length;
+  expect(await failure(h.tier.client.createCall(request(ws.assistantId, { workspacePlan: '' }), ws.options))).toMatchObject({ reason: 'forbidden', message: expect.stringContaining('takes no calls') });
+  expect(h.peers.legs.length).toBe(legsBefore);
+});
+
 test('each precondition has its own error, in order, and nothing is held or placed for a refused call', async () => {
   const ws = workspace();
   const legsBefore = h.peers.legs.length;

@@ -35,7 +35,7 @@ export async function createCall(deps: CallsDeps, request: CreateCallRequest, ca
 
   const from = parseE164(input.value.from)!.number;
   const to = parseE164(input.value.to)!.number;
-  const assistant = await deps.peers.callAssistant(caller, input.value.assistant_id, request.workspacePlan);
+  const assistant = await deps.peers.callAssistant(caller, input.value.assistant_id, await planOf(deps, request, caller));
   const { numberId } = await deps.peers.checkRoute(caller, from, to);
   const call = newCall({
     workspaceId: caller.workspaceId,
@@ -74,6 +74,18 @@ export async function createCall(deps: CallsDeps, request: CreateCallRequest, ca
     throw placingError(error);
   }
   return { call: presentCall(created.call), replayed: false };
+}
+
+/**
+ * The plan that decides the assistant's models: the one the gateway authenticated, or for a service
+ * calling on a workspace's behalf (the campaigns dialer) the workspace's own plan now; a workspace
+ * suspended or gone takes no calls.
+ */
+async function planOf(deps: CallsDeps, request: CreateCallRequest, caller: WorkspaceCaller): Promise<string> {
+  if (request.workspacePlan) return request.workspacePlan;
+  const plan = await deps.peers.activePlan(caller);
+  if (!plan) throw serviceError('forbidden', 'the workspace takes no calls');
+  return plan;
 }
 
 /** Telephony's refusal stands as it is; a carrier or service that could not be reached is telephony_unavailable. */

@@ -275,7 +275,8 @@ export type CreateCallRequest = Message<"voice.calls.v1.CreateCallRequest"> & {
   idempotencyKey: string;
 
   /**
-   * The caller's workspace plan as the gateway authenticated it: decides the models allowed.
+   * The caller's workspace plan as the gateway authenticated it: decides the models allowed. Empty from
+   * a service calling for the workspace (the campaigns dialer): the workspace's current plan decides.
    *
    * @generated from field: string workspace_plan = 7;
    */

@@ -172,3 +172,45 @@ test('calls per minute holds across the minute: the rest wait for the next one',
   expect((await leadsOf(ws, id)).filter((lead) => lead.status === 'pending')).toHaveLength(3);
   expect((await platform.api.post(`/campaigns/${id}/stop`, ws.key, {})).status).toBe(200);
 }, 60_000);
+
+test('an empty wallet pauses the campaign with its reason and fails no lead; funded and started again, it calls the rest once each', async () => {
+  const workspace = await platform.workspace({ plan: 'pro' });
+  // One minute: the first call's hold, and after it less than a minute is left.
+  await platform.fund(workspace.id, '0', '1');
+  const number = await buySmsNumber(platform.api, workspace.key, { enable: false });
+  const assistant = await platform.api.post('/assistants', workspace.key, { name: 'Caller', first_message: 'Hello {{name}}.' });
+  const ws: Ready = { ...workspace, number, assistantId: assistant.body.data.id as string };
+  const id = await createCampaign(ws, { pacing: { max_concurrent: 1, calls_per_minute: 600 } });
+  const phones = Array.from({ length: 4 }, (_, i) => `+1415555${String(1400 + i)}`);
+  for (const phone of phones) await addLead(ws, id, phone);
+  expect((await platform.api.post(`/campaigns/${id}/start`, ws.key, {})).status).toBe(200);
+
+  const paused = await eventually(async () => {
+    const campaign = await campaignOf(ws, id);
+    return campaign.status === 'paused' ? campaign : undefined;
+  }, 60_000, 'the campaign to pause');
+  expect(paused).toMatchObject({ status: 'paused', paused_reason: 'insufficient_funds' });
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  const first = await campaignCalls(ws, id);
+  expect(first).toHaveLength(1);
+  const leads = await leadsOf(ws, id);
+  expect(leads.find((lead) => lead.phone === first[0]!.to)).toMatchObject({ status: 'completed', attempts: 1 });
+  const rest = leads.filter((lead) => lead.phone !== first[0]!.to);
+  expect(rest.map((lead) => [lead.status, lead.attempts])).toEqual([
+    ['pending', 0],
+    ['pending', 0],
+    ['pending', 0],
+  ]);
+  // Paused is not running: stop stays 409 (SPEC.md 3); start resumes.
+  expect((await platform.api.post(`/campaigns/${id}/stop`, ws.key, {})).status).toBe(409);
+
+  await platform.fund(workspace.id, '20.0000', '0');
+  const resumed = await platform.api.post(`/campaigns/${id}/start`, ws.key, {});
+  expect(resumed.status).toBe(200);
+  expect(resumed.body.data).toMatchObject({ status: 'running', paused_reason: null });
+  await eventually(async () => ((await campaignOf(ws, id)).status === 'completed' ? true : undefined), 60_000, 'the resumed campaign to complete');
+  const all = await campaignCalls(ws, id);
+  expect(all.map((call) => call.to).sort()).toEqual([...phones].sort());
+  expect((await leadsOf(ws, id)).every((lead) => lead.status === 'completed' && lead.attempts === 1)).toBe(true);
+  expect((await campaignOf(ws, id)).paused_reason).toBeNull();
+}, 150_000);

@@ -9,6 +9,10 @@ import { idSchema, timeSchema } from './responses.js';
 export const campaignStatuses = ['draft', 'scheduled', 'running', 'paused', 'stopped', 'completed'] as const;
 export type CampaignStatus = (typeof campaignStatuses)[number];
 
+/** Why the dialer paused a campaign: `insufficient_funds`, the wallet could not hold a call's first minute. */
+export const campaignPausedReasons = ['insufficient_funds'] as const;
+export type CampaignPausedReason = (typeof campaignPausedReasons)[number];
+
 export const leadStatuses = ['pending', 'calling', 'completed', 'failed', 'retry_scheduled', 'do_not_call', 'removed'] as const;
 export type LeadStatus = (typeof leadStatuses)[number];
 
@@ -224,7 +228,13 @@ export const campaignSchema = z
   .object({
     id: idSchema,
     name: campaignFields.name,
-    status: z.enum(campaignStatuses).describe('`draft` until started; `running` while it dials; `stopped` after stop; `completed` when every lead is done'),
+    status: z
+      .enum(campaignStatuses)
+      .describe('`draft` until started; `running` while it dials; `paused` by the dialer (see `paused_reason`) until started again; `stopped` after stop; `completed` when every lead is done'),
+    paused_reason: z
+      .enum(campaignPausedReasons)
+      .nullable()
+      .describe('why the dialer paused the campaign, null unless `paused`: `insufficient_funds`, the wallet could not hold a call’s first minute; add funds and start it again'),
     assistant_id: idSchema,
     from_number_ids: z.array(idSchema),
     segment_id: idSchema.nullable(),

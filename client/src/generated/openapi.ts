@@ -1750,7 +1750,7 @@ export interface paths {
         put?: never;
         /**
          * Create a campaign (in `draft`)
-         * @description `assistant_id` must name an assistant of the workspace and each of `from_number_ids` a voice-capable phone number of it; `segment_id`, when given, a segment of it (400 naming the field otherwise). Without `window` calls are placed Monday to Friday 09:00-17:00 (`time_zone` UTC for leads without a zone of their own); without `pacing` at most 5 at once and 30 a minute; without `retry` a lead is called at most 3 times, 60 minutes apart, after `no_answer` or `busy`. A campaign is `draft` when created; `running` after `POST /campaigns/{id}/start`; `stopped` after `POST /campaigns/{id}/stop`; `paused` and `completed` are set by the dialer (the wallet ran dry; every lead is done). `scheduled` is a campaign waiting for its schedule.
+         * @description `assistant_id` must name an assistant of the workspace and each of `from_number_ids` a voice-capable phone number of it; `segment_id`, when given, a segment of it (400 naming the field otherwise). Without `window` calls are placed Monday to Friday 09:00-17:00 (`time_zone` UTC for leads without a zone of their own); without `pacing` at most 5 at once and 30 a minute; without `retry` a lead is called at most 3 times, 60 minutes apart, after `no_answer` or `busy`. A campaign is `draft` when created; `running` after `POST /campaigns/{id}/start`; `stopped` after `POST /campaigns/{id}/stop`; `paused` and `completed` are set by the dialer (the wallet could not hold a call, named by `paused_reason` `insufficient_funds`; every lead is done); a paused campaign resumes with `POST /campaigns/{id}/start`. `scheduled` is a campaign waiting for its schedule.
          *
          *     **Scope:** `campaigns:write`.
          *
@@ -1814,7 +1814,7 @@ export interface paths {
          * Start (or resume) a campaign: it becomes `running`
          * @description A campaign that targets a segment first gets the segment’s matching leads of other campaigns (one per number, not removed or `do_not_call`) as new `pending` leads. 409 `conflict` when it is already running, or when it has no lead left to call (`pending`, `retry_scheduled` or `calling`).
          *
-         *     The dialer then calls each lead once per attempt, and at the moment of each call checks again: the campaign is still running, the lead’s calling window is open in its own time zone (the window’s `time_zone` without one; outside it the lead waits, `pending`, for the window to open), `pacing.max_concurrent` and `pacing.calls_per_minute` hold, and its number is not on the suppression list (a suppressed lead becomes `do_not_call`, never called). Each call is a normal call (`GET /calls`) from one of `from_number_ids` in turn, with `metadata` `campaign_id`, `lead_id` and `attempt`; it is charged like any call, and one the platform refuses (an empty wallet, a number no longer the workspace’s) fails its lead. When a call ends the lead becomes `completed` (answered), `retry_scheduled` (an outcome `retry.on` names, with attempts left; called again `retry.delay_minutes` later) or `failed`; the campaign becomes `completed` when no lead is `pending`, `calling` or `retry_scheduled`.
+         *     The dialer then calls each lead once per attempt, and at the moment of each call checks again: the campaign is still running, the lead’s calling window is open in its own time zone (the window’s `time_zone` without one; outside it the lead waits, `pending`, for the window to open), `pacing.max_concurrent` and `pacing.calls_per_minute` hold, and its number is not on the suppression list (a suppressed lead becomes `do_not_call`, never called). Each call is a normal call (`GET /calls`) from one of `from_number_ids` in turn, with `metadata` `campaign_id`, `lead_id` and `attempt`; it is charged like any call, and one the platform refuses (a number no longer the workspace’s, an assistant gone) fails its lead. A call the wallet cannot hold for its first minute fails nothing: its lead goes back to `pending` with its attempt unspent, the campaign becomes `paused` with `paused_reason` `insufficient_funds` and dials no more (calls in progress end and settle); after adding funds, start it again to resume: it calls the leads still `pending` or `retry_scheduled`, and `paused_reason` returns to null. When a call ends the lead becomes `completed` (answered), `retry_scheduled` (an outcome `retry.on` names, with attempts left; called again `retry.delay_minutes` later) or `failed`; the campaign becomes `completed` when no lead is `pending`, `calling` or `retry_scheduled`.
          *
          *     **Scope:** `campaigns:write`.
          *
@@ -1838,7 +1838,7 @@ export interface paths {
         put?: never;
         /**
          * Stop a running campaign: it becomes `stopped` and places no new calls
-         * @description Stopping a campaign that is not running is 409 `conflict` (SPEC.md 3). No new call starts once it is stopped (a call being placed at that instant may still start); calls in progress end on their own and settle their leads, a retry they earn waits for the next start. A stopped campaign can be started again: it calls its leads still `pending` or `retry_scheduled`.
+         * @description Stopping a campaign that is not running is 409 `conflict` (SPEC.md 3), a `paused` one included: it dials nothing already; start resumes it, delete removes it. No new call starts once it is stopped (a call being placed at that instant may still start); calls in progress end on their own and settle their leads, a retry they earn waits for the next start. A stopped campaign can be started again: it calls its leads still `pending` or `retry_scheduled`.
          *
          *     **Scope:** `campaigns:write`.
          *
@@ -3705,10 +3705,12 @@ export interface components {
             /** @description what the campaign is called */
             name: string;
             /**
-             * @description `draft` until started; `running` while it dials; `stopped` after stop; `completed` when every lead is done
+             * @description `draft` until started; `running` while it dials; `paused` by the dialer (see `paused_reason`) until started again; `stopped` after stop; `completed` when every lead is done
              * @enum {string}
              */
             status: "draft" | "scheduled" | "running" | "paused" | "stopped" | "completed";
+            /** @description why the dialer paused the campaign, null unless `paused`: `insufficient_funds`, the wallet could not hold a call’s first minute; add funds and start it again */
+            paused_reason: "insufficient_funds" | null;
             /**
              * Format: uuid
              * @description UUID v4
@@ -11827,6 +11829,7 @@ export interface operations {
                      *           "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
                      *           "name": "Support line",
                      *           "status": "draft",
+                     *           "paused_reason": "insufficient_funds",
                      *           "assistant_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
                      *           "from_number_ids": [
                      *             "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e"
@@ -11995,6 +11998,7 @@ export interface operations {
                      *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
                      *         "name": "Support line",
                      *         "status": "draft",
+                     *         "paused_reason": "insufficient_funds",
                      *         "assistant_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
                      *         "from_number_ids": [
                      *           "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e"
@@ -12082,6 +12086,7 @@ export interface operations {
                      *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
                      *         "name": "Support line",
                      *         "status": "draft",
+                     *         "paused_reason": "insufficient_funds",
                      *         "assistant_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
                      *         "from_number_ids": [
                      *           "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e"
@@ -12295,6 +12300,7 @@ export interface operations {
                      *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
                      *         "name": "Support line",
                      *         "status": "draft",
+                     *         "paused_reason": "insufficient_funds",
                      *         "assistant_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
                      *         "from_number_ids": [
                      *           "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e"
@@ -12388,6 +12394,7 @@ export interface operations {
                      *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
                      *         "name": "Support line",
                      *         "status": "draft",
+                     *         "paused_reason": "insufficient_funds",
                      *         "assistant_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
                      *         "from_number_ids": [
                      *           "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e"
@@ -12481,6 +12488,7 @@ export interface operations {
                      *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
                      *         "name": "Support line",
                      *         "status": "draft",
+                     *         "paused_reason": "insufficient_funds",
                      *         "assistant_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
                      *         "from_number_ids": [
                      *           "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e"

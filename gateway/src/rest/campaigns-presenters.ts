@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import { toIso } from '@voice/runtime/time';
 import {
+  campaignPausedReasons,
   campaignStatuses,
   leadRowOutcomes,
   leadStatuses,
@@ -27,6 +28,7 @@ export const presentCampaign = (campaign: Campaign): z.infer<typeof campaignSche
     id: campaign.id,
     name: settings.name,
     status: oneOf(campaignStatuses, campaign.status),
+    paused_reason: campaign.pausedReason ? oneOf(campaignPausedReasons, campaign.pausedReason) : null,
     assistant_id: settings.assistant_id,
     from_number_ids: settings.from_number_ids,
     segment_id: settings.segment_id ?? null,

@@ -12,7 +12,7 @@ import type { RestRouter } from './router.js';
 import { pageOf } from './validate.js';
 
 const statesDescription =
-  'A campaign is `draft` when created; `running` after `POST /campaigns/{id}/start`; `stopped` after `POST /campaigns/{id}/stop`; `paused` and `completed` are set by the dialer (the wallet ran dry; every lead is done). `scheduled` is a campaign waiting for its schedule.';
+  'A campaign is `draft` when created; `running` after `POST /campaigns/{id}/start`; `stopped` after `POST /campaigns/{id}/stop`; `paused` and `completed` are set by the dialer (the wallet could not hold a call, named by `paused_reason` `insufficient_funds`; every lead is done); a paused campaign resumes with `POST /campaigns/{id}/start`. `scheduled` is a campaign waiting for its schedule.';
 
 export function registerCampaignRoutes(rest: RestRouter, deps: RestDeps): void {
   const { campaigns } = deps.clients;
@@ -122,7 +122,7 @@ export function registerCampaignRoutes(rest: RestRouter, deps: RestDeps): void {
       summary: 'Start (or resume) a campaign: it becomes `running`',
       description:
         'A campaign that targets a segment first gets the segment’s matching leads of other campaigns (one per number, not removed or `do_not_call`) as new `pending` leads. 409 `conflict` when it is already running, or when it has no lead left to call (`pending`, `retry_scheduled` or `calling`).\n\n' +
-        'The dialer then calls each lead once per attempt, and at the moment of each call checks again: the campaign is still running, the lead’s calling window is open in its own time zone (the window’s `time_zone` without one; outside it the lead waits, `pending`, for the window to open), `pacing.max_concurrent` and `pacing.calls_per_minute` hold, and its number is not on the suppression list (a suppressed lead becomes `do_not_call`, never called). Each call is a normal call (`GET /calls`) from one of `from_number_ids` in turn, with `metadata` `campaign_id`, `lead_id` and `attempt`; it is charged like any call, and one the platform refuses (an empty wallet, a number no longer the workspace’s) fails its lead. When a call ends the lead becomes `completed` (answered), `retry_scheduled` (an outcome `retry.on` names, with attempts left; called again `retry.delay_minutes` later) or `failed`; the campaign becomes `completed` when no lead is `pending`, `calling` or `retry_scheduled`.',
+        'The dialer then calls each lead once per attempt, and at the moment of each call checks again: the campaign is still running, the lead’s calling window is open in its own time zone (the window’s `time_zone` without one; outside it the lead waits, `pending`, for the window to open), `pacing.max_concurrent` and `pacing.calls_per_minute` hold, and its number is not on the suppression list (a suppressed lead becomes `do_not_call`, never called). Each call is a normal call (`GET /calls`) from one of `from_number_ids` in turn, with `metadata` `campaign_id`, `lead_id` and `attempt`; it is charged like any call, and one the platform refuses (a number no longer the workspace’s, an assistant gone) fails its lead. A call the wallet cannot hold for its first minute fails nothing: its lead goes back to `pending` with its attempt unspent, the campaign becomes `paused` with `paused_reason` `insufficient_funds` and dials no more (calls in progress end and settle); after adding funds, start it again to resume: it calls the leads still `pending` or `retry_scheduled`, and `paused_reason` returns to null. When a call ends the lead becomes `completed` (answered), `retry_scheduled` (an outcome `retry.on` names, with attempts left; called again `retry.delay_minutes` later) or `failed`; the campaign becomes `completed` when no lead is `pending`, `calling` or `retry_scheduled`.',
       toolset: 'campaigns',
       response: dataOf(campaignSchema),
       mcp: { tool: 'start_campaign', annotations: toolHints.update },
@@ -142,7 +142,7 @@ export function registerCampaignRoutes(rest: RestRouter, deps: RestDeps): void {
       id: 'stopCampaign',
       summary: 'Stop a running campaign: it becomes `stopped` and places no new calls',
       description:
-        'Stopping a campaign that is not running is 409 `conflict` (SPEC.md 3). No new call starts once it is stopped (a call being placed at that instant may still start); calls in progress end on their own and settle their leads, a retry they earn waits for the next start. A stopped campaign can be started again: it calls its leads still `pending` or `retry_scheduled`.',
+        'Stopping a campaign that is not running is 409 `conflict` (SPEC.md 3), a `paused` one included: it dials nothing already; start resumes it, delete removes it. No new call starts once it is stopped (a call being placed at that instant may still start); calls in progress end on their own and settle their leads, a retry they earn waits for the next start. A stopped campaign can be started again: it calls its leads still `pending` or `retry_scheduled`.',
       toolset: 'campaigns',
       response: dataOf(campaignSchema),
       mcp: { tool: 'stop_campaign', annotations: toolHints.update },

@@ -11,6 +11,7 @@ export const presentCampaign = (record: CampaignRecord, counts: LeadCounts = emp
   create(CampaignSchema, {
     id: record.id,
     status: record.status,
+    pausedReason: record.pausedReason ?? '',
     settings: record.settings as unknown as JsonObject,
     revision: record.revision,
     leads: {

@@ -15,6 +15,7 @@ export function campaignRecord(workspaceId: string, overrides: Partial<CampaignR
     id: newId(),
     workspaceId,
     status: 'draft',
+    pausedReason: null,
     settings: {
       name: 'Renewals',
       assistant_id: newId(),
@@ -93,6 +94,18 @@ export function campaignStoreContract(open: OpenStore<CampaignStore>): void {
       expect(await store.updateCampaign(workspace, campaign.id, 1, { status: 'stopped' }, tick())).toEqual({ kind: 'revision_conflict' });
       expect(await store.updateCampaign(otherWorkspace, campaign.id, 2, { status: 'stopped' }, tick())).toEqual({ kind: 'not_found' });
       expect((await store.getCampaign(workspace, campaign.id))?.status).toBe('running');
+    });
+
+    test('a paused campaign keeps its reason; an update that names none keeps it, null clears it', async () => {
+      const campaign = campaignRecord(workspace, { status: 'running', startedAt: tick() });
+      await store.insertCampaign(campaign);
+      await store.updateCampaign(workspace, campaign.id, 1, { status: 'paused', pausedReason: 'insufficient_funds' }, tick());
+      expect(await store.getCampaign(workspace, campaign.id)).toMatchObject({ status: 'paused', pausedReason: 'insufficient_funds', revision: 2 });
+      await store.updateCampaign(workspace, campaign.id, 2, { settings: { ...campaign.settings, name: 'Renamed' } }, tick());
+      expect((await store.getCampaign(workspace, campaign.id))?.pausedReason).toBe('insufficient_funds');
+      const resumed = await store.updateCampaign(workspace, campaign.id, 3, { status: 'running', pausedReason: null }, tick());
+      expect(resumed).toMatchObject({ kind: 'updated', record: { status: 'running', pausedReason: null } });
+      expect((await store.listCampaigns(workspace, { status: 'running' }, { limit: 10, offset: 0 })).campaigns.find((listed) => listed.id === campaign.id)?.pausedReason).toBeNull();
     });
 
     test('concurrent updates at one revision: exactly one applies', async () => {

@@ -52,6 +52,10 @@ export const oauthErrorCodes = [
 ] as const;
 export type OAuthErrorCode = (typeof oauthErrorCodes)[number];
 
+/** Conditions a `conflict` names for the services that act on it (see ErrorDetail.condition). */
+export const errorConditions = ['insufficient_funds'] as const;
+export type ErrorCondition = (typeof errorConditions)[number];
+
 export interface FieldIssue {
   field: string;
   issue: string;
@@ -60,13 +64,13 @@ export interface FieldIssue {
 export function serviceError(
   reason: ErrorReason,
   message: string,
-  options: { fields?: FieldIssue[]; cause?: unknown; oauthError?: OAuthErrorCode } = {},
+  options: { fields?: FieldIssue[]; cause?: unknown; oauthError?: OAuthErrorCode; condition?: ErrorCondition } = {},
 ): ConnectError {
   return new ConnectError(
     message,
     connectCodeOf[reason],
     undefined,
-    [{ desc: ErrorDetailSchema, value: { reason, fieldViolations: options.fields ?? [], oauthError: options.oauthError ?? '' } }],
+    [{ desc: ErrorDetailSchema, value: { reason, fieldViolations: options.fields ?? [], oauthError: options.oauthError ?? '', condition: options.condition ?? '' } }],
     options.cause,
   );
 }
@@ -76,8 +80,8 @@ export const invalidRequest = (fields: FieldIssue[]): ConnectError =>
 
 export const notFound = (what: string): ConnectError => serviceError('not_found', `${what} not found`);
 
-/** The reason, field violations and OAuth error code a ConnectError carries, if a service attached them. */
-export function errorDetailOf(error: ConnectError): { reason?: ErrorReason; fields: FieldIssue[]; oauthError?: string } {
+/** The reason, field violations, OAuth error code and condition a ConnectError carries, if a service attached them. */
+export function errorDetailOf(error: ConnectError): { reason?: ErrorReason; fields: FieldIssue[]; oauthError?: string; condition?: ErrorCondition } {
   const [detail] = error.findDetails(ErrorDetailSchema);
   if (!detail) return { fields: [] };
   const reason = (errorReasons as readonly string[]).includes(detail.reason) ? (detail.reason as ErrorReason) : undefined;
@@ -85,5 +89,6 @@ export function errorDetailOf(error: ConnectError): { reason?: ErrorReason; fiel
     reason,
     fields: detail.fieldViolations.map(({ field, issue }) => ({ field, issue })),
     oauthError: detail.oauthError || undefined,
+    condition: (errorConditions as readonly string[]).includes(detail.condition) ? (detail.condition as ErrorCondition) : undefined,
   };
 }

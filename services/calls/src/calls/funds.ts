@@ -43,6 +43,7 @@ export async function holdCallFunds(deps: CallsDeps, call: CallRecord, requestId
       'conflict',
       `not enough funds: a call needs at least one minute (${formatCredits(deps.terms.creditUnitsPerMinute)} credits beyond included minutes); ` +
         `available are ${formatMinutes(Math.max(0, available.minuteUnits))} minutes and ${formatCredits(Math.max(0, available.creditUnits))} credits`,
+      { condition: 'insufficient_funds' },
     );
   if (covered < 1) throw refusal(first.available);
   const second = await authorize(covered);

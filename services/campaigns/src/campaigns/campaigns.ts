@@ -42,6 +42,7 @@ export class Campaigns implements ServiceImpl<typeof CampaignsService> {
       id: newId(),
       workspaceId: caller.workspaceId,
       status: 'draft',
+      pausedReason: null,
       settings,
       revision: 1,
       startedAt: null,
@@ -118,7 +119,7 @@ export class Campaigns implements ServiceImpl<typeof CampaignsService> {
       const counts = (await this.deps.store.countLeads(caller.workspaceId, [campaign.id])).get(campaign.id)!;
       const refusal = startRefusal(campaign.status, counts);
       if (refusal) throw serviceError('conflict', refusal);
-      const outcome = await this.deps.store.updateCampaign(caller.workspaceId, campaign.id, campaign.revision, { status: 'running', startedAt: now }, now);
+      const outcome = await this.deps.store.updateCampaign(caller.workspaceId, campaign.id, campaign.revision, { status: 'running', pausedReason: null, startedAt: now }, now);
       if (outcome.kind === 'not_found') throw notFound('campaign');
       return outcome.kind === 'updated' ? { done: { campaign: outcome.record, counts } } : undefined;
     });

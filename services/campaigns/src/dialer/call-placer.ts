@@ -3,6 +3,7 @@
 import { Code, ConnectError, createClient, type Client, type Transport } from '@connectrpc/connect';
 import type { JsonObject } from '@bufbuild/protobuf';
 import { callHeaders, serviceCaller, type CallerSigner, type WorkspaceCaller } from '@voice/runtime/caller';
+import { errorDetailOf } from '@voice/runtime/errors';
 import { CallsService } from '@voice/proto/voice/calls/v1/calls';
 
 export interface CallOrder {
@@ -16,8 +17,11 @@ export interface CallOrder {
   idempotencyKey: string;
 }
 
-/** A call placed, or refused for a reason no later attempt of this job would change. */
-export type Placement = { kind: 'placed'; callId: string } | { kind: 'refused'; reason: string };
+/**
+ * A call placed; refused for a reason no later attempt of this job would change; or unfunded: the
+ * wallet cannot hold the call's first minute, which funds added later do change.
+ */
+export type Placement = { kind: 'placed'; callId: string } | { kind: 'refused'; reason: string } | { kind: 'unfunded'; reason: string };
 
 /** Refusals of the request itself (not of the moment): the assistant or number is gone, the wallet is empty, the number is refused. */
 const refusedCodes = new Set([Code.InvalidArgument, Code.NotFound, Code.FailedPrecondition, Code.PermissionDenied, Code.ResourceExhausted, Code.AlreadyExists]);
@@ -46,6 +50,7 @@ export class ConnectCallPlacer implements CallPlacer {
       return { kind: 'placed', callId: call!.id };
     } catch (error) {
       const refusal = ConnectError.from(error);
+      if (errorDetailOf(refusal).condition === 'insufficient_funds') return { kind: 'unfunded', reason: refusal.rawMessage };
       if (refusedCodes.has(refusal.code)) return { kind: 'refused', reason: refusal.rawMessage };
       throw error;
     }

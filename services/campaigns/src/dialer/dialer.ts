@@ -2,7 +2,8 @@
 // attempt, its calling window open, the campaign under its concurrency, the number not suppressed and
 // the campaign under its calls per minute;
 // then the lead is claimed by a conditional write (so a job handled twice dials once) and its call
-// placed through the calls service, whose id is recorded on the lead.
+// placed through the calls service, whose id is recorded on the lead. A call the wallet cannot fund
+// gives the lead its attempt back and pauses the campaign.
 import type { JsonObject } from '@bufbuild/protobuf';
 import { serviceCaller, type WorkspaceCaller } from '@voice/runtime/caller';
 import type { WindowCounter } from '@voice/runtime/counters';
@@ -15,6 +16,7 @@ import type { CampaignPeers } from '../peers/peers.js';
 import type { CampaignRecord, CampaignStore, LeadRecord } from '../store/store.js';
 import type { CallPlacer } from './call-placer.js';
 import { completeIfDone } from './campaign-completion.js';
+import { pauseCampaign } from './campaign-pause.js';
 import { unfinishedAttempt, type DialJob } from './dial-job.js';
 
 /** How soon a job held back by the campaign's concurrency looks again: a call slot frees when a call ends. */
@@ -99,6 +101,13 @@ export class Dialer {
           idempotencyKey: `campaign-dial-${lead.id}-${attempt}`,
         })
       : ({ kind: 'refused', reason: 'the number the campaign calls from is no longer the workspace’s' } as const);
+    if (placement.kind === 'unfunded') {
+      // Not the lead's fault: it waits, its attempt unspent, for the start that follows new funds.
+      await store.transitionLead(lead.workspaceId, lead.id, { statuses: ['calling'], attempts: attempt }, { status: 'pending', attempts: attempt - 1 }, this.now());
+      const paused = await pauseCampaign(store, lead.workspaceId, campaign.id, campaign.startedAt!, 'insufficient_funds', this.deps.now);
+      if (paused) logger.warn('campaign paused: the wallet cannot fund a call', { campaignId: campaign.id, leadId: lead.id, attempt, reason: placement.reason });
+      return;
+    }
     if (placement.kind === 'refused') {
       logger.warn('campaign call refused; the lead failed', { campaignId: campaign.id, leadId: lead.id, attempt, reason: placement.reason });
       await store.transitionLead(lead.workspaceId, lead.id, { statuses: ['calling'], attempts: attempt }, { status: 'failed' }, this.now());

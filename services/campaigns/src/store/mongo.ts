@@ -109,6 +109,7 @@ export class MongoCampaignStore implements CampaignStore {
     const set: Partial<CampaignDocument> = { updated_at: now };
     if (changes.settings) Object.assign(set, { settings: mongoJson.encode(changes.settings), segment_id: changes.settings.segment_id });
     if (changes.status) set.status = changes.status;
+    if (changes.pausedReason !== undefined) set.paused_reason = changes.pausedReason;
     if (changes.startedAt) set.started_at = changes.startedAt;
     if (changes.stoppedAt) set.stopped_at = changes.stoppedAt;
     const updated = await this.campaigns.findOneAndUpdate(

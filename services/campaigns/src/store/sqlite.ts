@@ -75,6 +75,7 @@ const migrations = [
    CREATE INDEX segments_by_workspace ON segments (workspace_id, created_at DESC, id DESC);`,
   // The dialer's recovery reads the running campaigns of every workspace.
   `CREATE INDEX campaigns_running ON campaigns (status, started_at, id);`,
+  `ALTER TABLE campaigns ADD COLUMN paused_reason TEXT;`,
 ];
 
 type CampaignRow = StoredCampaign<string> & { id: string };
@@ -155,6 +156,7 @@ export class SqliteCampaignStore implements CampaignStore {
       const assignments = ['revision = revision + 1', 'updated_at = @now'];
       if (changes.settings) assignments.push('settings = @settings', 'segment_id = @segmentId');
       if (changes.status) assignments.push('status = @status');
+      if (changes.pausedReason !== undefined) assignments.push('paused_reason = @pausedReason');
       if (changes.startedAt) assignments.push('started_at = @startedAt');
       if (changes.stoppedAt) assignments.push('stopped_at = @stoppedAt');
       const changed = this.sql(`UPDATE campaigns SET ${assignments.join(', ')} WHERE id = @id AND workspace_id = @workspaceId AND revision = @expectedRevision`).run({
@@ -165,6 +167,7 @@ export class SqliteCampaignStore implements CampaignStore {
         settings: changes.settings ? JSON.stringify(changes.settings) : undefined,
         segmentId: changes.settings?.segment_id ?? null,
         status: changes.status,
+        pausedReason: changes.pausedReason,
         startedAt: changes.startedAt,
         stoppedAt: changes.stoppedAt,
       }).changes;

@@ -2,12 +2,14 @@
 // segments) and the whole store as their intersection. SQLite and MongoDB adapters implement it and
 // one contract suite (test/store.contract.ts) holds them to the same behaviour.
 import type { Page } from '@voice/runtime/validation';
-import type { CampaignSettings, CampaignStatus, LeadStatus, SegmentFilter } from '@voice/contracts/campaigns';
+import type { CampaignPausedReason, CampaignSettings, CampaignStatus, LeadStatus, SegmentFilter } from '@voice/contracts/campaigns';
 
 export interface CampaignRecord {
   id: string;
   workspaceId: string;
   status: CampaignStatus;
+  /** Why the dialer paused it; null unless paused. */
+  pausedReason: CampaignPausedReason | null;
   settings: CampaignSettings;
   revision: number;
   startedAt: string | null;
@@ -20,6 +22,8 @@ export interface CampaignRecord {
 export interface CampaignChanges {
   settings?: CampaignSettings;
   status?: CampaignStatus;
+  /** null clears it. */
+  pausedReason?: CampaignPausedReason | null;
   startedAt?: string;
   stoppedAt?: string;
 }

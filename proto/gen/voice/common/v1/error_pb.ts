@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file voice/common/v1/error.proto.
  */
 export const file_voice_common_v1_error: GenFile = /*@__PURE__*/
-  fileDesc("Cht2b2ljZS9jb21tb24vdjEvZXJyb3IucHJvdG8SD3ZvaWNlLmNvbW1vbi52MSJtCgtFcnJvckRldGFpbBIOCgZyZWFzb24YASABKAkSOQoQZmllbGRfdmlvbGF0aW9ucxgCIAMoCzIfLnZvaWNlLmNvbW1vbi52MS5GaWVsZFZpb2xhdGlvbhITCgtvYXV0aF9lcnJvchgDIAEoCSIuCg5GaWVsZFZpb2xhdGlvbhINCgVmaWVsZBgBIAEoCRINCgVpc3N1ZRgCIAEoCWIGcHJvdG8z");
+  fileDesc("Cht2b2ljZS9jb21tb24vdjEvZXJyb3IucHJvdG8SD3ZvaWNlLmNvbW1vbi52MSKAAQoLRXJyb3JEZXRhaWwSDgoGcmVhc29uGAEgASgJEjkKEGZpZWxkX3Zpb2xhdGlvbnMYAiADKAsyHy52b2ljZS5jb21tb24udjEuRmllbGRWaW9sYXRpb24SEwoLb2F1dGhfZXJyb3IYAyABKAkSEQoJY29uZGl0aW9uGAQgASgJIi4KDkZpZWxkVmlvbGF0aW9uEg0KBWZpZWxkGAEgASgJEg0KBWlzc3VlGAIgASgJYgZwcm90bzM");
 
 /**
  * Attached to every ConnectError a service raises, so the gateway can choose the exact
@@ -37,6 +37,14 @@ export type ErrorDetail = Message<"voice.common.v1.ErrorDetail"> & {
    * @generated from field: string oauth_error = 3;
    */
   oauthError: string;
+
+  /**
+   * For a `conflict` another service acts on: which condition refused it (insufficient_funds), so a
+   * caller need not read the message. Never part of the public envelope.
+   *
+   * @generated from field: string condition = 4;
+   */
+  condition: string;
 };
 
 /**

@@ -1,13 +1,15 @@
 // A campaign's stored form (SQLite's row and MongoDB's document but for the id and the settings'
 // encoding) and its mapping to and from the record. The segment it targets is a column of its own:
 // deleting a segment asks whether any campaign names it.
-import type { CampaignSettings, CampaignStatus } from '@voice/contracts/campaigns';
+import type { CampaignPausedReason, CampaignSettings, CampaignStatus } from '@voice/contracts/campaigns';
 import type { CampaignRecord } from '../store.js';
 import type { StoredJson } from './json.js';
 
 export interface StoredCampaign<Json> {
   workspace_id: string;
   status: string;
+  /** Absent from documents written before pausing existed. */
+  paused_reason?: string | null;
   segment_id: string | null;
   settings: Json;
   revision: number;
@@ -20,6 +22,7 @@ export interface StoredCampaign<Json> {
 export const storedCampaign = <Json>(campaign: CampaignRecord, json: StoredJson<Json>): StoredCampaign<Json> => ({
   workspace_id: campaign.workspaceId,
   status: campaign.status,
+  paused_reason: campaign.pausedReason,
   segment_id: campaign.settings.segment_id,
   settings: json.encode(campaign.settings),
   revision: campaign.revision,
@@ -33,6 +36,7 @@ export const campaignFromStored = <Json>(id: string, stored: StoredCampaign<Json
   id,
   workspaceId: stored.workspace_id,
   status: stored.status as CampaignStatus,
+  pausedReason: (stored.paused_reason ?? null) as CampaignPausedReason | null,
   settings: json.decode<CampaignSettings>(stored.settings),
   revision: stored.revision,
   startedAt: stored.started_at,

@@ -167,6 +167,9 @@ describe('a conversation', () => {
       expect.objectContaining({ credits: '-0.0500', reference: call.id }),
     ]);
     expect(await balance(platform.api, key)).toEqual({ credits: '0.9500', minutes: '0.000', available: { credits: '0.9500', minutes: '0.000' } });
+    // GET /usage/summary shows the call: its included minutes and its credits under its kind.
+    const summary = (await platform.api.get('/usage/summary', key)).body.data;
+    expect(summary).toMatchObject({ credits: '0.0500', minutes: '0.500', by_kind: [{ kind: 'call.minutes', count: 1, credits: '0.0500', minutes: '0.500' }] });
     const listed = await platform.api.get('/calls?status=completed', key);
     expect(listed.body.data.map((item: { id: string }) => item.id)).toEqual([call.id]);
     expectError(await platform.api.get(`/calls/${call.id}`, (await platform.workspace()).key), 404, 'not_found');

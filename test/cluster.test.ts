@@ -1,7 +1,8 @@
 // The platform as separate processes (the built entry points under the cluster supervisor, as
 // `npm run start:cluster` runs them) over the real NATS JetStream server on 127.0.0.1:4222:
 // the end-to-end flows through the gateway, then billing and telephony SIGKILLed in the middle
-// of a steady stream of SMS sends, and billing SIGKILLed between a send's hold and its capture.
+// of a steady stream of SMS sends, billing SIGKILLed between a send's hold and its capture, and
+// billing SIGKILLed in the middle of a call (charged once when it is back).
 // Every accepted message must be debited exactly once, and no hold may be left open. The webhooks
 // delivery worker SIGKILLed in the middle of a delivery loses no event: neither the one it was
 // sending nor the ones its source streams brought while it was down.
@@ -375,6 +376,34 @@ test('a send cut off by SIGKILL after the carrier took it is recovered: listed, 
   } finally {
     await carrier.close();
   }
+}, 60_000);
+
+test('billing SIGKILLed mid-call: the call ends, and its minutes are charged exactly once when billing is back', async () => {
+  const workspace = await platform.workspace({ plan: 'pro' });
+  await platform.fund(workspace.id, '1.0000');
+  const number = await buySmsNumber(platform.api, workspace.key, { enable: false });
+  const assistant = await platform.api.post('/assistants', workspace.key, { name: 'Caller', first_message: 'Hello, this is Acme.', end_call: { max_duration_seconds: 300 } });
+  expect(assistant.status).toBe(201);
+  // The sandbox runtime keeps the call going for a few seconds: long enough to kill billing while it runs.
+  const script = [{ say: 'Hello, this is Acme.' }, { reply: 'Hi there' }, { pause_ms: 3_000 }, { hangup: 'caller' }];
+  const placed = await platform.api.post('/calls', workspace.key, { assistant_id: assistant.body.data.id, from: number.number, to: '+14155550123', metadata: { sandbox_script: script } });
+  expect(placed.status).toBe(201);
+  const callId = placed.body.data.id as string;
+  await eventually(async () => ((await platform.api.get(`/calls/${callId}`, workspace.key)).body.data.status === 'in_progress' ? true : undefined), 15_000, 'the call to be answered');
+  try {
+    await platform.running.kill('billing', 'SIGKILL');
+  } finally {
+    await platform.running.ready('billing', 15_000);
+  }
+
+  const [debit] = await ledgerWith(platform.api, workspace.key, 'call.minutes', 1, 30_000);
+  const call = (await platform.api.get(`/calls/${callId}`, workspace.key)).body.data;
+  expect(call).toMatchObject({ status: 'completed', credits_charged: '0.1000', minutes_charged: '0.000' });
+  expect(debit).toMatchObject({ reference: callId, credits: '-0.1000' });
+  // A redelivered usage event after billing's restart charges nothing more, and the hold is gone.
+  await sleep(1_000);
+  expect((await ledger(platform.api, workspace.key)).filter((entry) => entry.kind === 'call.minutes')).toHaveLength(1);
+  expect(await balance(platform.api, workspace.key)).toEqual(settledBalance('0.9000'));
 }, 60_000);
 
 test('the webhooks delivery worker SIGKILLed mid-delivery loses no event: the one in flight is sent again, the ones that came meanwhile follow', async () => {

@@ -64,13 +64,18 @@ export interface FieldIssue {
 export function serviceError(
   reason: ErrorReason,
   message: string,
-  options: { fields?: FieldIssue[]; cause?: unknown; oauthError?: OAuthErrorCode; condition?: ErrorCondition } = {},
+  options: { fields?: FieldIssue[]; cause?: unknown; oauthError?: OAuthErrorCode; retryAfterSeconds?: number; condition?: ErrorCondition } = {},
 ): ConnectError {
   return new ConnectError(
     message,
     connectCodeOf[reason],
     undefined,
-    [{ desc: ErrorDetailSchema, value: { reason, fieldViolations: options.fields ?? [], oauthError: options.oauthError ?? '', condition: options.condition ?? '' } }],
+    [
+      {
+        desc: ErrorDetailSchema,
+        value: { reason, fieldViolations: options.fields ?? [], oauthError: options.oauthError ?? '', retryAfterSeconds: options.retryAfterSeconds ?? 0, condition: options.condition ?? '' },
+      },
+    ],
     options.cause,
   );
 }
@@ -80,8 +85,8 @@ export const invalidRequest = (fields: FieldIssue[]): ConnectError =>
 
 export const notFound = (what: string): ConnectError => serviceError('not_found', `${what} not found`);
 
-/** The reason, field violations, OAuth error code and condition a ConnectError carries, if a service attached them. */
-export function errorDetailOf(error: ConnectError): { reason?: ErrorReason; fields: FieldIssue[]; oauthError?: string; condition?: ErrorCondition } {
+/** The reason, field violations, OAuth error code, retry delay and condition a ConnectError carries, if a service attached them. */
+export function errorDetailOf(error: ConnectError): { reason?: ErrorReason; fields: FieldIssue[]; oauthError?: string; retryAfterSeconds?: number; condition?: ErrorCondition } {
   const [detail] = error.findDetails(ErrorDetailSchema);
   if (!detail) return { fields: [] };
   const reason = (errorReasons as readonly string[]).includes(detail.reason) ? (detail.reason as ErrorReason) : undefined;
@@ -89,6 +94,7 @@ export function errorDetailOf(error: ConnectError): { reason?: ErrorReason; fiel
     reason,
     fields: detail.fieldViolations.map(({ field, issue }) => ({ field, issue })),
     oauthError: detail.oauthError || undefined,
+    retryAfterSeconds: detail.retryAfterSeconds || undefined,
     condition: (errorConditions as readonly string[]).includes(detail.condition) ? (detail.condition as ErrorCondition) : undefined,
   };
 }

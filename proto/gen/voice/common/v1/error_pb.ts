@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file voice/common/v1/error.proto.
  */
 export const file_voice_common_v1_error: GenFile = /*@__PURE__*/
-  fileDesc("Cht2b2ljZS9jb21tb24vdjEvZXJyb3IucHJvdG8SD3ZvaWNlLmNvbW1vbi52MSKAAQoLRXJyb3JEZXRhaWwSDgoGcmVhc29uGAEgASgJEjkKEGZpZWxkX3Zpb2xhdGlvbnMYAiADKAsyHy52b2ljZS5jb21tb24udjEuRmllbGRWaW9sYXRpb24SEwoLb2F1dGhfZXJyb3IYAyABKAkSEQoJY29uZGl0aW9uGAQgASgJIi4KDkZpZWxkVmlvbGF0aW9uEg0KBWZpZWxkGAEgASgJEg0KBWlzc3VlGAIgASgJYgZwcm90bzM");
+  fileDesc("Cht2b2ljZS9jb21tb24vdjEvZXJyb3IucHJvdG8SD3ZvaWNlLmNvbW1vbi52MSKdAQoLRXJyb3JEZXRhaWwSDgoGcmVhc29uGAEgASgJEjkKEGZpZWxkX3Zpb2xhdGlvbnMYAiADKAsyHy52b2ljZS5jb21tb24udjEuRmllbGRWaW9sYXRpb24SEwoLb2F1dGhfZXJyb3IYAyABKAkSGwoTcmV0cnlfYWZ0ZXJfc2Vjb25kcxgEIAEoDRIRCgljb25kaXRpb24YBSABKAkiLgoORmllbGRWaW9sYXRpb24SDQoFZmllbGQYASABKAkSDQoFaXNzdWUYAiABKAliBnByb3RvMw");
 
 /**
  * Attached to every ConnectError a service raises, so the gateway can choose the exact
@@ -39,10 +39,17 @@ export type ErrorDetail = Message<"voice.common.v1.ErrorDetail"> & {
   oauthError: string;
 
   /**
+   * For rate_limited: whole seconds until the limit lets the request through (the Retry-After header); 0 when unknown.
+   *
+   * @generated from field: uint32 retry_after_seconds = 4;
+   */
+  retryAfterSeconds: number;
+
+  /**
    * For a `conflict` another service acts on: which condition refused it (insufficient_funds), so a
    * caller need not read the message. Never part of the public envelope.
    *
-   * @generated from field: string condition = 4;
+   * @generated from field: string condition = 5;
    */
   condition: string;
 };

@@ -199,6 +199,16 @@ describe('errorHandler', () => {
       expect(answer.body.error).toEqual({ code: 'telephony_unavailable', message: 'carrier down' });
     });
 
+    test('rate_limited with a retry delay is 429 with Retry-After; without one, no header', async () => {
+      const limited = await answerTo(serviceError('rate_limited', 'too many codes; retry in 90 s', { retryAfterSeconds: 90 }));
+      expect(limited.status).toBe(429);
+      expect(limited.headers.get('retry-after')).toBe('90');
+      expect(limited.body).toEqual({ error: { code: 'rate_limited', message: 'too many codes; retry in 90 s' } });
+      const plain = await answerTo(serviceError('rate_limited', 'slow down'));
+      expect(plain.status).toBe(429);
+      expect(plain.headers.get('retry-after')).toBeNull();
+    });
+
     test('a reason this gateway does not know falls back to the code', async () => {
       const error = new ConnectError('odd', Code.NotFound, undefined, [{ desc: ErrorDetailSchema, value: { reason: 'made_up', fieldViolations: [] } }]);
       const answer = await answerTo(error);

@@ -14,6 +14,22 @@ export const verificationCodeLifetimeMinutes = 10;
 /** Wrong codes a caller ID takes before it fails. */
 export const maxVerificationAttempts = 5;
 
+/** How many codes go out in a window, per destination number (across the platform) or per workspace. */
+export interface CodeSendLimit {
+  codes: number;
+  windowSeconds: number;
+}
+
+/**
+ * The limits on codes sent unless the operator sets others (telephony's VOICE_CALLER_ID_CODES_*):
+ * a number gets a few codes a day whoever asks, so no workspace can make the platform text or call
+ * a stranger's phone again and again; a workspace sends a few dozen an hour across its numbers.
+ */
+export const defaultCodeSendLimits: Readonly<{ perNumber: CodeSendLimit; perWorkspace: CodeSendLimit }> = {
+  perNumber: { codes: 3, windowSeconds: 24 * 3600 },
+  perWorkspace: { codes: 10, windowSeconds: 3600 },
+};
+
 export const createCallerIdBodySchema = z.strictObject({
   phone_number: phoneNumberField.describe('the number to verify, in international format with a leading + (stored in E.164)'),
   label: z.string().trim().max(100, 'must be at most 100 characters').default('').describe('a name for people, at most 100 characters'),

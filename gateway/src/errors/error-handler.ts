@@ -28,7 +28,10 @@ export function sendError(res: Response, envelope: Envelope): void {
 
 function fromConnect(error: ConnectError): Envelope {
   const detail = errorDetailOf(error);
-  if (detail.reason) return { status: statusOfReason[detail.reason], code: publicCodeOfReason(detail.reason), message: error.rawMessage, details: detail.fields };
+  if (detail.reason) {
+    const headers = detail.retryAfterSeconds ? { 'Retry-After': String(detail.retryAfterSeconds) } : undefined;
+    return { status: statusOfReason[detail.reason], code: publicCodeOfReason(detail.reason), message: error.rawMessage, details: detail.fields, headers };
+  }
   const mapping = mappingOfCode[effectiveCode(error)];
   return { status: mapping.status, code: mapping.reason, message: mapping.message ?? error.rawMessage };
 }

@@ -98,7 +98,7 @@ export const errorAnswers: Record<ErrorAnswer, ErrorAnswerSpec> = {
   },
   RateLimited: {
     status: 429,
-    description: 'The workspace exceeded its fair-use rate limit (`rate_limited`); retry after `Retry-After` seconds.',
+    description: 'The workspace exceeded its fair-use rate limit, or a limit the operation’s description names (`rate_limited`); retry after `Retry-After` seconds.',
     code: 'rate_limited',
     message: 'rate limit of 600 requests per 60 s exceeded; retry after 12 s',
     headers: [...rateLimitHeaders, 'Retry-After'],

@@ -57,7 +57,7 @@ const reasonMeanings: Record<string, string> = {
   not_found: 'no such resource in this workspace (also for a malformed id)',
   conflict: 'conflicting state, or an `Idempotency-Key` reused with another body',
   revision_conflict: 'a stale `expected_revision`',
-  rate_limited: 'the workspace exceeded its rate limit; retry after `Retry-After` seconds',
+  rate_limited: 'the workspace exceeded its rate limit, or a limit its operation describes (codes sent to caller IDs); nothing was done, retry after `Retry-After` seconds',
   internal_error: 'unexpected error (`500`, naming the request id); `503` with `Retry-After` while a service is briefly unavailable',
   telephony_configuration_error: 'the sending number or its carrier set-up does not allow the request',
   destination_forbidden: 'the destination is suppressed or blocked',

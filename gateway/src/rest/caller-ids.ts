@@ -5,6 +5,7 @@ import { dataOf, deletedSchema, listOfSchema } from '@voice/contracts/responses'
 import {
   callerIdSchema,
   createCallerIdBodySchema,
+  defaultCodeSendLimits,
   maxVerificationAttempts,
   verificationCodeLength,
   verificationCodeLifetimeMinutes,
@@ -15,6 +16,8 @@ import type { RestDeps } from './deps.js';
 import { presentCallerId } from './caller-ids-presenters.js';
 import { deletedOf, listOf } from './presenters.js';
 import { pageOf } from './validate.js';
+
+const { perNumber, perWorkspace } = defaultCodeSendLimits;
 
 export function registerCallerIdRoutes(rest: RestRouter, deps: RestDeps): void {
   const callerIds = deps.clients.callerIds;
@@ -47,6 +50,9 @@ export function registerCallerIdRoutes(rest: RestRouter, deps: RestDeps): void {
         `Answers 201 with the caller ID \`pending\` once a ${verificationCodeLength}-digit code was sent to the number through the platform’s carrier, by SMS (\`method: sms\`, the default) or said twice, digit by digit, in a call (\`method: call\`); the code works for ${verificationCodeLifetimeMinutes} minutes, and the same attempts and expiry rules apply either way. ` +
         'The SMS is charged like any SMS (its price is held first: a wallet that cannot cover it is 409 and nothing is sent; when the platform cannot hold it the answer is 503 `telephony_unavailable`); the call is free, as carriers’ own caller ID validation calls are. A destination the carrier refuses is 403 `destination_forbidden`, a carrier that cannot be reached 503 `telephony_unavailable`; no caller ID is left behind either way. ' +
         'A number that is a phone number on this platform is 409 `conflict` (use it as `from` directly); so is a number that already is a caller ID of the workspace, pending with a valid code or verified. A failed caller ID of the number, or one whose code expired, is replaced. ' +
+        `Codes are limited, so no one can make the platform text or call a phone again and again: a number gets at most ${perNumber.codes} codes per ${perNumber.windowSeconds / 3600} hours whichever workspaces ask, and a workspace sends at most ${perWorkspace.codes} per ${perWorkspace.windowSeconds / 60} minutes (the platform’s defaults; its operator may set others). ` +
+        'Windows are fixed (a 24-hour one runs from midnight UTC). Every request that gets past validation and the platform-number check counts, whether or not its code ends up sent, and deleting a caller ID gives nothing back. ' +
+        'Beyond a limit the answer is 429 `rate_limited` with `Retry-After` (seconds) and a message naming the limit and when to retry; nothing is sent, charged or stored. ' +
         'On the sandbox carrier, GET /sandbox/caller-ids/{id}/verification-call shows what the called phone heard.',
       toolset,
       status: 201,

@@ -60,13 +60,13 @@ export interface FieldIssue {
 export function serviceError(
   reason: ErrorReason,
   message: string,
-  options: { fields?: FieldIssue[]; cause?: unknown; oauthError?: OAuthErrorCode } = {},
+  options: { fields?: FieldIssue[]; cause?: unknown; oauthError?: OAuthErrorCode; retryAfterSeconds?: number } = {},
 ): ConnectError {
   return new ConnectError(
     message,
     connectCodeOf[reason],
     undefined,
-    [{ desc: ErrorDetailSchema, value: { reason, fieldViolations: options.fields ?? [], oauthError: options.oauthError ?? '' } }],
+    [{ desc: ErrorDetailSchema, value: { reason, fieldViolations: options.fields ?? [], oauthError: options.oauthError ?? '', retryAfterSeconds: options.retryAfterSeconds ?? 0 } }],
     options.cause,
   );
 }
@@ -76,8 +76,8 @@ export const invalidRequest = (fields: FieldIssue[]): ConnectError =>
 
 export const notFound = (what: string): ConnectError => serviceError('not_found', `${what} not found`);
 
-/** The reason, field violations and OAuth error code a ConnectError carries, if a service attached them. */
-export function errorDetailOf(error: ConnectError): { reason?: ErrorReason; fields: FieldIssue[]; oauthError?: string } {
+/** The reason, field violations, OAuth error code and retry delay a ConnectError carries, if a service attached them. */
+export function errorDetailOf(error: ConnectError): { reason?: ErrorReason; fields: FieldIssue[]; oauthError?: string; retryAfterSeconds?: number } {
   const [detail] = error.findDetails(ErrorDetailSchema);
   if (!detail) return { fields: [] };
   const reason = (errorReasons as readonly string[]).includes(detail.reason) ? (detail.reason as ErrorReason) : undefined;
@@ -85,5 +85,6 @@ export function errorDetailOf(error: ConnectError): { reason?: ErrorReason; fiel
     reason,
     fields: detail.fieldViolations.map(({ field, issue }) => ({ field, issue })),
     oauthError: detail.oauthError || undefined,
+    retryAfterSeconds: detail.retryAfterSeconds || undefined,
   };
 }

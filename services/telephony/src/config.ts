@@ -16,7 +16,7 @@ import {
   type CommonConfig,
   type Env,
 } from '@voice/runtime/config';
-import { parseE164 } from '@voice/contracts/telephony';
+import { defaultCodeSendLimits, parseE164, type CodeSendLimit } from '@voice/contracts/telephony';
 import { longestSendMs } from './carriers/twilio.js';
 import { holdTimeoutMs } from './billing/holds.js';
 import { readSmsPricing, type SmsPricing } from './domain/pricing.js';
@@ -50,6 +50,8 @@ export interface TelephonyConfig {
   callerIdSmsFrom: string;
   /** The platform carrier's caller of caller ID codes by call (VOICE_CALLER_ID_CALL_FROM, default the SMS sender). */
   callerIdCallFrom: string;
+  /** Caller ID verification codes sent per destination number (across the platform) and per workspace. */
+  codeSendLimits: { perNumber: CodeSendLimit; perWorkspace: CodeSendLimit };
   /** How long a SIP trunk check waits for the trunk's answer to its OPTIONS request. */
   sipCheckTimeoutMs: number;
   /** How long a bought number whose monthly fee was refused stays (past due) before it is released. */
@@ -115,6 +117,14 @@ function readCallerIdSender(env: Env, name: 'VOICE_CALLER_ID_SMS_FROM' | 'VOICE_
   return parsed.number;
 }
 
+/** Up to a week, the longest window a KV bucket's entries are kept for comfortably (twice the window). */
+function readCodeSendLimit(env: Env, name: 'VOICE_CALLER_ID_CODES_PER_NUMBER' | 'VOICE_CALLER_ID_CODES_PER_WORKSPACE', fallback: CodeSendLimit): CodeSendLimit {
+  return {
+    codes: readInt(env, name, fallback.codes, { min: 1, max: 100_000 }),
+    windowSeconds: readInt(env, `${name}_WINDOW_SECONDS`, fallback.windowSeconds, { min: 60, max: 7 * 24 * 3600 }),
+  };
+}
+
 export function readTelephonyConfig(env: Env): TelephonyConfig {
   const common = readCommonConfig(env);
   const carrierTimeoutMs = readInt(env, 'VOICE_CARRIER_TIMEOUT_MS', 10_000, { min: 100, max: 120_000 });
@@ -136,6 +146,10 @@ export function readTelephonyConfig(env: Env): TelephonyConfig {
     callerIdSmsFrom,
     // One number of the carrier account usually sends both.
     callerIdCallFrom: readCallerIdSender(env, 'VOICE_CALLER_ID_CALL_FROM', callerIdSmsFrom),
+    codeSendLimits: {
+      perNumber: readCodeSendLimit(env, 'VOICE_CALLER_ID_CODES_PER_NUMBER', defaultCodeSendLimits.perNumber),
+      perWorkspace: readCodeSendLimit(env, 'VOICE_CALLER_ID_CODES_PER_WORKSPACE', defaultCodeSendLimits.perWorkspace),
+    },
     sipCheckTimeoutMs: readInt(env, 'VOICE_SIP_CHECK_TIMEOUT_MS', 5_000, { min: 100, max: 30_000 }),
     // Shorter than any month, so a past-due month is released before the next one is due.
     numberGraceMs: readInt(env, 'VOICE_NUMBER_GRACE_DAYS', 7, { min: 0, max: 27 }) * 24 * 3600 * 1000,

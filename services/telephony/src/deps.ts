@@ -10,6 +10,7 @@ import type { NumberTerms } from './presenter.js';
 import type { SmsPricing } from './domain/pricing.js';
 import type { SipTrunkDeps } from './sip/sip-trunks.js';
 import type { VerificationCodes } from './caller-ids/verification-code.js';
+import type { CodeSendLimits } from './caller-ids/code-send-limits.js';
 import type { TelephonyStore } from './store/store.js';
 
 export interface TelephonyDeps<Store = TelephonyStore> {
@@ -19,6 +20,8 @@ export interface TelephonyDeps<Store = TelephonyStore> {
   carriers: CarrierDirectory;
   /** Hashes caller IDs' verification codes with the platform's key. */
   verificationCodes: VerificationCodes;
+  /** Counts caller ID codes against the limits per destination number and per workspace. */
+  codeSendLimits: CodeSendLimits;
   /** The platform carrier's sender of caller ID codes (E.164). */
   callerIdSmsFrom: string;
   /** The platform carrier's caller that says caller ID codes (E.164). */

@@ -6,6 +6,7 @@ import { CallerSigner } from '@voice/runtime/caller';
 import type { Env } from '@voice/runtime/config';
 import { deriveKey, SecretBox } from '@voice/runtime/crypto';
 import { callLegStream, OutboxRelay, openConfiguredEventStream, telephonyEventStream, usageStream, type EventStream } from '@voice/runtime/events';
+import { callerIdCodeBuckets, openWindowCounter } from '@voice/runtime/counters';
 import { egressPolicy } from '@voice/runtime/egress';
 import { AssistantDirectory, openInternalChannel, type InProcessServices } from '@voice/runtime/internal';
 import { startPeriodicJobs } from '@voice/runtime/jobs';
@@ -26,6 +27,7 @@ import { telephonyRoutes, telephonyServiceNames } from './routes.js';
 import { recordDelivery } from './sms/delivery-reports.js';
 import { SipOptionsChecker } from './sip/options-check.js';
 import { VerificationCodes } from './caller-ids/verification-code.js';
+import { CodeSendLimits } from './caller-ids/code-send-limits.js';
 import { SendRecovery } from './sms/send-recovery.js';
 import { connectMongoTelephonyStore } from './store/mongo.js';
 import { openSqliteTelephonyStore } from './store/sqlite.js';
@@ -100,6 +102,14 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
     const callsChannel = openInternalChannel({ name: 'calls', url: config.callsUrl }, options.local);
     onClose(() => callsChannel.close());
     const now = options.clock ?? (() => new Date());
+    const codeCounter = (bucket: (typeof callerIdCodeBuckets)[keyof typeof callerIdCodeBuckets], windowSeconds: number) =>
+      openWindowCounter(config.common, bucket, windowSeconds * 1000, (error) => logger.warn('caller ID code counter unavailable; counting in this replica', { bucket, error }));
+    const { perNumber, perWorkspace } = config.codeSendLimits;
+    const codeSendLimits = new CodeSendLimits({
+      perNumber: { limit: perNumber, counter: await codeCounter(callerIdCodeBuckets.number, perNumber.windowSeconds) },
+      perWorkspace: { limit: perWorkspace, counter: await codeCounter(callerIdCodeBuckets.workspace, perWorkspace.windowSeconds) },
+    });
+    onClose(() => codeSendLimits.close());
     const numberTerms = { monthlyUnits: config.pricing.numberMonthlyUnits, graceMs: config.numberGraceMs };
 
     const recovery = new SendRecovery({
@@ -131,6 +141,7 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
         carriers,
         // A key of its own for codes, so the hashes reveal nothing about the encryption key.
         verificationCodes: new VerificationCodes(deriveKey(config.encryptionKey, 'voice caller ID verification codes')),
+        codeSendLimits,
         callerIdSmsFrom: config.callerIdSmsFrom,
         callerIdCallFrom: config.callerIdCallFrom,
         sipChecker: new SipOptionsChecker({

@@ -25,6 +25,6 @@ export const telephonyRoutes = (deps: TelephonyDeps) => (router: ConnectRouter) 
   router.service(CarrierVoiceService, new CarrierVoiceServiceImpl(deps));
   router.service(CallRouteService, new CallRoutes(deps.store));
   router.service(SipTrunkService, new SipTrunks({ store: deps.store, box: deps.box, checker: deps.sipChecker, now: deps.now }));
-  router.service(CallerIdService, new CallerIds({ store: deps.store, codes: deps.verificationCodes, sendCode: { sms: codeSms(deps), call: codeCall(deps) }, now: deps.now }));
+  router.service(CallerIdService, new CallerIds({ store: deps.store, codes: deps.verificationCodes, limits: deps.codeSendLimits, sendCode: { sms: codeSms(deps), call: codeCall(deps) }, now: deps.now }));
   router.service(SandboxService, new SandboxSurface(deps));
 };

@@ -42,3 +42,17 @@ test('VOICE_CALLER_ID_SMS_FROM and VOICE_CALLER_ID_CALL_FROM (the SMS sender by 
   expect(readTelephonyConfig({ ...base, VOICE_CALLER_ID_CALL_FROM: '+1 415-555-0111' }).callerIdCallFrom).toBe('+14155550111');
   expect(() => readTelephonyConfig({ ...base, VOICE_CALLER_ID_CALL_FROM: 'office' })).toThrow(/VOICE_CALLER_ID_CALL_FROM/);
 });
+
+test('caller ID codes: 3 per number a day and 10 per workspace an hour by default; operators set codes and windows', () => {
+  expect(readTelephonyConfig(base).codeSendLimits).toEqual({ perNumber: { codes: 3, windowSeconds: 86_400 }, perWorkspace: { codes: 10, windowSeconds: 3_600 } });
+  const set = readTelephonyConfig({
+    ...base,
+    VOICE_CALLER_ID_CODES_PER_NUMBER: '5',
+    VOICE_CALLER_ID_CODES_PER_NUMBER_WINDOW_SECONDS: '3600',
+    VOICE_CALLER_ID_CODES_PER_WORKSPACE: '50',
+    VOICE_CALLER_ID_CODES_PER_WORKSPACE_WINDOW_SECONDS: '600',
+  });
+  expect(set.codeSendLimits).toEqual({ perNumber: { codes: 5, windowSeconds: 3_600 }, perWorkspace: { codes: 50, windowSeconds: 600 } });
+  expect(() => readTelephonyConfig({ ...base, VOICE_CALLER_ID_CODES_PER_NUMBER: '0' })).toThrow(/VOICE_CALLER_ID_CODES_PER_NUMBER must be between 1 and/);
+  expect(() => readTelephonyConfig({ ...base, VOICE_CALLER_ID_CODES_PER_WORKSPACE_WINDOW_SECONDS: '30' })).toThrow(/VOICE_CALLER_ID_CODES_PER_WORKSPACE_WINDOW_SECONDS must be between 60 and 604800/);
+});

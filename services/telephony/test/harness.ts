@@ -17,6 +17,9 @@ import type { SmsPricing } from '../src/domain/pricing.js';
 import { telephonyRoutes } from '../src/routes.js';
 import { SipOptionsChecker } from '../src/sip/options-check.js';
 import { VerificationCodes } from '../src/caller-ids/verification-code.js';
+import { CodeSendLimits } from '../src/caller-ids/code-send-limits.js';
+import { defaultCodeSendLimits } from '@voice/contracts/telephony';
+import { MemoryWindowCounter } from '@voice/runtime/counters';
 import { randomBytes } from 'node:crypto';
 import type { TelephonyStore } from '../src/store/store.js';
 import { routerClient, serverClient, type TierClient } from '../../runtime/test/service-tiers.js';
@@ -31,6 +34,8 @@ export interface HarnessParts {
   wakeRelay?: () => void;
   now?: () => Date;
   holds?: BillingHolds;
+  /** The limits on caller ID codes sent; the defaults, counted in memory, unless given. */
+  codeSendLimits?: CodeSendLimits;
   /** Lets SIP trunk checks reach loopback (a SIP responder of the test). */
   allowPrivate?: boolean;
   sipCheckTimeoutMs?: number;
@@ -83,6 +88,7 @@ export function telephonyDeps(parts: HarnessParts): TelephonyDeps {
     box: parts.box,
     carriers: parts.carriers,
     verificationCodes: new VerificationCodes(randomBytes(32)),
+    codeSendLimits: parts.codeSendLimits ?? defaultCodeSendLimitsInMemory(),
     callerIdSmsFrom: '+15005550006',
     callerIdCallFrom: '+15005550006',
     sipChecker: new SipOptionsChecker({ policy: egressPolicy({ allowPrivate: parts.allowPrivate ?? false }), timeoutMs: parts.sipCheckTimeoutMs ?? 2_000, logger }),
@@ -111,4 +117,16 @@ export async function setup(parts: HarnessParts, tier: 'router' | 'server' = 'ro
 /** Another service of the same routes, tier 2 (e.g. CallLegService, the calls service's view of telephony). */
 export function setupService<Service extends DescService>(service: Service, parts: HarnessParts): TierClient<Service> {
   return routerClient(service, telephonyRoutes(telephonyDeps(parts)));
+}
+
+/** The default limits on caller ID codes, each counted in this process's memory. */
+export function defaultCodeSendLimitsInMemory(clock: () => number = Date.now): CodeSendLimits {
+  const { perNumber, perWorkspace } = defaultCodeSendLimits;
+  return new CodeSendLimits(
+    {
+      perNumber: { limit: perNumber, counter: new MemoryWindowCounter(perNumber.windowSeconds * 1000, clock) },
+      perWorkspace: { limit: perWorkspace, counter: new MemoryWindowCounter(perWorkspace.windowSeconds * 1000, clock) },
+    },
+    clock,
+  );
 }

@@ -14,7 +14,13 @@ export const rateLimitBuckets = { oauth: 'voice_oauth_rate_limits', api: 'voice_
 /** Calls the campaigns dialer started per campaign and minute (a campaign's calls_per_minute), across its replicas. */
 export const campaignDialBucket = 'voice_campaign_dial_rates';
 
-export type WindowCounterBucket = (typeof rateLimitBuckets)[keyof typeof rateLimitBuckets] | typeof campaignDialBucket;
+/** Caller ID verification codes sent per destination number (platform-wide) and per workspace. */
+export const callerIdCodeBuckets = { number: 'voice_caller_id_codes_per_number', workspace: 'voice_caller_id_codes_per_workspace' } as const;
+
+export type WindowCounterBucket =
+  | (typeof rateLimitBuckets)[keyof typeof rateLimitBuckets]
+  | typeof campaignDialBucket
+  | (typeof callerIdCodeBuckets)[keyof typeof callerIdCodeBuckets];
 
 /** With NATS, hits count in this replica's memory while the bucket cannot be reached; `onFailure` hears of each outage. */
 export async function openWindowCounter(

@@ -1,7 +1,8 @@
 // CallerIdService: numbers a workspace holds elsewhere, verified by a code sent there (by SMS or said
 // in a call, under the same rules either way) before its calls may show them. Codes are kept as
 // keyed hashes, expire, and take a few wrong attempts; racing checks apply once each (the store
-// applies a check only to the state it was made against).
+// applies a check only to the state it was made against). Codes sent are limited per destination
+// number and per workspace (code-send-limits.ts).
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import { workspaceCallerOf } from '@voice/runtime/caller';
 import { invalidRequest, notFound, serviceError } from '@voice/runtime/errors';
@@ -25,11 +26,13 @@ import {
 import { presentCallerId } from '../presenter.js';
 import type { CallerIdRecord, CallerIdStore, NumberStore } from '../store/store.js';
 import { loadOr404, parseInput } from '../input.js';
+import type { CodeSendLimits } from './code-send-limits.js';
 import { newVerificationCode, type VerificationCodes } from './verification-code.js';
 
 export interface CallerIdDeps {
   store: CallerIdStore & NumberStore;
   codes: VerificationCodes;
+  limits: Pick<CodeSendLimits, 'take'>;
   /** Sends the code to the caller ID's number by its method (charging what it costs); throws when it was not sent. */
   sendCode: Record<CallerIdRecord['method'], (callerId: CallerIdRecord, code: string, requestId: string) => Promise<void>>;
   now(): Date;
@@ -48,6 +51,10 @@ export class CallerIds implements ServiceImpl<typeof CallerIdService> {
     if ((await this.deps.store.heldNumbers([phoneNumber])).has(phoneNumber)) {
       throw serviceError('conflict', 'the number is a phone number on this platform: a workspace’s own number is used as `from` directly, without a caller ID');
     }
+    // Counted as the send is attempted, before anything is stored: refused later (the number is a
+    // live caller ID already, a wallet that cannot pay, a carrier refusal) it still counts, as any
+    // request to reach the number does.
+    await this.deps.limits.take(caller.workspaceId, phoneNumber);
     const code = newVerificationCode();
     const now = this.deps.now();
     const id = newId();

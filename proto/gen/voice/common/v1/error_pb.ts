@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file voice/common/v1/error.proto.
  */
 export const file_voice_common_v1_error: GenFile = /*@__PURE__*/
-  fileDesc("Cht2b2ljZS9jb21tb24vdjEvZXJyb3IucHJvdG8SD3ZvaWNlLmNvbW1vbi52MSJtCgtFcnJvckRldGFpbBIOCgZyZWFzb24YASABKAkSOQoQZmllbGRfdmlvbGF0aW9ucxgCIAMoCzIfLnZvaWNlLmNvbW1vbi52MS5GaWVsZFZpb2xhdGlvbhITCgtvYXV0aF9lcnJvchgDIAEoCSIuCg5GaWVsZFZpb2xhdGlvbhINCgVmaWVsZBgBIAEoCRINCgVpc3N1ZRgCIAEoCWIGcHJvdG8z");
+  fileDesc("Cht2b2ljZS9jb21tb24vdjEvZXJyb3IucHJvdG8SD3ZvaWNlLmNvbW1vbi52MSKKAQoLRXJyb3JEZXRhaWwSDgoGcmVhc29uGAEgASgJEjkKEGZpZWxkX3Zpb2xhdGlvbnMYAiADKAsyHy52b2ljZS5jb21tb24udjEuRmllbGRWaW9sYXRpb24SEwoLb2F1dGhfZXJyb3IYAyABKAkSGwoTcmV0cnlfYWZ0ZXJfc2Vjb25kcxgEIAEoDSIuCg5GaWVsZFZpb2xhdGlvbhINCgVmaWVsZBgBIAEoCRINCgVpc3N1ZRgCIAEoCWIGcHJvdG8z");
 
 /**
  * Attached to every ConnectError a service raises, so the gateway can choose the exact
@@ -37,6 +37,13 @@ export type ErrorDetail = Message<"voice.common.v1.ErrorDetail"> & {
    * @generated from field: string oauth_error = 3;
    */
   oauthError: string;
+
+  /**
+   * For rate_limited: whole seconds until the limit lets the request through (the Retry-After header); 0 when unknown.
+   *
+   * @generated from field: uint32 retry_after_seconds = 4;
+   */
+  retryAfterSeconds: number;
 };
 
 /**

@@ -28,6 +28,7 @@ const storageFiles = {
   'calls-lifecycle.test.ts': 'calls: leg reports, session reports, recordings in GridFS, charges from wallet changes',
   'calls-sandbox-inbound.test.ts': 'telephony and calls: inbound legs stored ringing and attached to the calls AcceptInboundCall takes, concurrent ones included',
   'campaigns.test.ts': 'campaigns: campaigns, concurrent revision-checked updates and starts, leads removed with their campaign',
+  'webhooks-campaign-completed.test.ts': 'campaigns and webhooks: a completion and its event in one transaction (the campaigns outbox), the event fanned out once',
   'email-senders.test.ts': 'platform-users: e-mail senders, their confirmation mail and single-use verification',
   'summary-emails.test.ts': "platform-users and calls: a workspace's e-mails in the mail outbox from a verified sender, the post-call summary",
   'history.test.ts': "calls and telephony: the timeline's calls and messages filtered by number and time",

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { networkFailureReasons } from '@voice/runtime/egress';
 import { creditsSchema, idSchema, timeSchema } from './responses.js';
 import { callSchema } from './calls.js';
+import { leadCountsSchema } from './campaigns.js';
 import { phoneNumberSchema, smsMessageSchema } from './telephony/responses.js';
 
 /** The event types an endpoint may ask for. */
@@ -148,6 +149,15 @@ export const balanceLowDataSchema = z.object({
   threshold: creditsSchema.describe('the workspace’s threshold'),
 });
 
+export const campaignCompletedDataSchema = z.object({
+  id: idSchema.describe('the campaign’s id'),
+  name: z.string().describe('the campaign’s name'),
+  completed_at: timeSchema.describe('when its last lead was settled and it completed'),
+  leads: leadCountsSchema.describe('its leads by status when it completed (none pending, calling or retry_scheduled)'),
+});
+
+export type CampaignCompletedData = z.infer<typeof campaignCompletedDataSchema>;
+
 /** The data of each event type the platform sends today, as the API shows the same resource. */
 export const webhookEventData = {
   ping: pingDataSchema,
@@ -156,6 +166,7 @@ export const webhookEventData = {
   'sms.status': smsMessageSchema,
   'number.past_due': phoneNumberSchema,
   'number.released': phoneNumberSchema,
+  'campaign.completed': campaignCompletedDataSchema,
   'balance.low': balanceLowDataSchema,
 } as const;
 
@@ -168,6 +179,8 @@ const descriptions: Record<SentEventType, string> = {
   'sms.status': 'An SMS message’s status changed (sent, delivered or failed); data is the message as GET /sms/messages/{id} shows it.',
   'number.past_due': 'A number’s monthly fee could not be charged; data is the number as GET /phone-numbers/{id} shows it.',
   'number.released': 'A number was released after its grace period without payment; data is the number as it was last shown.',
+  'campaign.completed':
+    'A running campaign has no lead left to call (every lead completed, failed, do_not_call or removed) and completed; data is its id, name, completion time and leads counted by status. Sent once per run: the event id is the same for every copy of one completion.',
   'balance.low': 'The workspace’s available credits fell below its threshold (PATCH /settings/webhooks); sent once per crossing.',
 };
 

@@ -2256,6 +2256,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "campaign.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The campaign.completed event
+         * @description A running campaign has no lead left to call (every lead completed, failed, do_not_call or removed) and completed; data is its id, name, completion time and leads counted by status. Sent once per run: the event id is the same for every copy of one completion.
+         */
+        post: operations["campaignCompletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "balance.low": {
         parameters: {
             query?: never;
@@ -13914,6 +13934,67 @@ export interface operations {
                      */
                     created_at: string;
                     data: components["schemas"]["PhoneNumber"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer marks the delivery delivered; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    campaignCompletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">, a v1 per secret that signs */
+                "Voice-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event’s id: the same in every delivery and retry of it */
+                    id: string;
+                    /** @constant */
+                    type: "campaign.completed";
+                    /**
+                     * Format: date-time
+                     * @description when the event happened
+                     */
+                    created_at: string;
+                    data: {
+                        /**
+                         * Format: uuid
+                         * @description the campaign’s id
+                         */
+                        id: string;
+                        /** @description the campaign’s name */
+                        name: string;
+                        /**
+                         * Format: date-time
+                         * @description when its last lead was settled and it completed
+                         */
+                        completed_at: string;
+                        /** @description its leads by status when it completed (none pending, calling or retry_scheduled) */
+                        leads: {
+                            /** @description every lead of the campaign, removed ones included */
+                            total: number;
+                            pending: number;
+                            calling: number;
+                            completed: number;
+                            failed: number;
+                            retry_scheduled: number;
+                            do_not_call: number;
+                            removed: number;
+                        };
+                    };
                 };
             };
         };

@@ -53,6 +53,8 @@ function dialerRefusing(refusal: Error) {
     dialRates: new MemoryWindowCounter(60_000),
     now,
     logger: silent,
+    // No outbox relay runs here: what a completion would publish is not this test's concern.
+    wakeRelay: () => undefined,
   });
   return { dialer, peers };
 }

@@ -108,6 +108,22 @@ export function campaignStoreContract(open: OpenStore<CampaignStore>): void {
       expect((await store.listCampaigns(workspace, { status: 'running' }, { limit: 10, offset: 0 })).campaigns.find((listed) => listed.id === campaign.id)?.pausedReason).toBeNull();
     });
 
+    test('an update’s events enter the outbox with it, and only when it applies', async () => {
+      const campaign = campaignRecord(workspace, { status: 'running', startedAt: tick() });
+      await store.insertCampaign(campaign);
+      const event = (label: string) => ({ id: newId(), subject: 'campaigns.campaigns.completed', payload: new TextEncoder().encode(label) });
+      const refused = event('refused');
+      expect(await store.updateCampaign(workspace, campaign.id, 7, { status: 'completed' }, tick(), [refused])).toEqual({ kind: 'revision_conflict' });
+      expect(await store.updateCampaign(otherWorkspace, campaign.id, 1, { status: 'completed' }, tick(), [event('elsewhere')])).toEqual({ kind: 'not_found' });
+      const completed = event('completed');
+      const now = tick();
+      expect((await store.updateCampaign(workspace, campaign.id, 1, { status: 'completed', stoppedAt: now }, now, [completed])).kind).toBe('updated');
+      const pending = await store.outbox.pending(1000);
+      expect(pending.map(({ id, subject, payload }) => ({ id, subject, payload: Buffer.from(payload).toString() }))).toEqual([{ id: completed.id, subject: completed.subject, payload: 'completed' }]);
+      await store.outbox.markPublished([completed.id], now);
+      expect(await store.outbox.pending(1000)).toEqual([]);
+    });
+
     test('concurrent updates at one revision: exactly one applies', async () => {
       const campaign = campaignRecord(workspace);
       await store.insertCampaign(campaign);

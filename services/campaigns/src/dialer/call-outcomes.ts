@@ -16,6 +16,8 @@ export interface CallOutcomeDeps {
   store: CampaignStore;
   queue: DialQueue;
   now: () => Date;
+  /** Asks the outbox relay to publish now (after a campaign completed). */
+  wakeRelay: () => void;
   logger: Logger;
 }
 
@@ -38,7 +40,7 @@ export async function applyCallEnd(deps: CallOutcomeDeps, workspaceId: string, c
   deps.logger.debug('campaign call ended', { campaignId: campaign.id, leadId: lead.id, callId: call.id, outcome, status });
   // A retry of a stopped campaign waits for its next start, which enqueues it.
   if (status === 'retry_scheduled' && campaign.status === 'running' && campaign.startedAt) await enqueueNextAttempt(deps.queue, lead, campaign.startedAt);
-  else await completeIfDone(deps.store, workspaceId, campaign.id, deps.now);
+  else await completeIfDone(deps, workspaceId, campaign.id);
 }
 
 export async function consumeCallOutcomes(events: EventStream, deps: CallOutcomeDeps): Promise<Consumption> {

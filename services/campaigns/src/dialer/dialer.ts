@@ -29,6 +29,8 @@ export interface DialerDeps {
   /** Calls started per campaign in the current minute, counted across the dialer's replicas. */
   dialRates: WindowCounter;
   now: () => Date;
+  /** Asks the outbox relay to publish now (after a campaign completed). */
+  wakeRelay: () => void;
   logger: Logger;
 }
 
@@ -77,7 +79,7 @@ export class Dialer {
     if ((await this.deps.peers.suppressedAmong(caller, [lead.phone])).has(lead.phone)) {
       await store.transitionLead(lead.workspaceId, lead.id, { statuses: [lead.status], attempts: lead.attempts }, { status: 'do_not_call' }, this.now());
       this.deps.logger.info('suppressed lead not dialled', { campaignId: campaign.id, leadId: lead.id });
-      await completeIfDone(store, lead.workspaceId, campaign.id, this.deps.now);
+      await completeIfDone(this.deps, lead.workspaceId, campaign.id);
       return jobDone;
     }
     const started = await this.deps.dialRates.hit(`${campaign.workspaceId}.${campaign.id}`);
@@ -111,7 +113,7 @@ export class Dialer {
     if (placement.kind === 'refused') {
       logger.warn('campaign call refused; the lead failed', { campaignId: campaign.id, leadId: lead.id, attempt, reason: placement.reason });
       await store.transitionLead(lead.workspaceId, lead.id, { statuses: ['calling'], attempts: attempt }, { status: 'failed' }, this.now());
-      await completeIfDone(store, lead.workspaceId, campaign.id, this.deps.now);
+      await completeIfDone(this.deps, lead.workspaceId, campaign.id);
       return;
     }
     // Recorded only while the lead is still calling: a call that already ended recorded itself with its outcome.

@@ -1,16 +1,18 @@
-// Starts the campaigns dialer: the store, the dial queue's worker, the consumer of the calls' ends,
-// the recovery job (on a lease) and a server answering only health checks; its own process in the
+// Starts the campaigns dialer: the store, the outbox relay (campaigns' completions, which only the
+// dialer makes), the dial queue's worker, the consumer of the calls' ends, the recovery and pruning
+// jobs (on leases) and a server answering only health checks; its own process in the
 // distributed mode (src/dialer/main.ts), a part of the platform's process when embedded. Stops in reverse.
 import { CallerSigner } from '@voice/runtime/caller';
 import { readListenAddress, type Env } from '@voice/runtime/config';
 import { campaignDialBucket, openWindowCounter } from '@voice/runtime/counters';
-import { openConfiguredEventStream, type EventStream } from '@voice/runtime/events';
+import { campaignStream, OutboxRelay, openConfiguredEventStream, type EventStream } from '@voice/runtime/events';
 import { openInternalChannel, type InProcessServices } from '@voice/runtime/internal';
 import { startPeriodicJobs } from '@voice/runtime/jobs';
 import { createLogger, type Logger } from '@voice/runtime/logger';
 import { serviceServerOptions, startConnectServer, startService, type StartedService } from '@voice/runtime/server';
 import { openServiceStore } from '@voice/runtime/store';
 import { readCampaignsConfig } from '../config.js';
+import { campaignsRetentionJob } from '../retention.js';
 import { ConnectCampaignPeers } from '../peers/peers.js';
 import { MongoCampaignStore } from '../store/mongo.js';
 import { SqliteCampaignStore } from '../store/sqlite.js';
@@ -51,6 +53,13 @@ export async function startCampaignDialer(env: Env, options: CampaignDialerOptio
       onClose(() => own.close());
       events = own;
     }
+    await events.ensureStream(campaignStream.name, campaignStream.subjects);
+    const relay = new OutboxRelay({ outbox: store.outbox, stream: events, logger: logger.child({ component: 'campaigns-relay' }) });
+    relay.start();
+    onClose(async () => {
+      await relay.stop();
+    });
+    const wakeRelay = () => relay.wake();
     const signer = new CallerSigner(config.common.internalSecret);
     const channel = (name: string, url: string) => {
       const opened = openInternalChannel({ name, url }, options.local);
@@ -61,14 +70,14 @@ export async function startCampaignDialer(env: Env, options: CampaignDialerOptio
     const peers = new ConnectCampaignPeers({ assistants: channel('assistants', config.assistantsUrl), telephony }, signer);
     const calls = new ConnectCallPlacer(channel('calls', config.callsUrl), signer);
     const queue = await openDialQueue(events, logger.child({ component: 'dial-queue' }));
-    const outcomes = await consumeCallOutcomes(events, { store, queue, now, logger: logger.child({ component: 'call-outcomes' }) });
+    const outcomes = await consumeCallOutcomes(events, { store, queue, now, wakeRelay, logger: logger.child({ component: 'call-outcomes' }) });
     onClose(() => outcomes.stop());
     const dialRates = await openWindowCounter(config.common, campaignDialBucket, 60_000, (error) => logger.warn('dial rate counter unavailable; counting in this dialer', { error }));
     onClose(() => dialRates.close());
-    const dialer = new Dialer({ store, peers, calls, dialRates, now, logger: logger.child({ component: 'dialer' }) });
+    const dialer = new Dialer({ store, peers, calls, dialRates, now, wakeRelay, logger: logger.child({ component: 'dialer' }) });
     const worker = await queue.work((job) => dialer.handle(job), { concurrency: dialConcurrency });
     onClose(() => worker.stop());
-    const jobs = await startPeriodicJobs(config.common, 'campaigns-dialer', { logger, clock: options.clock }, [dialRecoveryJob({ store, queue })]);
+    const jobs = await startPeriodicJobs(config.common, 'campaigns-dialer', { logger, clock: options.clock }, [dialRecoveryJob({ store, queue }), campaignsRetentionJob(store, config.common.retention)]);
     onClose(() => jobs.stop());
     return startConnectServer({
       ...serviceServerOptions('campaigns-dialer', { ...config, ...readListenAddress(env, 'campaigns-dialer') }, { logger, local: options.local, signer }),

@@ -3,7 +3,8 @@
 // must agree (a running campaign is not deleted, a targeted segment neither).
 import type { Collection, Filter } from 'mongodb';
 import { MongoBulkWriteError } from 'mongodb';
-import { connectMongo, inTransaction, isDuplicateKey, type MongoHandle } from '@voice/runtime/store/mongo';
+import type { NewOutboxEvent } from '@voice/runtime/events';
+import { connectMongo, inTransaction, isDuplicateKey, MongoOutbox, type MongoHandle } from '@voice/runtime/store/mongo';
 import { mongoValues } from '@voice/runtime/store';
 import type { Page } from '@voice/runtime/validation';
 import type { CampaignStatus, LeadStatus, SegmentFilter } from '@voice/contracts/campaigns';
@@ -64,12 +65,16 @@ function segmentQuery(filter: SegmentFilter): Filter<LeadDocument> {
 }
 
 export class MongoCampaignStore implements CampaignStore {
+  readonly outbox: MongoOutbox;
+
   private constructor(
     private readonly handle: MongoHandle,
     private readonly campaigns: Collection<CampaignDocument>,
     private readonly leads: Collection<LeadDocument>,
     private readonly segments: Collection<SegmentDocument>,
-  ) {}
+  ) {
+    this.outbox = new MongoOutbox(handle.db);
+  }
 
   static async connect(uri: string, databaseName: string): Promise<MongoCampaignStore> {
     const handle = await connectMongo(uri, databaseName);
@@ -84,7 +89,9 @@ export class MongoCampaignStore implements CampaignStore {
     await leads.createIndex({ campaign_id: 1, status: 1, created_at: -1, _id: -1 }, { name: 'by_campaign' });
     await segments.createIndex({ workspace_id: 1, name: 1 }, { unique: true, name: 'unique_name_per_workspace' });
     await segments.createIndex({ workspace_id: 1, created_at: -1, _id: -1 }, { name: 'newest_first' });
-    return new MongoCampaignStore(handle, campaigns, leads, segments);
+    const store = new MongoCampaignStore(handle, campaigns, leads, segments);
+    await store.outbox.ensureIndexes();
+    return store;
   }
 
   async insertCampaign(campaign: CampaignRecord): Promise<void> {
@@ -105,18 +112,22 @@ export class MongoCampaignStore implements CampaignStore {
     return { campaigns: docs.map(campaignOf), total };
   }
 
-  async updateCampaign(workspaceId: string, id: string, expectedRevision: number, changes: CampaignChanges, now: string): Promise<UpdateOutcome<CampaignRecord>> {
+  async updateCampaign(workspaceId: string, id: string, expectedRevision: number, changes: CampaignChanges, now: string, events: readonly NewOutboxEvent[] = []): Promise<UpdateOutcome<CampaignRecord>> {
     const set: Partial<CampaignDocument> = { updated_at: now };
     if (changes.settings) Object.assign(set, { settings: mongoJson.encode(changes.settings), segment_id: changes.settings.segment_id });
     if (changes.status) set.status = changes.status;
     if (changes.pausedReason !== undefined) set.paused_reason = changes.pausedReason;
     if (changes.startedAt) set.started_at = changes.startedAt;
     if (changes.stoppedAt) set.stopped_at = changes.stoppedAt;
-    const updated = await this.campaigns.findOneAndUpdate(
-      { _id: id, workspace_id: workspaceId, revision: expectedRevision },
-      { $set: set, $inc: { revision: 1 } },
-      { returnDocument: 'after' },
-    );
+    const updated = await inTransaction(this.handle, async (session) => {
+      const changed = await this.campaigns.findOneAndUpdate(
+        { _id: id, workspace_id: workspaceId, revision: expectedRevision },
+        { $set: set, $inc: { revision: 1 } },
+        { returnDocument: 'after', session },
+      );
+      if (changed) for (const event of events) await this.outbox.add(event, session);
+      return changed;
+    });
     if (updated) return { kind: 'updated', record: campaignOf(updated) };
     const exists = await this.campaigns.countDocuments({ _id: id, workspace_id: workspaceId }, { limit: 1 });
     return exists ? { kind: 'revision_conflict' } : { kind: 'not_found' };

@@ -1,7 +1,8 @@
 // CampaignStore on embedded SQLite: campaigns, leads (a number once per campaign) and segments, with
 // revision-checked updates; a bulk import of leads is one transaction.
 import type Database from 'better-sqlite3';
-import { insertRow, isUniqueViolation, openSqlite, statementCache, type SqliteDatabase } from '@voice/runtime/store/sqlite';
+import type { NewOutboxEvent } from '@voice/runtime/events';
+import { insertRow, isUniqueViolation, openSqlite, SqliteOutbox, sqliteOutboxMigration, statementCache, type SqliteDatabase } from '@voice/runtime/store/sqlite';
 import { sqliteValues } from '@voice/runtime/store';
 import type { Page } from '@voice/runtime/validation';
 import type { CampaignStatus, LeadStatus, SegmentFilter } from '@voice/contracts/campaigns';
@@ -75,6 +76,7 @@ const migrations = [
    CREATE INDEX segments_by_workspace ON segments (workspace_id, created_at DESC, id DESC);`,
   // The dialer's recovery reads the running campaigns of every workspace.
   `CREATE INDEX campaigns_running ON campaigns (status, started_at, id);`,
+  sqliteOutboxMigration,
   `ALTER TABLE campaigns ADD COLUMN paused_reason TEXT;`,
 ];
 
@@ -126,10 +128,12 @@ function segmentCondition(filter: SegmentFilter): { sql: string[]; params: Recor
 export class SqliteCampaignStore implements CampaignStore {
   private readonly db: SqliteDatabase;
   private readonly sql: (text: string) => Database.Statement;
+  readonly outbox: SqliteOutbox;
 
   constructor(file: string) {
     this.db = openSqlite(file, migrations);
     this.sql = statementCache(this.db);
+    this.outbox = new SqliteOutbox(this.db);
   }
 
   async insertCampaign(campaign: CampaignRecord): Promise<void> {
@@ -151,7 +155,7 @@ export class SqliteCampaignStore implements CampaignStore {
     })();
   }
 
-  async updateCampaign(workspaceId: string, id: string, expectedRevision: number, changes: CampaignChanges, now: string): Promise<UpdateOutcome<CampaignRecord>> {
+  async updateCampaign(workspaceId: string, id: string, expectedRevision: number, changes: CampaignChanges, now: string, events: readonly NewOutboxEvent[] = []): Promise<UpdateOutcome<CampaignRecord>> {
     return this.db.transaction((): UpdateOutcome<CampaignRecord> => {
       const assignments = ['revision = revision + 1', 'updated_at = @now'];
       if (changes.settings) assignments.push('settings = @settings', 'segment_id = @segmentId');
@@ -173,7 +177,9 @@ export class SqliteCampaignStore implements CampaignStore {
       }).changes;
       const row = this.sql('SELECT * FROM campaigns WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as CampaignRow | undefined;
       if (!row) return { kind: 'not_found' };
-      return changed === 1 ? { kind: 'updated', record: campaignOf(row) } : { kind: 'revision_conflict' };
+      if (changed !== 1) return { kind: 'revision_conflict' };
+      for (const event of events) this.outbox.add(event);
+      return { kind: 'updated', record: campaignOf(row) };
     }).immediate();
   }
 

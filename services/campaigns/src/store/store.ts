@@ -1,6 +1,7 @@
 // The campaigns service's persistence, in its own words: one narrow part per area (campaigns, leads,
 // segments) and the whole store as their intersection. SQLite and MongoDB adapters implement it and
 // one contract suite (test/store.contract.ts) holds them to the same behaviour.
+import type { NewOutboxEvent, PrunableOutbox } from '@voice/runtime/events';
 import type { Page } from '@voice/runtime/validation';
 import type { CampaignPausedReason, CampaignSettings, CampaignStatus, LeadStatus, SegmentFilter } from '@voice/contracts/campaigns';
 
@@ -85,8 +86,11 @@ export interface CampaignPart {
   getCampaign(workspaceId: string, id: string): Promise<CampaignRecord | undefined>;
   /** Newest first. */
   listCampaigns(workspaceId: string, filter: { status?: CampaignStatus }, page: Page): Promise<{ campaigns: CampaignRecord[]; total: number }>;
-  /** Applies the changes only if the stored revision is still `expectedRevision`, and bumps it. */
-  updateCampaign(workspaceId: string, id: string, expectedRevision: number, changes: CampaignChanges, now: string): Promise<UpdateOutcome<CampaignRecord>>;
+  /**
+   * Applies the changes only if the stored revision is still `expectedRevision`, and bumps it; the
+   * events enter the outbox in the same transaction, only when the changes are applied.
+   */
+  updateCampaign(workspaceId: string, id: string, expectedRevision: number, changes: CampaignChanges, now: string, events?: readonly NewOutboxEvent[]): Promise<UpdateOutcome<CampaignRecord>>;
   /** Running campaigns of every workspace, oldest start first, at most `limit` after the first `offset` (the dialer's recovery). */
   listRunningCampaigns(page: Page): Promise<CampaignRecord[]>;
   /** Deletes a campaign that is not running, with its leads. */
@@ -148,6 +152,8 @@ export interface SegmentPart {
 }
 
 export interface CampaignStore extends CampaignPart, LeadPart, DialerPart, SegmentPart {
+  /** The events the campaigns service publishes (a campaign completed), for the dialer's relay. */
+  readonly outbox: PrunableOutbox;
   close(): Promise<void>;
 }
 

@@ -35,6 +35,11 @@ export const dialJobStream: StreamDefinition = { name: 'DIAL_JOBS', subjects: ['
 
 export const dialJobSubject = 'campaigns.dial.jobs';
 
+/** What happens to campaigns, as users hear of it (voice.campaigns.v1 events.proto), published by the campaigns dialer. */
+export const campaignStream: StreamDefinition = { name: 'CAMPAIGNS', subjects: ['campaigns.campaigns.>'] };
+
+export const campaignCompletedSubject = 'campaigns.campaigns.completed';
+
 /** usage.<producer>.<kind>, e.g. usage.telephony.sms. */
 export const usageSubject = (producer: string, kind: string): string => `usage.${producer}.${kind}`;
 
@@ -49,6 +54,7 @@ export const durableNames = {
   callsWallets: 'calls-wallets',
   callsSummaryEmails: 'calls-summary-emails',
   webhooksCalls: 'webhooks-calls',
+  webhooksCampaigns: 'webhooks-campaigns',
   webhooksTelephony: 'webhooks-telephony',
   webhooksWallets: 'webhooks-wallets',
 } as const;

@@ -1,12 +1,12 @@
 // Starts the webhooks delivery worker: the store, the consumers of the source events (telephony's
-// and the calls service's events, billing's wallet changes) that fan them out to endpoints, the periodic jobs (sending due
+// and the calls and campaigns services' events, billing's wallet changes) that fan them out to endpoints, the periodic jobs (sending due
 // deliveries, pruning the delivery log) on KV leases, and a server answering only health checks; its
 // own process in the distributed mode (src/delivery/main.ts), a part of the platform's process when
 // embedded. Stops in reverse.
 import type { Env } from '@voice/runtime/config';
 import { SecretBox } from '@voice/runtime/crypto';
 import { egressPolicy } from '@voice/runtime/egress';
-import { callStream, durableNames, openConfiguredEventStream, telephonyEventStream, type EventStream } from '@voice/runtime/events';
+import { callStream, campaignStream, durableNames, openConfiguredEventStream, telephonyEventStream, type EventStream } from '@voice/runtime/events';
 import { createClient } from '@connectrpc/connect';
 import { CallerSigner } from '@voice/runtime/caller';
 import { openInternalChannel, type InProcessServices } from '@voice/runtime/internal';
@@ -24,7 +24,7 @@ import { OwnerNotices } from './owner-notices.js';
 import { consumeWalletChanges } from '../sources/balance-low.js';
 import { FanOut } from '../sources/fan-out.js';
 import { consumeSource } from '../sources/source-consumer.js';
-import { callWebhookEvent, telephonyWebhookEvent } from '../sources/sources.js';
+import { callWebhookEvent, campaignWebhookEvent, telephonyWebhookEvent } from '../sources/sources.js';
 
 export interface WebhookDeliveryOptions {
   logger?: Logger;
@@ -56,6 +56,7 @@ export async function startWebhookDelivery(env: Env, options: WebhookDeliveryOpt
     for (const source of [
       { stream: telephonyEventStream, durable: durableNames.webhooksTelephony, decode: telephonyWebhookEvent },
       { stream: callStream, durable: durableNames.webhooksCalls, decode: callWebhookEvent },
+      { stream: campaignStream, durable: durableNames.webhooksCampaigns, decode: campaignWebhookEvent },
     ]) {
       const consumption = await consumeSource(events, source, { fanOut, clock, logger: logger.child({ component: 'source-events', stream: source.stream.name }) });
       onClose(() => consumption.stop());

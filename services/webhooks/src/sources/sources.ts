@@ -1,17 +1,18 @@
 // Where each event type comes from and what it carries, in one place: the decoding of the source
 // streams' events into webhook events whose data is the API's own curated view of the resource
 // (the presenters GET /calls/{id}, GET /sms/messages/{id} and GET /phone-numbers/{id} answer with;
-// nothing SPEC.md 1 rule 3 hides).
+// nothing SPEC.md 1 rule 3 hides; a completed campaign's summary names its leads only by count).
 import { fromBinary } from '@bufbuild/protobuf';
 import { formatCredits } from '@voice/runtime/amounts';
-import { callEndedSubject, callStartedSubject, numberBillingChangedSubject, smsStatusChangedSubject, type StreamEvent } from '@voice/runtime/events';
+import { callEndedSubject, callStartedSubject, campaignCompletedSubject, numberBillingChangedSubject, smsStatusChangedSubject, type StreamEvent } from '@voice/runtime/events';
 import { toIso } from '@voice/runtime/time';
 import { WalletChangedSchema } from '@voice/proto/voice/billing/v1/events';
 import { CallChangedSchema } from '@voice/proto/voice/calls/v1/events';
+import { CampaignCompletedSchema } from '@voice/proto/voice/campaigns/v1/events';
 import { presentCall } from '@voice/contracts/calls-presenters';
 import { NumberBillingChange, NumberBillingChangedSchema, SmsStatusChangedSchema } from '@voice/proto/voice/telephony/v1/events';
 import { presentPhoneNumber, presentSmsMessage } from '@voice/contracts/telephony-presenters';
-import type { SentEventType, WebhookEvent } from '@voice/contracts/webhooks';
+import type { CampaignCompletedData, SentEventType, WebhookEvent } from '@voice/contracts/webhooks';
 
 /** A webhook event for the endpoints of a workspace; its id is the source event's, so a copy is recognised. */
 export interface SourcedEvent {
@@ -43,6 +44,32 @@ export function callWebhookEvent(event: StreamEvent): SourcedEvent | undefined {
   const changed = fromBinary(CallChangedSchema, event.payload);
   if (!changed.workspaceId || !changed.call) return undefined;
   return sourced(changed.workspaceId, changed.eventId, type, toIso(changed.occurredAt), presentCall(changed.call));
+}
+
+/** The campaigns service's completion as a webhook event; undefined for one that names no workspace or campaign. */
+export function campaignWebhookEvent(event: StreamEvent): SourcedEvent | undefined {
+  if (event.subject !== campaignCompletedSubject) return undefined;
+  const completed = fromBinary(CampaignCompletedSchema, event.payload);
+  const campaign = completed.campaign;
+  if (!completed.workspaceId || !campaign) return undefined;
+  const leads = campaign.leads;
+  const occurredAt = toIso(completed.occurredAt);
+  const data: CampaignCompletedData = {
+    id: campaign.id,
+    name: String(campaign.settings?.name ?? ''),
+    completed_at: toIso(campaign.stoppedAt) ?? occurredAt ?? '',
+    leads: {
+      total: leads?.total ?? 0,
+      pending: leads?.pending ?? 0,
+      calling: leads?.calling ?? 0,
+      completed: leads?.completed ?? 0,
+      failed: leads?.failed ?? 0,
+      retry_scheduled: leads?.retryScheduled ?? 0,
+      do_not_call: leads?.doNotCall ?? 0,
+      removed: leads?.removed ?? 0,
+    },
+  };
+  return sourced(completed.workspaceId, completed.eventId, 'campaign.completed', occurredAt, data);
 }
 
 /** What a wallet change says of the credits still available; undefined for an issuer's wallet (it has no floor). */

@@ -53,11 +53,11 @@ export function campaignWebhookEvent(event: StreamEvent): SourcedEvent | undefin
   const campaign = completed.campaign;
   if (!completed.workspaceId || !campaign) return undefined;
   const leads = campaign.leads;
-  const occurredAt = toIso(completed.occurredAt);
+  const occurredAt = toIso(completed.occurredAt) ?? (event.storedAt ?? new Date()).toISOString();
   const data: CampaignCompletedData = {
     id: campaign.id,
     name: String(campaign.settings?.name ?? ''),
-    completed_at: toIso(campaign.stoppedAt) ?? occurredAt ?? '',
+    completed_at: toIso(campaign.stoppedAt) ?? occurredAt,
     leads: {
       total: leads?.total ?? 0,
       pending: leads?.pending ?? 0,

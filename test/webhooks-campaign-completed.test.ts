@@ -2,13 +2,12 @@
 // small campaign calls its last lead and completes, an endpoint that asked for campaign.completed gets
 // exactly one signed event (the campaign's id, name, completion time and leads by status, nothing
 // else), and an endpoint of the same workspace that did not ask for it gets none. The completion's event
-// delivered again (as JetStream does after a consumer died before its ack) sends nothing more: the
-// test publishes the copies through the single process's event stream.
+// delivered again (as JetStream does after a consumer died before its ack) sends nothing more.
 import { create, toBinary } from '@bufbuild/protobuf';
 import { campaignCompletedSubject } from '@voice/runtime/events';
-import { newId } from '@voice/runtime/ids';
 import { CampaignCompletedSchema } from '@voice/proto/voice/campaigns/v1/events';
-import { inProcess, startTestPlatform, type TestPlatform } from './support/platform.js';
+import { publishEventCopy } from './support/event-copies.js';
+import { startTestPlatform, type TestPlatform } from './support/platform.js';
 import { dayWindow } from './support/campaigns.js';
 import { buySmsNumber, eventually } from './support/telephony.js';
 import { startWebhookReceiver, verifySignature, type WebhookReceiver } from './support/webhook-receiver.js';
@@ -96,7 +95,7 @@ test('a completed campaign sends one signed campaign.completed to the endpoint t
 
   // The same completion twice more, as new stream messages: the webhook event is named by the completion.
   const copy = create(CampaignCompletedSchema, { eventId: request!.event.id, workspaceId: workspace.id, campaign: { id: campaignId, settings: { name: 'Renewals' } } });
-  for (let i = 0; i < 2; i += 1) await inProcess(platform).events.publish(campaignCompletedSubject, toBinary(CampaignCompletedSchema, copy), newId());
+  for (let i = 0; i < 2; i += 1) await publishEventCopy(platform, campaignCompletedSubject, toBinary(CampaignCompletedSchema, copy));
   await new Promise((resolve) => setTimeout(resolve, 1_500));
   expect(completedEvents(subscribed)).toHaveLength(1);
   expect(completedEvents(other)).toHaveLength(0);

@@ -1,7 +1,12 @@
 // campaign.completed end to end, in one process with the sandbox carrier and voice runtime: when a
 // small campaign calls its last lead and completes, an endpoint that asked for campaign.completed gets
 // exactly one signed event (the campaign's id, name, completion time and leads by status, nothing
-// else), and an endpoint of the same workspace that did not ask for it gets none.
+// else), and an endpoint of the same workspace that did not ask for it gets none. The completion's event
+// delivered again (as JetStream does after a consumer died before its ack) sends nothing more.
+import { create, toBinary } from '@bufbuild/protobuf';
+import { campaignCompletedSubject } from '@voice/runtime/events';
+import { CampaignCompletedSchema } from '@voice/proto/voice/campaigns/v1/events';
+import { publishEventCopy } from './support/event-copies.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 import { dayWindow } from './support/campaigns.js';
 import { buySmsNumber, eventually } from './support/telephony.js';
@@ -87,7 +92,12 @@ test('a completed campaign sends one signed campaign.completed to the endpoint t
     return delivered.length > 0 ? delivered : undefined;
   }, 15_000, 'the delivery to be recorded as delivered');
   expect(deliveries).toEqual([expect.objectContaining({ event_id: request!.event.id, event_type: 'campaign.completed' })]);
+
+  // The same completion twice more, as new stream messages: the webhook event is named by the completion.
+  const copy = create(CampaignCompletedSchema, { eventId: request!.event.id, workspaceId: workspace.id, campaign: { id: campaignId, settings: { name: 'Renewals' } } });
+  for (let i = 0; i < 2; i += 1) await publishEventCopy(platform, campaignCompletedSubject, toBinary(CampaignCompletedSchema, copy));
   await new Promise((resolve) => setTimeout(resolve, 1_500));
   expect(completedEvents(subscribed)).toHaveLength(1);
   expect(completedEvents(other)).toHaveLength(0);
+  expect((await platform.api.get(api(`/webhooks/${wanting.id}/deliveries`), workspace.key)).body.data).toHaveLength(1);
 });

@@ -15,6 +15,7 @@ import {
   type segmentSchema,
   type SegmentFilter,
 } from '@voice/contracts/campaigns';
+import { presentLeadCounts } from '@voice/contracts/campaigns-presenters';
 import { oneOf } from '@voice/contracts/responses';
 import type { Campaign, Lead, LeadRowResult, Segment } from '@voice/proto/voice/campaigns/v1/campaigns';
 
@@ -23,7 +24,6 @@ const timeOf = (at: Parameters<typeof toIso>[0]): string => toIso(at) ?? '';
 
 export const presentCampaign = (campaign: Campaign): z.infer<typeof campaignSchema> => {
   const settings = (campaign.settings ?? {}) as unknown as CampaignSettings;
-  const leads = campaign.leads;
   return {
     id: campaign.id,
     name: settings.name,
@@ -35,18 +35,7 @@ export const presentCampaign = (campaign: Campaign): z.infer<typeof campaignSche
     window: settings.window,
     pacing: settings.pacing,
     retry: settings.retry,
-    progress: {
-      leads: {
-        total: leads?.total ?? 0,
-        pending: leads?.pending ?? 0,
-        calling: leads?.calling ?? 0,
-        completed: leads?.completed ?? 0,
-        failed: leads?.failed ?? 0,
-        retry_scheduled: leads?.retryScheduled ?? 0,
-        do_not_call: leads?.doNotCall ?? 0,
-        removed: leads?.removed ?? 0,
-      },
-    },
+    progress: { leads: presentLeadCounts(campaign.leads) },
     revision: campaign.revision,
     started_at: toIso(campaign.startedAt),
     stopped_at: toIso(campaign.stoppedAt),

@@ -10,6 +10,7 @@ import { WalletChangedSchema } from '@voice/proto/voice/billing/v1/events';
 import { CallChangedSchema } from '@voice/proto/voice/calls/v1/events';
 import { CampaignCompletedSchema } from '@voice/proto/voice/campaigns/v1/events';
 import { presentCall } from '@voice/contracts/calls-presenters';
+import { presentLeadCounts } from '@voice/contracts/campaigns-presenters';
 import { NumberBillingChange, NumberBillingChangedSchema, SmsStatusChangedSchema } from '@voice/proto/voice/telephony/v1/events';
 import { presentPhoneNumber, presentSmsMessage } from '@voice/contracts/telephony-presenters';
 import type { CampaignCompletedData, SentEventType, WebhookEvent } from '@voice/contracts/webhooks';
@@ -52,22 +53,12 @@ export function campaignWebhookEvent(event: StreamEvent): SourcedEvent | undefin
   const completed = fromBinary(CampaignCompletedSchema, event.payload);
   const campaign = completed.campaign;
   if (!completed.workspaceId || !campaign) return undefined;
-  const leads = campaign.leads;
-  const occurredAt = toIso(completed.occurredAt);
+  const occurredAt = toIso(completed.occurredAt) ?? (event.storedAt ?? new Date()).toISOString();
   const data: CampaignCompletedData = {
     id: campaign.id,
     name: String(campaign.settings?.name ?? ''),
-    completed_at: toIso(campaign.stoppedAt) ?? occurredAt ?? '',
-    leads: {
-      total: leads?.total ?? 0,
-      pending: leads?.pending ?? 0,
-      calling: leads?.calling ?? 0,
-      completed: leads?.completed ?? 0,
-      failed: leads?.failed ?? 0,
-      retry_scheduled: leads?.retryScheduled ?? 0,
-      do_not_call: leads?.doNotCall ?? 0,
-      removed: leads?.removed ?? 0,
-    },
+    completed_at: toIso(campaign.stoppedAt) ?? occurredAt,
+    leads: presentLeadCounts(campaign.leads),
   };
   return sourced(completed.workspaceId, completed.eventId, 'campaign.completed', occurredAt, data);
 }

@@ -214,3 +214,18 @@ test('an empty wallet pauses the campaign with its reason and fails no lead; fun
   expect((await leadsOf(ws, id)).every((lead) => lead.status === 'completed' && lead.attempts === 1)).toBe(true);
   expect((await campaignOf(ws, id)).paused_reason).toBeNull();
 }, 150_000);
+
+test('removing the last lead left to call of a running campaign completes it', async () => {
+  const ws = await ready();
+  const id = await createCampaign(ws, {});
+  const answering = await addLead(ws, id, '+14155551301');
+  // Outside its own calling window: it waits, pending, while the other one is called.
+  const waiting = await addLead(ws, id, '+14155551302', windowZones().closed);
+  expect((await platform.api.post(`/campaigns/${id}/start`, ws.key, {})).status).toBe(200);
+  await eventually(async () => ((await leadsOf(ws, id)).find((lead) => lead.id === answering)?.status === 'completed' ? true : undefined), 30_000, 'the open lead to be called');
+  expect(await campaignOf(ws, id)).toMatchObject({ status: 'running' });
+
+  expect((await platform.api.delete(`/campaigns/${id}/leads/${waiting}`, ws.key)).status).toBe(200);
+  expect(await campaignOf(ws, id)).toMatchObject({ status: 'completed' });
+  expect((await campaignCalls(ws, id)).map((call) => call.to)).toEqual(['+14155551301']);
+});

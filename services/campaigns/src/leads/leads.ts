@@ -10,6 +10,7 @@ import type { AddLeadRequest, AddLeadsRequest, LeadsService, ListLeadsRequest, R
 import { addLeadBodySchema, addLeadsBodySchema, leadStatuses, type LeadRowOutcome, type LeadStatus } from '@voice/contracts/campaigns';
 import { parseE164 } from '@voice/contracts/telephony';
 import type { CampaignsDeps } from '../deps.js';
+import { completeIfDone } from '../dialer/campaign-completion.js';
 import { storedFilter } from '../domain/segment-filter.js';
 import { loadCampaign, loadSegment } from '../lookups.js';
 import { presentLead } from '../presenter.js';
@@ -95,6 +96,9 @@ export class Leads implements ServiceImpl<typeof LeadsService> {
     const campaign = request.campaignId ? await loadCampaign(this.deps.store, caller, request.campaignId) : undefined;
     const removed = isUuid(request.id) ? await this.deps.store.removeLead(caller.workspaceId, request.id, campaign?.id, this.deps.now().toISOString()) : undefined;
     if (!removed) throw notFound('lead');
+    // The last lead left to call of a running campaign is gone: nothing will end the campaign but this.
+    // The dialer's outbox relay publishes the completion on its next pass.
+    await completeIfDone({ store: this.deps.store, now: () => this.deps.now(), wakeRelay: () => {} }, caller.workspaceId, removed.campaignId);
     return {};
   }
 }

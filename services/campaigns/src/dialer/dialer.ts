@@ -47,7 +47,7 @@ export class Dialer {
     if (!campaign || campaign.status !== 'running' || !lead || lead.campaignId !== campaign.id) return jobDone;
     // A job of an earlier run: the current run enqueued the lead again.
     if (campaign.startedAt === null || Date.parse(campaign.startedAt) !== Date.parse(job.run)) return jobDone;
-    const caller: WorkspaceCaller = { ...serviceCaller('campaigns-dialer', job.workspace, newId()), workspaceId: job.workspace };
+    const caller: WorkspaceCaller = serviceCaller('campaigns-dialer', job.workspace, newId());
     // Claimed by an earlier delivery of this job that did not get as far as recording its call: the
     // call's idempotency key makes placing it again answer the same call.
     const unfinished = unfinishedAttempt(lead) && lead.attempts === job.attempt;

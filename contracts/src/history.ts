@@ -50,6 +50,9 @@ export const emailHistoryItemSchema = z
 export const historyChannels = ['call', 'sms', 'email'] as const;
 export type HistoryChannel = (typeof historyChannels)[number];
 
+/** How deep the merged timeline may be paged (offset + limit): deeper, a narrower time range pages on. */
+export const maxTimelineDepth = 1000;
+
 /** Query of GET /history. */
 export const listHistoryQuerySchema = z.strictObject({
   channel: z.enum(historyChannels).optional().describe('only calls, only SMS or only e-mails'),

@@ -1,7 +1,7 @@
 // /history (issue 16): one timeline of the workspace's calls, SMS and e-mails (the calls service
 // merges them), and each e-mail with its delivery status (platform-users, whose outbox sends it).
 import { dataOf, listOfSchema } from '@voice/contracts/responses';
-import { emailHistoryItemSchema, historyItemSchema, listHistoryQuerySchema } from '@voice/contracts/history';
+import { emailHistoryItemSchema, historyItemSchema, listHistoryQuerySchema, maxTimelineDepth } from '@voice/contracts/history';
 import type { RestDeps } from './deps.js';
 import { presentEmailHistoryItem, presentHistoryItem } from './history-presenters.js';
 import { toolHints } from './operation.js';
@@ -21,7 +21,9 @@ export function registerHistoryRoutes(rest: RestRouter, deps: RestDeps): void {
       id: 'listHistory',
       summary: 'The workspace’s conversations, newest first: calls, SMS and e-mails in one timeline',
       description:
-        'Each item names its channel and its id there (GET /calls/{id}, GET /history/emails/{id}). `contact` takes a phone number (calls and SMS from or to it) or an e-mail address (e-mails from or to it). Pages go at most 1000 items deep (`offset` + `limit`, 400 beyond): page further back with `created_to` set to the oldest item’s `created_at`. The channels are read where they live (calls here, SMS from telephony, e-mails from the mail outbox), so a status is always the current one.',
+        'Each item names its channel and its id there (GET /calls/{id}, GET /history/emails/{id}). `contact` takes a phone number (calls and SMS from or to it) or an e-mail address (e-mails from or to it). ' +
+        `Pages go at most ${maxTimelineDepth} items deep (\`offset\` + \`limit\`, 400 beyond): page further back with \`created_to\` set to the oldest item’s \`created_at\`. ` +
+        'The channels are read where they live (calls here, SMS from telephony, e-mails from the mail outbox), so a status is always the current one.',
       toolset,
       response: listOfSchema(historyItemSchema),
       mcp: { tool: 'list_history', annotations: toolHints.read },

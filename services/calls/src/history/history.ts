@@ -10,12 +10,12 @@ import { invalidRequest, type FieldIssue } from '@voice/runtime/errors';
 import { toIso, toTimestamp } from '@voice/runtime/time';
 import { normalisePage } from '@voice/runtime/validation';
 import { parseE164 } from '@voice/contracts/telephony';
-import { historyChannels, type HistoryChannel } from '@voice/contracts/history';
+import { historyChannels, maxTimelineDepth, type HistoryChannel } from '@voice/contracts/history';
 import { HistoryItemSchema, type HistoryService, type ListHistoryRequest } from '@voice/proto/voice/calls/v1/history';
 import type { WorkspaceEmailService } from '@voice/proto/voice/platform/v1/email';
 import type { TelephonyService } from '@voice/proto/voice/telephony/v1/telephony';
 import type { CallStore } from '../store/store.js';
-import { maxTimelineDepth, timelinePage, type TimelineEntry, type TimelineSource } from './timeline-page.js';
+import { timelinePage, type TimelineEntry, type TimelineSource } from './timeline-page.js';
 
 export interface HistoryDeps {
   store: Pick<CallStore, 'listCalls'>;

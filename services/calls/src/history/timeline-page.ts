@@ -13,8 +13,6 @@ export interface TimelineEntry {
 /** One page of a source, newest first, and how many it holds in all. */
 export type TimelineSource<T extends TimelineEntry> = (page: Page) => Promise<{ entries: T[]; total: number }>;
 
-/** How deep a merged timeline may be paged (offset + limit): deeper, a narrower time range pages on. */
-export const maxTimelineDepth = 1000;
 
 const newestFirst = (a: TimelineEntry, b: TimelineEntry): number =>
   a.createdAt !== b.createdAt ? (a.createdAt < b.createdAt ? 1 : -1) : a.id === b.id ? 0 : a.id < b.id ? 1 : -1;

@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { expectError } from './support/api-client.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
-import { buySmsNumber } from './support/telephony.js';
+import { buySmsNumber, eventually } from './support/telephony.js';
 
 let platform: TestPlatform;
 
@@ -121,6 +121,8 @@ test('another workspace sees none of it; calls:read is needed', async () => {
 
 test('MCP list_history answers what REST answers', async () => {
   const { key } = await busyWorkspace();
+  // The sandbox carrier moves each SMS from sent to delivered a moment later: compare once they settled.
+  await eventually(async () => ((await history(key, '?channel=sms')).items.every((item) => item.status === 'delivered') ? true : undefined), 15_000, 'the SMS to be delivered');
   const client = new Client({ name: 'e2e', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${platform.running.url}/mcp?toolsets=calls`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
   try {

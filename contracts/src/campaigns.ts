@@ -131,7 +131,7 @@ export const listCampaignsQuerySchema = z.strictObject({
 
 /** A lead's variables: flat, named like identifiers, so a segment can filter on them and an assistant template read them. */
 const variableName = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
-const variablesField = z
+export const variablesField = z
   .record(z.string().regex(variableName, 'must be a name of letters, digits and underscores'), z.union([z.string().max(1000), z.number(), z.boolean()]))
   .refine((variables) => Object.keys(variables).length <= 50, 'must have at most 50 entries')
   .describe('values the assistant may use in the call (strings, numbers, booleans; at most 50)');

@@ -52,6 +52,7 @@ import { registerCallRoutes } from './rest/calls.js';
 import { registerCampaignRoutes } from './rest/campaigns.js';
 import { registerLeadRoutes } from './rest/leads.js';
 import { registerSegmentRoutes } from './rest/segments.js';
+import { registerCallbackRoutes } from './rest/callbacks.js';
 import type { RecordingDownloadUrls } from './recordings/download-urls.js';
 import { recordingDownloadUrlsOf, registerRecordingDownloads } from './recordings/download-route.js';
 import { registerCarrierCallbacks } from './webhooks/carrier-callbacks.js';
@@ -116,6 +117,7 @@ export function buildRestRouter(deps: GatewayDeps, recordingUrls: RecordingDownl
   registerCampaignRoutes(rest, deps);
   registerLeadRoutes(rest, deps);
   registerSegmentRoutes(rest, deps);
+  registerCallbackRoutes(rest, deps);
   registerEmailSenderRoutes(rest, deps);
   registerHistoryRoutes(rest, deps);
   return rest;

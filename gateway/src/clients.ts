@@ -10,6 +10,7 @@ import { AssistantVersionsService } from '@voice/proto/voice/assistants/v1/versi
 import { BillingService } from '@voice/proto/voice/billing/v1/billing';
 import { CallsService } from '@voice/proto/voice/calls/v1/calls';
 import { HistoryService } from '@voice/proto/voice/calls/v1/history';
+import { CallbacksService } from '@voice/proto/voice/campaigns/v1/callbacks';
 import { CampaignsService, LeadsService, SegmentsService } from '@voice/proto/voice/campaigns/v1/campaigns';
 import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
 import { CustomDomainService } from '@voice/proto/voice/platform/v1/custom_domains';
@@ -49,6 +50,7 @@ export interface ServiceClients {
   campaigns: Client<typeof CampaignsService>;
   leads: Client<typeof LeadsService>;
   segments: Client<typeof SegmentsService>;
+  callbacks: Client<typeof CallbacksService>;
   /** Health clients of every service /readyz and /health/dependencies report on, by service name. */
   health: Record<string, Client<typeof Health>>;
   /** Closes every HTTP/2 session (shutdown). */
@@ -99,6 +101,7 @@ export function createServiceClients(services: GatewayConfig['services'], local?
     campaigns: createClient(CampaignsService, channels.campaigns.transport),
     leads: createClient(LeadsService, channels.campaigns.transport),
     segments: createClient(SegmentsService, channels.campaigns.transport),
+    callbacks: createClient(CallbacksService, channels.campaigns.transport),
     health: Object.fromEntries(Object.entries(channels).map(([name, channel]) => [name, createClient(Health, channel.transport)])),
     close: () => Object.values(channels).forEach((channel) => channel.close()),
   };

@@ -10,6 +10,7 @@ import { serviceServerOptions, startConnectServer, startService, type StartedSer
 import { openServiceStore } from '@voice/runtime/store';
 import { monotonicClock } from '@voice/runtime/time';
 import { readCampaignsConfig } from './config.js';
+import { openCallbackQueue } from './dialer/callback-job.js';
 import { openDialQueue } from './dialer/dial-job.js';
 import { ConnectCampaignPeers } from './peers/peers.js';
 import { campaignsRoutes, campaignsServiceNames } from './routes.js';
@@ -42,6 +43,7 @@ export async function startCampaignsService(env: Env, options: CampaignsOptions 
       events = own;
     }
     const dialQueue = await openDialQueue(events, logger.child({ component: 'dial-queue' }));
+    const callbackQueue = await openCallbackQueue(events, logger.child({ component: 'callback-queue' }));
     const signer = new CallerSigner(config.common.internalSecret);
     const channel = (name: string, url: string) => {
       const opened = openInternalChannel({ name, url }, options.local);
@@ -52,7 +54,7 @@ export async function startCampaignsService(env: Env, options: CampaignsOptions 
     return startConnectServer({
       ...serviceServerOptions('campaigns', config, { logger, local: options.local, signer }),
       serviceNames: campaignsServiceNames,
-      routes: campaignsRoutes({ store, peers, dialQueue, now: monotonicClock() }),
+      routes: campaignsRoutes({ store, peers, dialQueue, callbackQueue, now: monotonicClock() }),
     });
   });
 }

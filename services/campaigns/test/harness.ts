@@ -15,6 +15,7 @@ import { InProcessEventStream } from '@voice/runtime/events';
 import { createLogger } from '@voice/runtime/logger';
 import { callerInterceptor } from '@voice/runtime/server';
 import type { CampaignPeers } from '../src/peers/peers.js';
+import { openCallbackQueue } from '../src/dialer/callback-job.js';
 import { openDialQueue } from '../src/dialer/dial-job.js';
 import { campaignsRoutes } from '../src/routes.js';
 import { SqliteCampaignStore } from '../src/store/sqlite.js';
@@ -82,7 +83,8 @@ export async function setup(tier: 'router' | 'server' = 'router'): Promise<Campa
   const peers = new PlayedPeers();
   const events = new InProcessEventStream(createLogger({ service: 'test', level: 'silent' }));
   const dialQueue = await openDialQueue(events, createLogger({ service: 'test', level: 'silent' }));
-  const routes = campaignsRoutes({ store, peers, dialQueue, now: () => new Date() });
+  const callbackQueue = await openCallbackQueue(events, createLogger({ service: 'test', level: 'silent' }));
+  const routes = campaignsRoutes({ store, peers, dialQueue, callbackQueue, now: () => new Date() });
   const served = tier === 'server' ? await serverClient(CampaignsService, routes) : undefined;
   const campaigns = served ?? routerClient(CampaignsService, routes);
   // The other areas answer on the same routes (and, on tier 3, the same server), signed by the same key.

@@ -1,12 +1,13 @@
 // Follows the calls service's ended calls (calls.calls.ended) for the calls campaigns placed: each
 // ends its lead's attempt (completed, a retry scheduled and enqueued, or failed) and may complete the
-// campaign. A lead moves only while it is calling for that attempt, so a redelivered event changes nothing.
+// campaign; a callback's call settles its callback (callback-outcomes.ts). A lead moves only while it is calling for that attempt, so a redelivered event changes nothing.
 import { fromBinary, type JsonObject } from '@bufbuild/protobuf';
 import { callEndedSubject, callStream, durableNames, type Consumption, type EventStream } from '@voice/runtime/events';
 import type { Logger } from '@voice/runtime/logger';
 import { CallChangedSchema } from '@voice/proto/voice/calls/v1/events';
 import { callOutcomeOf, leadStatusAfter } from '../domain/lead-outcome.js';
 import type { CampaignStore } from '../store/store.js';
+import { applyCallbackCallEnd } from './callback-outcomes.js';
 import { completeIfDone } from './campaign-completion.js';
 import { enqueueNextAttempt, type DialQueue } from './dial-job.js';
 
@@ -59,7 +60,9 @@ export async function consumeCallOutcomes(events: EventStream, deps: CallOutcome
         return;
       }
       if (!changed.call) return;
-      await applyCallEnd(deps, changed.workspaceId, { id: changed.call.id, status: changed.call.status, metadata: changed.call.metadata });
+      const call = { id: changed.call.id, status: changed.call.status, metadata: changed.call.metadata };
+      await applyCallEnd(deps, changed.workspaceId, call);
+      await applyCallbackCallEnd(deps, changed.workspaceId, call);
     },
   });
 }

@@ -25,7 +25,7 @@ export const dialJobId = (job: Pick<DialJob, 'lead' | 'attempt' | 'run'>): strin
  * Re-enqueueing a job a queue still holds must be dropped for as long as a job may wait there: a
  * retry's delay or a closed window, at most a week.
  */
-const dialJobLimits = { duplicateWindowMs: 8 * 24 * 3600_000, maxAgeMs: 15 * 24 * 3600_000 };
+export const dialJobLimits = { duplicateWindowMs: 8 * 24 * 3600_000, maxAgeMs: 15 * 24 * 3600_000 };
 
 /** The queue, its stream ensured (producers and the dialer both open it). */
 export async function openDialQueue(events: EventStream, logger: Logger): Promise<DialQueue> {

@@ -18,9 +18,7 @@ import type { CallPlacer } from './call-placer.js';
 import { completeIfDone } from './campaign-completion.js';
 import { pauseCampaign } from './campaign-pause.js';
 import { unfinishedAttempt, type DialJob } from './dial-job.js';
-
-/** How soon a job held back by the campaign's concurrency looks again: a call slot frees when a call ends. */
-export const concurrencyRecheckMs = 1_000;
+import { callsInProgress, concurrencyRecheckMs, rateWaitMs } from './pacing.js';
 
 export interface DialerDeps {
   store: CampaignStore;
@@ -73,8 +71,9 @@ export class Dialer {
     }
     const opensIn = windowOpensInMs(campaign.settings.window, lead.timeZone, now);
     if (opensIn > 0) return jobLater(opensIn);
-    const counts = (await store.countLeads(lead.workspaceId, [campaign.id])).get(campaign.id)!;
-    if (counts.calling >= campaign.settings.pacing.max_concurrent) return jobLater(concurrencyRecheckMs);
+    if ((await callsInProgress(store, campaign)) >= campaign.settings.pacing.max_concurrent) return jobLater(concurrencyRecheckMs);
+    // Its callback is ringing the person now: the campaign's own call waits for it to end.
+    if (await store.callbacks.leadHasDialingCallback(lead.workspaceId, lead.id)) return jobLater(concurrencyRecheckMs);
     // Asked last, as close to the dial as it gets: a number suppressed while the lead waited is not called.
     if ((await this.deps.peers.suppressedAmong(caller, [lead.phone])).has(lead.phone)) {
       await store.transitionLead(lead.workspaceId, lead.id, { statuses: [lead.status], attempts: lead.attempts }, { status: 'do_not_call' }, this.now());
@@ -82,8 +81,8 @@ export class Dialer {
       await completeIfDone(this.deps, lead.workspaceId, campaign.id);
       return jobDone;
     }
-    const started = await this.deps.dialRates.hit(`${campaign.workspaceId}.${campaign.id}`);
-    if (started.count > campaign.settings.pacing.calls_per_minute) return jobLater(started.resetAt - now);
+    const rateWait = await rateWaitMs(this.deps.dialRates, campaign, now);
+    if (rateWait > 0) return jobLater(rateWait);
     return undefined;
   }
 
@@ -126,7 +125,7 @@ export class Dialer {
 }
 
 /** A stable small number per lead, so its first attempt's number differs from lead to lead. */
-function leadTurn(leadId: string): number {
+export function leadTurn(leadId: string): number {
   let sum = 0;
   for (const char of leadId) sum = (sum * 31 + char.charCodeAt(0)) % 1_000_003;
   return sum;

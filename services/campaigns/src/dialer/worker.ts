@@ -1,6 +1,6 @@
 // Starts the campaigns dialer: the store, the outbox relay (campaigns' completions, which only the
-// dialer makes), the dial queue's worker, the consumer of the calls' ends, the recovery and pruning
-// jobs (on leases) and a server answering only health checks; its own process in the
+// dialer makes), the dial queue's and the callback queue's workers, the consumer of the calls' ends, the recovery and pruning
+// jobs and the due-callbacks job (on leases) and a server answering only health checks; its own process in the
 // distributed mode (src/dialer/main.ts), a part of the platform's process when embedded. Stops in reverse.
 import { CallerSigner } from '@voice/runtime/caller';
 import { readListenAddress, type Env } from '@voice/runtime/config';
@@ -19,6 +19,9 @@ import { SqliteCampaignStore } from '../store/sqlite.js';
 import type { CampaignStore } from '../store/store.js';
 import { ConnectCallPlacer } from './call-placer.js';
 import { consumeCallOutcomes } from './call-outcomes.js';
+import { openCallbackQueue } from './callback-job.js';
+import { CallbackDialer } from './callback-dialer.js';
+import { callbackScanJob } from './callback-scan-job.js';
 import { openDialQueue } from './dial-job.js';
 import { Dialer } from './dialer.js';
 import { dialRecoveryJob } from './recovery-job.js';
@@ -77,7 +80,15 @@ export async function startCampaignDialer(env: Env, options: CampaignDialerOptio
     const dialer = new Dialer({ store, peers, calls, dialRates, now, wakeRelay, logger: logger.child({ component: 'dialer' }) });
     const worker = await queue.work((job) => dialer.handle(job), { concurrency: dialConcurrency });
     onClose(() => worker.stop());
-    const jobs = await startPeriodicJobs(config.common, 'campaigns-dialer', { logger, clock: options.clock }, [dialRecoveryJob({ store, queue }), campaignsRetentionJob(store, config.common.retention)]);
+    const callbackQueue = await openCallbackQueue(events, logger.child({ component: 'callback-queue' }));
+    const callbackDialer = new CallbackDialer({ store, peers, calls, dialRates, now, logger: logger.child({ component: 'callback-dialer' }) });
+    const callbackWorker = await callbackQueue.work((job) => callbackDialer.handle(job), { concurrency: dialConcurrency });
+    onClose(() => callbackWorker.stop());
+    const jobs = await startPeriodicJobs(config.common, 'campaigns-dialer', { logger, clock: options.clock }, [
+      dialRecoveryJob({ store, queue }),
+      callbackScanJob({ store, queue: callbackQueue }),
+      campaignsRetentionJob(store, config.common.retention),
+    ]);
     onClose(() => jobs.stop());
     return startConnectServer({
       ...serviceServerOptions('campaigns-dialer', { ...config, ...readListenAddress(env, 'campaigns-dialer') }, { logger, local: options.local, signer }),

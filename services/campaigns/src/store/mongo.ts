@@ -29,6 +29,7 @@ import { campaignFromStored, storedCampaign, type StoredCampaign } from './mappi
 import { leadFromStored, storedLead, type StoredLead } from './mapping/lead.js';
 import { segmentFromStored, storedSegment, type StoredSegment } from './mapping/segment.js';
 import { mongoJson } from './mapping/json.js';
+import { MongoCallbacks } from './mongo-callbacks.js';
 
 type CampaignDocument = StoredCampaign<object> & { _id: string };
 type LeadDocument = StoredLead<object, string[]> & { _id: string };
@@ -72,6 +73,7 @@ export class MongoCampaignStore implements CampaignStore {
     private readonly campaigns: Collection<CampaignDocument>,
     private readonly leads: Collection<LeadDocument>,
     private readonly segments: Collection<SegmentDocument>,
+    readonly callbacks: MongoCallbacks,
   ) {
     this.outbox = new MongoOutbox(handle.db);
   }
@@ -89,7 +91,7 @@ export class MongoCampaignStore implements CampaignStore {
     await leads.createIndex({ campaign_id: 1, status: 1, created_at: -1, _id: -1 }, { name: 'by_campaign' });
     await segments.createIndex({ workspace_id: 1, name: 1 }, { unique: true, name: 'unique_name_per_workspace' });
     await segments.createIndex({ workspace_id: 1, created_at: -1, _id: -1 }, { name: 'newest_first' });
-    const store = new MongoCampaignStore(handle, campaigns, leads, segments);
+    const store = new MongoCampaignStore(handle, campaigns, leads, segments, await MongoCallbacks.open(handle.db));
     await store.outbox.ensureIndexes();
     return store;
   }

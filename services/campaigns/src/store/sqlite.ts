@@ -29,6 +29,7 @@ import { campaignFromStored, storedCampaign, type StoredCampaign } from './mappi
 import { leadFromStored, storedLead, type StoredLead } from './mapping/lead.js';
 import { segmentFromStored, storedSegment, type StoredSegment } from './mapping/segment.js';
 import { sqliteJson } from './mapping/json.js';
+import { SqliteCallbacks, sqliteCallbacksMigration } from './sqlite-callbacks.js';
 
 const migrations = [
   `CREATE TABLE campaigns (
@@ -78,6 +79,7 @@ const migrations = [
   `CREATE INDEX campaigns_running ON campaigns (status, started_at, id);`,
   sqliteOutboxMigration,
   `ALTER TABLE campaigns ADD COLUMN paused_reason TEXT;`,
+  sqliteCallbacksMigration,
 ];
 
 type CampaignRow = StoredCampaign<string> & { id: string };
@@ -129,11 +131,13 @@ export class SqliteCampaignStore implements CampaignStore {
   private readonly db: SqliteDatabase;
   private readonly sql: (text: string) => Database.Statement;
   readonly outbox: SqliteOutbox;
+  readonly callbacks: SqliteCallbacks;
 
   constructor(file: string) {
     this.db = openSqlite(file, migrations);
     this.sql = statementCache(this.db);
     this.outbox = new SqliteOutbox(this.db);
+    this.callbacks = new SqliteCallbacks(this.sql);
   }
 
   async insertCampaign(campaign: CampaignRecord): Promise<void> {

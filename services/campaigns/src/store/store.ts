@@ -3,6 +3,7 @@
 // one contract suite (test/store.contract.ts) holds them to the same behaviour.
 import type { NewOutboxEvent, PrunableOutbox } from '@voice/runtime/events';
 import type { Page } from '@voice/runtime/validation';
+import type { CallbackPart } from './callback-store.js';
 import type { CampaignPausedReason, CampaignSettings, CampaignStatus, LeadStatus, SegmentFilter } from '@voice/contracts/campaigns';
 
 export interface CampaignRecord {
@@ -154,6 +155,8 @@ export interface SegmentPart {
 export interface CampaignStore extends CampaignPart, LeadPart, DialerPart, SegmentPart {
   /** The events the campaigns service publishes (a campaign completed), for the dialer's relay. */
   readonly outbox: PrunableOutbox;
+  /** The callbacks (store/callback-store.ts). */
+  readonly callbacks: CallbackPart;
   close(): Promise<void>;
 }
 

@@ -35,6 +35,9 @@ export const dialJobStream: StreamDefinition = { name: 'DIAL_JOBS', subjects: ['
 
 export const dialJobSubject = 'campaigns.dial.jobs';
 
+/** Callbacks due soon (one job per callback), on the dial jobs' stream with a consumer of their own. */
+export const callbackJobSubject = 'campaigns.dial.callbacks';
+
 /** What happens to campaigns, as users hear of it (voice.campaigns.v1 events.proto), published by the campaigns dialer. */
 export const campaignStream: StreamDefinition = { name: 'CAMPAIGNS', subjects: ['campaigns.campaigns.>'] };
 
@@ -50,6 +53,7 @@ export const durableNames = {
   billingUsage: 'billing-usage',
   campaignsCalls: 'campaigns-calls',
   campaignsDialer: 'campaigns-dialer',
+  campaignsCallbacks: 'campaigns-callbacks',
   callsLegs: 'calls-legs',
   callsWallets: 'calls-wallets',
   callsSummaryEmails: 'calls-summary-emails',

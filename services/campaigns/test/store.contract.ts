@@ -2,6 +2,7 @@
 import { newId } from '@voice/runtime/ids';
 import type { CampaignRecord, CampaignStore, LeadRecord, SegmentRecord } from '../src/store/store.js';
 import type { OpenStore } from '../../runtime/test/store-contract.js';
+import { callbackStoreContract } from './callbacks.contract.js';
 
 let clock = Date.parse('2026-01-01T00:00:00.000Z');
 const tick = (): string => new Date((clock += 1000)).toISOString();
@@ -71,6 +72,8 @@ export function campaignStoreContract(open: OpenStore<CampaignStore>): void {
   afterEach(async () => {
     await store.close();
   });
+
+  callbackStoreContract(() => ({ store, workspace, otherWorkspace }));
 
   describe('campaigns', () => {
     test('a campaign reads back whole, only in its workspace, and lists newest first by status', async () => {

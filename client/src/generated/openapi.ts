@@ -2036,6 +2036,76 @@ export interface paths {
         patch: operations["updateSegment"];
         trace?: never;
     };
+    "/callbacks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace’s callbacks, newest first; by status, campaign or lead
+         * @description A `campaign_id` or `lead_id` that names nothing in the workspace is 404.
+         *
+         *     **Scope:** `campaigns:read` (or `campaigns:write`).
+         */
+        get: operations["listCallbacks"];
+        put?: never;
+        /**
+         * Schedule a callback: a lead, or a caller’s number with a campaign, called at a time
+         * @description Give `lead_id` (the lead’s campaign calls) or `phone` with `campaign_id`. `at` must be in the future, at most 90 days ahead, and within the calling hours, 08:00 to 21:00 in the person’s time zone (the lead’s `time_zone`, else the body’s `time_zone`, else the campaign window’s): 400 otherwise. A lead or campaign that is not the workspace’s is 404; a removed lead is 409 `conflict`; a number on the suppression list (or a `do_not_call` lead) is 403 `destination_forbidden`. The campaign may be in any state when the callback is made; what happens at its time is below.
+         *
+         *     The campaign’s dialer places the call at `at`, never before, with the campaign’s assistant and one of its numbers, and the callback’s `variables` (over the lead’s own). It is placed once: claiming it is a conditional write, and its call has one idempotency key.
+         *
+         *     At its time: a **running** or **completed** campaign calls (a promised callback is kept after the campaign’s last lead); a **draft**, **scheduled** or **paused** one holds it until it runs again; a **stopped** or deleted one fails it (`campaign_stopped`, `campaign_deleted`). A lead removed since fails it (`lead_removed`); a number on the suppression list by then fails it (`suppressed`). The campaign’s calling window does not apply (the person chose the time), but the calling hours (08:00 to 21:00 in the person’s time zone) do. The campaign’s pacing counts it like a lead (`max_concurrent`, `calls_per_minute`), and a lead’s callback waits while the campaign is calling that lead.
+         *
+         *     The call’s own hold checks the wallet: a call it cannot fund is tried again every 5 minutes (`attempts` counts the tries). A callback held back more than 24 hours past its time fails as `expired`.
+         *
+         *     When the call ends the callback is `completed` (answered) or `failed` (`no_answer`, `busy`, `call_failed`); a lead’s callback adds its call to the lead’s `call_ids`, and an answered one completes the lead. A callback is one call: schedule another to try again.
+         *
+         *     **Scope:** `campaigns:write`.
+         */
+        post: operations["createCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/callbacks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A callback: its time, status and call
+         * @description The campaign’s dialer places the call at `at`, never before, with the campaign’s assistant and one of its numbers, and the callback’s `variables` (over the lead’s own). It is placed once: claiming it is a conditional write, and its call has one idempotency key.
+         *
+         *     At its time: a **running** or **completed** campaign calls (a promised callback is kept after the campaign’s last lead); a **draft**, **scheduled** or **paused** one holds it until it runs again; a **stopped** or deleted one fails it (`campaign_stopped`, `campaign_deleted`). A lead removed since fails it (`lead_removed`); a number on the suppression list by then fails it (`suppressed`). The campaign’s calling window does not apply (the person chose the time), but the calling hours (08:00 to 21:00 in the person’s time zone) do. The campaign’s pacing counts it like a lead (`max_concurrent`, `calls_per_minute`), and a lead’s callback waits while the campaign is calling that lead.
+         *
+         *     The call’s own hold checks the wallet: a call it cannot fund is tried again every 5 minutes (`attempts` counts the tries). A callback held back more than 24 hours past its time fails as `expired`.
+         *
+         *     When the call ends the callback is `completed` (answered) or `failed` (`no_answer`, `busy`, `call_failed`); a lead’s callback adds its call to the lead’s `call_ids`, and an answered one completes the lead. A callback is one call: schedule another to try again.
+         *
+         *     **Scope:** `campaigns:read` (or `campaigns:write`).
+         */
+        get: operations["getCallback"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a scheduled callback
+         * @description The callback stays, with status `cancelled` (`GET /callbacks?status=cancelled`), and is never called; cancelling a cancelled callback answers the same. Once it is `dialing`, `completed` or `failed` it is 409 `conflict`: a cancel racing the dialer’s claim at its time either wins (the call is never placed) or is refused.
+         *
+         *     **Scope:** `campaigns:write`.
+         */
+        delete: operations["cancelCallback"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/email-senders": {
         parameters: {
             query?: never;
@@ -3882,6 +3952,54 @@ export interface components {
             };
             /** @description increases with every change; send it as expected_revision to update */
             revision: number;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC time with milliseconds
+             */
+            updated_at: string;
+        };
+        Callback: {
+            /**
+             * Format: uuid
+             * @description UUID v4
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description UUID v4
+             */
+            campaign_id: string;
+            /** @description the lead called back; null for a caller’s number */
+            lead_id: string | null;
+            /** @description E.164 */
+            phone: string;
+            /** @description the person’s IANA time zone as given; null when the lead’s or the campaign window’s applies */
+            time_zone: string | null;
+            /**
+             * Format: date-time
+             * @description when the call is placed, not before
+             */
+            at: string;
+            variables: {
+                [key: string]: string | number | boolean;
+            };
+            note: string;
+            /**
+             * @description `scheduled` until its time; `dialing` from the moment its call is placed until the call ends; then `completed` (answered) or `failed` (see `failure_reason`); `cancelled` by DELETE
+             * @enum {string}
+             */
+            status: "scheduled" | "dialing" | "completed" | "failed" | "cancelled";
+            /** @description null unless `failed`: `campaign_stopped` / `campaign_deleted` (at its time), `lead_removed` (the lead was removed), `suppressed` (the number was on the suppression list at its time), `call_refused` (the call could not be placed), `expired` (held back past its time by more than the grace period), `no_answer`, `busy`, `call_failed` (how the call ended) */
+            failure_reason: ("campaign_stopped" | "campaign_deleted" | "lead_removed" | "suppressed" | "call_refused" | "expired" | "no_answer" | "busy" | "call_failed") | null;
+            /** @description times the dialer tried to place the call (a call the wallet could not fund is tried again) */
+            attempts: number;
+            /** @description the call placed (`GET /calls/{id}`); null before */
+            call_id: string | null;
             /**
              * Format: date-time
              * @description RFC 3339 UTC time with milliseconds
@@ -13423,6 +13541,274 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listCallbacks: {
+        parameters: {
+            query?: {
+                status?: "scheduled" | "dialing" | "completed" | "failed" | "cancelled";
+                /** @description only this campaign’s callbacks */
+                campaign_id?: string;
+                /** @description only this lead’s callbacks */
+                lead_id?: string;
+                /** @description Page size: an integer from 1 to 200. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Items to skip: an integer of at least 0. Page until `offset + limit >= meta.pagination.total`. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *           "campaign_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *           "lead_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *           "phone": "+14155550123",
+                     *           "time_zone": "time zone",
+                     *           "at": "2026-11-21T10:00:00.000Z",
+                     *           "variables": {},
+                     *           "note": "note",
+                     *           "status": "scheduled",
+                     *           "failure_reason": "campaign_stopped",
+                     *           "attempts": 1,
+                     *           "call_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *           "created_at": "2026-11-21T10:00:00.000Z",
+                     *           "updated_at": "2026-11-21T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "pagination": {
+                     *           "limit": 50,
+                     *           "offset": 0,
+                     *           "total": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Callback"][];
+                        meta: {
+                            pagination: components["schemas"]["Pagination"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description the lead to call back; its campaign places the call. Give this or `phone`
+                     */
+                    lead_id?: string;
+                    /** @description the number to call back, in international format with a leading + (normalised to E.164), when the person is not a lead; needs `campaign_id` */
+                    phone?: string;
+                    /**
+                     * Format: uuid
+                     * @description the campaign whose assistant, numbers, suppression list and pacing the call uses; required with `phone`, and when sent with `lead_id` it must be the lead’s
+                     */
+                    campaign_id?: string;
+                    /**
+                     * Format: date-time
+                     * @description when to call, RFC 3339 (an offset is kept as the instant it names); `at` must be in the future, at most 90 days ahead, and between 08:00 and 21:00 in the person’s time zone (the lead’s `time_zone`, else this `time_zone`, else the campaign window’s)
+                     */
+                    at: string;
+                    /**
+                     * @description the person’s IANA time zone, for a `phone` callback (a lead’s own applies otherwise)
+                     * @example America/New_York
+                     */
+                    time_zone?: string;
+                    /** @description values for the assistant in this call, over the lead’s own variables */
+                    variables?: {
+                        [key: string]: string | number | boolean;
+                    };
+                    /** @description why the person asked to be called back (for people; the assistant does not hear it) */
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "campaign_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "lead_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "phone": "+14155550123",
+                     *         "time_zone": "time zone",
+                     *         "at": "2026-11-21T10:00:00.000Z",
+                     *         "variables": {},
+                     *         "note": "note",
+                     *         "status": "scheduled",
+                     *         "failure_reason": "campaign_stopped",
+                     *         "attempts": 1,
+                     *         "call_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "created_at": "2026-11-21T10:00:00.000Z",
+                     *         "updated_at": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Callback"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "campaign_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "lead_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "phone": "+14155550123",
+                     *         "time_zone": "time zone",
+                     *         "at": "2026-11-21T10:00:00.000Z",
+                     *         "variables": {},
+                     *         "note": "note",
+                     *         "status": "scheduled",
+                     *         "failure_reason": "campaign_stopped",
+                     *         "attempts": 1,
+                     *         "call_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "created_at": "2026-11-21T10:00:00.000Z",
+                     *         "updated_at": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Callback"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    cancelCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** @constant */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

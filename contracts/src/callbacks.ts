@@ -21,6 +21,7 @@ export const callbackFailureReasons = [
   'expired',
   'no_answer',
   'busy',
+  'voicemail',
   'call_failed',
 ] as const;
 export type CallbackFailureReason = (typeof callbackFailureReasons)[number];
@@ -81,7 +82,7 @@ export const callbackSchema = z
       .enum(callbackFailureReasons)
       .nullable()
       .describe(
-        'null unless `failed`: `campaign_stopped` / `campaign_deleted` (at its time), `lead_removed` (the lead was removed), `suppressed` (the number was on the suppression list at its time), `call_refused` (the call could not be placed), `expired` (held back past its time by more than the grace period), `no_answer`, `busy`, `call_failed` (how the call ended)',
+        'null unless `failed`: `campaign_stopped` / `campaign_deleted` (at its time), `lead_removed` (the lead was removed), `suppressed` (the number was on the suppression list at its time), `call_refused` (the call could not be placed), `expired` (held back past its time by more than the grace period), `no_answer`, `busy`, `voicemail` (a voicemail box answered), `call_failed` (how the call ended)',
       ),
     attempts: z.int().min(0).describe('times the dialer tried to place the call (a call the wallet could not fund is tried again)'),
     call_id: idSchema.nullable().describe('the call placed (`GET /calls/{id}`); null before'),

@@ -1814,7 +1814,7 @@ export interface paths {
          * Start (or resume) a campaign: it becomes `running`
          * @description A campaign that targets a segment first gets the segment’s matching leads of other campaigns (one per number, not removed or `do_not_call`) as new `pending` leads. 409 `conflict` when it is already running, or when it has no lead left to call (`pending`, `retry_scheduled` or `calling`).
          *
-         *     The dialer then calls each lead once per attempt, and at the moment of each call checks again: the campaign is still running, the lead’s calling window is open in its own time zone (the window’s `time_zone` without one; outside it the lead waits, `pending`, for the window to open), `pacing.max_concurrent` and `pacing.calls_per_minute` hold, and its number is not on the suppression list (a suppressed lead becomes `do_not_call`, never called). Each call is a normal call (`GET /calls`) from one of `from_number_ids` in turn, with `metadata` `campaign_id`, `lead_id` and `attempt`; it is charged like any call, and one the platform refuses (a number no longer the workspace’s, an assistant gone) fails its lead. A call the wallet cannot hold for its first minute fails nothing: its lead goes back to `pending` with its attempt unspent, the campaign becomes `paused` with `paused_reason` `insufficient_funds` and dials no more (calls in progress end and settle); after adding funds, start it again to resume: it calls the leads still `pending` or `retry_scheduled`, and `paused_reason` returns to null. When a call ends the lead becomes `completed` (answered), `retry_scheduled` (an outcome `retry.on` names, with attempts left; called again `retry.delay_minutes` later) or `failed`; the campaign becomes `completed` when no lead is `pending`, `calling` or `retry_scheduled`.
+         *     The dialer then calls each lead once per attempt, and at the moment of each call checks again: the campaign is still running, the lead’s calling window is open in its own time zone (the window’s `time_zone` without one; outside it the lead waits, `pending`, for the window to open), `pacing.max_concurrent` and `pacing.calls_per_minute` hold, and its number is not on the suppression list (a suppressed lead becomes `do_not_call`, never called). Each call is a normal call (`GET /calls`) from one of `from_number_ids` in turn, with `metadata` `campaign_id`, `lead_id` and `attempt`; it is charged like any call, and one the platform refuses (a number no longer the workspace’s, an assistant gone) fails its lead. A call the wallet cannot hold for its first minute fails nothing: its lead goes back to `pending` with its attempt unspent, the campaign becomes `paused` with `paused_reason` `insufficient_funds` and dials no more (calls in progress end and settle); after adding funds, start it again to resume: it calls the leads still `pending` or `retry_scheduled`, and `paused_reason` returns to null. When a call ends the lead becomes `completed` (answered), `retry_scheduled` (an outcome `retry.on` names, with attempts left; called again `retry.delay_minutes` later) or `failed`. A call a voicemail box answered (the call’s `end_reason` `voicemail`, after the assistant’s `voicemail` setting hung up or left its message) is the outcome `voicemail`: retried while `retry.on` names it and attempts are left, then `failed` (a person was wanted); when `retry.on` does not name it the lead is `completed`; the campaign becomes `completed` when no lead is `pending`, `calling` or `retry_scheduled`.
          *
          *     **Scope:** `campaigns:write`.
          *
@@ -2061,7 +2061,7 @@ export interface paths {
          *
          *     The call’s own hold checks the wallet: a call it cannot fund is tried again every 5 minutes (`attempts` counts the tries). A callback held back more than 24 hours past its time fails as `expired`.
          *
-         *     When the call ends the callback is `completed` (answered) or `failed` (`no_answer`, `busy`, `call_failed`); a lead’s callback adds its call to the lead’s `call_ids`, and an answered one completes the lead. A callback is one call: schedule another to try again.
+         *     When the call ends the callback is `completed` (answered) or `failed` (`no_answer`, `busy`, `voicemail` (a voicemail box answered), `call_failed`); a lead’s callback adds its call to the lead’s `call_ids`, and an answered one completes the lead. A callback is one call: schedule another to try again.
          *
          *     **Scope:** `campaigns:write`.
          */
@@ -2087,7 +2087,7 @@ export interface paths {
          *
          *     The call’s own hold checks the wallet: a call it cannot fund is tried again every 5 minutes (`attempts` counts the tries). A callback held back more than 24 hours past its time fails as `expired`.
          *
-         *     When the call ends the callback is `completed` (answered) or `failed` (`no_answer`, `busy`, `call_failed`); a lead’s callback adds its call to the lead’s `call_ids`, and an answered one completes the lead. A callback is one call: schedule another to try again.
+         *     When the call ends the callback is `completed` (answered) or `failed` (`no_answer`, `busy`, `voicemail` (a voicemail box answered), `call_failed`); a lead’s callback adds its call to the lead’s `call_ids`, and an answered one completes the lead. A callback is one call: schedule another to try again.
          *
          *     **Scope:** `campaigns:read` (or `campaigns:write`).
          */
@@ -3157,7 +3157,7 @@ export interface components {
             minutes_charged: string;
             /** @description credits the call cost beyond the included minutes, once charged */
             credits_charged: string;
-            /** @description why the call ended, e.g. assistant_ended, caller_hung_up, max_duration, no_answer, busy, failed; null while it runs */
+            /** @description why the call ended, e.g. assistant_ended, caller_hung_up, max_duration, voicemail (a voicemail box answered: the call is completed), no_answer, busy, failed; null while it runs */
             end_reason: string | null;
             transcript: components["schemas"]["TranscriptTurn"][];
             summary: string | null;
@@ -3994,8 +3994,8 @@ export interface components {
              * @enum {string}
              */
             status: "scheduled" | "dialing" | "completed" | "failed" | "cancelled";
-            /** @description null unless `failed`: `campaign_stopped` / `campaign_deleted` (at its time), `lead_removed` (the lead was removed), `suppressed` (the number was on the suppression list at its time), `call_refused` (the call could not be placed), `expired` (held back past its time by more than the grace period), `no_answer`, `busy`, `call_failed` (how the call ended) */
-            failure_reason: ("campaign_stopped" | "campaign_deleted" | "lead_removed" | "suppressed" | "call_refused" | "expired" | "no_answer" | "busy" | "call_failed") | null;
+            /** @description null unless `failed`: `campaign_stopped` / `campaign_deleted` (at its time), `lead_removed` (the lead was removed), `suppressed` (the number was on the suppression list at its time), `call_refused` (the call could not be placed), `expired` (held back past its time by more than the grace period), `no_answer`, `busy`, `voicemail` (a voicemail box answered), `call_failed` (how the call ended) */
+            failure_reason: ("campaign_stopped" | "campaign_deleted" | "lead_removed" | "suppressed" | "call_refused" | "expired" | "no_answer" | "busy" | "voicemail" | "call_failed") | null;
             /** @description times the dialer tried to place the call (a call the wallet could not fund is tried again) */
             attempts: number;
             /** @description the call placed (`GET /calls/{id}`); null before */

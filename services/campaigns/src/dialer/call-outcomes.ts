@@ -29,9 +29,9 @@ function campaignCallOf(metadata: JsonObject | undefined): { campaignId: string;
   return { campaignId, leadId, attempt };
 }
 
-export async function applyCallEnd(deps: CallOutcomeDeps, workspaceId: string, call: { id: string; status: Parameters<typeof callOutcomeOf>[0]; metadata?: JsonObject }): Promise<void> {
+export async function applyCallEnd(deps: CallOutcomeDeps, workspaceId: string, call: { id: string; status: Parameters<typeof callOutcomeOf>[0]; endReason: string; metadata?: JsonObject }): Promise<void> {
   const placed = campaignCallOf(call.metadata);
-  const outcome = callOutcomeOf(call.status);
+  const outcome = callOutcomeOf(call.status, call.endReason);
   if (!placed || !outcome) return;
   const campaign = await deps.store.getCampaign(workspaceId, placed.campaignId);
   if (!campaign) return;
@@ -60,7 +60,7 @@ export async function consumeCallOutcomes(events: EventStream, deps: CallOutcome
         return;
       }
       if (!changed.call) return;
-      const call = { id: changed.call.id, status: changed.call.status, metadata: changed.call.metadata };
+      const call = { id: changed.call.id, status: changed.call.status, endReason: changed.call.endReason, metadata: changed.call.metadata };
       await applyCallEnd(deps, changed.workspaceId, call);
       await applyCallbackCallEnd(deps, changed.workspaceId, call);
     },

@@ -1,5 +1,5 @@
 // Settles a callback when its call ends (the calls.calls.ended consumer of call-outcomes.ts): completed
-// when answered, else failed with how the call ended. A lead's callback also lands on the lead: its
+// when a person answered, else failed with how the call ended (a voicemail box is not the person). A lead's callback also lands on the lead: its
 // call is added to the lead's calls, and an answered one completes the lead (which may complete its
 // campaign). Only a dialing callback moves, so a redelivered event changes nothing.
 import type { JsonObject } from '@bufbuild/protobuf';
@@ -17,7 +17,7 @@ export interface CallbackOutcomeDeps {
   wakeRelay: () => void;
 }
 
-const failureOf: Record<Exclude<CallOutcome, 'completed'>, CallbackFailureReason> = { no_answer: 'no_answer', busy: 'busy', failed: 'call_failed' };
+const failureOf: Record<Exclude<CallOutcome, 'completed'>, CallbackFailureReason> = { no_answer: 'no_answer', busy: 'busy', failed: 'call_failed', voicemail: 'voicemail' };
 
 /** Leads a callback's call lands on; a lead the campaign is calling keeps its attempt's bookkeeping to itself. */
 const settledLeadStatuses: readonly LeadStatus[] = ['pending', 'retry_scheduled', 'completed', 'failed'];
@@ -25,9 +25,9 @@ const settledLeadStatuses: readonly LeadStatus[] = ['pending', 'retry_scheduled'
 /** The callback a call's metadata names, when a callback placed it. */
 const callbackIdOf = (metadata: JsonObject | undefined): string | undefined => (typeof metadata?.callback_id === 'string' ? metadata.callback_id : undefined);
 
-export async function applyCallbackCallEnd(deps: CallbackOutcomeDeps, workspaceId: string, call: { id: string; status: Parameters<typeof callOutcomeOf>[0]; metadata?: JsonObject }): Promise<void> {
+export async function applyCallbackCallEnd(deps: CallbackOutcomeDeps, workspaceId: string, call: { id: string; status: Parameters<typeof callOutcomeOf>[0]; endReason: string; metadata?: JsonObject }): Promise<void> {
   const callbackId = callbackIdOf(call.metadata);
-  const outcome = callOutcomeOf(call.status);
+  const outcome = callOutcomeOf(call.status, call.endReason);
   if (!callbackId || !outcome) return;
   const change = outcome === 'completed' ? { status: 'completed' as const, callId: call.id } : { status: 'failed' as const, failureReason: failureOf[outcome], callId: call.id };
   const settled = await deps.store.callbacks.transitionCallback(workspaceId, callbackId, { statuses: ['dialing'] }, change, deps.now().toISOString());

@@ -1,7 +1,7 @@
 // A campaign's pacing as every dial counts it, a lead's or a callback's: the calls in progress (leads
 // calling and callbacks dialling) against max_concurrent, and calls started per minute against
 // calls_per_minute on one counter per campaign shared by the dialer's replicas.
-import type { WindowCounter } from '@voice/runtime/counters';
+import { windowLimit, type WindowCounter } from '@voice/runtime/counters';
 import type { CampaignRecord, CampaignStore } from '../store/store.js';
 
 /** How soon a dial held back by the campaign's concurrency looks again: a call slot frees when a call ends. */
@@ -14,6 +14,6 @@ export async function callsInProgress(store: Pick<CampaignStore, 'countLeads' | 
 
 /** Counts a call about to start; answers how long to wait when the campaign is over its calls per minute, else 0. */
 export async function rateWaitMs(dialRates: WindowCounter, campaign: Pick<CampaignRecord, 'workspaceId' | 'id' | 'settings'>, now: number): Promise<number> {
-  const started = await dialRates.hit(`${campaign.workspaceId}.${campaign.id}`);
-  return started.count > campaign.settings.pacing.calls_per_minute ? Math.max(1, started.resetAt - now) : 0;
+  const started = windowLimit(await dialRates.hit(`${campaign.workspaceId}.${campaign.id}`), campaign.settings.pacing.calls_per_minute, now);
+  return started.limited ? started.limitedUntil - now : 0;
 }

@@ -1,7 +1,8 @@
 // Handles one callback job, at its time and with the campaign's checks: not before `at`; the campaign
 // running or completed (a promised callback is kept after the campaign's last lead), held while it is
 // draft, scheduled or paused, failed once it is stopped or deleted; the lead neither removed nor
-// suppressed, and not in its campaign's own call; the person's calling hours; the campaign's pacing;
+// suppressed, and not in its campaign's own call; the person's calling hours; the campaign's pacing
+// (a call slot of the campaign, and its calls per minute);
 // the suppression list. Then the callback is claimed by a conditional write (scheduled to dialing), so
 // a job handled twice, or racing a cancel, dials at most once, and its call placed through the calls
 // service with one idempotency key per callback. A call the wallet cannot fund is tried again later.
@@ -18,8 +19,10 @@ import type { CallbackRecord } from '../store/callback-store.js';
 import type { CampaignRecord, CampaignStore, LeadRecord } from '../store/store.js';
 import type { CallPlacer } from './call-placer.js';
 import type { CallbackJob } from './callback-job.js';
-import { leadTurn } from './dialer.js';
-import { callsInProgress, concurrencyRecheckMs, rateWaitMs } from './pacing.js';
+import { callbackSlotHolder, callSlotGroup, type CallSlots } from './call-slots.js';
+import { concurrencyRecheckMs, leadTurn } from './dialer.js';
+import { FromNumbers } from './from-numbers.js';
+import { rateWaitMs } from './pacing.js';
 
 /** How soon a callback held back by its campaign's state, or by its lead's own call, looks again. */
 export const callbackHeldRecheckMs = 60_000;
@@ -32,6 +35,8 @@ export interface CallbackDialerDeps {
   calls: CallPlacer;
   /** Calls started per campaign in the current minute, shared with the leads' dials. */
   dialRates: WindowCounter;
+  /** Calls in progress per campaign, shared with the leads' dials: a callback's call holds a slot until it ends. */
+  callSlots: CallSlots;
   now: () => Date;
   logger: Logger;
 }
@@ -44,7 +49,11 @@ export const callbackCallMetadata = (callback: CallbackRecord): JsonObject => ({
 });
 
 export class CallbackDialer {
-  constructor(private readonly deps: CallbackDialerDeps) {}
+  private readonly fromNumbers: FromNumbers;
+
+  constructor(private readonly deps: CallbackDialerDeps) {
+    this.fromNumbers = new FromNumbers(deps.peers);
+  }
 
   async handle(job: CallbackJob): Promise<JobOutcome> {
     const { store } = this.deps;
@@ -55,6 +64,8 @@ export class CallbackDialer {
     if (callback.status === 'dialing' && callback.callId === null) {
       const campaign = await store.getCampaign(callback.workspaceId, callback.campaignId);
       if (!campaign) return this.fail(callback, 'campaign_deleted', ['dialing']);
+      // Its slot is still taken by this callback, unless reclaimed meanwhile.
+      if (!(await this.takeSlot(callback, campaign))) return jobLater(concurrencyRecheckMs);
       return this.place(callback, campaign);
     }
     if (callback.status !== 'scheduled') return jobDone;
@@ -81,16 +92,29 @@ export class CallbackDialer {
       { status: 'dialing', attempts: callback.attempts + 1 },
       this.now(),
     );
-    // Cancelled meanwhile, or claimed by another delivery of this job.
-    if (!claimed) return jobDone;
+    if (!claimed) {
+      // Cancelled meanwhile, or claimed by another delivery of this job (which holds the same slot and releases it).
+      if ((await store.callbacks.getCallback(callback.workspaceId, callback.id))?.status !== 'dialing') await this.releaseSlot(callback, campaign);
+      return jobDone;
+    }
     return this.place(claimed, campaign);
   }
 
-  /** Why the callback is not placed now: a later time to look again, or done (suppressed); undefined to place it. */
+  /**
+   * Why the callback is not placed now: a later time to look again, or done (suppressed); undefined to
+   * place it, with its call slot taken.
+   */
   private async holdBack(callback: CallbackRecord, campaign: CampaignRecord, lead: LeadRecord | undefined, now: number): Promise<JobOutcome | undefined> {
     const opensIn = callbackHoursOpenInMs(callbackZone(lead?.timeZone ?? null, callback.timeZone, campaign.settings.window), now);
     if (opensIn > 0) return jobLater(opensIn);
-    if ((await callsInProgress(this.deps.store, campaign)) >= campaign.settings.pacing.max_concurrent) return jobLater(concurrencyRecheckMs);
+    if (!(await this.takeSlot(callback, campaign))) return jobLater(concurrencyRecheckMs);
+    const held = await this.holdBackWithSlot(callback, campaign, now);
+    if (held) await this.releaseSlot(callback, campaign);
+    return held;
+  }
+
+  /** The checks made while the call's slot is taken: as close to the dial as they get. */
+  private async holdBackWithSlot(callback: CallbackRecord, campaign: CampaignRecord, now: number): Promise<JobOutcome | undefined> {
     const caller = this.caller(callback);
     // Asked last, as close to the dial as it gets: a number suppressed since the callback was made is not called.
     if ((await this.deps.peers.suppressedAmong(caller, [callback.phone])).has(callback.phone)) return this.fail(callback, 'suppressed');
@@ -103,7 +127,7 @@ export class CallbackDialer {
     const { store, logger } = this.deps;
     const caller = this.caller(callback);
     const numbers = campaign.settings.from_number_ids;
-    const from = await this.deps.peers.numberOf(caller, numbers[leadTurn(callback.id) % numbers.length]!);
+    const from = await this.fromNumbers.numberOf(caller, numbers[leadTurn(callback.id) % numbers.length]!);
     const placement = from
       ? await this.deps.calls.place(caller, {
           assistantId: campaign.settings.assistant_id,
@@ -115,6 +139,7 @@ export class CallbackDialer {
         })
       : ({ kind: 'refused', reason: 'the number the campaign calls from is no longer the workspace’s' } as const);
     const dialing = { statuses: ['dialing'] as const, attempts: callback.attempts };
+    if (placement.kind !== 'placed') await this.releaseSlot(callback, campaign);
     if (placement.kind === 'unfunded') {
       // Not the person's doing: the callback waits for funds, until it expires.
       await store.callbacks.transitionCallback(callback.workspaceId, callback.id, dialing, { status: 'scheduled' }, this.now());
@@ -134,6 +159,14 @@ export class CallbackDialer {
     await this.deps.store.callbacks.transitionCallback(callback.workspaceId, callback.id, { statuses: from, attempts: callback.attempts }, { status: 'failed', failureReason: reason }, this.now());
     this.deps.logger.info('callback failed', { callbackId: callback.id, campaignId: callback.campaignId, reason });
     return jobDone;
+  }
+
+  private takeSlot(callback: CallbackRecord, campaign: CampaignRecord): Promise<boolean> {
+    return this.deps.callSlots.acquire(callSlotGroup(campaign.workspaceId, campaign.id), callbackSlotHolder(callback.id), campaign.settings.pacing.max_concurrent);
+  }
+
+  private releaseSlot(callback: CallbackRecord, campaign: CampaignRecord): Promise<void> {
+    return this.deps.callSlots.release(callSlotGroup(campaign.workspaceId, campaign.id), callbackSlotHolder(callback.id));
   }
 
   private caller(callback: CallbackRecord): WorkspaceCaller {

@@ -1,6 +1,6 @@
 // Settles a callback when its call ends (the calls.calls.ended consumer of call-outcomes.ts): completed
 // when a person answered, else failed with how the call ended (a voicemail box is not the person). A lead's callback also lands on the lead: its
-// call is added to the lead's calls, and an answered one completes the lead (which may complete its
+// call is added to the lead's calls, its call slot is given back, and an answered one completes the lead (which may complete its
 // campaign). Only a dialing callback moves, so a redelivered event changes nothing.
 import type { JsonObject } from '@bufbuild/protobuf';
 import type { CallbackFailureReason } from '@voice/contracts/callbacks';
@@ -8,10 +8,12 @@ import type { LeadStatus } from '@voice/contracts/campaigns';
 import { callOutcomeOf, type CallOutcome } from '../domain/lead-outcome.js';
 import type { CallbackRecord } from '../store/callback-store.js';
 import type { CampaignStore } from '../store/store.js';
-import { completeIfDone } from './campaign-completion.js';
+import { callbackSlotHolder, callSlotGroup, type CallSlots } from './call-slots.js';
+import { completeIfDone } from './running-campaign.js';
 
 export interface CallbackOutcomeDeps {
   store: CampaignStore;
+  callSlots: CallSlots;
   now: () => Date;
   /** Asks the outbox relay to publish now (after a campaign completed). */
   wakeRelay: () => void;
@@ -31,6 +33,9 @@ export async function applyCallbackCallEnd(deps: CallbackOutcomeDeps, workspaceI
   if (!callbackId || !outcome) return;
   const change = outcome === 'completed' ? { status: 'completed' as const, callId: call.id } : { status: 'failed' as const, failureReason: failureOf[outcome], callId: call.id };
   const settled = await deps.store.callbacks.transitionCallback(workspaceId, callbackId, { statuses: ['dialing'] }, change, deps.now().toISOString());
+  const campaignId = call.metadata?.campaign_id;
+  // The call is over whatever became of its callback (the event a redelivery).
+  if (typeof campaignId === 'string') await deps.callSlots.release(callSlotGroup(workspaceId, campaignId), callbackSlotHolder(callbackId));
   if (settled?.leadId) await settleLead(deps, settled, outcome === 'completed');
 }
 

@@ -61,8 +61,6 @@ export interface CallbackPart {
    * dialing ones whose call was never recorded; earliest first.
    */
   listDueCallbacks(dueBy: string, page: Page): Promise<CallbackRecord[]>;
-  /** The campaign's callbacks dialling now (its pacing counts them with its calling leads). */
-  countDialingCallbacks(workspaceId: string, campaignId: string): Promise<number>;
   /** Whether the lead has a callback dialling now (the lead is not dialled by its campaign meanwhile). */
   leadHasDialingCallback(workspaceId: string, leadId: string): Promise<boolean>;
 }

@@ -17,7 +17,6 @@ export class MongoCallbacks implements CallbackPart {
     const callbacks = db.collection<CallbackDocument>('callbacks');
     await callbacks.createIndex({ workspace_id: 1, created_at: -1, _id: -1 }, { name: 'newest_first' });
     await callbacks.createIndex({ status: 1, at: 1, _id: 1 }, { name: 'due' });
-    await callbacks.createIndex({ campaign_id: 1, status: 1 }, { name: 'by_campaign' });
     await callbacks.createIndex({ lead_id: 1, status: 1 }, { name: 'by_lead' });
     return new MongoCallbacks(callbacks);
   }
@@ -68,10 +67,6 @@ export class MongoCallbacks implements CallbackPart {
       .limit(page.limit)
       .toArray();
     return docs.map(callbackOf);
-  }
-
-  countDialingCallbacks(workspaceId: string, campaignId: string): Promise<number> {
-    return this.callbacks.countDocuments({ campaign_id: campaignId, status: 'dialing', workspace_id: workspaceId });
   }
 
   async leadHasDialingCallback(workspaceId: string, leadId: string): Promise<boolean> {

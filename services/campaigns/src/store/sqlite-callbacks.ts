@@ -26,7 +26,6 @@ export const sqliteCallbacksMigration = `CREATE TABLE callbacks (
    );
    CREATE INDEX callbacks_by_workspace ON callbacks (workspace_id, created_at DESC, id DESC);
    CREATE INDEX callbacks_due ON callbacks (status, at, id);
-   CREATE INDEX callbacks_by_campaign ON callbacks (campaign_id, status);
    CREATE INDEX callbacks_by_lead ON callbacks (lead_id, status);`;
 
 type CallbackRow = StoredCallback<string> & { id: string };
@@ -85,11 +84,6 @@ export class SqliteCallbacks implements CallbackPart {
        ORDER BY at, id LIMIT @limit OFFSET @offset`,
     ).all({ dueBy, limit: page.limit, offset: page.offset }) as CallbackRow[];
     return rows.map(callbackOf);
-  }
-
-  async countDialingCallbacks(workspaceId: string, campaignId: string): Promise<number> {
-    const { count } = this.sql(`SELECT COUNT(*) AS count FROM callbacks WHERE campaign_id = ? AND status = 'dialing' AND workspace_id = ?`).get(campaignId, workspaceId) as { count: number };
-    return count;
   }
 
   async leadHasDialingCallback(workspaceId: string, leadId: string): Promise<boolean> {

@@ -105,7 +105,7 @@ export const callSchema = z
     duration_seconds: z.int().min(0).describe('whole seconds from answer to end; 0 until the call ends'),
     minutes_charged: minutesSchema.describe('included minutes the call used, once charged'),
     credits_charged: creditsSchema.describe('credits the call cost beyond the included minutes, once charged'),
-    end_reason: z.string().nullable().describe('why the call ended, e.g. assistant_ended, caller_hung_up, max_duration, no_answer, busy, failed; null while it runs'),
+    end_reason: z.string().nullable().describe('why the call ended, e.g. assistant_ended, caller_hung_up, max_duration, voicemail (a voicemail box answered: the call is completed), no_answer, busy, failed; null while it runs'),
     transcript: z.array(transcriptTurnSchema),
     summary: z.string().nullable(),
     analysis: z.object({

@@ -3,7 +3,7 @@
 // between gateway replicas when it lives in NATS KV.
 import type { RequestHandler } from 'express';
 import { authOf } from '../auth/auth-context.js';
-import { secondsUntilReset, type WindowCounter } from '@voice/runtime/counters';
+import { windowLimit, type WindowCounter } from '@voice/runtime/counters';
 import { HttpError } from '../errors/http-error.js';
 
 export interface RateLimitPolicy {
@@ -18,15 +18,14 @@ export function rateLimit(policy: RateLimitPolicy, counter: WindowCounter, clock
     const { workspace } = authOf(res);
     const limit = policy.perPlan[workspace.plan] ?? fallback;
     counter.hit(workspace.id).then((window) => {
-      const { count } = window;
-      const resetSeconds = secondsUntilReset(window, clock());
+      const { limited, remaining, retryAfterSeconds } = windowLimit(window, limit, clock());
       res.setHeader('RateLimit-Limit', String(limit));
-      res.setHeader('RateLimit-Remaining', String(Math.max(0, limit - count)));
-      res.setHeader('RateLimit-Reset', String(resetSeconds));
-      if (count <= limit) return next();
+      res.setHeader('RateLimit-Remaining', String(remaining));
+      res.setHeader('RateLimit-Reset', String(retryAfterSeconds));
+      if (!limited) return next();
       next(
-        new HttpError('rate_limited', `rate limit of ${limit} requests per ${policy.windowSeconds} s exceeded; retry after ${resetSeconds} s`, {
-          headers: { 'Retry-After': String(resetSeconds) },
+        new HttpError('rate_limited', `rate limit of ${limit} requests per ${policy.windowSeconds} s exceeded; retry after ${retryAfterSeconds} s`, {
+          headers: { 'Retry-After': String(retryAfterSeconds) },
         }),
       );
     }, next);

@@ -1,7 +1,7 @@
 // Registration, authorization and token exchange are limited per client address (see
 // proxies/client-address.ts); a limited request is 429 with Retry-After, in the OAuth error format.
 import type { RequestHandler } from 'express';
-import { secondsUntilReset, type WindowCounter } from '@voice/runtime/counters';
+import { windowLimit, type WindowCounter } from '@voice/runtime/counters';
 import { clientAddress } from '../proxies/client-address.js';
 import { OAuthError, sendOAuthError } from './oauth-error.js';
 
@@ -9,8 +9,9 @@ export function addressRateLimit(options: { endpoint: string; limit: number; cou
   const clock = options.clock ?? Date.now;
   return (req, res, next) => {
     options.counter.hit(`${options.endpoint}.${clientAddress(req)}`).then((window) => {
-      if (window.count <= options.limit) return next();
-      const retryAfter = String(secondsUntilReset(window, clock()));
+      const { limited, retryAfterSeconds } = windowLimit(window, options.limit, clock());
+      if (!limited) return next();
+      const retryAfter = String(retryAfterSeconds);
       sendOAuthError(res, new OAuthError('slow_down', `too many ${options.endpoint} requests from this address; retry after ${retryAfter} s`, 429, { 'Retry-After': retryAfter }));
     }, next);
   };

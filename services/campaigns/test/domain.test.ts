@@ -1,6 +1,8 @@
 // Tier 1: the campaign rules without I/O: start and stop refusals, the settings a running campaign
 // refuses, defaults, time zone names and the stored form of a filter's times.
 import { isTimeZone } from '@voice/contracts/campaigns';
+import { CallStatus } from '@voice/proto/voice/calls/v1/calls';
+import { callOutcomeOf, leadStatusAfter } from '../src/domain/lead-outcome.js';
 import { newSettings, unsafeWhileRunning } from '../src/domain/settings.js';
 import { startRefusal, stopRefusal } from '../src/domain/states.js';
 import { storedFilter } from '../src/domain/segment-filter.js';
@@ -40,4 +42,16 @@ test('time zones are canonical IANA names', () => {
 
 test('filter times are stored with milliseconds so they compare as strings', () => {
   expect(storedFilter({ created_after: '2026-01-01T00:00:00Z', statuses: ['pending'] })).toEqual({ created_after: '2026-01-01T00:00:00.000Z', statuses: ['pending'] });
+});
+
+test('a completed call a voicemail box answered is the voicemail outcome; the policy retries it, or it completes the lead', () => {
+  expect(callOutcomeOf(CallStatus.COMPLETED, 'voicemail')).toBe('voicemail');
+  expect(callOutcomeOf(CallStatus.COMPLETED, 'assistant_ended')).toBe('completed');
+  expect(callOutcomeOf(CallStatus.BUSY, 'busy')).toBe('busy');
+  expect(callOutcomeOf(CallStatus.IN_PROGRESS, '')).toBeUndefined();
+  const retried = { max_attempts: 2, delay_minutes: 1, on: ['voicemail' as const] };
+  expect(leadStatusAfter('voicemail', 1, retried)).toBe('retry_scheduled');
+  expect(leadStatusAfter('voicemail', 2, retried)).toBe('failed');
+  expect(leadStatusAfter('voicemail', 1, { ...retried, on: ['busy'] })).toBe('completed');
+  expect(leadStatusAfter('busy', 1, { ...retried, on: [] })).toBe('failed');
 });

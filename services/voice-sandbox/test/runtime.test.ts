@@ -125,6 +125,16 @@ test('a script from the metadata: tool calls answered as turns, events, the anal
   expect(record.order.slice(-2)).toEqual(['recording', 'end:caller_hung_up']);
 });
 
+test('a voicemail step reports voicemail.detected and ends the call with reason voicemail, the rest unplayed', async () => {
+  const { callId, parameters } = session({ metadata: { sandbox_script: [{ voicemail: true }, { say: 'never said' }] } });
+  await openCarrierStream(runtime.server.mediaUrl, parameters);
+  const record = await endedCall(callId);
+  expect(record.events).toEqual([expect.objectContaining({ type: 'voicemail.detected' })]);
+  expect(record.transcript).toEqual([]);
+  expect(record.ended).toMatchObject({ reason: 'voicemail' });
+  expect(record.order.slice(-2)).toEqual(['recording', 'end:voicemail']);
+});
+
 test('a script that is not valid is reported as a session error and the call ends with reason error', async () => {
   const { callId, parameters } = session({ metadata: { sandbox_script: [{ say: 'hi' }, { dance: true }] } });
   await openCarrierStream(runtime.server.mediaUrl, parameters);

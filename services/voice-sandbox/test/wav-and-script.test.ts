@@ -1,6 +1,6 @@
 // The runtime's pure parts: the WAV file it records and the scripts it accepts.
 import { silentWav } from '../src/recording/wav.js';
-import { defaultScript, scriptOf } from '../src/conversation/script.js';
+import { defaultScript, scriptOf, voicemailScript } from '../src/conversation/script.js';
 
 test('a silent WAV is a RIFF/WAVE PCM file of 16-bit 8 kHz mono samples, as long as asked', () => {
   const wav = silentWav(3);
@@ -17,6 +17,11 @@ test('a silent WAV is a RIFF/WAVE PCM file of 16-bit 8 kHz mono samples, as long
 test('without a script the default one plays; a given one is checked step by step', () => {
   expect(scriptOf(undefined)).toEqual({ ok: true, steps: defaultScript });
   expect(scriptOf({ other: 1 })).toEqual({ ok: true, steps: defaultScript });
+  // A machine answered: the voicemail script, unless the metadata gives one.
+  expect(scriptOf(undefined, 'machine_start')).toEqual({ ok: true, steps: voicemailScript });
+  expect(scriptOf(undefined, 'human')).toEqual({ ok: true, steps: defaultScript });
+  expect(scriptOf({ sandbox_script: [{ hangup: 'caller' }] }, 'machine_start')).toEqual({ ok: true, steps: [{ hangup: 'caller' }] });
+  expect(scriptOf({ sandbox_script: [{ voicemail: false }] })).toMatchObject({ ok: false });
   expect(scriptOf({ sandbox_script: [{ tool: { name: 'lookup' } }, { hangup: 'caller' }] })).toEqual({ ok: true, steps: [{ tool: { name: 'lookup', arguments: {} } }, { hangup: 'caller' }] });
   expect(scriptOf({ sandbox_script: [] })).toMatchObject({ ok: false, problem: expect.stringContaining('metadata.sandbox_script') });
   expect(scriptOf({ sandbox_script: [{ hangup: 'nobody' }] })).toMatchObject({ ok: false, problem: expect.stringContaining('[0]') });

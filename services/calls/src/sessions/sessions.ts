@@ -29,7 +29,8 @@ import type { CallTools } from '../peers/call-tools.js';
 import { retryOnConflict } from '@voice/runtime/retry-on-conflict';
 import { RecordingTooLarge, type CallChanges, type CallReport, type CallView } from '../store/store.js';
 
-export const sessionEndReasons = ['assistant_ended', 'caller_hung_up', 'max_duration', 'error'] as const;
+/** `voicemail`: the runtime reached a voicemail box and ended the call (after its message, or without one). */
+export const sessionEndReasons = ['assistant_ended', 'caller_hung_up', 'max_duration', 'voicemail', 'error'] as const;
 /** The recording formats the runtime may upload. */
 const recordingTypes = ['audio/wav'];
 const maxEventTypeLength = 100;

@@ -28,9 +28,9 @@ function campaignCallOf(metadata: JsonObject | undefined): { campaignId: string;
   return { campaignId, leadId, attempt };
 }
 
-export async function applyCallEnd(deps: CallOutcomeDeps, workspaceId: string, call: { id: string; status: Parameters<typeof callOutcomeOf>[0]; metadata?: JsonObject }): Promise<void> {
+export async function applyCallEnd(deps: CallOutcomeDeps, workspaceId: string, call: { id: string; status: Parameters<typeof callOutcomeOf>[0]; endReason: string; metadata?: JsonObject }): Promise<void> {
   const placed = campaignCallOf(call.metadata);
-  const outcome = callOutcomeOf(call.status);
+  const outcome = callOutcomeOf(call.status, call.endReason);
   if (!placed || !outcome) return;
   const campaign = await deps.store.getCampaign(workspaceId, placed.campaignId);
   if (!campaign) return;
@@ -59,7 +59,7 @@ export async function consumeCallOutcomes(events: EventStream, deps: CallOutcome
         return;
       }
       if (!changed.call) return;
-      await applyCallEnd(deps, changed.workspaceId, { id: changed.call.id, status: changed.call.status, metadata: changed.call.metadata });
+      await applyCallEnd(deps, changed.workspaceId, { id: changed.call.id, status: changed.call.status, endReason: changed.call.endReason, metadata: changed.call.metadata });
     },
   });
 }

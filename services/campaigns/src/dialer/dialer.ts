@@ -6,7 +6,7 @@
 // gives the lead its attempt back and pauses the campaign.
 import type { JsonObject } from '@bufbuild/protobuf';
 import { serviceCaller, type WorkspaceCaller } from '@voice/runtime/caller';
-import type { WindowCounter } from '@voice/runtime/counters';
+import { windowLimit, type WindowCounter } from '@voice/runtime/counters';
 import { jobDone, jobLater, type JobOutcome } from '@voice/runtime/events';
 import { newId } from '@voice/runtime/ids';
 import type { Logger } from '@voice/runtime/logger';
@@ -82,8 +82,8 @@ export class Dialer {
       await completeIfDone(this.deps, lead.workspaceId, campaign.id);
       return jobDone;
     }
-    const started = await this.deps.dialRates.hit(`${campaign.workspaceId}.${campaign.id}`);
-    if (started.count > campaign.settings.pacing.calls_per_minute) return jobLater(started.resetAt - now);
+    const started = windowLimit(await this.deps.dialRates.hit(`${campaign.workspaceId}.${campaign.id}`), campaign.settings.pacing.calls_per_minute, now);
+    if (started.limited) return jobLater(started.limitedUntil - now);
     return undefined;
   }
 

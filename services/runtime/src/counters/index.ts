@@ -1,5 +1,6 @@
 // Fixed-window counters shared by a service's replicas (NATS KV) or kept in one process's memory.
 export * from './window-counter.js';
+export * from './window-limit.js';
 export * from './nats-window-counter.js';
 export * from './fallback-window-counter.js';
 export * from './open-window-counter.js';

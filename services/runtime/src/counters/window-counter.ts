@@ -10,9 +10,6 @@ export interface WindowCounter {
   close(): Promise<void>;
 }
 
-/** Whole seconds until the window resets, at least 1: the value of RateLimit-Reset and Retry-After. */
-export const secondsUntilReset = (count: WindowCount, now: number): number => Math.max(1, Math.ceil((count.resetAt - now) / 1000));
-
 export class MemoryWindowCounter implements WindowCounter {
   private readonly windows = new Map<string, { startedAt: number; count: number }>();
 

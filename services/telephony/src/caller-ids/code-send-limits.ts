@@ -3,7 +3,7 @@
 // again) and per workspace. They are counted in window counters shared by telephony's replicas,
 // apart from the caller IDs' records, so deleting a caller ID and adding it again sends no extra code.
 import type { CodeSendLimit } from '@voice/contracts/telephony';
-import { secondsUntilReset, type WindowCount, type WindowCounter } from '@voice/runtime/counters';
+import { windowLimit, type WindowCount, type WindowCounter } from '@voice/runtime/counters';
 import { serviceError } from '@voice/runtime/errors';
 
 /** A limit and the counter (opened with the limit's window) that counts against it. */
@@ -35,22 +35,19 @@ export class CodeSendLimits {
   async take(workspaceId: string, phoneNumber: string): Promise<void> {
     const { perWorkspace, perNumber } = this.limits;
     const workspace = await perWorkspace.counter.hit(workspaceId);
-    if (workspace.count > perWorkspace.limit.codes) {
-      throw this.limited(`this workspace may send at most ${codesText(perWorkspace.limit.codes)} per ${windowText(perWorkspace.limit.windowSeconds)}`, workspace);
-    }
+    this.refuseOver(perWorkspace.limit, workspace, `this workspace may send at most ${codesText(perWorkspace.limit.codes)} per ${windowText(perWorkspace.limit.windowSeconds)}`);
     const number = await perNumber.counter.hit(phoneNumber);
-    if (number.count > perNumber.limit.codes) {
-      throw this.limited(`a number gets at most ${codesText(perNumber.limit.codes)} per ${windowText(perNumber.limit.windowSeconds)}, whoever asks`, number);
-    }
+    this.refuseOver(perNumber.limit, number, `a number gets at most ${codesText(perNumber.limit.codes)} per ${windowText(perNumber.limit.windowSeconds)}, whoever asks`);
   }
 
   async close(): Promise<void> {
     await Promise.all([this.limits.perNumber.counter.close(), this.limits.perWorkspace.counter.close()]);
   }
 
-  private limited(rule: string, count: WindowCount) {
-    const retryAfterSeconds = secondsUntilReset(count, this.clock());
-    const at = new Date(this.clock() + retryAfterSeconds * 1000).toISOString();
-    return serviceError('rate_limited', `${rule}; nothing was sent: retry after ${at} (in ${retryAfterSeconds} s)`, { retryAfterSeconds });
+  private refuseOver(limit: CodeSendLimit, count: WindowCount, rule: string): void {
+    const { limited, retryAfterSeconds, limitedUntil } = windowLimit(count, limit.codes, this.clock());
+    if (!limited) return;
+    const at = new Date(limitedUntil).toISOString();
+    throw serviceError('rate_limited', `${rule}; nothing was sent: retry after ${at} (in ${retryAfterSeconds} s)`, { retryAfterSeconds });
   }
 }

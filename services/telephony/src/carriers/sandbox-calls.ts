@@ -18,6 +18,15 @@ export const sandboxCallDestinations = {
   failed: '+15005550008',
 } as const;
 
+/**
+ * A destination a voicemail box answers: the call is answered and its media streamed, telling the runtime
+ * `answered_by` `machine_start` (the answering-machine detection Twilio reports as AnsweredBy).
+ */
+export const sandboxVoicemailDestination = '+15005550010';
+
+/** The media parameter naming who answered, when a machine did. */
+export const answeredByParameter = 'answered_by';
+
 /** Destinations the sandbox refuses to dial at all (as it refuses them SMS). */
 export const sandboxRefusedDestinations = {
   invalid: '+15005550001',
@@ -128,7 +137,8 @@ export class SandboxCalls {
     if (to === sandboxCallDestinations.noAnswer) return this.finish(carrierCallId, call, { status: 'no_answer' });
     if (to === sandboxCallDestinations.failed) return this.finish(carrierCallId, call, { status: 'failed', failureReason: failedReason });
 
-    this.connect(carrierCallId, call, leg.mediaParameters);
+    const answeredBy: Record<string, string> = to === sandboxVoicemailDestination ? { [answeredByParameter]: 'machine_start' } : {};
+    this.connect(carrierCallId, call, { ...leg.mediaParameters, ...answeredBy });
   }
 
   /** The call is answered: in progress until its media ends or its time limit. */

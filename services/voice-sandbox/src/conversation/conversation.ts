@@ -8,9 +8,11 @@ import { silentWav } from '../recording/wav.js';
 import { scriptOf, type ScriptStep } from './script.js';
 import type { SessionReports } from './session-reports.js';
 
-export type EndReason = 'assistant_ended' | 'caller_hung_up' | 'max_duration' | 'error';
+export type EndReason = 'assistant_ended' | 'caller_hung_up' | 'max_duration' | 'voicemail' | 'error';
 
 export interface ConversationOptions {
+  /** Who answered, when the carrier's answering-machine detection says (`machine_start`: a voicemail box). */
+  answeredBy?: string;
   /** When the call's media started (the `start` message), in ms of `now`. */
   startedAtMs: number;
   /** Aborted when the carrier hangs up (`stop`, or the stream closed). */
@@ -26,6 +28,8 @@ const pause = (ms: number, signal: AbortSignal): Promise<void> =>
 const toolAnswerText = (name: string, answer: Awaited<ReturnType<SessionReports['invokeTool']>>): string =>
   answer.ok ? (typeof answer.result === 'string' ? answer.result : JSON.stringify(answer.result)) : `The ${name} tool failed: ${answer.error}`;
 
+const hangupReasons = { assistant: 'assistant_ended', caller: 'caller_hung_up' } as const;
+
 /** Plays the conversation; resolves with why it ended once the session has ended (or could not be reported further). */
 export async function playConversation(reports: SessionReports, options: ConversationOptions): Promise<EndReason> {
   const session = await reports.start();
@@ -35,7 +39,7 @@ export async function playConversation(reports: SessionReports, options: Convers
   let reason: EndReason = 'assistant_ended';
   try {
     if (session.firstMessage !== '') await reports.transcript('assistant', session.firstMessage);
-    const script = scriptOf(session.metadata as Record<string, unknown> | undefined);
+    const script = scriptOf(session.metadata as Record<string, unknown> | undefined, options.answeredBy);
     if (!script.ok) {
       await reports.event('session.error', { message: script.problem });
       reason = 'error';
@@ -56,7 +60,12 @@ export async function playConversation(reports: SessionReports, options: Convers
 async function playSteps(reports: SessionReports, steps: ScriptStep[], over: AbortSignal, turnGapMs: number): Promise<EndReason> {
   for (const step of steps) {
     if (over.aborted) return 'caller_hung_up';
-    if ('hangup' in step) return step.hangup === 'assistant' ? 'assistant_ended' : 'caller_hung_up';
+    if ('hangup' in step) return hangupReasons[step.hangup];
+    if ('voicemail' in step) {
+      // What a real runtime does when a machine answers: it says so, then ends the call.
+      await reports.event('voicemail.detected', {});
+      return 'voicemail';
+    }
     if ('say' in step) await reports.transcript('user', step.say);
     else if ('reply' in step) await reports.transcript('assistant', step.reply);
     else if ('tool' in step) {

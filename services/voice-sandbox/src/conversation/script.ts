@@ -20,6 +20,8 @@ const stepSchema = z.union([
   z.strictObject({ event: z.strictObject({ type: z.string().min(1).max(100), data: jsonObject.default({}) }) }),
   /** Nobody speaks for a while (the call gets longer). */
   z.strictObject({ pause_ms: z.number().int().min(0).max(600_000) }),
+  /** A voicemail box answered: the runtime reports `voicemail.detected` and ends the call (reason `voicemail`); the script ends here. */
+  z.strictObject({ voicemail: z.literal(true) }),
   /** Who hangs up; the script ends here. */
   z.strictObject({ hangup: z.enum(['assistant', 'caller']) }),
 ]);
@@ -35,12 +37,15 @@ export const defaultScript: ScriptStep[] = [
   { hangup: 'assistant' },
 ];
 
+/** Played when a voicemail box answered and the call's metadata gives no script. */
+export const voicemailScript: ScriptStep[] = [{ voicemail: true }];
+
 export type ScriptChoice = { ok: true; steps: ScriptStep[] } | { ok: false; problem: string };
 
-/** The script of the call's metadata, the default one without, or what is wrong with it. */
-export function scriptOf(metadata: Record<string, unknown> | undefined): ScriptChoice {
+/** The script of the call's metadata, the default one without (the voicemail one when a machine answered), or what is wrong with it. */
+export function scriptOf(metadata: Record<string, unknown> | undefined, answeredBy?: string): ScriptChoice {
   const given = metadata?.sandbox_script;
-  if (given === undefined) return { ok: true, steps: defaultScript };
+  if (given === undefined) return { ok: true, steps: answeredBy?.startsWith('machine') ? voicemailScript : defaultScript };
   const parsed = sandboxScriptSchema.safeParse(given);
   if (parsed.success) return { ok: true, steps: parsed.data };
   const issue = parsed.error.issues[0]!;

@@ -44,7 +44,7 @@ export function acceptMediaStream(socket: WebSocket, deps: MediaSessionDeps): vo
     if (!callId || !sessionToken) return hangUp(closeCodes.policy, 'the stream names no call');
     const log = deps.logger.child({ call_id: callId, call_sid: message.callSid });
     const reports = new SessionReports(deps.client, { callId, sessionToken }, deps.callOptions);
-    playConversation(reports, { startedAtMs: deps.now(), stopped: stopped.signal, turnGapMs: deps.turnGapMs, now: deps.now })
+    playConversation(reports, { answeredBy: message.customParameters.answered_by, startedAtMs: deps.now(), stopped: stopped.signal, turnGapMs: deps.turnGapMs, now: deps.now })
       .then((reason) => {
         log.info('sandbox conversation ended', { reason });
         hangUp(closeCodes.normal, 'conversation ended');

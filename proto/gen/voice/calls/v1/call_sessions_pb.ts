@@ -454,7 +454,7 @@ export type EndSessionRequest = Message<"voice.calls.v1.EndSessionRequest"> & {
   session?: SessionRef | undefined;
 
   /**
-   * "assistant_ended", "caller_hung_up", "max_duration", "error".
+   * "assistant_ended", "caller_hung_up", "max_duration", "voicemail" (a voicemail box answered), "error".
    *
    * @generated from field: string reason = 2;
    */

@@ -192,7 +192,7 @@ export type Call = Message<"voice.calls.v1.Call"> & {
   creditUnitsCharged: bigint;
 
   /**
-   * e.g. "assistant_ended", "caller_hung_up", "max_duration", "no_answer", "busy", "failed".
+   * e.g. "assistant_ended", "caller_hung_up", "max_duration", "voicemail", "no_answer", "busy", "failed".
    *
    * @generated from field: string end_reason = 16;
    */

@@ -1,5 +1,5 @@
 // A campaign's progress through the gateway, in one process with the sandbox carrier and voice runtime:
-// calls of known outcomes (answered, busy, not answered, failed by the carrier's magic numbers) are
+// calls of known outcomes (answered, busy, not answered, failed, a voicemail box, by the sandbox's magic numbers) are
 // counted, their minutes and credits summed exactly as billing charged each call, the same in
 // GET /campaigns/{id}, GET /campaigns/{id}/stats and the MCP tools; another workspace's campaign is 404.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => platform.close());
 
-const outcomes = { busy: '+15005550006', noAnswer: '+15005550007', failed: '+15005550008' };
+const outcomes = { busy: '+15005550006', noAnswer: '+15005550007', failed: '+15005550008', voicemailBox: '+15005550010' };
 const answering = ['+14155552101', '+14155552102', '+14155552103'];
 
 /** One included minute: the first minute billed uses it, the others are paid in credits. */
@@ -25,6 +25,7 @@ const ready = () => callingWorkspace(platform, { credits: '20.0000', minutes: '1
 interface ListedCall {
   status: string;
   answered_at: string | null;
+  end_reason: string | null;
   minutes_charged: string;
   credits_charged: string;
   metadata: { campaign_id?: string };
@@ -46,7 +47,7 @@ test('the progress counts the calls by outcome and sums their billed minutes and
   const empty = await platform.api.get(`/campaigns/${id}/stats`, ws.key);
   expect(empty.status).toBe(200);
   expect(empty.body.data.progress.calls).toEqual({
-    placed: 0, connected: 0, active: 0, completed: 0, no_answer: 0, busy: 0, failed: 0, canceled: 0,
+    placed: 0, connected: 0, active: 0, completed: 0, voicemail: 0, no_answer: 0, busy: 0, failed: 0, canceled: 0,
     minutes: '0.000', minutes_charged: '0.000', credits_charged: '0.0000',
   });
   for (const phone of [...answering, ...Object.values(outcomes)]) {
@@ -57,23 +58,24 @@ test('the progress counts the calls by outcome and sums their billed minutes and
   await eventually(async () => ((await platform.api.get(`/campaigns/${id}`, ws.key)).body.data.status === 'completed' ? true : undefined), 60_000, 'the campaign to complete');
 
   const expected = {
-    placed: 6,
-    connected: 3,
+    placed: 7,
+    connected: 4,
     active: 0,
     completed: 3,
+    voicemail: 1,
     no_answer: 1,
     busy: 1,
     failed: 1,
     canceled: 0,
-    // Each answered sandbox call lasts a few seconds: one started minute each.
-    minutes: '3.000',
+    // Each answered sandbox call (the voicemail box's too) lasts a few seconds: one started minute each.
+    minutes: '4.000',
     minutes_charged: '1.000',
-    // Two minutes beyond the included one, at the default 0.1000 credits a minute.
-    credits_charged: '0.2000',
+    // Three minutes beyond the included one, at the default 0.1000 credits a minute.
+    credits_charged: '0.3000',
   };
   const campaign = await platform.api.get(`/campaigns/${id}`, ws.key);
   expect(campaign.body.data.progress).toEqual({
-    leads: { total: 6, pending: 0, calling: 0, completed: 3, failed: 3, retry_scheduled: 0, do_not_call: 0, removed: 0 },
+    leads: { total: 7, pending: 0, calling: 0, completed: 4, failed: 3, retry_scheduled: 0, do_not_call: 0, removed: 0 },
     calls: expected,
   });
   const stats = await platform.api.get(`/campaigns/${id}/stats`, ws.key);
@@ -85,13 +87,14 @@ test('the progress counts the calls by outcome and sums their billed minutes and
   const calls = (listed.body.data as ListedCall[]).filter((call) => call.metadata.campaign_id === id);
   expect(calls).toHaveLength(expected.placed);
   expect(calls.filter((call) => call.answered_at !== null)).toHaveLength(expected.connected);
-  expect(calls.map((call) => call.status).sort()).toEqual(['busy', 'completed', 'completed', 'completed', 'failed', 'no_answer']);
+  expect(calls.map((call) => call.status).sort()).toEqual(['busy', 'completed', 'completed', 'completed', 'completed', 'failed', 'no_answer']);
+  expect(calls.filter((call) => call.end_reason === 'voicemail')).toHaveLength(1);
   const sum = (field: 'minutes_charged' | 'credits_charged') => calls.reduce((total, call) => total + Number(call[field]), 0);
   expect(sum('minutes_charged')).toBeCloseTo(1, 6);
-  expect(sum('credits_charged')).toBeCloseTo(0.2, 6);
+  expect(sum('credits_charged')).toBeCloseTo(0.3, 6);
   // The wallet agrees: 20 credits and one minute less what the calls cost.
   const balance = await platform.api.get('/balance', ws.key);
-  expect(balance.body.data).toMatchObject({ credits: '19.8000', minutes: '0.000' });
+  expect(balance.body.data).toMatchObject({ credits: '19.7000', minutes: '0.000' });
 
   // Lists stay with lead counts.
   const list = await platform.api.get('/campaigns', ws.key);

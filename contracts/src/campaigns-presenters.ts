@@ -23,6 +23,7 @@ export const presentCampaignCalls = (calls: CampaignCallSummary): z.infer<typeof
   connected: calls.connected,
   active: calls.active,
   completed: calls.completed,
+  voicemail: calls.voicemail,
   no_answer: calls.noAnswer,
   busy: calls.busy,
   failed: calls.failed,

@@ -1772,7 +1772,7 @@ export interface paths {
         };
         /**
          * A campaign with its settings, state and progress (its leads by status, its calls, minutes and credits)
-         * @description `progress.calls` is read from the calls themselves when asked (the calls service counts the calls the dialer placed for the campaign, each also in `GET /calls` with `metadata.campaign_id`), never from a copy: `placed` every call (each attempt of a lead is one), `connected` those answered, `active` those not ended, then the ended ones by end state. `minutes` are the minutes billed, each call’s answered seconds rounded as it was charged (every started minute unless the operator configured exact seconds); `minutes_charged` and `credits_charged` are what billing charged for them (included minutes first, then credits), the sums of the calls’ own fields, counted once a call is charged, shortly after it ends. `GET /campaigns` shows `progress.leads` only (`progress.calls` null): counting every listed campaign’s calls would ask the calls service once per campaign.
+         * @description `progress.calls` is read from the calls themselves when asked (the calls service counts the calls the dialer placed for the campaign, each also in `GET /calls` with `metadata.campaign_id`), never from a copy: `placed` every call (each attempt of a lead is one), `connected` those answered, `active` those not ended, then the ended ones by end state (`voicemail` the answered ones a voicemail box took, end reason `voicemail`, which `completed` leaves out). `minutes` are the minutes billed, each call’s answered seconds rounded as it was charged (every started minute unless the operator configured exact seconds); `minutes_charged` and `credits_charged` are what billing charged for them (included minutes first, then credits), the sums of the calls’ own fields, counted once a call is charged, shortly after it ends. `GET /campaigns` shows `progress.leads` only (`progress.calls` null): counting every listed campaign’s calls would ask the calls service once per campaign.
          *
          *     **Scope:** `campaigns:read` (or `campaigns:write`).
          *
@@ -1812,7 +1812,7 @@ export interface paths {
         };
         /**
          * A campaign’s progress alone: its leads by status, its calls, minutes and credits
-         * @description `progress.calls` is read from the calls themselves when asked (the calls service counts the calls the dialer placed for the campaign, each also in `GET /calls` with `metadata.campaign_id`), never from a copy: `placed` every call (each attempt of a lead is one), `connected` those answered, `active` those not ended, then the ended ones by end state. `minutes` are the minutes billed, each call’s answered seconds rounded as it was charged (every started minute unless the operator configured exact seconds); `minutes_charged` and `credits_charged` are what billing charged for them (included minutes first, then credits), the sums of the calls’ own fields, counted once a call is charged, shortly after it ends. `GET /campaigns` shows `progress.leads` only (`progress.calls` null): counting every listed campaign’s calls would ask the calls service once per campaign.
+         * @description `progress.calls` is read from the calls themselves when asked (the calls service counts the calls the dialer placed for the campaign, each also in `GET /calls` with `metadata.campaign_id`), never from a copy: `placed` every call (each attempt of a lead is one), `connected` those answered, `active` those not ended, then the ended ones by end state (`voicemail` the answered ones a voicemail box took, end reason `voicemail`, which `completed` leaves out). `minutes` are the minutes billed, each call’s answered seconds rounded as it was charged (every started minute unless the operator configured exact seconds); `minutes_charged` and `credits_charged` are what billing charged for them (included minutes first, then credits), the sums of the calls’ own fields, counted once a call is charged, shortly after it ends. `GET /campaigns` shows `progress.leads` only (`progress.calls` null): counting every listed campaign’s calls would ask the calls service once per campaign.
          *
          *     **Scope:** `campaigns:read` (or `campaigns:write`).
          *
@@ -3835,8 +3835,10 @@ export interface components {
             connected: number;
             /** @description calls not ended yet: queued, ringing or in progress */
             active: number;
-            /** @description answered calls that ended */
+            /** @description answered calls that ended, but for those a voicemail box answered */
             completed: number;
+            /** @description answered calls a voicemail box took (end reason `voicemail`) */
+            voicemail: number;
             /** @description calls nobody answered */
             no_answer: number;
             /** @description calls that found the line busy */
@@ -11971,6 +11973,7 @@ export interface operations {
                      *               "connected": 1,
                      *               "active": 1,
                      *               "completed": 1,
+                     *               "voicemail": 1,
                      *               "no_answer": 1,
                      *               "busy": 1,
                      *               "failed": 1,
@@ -12153,6 +12156,7 @@ export interface operations {
                      *             "connected": 1,
                      *             "active": 1,
                      *             "completed": 1,
+                     *             "voicemail": 1,
                      *             "no_answer": 1,
                      *             "busy": 1,
                      *             "failed": 1,
@@ -12254,6 +12258,7 @@ export interface operations {
                      *             "connected": 1,
                      *             "active": 1,
                      *             "completed": 1,
+                     *             "voicemail": 1,
                      *             "no_answer": 1,
                      *             "busy": 1,
                      *             "failed": 1,
@@ -12481,6 +12486,7 @@ export interface operations {
                      *             "connected": 1,
                      *             "active": 1,
                      *             "completed": 1,
+                     *             "voicemail": 1,
                      *             "no_answer": 1,
                      *             "busy": 1,
                      *             "failed": 1,
@@ -12557,6 +12563,7 @@ export interface operations {
                      *             "connected": 1,
                      *             "active": 1,
                      *             "completed": 1,
+                     *             "voicemail": 1,
                      *             "no_answer": 1,
                      *             "busy": 1,
                      *             "failed": 1,
@@ -12657,6 +12664,7 @@ export interface operations {
                      *             "connected": 1,
                      *             "active": 1,
                      *             "completed": 1,
+                     *             "voicemail": 1,
                      *             "no_answer": 1,
                      *             "busy": 1,
                      *             "failed": 1,
@@ -12764,6 +12772,7 @@ export interface operations {
                      *             "connected": 1,
                      *             "active": 1,
                      *             "completed": 1,
+                     *             "voicemail": 1,
                      *             "no_answer": 1,
                      *             "busy": 1,
                      *             "failed": 1,

@@ -86,6 +86,7 @@ export function callStoreContract(open: OpenStore<CallStore>): void {
     const calls = [
       callRecord(workspace, { campaignId: campaign, status: 'completed', ...answered }),
       callRecord(workspace, { campaignId: campaign, status: 'completed', ...answered, minuteUnitsCharged: 0, creditUnitsCharged: 2000 }),
+      callRecord(workspace, { campaignId: campaign, status: 'completed', ...answered, endReason: 'voicemail', minuteUnitsCharged: 0, creditUnitsCharged: 2000 }),
       callRecord(workspace, { campaignId: campaign, status: 'in_progress', answeredAt }),
       callRecord(workspace, { campaignId: campaign, status: 'ringing' }),
       callRecord(workspace, { campaignId: campaign, status: 'busy' }),
@@ -101,24 +102,24 @@ export function callStoreContract(open: OpenStore<CallStore>): void {
     for (const call of calls) await store.createCall(call);
     expect(await store.getCall(workspace, calls[0]!.id)).toMatchObject({ campaignId: campaign, billedMinuteUnits: 2000 });
     expect(await store.summarizeCampaignCalls(workspace, campaign)).toEqual({
-      byStatus: { active: 2, completed: 2, no_answer: 1, busy: 1, failed: 2, canceled: 1 },
-      connected: 3,
-      billedMinuteUnits: 4000,
+      byStatus: { active: 2, completed: 2, voicemail: 1, no_answer: 1, busy: 1, failed: 2, canceled: 1 },
+      connected: 4,
+      billedMinuteUnits: 6000,
       minuteUnitsCharged: 1000,
-      creditUnitsCharged: 3000,
+      creditUnitsCharged: 5000,
     });
-    const none = { byStatus: { active: 0, completed: 0, no_answer: 0, busy: 0, failed: 0, canceled: 0 }, connected: 0, billedMinuteUnits: 0, minuteUnitsCharged: 0, creditUnitsCharged: 0 };
+    const none = { byStatus: { active: 0, completed: 0, voicemail: 0, no_answer: 0, busy: 0, failed: 0, canceled: 0 }, connected: 0, billedMinuteUnits: 0, minuteUnitsCharged: 0, creditUnitsCharged: 0 };
     expect(await store.summarizeCampaignCalls(workspace, newId())).toEqual(none);
 
     // An end and its charge count as soon as they are written.
-    const ringing = calls[3]!;
+    const ringing = calls[4]!;
     const ended = await store.updateCall(ringing.id, ringing.version, { status: 'completed', answeredAt: tick(), durationSeconds: 5, billedMinuteUnits: 1000 }, [], [], tick());
     await store.updateCall(ringing.id, ended!.version, { charged: true, minuteUnitsCharged: 0, creditUnitsCharged: 1000 }, [], [], tick());
     expect(await store.summarizeCampaignCalls(workspace, campaign)).toMatchObject({
       byStatus: { active: 1, completed: 3 },
-      connected: 4,
-      billedMinuteUnits: 5000,
-      creditUnitsCharged: 4000,
+      connected: 5,
+      billedMinuteUnits: 7000,
+      creditUnitsCharged: 6000,
     });
   });
 

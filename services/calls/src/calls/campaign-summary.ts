@@ -9,6 +9,7 @@ export const presentCampaignCallSummary = (totals: CampaignCallTotals): Campaign
     connected: totals.connected,
     active: totals.byStatus.active,
     completed: totals.byStatus.completed,
+    voicemail: totals.byStatus.voicemail,
     noAnswer: totals.byStatus.no_answer,
     busy: totals.byStatus.busy,
     failed: totals.byStatus.failed,

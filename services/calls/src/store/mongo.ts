@@ -142,7 +142,7 @@ export class MongoCallStore implements CallStore {
         { $match: { workspace_id: workspaceId, campaign_id: campaignId } },
         {
           $group: {
-            _id: '$status',
+            _id: { status: '$status', end_reason: '$end_reason' },
             calls: { $sum: 1 },
             connected: { $sum: { $cond: [{ $eq: [{ $type: '$answered_at' }, 'string'] }, 1, 0] } },
             billed_minute_units: { $sum: { $ifNull: ['$billed_minute_units', 0] } },
@@ -150,7 +150,7 @@ export class MongoCallStore implements CallStore {
             credit_units_charged: { $sum: '$credit_units_charged' },
           },
         },
-        { $project: { _id: 0, status: '$_id', calls: 1, connected: 1, billed_minute_units: 1, minute_units_charged: 1, credit_units_charged: 1 } },
+        { $project: { _id: 0, status: '$_id.status', end_reason: { $ifNull: ['$_id.end_reason', null] }, calls: 1, connected: 1, billed_minute_units: 1, minute_units_charged: 1, credit_units_charged: 1 } },
       ])
       .toArray();
     return campaignTotalsOf(rows);

@@ -174,9 +174,9 @@ export class SqliteCallStore implements CallStore {
 
   async summarizeCampaignCalls(workspaceId: string, campaignId: string): Promise<CampaignCallTotals> {
     const rows = this.sql(
-      `SELECT status, COUNT(*) AS calls, SUM(answered_at IS NOT NULL) AS connected, SUM(billed_minute_units) AS billed_minute_units,
+      `SELECT status, end_reason, COUNT(*) AS calls, SUM(answered_at IS NOT NULL) AS connected, SUM(billed_minute_units) AS billed_minute_units,
               SUM(minute_units_charged) AS minute_units_charged, SUM(credit_units_charged) AS credit_units_charged
-       FROM calls WHERE workspace_id = ? AND campaign_id = ? GROUP BY status`,
+       FROM calls WHERE workspace_id = ? AND campaign_id = ? GROUP BY status, end_reason`,
     ).all(workspaceId, campaignId) as CampaignStatusRow[];
     return campaignTotalsOf(rows);
   }

@@ -116,9 +116,12 @@ export interface CallFilter {
   createdTo?: string;
 }
 
-/** A campaign's calls: how many ended in each state (`active` the ones not ended) and their amounts summed. */
+/**
+ * A campaign's calls: how many ended in each state (`active` the ones not ended; `voicemail` the completed
+ * ones a voicemail box answered, not counted as `completed`) and their amounts summed.
+ */
 export interface CampaignCallTotals {
-  byStatus: Record<'active' | 'completed' | 'no_answer' | 'busy' | 'failed' | 'canceled', number>;
+  byStatus: Record<'active' | 'completed' | 'voicemail' | 'no_answer' | 'busy' | 'failed' | 'canceled', number>;
   /** Calls that were answered, ended or not. */
   connected: number;
   billedMinuteUnits: number;

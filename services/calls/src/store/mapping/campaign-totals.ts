@@ -1,10 +1,15 @@
-// A campaign's calls as both adapters read them (one row per call state, counted and summed by the
-// database) folded into the totals the store answers: the states not ended yet count as active.
+// A campaign's calls as both adapters read them (one row per call state and end reason, counted and
+// summed by the database) folded into the totals the store answers: the states not ended yet count as
+// active, and a completed call a voicemail box answered as voicemail.
 import { isEndedStatus, type CallStatusName } from '@voice/contracts/calls';
+import type { sessionEndReasons } from '../../sessions/sessions.js';
 import type { CampaignCallTotals } from '../store.js';
+
+const voicemailEndReason: (typeof sessionEndReasons)[number] = 'voicemail';
 
 export interface CampaignStatusRow {
   status: string;
+  end_reason: string | null;
   calls: number;
   connected: number;
   billed_minute_units: number;
@@ -14,7 +19,7 @@ export interface CampaignStatusRow {
 
 export function campaignTotalsOf(rows: readonly CampaignStatusRow[]): CampaignCallTotals {
   const totals: CampaignCallTotals = {
-    byStatus: { active: 0, completed: 0, no_answer: 0, busy: 0, failed: 0, canceled: 0 },
+    byStatus: { active: 0, completed: 0, voicemail: 0, no_answer: 0, busy: 0, failed: 0, canceled: 0 },
     connected: 0,
     billedMinuteUnits: 0,
     minuteUnitsCharged: 0,
@@ -22,11 +27,17 @@ export function campaignTotalsOf(rows: readonly CampaignStatusRow[]): CampaignCa
   };
   for (const row of rows) {
     const status = row.status as CallStatusName;
-    totals.byStatus[isEndedStatus(status) ? (status as Exclude<keyof CampaignCallTotals['byStatus'], 'active'>) : 'active'] += Number(row.calls);
+    totals.byStatus[stateOf(status, row.end_reason)] += Number(row.calls);
     totals.connected += Number(row.connected);
     totals.billedMinuteUnits += Number(row.billed_minute_units);
     totals.minuteUnitsCharged += Number(row.minute_units_charged);
     totals.creditUnitsCharged += Number(row.credit_units_charged);
   }
   return totals;
+}
+
+function stateOf(status: CallStatusName, endReason: string | null): keyof CampaignCallTotals['byStatus'] {
+  if (!isEndedStatus(status)) return 'active';
+  if (status === 'completed' && endReason === voicemailEndReason) return 'voicemail';
+  return status as Exclude<keyof CampaignCallTotals['byStatus'], 'active' | 'voicemail'>;
 }

@@ -14,7 +14,6 @@ import { openDialQueue } from './dialer/dial-job.js';
 import { ConnectCampaignCalls } from './peers/campaign-calls.js';
 import { ConnectCampaignPeers } from './peers/peers.js';
 import { campaignsRoutes, campaignsServiceNames } from './routes.js';
-import { MongoCampaignStore } from './store/mongo.js';
 import { SqliteCampaignStore } from './store/sqlite.js';
 import type { CampaignStore } from './store/store.js';
 
@@ -32,7 +31,7 @@ export async function startCampaignsService(env: Env, options: CampaignsOptions 
   const store = await openServiceStore<CampaignStore>(config.common, {
     service: 'campaigns',
     sqlite: (file) => new SqliteCampaignStore(file),
-    mongo: (uri, database) => MongoCampaignStore.connect(uri, database),
+    mongo: async (uri, database) => (await import('./store/mongo.js')).MongoCampaignStore.connect(uri, database),
   });
   return startService(async (onClose) => {
     onClose(() => store.close());

@@ -135,6 +135,8 @@ export class CallbackDialer {
           to: callback.phone,
           variables: callback.variables,
           metadata: callbackCallMetadata(callback),
+          // Its campaign's call: counted in the campaign's progress and stats like a lead's.
+          campaignId: campaign.id,
           idempotencyKey: `campaign-callback-${callback.id}`,
         })
       : ({ kind: 'refused', reason: 'the number the campaign calls from is no longer the workspace’s' } as const);

@@ -1,5 +1,7 @@
 // Calling windows for campaign tests on the real clock: zones where it is now midday (a window of
-// 09:00 to 17:00 every day is open there) or just past midnight (that window is closed there).
+// 09:00 to 17:00 every day is open there) or just past midnight (that window is closed there), and a workspace ready to run campaigns.
+import type { TestPlatform } from './platform.js';
+import { buySmsNumber } from './telephony.js';
 
 export const everyDay = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 
@@ -14,3 +16,13 @@ export function windowZones(now = new Date()): { open: string; closed: string } 
 
 /** 09:00 to 17:00 every day, in a zone where that is now (open) or not (closed) for leads without a zone of their own. */
 export const dayWindow = (state: 'open' | 'closed') => ({ days: everyDay, start: '09:00', end: '17:00', time_zone: windowZones()[state] });
+
+/** A funded workspace ready to run campaigns: a voice number to call from and an assistant. */
+export async function campaignWorkspace(platform: TestPlatform) {
+  const workspace = await platform.workspace({ plan: 'pro' });
+  await platform.fund(workspace.id, '20.0000', '0');
+  const number = await buySmsNumber(platform.api, workspace.key, { enable: false });
+  const assistant = await platform.api.post('/assistants', workspace.key, { name: 'Caller', first_message: 'Hello.' });
+  if (assistant.status !== 201) throw new Error(`the assistant was not created: ${assistant.status}`);
+  return { ...workspace, number, assistantId: assistant.body.data.id as string };
+}

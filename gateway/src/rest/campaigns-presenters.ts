@@ -35,6 +35,8 @@ export const presentCampaign = (campaign: Campaign): z.infer<typeof campaignSche
     window: settings.window,
     pacing: settings.pacing,
     retry: settings.retry,
+    schedule: settings.schedule ?? null,
+    next_run_at: toIso(campaign.nextRunAt),
     progress: { leads: presentLeadCounts(campaign.leads) },
     revision: campaign.revision,
     started_at: toIso(campaign.startedAt),

@@ -12,7 +12,8 @@ import type { RestRouter } from './router.js';
 import { pageOf } from './validate.js';
 
 const statesDescription =
-  'A campaign is `draft` when created; `running` after `POST /campaigns/{id}/start`; `stopped` after `POST /campaigns/{id}/stop`; `paused` and `completed` are set by the dialer (the wallet could not hold a call, named by `paused_reason` `insufficient_funds`; every lead is done); a paused campaign resumes with `POST /campaigns/{id}/start`. `scheduled` is a campaign waiting for its schedule.';
+  'A campaign is `draft` when created (`scheduled` when created with a `schedule`); `running` after `POST /campaigns/{id}/start`; `stopped` after `POST /campaigns/{id}/stop`; `paused` and `completed` are set by the dialer (the wallet could not hold a call, named by `paused_reason` `insufficient_funds`; every lead is done); a paused campaign resumes with `POST /campaigns/{id}/start`.\n\n' +
+  'Schedules: a campaign with `schedule` (`cron`, five fields or a nickname such as `@daily`, read in `time_zone`; 400 naming `schedule.cron` or `schedule.time_zone` when either is not valid, or the expression never occurs) starts on its own at each occurrence, exactly as `POST /campaigns/{id}/start` does (a targeted segment’s leads copied in, the dialer checking windows, pacing and suppression); `next_run_at` is the next occurrence. An occurrence that finds the campaign `running`, or without a lead left to call, is skipped (and logged); the schedule goes on. A `draft` given a schedule (on create or PATCH) becomes `scheduled`, and a `scheduled` one whose schedule is removed (`schedule: null`) a `draft` again; a `scheduled` campaign also starts by hand, stops only once running (409 `conflict` before), and is deleted as a draft is. A `stopped`, `paused` or `completed` campaign keeps its state when its schedule is set or removed, and with a schedule starts again at the next occurrence; a running one takes no schedule change (409 `conflict`, as for any setting but `name`, `pacing` and `window`). Occurrences are checked every few seconds by one dialer at a time; each fires once, however many dialers run; occurrences missed while no dialer ran fire once, late.';
 
 export function registerCampaignRoutes(rest: RestRouter, deps: RestDeps): void {
   const { campaigns } = deps.clients;
@@ -82,7 +83,7 @@ export function registerCampaignRoutes(rest: RestRouter, deps: RestDeps): void {
       id: 'updateCampaign',
       summary: 'Change a campaign’s settings',
       description:
-        'Each top-level setting sent replaces the stored one whole (send all of `window` to change its end); settings not sent stay. `expected_revision` must be the campaign’s current `revision` (409 `revision_conflict` otherwise). A running campaign takes changes of `name`, `pacing` and `window` only: any other setting is 409 `conflict` until it is stopped. References are checked as on create.',
+        'Each top-level setting sent replaces the stored one whole (send all of `window` to change its end); settings not sent stay. `expected_revision` must be the campaign’s current `revision` (409 `revision_conflict` otherwise). A running campaign takes changes of `name`, `pacing` and `window` only: any other setting (`schedule` included) is 409 `conflict` until it is stopped. References are checked as on create. Sending `schedule` sets it (`null` removes it) and recomputes `next_run_at`: a `draft` becomes `scheduled`, a `scheduled` campaign without a schedule a `draft` again (see `createCampaign` on schedules).',
       toolset: 'campaigns',
       response: dataOf(campaignSchema),
       mcp: { tool: 'update_campaign', annotations: toolHints.update },

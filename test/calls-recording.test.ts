@@ -2,7 +2,8 @@
 // time-limited address; the gateway checks it without a bearer and streams the WAV from the calls
 // service's media endpoint, byte ranges included. Altered or expired addresses are 403; another
 // workspace's call and a removed recording are 404.
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { Signer } from '@voice/runtime/signed-tokens';
 import { expectError } from './support/api-client.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 import { buySmsNumber, eventually } from './support/telephony.js';
@@ -100,14 +101,14 @@ test('an altered or expired address is 403 and serves nothing', async () => {
   await forbidden(unsigned.toString());
 
   // Signed correctly (the gateway's key is derived from the internal secret) but expired a minute ago.
-  const key256 = createHmac('sha256', Buffer.from(internalSecret, 'hex')).update('voice-recordings:download-url').digest();
+  const signer = new Signer(Buffer.from(internalSecret, 'hex'), 'voice-recordings:download-url');
   const expired = Math.floor(Date.now() / 1000) - 60;
-  const expiredSignature = createHmac('sha256', key256).update(`${workspaceId}\n${callId}\n${expired}`).digest('hex');
+  const expiredSignature = signer.sign(`${workspaceId}\n${callId}\n${expired}`);
   const expiredUrl = withParameter(withParameter(url, 'expires', String(expired)), 'signature', expiredSignature);
   await forbidden(expiredUrl);
   // The same scheme with a future expiry is accepted: the 403 above is the expiry's.
   const later = expired + 3600;
-  const laterSignature = createHmac('sha256', key256).update(`${workspaceId}\n${callId}\n${later}`).digest('hex');
+  const laterSignature = signer.sign(`${workspaceId}\n${callId}\n${later}`);
   expect((await fetch(withParameter(withParameter(url, 'expires', String(later)), 'signature', laterSignature))).status).toBe(200);
 });
 

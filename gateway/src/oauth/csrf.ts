@@ -1,8 +1,8 @@
 // CSRF protection of the login and consent form: a random nonce in an HttpOnly, SameSite
 // cookie, and in the form an HMAC of it that only this server can make.
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { constantTimeEqual } from '@voice/runtime/crypto';
+import type { Signer } from '@voice/runtime/signed-tokens';
 
 const cookieName = 'voice_oauth_csrf';
 
@@ -16,22 +16,18 @@ export function cookiesOf(req: Request): Record<string, string> {
 }
 
 export class CsrfGuard {
-  constructor(private readonly key: Buffer, private readonly secureCookies: () => boolean) {}
+  constructor(private readonly signer: Signer, private readonly secureCookies: () => boolean) {}
 
   /** Sets a fresh nonce cookie and returns the token the form must carry. */
   issue(res: Response): string {
     const nonce = randomBytes(32).toString('base64url');
     const secure = this.secureCookies() ? '; Secure' : '';
     res.append('Set-Cookie', `${cookieName}=${nonce}; Path=/oauth; HttpOnly; SameSite=Strict; Max-Age=1800${secure}`);
-    return this.tokenFor(nonce);
+    return this.signer.sign(nonce);
   }
 
   verify(req: Request, token: string | undefined): boolean {
     const nonce = cookiesOf(req)[cookieName];
-    return Boolean(nonce && token && constantTimeEqual(token, this.tokenFor(nonce)));
-  }
-
-  private tokenFor(nonce: string): string {
-    return createHmac('sha256', this.key).update(`csrf:${nonce}`).digest('base64url');
+    return Boolean(nonce && token && this.signer.verify(nonce, token));
   }
 }

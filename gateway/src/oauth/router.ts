@@ -1,10 +1,10 @@
 // The OAuth 2.0 endpoints outside /api/v1: discovery, registration, authorization, token and
 // revocation, each limited per client address.
 import express, { type Express } from 'express';
-import { deriveKey } from '@voice/runtime/crypto';
 import type { CallerSigner } from '@voice/runtime/caller';
 import type { ServiceClients } from '../clients.js';
 import type { WindowCounter } from '@voice/runtime/counters';
+import { Signer } from '@voice/runtime/signed-tokens';
 import { bodyParserFailure } from '../errors/body-parser.js';
 import { addressRateLimit } from './address-rate-limit.js';
 import { registerAuthorizeRoutes } from './authorize.js';
@@ -20,7 +20,7 @@ import { registerTokenRoutes } from './token.js';
 export interface OAuthOptions {
   clients: ServiceClients;
   signer: CallerSigner;
-  /** Keys for the page's CSRF tokens and login tickets are derived from this secret. */
+  /** The page's CSRF tokens and login tickets are signed with keys derived from this secret. */
   secret: Buffer;
   counter: WindowCounter;
   limits: { register: number; authorize: number; token: number };
@@ -29,7 +29,7 @@ export interface OAuthOptions {
   platformName: () => string;
 }
 
-const derivedKey = (secret: Buffer, purpose: string): Buffer => deriveKey(secret, `voice-oauth:${purpose}`);
+const signerFor = (secret: Buffer, purpose: string): Signer => new Signer(secret, `voice-oauth:${purpose}`);
 
 export function registerOAuthRoutes(app: Express, options: OAuthOptions): void {
   registerMetadataRoutes(app, options.publicUrl);
@@ -51,8 +51,8 @@ export function registerOAuthRoutes(app: Express, options: OAuthOptions): void {
   registerRegistrationRoute(router, deps);
   registerTokenRoutes(router, deps);
   registerAuthorizeRoutes(router, deps, {
-    csrf: new CsrfGuard(derivedKey(options.secret, 'csrf'), () => options.publicUrl().startsWith('https:')),
-    tickets: new LoginTickets(derivedKey(options.secret, 'login-ticket')),
+    csrf: new CsrfGuard(signerFor(options.secret, 'csrf'), () => options.publicUrl().startsWith('https:')),
+    tickets: new LoginTickets(signerFor(options.secret, 'login-ticket')),
     platformName: options.platformName,
   });
   // Body parser failures at these endpoints are OAuth errors, not API envelopes.

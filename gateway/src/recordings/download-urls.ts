@@ -1,7 +1,6 @@
-// Signed, time-limited download addresses of call recordings: an HMAC-SHA256 over the workspace,
-// the call and the expiry, with a key derived from the internal secret for this purpose only.
-import { createHmac } from 'node:crypto';
-import { constantTimeEqual, deriveKey } from '@voice/runtime/crypto';
+// Signed, time-limited download addresses of call recordings: the runtime's Signer over the
+// workspace, the call and the expiry, with a key derived from the internal secret for this purpose only.
+import { Signer } from '@voice/runtime/signed-tokens';
 
 export const recordingsPath = '/recordings';
 
@@ -13,16 +12,16 @@ export interface SignedRecording {
 }
 
 export class RecordingDownloadUrls {
-  private readonly key: Buffer;
+  private readonly signer: Signer;
 
   constructor(internalSecret: Buffer, private readonly ttlSeconds: number) {
-    this.key = deriveKey(internalSecret, 'voice-recordings:download-url');
+    this.signer = new Signer(internalSecret, 'voice-recordings:download-url');
   }
 
   /** The address of the call's recording from `baseUrl`, valid `ttlSeconds` from `now`. */
   sign(baseUrl: string, workspaceId: string, callId: string, now = Date.now()): { url: string; expiresAt: Date } {
     const expires = Math.floor(now / 1000) + this.ttlSeconds;
-    const query = new URLSearchParams({ workspace_id: workspaceId, expires: String(expires), signature: this.mac({ workspaceId, callId, expires }) });
+    const query = new URLSearchParams({ workspace_id: workspaceId, expires: String(expires), signature: this.signer.sign(signedText({ workspaceId, callId, expires })) });
     return { url: `${baseUrl}${recordingsPath}/${encodeURIComponent(callId)}?${query}`, expiresAt: new Date(expires * 1000) };
   }
 
@@ -31,11 +30,9 @@ export class RecordingDownloadUrls {
     const { workspace_id: workspaceId, expires, signature } = query;
     if (typeof workspaceId !== 'string' || typeof expires !== 'string' || typeof signature !== 'string' || !/^\d{1,12}$/.test(expires)) return undefined;
     const signed = { workspaceId, callId, expires: Number(expires) };
-    if (!constantTimeEqual(signature, this.mac(signed))) return undefined;
+    if (!this.signer.verify(signedText(signed), signature)) return undefined;
     return signed.expires * 1000 > now ? signed : undefined;
   }
-
-  private mac({ workspaceId, callId, expires }: SignedRecording): string {
-    return createHmac('sha256', this.key).update(`${workspaceId}\n${callId}\n${expires}`).digest('hex');
-  }
 }
+
+const signedText = ({ workspaceId, callId, expires }: SignedRecording): string => `${workspaceId}\n${callId}\n${expires}`;

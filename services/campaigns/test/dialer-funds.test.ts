@@ -8,12 +8,13 @@ import { join } from 'node:path';
 import { createRouterTransport } from '@connectrpc/connect';
 import { CallsService } from '@voice/proto/voice/calls/v1/calls';
 import { CallerSigner } from '@voice/runtime/caller';
-import { MemoryWindowCounter } from '@voice/runtime/counters';
+import { ConcurrencySlots, MemorySlotTable, MemoryWindowCounter } from '@voice/runtime/counters';
 import { serviceError } from '@voice/runtime/errors';
 import { jobDone } from '@voice/runtime/events';
 import { newId } from '@voice/runtime/ids';
 import { createLogger } from '@voice/runtime/logger';
 import { ConnectCallPlacer } from '../src/dialer/call-placer.js';
+import { callSlotGroup } from '../src/dialer/call-slots.js';
 import { Dialer } from '../src/dialer/dialer.js';
 import { SqliteCampaignStore } from '../src/store/sqlite.js';
 import { PlayedPeers } from './harness.js';
@@ -46,17 +47,19 @@ function dialerRefusing(refusal: Error) {
       },
     });
   });
+  const callSlots = new ConcurrencySlots(new MemorySlotTable(), { stillHeld: async () => true });
   const dialer = new Dialer({
     store,
     peers,
     calls: new ConnectCallPlacer(transport, new CallerSigner(Buffer.alloc(32, 7))),
     dialRates: new MemoryWindowCounter(60_000),
+    callSlots,
     now,
     logger: silent,
     // No outbox relay runs here: what a completion would publish is not this test's concern.
     wakeRelay: () => undefined,
   });
-  return { dialer, peers };
+  return { dialer, peers, callSlots };
 }
 
 async function runningCampaign(peers: PlayedPeers) {
@@ -75,13 +78,15 @@ const fundsRefusal = () =>
   });
 
 test('a call the wallet cannot fund leaves its lead pending with its attempt unspent and pauses the campaign', async () => {
-  const { dialer, peers } = dialerRefusing(fundsRefusal());
+  const { dialer, peers, callSlots } = dialerRefusing(fundsRefusal());
   const { workspace, campaign, leads } = await runningCampaign(peers);
 
   expect(await dialer.handle({ workspace, campaign: campaign.id, lead: leads[0]!.id, attempt: 1, run: startedAt })).toEqual(jobDone);
 
   expect(await store.getLead(workspace, leads[0]!.id)).toMatchObject({ status: 'pending', attempts: 0, callIds: [] });
   expect(await store.getCampaign(workspace, campaign.id)).toMatchObject({ status: 'paused', pausedReason: 'insufficient_funds', startedAt, revision: 2 });
+  // The call slot the dial took is given back: no call runs.
+  expect(await callSlots.holders(callSlotGroup(workspace, campaign.id))).toEqual([]);
   // The paused campaign dials no more: the other lead's job is dropped and the lead stays pending.
   expect(await dialer.handle({ workspace, campaign: campaign.id, lead: leads[1]!.id, attempt: 1, run: startedAt })).toEqual(jobDone);
   expect(await store.getLead(workspace, leads[1]!.id)).toMatchObject({ status: 'pending', attempts: 0 });
@@ -99,10 +104,11 @@ test('funds refusals of concurrent jobs pause the campaign once and fail no lead
 });
 
 test('any other conflict still fails the lead, and the campaign keeps running', async () => {
-  const { dialer, peers } = dialerRefusing(serviceError('conflict', 'the assistant cannot take calls'));
+  const { dialer, peers, callSlots } = dialerRefusing(serviceError('conflict', 'the assistant cannot take calls'));
   const { workspace, campaign, leads } = await runningCampaign(peers);
 
   await dialer.handle({ workspace, campaign: campaign.id, lead: leads[0]!.id, attempt: 1, run: startedAt });
+  expect(await callSlots.holders(callSlotGroup(workspace, campaign.id))).toEqual([]);
 
   expect(await store.getLead(workspace, leads[0]!.id)).toMatchObject({ status: 'failed', attempts: 1 });
   expect(await store.getCampaign(workspace, campaign.id)).toMatchObject({ status: 'running', pausedReason: null });

@@ -65,3 +65,39 @@ test('the callable leads of running campaigns are enqueued once, for the attempt
     [expected(pending[0]!, 1), expected(pending[1]!, 1), expected(retry, 2), expected(unfinished, 2)].sort((a, b) => a.lead.localeCompare(b.lead)),
   );
 });
+
+test('after a run was swept whole, a pass publishes only the leads whose job may be lost: retries, unfinished claims, leads added since the start', async () => {
+  const workspace = newId();
+  const startedAt = '2026-11-24T10:00:00.000Z';
+  const running = campaignRecord(workspace, { status: 'running', startedAt });
+  await store.insertCampaign(running);
+  const before = { createdAt: '2026-11-24T09:00:00.000Z', updatedAt: '2026-11-24T09:00:00.000Z' };
+  const pendingAtStart = [leadRecord(running, before), leadRecord(running, before), leadRecord(running, before)];
+  await store.insertLeads(pendingAtStart);
+  const published: string[] = [];
+  const counted = Object.create(queue) as DialQueue;
+  counted.enqueue = (job, jobId) => {
+    published.push(job.lead);
+    return queue.enqueue(job, jobId);
+  };
+  const job = dialRecoveryJob({ store, queue: counted });
+  const at = (time: string) => ({ ...run, now: new Date(time) });
+
+  // The first pass sweeps the run whole: its start may have stopped before its jobs.
+  expect(await job.run(at('2026-11-24T10:05:00.000Z'))).toBe(3);
+  expect(published).toHaveLength(3);
+
+  const retry = leadRecord(running, { ...before, status: 'retry_scheduled', attempts: 1, callIds: ['call-a'] });
+  const unfinished = leadRecord(running, { ...before, status: 'calling', attempts: 1, callIds: [] });
+  const inCall = leadRecord(running, { ...before, status: 'calling', attempts: 1, callIds: ['call-c'] });
+  const addedWhileRunning = leadRecord(running, { createdAt: '2026-11-24T10:07:00.000Z', updatedAt: '2026-11-24T10:07:00.000Z' });
+  await store.insertLeads([retry, unfinished, inCall, addedWhileRunning]);
+  published.length = 0;
+  expect(await job.run(at('2026-11-24T10:10:00.000Z'))).toBe(3);
+  expect([...published].sort()).toEqual([retry.id, unfinished.id, addedWhileRunning.id].sort());
+
+  // A day on, the run is swept whole again: a job that waited beyond the queue's limits is back.
+  published.length = 0;
+  expect(await job.run(at('2026-11-25T10:06:00.000Z'))).toBe(0);
+  expect([...published].sort()).toEqual([...pendingAtStart.map((lead) => lead.id), retry.id, unfinished.id, addedWhileRunning.id].sort());
+});

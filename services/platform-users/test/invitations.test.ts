@@ -8,9 +8,9 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import { SecretBox } from '@voice/runtime/crypto';
 import { errorDetailOf } from '@voice/runtime/errors';
 import { newId } from '@voice/runtime/ids';
+import { oneUseSecretHash } from '@voice/runtime/signed-tokens';
 import { connectDownstreams, type Downstreams } from '../src/downstream/clients.js';
 import { Invitations } from '../src/invitations/invitations.js';
-import { invitationTokenHash } from '../src/invitations/tokens.js';
 import { openSqlitePlatformUsersStore } from '../src/store/sqlite.js';
 import type { PlatformUsersStore } from '../src/store/store.js';
 import { startRealServices, type RealServices } from './real-services.js';
@@ -95,7 +95,7 @@ describe('Invitations', () => {
     expect(text).toContain(`https://voice.example.net/invitations/${token}`);
     expect(text).toContain('2026-11-29T10:00:00Z');
     expect(html).toContain('Acme &lt;Voice&gt;');
-    const stored = await store.findInvitationByTokenHash(invitationTokenHash(token));
+    const stored = await store.findInvitationByTokenHash(oneUseSecretHash(token));
     expect(stored).toMatchObject({ userId, platformWorkspaceId: platform.id, email, expiresAt: '2026-11-29T10:00:00.000Z', acceptedAt: null });
     expect(JSON.stringify(stored)).not.toContain(token);
     expect(Object.fromEntries(await store.invitationStatuses([userId]))).toEqual({ [userId]: 'pending' });
@@ -162,7 +162,7 @@ describe('Invitations', () => {
     expect(codeOf(rejected[0]!.reason)).toBe(Code.NotFound);
     const [winner, loser] = results[0]!.status === 'fulfilled' ? ['first long password', 'second long password'] : ['second long password', 'first long password'];
     expect([await signsIn(email, winner), await signsIn(email, loser)]).toEqual([true, false]);
-    expect((await store.findInvitationByTokenHash(invitationTokenHash(token)))?.acceptedAt).toBe(now.toISOString());
+    expect((await store.findInvitationByTokenHash(oneUseSecretHash(token)))?.acceptedAt).toBe(now.toISOString());
   });
 
   test('a user who has a password already (an accept whose marking was lost) gets the invitation closed', async () => {
@@ -179,7 +179,7 @@ describe('Invitations', () => {
     try {
       const error = await invitations.accept(token, 'a long enough password', '', 'req').catch((failure: unknown) => failure);
       expect([codeOf(error), (error as ConnectError).rawMessage]).toEqual([Code.Unavailable, 'the identity service is unavailable; retry shortly']);
-      expect((await store.findInvitationByTokenHash(invitationTokenHash(token)))?.acceptedAt).toBeNull();
+      expect((await store.findInvitationByTokenHash(oneUseSecretHash(token)))?.acceptedAt).toBeNull();
     } finally {
       await services.start('identity');
     }

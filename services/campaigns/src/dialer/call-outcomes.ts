@@ -1,20 +1,22 @@
 // Follows the calls service's ended calls (calls.calls.ended) for the calls campaigns placed: each
-// ends its lead's attempt (completed, a retry scheduled and enqueued, or failed) and may complete the
-// campaign. A lead moves only while it is calling for that attempt, so a redelivered event changes nothing.
+// ends its lead's attempt (completed, a retry scheduled and enqueued, or failed), gives its call
+// slot back, and may complete the campaign. A lead moves only while it is calling for that attempt, so a redelivered event changes nothing.
 import { fromBinary, type JsonObject } from '@bufbuild/protobuf';
 import { callEndedSubject, callStream, durableNames, type Consumption, type EventStream } from '@voice/runtime/events';
 import type { Logger } from '@voice/runtime/logger';
 import { CallChangedSchema } from '@voice/proto/voice/calls/v1/events';
 import { callOutcomeOf, leadStatusAfter } from '../domain/lead-outcome.js';
 import type { CampaignStore } from '../store/store.js';
-import { completeIfDone } from './campaign-completion.js';
+import { callSlotGroup, callSlotHolder, type CallSlots } from './call-slots.js';
 import { enqueueNextAttempt, type DialQueue } from './dial-job.js';
+import { completeIfDone } from './running-campaign.js';
 
 const concurrency = 8;
 
 export interface CallOutcomeDeps {
   store: CampaignStore;
   queue: DialQueue;
+  callSlots: CallSlots;
   now: () => Date;
   /** Asks the outbox relay to publish now (after a campaign completed). */
   wakeRelay: () => void;
@@ -33,10 +35,11 @@ export async function applyCallEnd(deps: CallOutcomeDeps, workspaceId: string, c
   const outcome = callOutcomeOf(call.status, call.endReason);
   if (!placed || !outcome) return;
   const campaign = await deps.store.getCampaign(workspaceId, placed.campaignId);
-  if (!campaign) return;
-  const status = leadStatusAfter(outcome, placed.attempt, campaign.settings.retry);
-  const lead = await deps.store.transitionLead(workspaceId, placed.leadId, { statuses: ['calling'], attempts: placed.attempt }, { status, addCallId: call.id }, deps.now().toISOString());
-  if (!lead) return;
+  const lead = campaign && (await deps.store.transitionLead(workspaceId, placed.leadId, { statuses: ['calling'], attempts: placed.attempt }, { status: leadStatusAfter(outcome, placed.attempt, campaign.settings.retry), addCallId: call.id }, deps.now().toISOString()));
+  // The call is over whatever became of its lead (the campaign deleted, the event a redelivery).
+  await deps.callSlots.release(callSlotGroup(workspaceId, placed.campaignId), callSlotHolder(placed.leadId, placed.attempt));
+  if (!campaign || !lead) return;
+  const { status } = lead;
   deps.logger.debug('campaign call ended', { campaignId: campaign.id, leadId: lead.id, callId: call.id, outcome, status });
   // A retry of a stopped campaign waits for its next start, which enqueues it.
   if (status === 'retry_scheduled' && campaign.status === 'running' && campaign.startedAt) await enqueueNextAttempt(deps.queue, lead, campaign.startedAt);

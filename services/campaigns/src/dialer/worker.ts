@@ -14,11 +14,11 @@ import { openServiceStore } from '@voice/runtime/store';
 import { readCampaignsConfig } from '../config.js';
 import { campaignsRetentionJob } from '../retention.js';
 import { ConnectCampaignPeers } from '../peers/peers.js';
-import { MongoCampaignStore } from '../store/mongo.js';
 import { SqliteCampaignStore } from '../store/sqlite.js';
 import type { CampaignStore } from '../store/store.js';
 import { ConnectCallPlacer } from './call-placer.js';
 import { consumeCallOutcomes } from './call-outcomes.js';
+import { openCallSlots } from './call-slots.js';
 import { openDialQueue } from './dial-job.js';
 import { Dialer } from './dialer.js';
 import { dialRecoveryJob } from './recovery-job.js';
@@ -45,7 +45,7 @@ export async function startCampaignDialer(env: Env, options: CampaignDialerOptio
     const store = await openServiceStore<CampaignStore>(config.common, {
       service: 'campaigns',
       sqlite: (file) => new SqliteCampaignStore(file),
-      mongo: (uri, database) => MongoCampaignStore.connect(uri, database),
+      mongo: async (uri, database) => (await import('../store/mongo.js')).MongoCampaignStore.connect(uri, database),
     });
     onClose(() => store.close());
     let events = options.events;
@@ -71,11 +71,13 @@ export async function startCampaignDialer(env: Env, options: CampaignDialerOptio
     const peers = new ConnectCampaignPeers({ assistants: channel('assistants', config.assistantsUrl), telephony }, signer);
     const calls = new ConnectCallPlacer(channel('calls', config.callsUrl), signer);
     const queue = await openDialQueue(events, logger.child({ component: 'dial-queue' }));
-    const outcomes = await consumeCallOutcomes(events, { store, queue, now, wakeRelay, logger: logger.child({ component: 'call-outcomes' }) });
+    const callSlots = await openCallSlots(config.common, store);
+    onClose(() => callSlots.close());
+    const outcomes = await consumeCallOutcomes(events, { store, queue, callSlots, now, wakeRelay, logger: logger.child({ component: 'call-outcomes' }) });
     onClose(() => outcomes.stop());
     const dialRates = await openWindowCounter(config.common, campaignDialBucket, 60_000, (error) => logger.warn('dial rate counter unavailable; counting in this dialer', { error }));
     onClose(() => dialRates.close());
-    const dialer = new Dialer({ store, peers, calls, dialRates, now, wakeRelay, logger: logger.child({ component: 'dialer' }) });
+    const dialer = new Dialer({ store, peers, calls, dialRates, callSlots, now, wakeRelay, logger: logger.child({ component: 'dialer' }) });
     const worker = await queue.work((job) => dialer.handle(job), { concurrency: dialConcurrency });
     onClose(() => worker.stop());
     const jobs = await startPeriodicJobs(config.common, 'campaigns-dialer', { logger, clock: options.clock }, [

@@ -10,7 +10,7 @@ import type { AddLeadRequest, AddLeadsRequest, LeadsService, ListLeadsRequest, R
 import { addLeadBodySchema, addLeadsBodySchema, leadStatuses, type LeadRowOutcome, type LeadStatus } from '@voice/contracts/campaigns';
 import { parseE164 } from '@voice/contracts/telephony';
 import type { CampaignsDeps } from '../deps.js';
-import { completeIfDone } from '../dialer/campaign-completion.js';
+import { completeIfDone } from '../dialer/running-campaign.js';
 import { storedFilter } from '../domain/segment-filter.js';
 import { loadCampaign, loadSegment } from '../lookups.js';
 import { presentLead } from '../presenter.js';

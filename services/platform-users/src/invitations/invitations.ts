@@ -7,10 +7,10 @@ import { passwordIssue } from '@voice/runtime/accounts';
 import type { SecretBox } from '@voice/runtime/crypto';
 import { invalidRequest, notFound } from '@voice/runtime/errors';
 import { newId } from '@voice/runtime/ids';
+import { oneUseSecret, oneUseSecretHash, oneUseSecretPattern } from '@voice/runtime/signed-tokens';
 import type { IdentityCalls } from '../downstream/identity.js';
 import type { CustomDomainStore, InvitationRecord, InvitationStore } from '../store/store.js';
 import { invitationBaseUrl, invitationLink, invitationMessage } from './message.js';
-import { invitationTokenHash, looksLikeInvitationToken, newInvitationToken } from './tokens.js';
 
 export interface InvitationsDeps {
   store: InvitationStore & Pick<CustomDomainStore, 'get'>;
@@ -52,7 +52,8 @@ export class Invitations {
   /** Stores the invitation and its e-mail together; sending is the relay's business. */
   async invite(invitation: NewInvitation): Promise<void> {
     const { store, box } = this.deps;
-    const token = newInvitationToken();
+    // The token travels in the link; only its hash is stored, so a copy of the database invites nobody.
+    const token = oneUseSecret();
     const now = this.deps.now();
     const expiresAt = new Date(now.getTime() + this.deps.ttlHours * hourMs);
     const domain = await store.get(invitation.platform.id, now.toISOString());
@@ -61,14 +62,14 @@ export class Invitations {
       to: invitation.email,
       userName: invitation.name,
       platformName: invitation.platform.name,
-      link: invitationLink(baseUrl, token),
+      link: invitationLink(baseUrl, token.secret),
       expiresAt,
       signIn: invitation.membership?.signIn ?? false,
     });
     await store.insertInvitationWithMail(
       {
         id: newId(),
-        tokenHash: invitationTokenHash(token),
+        tokenHash: token.hash,
         userId: invitation.userId,
         platformWorkspaceId: invitation.platform.id,
         workspaceId: invitation.membership?.workspaceId ?? null,
@@ -149,7 +150,7 @@ export class Invitations {
   }
 
   private async pending(token: string, realmWorkspaceId: string): Promise<InvitationRecord> {
-    const invitation = looksLikeInvitationToken(token) ? await this.deps.store.findInvitationByTokenHash(invitationTokenHash(token)) : undefined;
+    const invitation = oneUseSecretPattern.test(token) ? await this.deps.store.findInvitationByTokenHash(oneUseSecretHash(token)) : undefined;
     if (!invitation || invitation.acceptedAt !== null || Date.parse(invitation.expiresAt) <= this.deps.now().getTime()) throw notFound('invitation');
     // A tenant's domain serves its own realm's invitations only.
     if (realmWorkspaceId && invitation.platformWorkspaceId !== realmWorkspaceId) throw notFound('invitation');

@@ -3,6 +3,8 @@
 // exact: conflicts are retried, never mistaken for an outage; entries expire with the bucket's TTL.
 import type { KV, NatsConnection } from 'nats';
 import { closeNats, connectNats, isRevisionConflict } from '../nats/index.js';
+import { PerKeyQueue } from './per-key-queue.js';
+import { retryRevisionConflicts, revisionConflict } from './revision-conflicts.js';
 import type { WindowCount, WindowCounter } from './window-counter.js';
 
 /** The longest one KV operation of a hit may take. */
@@ -14,13 +16,12 @@ const hitTimeoutMs = 1_000;
  * second), never let through uncounted and never counted in memory, since the bucket works.
  */
 const contendedForMs = 5_000;
-const maxBackoffMs = 20;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /** KV keys allow only [-/_=.a-zA-Z0-9]; anything else (IPv6 colons) is hex-encoded. */
-const safeKey = (key: string): string => (/^[-/_=.a-zA-Z0-9]+$/.test(key) ? key : Buffer.from(key).toString('hex'));
+export const safeKey = (key: string): string => (/^[-/_=.a-zA-Z0-9]+$/.test(key) ? key : Buffer.from(key).toString('hex'));
 
 export class NatsWindowCounter implements WindowCounter {
   private constructor(
@@ -30,8 +31,8 @@ export class NatsWindowCounter implements WindowCounter {
     private readonly clock: () => number,
   ) {}
 
-  /** Per key, the hit of this replica that is updating it (hits of one key run one after another). */
-  private readonly inFlight = new Map<string, Promise<void>>();
+  /** Hits of one key run one after another in this replica. */
+  private readonly perKey = new PerKeyQueue();
 
   /** `replicas`: copies of the bucket in a NATS cluster (VOICE_NATS_REPLICAS). */
   static async connect(url: string, bucket: string, windowMs: number, clock: () => number = Date.now, replicas = 1): Promise<NatsWindowCounter> {
@@ -43,19 +44,8 @@ export class NatsWindowCounter implements WindowCounter {
   }
 
   async hit(key: string): Promise<WindowCount> {
-    // One update at a time per key in this replica: requests of one account do not race each other
-    // for the same revision, so compare-and-set conflicts come only from other replicas.
-    const previous = this.inFlight.get(key) ?? Promise.resolve();
-    const hit = previous.then(() => this.increment(key));
-    const settled = hit.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.inFlight.set(key, settled);
-    void settled.then(() => {
-      if (this.inFlight.get(key) === settled) this.inFlight.delete(key);
-    });
-    return hit;
+    // Requests of one account do not race each other for the same revision: conflicts come only from other replicas.
+    return this.perKey.run(key, () => this.increment(key));
   }
 
   /**
@@ -68,24 +58,25 @@ export class NatsWindowCounter implements WindowCounter {
     const windowStart = now - (now % this.windowMs);
     const resetAt = windowStart + this.windowMs;
     const entryKey = `${safeKey(key)}.${windowStart}`;
-    const giveUpAt = performance.now() + contendedForMs;
-    for (let attempt = 0; ; attempt += 1) {
-      const entry = await this.kv.get(entryKey);
-      try {
-        if (!entry || entry.operation !== 'PUT') {
-          await this.kv.create(entryKey, encoder.encode('1'));
-          return { count: 1, resetAt };
+    return retryRevisionConflicts(
+      async () => {
+        const entry = await this.kv.get(entryKey);
+        try {
+          if (!entry || entry.operation !== 'PUT') {
+            await this.kv.create(entryKey, encoder.encode('1'));
+            return { count: 1, resetAt };
+          }
+          const count = Number(decoder.decode(entry.value)) + 1;
+          await this.kv.update(entryKey, encoder.encode(String(count)), entry.revision);
+          return { count, resetAt };
+        } catch (error) {
+          if (!isRevisionConflict(error)) throw error;
+          return revisionConflict;
         }
-        const count = Number(decoder.decode(entry.value)) + 1;
-        await this.kv.update(entryKey, encoder.encode(String(count)), entry.revision);
-        return { count, resetAt };
-      } catch (error) {
-        if (!isRevisionConflict(error)) throw error;
-      }
-      // Replicas that keep colliding back off, each by a random share, so one of them wins the next round.
-      if (performance.now() >= giveUpAt) return { count: Number.MAX_SAFE_INTEGER, resetAt: Math.min(resetAt, this.clock() + 1_000) };
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(maxBackoffMs, 2 ** attempt)));
-    }
+      },
+      contendedForMs,
+      () => ({ count: Number.MAX_SAFE_INTEGER, resetAt: Math.min(resetAt, this.clock() + 1_000) }),
+    );
   }
 
   async close(): Promise<void> {

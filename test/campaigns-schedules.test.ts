@@ -4,7 +4,7 @@
 // leads are called; an occurrence finding no lead to call, or the campaign running, is skipped, and
 // the schedule goes on. The dialer checks the schedules on a lease (runs on the cluster topology too).
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
-import { campaignWorkspace, dayWindow } from './support/campaigns.js';
+import { callingWorkspace, dayWindow } from './support/campaigns.js';
 import { eventually } from './support/telephony.js';
 
 let platform: TestPlatform;
@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => platform.close());
 
-const ready = () => campaignWorkspace(platform);
+const ready = () => callingWorkspace(platform, { credits: '20.0000', minutes: '0' });
 type Ready = Awaited<ReturnType<typeof ready>>;
 
 const everyMinute = { cron: '* * * * *', time_zone: 'America/New_York' };

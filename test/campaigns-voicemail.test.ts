@@ -3,7 +3,7 @@
 // retried when the retry policy lists `voicemail` and fails once its attempts are spent; without it
 // in the policy the lead is completed after one call.
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
-import { campaignWorkspace, dayWindow } from './support/campaigns.js';
+import { callingWorkspace, dayWindow } from './support/campaigns.js';
 import { eventually } from './support/telephony.js';
 
 let platform: TestPlatform;
@@ -17,7 +17,7 @@ afterAll(() => platform.close());
 const voicemailBox = '+15005550010';
 
 async function campaignWithVoicemailLead(retryOn: string[]) {
-  const ws = await campaignWorkspace(platform);
+  const ws = await callingWorkspace(platform, { credits: '20.0000', minutes: '0' });
   const created = await platform.api.post('/campaigns', ws.key, {
     name: 'Voicemail',
     assistant_id: ws.assistantId,

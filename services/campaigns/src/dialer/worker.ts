@@ -1,6 +1,7 @@
 // Starts the campaigns dialer: the store, the outbox relay (campaigns' completions, which only the
-// dialer makes), the dial queue's and the callback queue's workers, the consumer of the calls' ends, the recovery and pruning
-// jobs and the due-callbacks job (on leases) and a server answering only health checks; its own process in the
+// dialer makes), the dial queue's and the callback queue's workers, the consumer of the calls' ends,
+// the recovery and pruning jobs, the schedules' starts and the due-callbacks job (on leases) and a
+// server answering only health checks; its own process in the
 // distributed mode (src/dialer/main.ts), a part of the platform's process when embedded. Stops in reverse.
 import { CallerSigner } from '@voice/runtime/caller';
 import { readListenAddress, type Env } from '@voice/runtime/config';
@@ -25,6 +26,7 @@ import { callbackScanJob } from './callback-scan-job.js';
 import { openDialQueue } from './dial-job.js';
 import { Dialer } from './dialer.js';
 import { dialRecoveryJob } from './recovery-job.js';
+import { campaignScheduleJob } from './schedule-job.js';
 
 /** Jobs one dialer handles at once: each waits mostly on the calls service. */
 const dialConcurrency = 4;
@@ -88,6 +90,7 @@ export async function startCampaignDialer(env: Env, options: CampaignDialerOptio
     onClose(() => callbackWorker.stop());
     const jobs = await startPeriodicJobs(config.common, 'campaigns-dialer', { logger, clock: options.clock }, [
       dialRecoveryJob({ store, queue }),
+      campaignScheduleJob({ store, dialQueue: queue, now, logger: logger.child({ component: 'schedules' }) }),
       callbackScanJob({ store, queue: callbackQueue }),
       campaignsRetentionJob(store, config.common.retention),
     ]);

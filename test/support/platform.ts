@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
+import { passwordHashCost } from '@voice/identity';
 import { startPlatform, type RunningCluster, type RunningPlatform } from '@voice/platform';
 import { BillingService } from '@voice/proto/voice/billing/v1/billing';
 import { IdentityService } from '@voice/proto/voice/identity/v1/identity';
@@ -67,7 +68,7 @@ export const newRootKey = (): string => `svc_${randomBase62(40)}`;
  * suites that sign many users in stay quick on two shared cores. test/password-hashes.test.ts runs
  * the default cost (2^17) and its rehashing.
  */
-export const testPasswordHashCost = '14';
+export const testPasswordHashCost = String(passwordHashCost.min);
 
 let emailCounter = 0;
 /** An e-mail address no other test in this process uses. */

@@ -19,7 +19,6 @@ import { ProviderKeyTester } from './inference/provider-key-test.js';
 import { Ingestion } from './ingestion/ingestion.js';
 import { assistantsRetentionJob } from './retention.js';
 import { assistantsRoutes, assistantsServiceNames } from './routes.js';
-import { MongoAssistantsStore } from './store/mongo.js';
 import { SqliteAssistantsStore } from './store/sqlite.js';
 import type { AssistantsStore } from './store/store.js';
 
@@ -35,7 +34,7 @@ export async function startAssistantsService(env: Env, options: AssistantsOption
   const store = await openServiceStore<AssistantsStore>(config.common, {
     service: 'assistants',
     sqlite: (file) => new SqliteAssistantsStore(file),
-    mongo: (uri, database) => MongoAssistantsStore.connect(uri, database),
+    mongo: async (uri, database) => (await import('./store/mongo.js')).MongoAssistantsStore.connect(uri, database),
   });
   return startService(async (onClose) => {
     onClose(() => store.close());

@@ -17,7 +17,6 @@ import { HoldSweeper } from './holds/hold-sweeper.js';
 import { billingRetentionJob } from './retention.js';
 import { IdentityIssuerLookup, type IssuerLookup } from './wallets/issuers.js';
 import { billingRoutes, billingServiceNames } from './routes.js';
-import { MongoBillingStore } from './store/mongo.js';
 import { SqliteBillingStore } from './store/sqlite.js';
 import type { BillingStore } from './store/store.js';
 import { UsageConsumer } from './usage/usage-consumer.js';
@@ -58,7 +57,7 @@ export async function startBillingService(env: Env, options: BillingOptions = {}
     const store = await openServiceStore<BillingStore>(config.common, {
       service: 'billing',
       sqlite: (file) => new SqliteBillingStore(file),
-      mongo: (uri, database) => MongoBillingStore.connect(uri, database),
+      mongo: async (uri, database) => (await import('./store/mongo.js')).MongoBillingStore.connect(uri, database),
     });
     onClose(() => store.close());
     const relay = await startWalletEventRelay(store.outbox, events, logger);

@@ -30,7 +30,6 @@ import { SessionTokens } from './domain/session-token.js';
 import { ConnectCallPeers } from './peers/peers.js';
 import { callsRetentionJob } from './retention.js';
 import { callsRoutes, callsServiceNames } from './routes.js';
-import { MongoCallStore } from './store/mongo.js';
 import { SqliteCallStore } from './store/sqlite.js';
 import type { CallStore } from './store/store.js';
 
@@ -49,7 +48,7 @@ export async function startCallsService(env: Env, options: CallsOptions = {}): P
   const store = await openServiceStore<CallStore>(config.common, {
     service: 'calls',
     sqlite: (file) => new SqliteCallStore(file),
-    mongo: (uri, database) => MongoCallStore.connect(uri, database),
+    mongo: async (uri, database) => (await import('./store/mongo.js')).MongoCallStore.connect(uri, database),
   });
   return startService(async (onClose) => {
     onClose(() => store.close());

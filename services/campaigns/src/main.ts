@@ -13,7 +13,6 @@ import { readCampaignsConfig } from './config.js';
 import { openDialQueue } from './dialer/dial-job.js';
 import { ConnectCampaignPeers } from './peers/peers.js';
 import { campaignsRoutes, campaignsServiceNames } from './routes.js';
-import { MongoCampaignStore } from './store/mongo.js';
 import { SqliteCampaignStore } from './store/sqlite.js';
 import type { CampaignStore } from './store/store.js';
 
@@ -31,7 +30,7 @@ export async function startCampaignsService(env: Env, options: CampaignsOptions 
   const store = await openServiceStore<CampaignStore>(config.common, {
     service: 'campaigns',
     sqlite: (file) => new SqliteCampaignStore(file),
-    mongo: (uri, database) => MongoCampaignStore.connect(uri, database),
+    mongo: async (uri, database) => (await import('./store/mongo.js')).MongoCampaignStore.connect(uri, database),
   });
   return startService(async (onClose) => {
     onClose(() => store.close());

@@ -17,7 +17,6 @@ import { PasswordHasher } from './users/passwords.js';
 import { ensurePlatformClient } from './oauth/platform-client.js';
 import { identityRetentionJob } from './retention.js';
 import { identityRoutes, identityServiceNames } from './routes.js';
-import { connectMongoIdentityStore } from './store/mongo.js';
 import { openSqliteIdentityStore } from './store/sqlite.js';
 import type { IdentityStore } from './store/store.js';
 
@@ -46,7 +45,7 @@ export async function startIdentityService(env: Env, options: IdentityOptions = 
     const store = await openServiceStore<IdentityStore>(config.common, {
       service: 'identity',
       sqlite: openSqliteIdentityStore,
-      mongo: connectMongoIdentityStore,
+      mongo: async (uri, database) => (await import('./store/mongo.js')).connectMongoIdentityStore(uri, database),
     });
     onClose(() => store.close());
     await bootstrapRoot(store, {

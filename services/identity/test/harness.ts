@@ -13,7 +13,7 @@ import { credentialsRevokedSubject, InProcessNotifier } from '@voice/runtime/nat
 import { bootstrapRoot } from '../src/workspaces/bootstrap.js';
 import type { ClientMetadataFetcher } from '../src/oauth/metadata-fetch.js';
 import { ensurePlatformClient } from '../src/oauth/platform-client.js';
-import { PasswordHasher, passwordHashCost } from '../src/users/passwords.js';
+import { PasswordHasher } from '../src/users/passwords.js';
 import { identityRoutes } from '../src/routes.js';
 import { openSqliteIdentityStore } from '../src/store/sqlite.js';
 import { routerClient, serverClient } from '../../runtime/test/service-tiers.js';
@@ -21,6 +21,13 @@ import { routerClient, serverClient } from '../../runtime/test/service-tiers.js'
 export { failure } from '../../runtime/test/service-tiers.js';
 
 const logger = createLogger({ service: 'identity-test', level: 'silent' });
+
+/**
+ * scrypt's N (a power of two) the harness hashes at: 2^11, a few milliseconds a hash, below what
+ * VOICE_PASSWORD_HASH_COST accepts (passwordHashCost.min), so production cannot run at it. It stays
+ * above the lowest cost a stored hash may have (2^10), which sign-in.service.test.ts rehashes.
+ */
+export const harnessPasswordHashCost = 11;
 const dir = mkdtempSync(join(tmpdir(), 'identity-service-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -46,8 +53,8 @@ export async function setup(options: HarnessOptions = {}) {
   };
   await bootstrapRoot(store, { rootApiKey: undefined, logger, announce: (line) => announced.push(line) });
   await ensurePlatformClient(store, clock.now());
-  // The lowest cost VOICE_PASSWORD_HASH_COST allows: these tests are about rules, sign-in.test.ts about the hashes.
-  const routes = identityRoutes({ store, notifier, now: clock.now, fetchClientMetadata: options.fetchClientMetadata, passwords: new PasswordHasher(passwordHashCost.min) });
+  // These tests are about rules, sign-in.service.test.ts about the hashes: see harnessPasswordHashCost.
+  const routes = identityRoutes({ store, notifier, now: clock.now, fetchClientMetadata: options.fetchClientMetadata, passwords: new PasswordHasher(harnessPasswordHashCost) });
   const served = options.tier === 'server' ? await serverClient(IdentityService, routes, { logger }) : undefined;
   const tier = served ?? routerClient(IdentityService, routes, { logger });
   const { client, as, internal: gateway } = tier;

@@ -20,7 +20,6 @@ import { MailRelay } from './mail/relay.js';
 import { SmtpMailer } from './mail/smtp-mailer.js';
 import { platformUsersRetentionJob } from './retention.js';
 import { platformUsersRoutes, platformUsersServiceNames } from './routes.js';
-import { connectMongoPlatformUsersStore } from './store/mongo.js';
 import { openSqlitePlatformUsersStore } from './store/sqlite.js';
 import type { PlatformUsersStore } from './store/store.js';
 
@@ -39,7 +38,7 @@ export async function startPlatformUsersService(env: Env, options: PlatformUsers
   const store = await openServiceStore<PlatformUsersStore>(config.common, {
     service: 'platform-users',
     sqlite: openSqlitePlatformUsersStore,
-    mongo: connectMongoPlatformUsersStore,
+    mongo: async (uri, database) => (await import('./store/mongo.js')).connectMongoPlatformUsersStore(uri, database),
   }).catch((error: unknown) => {
     mailer.close();
     throw error;

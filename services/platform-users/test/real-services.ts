@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createClient, type Client } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import { startBillingService } from '@voice/billing';
-import { startIdentityService } from '@voice/identity';
+import { passwordHashCost, startIdentityService } from '@voice/identity';
 import { BillingService, type Transaction } from '@voice/proto/voice/billing/v1/billing';
 import { IdentityService, type Workspace } from '@voice/proto/voice/identity/v1/identity';
 import type { Plan } from '@voice/runtime/access';
@@ -78,6 +78,9 @@ export async function startRealServices(services: ServiceName[], env: Env = {}):
   const serviceEnv: Env = {
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
+    // The lowest cost VOICE_PASSWORD_HASH_COST allows (the default, 2^17, takes 128 MiB and most of a
+    // second per hash on two busy cores): these tests sign users in for their rules, not their hashes.
+    VOICE_PASSWORD_HASH_COST: String(passwordHashCost.min),
     VOICE_IDENTITY_HOST: '127.0.0.1',
     VOICE_BILLING_HOST: '127.0.0.1',
     VOICE_PLATFORM_USERS_HOST: '127.0.0.1',

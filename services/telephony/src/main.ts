@@ -29,7 +29,6 @@ import { SipOptionsChecker } from './sip/options-check.js';
 import { VerificationCodes } from './caller-ids/verification-code.js';
 import { CodeSendLimits } from './caller-ids/code-send-limits.js';
 import { SendRecovery } from './sms/send-recovery.js';
-import { connectMongoTelephonyStore } from './store/mongo.js';
 import { openSqliteTelephonyStore } from './store/sqlite.js';
 import type { TelephonyStore } from './store/store.js';
 
@@ -50,7 +49,7 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
   const store = await openServiceStore<TelephonyStore>(config.common, {
     service: 'telephony',
     sqlite: (file) => openSqliteTelephonyStore(file),
-    mongo: (uri, database) => connectMongoTelephonyStore(uri, database),
+    mongo: async (uri, database) => (await import('./store/mongo.js')).connectMongoTelephonyStore(uri, database),
   });
   return startService(async (onClose) => {
     onClose(() => store.close());

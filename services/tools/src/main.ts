@@ -14,7 +14,6 @@ import { ToolSecrets } from '@voice/contracts/tool-secrets';
 import { toolsRoutes, toolsServiceNames } from './routes.js';
 import { toolsRetentionJob } from './retention.js';
 import { createToolRunner } from './runner.js';
-import { MongoToolStore } from './store/mongo.js';
 import { SqliteToolStore } from './store/sqlite.js';
 import type { ToolStore } from './store/store.js';
 
@@ -30,7 +29,7 @@ export async function startToolsService(env: Env, options: ToolsOptions = {}): P
   const store = await openServiceStore<ToolStore>(config.common, {
     service: 'tools',
     sqlite: (file) => new SqliteToolStore(file),
-    mongo: (uri, database) => MongoToolStore.connect(uri, database),
+    mongo: async (uri, database) => (await import('./store/mongo.js')).MongoToolStore.connect(uri, database),
   });
   return startService(async (onClose) => {
     onClose(() => store.close());

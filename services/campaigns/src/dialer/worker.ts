@@ -14,7 +14,6 @@ import { openServiceStore } from '@voice/runtime/store';
 import { readCampaignsConfig } from '../config.js';
 import { campaignsRetentionJob } from '../retention.js';
 import { ConnectCampaignPeers } from '../peers/peers.js';
-import { MongoCampaignStore } from '../store/mongo.js';
 import { SqliteCampaignStore } from '../store/sqlite.js';
 import type { CampaignStore } from '../store/store.js';
 import { ConnectCallPlacer } from './call-placer.js';
@@ -45,7 +44,7 @@ export async function startCampaignDialer(env: Env, options: CampaignDialerOptio
     const store = await openServiceStore<CampaignStore>(config.common, {
       service: 'campaigns',
       sqlite: (file) => new SqliteCampaignStore(file),
-      mongo: (uri, database) => MongoCampaignStore.connect(uri, database),
+      mongo: async (uri, database) => (await import('../store/mongo.js')).MongoCampaignStore.connect(uri, database),
     });
     onClose(() => store.close());
     let events = options.events;

@@ -1,7 +1,6 @@
 // The webhooks store configuration asks for; the service and its delivery worker share it.
 import type { CommonConfig } from '@voice/runtime/config';
 import { openServiceStore } from '@voice/runtime/store';
-import { MongoWebhooksStore } from './mongo.js';
 import { SqliteWebhooksStore } from './sqlite.js';
 import type { WebhooksStore } from './store.js';
 
@@ -9,5 +8,5 @@ export const openWebhooksStore = (common: CommonConfig): Promise<WebhooksStore> 
   openServiceStore<WebhooksStore>(common, {
     service: 'webhooks',
     sqlite: (file) => new SqliteWebhooksStore(file),
-    mongo: (uri, database) => MongoWebhooksStore.connect(uri, database),
+    mongo: async (uri, database) => (await import('./mongo.js')).MongoWebhooksStore.connect(uri, database),
   });

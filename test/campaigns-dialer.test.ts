@@ -4,7 +4,7 @@
 // its calls per minute; the leads end completed or failed with their calls, and the campaign
 // completes; stop halts new dials at once.
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
-import { dayWindow, windowZones } from './support/campaigns.js';
+import { callingWorkspace, dayWindow, windowZones } from './support/campaigns.js';
 import { buySmsNumber, eventually } from './support/telephony.js';
 
 let platform: TestPlatform;
@@ -15,14 +15,7 @@ beforeAll(async () => {
 afterAll(() => platform.close());
 
 const busy = '+15005550006';
-async function ready() {
-  const workspace = await platform.workspace({ plan: 'pro' });
-  await platform.fund(workspace.id, '20.0000', '0');
-  const number = await buySmsNumber(platform.api, workspace.key, { enable: false });
-  const assistant = await platform.api.post('/assistants', workspace.key, { name: 'Caller', first_message: 'Hello {{name}}.' });
-  expect(assistant.status).toBe(201);
-  return { ...workspace, number, assistantId: assistant.body.data.id as string };
-}
+const ready = () => callingWorkspace(platform, { credits: '20.0000', minutes: '0' });
 
 type Ready = Awaited<ReturnType<typeof ready>>;
 

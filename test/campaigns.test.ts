@@ -251,7 +251,7 @@ describe('MCP', () => {
     try {
       const names = (await client.listTools()).tools.map((tool) => tool.name).sort();
       expect(names).toEqual(
-        ['add_lead', 'add_leads', 'create_campaign', 'delete_campaign', 'delete_lead', 'get_campaign', 'list_campaigns', 'list_leads', 'remove_lead_from_campaign', 'start_campaign', 'stop_campaign', 'update_campaign'].sort(),
+        ['add_lead', 'add_leads', 'create_campaign', 'delete_campaign', 'delete_lead', 'get_campaign', 'get_campaign_stats', 'list_campaigns', 'list_leads', 'remove_lead_from_campaign', 'start_campaign', 'stop_campaign', 'update_campaign'].sort(),
       );
       const deleteLead = (await client.listTools()).tools.find((tool) => tool.name === 'delete_lead')!;
       expect(deleteLead.description).toMatch(/^Deprecated: /);

@@ -36,7 +36,7 @@ const allTools = [
   'list_knowledge_bases', 'get_knowledge_base', 'create_knowledge_base', 'delete_knowledge_base', 'add_document',
   'make_call', 'list_calls', 'get_call',
   'list_email_senders', 'list_history', 'get_email_history_item',
-  'list_campaigns', 'get_campaign', 'create_campaign', 'update_campaign', 'delete_campaign', 'start_campaign', 'stop_campaign',
+  'list_campaigns', 'get_campaign', 'get_campaign_stats', 'create_campaign', 'update_campaign', 'delete_campaign', 'start_campaign', 'stop_campaign',
   'list_leads', 'add_lead', 'add_leads', 'remove_lead_from_campaign', 'delete_lead',
 ].sort();
 

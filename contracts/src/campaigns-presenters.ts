@@ -1,9 +1,11 @@
-// A campaign's leads counted by status, from the campaigns service's message to the public JSON: what
-// GET /campaigns/{id} shows as progress.leads and what the campaign.completed webhook event carries,
-// written once for both.
+// A campaign's progress from the services' messages to the public JSON: its leads counted by status
+// (what GET /campaigns/{id} shows as progress.leads and the campaign.completed webhook event carries,
+// written once for both) and its calls as the calls service counts them (progress.calls).
 import type { z } from 'zod';
+import { formatCredits, formatMinutes } from '@voice/runtime/amounts';
+import type { CampaignCallSummary } from '@voice/proto/voice/calls/v1/calls';
 import type { LeadCounts } from '@voice/proto/voice/campaigns/v1/campaigns';
-import type { leadCountsSchema } from './campaigns.js';
+import type { campaignCallsSchema, leadCountsSchema } from './campaigns.js';
 
 export const presentLeadCounts = (leads: LeadCounts | undefined): z.infer<typeof leadCountsSchema> => ({
   total: leads?.total ?? 0,
@@ -14,4 +16,19 @@ export const presentLeadCounts = (leads: LeadCounts | undefined): z.infer<typeof
   retry_scheduled: leads?.retryScheduled ?? 0,
   do_not_call: leads?.doNotCall ?? 0,
   removed: leads?.removed ?? 0,
+});
+
+export const presentCampaignCalls = (calls: CampaignCallSummary): z.infer<typeof campaignCallsSchema> => ({
+  placed: calls.placed,
+  connected: calls.connected,
+  active: calls.active,
+  completed: calls.completed,
+  voicemail: calls.voicemail,
+  no_answer: calls.noAnswer,
+  busy: calls.busy,
+  failed: calls.failed,
+  canceled: calls.canceled,
+  minutes: formatMinutes(Number(calls.billedMinuteUnits)),
+  minutes_charged: formatMinutes(Number(calls.minuteUnitsCharged)),
+  credits_charged: formatCredits(Number(calls.creditUnitsCharged)),
 });

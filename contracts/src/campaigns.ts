@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { isUuid } from '@voice/runtime/ids';
 import { pageQueryFields } from '@voice/runtime/validation';
-import { idSchema, timeSchema } from './responses.js';
+import { creditsSchema, idSchema, minutesSchema, timeSchema } from './responses.js';
 
 export const campaignStatuses = ['draft', 'scheduled', 'running', 'paused', 'stopped', 'completed'] as const;
 export type CampaignStatus = (typeof campaignStatuses)[number];
@@ -224,6 +224,40 @@ export const leadCountsSchema = z
   })
   .describe('the campaign’s leads by status');
 
+const callCount = (what: string) => z.int().min(0).describe(what);
+
+export const campaignCallsSchema = z
+  .object({
+    placed: callCount('calls placed (each attempt of a lead is a call)'),
+    connected: callCount('calls answered, ended or not'),
+    active: callCount('calls not ended yet: queued, ringing or in progress'),
+    completed: callCount('answered calls that ended, but for those a voicemail box answered'),
+    voicemail: callCount('answered calls a voicemail box took (end reason `voicemail`)'),
+    no_answer: callCount('calls nobody answered'),
+    busy: callCount('calls that found the line busy'),
+    failed: callCount('calls the carrier could not connect'),
+    canceled: callCount('calls that ended before they were answered, by the platform'),
+    minutes: minutesSchema.describe(
+      'minutes billed for the ended calls: each call’s answered seconds rounded as it was charged (every started minute unless the operator configured exact seconds), summed; unanswered calls bill none',
+    ),
+    minutes_charged: minutesSchema.describe('included minutes the calls used (their `minutes_charged` summed), once charged'),
+    credits_charged: creditsSchema.describe('credits the calls cost beyond the included minutes (their `credits_charged` summed), once charged'),
+  })
+  .describe(
+    'the campaign’s calls as the calls themselves record them (`GET /calls` shows each, with `metadata.campaign_id`); a call’s `minutes_charged` and `credits_charged` count once billing charged it, shortly after it ended',
+  )
+  .meta({ id: 'CampaignCalls' });
+
+export const campaignProgressSchema = z
+  .object({
+    leads: leadCountsSchema,
+    calls: campaignCallsSchema
+      .nullable()
+      .describe('the campaign’s calls; in `GET /campaigns/{id}` and `GET /campaigns/{id}/stats`, null in lists and in the answers of create, update, start and stop'),
+  })
+  .describe('how far the campaign is')
+  .meta({ id: 'CampaignProgress' });
+
 export const campaignSchema = z
   .object({
     id: idSchema,
@@ -241,7 +275,7 @@ export const campaignSchema = z
     window: windowSchema,
     pacing: pacingSchema,
     retry: retrySchema,
-    progress: z.object({ leads: leadCountsSchema }).describe('how far the campaign is'),
+    progress: campaignProgressSchema,
     revision: z.int().min(1).describe('increases with every change; send it as expected_revision to update'),
     started_at: timeSchema.nullable(),
     stopped_at: timeSchema.nullable(),
@@ -249,6 +283,10 @@ export const campaignSchema = z
     updated_at: timeSchema,
   })
   .meta({ id: 'Campaign' });
+
+export const campaignStatsSchema = z
+  .object({ campaign_id: idSchema, status: campaignSchema.shape.status, progress: campaignProgressSchema.extend({ calls: campaignCallsSchema }) })
+  .meta({ id: 'CampaignStats' });
 
 export type CampaignSettings = Pick<z.output<typeof campaignSchema>, 'name' | 'assistant_id' | 'from_number_ids' | 'segment_id' | 'window' | 'pacing' | 'retry'>;
 

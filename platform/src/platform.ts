@@ -140,7 +140,7 @@ export async function startPlatform(env: Env, options: PlatformOptions = {}): Pr
       );
     },
     campaigns: (serviceEnv) =>
-      startCampaignsService({ ...serviceEnv, VOICE_ASSISTANTS_URL: urls.assistants, VOICE_TELEPHONY_URL: urls.telephony }, { logger: loggerFor('campaigns'), events, local }),
+      startCampaignsService({ ...serviceEnv, VOICE_ASSISTANTS_URL: urls.assistants, VOICE_TELEPHONY_URL: urls.telephony, VOICE_CALLS_URL: urls.calls }, { logger: loggerFor('campaigns'), events, local }),
     campaignsDialer: (serviceEnv) =>
       startCampaignDialer(
         { ...serviceEnv, VOICE_ASSISTANTS_URL: urls.assistants, VOICE_TELEPHONY_URL: urls.telephony, VOICE_CALLS_URL: urls.calls },

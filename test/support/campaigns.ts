@@ -1,5 +1,8 @@
-// Calling windows for campaign tests on the real clock: zones where it is now midday (a window of
-// 09:00 to 17:00 every day is open there) or just past midnight (that window is closed there).
+// Campaign tests' common ground: calling windows on the real clock (zones where it is now midday, so a
+// window of 09:00 to 17:00 every day is open there, or just past midnight, where it is closed), and a
+// workspace ready to run a calling campaign.
+import type { TestPlatform } from './platform.js';
+import { buySmsNumber } from './telephony.js';
 
 export const everyDay = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 
@@ -14,3 +17,13 @@ export function windowZones(now = new Date()): { open: string; closed: string } 
 
 /** 09:00 to 17:00 every day, in a zone where that is now (open) or not (closed) for leads without a zone of their own. */
 export const dayWindow = (state: 'open' | 'closed') => ({ days: everyDay, start: '09:00', end: '17:00', time_zone: windowZones()[state] });
+
+/** A workspace on the pro plan that can run a calling campaign: funded, with a number to call from and an assistant that greets the lead by name. */
+export async function callingWorkspace(platform: TestPlatform, funds: { credits: string; minutes: string }) {
+  const workspace = await platform.workspace({ plan: 'pro' });
+  await platform.fund(workspace.id, funds.credits, funds.minutes);
+  const number = await buySmsNumber(platform.api, workspace.key, { enable: false });
+  const assistant = await platform.api.post('/assistants', workspace.key, { name: 'Caller', first_message: 'Hello {{name}}.' });
+  expect(assistant.status).toBe(201);
+  return { ...workspace, number, assistantId: assistant.body.data.id as string };
+}

@@ -1771,8 +1771,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A campaign with its settings, state and progress (its leads by status)
-         * @description **Scope:** `campaigns:read` (or `campaigns:write`).
+         * A campaign with its settings, state and progress (its leads by status, its calls, minutes and credits)
+         * @description `progress.calls` is read from the calls themselves when asked (the calls service counts the calls the dialer placed for the campaign, each also in `GET /calls` with `metadata.campaign_id`), never from a copy: `placed` every call (each attempt of a lead is one), `connected` those answered, `active` those not ended, then the ended ones by end state (`voicemail` the answered ones a voicemail box took, end reason `voicemail`, which `completed` leaves out). `minutes` are the minutes billed, each call’s answered seconds rounded as it was charged (every started minute unless the operator configured exact seconds); `minutes_charged` and `credits_charged` are what billing charged for them (included minutes first, then credits), the sums of the calls’ own fields, counted once a call is charged, shortly after it ends. `GET /campaigns` shows `progress.leads` only (`progress.calls` null): counting every listed campaign’s calls would ask the calls service once per campaign.
+         *
+         *     **Scope:** `campaigns:read` (or `campaigns:write`).
          *
          *     **MCP tool:** `get_campaign`.
          */
@@ -1799,6 +1801,30 @@ export interface paths {
          *     **MCP tool:** `update_campaign`.
          */
         patch: operations["updateCampaign"];
+        trace?: never;
+    };
+    "/campaigns/{id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A campaign’s progress alone: its leads by status, its calls, minutes and credits
+         * @description `progress.calls` is read from the calls themselves when asked (the calls service counts the calls the dialer placed for the campaign, each also in `GET /calls` with `metadata.campaign_id`), never from a copy: `placed` every call (each attempt of a lead is one), `connected` those answered, `active` those not ended, then the ended ones by end state (`voicemail` the answered ones a voicemail box took, end reason `voicemail`, which `completed` leaves out). `minutes` are the minutes billed, each call’s answered seconds rounded as it was charged (every started minute unless the operator configured exact seconds); `minutes_charged` and `credits_charged` are what billing charged for them (included minutes first, then credits), the sums of the calls’ own fields, counted once a call is charged, shortly after it ends. `GET /campaigns` shows `progress.leads` only (`progress.calls` null): counting every listed campaign’s calls would ask the calls service once per campaign.
+         *
+         *     **Scope:** `campaigns:read` (or `campaigns:write`).
+         *
+         *     **MCP tool:** `get_campaign_stats`.
+         */
+        get: operations["getCampaignStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/campaigns/{id}/start": {
@@ -3768,21 +3794,7 @@ export interface components {
                 /** @description the call outcomes that are retried */
                 on: ("no_answer" | "busy" | "failed" | "voicemail")[];
             };
-            /** @description how far the campaign is */
-            progress: {
-                /** @description the campaign’s leads by status */
-                leads: {
-                    /** @description every lead of the campaign, removed ones included */
-                    total: number;
-                    pending: number;
-                    calling: number;
-                    completed: number;
-                    failed: number;
-                    retry_scheduled: number;
-                    do_not_call: number;
-                    removed: number;
-                };
-            };
+            progress: components["schemas"]["CampaignProgress"];
             /** @description increases with every change; send it as expected_revision to update */
             revision: number;
             started_at: string | null;
@@ -3797,6 +3809,77 @@ export interface components {
              * @description RFC 3339 UTC time with milliseconds
              */
             updated_at: string;
+        };
+        /** @description how far the campaign is */
+        CampaignProgress: {
+            /** @description the campaign’s leads by status */
+            leads: {
+                /** @description every lead of the campaign, removed ones included */
+                total: number;
+                pending: number;
+                calling: number;
+                completed: number;
+                failed: number;
+                retry_scheduled: number;
+                do_not_call: number;
+                removed: number;
+            };
+            /** @description the campaign’s calls; in `GET /campaigns/{id}` and `GET /campaigns/{id}/stats`, null in lists and in the answers of create, update, start and stop */
+            calls: components["schemas"]["CampaignCalls"] | null;
+        };
+        /** @description the campaign’s calls as the calls themselves record them (`GET /calls` shows each, with `metadata.campaign_id`); a call’s `minutes_charged` and `credits_charged` count once billing charged it, shortly after it ended */
+        CampaignCalls: {
+            /** @description calls placed (each attempt of a lead is a call) */
+            placed: number;
+            /** @description calls answered, ended or not */
+            connected: number;
+            /** @description calls not ended yet: queued, ringing or in progress */
+            active: number;
+            /** @description answered calls that ended, but for those a voicemail box answered */
+            completed: number;
+            /** @description answered calls a voicemail box took (end reason `voicemail`) */
+            voicemail: number;
+            /** @description calls nobody answered */
+            no_answer: number;
+            /** @description calls that found the line busy */
+            busy: number;
+            /** @description calls the carrier could not connect */
+            failed: number;
+            /** @description calls that ended before they were answered, by the platform */
+            canceled: number;
+            /** @description minutes billed for the ended calls: each call’s answered seconds rounded as it was charged (every started minute unless the operator configured exact seconds), summed; unanswered calls bill none */
+            minutes: string;
+            /** @description included minutes the calls used (their `minutes_charged` summed), once charged */
+            minutes_charged: string;
+            /** @description credits the calls cost beyond the included minutes (their `credits_charged` summed), once charged */
+            credits_charged: string;
+        };
+        CampaignStats: {
+            /**
+             * Format: uuid
+             * @description UUID v4
+             */
+            campaign_id: string;
+            /**
+             * @description `draft` until started; `running` while it dials; `paused` by the dialer (see `paused_reason`) until started again; `stopped` after stop; `completed` when every lead is done
+             * @enum {string}
+             */
+            status: "draft" | "scheduled" | "running" | "paused" | "stopped" | "completed";
+            progress: {
+                /** @description the campaign’s leads by status */
+                leads: {
+                    /** @description every lead of the campaign, removed ones included */
+                    total: number;
+                    pending: number;
+                    calling: number;
+                    completed: number;
+                    failed: number;
+                    retry_scheduled: number;
+                    do_not_call: number;
+                    removed: number;
+                };
+                calls: components["schemas"]["CampaignCalls"];
+            };
         };
         Lead: {
             /**
@@ -11884,6 +11967,20 @@ export interface operations {
                      *               "retry_scheduled": 1,
                      *               "do_not_call": 1,
                      *               "removed": 1
+                     *             },
+                     *             "calls": {
+                     *               "placed": 1,
+                     *               "connected": 1,
+                     *               "active": 1,
+                     *               "completed": 1,
+                     *               "voicemail": 1,
+                     *               "no_answer": 1,
+                     *               "busy": 1,
+                     *               "failed": 1,
+                     *               "canceled": 1,
+                     *               "minutes": "3.000",
+                     *               "minutes_charged": "3.000",
+                     *               "credits_charged": "12.5000"
                      *             }
                      *           },
                      *           "revision": 1,
@@ -12053,6 +12150,20 @@ export interface operations {
                      *             "retry_scheduled": 1,
                      *             "do_not_call": 1,
                      *             "removed": 1
+                     *           },
+                     *           "calls": {
+                     *             "placed": 1,
+                     *             "connected": 1,
+                     *             "active": 1,
+                     *             "completed": 1,
+                     *             "voicemail": 1,
+                     *             "no_answer": 1,
+                     *             "busy": 1,
+                     *             "failed": 1,
+                     *             "canceled": 1,
+                     *             "minutes": "3.000",
+                     *             "minutes_charged": "3.000",
+                     *             "credits_charged": "12.5000"
                      *           }
                      *         },
                      *         "revision": 1,
@@ -12141,6 +12252,20 @@ export interface operations {
                      *             "retry_scheduled": 1,
                      *             "do_not_call": 1,
                      *             "removed": 1
+                     *           },
+                     *           "calls": {
+                     *             "placed": 1,
+                     *             "connected": 1,
+                     *             "active": 1,
+                     *             "completed": 1,
+                     *             "voicemail": 1,
+                     *             "no_answer": 1,
+                     *             "busy": 1,
+                     *             "failed": 1,
+                     *             "canceled": 1,
+                     *             "minutes": "3.000",
+                     *             "minutes_charged": "3.000",
+                     *             "credits_charged": "12.5000"
                      *           }
                      *         },
                      *         "revision": 1,
@@ -12355,6 +12480,20 @@ export interface operations {
                      *             "retry_scheduled": 1,
                      *             "do_not_call": 1,
                      *             "removed": 1
+                     *           },
+                     *           "calls": {
+                     *             "placed": 1,
+                     *             "connected": 1,
+                     *             "active": 1,
+                     *             "completed": 1,
+                     *             "voicemail": 1,
+                     *             "no_answer": 1,
+                     *             "busy": 1,
+                     *             "failed": 1,
+                     *             "canceled": 1,
+                     *             "minutes": "3.000",
+                     *             "minutes_charged": "3.000",
+                     *             "credits_charged": "12.5000"
                      *           }
                      *         },
                      *         "revision": 1,
@@ -12376,6 +12515,76 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCampaignStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID v4; a malformed id answers `404 not_found`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "campaign_id": "3f2b8c4e-9a1d-4e7b-8c2f-5d6a7b8c9d0e",
+                     *         "status": "draft",
+                     *         "progress": {
+                     *           "leads": {
+                     *             "total": 1,
+                     *             "pending": 1,
+                     *             "calling": 1,
+                     *             "completed": 1,
+                     *             "failed": 1,
+                     *             "retry_scheduled": 1,
+                     *             "do_not_call": 1,
+                     *             "removed": 1
+                     *           },
+                     *           "calls": {
+                     *             "placed": 1,
+                     *             "connected": 1,
+                     *             "active": 1,
+                     *             "completed": 1,
+                     *             "voicemail": 1,
+                     *             "no_answer": 1,
+                     *             "busy": 1,
+                     *             "failed": 1,
+                     *             "canceled": 1,
+                     *             "minutes": "3.000",
+                     *             "minutes_charged": "3.000",
+                     *             "credits_charged": "12.5000"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CampaignStats"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -12449,6 +12658,20 @@ export interface operations {
                      *             "retry_scheduled": 1,
                      *             "do_not_call": 1,
                      *             "removed": 1
+                     *           },
+                     *           "calls": {
+                     *             "placed": 1,
+                     *             "connected": 1,
+                     *             "active": 1,
+                     *             "completed": 1,
+                     *             "voicemail": 1,
+                     *             "no_answer": 1,
+                     *             "busy": 1,
+                     *             "failed": 1,
+                     *             "canceled": 1,
+                     *             "minutes": "3.000",
+                     *             "minutes_charged": "3.000",
+                     *             "credits_charged": "12.5000"
                      *           }
                      *         },
                      *         "revision": 1,
@@ -12543,6 +12766,20 @@ export interface operations {
                      *             "retry_scheduled": 1,
                      *             "do_not_call": 1,
                      *             "removed": 1
+                     *           },
+                     *           "calls": {
+                     *             "placed": 1,
+                     *             "connected": 1,
+                     *             "active": 1,
+                     *             "completed": 1,
+                     *             "voicemail": 1,
+                     *             "no_answer": 1,
+                     *             "busy": 1,
+                     *             "failed": 1,
+                     *             "canceled": 1,
+                     *             "minutes": "3.000",
+                     *             "minutes_charged": "3.000",
+                     *             "credits_charged": "12.5000"
                      *           }
                      *         },
                      *         "revision": 1,

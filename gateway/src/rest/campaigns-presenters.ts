@@ -10,12 +10,13 @@ import {
   leadStatuses,
   type bulkLeadsResultSchema,
   type campaignSchema,
+  type campaignStatsSchema,
   type CampaignSettings,
   type leadSchema,
   type segmentSchema,
   type SegmentFilter,
 } from '@voice/contracts/campaigns';
-import { presentLeadCounts } from '@voice/contracts/campaigns-presenters';
+import { presentCampaignCalls, presentLeadCounts } from '@voice/contracts/campaigns-presenters';
 import { oneOf } from '@voice/contracts/responses';
 import type { Campaign, Lead, LeadRowResult, Segment } from '@voice/proto/voice/campaigns/v1/campaigns';
 
@@ -35,7 +36,7 @@ export const presentCampaign = (campaign: Campaign): z.infer<typeof campaignSche
     window: settings.window,
     pacing: settings.pacing,
     retry: settings.retry,
-    progress: { leads: presentLeadCounts(campaign.leads) },
+    progress: { leads: presentLeadCounts(campaign.leads), calls: campaign.calls ? presentCampaignCalls(campaign.calls) : null },
     revision: campaign.revision,
     started_at: toIso(campaign.startedAt),
     stopped_at: toIso(campaign.stoppedAt),
@@ -43,6 +44,13 @@ export const presentCampaign = (campaign: Campaign): z.infer<typeof campaignSche
     updated_at: timeOf(campaign.updatedAt),
   };
 };
+
+/** A campaign's progress alone (GET /campaigns/{id}/stats), from GetCampaign's answer, which always counts its calls. */
+export const presentCampaignStats = (campaign: Campaign): z.infer<typeof campaignStatsSchema> => ({
+  campaign_id: campaign.id,
+  status: oneOf(campaignStatuses, campaign.status),
+  progress: { leads: presentLeadCounts(campaign.leads), calls: presentCampaignCalls(campaign.calls!) },
+});
 
 export const presentLead = (lead: Lead): z.infer<typeof leadSchema> => ({
   id: lead.id,

@@ -1,11 +1,11 @@
 // /campaigns with start and stop (issue 17; API.md 10): outbound campaigns of an assistant over the
 // workspace's leads, their settings, state machine and progress.
 import type { JsonObject } from '@bufbuild/protobuf';
-import { campaignSchema, createCampaignBodySchema, listCampaignsQuerySchema, updateCampaignBodySchema } from '@voice/contracts/campaigns';
+import { campaignSchema, campaignStatsSchema, createCampaignBodySchema, listCampaignsQuerySchema, updateCampaignBodySchema } from '@voice/contracts/campaigns';
 import { dataOf, deletedSchema, listOfSchema } from '@voice/contracts/responses';
 import { emptyBodySchema } from '@voice/runtime/validation';
 import type { RestDeps } from './deps.js';
-import { presentCampaign } from './campaigns-presenters.js';
+import { presentCampaign, presentCampaignStats } from './campaigns-presenters.js';
 import { toolHints } from './operation.js';
 import { deletedOf, listOf } from './presenters.js';
 import type { RestRouter } from './router.js';
@@ -13,6 +13,11 @@ import { pageOf } from './validate.js';
 
 const statesDescription =
   'A campaign is `draft` when created; `running` after `POST /campaigns/{id}/start`; `stopped` after `POST /campaigns/{id}/stop`; `paused` and `completed` are set by the dialer (the wallet could not hold a call, named by `paused_reason` `insufficient_funds`; every lead is done); a paused campaign resumes with `POST /campaigns/{id}/start`. `scheduled` is a campaign waiting for its schedule.';
+
+const progressDescription =
+  '`progress.calls` is read from the calls themselves when asked (the calls service counts the calls the dialer placed for the campaign, each also in `GET /calls` with `metadata.campaign_id`), never from a copy: `placed` every call (each attempt of a lead is one), `connected` those answered, `active` those not ended, then the ended ones by end state (`voicemail` the answered ones a voicemail box took, end reason `voicemail`, which `completed` leaves out). ' +
+  '`minutes` are the minutes billed, each call’s answered seconds rounded as it was charged (every started minute unless the operator configured exact seconds); `minutes_charged` and `credits_charged` are what billing charged for them (included minutes first, then credits), the sums of the calls’ own fields, counted once a call is charged, shortly after it ends. ' +
+  '`GET /campaigns` shows `progress.leads` only (`progress.calls` null): counting every listed campaign’s calls would ask the calls service once per campaign.';
 
 export function registerCampaignRoutes(rest: RestRouter, deps: RestDeps): void {
   const { campaigns } = deps.clients;
@@ -62,7 +67,8 @@ export function registerCampaignRoutes(rest: RestRouter, deps: RestDeps): void {
     scope: 'campaigns:read',
     doc: {
       id: 'getCampaign',
-      summary: 'A campaign with its settings, state and progress (its leads by status)',
+      summary: 'A campaign with its settings, state and progress (its leads by status, its calls, minutes and credits)',
+      description: progressDescription,
       toolset: 'campaigns',
       response: dataOf(campaignSchema),
       mcp: { tool: 'get_campaign', annotations: toolHints.read },
@@ -70,6 +76,24 @@ export function registerCampaignRoutes(rest: RestRouter, deps: RestDeps): void {
     handle: async (call) => {
       const answer = await campaigns.getCampaign({ id: call.params.id }, call.options);
       return { body: { data: presentCampaign(answer.campaign!) } };
+    },
+  });
+
+  rest.operation({
+    method: 'get',
+    path: '/campaigns/:id/stats',
+    scope: 'campaigns:read',
+    doc: {
+      id: 'getCampaignStats',
+      summary: 'A campaign’s progress alone: its leads by status, its calls, minutes and credits',
+      description: progressDescription,
+      toolset: 'campaigns',
+      response: dataOf(campaignStatsSchema),
+      mcp: { tool: 'get_campaign_stats', annotations: toolHints.read },
+    },
+    handle: async (call) => {
+      const answer = await campaigns.getCampaign({ id: call.params.id }, call.options);
+      return { body: { data: presentCampaignStats(answer.campaign!) } };
     },
   });
 

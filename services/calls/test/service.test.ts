@@ -156,3 +156,16 @@ test('calls are listed newest first with filters; another workspace’s call and
   expect(await failure(h.tier.client.getCall({ id: 'not-a-uuid' }, ws.options))).toMatchObject({ code: Code.NotFound });
   expect((await h.tier.client.listCalls({}, other.options)).total).toBe(0);
 });
+
+test('a call placed for a campaign is counted in the campaign’s summary of its own workspace only; a malformed campaign id is refused', async () => {
+  const ws = workspace();
+  const campaignId = newId();
+  const placed = (await h.tier.client.createCall(request(ws.assistantId, { campaignId, metadata: { campaign_id: campaignId } }), ws.options)).call!;
+  await h.tier.client.createCall(request(ws.assistantId, { metadata: { campaign_id: campaignId } }), ws.options);
+  expect(await h.store.getCall(ws.id, placed.id)).toMatchObject({ campaignId });
+  expect((await h.tier.client.summarizeCampaignCalls({ campaignId }, ws.options)).summary).toMatchObject({ placed: 1, active: 1, connected: 0, billedMinuteUnits: 0n });
+  const other = workspace();
+  expect((await h.tier.client.summarizeCampaignCalls({ campaignId }, other.options)).summary).toMatchObject({ placed: 0, active: 0 });
+  expect(await failure(h.tier.client.summarizeCampaignCalls({ campaignId: 'nope' }, ws.options))).toMatchObject({ code: Code.InvalidArgument, fields: [{ field: 'campaign_id' }] });
+  expect(await failure(h.tier.client.createCall(request(ws.assistantId, { campaignId: 'nope' }), ws.options))).toMatchObject({ code: Code.InvalidArgument });
+});

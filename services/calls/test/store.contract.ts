@@ -79,6 +79,50 @@ export function callStoreContract(open: OpenStore<CallStore>): void {
     expect(await ids({ createdFrom: first.createdAt, createdTo: third.createdAt })).toEqual({ ids: [second.id, first.id], total: 2 });
   });
 
+  test('the calls of a campaign are counted by state and their amounts summed, in its own workspace only', async () => {
+    const campaign = newId();
+    const answeredAt = tick();
+    const answered = { answeredAt, durationSeconds: 61, billedMinuteUnits: 2000, minuteUnitsCharged: 1000, creditUnitsCharged: 1000 };
+    const calls = [
+      callRecord(workspace, { campaignId: campaign, status: 'completed', ...answered }),
+      callRecord(workspace, { campaignId: campaign, status: 'completed', ...answered, minuteUnitsCharged: 0, creditUnitsCharged: 2000 }),
+      callRecord(workspace, { campaignId: campaign, status: 'completed', ...answered, endReason: 'voicemail', minuteUnitsCharged: 0, creditUnitsCharged: 2000 }),
+      callRecord(workspace, { campaignId: campaign, status: 'in_progress', answeredAt }),
+      callRecord(workspace, { campaignId: campaign, status: 'ringing' }),
+      callRecord(workspace, { campaignId: campaign, status: 'busy' }),
+      callRecord(workspace, { campaignId: campaign, status: 'no_answer' }),
+      callRecord(workspace, { campaignId: campaign, status: 'failed' }),
+      callRecord(workspace, { campaignId: campaign, status: 'failed' }),
+      callRecord(workspace, { campaignId: campaign, status: 'canceled' }),
+      // Not the campaign's: another campaign, no campaign, the same campaign id in another workspace.
+      callRecord(workspace, { campaignId: newId(), status: 'completed', ...answered }),
+      callRecord(workspace, { status: 'completed', ...answered, metadata: { campaign_id: campaign } }),
+      callRecord(otherWorkspace, { campaignId: campaign, status: 'completed', ...answered }),
+    ];
+    for (const call of calls) await store.createCall(call);
+    expect(await store.getCall(workspace, calls[0]!.id)).toMatchObject({ campaignId: campaign, billedMinuteUnits: 2000 });
+    expect(await store.summarizeCampaignCalls(workspace, campaign)).toEqual({
+      byStatus: { active: 2, completed: 2, voicemail: 1, no_answer: 1, busy: 1, failed: 2, canceled: 1 },
+      connected: 4,
+      billedMinuteUnits: 6000,
+      minuteUnitsCharged: 1000,
+      creditUnitsCharged: 5000,
+    });
+    const none = { byStatus: { active: 0, completed: 0, voicemail: 0, no_answer: 0, busy: 0, failed: 0, canceled: 0 }, connected: 0, billedMinuteUnits: 0, minuteUnitsCharged: 0, creditUnitsCharged: 0 };
+    expect(await store.summarizeCampaignCalls(workspace, newId())).toEqual(none);
+
+    // An end and its charge count as soon as they are written.
+    const ringing = calls[4]!;
+    const ended = await store.updateCall(ringing.id, ringing.version, { status: 'completed', answeredAt: tick(), durationSeconds: 5, billedMinuteUnits: 1000 }, [], [], tick());
+    await store.updateCall(ringing.id, ended!.version, { charged: true, minuteUnitsCharged: 0, creditUnitsCharged: 1000 }, [], [], tick());
+    expect(await store.summarizeCampaignCalls(workspace, campaign)).toMatchObject({
+      byStatus: { active: 1, completed: 3 },
+      connected: 5,
+      billedMinuteUnits: 7000,
+      creditUnitsCharged: 6000,
+    });
+  });
+
   test('an Idempotency-Key replays its call, refuses another body, and binds only until it expires', async () => {
     const call = callRecord(workspace);
     expect(await store.createCall(call, claim('k1', 'body-a'))).toMatchObject({ kind: 'created' });

@@ -9,7 +9,7 @@ export interface CampaignsConfig {
   assistantsUrl: string;
   /** Telephony: the numbers a campaign calls from, and the suppression list its leads are checked against. */
   telephonyUrl: string;
-  /** The calls service: the dialer places the campaigns' calls there. */
+  /** The calls service: the dialer places the campaigns' calls there, and a campaign's progress counts them there. */
   callsUrl: string;
 }
 

@@ -1,4 +1,4 @@
-// Starts the campaigns service: config, store, the clients of assistants and telephony, the Connect
+// Starts the campaigns service: config, store, the clients of assistants, telephony and calls, the Connect
 // server; stops them in reverse on close (SIGTERM when run on its own).
 import { CallerSigner } from '@voice/runtime/caller';
 import type { Env } from '@voice/runtime/config';
@@ -11,6 +11,7 @@ import { openServiceStore } from '@voice/runtime/store';
 import { monotonicClock } from '@voice/runtime/time';
 import { readCampaignsConfig } from './config.js';
 import { openDialQueue } from './dialer/dial-job.js';
+import { ConnectCampaignCalls } from './peers/campaign-calls.js';
 import { ConnectCampaignPeers } from './peers/peers.js';
 import { campaignsRoutes, campaignsServiceNames } from './routes.js';
 import { SqliteCampaignStore } from './store/sqlite.js';
@@ -51,7 +52,7 @@ export async function startCampaignsService(env: Env, options: CampaignsOptions 
     return startConnectServer({
       ...serviceServerOptions('campaigns', config, { logger, local: options.local, signer }),
       serviceNames: campaignsServiceNames,
-      routes: campaignsRoutes({ store, peers, dialQueue, now: monotonicClock() }),
+      routes: campaignsRoutes({ store, peers, campaignCalls: new ConnectCampaignCalls(channel('calls', config.callsUrl), signer), dialQueue, now: monotonicClock() }),
     });
   });
 }

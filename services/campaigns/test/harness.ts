@@ -1,13 +1,15 @@
 // The campaigns service's routes over a real SQLite store, behind either test tier (the router
 // transport or a real server on port 0), with the signed-caller check production runs. The services a
 // campaign is checked against are played here (test/campaigns*.test.ts runs the real ones): the
-// workspaces' assistants, their numbers (voice-capable or not) and their suppression lists, each
-// recording what it was asked.
+// workspaces' assistants, their numbers (voice-capable or not), their suppression lists and the calls
+// service's count of a campaign's calls, each recording what it was asked.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient, createRouterTransport, type Client } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
+import { create } from '@bufbuild/protobuf';
+import { CampaignCallSummarySchema, type CampaignCallSummary } from '@voice/proto/voice/calls/v1/calls';
 import { CampaignsService, LeadsService, SegmentsService } from '@voice/proto/voice/campaigns/v1/campaigns';
 import type { WorkspaceCaller } from '@voice/runtime/caller';
 import { newId } from '@voice/runtime/ids';
@@ -15,6 +17,7 @@ import { InProcessEventStream } from '@voice/runtime/events';
 import { createLogger } from '@voice/runtime/logger';
 import { callerInterceptor } from '@voice/runtime/server';
 import type { CampaignPeers } from '../src/peers/peers.js';
+import type { CampaignCalls } from '../src/peers/campaign-calls.js';
 import { openDialQueue } from '../src/dialer/dial-job.js';
 import { campaignsRoutes } from '../src/routes.js';
 import { SqliteCampaignStore } from '../src/store/sqlite.js';
@@ -63,11 +66,23 @@ export class PlayedPeers implements CampaignPeers {
   }
 }
 
+/** The calls service's side of a campaign's progress: the summary it would count, per workspace and campaign, and who asked. */
+export class PlayedCampaignCalls implements CampaignCalls {
+  readonly summaries = new Map<string, CampaignCallSummary>();
+  readonly asked: { workspaceId: string; campaignId: string }[] = [];
+
+  async summarize(caller: WorkspaceCaller, campaignId: string): Promise<CampaignCallSummary> {
+    this.asked.push({ workspaceId: caller.workspaceId, campaignId });
+    return this.summaries.get(`${caller.workspaceId}:${campaignId}`) ?? create(CampaignCallSummarySchema);
+  }
+}
+
 export interface CampaignsTier {
   campaigns: TierClient<typeof CampaignsService>;
   leads: Client<typeof LeadsService>;
   segments: Client<typeof SegmentsService>;
   peers: PlayedPeers;
+  campaignCalls: PlayedCampaignCalls;
   /** The caller options of a service account of the workspace. */
   inWorkspace: TierClient<typeof CampaignsService>['inWorkspace'];
   /** The server's address (tier 3 only). */
@@ -82,7 +97,8 @@ export async function setup(tier: 'router' | 'server' = 'router'): Promise<Campa
   const peers = new PlayedPeers();
   const events = new InProcessEventStream(createLogger({ service: 'test', level: 'silent' }));
   const dialQueue = await openDialQueue(events, createLogger({ service: 'test', level: 'silent' }));
-  const routes = campaignsRoutes({ store, peers, dialQueue, now: () => new Date() });
+  const campaignCalls = new PlayedCampaignCalls();
+  const routes = campaignsRoutes({ store, peers, campaignCalls, dialQueue, now: () => new Date() });
   const served = tier === 'server' ? await serverClient(CampaignsService, routes) : undefined;
   const campaigns = served ?? routerClient(CampaignsService, routes);
   // The other areas answer on the same routes (and, on tier 3, the same server), signed by the same key.
@@ -94,6 +110,7 @@ export async function setup(tier: 'router' | 'server' = 'router'): Promise<Campa
     leads: createClient(LeadsService, transport),
     segments: createClient(SegmentsService, transport),
     peers,
+    campaignCalls,
     inWorkspace: campaigns.inWorkspace,
     url: served?.server.url,
     close: async () => {

@@ -1,6 +1,8 @@
 // Tier 2: the campaigns service's routes over an in-memory Connect transport, with the real
-// signed-caller interceptor and SQLite store; assistants and telephony are played (harness.ts).
+// signed-caller interceptor and SQLite store; assistants, telephony and calls are played (harness.ts).
 import { Code } from '@connectrpc/connect';
+import { create } from '@bufbuild/protobuf';
+import { CampaignCallSummarySchema } from '@voice/proto/voice/calls/v1/calls';
 import { newId } from '@voice/runtime/ids';
 import { failure, setup, type CampaignsTier } from './harness.js';
 
@@ -69,4 +71,21 @@ test('a segment and a lead of one workspace do not exist for another', async () 
   expect((await failure(tier.leads.removeLead({ id: lead!.id }, mine.options))).code).toBe(Code.NotFound);
   expect((await failure(tier.leads.listLeads({ segmentId: segment!.id }, mine.options))).code).toBe(Code.NotFound);
   expect((await tier.leads.listLeads({}, mine.options)).total).toBe(0);
+});
+
+test('GetCampaign carries the calls service’s count of its calls, asked for the caller’s workspace; other answers carry none', async () => {
+  const mine = workspaceWithReferences();
+  const { campaign } = await tier.campaigns.client.createCampaign({ settings: mine.settings }, mine.options);
+  const counted = create(CampaignCallSummarySchema, { placed: 4, connected: 2, completed: 2, busy: 1, active: 1, billedMinuteUnits: 3000n, creditUnitsCharged: 2000n });
+  tier.campaignCalls.summaries.set(`${mine.workspaceId}:${campaign!.id}`, counted);
+  const asked = tier.campaignCalls.asked.length;
+  expect((await tier.campaigns.client.getCampaign({ id: campaign!.id }, mine.options)).campaign!.calls).toEqual(counted);
+  expect(tier.campaignCalls.asked.slice(asked)).toEqual([{ workspaceId: mine.workspaceId, campaignId: campaign!.id }]);
+  expect(campaign!.calls).toBeUndefined();
+  const listed = await tier.campaigns.client.listCampaigns({}, mine.options);
+  expect(listed.campaigns.map((item) => item.calls)).toEqual([undefined]);
+  // Another workspace's campaign is not found, and the calls service is not asked about it.
+  const theirs = workspaceWithReferences();
+  expect((await failure(tier.campaigns.client.getCampaign({ id: campaign!.id }, theirs.options))).code).toBe(Code.NotFound);
+  expect(tier.campaignCalls.asked.slice(asked)).toHaveLength(1);
 });

@@ -17,14 +17,16 @@ import {
   type GetCallRecordingRequest,
   type GetCallRequest,
   type ListCallsRequest,
+  type SummarizeCampaignCallsRequest,
 } from '@voice/proto/voice/calls/v1/calls';
 import type { CallsDeps } from '../deps.js';
 import { presentCall } from '../presenter.js';
 import type { CallFilter, CallView } from '../store/store.js';
 import { createCall } from './create-call.js';
+import { presentCampaignCallSummary } from './campaign-summary.js';
 import { retryOnConflict } from '@voice/runtime/retry-on-conflict';
 
-export class Calls implements Pick<ServiceImpl<typeof CallsService>, 'createCall' | 'getCall' | 'listCalls' | 'getCallRecording' | 'deleteCallRecording'> {
+export class Calls implements Pick<ServiceImpl<typeof CallsService>, 'createCall' | 'getCall' | 'listCalls' | 'getCallRecording' | 'deleteCallRecording' | 'summarizeCampaignCalls'> {
   constructor(private readonly deps: CallsDeps) {}
 
   async createCall(request: CreateCallRequest, context: HandlerContext) {
@@ -61,6 +63,13 @@ export class Calls implements Pick<ServiceImpl<typeof CallsService>, 'createCall
       return (await this.deps.store.updateCall(call.id, current.version, { hasRecording: false }, [], [], this.deps.now().toISOString())) ? { done: undefined } : undefined;
     });
     return {};
+  }
+
+  /** A campaign's calls of the caller's workspace (none for another workspace's campaign). */
+  async summarizeCampaignCalls(request: SummarizeCampaignCallsRequest, context: HandlerContext) {
+    const caller = workspaceCallerOf(context);
+    if (!isUuid(request.campaignId)) throw invalidRequest([{ field: 'campaign_id', issue: 'must be a campaign id' }]);
+    return { summary: presentCampaignCallSummary(await this.deps.store.summarizeCampaignCalls(caller.workspaceId, request.campaignId)) };
   }
 
   private async load(id: string, context: HandlerContext): Promise<CallView> {

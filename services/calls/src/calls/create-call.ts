@@ -6,6 +6,7 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import type { JsonObject } from '@bufbuild/protobuf';
 import type { WorkspaceCaller } from '@voice/runtime/caller';
 import { invalidRequest, serviceError } from '@voice/runtime/errors';
+import { isUuid } from '@voice/runtime/ids';
 import { idempotencyClaim, type IdempotencyClaim } from '@voice/runtime/idempotency';
 import { definedFields, validate } from '@voice/runtime/validation';
 import { createCallBodySchema } from '@voice/contracts/calls';
@@ -27,6 +28,7 @@ export async function createCall(deps: CallsDeps, request: CreateCallRequest, ca
   const fields = definedFields({ assistant_id: request.assistantId, from: request.from, to: request.to, variables: request.variables, metadata: request.metadata });
   const input = validate(createCallBodySchema, fields);
   if (!input.ok) throw invalidRequest(input.issues);
+  if (request.campaignId && !isUuid(request.campaignId)) throw invalidRequest([{ field: 'campaign_id', issue: 'must be a campaign id' }]);
   const now = deps.now();
   const claim: IdempotencyClaim | undefined = request.idempotencyKey ? idempotencyClaim(request.idempotencyKey, fields, now) : undefined;
   // A retry under a used key answers as the first request did, whatever changed since (API.md 1).
@@ -47,6 +49,7 @@ export async function createCall(deps: CallsDeps, request: CreateCallRequest, ca
     assistant,
     variables: (input.value.variables ?? {}) as JsonObject,
     metadata: (input.value.metadata ?? {}) as JsonObject,
+    campaignId: request.campaignId || null,
     at: now.toISOString(),
   });
   const id = call.id;

@@ -23,6 +23,8 @@ export interface NewCall {
   assistant: CallAssistant;
   variables: JsonObject;
   metadata: JsonObject;
+  /** The campaign an outbound call is placed for; none by default. */
+  campaignId?: string | null;
   at: string;
   /** An inbound call arrives on a leg that is already ringing. */
   status?: CallStatusName;
@@ -45,6 +47,7 @@ export function newCall(input: NewCall): CallRecord {
     assistantConfig: input.assistant.config,
     variables: input.variables,
     metadata: input.metadata,
+    campaignId: input.campaignId ?? null,
     maxDurationSeconds: maxDurationOf(input.assistant.config),
     holdId: id,
     legId: input.legId ?? null,
@@ -53,6 +56,7 @@ export function newCall(input: NewCall): CallRecord {
     endedAt: null,
     durationSeconds: 0,
     endReason: null,
+    billedMinuteUnits: 0,
     minuteUnitsCharged: 0,
     creditUnitsCharged: 0,
     summary: null,

@@ -46,7 +46,7 @@ export function planLegReport(call: CallRecord, leg: LegReport, rounding: Minute
   const data = { status: leg.status, duration_seconds: durationSeconds, end_reason: endReason, ...(leg.failureReason ? { reason: leg.failureReason } : {}) };
   return {
     kind: 'moved',
-    changes: { status: leg.status, legSequence: leg.sequence, endedAt: leg.at, durationSeconds, endReason },
+    changes: { status: leg.status, legSequence: leg.sequence, endedAt: leg.at, durationSeconds, endReason, billedMinuteUnits: minuteUnits },
     report: { ...base, type: eventTypes.ended, data },
     answered: false,
     ended: { minuteUnits },

@@ -9,6 +9,7 @@ import { connectMongo, deleteBatch, inTransaction, MongoOutbox, type MongoHandle
 import { mongoValues } from '@voice/runtime/store';
 import { claimBinding, type IdempotencyClaim } from '@voice/runtime/idempotency';
 import type { Page } from '@voice/runtime/validation';
+import { campaignTotalsOf, type CampaignStatusRow } from './mapping/campaign-totals.js';
 import { callFromStored, reportFromStored, storedCall, storedChanges, storedReport, type StoredCall, type StoredReport } from './mapping/call.js';
 import { boundedChunks } from './bounded-chunks.js';
 import type {
@@ -18,6 +19,7 @@ import type {
   CallReport,
   CallStore,
   CallView,
+  CampaignCallTotals,
   ClaimOutcome,
   RecordingInfo,
   RecordingRead,
@@ -59,6 +61,10 @@ export class MongoCallStore implements CallStore {
     await reports.createIndex({ call_id: 1, at: 1, source: 1, sequence: 1 }, { name: 'reports_in_order' });
     await reports.createIndex({ call_id: 1, source: 1, sequence: 1 }, { unique: true, name: 'one_report_per_sequence' });
     await calls.createIndex({ usage_event_id: 1 }, { name: 'calls_by_usage_event', partialFilterExpression: { usage_event_id: { $type: 'string' } } });
+    await calls.createIndex(
+      { workspace_id: 1, campaign_id: 1 },
+      { name: 'calls_by_campaign', partialFilterExpression: { campaign_id: { $type: 'string' } } },
+    );
     await claims.createIndex({ created_at: 1 }, { name: 'claims_by_time' });
     const store = new MongoCallStore(handle, calls, reports, claims);
     await store.outbox.ensureIndexes();
@@ -128,6 +134,26 @@ export class MongoCallStore implements CallStore {
       this.calls.find(query).sort({ created_at: -1, _id: -1 }).skip(page.offset).limit(page.limit).toArray(),
     ]);
     return { calls: await this.withReports(docs), total };
+  }
+
+  async summarizeCampaignCalls(workspaceId: string, campaignId: string): Promise<CampaignCallTotals> {
+    const rows = await this.calls
+      .aggregate<CampaignStatusRow>([
+        { $match: { workspace_id: workspaceId, campaign_id: campaignId } },
+        {
+          $group: {
+            _id: { status: '$status', end_reason: '$end_reason' },
+            calls: { $sum: 1 },
+            connected: { $sum: { $cond: [{ $eq: [{ $type: '$answered_at' }, 'string'] }, 1, 0] } },
+            billed_minute_units: { $sum: { $ifNull: ['$billed_minute_units', 0] } },
+            minute_units_charged: { $sum: '$minute_units_charged' },
+            credit_units_charged: { $sum: '$credit_units_charged' },
+          },
+        },
+        { $project: { _id: 0, status: '$_id.status', end_reason: { $ifNull: ['$_id.end_reason', null] }, calls: 1, connected: 1, billed_minute_units: 1, minute_units_charged: 1, credit_units_charged: 1 } },
+      ])
+      .toArray();
+    return campaignTotalsOf(rows);
   }
 
   async recordLeg(id: string, legId: string, now: string): Promise<void> {

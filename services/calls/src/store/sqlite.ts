@@ -7,6 +7,7 @@ import { insertRow, openSqlite, SqliteOutbox, sqliteOutboxMigration, statementCa
 import { sqliteValues } from '@voice/runtime/store';
 import { claimBinding, type IdempotencyClaim } from '@voice/runtime/idempotency';
 import type { Page } from '@voice/runtime/validation';
+import { campaignTotalsOf, type CampaignStatusRow } from './mapping/campaign-totals.js';
 import { callFromStored, reportFromStored, storedCall, storedChanges, storedReport, type StoredCall, type StoredReport } from './mapping/call.js';
 import { FileRecordings } from './file-recordings.js';
 import type {
@@ -16,6 +17,7 @@ import type {
   CallReport,
   CallStore,
   CallView,
+  CampaignCallTotals,
   ClaimOutcome,
   RecordingInfo,
   RecordingRead,
@@ -77,6 +79,9 @@ const migrations = [
    ALTER TABLE calls ADD COLUMN charged INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE calls ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
    CREATE INDEX calls_by_usage_event ON calls (usage_event_id) WHERE usage_event_id IS NOT NULL;`,
+  `ALTER TABLE calls ADD COLUMN campaign_id TEXT;
+   ALTER TABLE calls ADD COLUMN billed_minute_units INTEGER NOT NULL DEFAULT 0;
+   CREATE INDEX calls_by_campaign ON calls (workspace_id, campaign_id) WHERE campaign_id IS NOT NULL;`,
 ];
 
 type CallRow = StoredCall<number> & { id: string };
@@ -165,6 +170,15 @@ export class SqliteCallStore implements CallStore {
       const rows = this.sql(`SELECT * FROM calls WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`).all(params) as CallRow[];
       return { calls: this.withReports(rows), total };
     })();
+  }
+
+  async summarizeCampaignCalls(workspaceId: string, campaignId: string): Promise<CampaignCallTotals> {
+    const rows = this.sql(
+      `SELECT status, end_reason, COUNT(*) AS calls, SUM(answered_at IS NOT NULL) AS connected, SUM(billed_minute_units) AS billed_minute_units,
+              SUM(minute_units_charged) AS minute_units_charged, SUM(credit_units_charged) AS credit_units_charged
+       FROM calls WHERE workspace_id = ? AND campaign_id = ? GROUP BY status, end_reason`,
+    ).all(workspaceId, campaignId) as CampaignStatusRow[];
+    return campaignTotalsOf(rows);
   }
 
   async recordLeg(id: string, legId: string, now: string): Promise<void> {

@@ -22,6 +22,8 @@ export interface CallRecord {
   assistantConfig: JsonObject;
   variables: JsonObject;
   metadata: JsonObject;
+  /** The campaign the call was placed for (the campaigns dialer says); null for any other call. */
+  campaignId: string | null;
   /** The longest the call may last: the assistant's limit, or less when the wallet covers less. */
   maxDurationSeconds: number;
   /** Billing's hold for the call's minutes (internal, never shown). */
@@ -35,6 +37,8 @@ export interface CallRecord {
   durationSeconds: number;
   /** Why the session ended, as the runtime said, until the leg's end state decides the call's. */
   endReason: string | null;
+  /** The minutes the call's end billed (its answered seconds rounded as charged), in minute sub-units; 0 before it ends. */
+  billedMinuteUnits: number;
   minuteUnitsCharged: number;
   creditUnitsCharged: number;
   summary: string | null;
@@ -61,6 +65,7 @@ export type CallChanges = Partial<
     | 'endedAt'
     | 'durationSeconds'
     | 'endReason'
+    | 'billedMinuteUnits'
     | 'minuteUnitsCharged'
     | 'creditUnitsCharged'
     | 'summary'
@@ -111,6 +116,19 @@ export interface CallFilter {
   createdTo?: string;
 }
 
+/**
+ * A campaign's calls: how many ended in each state (`active` the ones not ended; `voicemail` the completed
+ * ones a voicemail box answered, not counted as `completed`) and their amounts summed.
+ */
+export interface CampaignCallTotals {
+  byStatus: Record<'active' | 'completed' | 'voicemail' | 'no_answer' | 'busy' | 'failed' | 'canceled', number>;
+  /** Calls that were answered, ended or not. */
+  connected: number;
+  billedMinuteUnits: number;
+  minuteUnitsCharged: number;
+  creditUnitsCharged: number;
+}
+
 export type ClaimOutcome = { kind: 'replayed'; call: CallView } | { kind: 'key_reused' };
 
 export interface CallStore {
@@ -121,6 +139,8 @@ export interface CallStore {
   getCall(workspaceId: string, id: string): Promise<CallView | undefined>;
   /** Newest first. */
   listCalls(workspaceId: string, filter: CallFilter, page: Page): Promise<{ calls: CallView[]; total: number }>;
+  /** The workspace's calls placed for the campaign, counted by state and their amounts summed (by an index on the campaign). */
+  summarizeCampaignCalls(workspaceId: string, campaignId: string): Promise<CampaignCallTotals>;
   /** Records the carrier leg placed for a queued call. */
   recordLeg(id: string, legId: string, now: string): Promise<void>;
   /**

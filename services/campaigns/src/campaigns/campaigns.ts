@@ -56,7 +56,9 @@ export class Campaigns implements ServiceImpl<typeof CampaignsService> {
 
   async getCampaign(request: GetCampaignRequest, context: HandlerContext) {
     const caller = workspaceCallerOf(context);
-    return { campaign: await this.present(caller, await loadCampaign(this.deps.store, caller, request.id)) };
+    const campaign = await this.present(caller, await loadCampaign(this.deps.store, caller, request.id));
+    campaign.calls = await this.deps.campaignCalls.summarize(caller, campaign.id);
+    return { campaign };
   }
 
   async listCampaigns(request: ListCampaignsRequest, context: HandlerContext) {

@@ -13,6 +13,8 @@ export interface CallOrder {
   to: string;
   variables: JsonObject;
   metadata: JsonObject;
+  /** The campaign the call is for: the calls service keeps it with the call and counts the campaign's calls by it. */
+  campaignId: string;
   /** The same key is the same call: a job handled twice places one. */
   idempotencyKey: string;
 }
@@ -44,7 +46,7 @@ export class ConnectCallPlacer implements CallPlacer {
     const headers = callHeaders(this.signer, serviceCaller('campaigns', caller.workspaceId, caller.requestId));
     try {
       const { call } = await this.calls.createCall(
-        { assistantId: order.assistantId, from: order.from, to: order.to, variables: order.variables, metadata: order.metadata, idempotencyKey: order.idempotencyKey },
+        { assistantId: order.assistantId, from: order.from, to: order.to, variables: order.variables, metadata: order.metadata, campaignId: order.campaignId, idempotencyKey: order.idempotencyKey },
         { headers },
       );
       return { kind: 'placed', callId: call!.id };

@@ -133,6 +133,7 @@ export class Dialer {
           to: lead.phone,
           variables: lead.variables,
           metadata: campaignCallMetadata(lead, attempt),
+          campaignId: campaign.id,
           idempotencyKey: `campaign-dial-${lead.id}-${attempt}`,
         })
       : ({ kind: 'refused', reason: 'the number the campaign calls from is no longer the workspace’s' } as const);

@@ -14,7 +14,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file voice/calls/v1/calls.proto.
  */
 export const file_voice_calls_v1_calls: GenFile = /*@__PURE__*/
-  fileDesc("Chp2b2ljZS9jYWxscy92MS9jYWxscy5wcm90bxIOdm9pY2UuY2FsbHMudjEiVAoOVHJhbnNjcmlwdFR1cm4SDAoEcm9sZRgBIAEoCRIMCgR0ZXh0GAIgASgJEiYKAmF0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJoCglDYWxsRXZlbnQSDAoEdHlwZRgBIAEoCRImCgJhdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJQoEZGF0YRgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiUgoMQ2FsbEFuYWx5c2lzEg8KB3ZlcmRpY3QYASABKAkSMQoQZXh0cmFjdGVkX2ZpZWxkcxgCIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QimQYKBENhbGwSCgoCaWQYASABKAkSKgoGc3RhdHVzGAIgASgOMhoudm9pY2UuY2FsbHMudjEuQ2FsbFN0YXR1cxIwCglkaXJlY3Rpb24YAyABKA4yHS52b2ljZS5jYWxscy52MS5DYWxsRGlyZWN0aW9uEgwKBGZyb20YBCABKAkSCgoCdG8YBSABKAkSFAoMYXNzaXN0YW50X2lkGAYgASgJEhkKEWFzc2lzdGFudF92ZXJzaW9uGAcgASgFEioKCXZhcmlhYmxlcxgIIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSKQoIbWV0YWRhdGEYCSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Ei4KCmNyZWF0ZWRfYXQYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjQKC2Fuc3dlcmVkX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgAiAEBEjEKCGVuZGVkX2F0GAwgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgBiAEBEhgKEGR1cmF0aW9uX3NlY29uZHMYDSABKAUSHAoUbWludXRlX3VuaXRzX2NoYXJnZWQYDiABKAMSHAoUY3JlZGl0X3VuaXRzX2NoYXJnZWQYDyABKAMSEgoKZW5kX3JlYXNvbhgQIAEoCRIyCgp0cmFuc2NyaXB0GBEgAygLMh4udm9pY2UuY2FsbHMudjEuVHJhbnNjcmlwdFR1cm4SDwoHc3VtbWFyeRgSIAEoCRIuCghhbmFseXNpcxgTIAEoCzIcLnZvaWNlLmNhbGxzLnYxLkNhbGxBbmFseXNpcxIpCgZldmVudHMYFCADKAsyGS52b2ljZS5jYWxscy52MS5DYWxsRXZlbnQSFQoNaGFzX3JlY29yZGluZxgVIAEoCBIuCgp1cGRhdGVkX2F0GBYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEIOCgxfYW5zd2VyZWRfYXRCCwoJX2VuZGVkX2F0IssBChFDcmVhdGVDYWxsUmVxdWVzdBIUCgxhc3Npc3RhbnRfaWQYASABKAkSDAoEZnJvbRgCIAEoCRIKCgJ0bxgDIAEoCRIqCgl2YXJpYWJsZXMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EikKCG1ldGFkYXRhGAUgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIXCg9pZGVtcG90ZW5jeV9rZXkYBiABKAkSFgoOd29ya3NwYWNlX3BsYW4YByABKAkiSgoSQ3JlYXRlQ2FsbFJlc3BvbnNlEiIKBGNhbGwYASABKAsyFC52b2ljZS5jYWxscy52MS5DYWxsEhAKCHJlcGxheWVkGAIgASgIIhwKDkdldENhbGxSZXF1ZXN0EgoKAmlkGAEgASgJIjUKD0dldENhbGxSZXNwb25zZRIiCgRjYWxsGAEgASgLMhQudm9pY2UuY2FsbHMudjEuQ2FsbCLOAgoQTGlzdENhbGxzUmVxdWVzdBIqCgRwYWdlGAEgASgLMhwudm9pY2UuY29tbW9uLnYxLlBhZ2VSZXF1ZXN0EioKBnN0YXR1cxgCIAEoDjIaLnZvaWNlLmNhbGxzLnYxLkNhbGxTdGF0dXMSMAoJZGlyZWN0aW9uGAMgASgOMh0udm9pY2UuY2FsbHMudjEuQ2FsbERpcmVjdGlvbhIUCgxhc3Npc3RhbnRfaWQYBCABKAkSDgoGbnVtYmVyGAUgASgJEjUKDGNyZWF0ZWRfZnJvbRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAIgBARIzCgpjcmVhdGVkX3RvGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgBiAEBQg8KDV9jcmVhdGVkX2Zyb21CDQoLX2NyZWF0ZWRfdG8iRwoRTGlzdENhbGxzUmVzcG9uc2USIwoFY2FsbHMYASADKAsyFC52b2ljZS5jYWxscy52MS5DYWxsEg0KBXRvdGFsGAIgASgFIioKF0dldENhbGxSZWNvcmRpbmdSZXF1ZXN0Eg8KB2NhbGxfaWQYASABKAkiXgoYR2V0Q2FsbFJlY29yZGluZ1Jlc3BvbnNlEhQKDGNvbnRlbnRfdHlwZRgBIAEoCRISCgpzaXplX2J5dGVzGAIgASgDEhgKEGR1cmF0aW9uX3NlY29uZHMYAyABKAUiLQoaRGVsZXRlQ2FsbFJlY29yZGluZ1JlcXVlc3QSDwoHY2FsbF9pZBgBIAEoCSIdChtEZWxldGVDYWxsUmVjb3JkaW5nUmVzcG9uc2Uq9QEKCkNhbGxTdGF0dXMSGwoXQ0FMTF9TVEFUVVNfVU5TUEVDSUZJRUQQABIWChJDQUxMX1NUQVRVU19RVUVVRUQQARIXChNDQUxMX1NUQVRVU19SSU5HSU5HEAISGwoXQ0FMTF9TVEFUVVNfSU5fUFJPR1JFU1MQAxIZChVDQUxMX1NUQVRVU19DT01QTEVURUQQBBIZChVDQUxMX1NUQVRVU19OT19BTlNXRVIQBRIUChBDQUxMX1NUQVRVU19CVVNZEAYSFgoSQ0FMTF9TVEFUVVNfRkFJTEVEEAcSGAoUQ0FMTF9TVEFUVVNfQ0FOQ0VMRUQQCCpoCg1DYWxsRGlyZWN0aW9uEh4KGkNBTExfRElSRUNUSU9OX1VOU1BFQ0lGSUVEEAASGwoXQ0FMTF9ESVJFQ1RJT05fT1VUQk9VTkQQARIaChZDQUxMX0RJUkVDVElPTl9JTkJPVU5EEAIy2AMKDENhbGxzU2VydmljZRJTCgpDcmVhdGVDYWxsEiEudm9pY2UuY2FsbHMudjEuQ3JlYXRlQ2FsbFJlcXVlc3QaIi52b2ljZS5jYWxscy52MS5DcmVhdGVDYWxsUmVzcG9uc2USSgoHR2V0Q2FsbBIeLnZvaWNlLmNhbGxzLnYxLkdldENhbGxSZXF1ZXN0Gh8udm9pY2UuY2FsbHMudjEuR2V0Q2FsbFJlc3BvbnNlElAKCUxpc3RDYWxscxIgLnZvaWNlLmNhbGxzLnYxLkxpc3RDYWxsc1JlcXVlc3QaIS52b2ljZS5jYWxscy52MS5MaXN0Q2FsbHNSZXNwb25zZRJlChBHZXRDYWxsUmVjb3JkaW5nEicudm9pY2UuY2FsbHMudjEuR2V0Q2FsbFJlY29yZGluZ1JlcXVlc3QaKC52b2ljZS5jYWxscy52MS5HZXRDYWxsUmVjb3JkaW5nUmVzcG9uc2USbgoTRGVsZXRlQ2FsbFJlY29yZGluZxIqLnZvaWNlLmNhbGxzLnYxLkRlbGV0ZUNhbGxSZWNvcmRpbmdSZXF1ZXN0Gisudm9pY2UuY2FsbHMudjEuRGVsZXRlQ2FsbFJlY29yZGluZ1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_struct, file_google_protobuf_timestamp, file_voice_common_v1_page]);
+  fileDesc("Chp2b2ljZS9jYWxscy92MS9jYWxscy5wcm90bxIOdm9pY2UuY2FsbHMudjEiVAoOVHJhbnNjcmlwdFR1cm4SDAoEcm9sZRgBIAEoCRIMCgR0ZXh0GAIgASgJEiYKAmF0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJoCglDYWxsRXZlbnQSDAoEdHlwZRgBIAEoCRImCgJhdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJQoEZGF0YRgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiUgoMQ2FsbEFuYWx5c2lzEg8KB3ZlcmRpY3QYASABKAkSMQoQZXh0cmFjdGVkX2ZpZWxkcxgCIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QimQYKBENhbGwSCgoCaWQYASABKAkSKgoGc3RhdHVzGAIgASgOMhoudm9pY2UuY2FsbHMudjEuQ2FsbFN0YXR1cxIwCglkaXJlY3Rpb24YAyABKA4yHS52b2ljZS5jYWxscy52MS5DYWxsRGlyZWN0aW9uEgwKBGZyb20YBCABKAkSCgoCdG8YBSABKAkSFAoMYXNzaXN0YW50X2lkGAYgASgJEhkKEWFzc2lzdGFudF92ZXJzaW9uGAcgASgFEioKCXZhcmlhYmxlcxgIIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSKQoIbWV0YWRhdGEYCSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Ei4KCmNyZWF0ZWRfYXQYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjQKC2Fuc3dlcmVkX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgAiAEBEjEKCGVuZGVkX2F0GAwgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgBiAEBEhgKEGR1cmF0aW9uX3NlY29uZHMYDSABKAUSHAoUbWludXRlX3VuaXRzX2NoYXJnZWQYDiABKAMSHAoUY3JlZGl0X3VuaXRzX2NoYXJnZWQYDyABKAMSEgoKZW5kX3JlYXNvbhgQIAEoCRIyCgp0cmFuc2NyaXB0GBEgAygLMh4udm9pY2UuY2FsbHMudjEuVHJhbnNjcmlwdFR1cm4SDwoHc3VtbWFyeRgSIAEoCRIuCghhbmFseXNpcxgTIAEoCzIcLnZvaWNlLmNhbGxzLnYxLkNhbGxBbmFseXNpcxIpCgZldmVudHMYFCADKAsyGS52b2ljZS5jYWxscy52MS5DYWxsRXZlbnQSFQoNaGFzX3JlY29yZGluZxgVIAEoCBIuCgp1cGRhdGVkX2F0GBYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEIOCgxfYW5zd2VyZWRfYXRCCwoJX2VuZGVkX2F0IuABChFDcmVhdGVDYWxsUmVxdWVzdBIUCgxhc3Npc3RhbnRfaWQYASABKAkSDAoEZnJvbRgCIAEoCRIKCgJ0bxgDIAEoCRIqCgl2YXJpYWJsZXMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EikKCG1ldGFkYXRhGAUgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIXCg9pZGVtcG90ZW5jeV9rZXkYBiABKAkSFgoOd29ya3NwYWNlX3BsYW4YByABKAkSEwoLY2FtcGFpZ25faWQYCCABKAkiSgoSQ3JlYXRlQ2FsbFJlc3BvbnNlEiIKBGNhbGwYASABKAsyFC52b2ljZS5jYWxscy52MS5DYWxsEhAKCHJlcGxheWVkGAIgASgIIhwKDkdldENhbGxSZXF1ZXN0EgoKAmlkGAEgASgJIjUKD0dldENhbGxSZXNwb25zZRIiCgRjYWxsGAEgASgLMhQudm9pY2UuY2FsbHMudjEuQ2FsbCLOAgoQTGlzdENhbGxzUmVxdWVzdBIqCgRwYWdlGAEgASgLMhwudm9pY2UuY29tbW9uLnYxLlBhZ2VSZXF1ZXN0EioKBnN0YXR1cxgCIAEoDjIaLnZvaWNlLmNhbGxzLnYxLkNhbGxTdGF0dXMSMAoJZGlyZWN0aW9uGAMgASgOMh0udm9pY2UuY2FsbHMudjEuQ2FsbERpcmVjdGlvbhIUCgxhc3Npc3RhbnRfaWQYBCABKAkSDgoGbnVtYmVyGAUgASgJEjUKDGNyZWF0ZWRfZnJvbRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAIgBARIzCgpjcmVhdGVkX3RvGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgBiAEBQg8KDV9jcmVhdGVkX2Zyb21CDQoLX2NyZWF0ZWRfdG8iRwoRTGlzdENhbGxzUmVzcG9uc2USIwoFY2FsbHMYASADKAsyFC52b2ljZS5jYWxscy52MS5DYWxsEg0KBXRvdGFsGAIgASgFIioKF0dldENhbGxSZWNvcmRpbmdSZXF1ZXN0Eg8KB2NhbGxfaWQYASABKAkiXgoYR2V0Q2FsbFJlY29yZGluZ1Jlc3BvbnNlEhQKDGNvbnRlbnRfdHlwZRgBIAEoCRISCgpzaXplX2J5dGVzGAIgASgDEhgKEGR1cmF0aW9uX3NlY29uZHMYAyABKAUiLQoaRGVsZXRlQ2FsbFJlY29yZGluZ1JlcXVlc3QSDwoHY2FsbF9pZBgBIAEoCSIdChtEZWxldGVDYWxsUmVjb3JkaW5nUmVzcG9uc2UiNAodU3VtbWFyaXplQ2FtcGFpZ25DYWxsc1JlcXVlc3QSEwoLY2FtcGFpZ25faWQYASABKAkiigIKE0NhbXBhaWduQ2FsbFN1bW1hcnkSDgoGcGxhY2VkGAEgASgFEhEKCWNvbm5lY3RlZBgCIAEoBRIOCgZhY3RpdmUYAyABKAUSEQoJY29tcGxldGVkGAQgASgFEhEKCW5vX2Fuc3dlchgFIAEoBRIMCgRidXN5GAYgASgFEg4KBmZhaWxlZBgHIAEoBRIQCghjYW5jZWxlZBgIIAEoBRIbChNiaWxsZWRfbWludXRlX3VuaXRzGAkgASgDEhwKFG1pbnV0ZV91bml0c19jaGFyZ2VkGAogASgDEhwKFGNyZWRpdF91bml0c19jaGFyZ2VkGAsgASgDEhEKCXZvaWNlbWFpbBgMIAEoBSJWCh5TdW1tYXJpemVDYW1wYWlnbkNhbGxzUmVzcG9uc2USNAoHc3VtbWFyeRgBIAEoCzIjLnZvaWNlLmNhbGxzLnYxLkNhbXBhaWduQ2FsbFN1bW1hcnkq9QEKCkNhbGxTdGF0dXMSGwoXQ0FMTF9TVEFUVVNfVU5TUEVDSUZJRUQQABIWChJDQUxMX1NUQVRVU19RVUVVRUQQARIXChNDQUxMX1NUQVRVU19SSU5HSU5HEAISGwoXQ0FMTF9TVEFUVVNfSU5fUFJPR1JFU1MQAxIZChVDQUxMX1NUQVRVU19DT01QTEVURUQQBBIZChVDQUxMX1NUQVRVU19OT19BTlNXRVIQBRIUChBDQUxMX1NUQVRVU19CVVNZEAYSFgoSQ0FMTF9TVEFUVVNfRkFJTEVEEAcSGAoUQ0FMTF9TVEFUVVNfQ0FOQ0VMRUQQCCpoCg1DYWxsRGlyZWN0aW9uEh4KGkNBTExfRElSRUNUSU9OX1VOU1BFQ0lGSUVEEAASGwoXQ0FMTF9ESVJFQ1RJT05fT1VUQk9VTkQQARIaChZDQUxMX0RJUkVDVElPTl9JTkJPVU5EEAIy0QQKDENhbGxzU2VydmljZRJTCgpDcmVhdGVDYWxsEiEudm9pY2UuY2FsbHMudjEuQ3JlYXRlQ2FsbFJlcXVlc3QaIi52b2ljZS5jYWxscy52MS5DcmVhdGVDYWxsUmVzcG9uc2USSgoHR2V0Q2FsbBIeLnZvaWNlLmNhbGxzLnYxLkdldENhbGxSZXF1ZXN0Gh8udm9pY2UuY2FsbHMudjEuR2V0Q2FsbFJlc3BvbnNlElAKCUxpc3RDYWxscxIgLnZvaWNlLmNhbGxzLnYxLkxpc3RDYWxsc1JlcXVlc3QaIS52b2ljZS5jYWxscy52MS5MaXN0Q2FsbHNSZXNwb25zZRJlChBHZXRDYWxsUmVjb3JkaW5nEicudm9pY2UuY2FsbHMudjEuR2V0Q2FsbFJlY29yZGluZ1JlcXVlc3QaKC52b2ljZS5jYWxscy52MS5HZXRDYWxsUmVjb3JkaW5nUmVzcG9uc2USbgoTRGVsZXRlQ2FsbFJlY29yZGluZxIqLnZvaWNlLmNhbGxzLnYxLkRlbGV0ZUNhbGxSZWNvcmRpbmdSZXF1ZXN0Gisudm9pY2UuY2FsbHMudjEuRGVsZXRlQ2FsbFJlY29yZGluZ1Jlc3BvbnNlEncKFlN1bW1hcml6ZUNhbXBhaWduQ2FsbHMSLS52b2ljZS5jYWxscy52MS5TdW1tYXJpemVDYW1wYWlnbkNhbGxzUmVxdWVzdBouLnZvaWNlLmNhbGxzLnYxLlN1bW1hcml6ZUNhbXBhaWduQ2FsbHNSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_struct, file_google_protobuf_timestamp, file_voice_common_v1_page]);
 
 /**
  * One turn of the conversation.
@@ -281,6 +281,14 @@ export type CreateCallRequest = Message<"voice.calls.v1.CreateCallRequest"> & {
    * @generated from field: string workspace_plan = 7;
    */
   workspacePlan: string;
+
+  /**
+   * The campaign the call is placed for: set by the campaigns dialer only (the gateway never sets it),
+   * stored with the call so SummarizeCampaignCalls finds a campaign's calls by an index.
+   *
+   * @generated from field: string campaign_id = 8;
+   */
+  campaignId: string;
 };
 
 /**
@@ -496,6 +504,129 @@ export const DeleteCallRecordingResponseSchema: GenMessage<DeleteCallRecordingRe
   messageDesc(file_voice_calls_v1_calls, 13);
 
 /**
+ * @generated from message voice.calls.v1.SummarizeCampaignCallsRequest
+ */
+export type SummarizeCampaignCallsRequest = Message<"voice.calls.v1.SummarizeCampaignCallsRequest"> & {
+  /**
+   * @generated from field: string campaign_id = 1;
+   */
+  campaignId: string;
+};
+
+/**
+ * Describes the message voice.calls.v1.SummarizeCampaignCallsRequest.
+ * Use `create(SummarizeCampaignCallsRequestSchema)` to create a new message.
+ */
+export const SummarizeCampaignCallsRequestSchema: GenMessage<SummarizeCampaignCallsRequest> = /*@__PURE__*/
+  messageDesc(file_voice_calls_v1_calls, 14);
+
+/**
+ * What a campaign's calls came to. Counts are calls; amounts in the units of Call.
+ *
+ * @generated from message voice.calls.v1.CampaignCallSummary
+ */
+export type CampaignCallSummary = Message<"voice.calls.v1.CampaignCallSummary"> & {
+  /**
+   * Every call placed for the campaign (each attempt of a lead is a call).
+   *
+   * @generated from field: int32 placed = 1;
+   */
+  placed: number;
+
+  /**
+   * Calls answered (they reached in_progress), ended or not.
+   *
+   * @generated from field: int32 connected = 2;
+   */
+  connected: number;
+
+  /**
+   * Calls not ended yet (queued, ringing or in progress).
+   *
+   * @generated from field: int32 active = 3;
+   */
+  active: number;
+
+  /**
+   * Ended calls by their end state; completed ones a voicemail box answered (end reason voicemail) are
+   * counted as voicemail, not completed.
+   *
+   * @generated from field: int32 completed = 4;
+   */
+  completed: number;
+
+  /**
+   * @generated from field: int32 no_answer = 5;
+   */
+  noAnswer: number;
+
+  /**
+   * @generated from field: int32 busy = 6;
+   */
+  busy: number;
+
+  /**
+   * @generated from field: int32 failed = 7;
+   */
+  failed: number;
+
+  /**
+   * @generated from field: int32 canceled = 8;
+   */
+  canceled: number;
+
+  /**
+   * Minutes billed for the ended calls, each call's answered seconds rounded as it is charged
+   * (VOICE_CALL_MINUTE_ROUNDING), in 1/1,000 minute.
+   *
+   * @generated from field: int64 billed_minute_units = 9;
+   */
+  billedMinuteUnits: bigint;
+
+  /**
+   * What the calls were charged (their Call.minute_units_charged and credit_units_charged summed):
+   * included minutes in 1/1,000 minute, credits in 1/10,000 credit.
+   *
+   * @generated from field: int64 minute_units_charged = 10;
+   */
+  minuteUnitsCharged: bigint;
+
+  /**
+   * @generated from field: int64 credit_units_charged = 11;
+   */
+  creditUnitsCharged: bigint;
+
+  /**
+   * @generated from field: int32 voicemail = 12;
+   */
+  voicemail: number;
+};
+
+/**
+ * Describes the message voice.calls.v1.CampaignCallSummary.
+ * Use `create(CampaignCallSummarySchema)` to create a new message.
+ */
+export const CampaignCallSummarySchema: GenMessage<CampaignCallSummary> = /*@__PURE__*/
+  messageDesc(file_voice_calls_v1_calls, 15);
+
+/**
+ * @generated from message voice.calls.v1.SummarizeCampaignCallsResponse
+ */
+export type SummarizeCampaignCallsResponse = Message<"voice.calls.v1.SummarizeCampaignCallsResponse"> & {
+  /**
+   * @generated from field: voice.calls.v1.CampaignCallSummary summary = 1;
+   */
+  summary?: CampaignCallSummary | undefined;
+};
+
+/**
+ * Describes the message voice.calls.v1.SummarizeCampaignCallsResponse.
+ * Use `create(SummarizeCampaignCallsResponseSchema)` to create a new message.
+ */
+export const SummarizeCampaignCallsResponseSchema: GenMessage<SummarizeCampaignCallsResponse> = /*@__PURE__*/
+  messageDesc(file_voice_calls_v1_calls, 16);
+
+/**
  * @generated from enum voice.calls.v1.CallStatus
  */
 export enum CallStatus {
@@ -635,6 +766,17 @@ export const CallsService: GenService<{
     methodKind: "unary";
     input: typeof DeleteCallRecordingRequestSchema;
     output: typeof DeleteCallRecordingResponseSchema;
+  },
+  /**
+   * A campaign's calls counted and summed from the calls themselves (the campaigns service's progress):
+   * the calls service is their one source, nothing keeps a copy.
+   *
+   * @generated from rpc voice.calls.v1.CallsService.SummarizeCampaignCalls
+   */
+  summarizeCampaignCalls: {
+    methodKind: "unary";
+    input: typeof SummarizeCampaignCallsRequestSchema;
+    output: typeof SummarizeCampaignCallsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_voice_calls_v1_calls, 0);

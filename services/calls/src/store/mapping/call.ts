@@ -18,6 +18,8 @@ export interface StoredCall<Flag> {
   assistant_config: string;
   variables: string;
   metadata: string;
+  /** Absent from calls stored before campaigns named their calls. */
+  campaign_id?: string | null;
   max_duration_seconds: number;
   hold_id: string;
   leg_id: string | null;
@@ -26,6 +28,8 @@ export interface StoredCall<Flag> {
   ended_at: string | null;
   duration_seconds: number;
   end_reason: string | null;
+  /** Absent from calls stored before the billed minutes were kept. */
+  billed_minute_units?: number;
   minute_units_charged: number;
   credit_units_charged: number;
   summary: string | null;
@@ -51,6 +55,7 @@ export const storedCall = <Flag>(call: CallRecord, values: StoredValues<Flag, un
   assistant_config: JSON.stringify(call.assistantConfig),
   variables: JSON.stringify(call.variables),
   metadata: JSON.stringify(call.metadata),
+  campaign_id: call.campaignId,
   max_duration_seconds: call.maxDurationSeconds,
   hold_id: call.holdId,
   leg_id: call.legId,
@@ -59,6 +64,7 @@ export const storedCall = <Flag>(call: CallRecord, values: StoredValues<Flag, un
   ended_at: call.endedAt,
   duration_seconds: call.durationSeconds,
   end_reason: call.endReason,
+  billed_minute_units: call.billedMinuteUnits,
   minute_units_charged: call.minuteUnitsCharged,
   credit_units_charged: call.creditUnitsCharged,
   summary: call.summary,
@@ -85,6 +91,7 @@ export const callFromStored = <Flag>(id: string, stored: StoredCall<Flag>, value
   assistantConfig: JSON.parse(stored.assistant_config) as JsonObject,
   variables: JSON.parse(stored.variables) as JsonObject,
   metadata: JSON.parse(stored.metadata) as JsonObject,
+  campaignId: stored.campaign_id ?? null,
   maxDurationSeconds: stored.max_duration_seconds,
   holdId: stored.hold_id,
   legId: stored.leg_id,
@@ -93,6 +100,7 @@ export const callFromStored = <Flag>(id: string, stored: StoredCall<Flag>, value
   endedAt: stored.ended_at,
   durationSeconds: stored.duration_seconds,
   endReason: stored.end_reason,
+  billedMinuteUnits: stored.billed_minute_units ?? 0,
   minuteUnitsCharged: stored.minute_units_charged,
   creditUnitsCharged: stored.credit_units_charged,
   summary: stored.summary,
@@ -139,6 +147,7 @@ export function storedChanges<Flag>(changes: CallChanges, values: StoredValues<F
   set('ended_at', changes.endedAt);
   set('duration_seconds', changes.durationSeconds);
   set('end_reason', changes.endReason);
+  set('billed_minute_units', changes.billedMinuteUnits);
   set('minute_units_charged', changes.minuteUnitsCharged);
   set('credit_units_charged', changes.creditUnitsCharged);
   set('summary', changes.summary);

@@ -86,7 +86,7 @@ FROM ${NODE_IMAGE} AS runtime
 ARG PORT
 ARG HOST_VARIABLE
 ENV NODE_ENV=production \
-    NODE_OPTIONS=--max-semi-space-size=16 \
+    NODE_OPTIONS="--max-semi-space-size=16 --max-old-space-size=1536" \
     DATA_DIR=/data \
     ${HOST_VARIABLE}=0.0.0.0 \
     VOICE_METRICS_HOST=0.0.0.0 \

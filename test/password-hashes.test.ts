@@ -16,6 +16,10 @@ afterAll(() => platform.close());
 
 const password = 'correct horse battery';
 
+// Each hash at the production cost takes ~0.5 s of CPU alone; on a machine whose cores are shared
+// (CI runs beside other work) a test of several hashes can take far longer than the default 30 s.
+jest.setTimeout(120_000);
+
 /** Reads or writes a user's stored hash in identity's embedded database, as a pre-upgrade database would hold it. */
 function withIdentityDb<T>(work: (db: Database.Database) => T): T {
   const db = new Database(join(platform.dataDir, 'identity.sqlite'), { fileMustExist: true });

@@ -13,5 +13,5 @@ test('npm start runs the platform with the production flags', () => {
 
 test('every image sets NODE_OPTIONS to the production flags', () => {
   // One Dockerfile builds every process's image.
-  expect(/NODE_OPTIONS=(\S+)/.exec(read('Dockerfile'))?.[1]).toBe(platformNodeFlags.join(' '));
+  expect(/NODE_OPTIONS="([^"]*)"/.exec(read('Dockerfile'))?.[1]).toBe(platformNodeFlags.join(' '));
 });

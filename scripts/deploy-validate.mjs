@@ -133,6 +133,12 @@ export function formatPath(path) {
 }
 
 /**
+ * The parsed library files (lib.es5.d.ts, kubernetes-types) by file name: the same for every check in
+ * a process, so the tests' many validations parse them once.
+ */
+const librarySourceFiles = new Map();
+
+/**
  * Type-checks the objects of every target in one TypeScript program. Answers the problems, each
  * naming the target, the object and the field.
  */
@@ -185,8 +191,11 @@ export function checkSchemas(targets) {
   const getSourceFile = host.getSourceFile.bind(host);
   const fileExists = host.fileExists.bind(host);
   const readFile = host.readFile.bind(host);
-  host.getSourceFile = (name, languageVersion, ...rest) =>
-    files.has(resolve(name)) ? ts.createSourceFile(name, files.get(resolve(name)), languageVersion, true) : getSourceFile(name, languageVersion, ...rest);
+  host.getSourceFile = (name, languageVersion, ...rest) => {
+    if (files.has(resolve(name))) return ts.createSourceFile(name, files.get(resolve(name)), languageVersion, true);
+    if (!librarySourceFiles.has(name)) librarySourceFiles.set(name, getSourceFile(name, languageVersion, ...rest));
+    return librarySourceFiles.get(name);
+  };
   host.fileExists = (name) => files.has(resolve(name)) || fileExists(name);
   host.readFile = (name) => files.get(resolve(name)) ?? readFile(name);
   const program = ts.createProgram({ rootNames: [...files.keys()], options, host });

@@ -1,6 +1,7 @@
 // Lints the OpenAPI document of /api/v1 as the gateway builds it from its real route table:
 // the compiled gateway's operations (no server started) written to a temporary file, then
-// `redocly lint` with the repository's redocly.yaml. Needs `tsc -b` first (npm run lint:openapi does it).
+// `redocly lint` with the repository's redocly.yaml. Needs `tsc -b` first (npm run lint:openapi does it;
+// `npm test` builds before it and runs this script directly).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -3,8 +3,8 @@
 // retried when the retry policy lists `voicemail` and fails once its attempts are spent; without it
 // in the policy the lead is completed after one call.
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
-import { dayWindow } from './support/campaigns.js';
-import { buySmsNumber, eventually } from './support/telephony.js';
+import { callingWorkspace, dayWindow } from './support/campaigns.js';
+import { eventually } from './support/telephony.js';
 
 let platform: TestPlatform;
 
@@ -17,15 +17,11 @@ afterAll(() => platform.close());
 const voicemailBox = '+15005550010';
 
 async function campaignWithVoicemailLead(retryOn: string[]) {
-  const ws = await platform.workspace({ plan: 'pro' });
-  await platform.fund(ws.id, '20.0000', '0');
-  const number = await buySmsNumber(platform.api, ws.key, { enable: false });
-  const assistant = await platform.api.post('/assistants', ws.key, { name: 'Caller', first_message: 'Hello.' });
-  expect(assistant.status).toBe(201);
+  const ws = await callingWorkspace(platform, { credits: '20.0000', minutes: '0' });
   const created = await platform.api.post('/campaigns', ws.key, {
     name: 'Voicemail',
-    assistant_id: assistant.body.data.id,
-    from_number_ids: [number.id],
+    assistant_id: ws.assistantId,
+    from_number_ids: [ws.number.id],
     window: dayWindow('open'),
     pacing: { max_concurrent: 2, calls_per_minute: 600 },
     retry: { max_attempts: 2, delay_minutes: 1, on: retryOn },

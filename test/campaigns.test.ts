@@ -62,6 +62,8 @@ describe('campaign CRUD', () => {
       window: { days: ['mon', 'tue', 'wed', 'thu', 'fri'], start: '09:00', end: '17:00', time_zone: 'UTC' },
       pacing: { max_concurrent: 5, calls_per_minute: 30 },
       retry: { max_attempts: 3, delay_minutes: 60, on: ['no_answer', 'busy'] },
+      schedule: null,
+      next_run_at: null,
       progress: { leads: zeroCounts },
       revision: 1,
       started_at: null,

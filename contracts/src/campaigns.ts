@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { isUuid } from '@voice/runtime/ids';
 import { pageQueryFields } from '@voice/runtime/validation';
+import { cronIssue } from './campaign-schedule.js';
 import { creditsSchema, idSchema, minutesSchema, timeSchema } from './responses.js';
 
 export const campaignStatuses = ['draft', 'scheduled', 'running', 'paused', 'stopped', 'completed'] as const;
@@ -88,6 +89,25 @@ export const retrySchema = z
   })
   .describe('which unsuccessful calls are tried again, how often and after how long');
 
+export const scheduleSchema = z
+  .strictObject({
+    cron: z
+      .string()
+      .trim()
+      .min(1, 'must not be empty')
+      .max(120, 'must be at most 120 characters')
+      .meta({ examples: ['0 9 * * 1-5'] })
+      .describe('a cron expression of five fields (minute hour day-of-month month day-of-week; `@daily` and the like too), read in `time_zone`'),
+    time_zone: timeZoneField.describe('the IANA time zone the expression is read in'),
+  })
+  .superRefine((schedule, context) => {
+    // Refinements run even when a field failed: only an expression and a zone that passed are parsed.
+    if (!isTimeZone(schedule.time_zone) || schedule.cron.length === 0 || schedule.cron.length > 120) return;
+    const issue = cronIssue(schedule);
+    if (issue) context.addIssue({ code: 'custom', message: issue, path: ['cron'] });
+  })
+  .describe('when the campaign starts on its own: at each occurrence it starts as `POST /campaigns/{id}/start` does');
+
 const campaignFields = {
   name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').describe('what the campaign is called'),
   assistant_id: uuid.describe('the assistant that makes the calls: one of this workspace'),
@@ -101,6 +121,7 @@ const campaignFields = {
   window: windowSchema,
   pacing: pacingSchema,
   retry: retrySchema,
+  schedule: scheduleSchema.nullable(),
 };
 type CampaignField = keyof typeof campaignFields;
 
@@ -113,6 +134,7 @@ export const createCampaignBodySchema = z.strictObject({
   window: campaignFields.window.optional(),
   pacing: campaignFields.pacing.optional(),
   retry: campaignFields.retry.optional(),
+  schedule: campaignFields.schedule.optional(),
 });
 
 /** Body of PATCH /campaigns/{id}: the top-level settings to replace, plus expected_revision. */
@@ -264,7 +286,7 @@ export const campaignSchema = z
     name: campaignFields.name,
     status: z
       .enum(campaignStatuses)
-      .describe('`draft` until started; `running` while it dials; `paused` by the dialer (see `paused_reason`) until started again; `stopped` after stop; `completed` when every lead is done'),
+      .describe('`draft` until started (`scheduled` while it has a `schedule` and never ran); `running` while it dials; `paused` by the dialer (see `paused_reason`) until started again; `stopped` after stop; `completed` when every lead is done'),
     paused_reason: z
       .enum(campaignPausedReasons)
       .nullable()
@@ -275,6 +297,8 @@ export const campaignSchema = z
     window: windowSchema,
     pacing: pacingSchema,
     retry: retrySchema,
+    schedule: scheduleSchema.nullable(),
+    next_run_at: timeSchema.nullable().describe('when the schedule next starts the campaign; null without a schedule'),
     progress: campaignProgressSchema,
     revision: z.int().min(1).describe('increases with every change; send it as expected_revision to update'),
     started_at: timeSchema.nullable(),
@@ -288,7 +312,7 @@ export const campaignStatsSchema = z
   .object({ campaign_id: idSchema, status: campaignSchema.shape.status, progress: campaignProgressSchema.extend({ calls: campaignCallsSchema }) })
   .meta({ id: 'CampaignStats' });
 
-export type CampaignSettings = Pick<z.output<typeof campaignSchema>, 'name' | 'assistant_id' | 'from_number_ids' | 'segment_id' | 'window' | 'pacing' | 'retry'>;
+export type CampaignSettings = Pick<z.output<typeof campaignSchema>, 'name' | 'assistant_id' | 'from_number_ids' | 'segment_id' | 'window' | 'pacing' | 'retry' | 'schedule'>;
 
 export const leadSchema = z
   .object({

@@ -1750,7 +1750,9 @@ export interface paths {
         put?: never;
         /**
          * Create a campaign (in `draft`)
-         * @description `assistant_id` must name an assistant of the workspace and each of `from_number_ids` a voice-capable phone number of it; `segment_id`, when given, a segment of it (400 naming the field otherwise). Without `window` calls are placed Monday to Friday 09:00-17:00 (`time_zone` UTC for leads without a zone of their own); without `pacing` at most 5 at once and 30 a minute; without `retry` a lead is called at most 3 times, 60 minutes apart, after `no_answer` or `busy`. A campaign is `draft` when created; `running` after `POST /campaigns/{id}/start`; `stopped` after `POST /campaigns/{id}/stop`; `paused` and `completed` are set by the dialer (the wallet could not hold a call, named by `paused_reason` `insufficient_funds`; every lead is done); a paused campaign resumes with `POST /campaigns/{id}/start`. `scheduled` is a campaign waiting for its schedule.
+         * @description `assistant_id` must name an assistant of the workspace and each of `from_number_ids` a voice-capable phone number of it; `segment_id`, when given, a segment of it (400 naming the field otherwise). Without `window` calls are placed Monday to Friday 09:00-17:00 (`time_zone` UTC for leads without a zone of their own); without `pacing` at most 5 at once and 30 a minute; without `retry` a lead is called at most 3 times, 60 minutes apart, after `no_answer` or `busy`. A campaign is `draft` when created (`scheduled` when created with a `schedule`); `running` after `POST /campaigns/{id}/start`; `stopped` after `POST /campaigns/{id}/stop`; `paused` and `completed` are set by the dialer (the wallet could not hold a call, named by `paused_reason` `insufficient_funds`; every lead is done); a paused campaign resumes with `POST /campaigns/{id}/start`.
+         *
+         *     Schedules: a campaign with `schedule` (`cron`, five fields or a nickname such as `@daily`, read in `time_zone`; 400 naming `schedule.cron` or `schedule.time_zone` when either is not valid, or the expression never occurs) starts on its own at each occurrence, exactly as `POST /campaigns/{id}/start` does (a targeted segment’s leads copied in, the dialer checking windows, pacing and suppression); `next_run_at` is the next occurrence. An occurrence that finds the campaign `running`, or without a lead left to call, is skipped (and logged); the schedule goes on. A `draft` given a schedule (on create or PATCH) becomes `scheduled`, and a `scheduled` one whose schedule is removed (`schedule: null`) a `draft` again; a `scheduled` campaign also starts by hand, stops only once running (409 `conflict` before), and is deleted as a draft is. A `stopped`, `paused` or `completed` campaign keeps its state when its schedule is set or removed, and with a schedule starts again at the next occurrence; a running one takes no schedule change (409 `conflict`, as for any setting but `name`, `pacing` and `window`). Occurrences are checked every few seconds by one dialer at a time; each fires once, however many dialers run; occurrences missed while no dialer ran fire once, late.
          *
          *     **Scope:** `campaigns:write`.
          *
@@ -1794,7 +1796,7 @@ export interface paths {
         head?: never;
         /**
          * Change a campaign’s settings
-         * @description Each top-level setting sent replaces the stored one whole (send all of `window` to change its end); settings not sent stay. `expected_revision` must be the campaign’s current `revision` (409 `revision_conflict` otherwise). A running campaign takes changes of `name`, `pacing` and `window` only: any other setting is 409 `conflict` until it is stopped. References are checked as on create.
+         * @description Each top-level setting sent replaces the stored one whole (send all of `window` to change its end); settings not sent stay. `expected_revision` must be the campaign’s current `revision` (409 `revision_conflict` otherwise). A running campaign takes changes of `name`, `pacing` and `window` only: any other setting (`schedule` included) is 409 `conflict` until it is stopped. References are checked as on create. Sending `schedule` sets it (`null` removes it) and recomputes `next_run_at`: a `draft` becomes `scheduled`, a `scheduled` campaign without a schedule a `draft` again (see `createCampaign` on schedules).
          *
          *     **Scope:** `campaigns:write`.
          *
@@ -3751,7 +3753,7 @@ export interface components {
             /** @description what the campaign is called */
             name: string;
             /**
-             * @description `draft` until started; `running` while it dials; `paused` by the dialer (see `paused_reason`) until started again; `stopped` after stop; `completed` when every lead is done
+             * @description `draft` until started (`scheduled` while it has a `schedule` and never ran); `running` while it dials; `paused` by the dialer (see `paused_reason`) until started again; `stopped` after stop; `completed` when every lead is done
              * @enum {string}
              */
             status: "draft" | "scheduled" | "running" | "paused" | "stopped" | "completed";
@@ -3794,6 +3796,20 @@ export interface components {
                 /** @description the call outcomes that are retried */
                 on: ("no_answer" | "busy" | "failed" | "voicemail")[];
             };
+            schedule: {
+                /**
+                 * @description a cron expression of five fields (minute hour day-of-month month day-of-week; `@daily` and the like too), read in `time_zone`
+                 * @example 0 9 * * 1-5
+                 */
+                cron: string;
+                /**
+                 * @description the IANA time zone the expression is read in
+                 * @example America/New_York
+                 */
+                time_zone: string;
+            } | null;
+            /** @description when the schedule next starts the campaign; null without a schedule */
+            next_run_at: string | null;
             progress: components["schemas"]["CampaignProgress"];
             /** @description increases with every change; send it as expected_revision to update */
             revision: number;
@@ -3861,7 +3877,7 @@ export interface components {
              */
             campaign_id: string;
             /**
-             * @description `draft` until started; `running` while it dials; `paused` by the dialer (see `paused_reason`) until started again; `stopped` after stop; `completed` when every lead is done
+             * @description `draft` until started (`scheduled` while it has a `schedule` and never ran); `running` while it dials; `paused` by the dialer (see `paused_reason`) until started again; `stopped` after stop; `completed` when every lead is done
              * @enum {string}
              */
             status: "draft" | "scheduled" | "running" | "paused" | "stopped" | "completed";
@@ -11957,6 +11973,11 @@ export interface operations {
                      *               "no_answer"
                      *             ]
                      *           },
+                     *           "schedule": {
+                     *             "cron": "0 9 * * 1-5",
+                     *             "time_zone": "America/New_York"
+                     *           },
+                     *           "next_run_at": "2026-11-21T10:00:00.000Z",
                      *           "progress": {
                      *             "leads": {
                      *               "total": 1,
@@ -12050,6 +12071,10 @@ export interface operations {
                  *         "on": [
                  *           "no_answer"
                  *         ]
+                 *       },
+                 *       "schedule": {
+                 *         "cron": "0 9 * * 1-5",
+                 *         "time_zone": "America/New_York"
                  *       }
                  *     }
                  */
@@ -12095,6 +12120,18 @@ export interface operations {
                         /** @description the call outcomes that are retried */
                         on: ("no_answer" | "busy" | "failed" | "voicemail")[];
                     };
+                    schedule?: {
+                        /**
+                         * @description a cron expression of five fields (minute hour day-of-month month day-of-week; `@daily` and the like too), read in `time_zone`
+                         * @example 0 9 * * 1-5
+                         */
+                        cron: string;
+                        /**
+                         * @description the IANA time zone the expression is read in
+                         * @example America/New_York
+                         */
+                        time_zone: string;
+                    } | null;
                 };
             };
         };
@@ -12140,6 +12177,11 @@ export interface operations {
                      *             "no_answer"
                      *           ]
                      *         },
+                     *         "schedule": {
+                     *           "cron": "0 9 * * 1-5",
+                     *           "time_zone": "America/New_York"
+                     *         },
+                     *         "next_run_at": "2026-11-21T10:00:00.000Z",
                      *         "progress": {
                      *           "leads": {
                      *             "total": 1,
@@ -12242,6 +12284,11 @@ export interface operations {
                      *             "no_answer"
                      *           ]
                      *         },
+                     *         "schedule": {
+                     *           "cron": "0 9 * * 1-5",
+                     *           "time_zone": "America/New_York"
+                     *         },
+                     *         "next_run_at": "2026-11-21T10:00:00.000Z",
                      *         "progress": {
                      *           "leads": {
                      *             "total": 1,
@@ -12378,6 +12425,10 @@ export interface operations {
                  *           "no_answer"
                  *         ]
                  *       },
+                 *       "schedule": {
+                 *         "cron": "0 9 * * 1-5",
+                 *         "time_zone": "America/New_York"
+                 *       },
                  *       "expected_revision": 1
                  *     }
                  */
@@ -12423,6 +12474,18 @@ export interface operations {
                         /** @description the call outcomes that are retried */
                         on: ("no_answer" | "busy" | "failed" | "voicemail")[];
                     };
+                    schedule?: {
+                        /**
+                         * @description a cron expression of five fields (minute hour day-of-month month day-of-week; `@daily` and the like too), read in `time_zone`
+                         * @example 0 9 * * 1-5
+                         */
+                        cron: string;
+                        /**
+                         * @description the IANA time zone the expression is read in
+                         * @example America/New_York
+                         */
+                        time_zone: string;
+                    } | null;
                     /** @description the current `revision`; a stale one is 409 `revision_conflict` */
                     expected_revision: number;
                 };
@@ -12470,6 +12533,11 @@ export interface operations {
                      *             "no_answer"
                      *           ]
                      *         },
+                     *         "schedule": {
+                     *           "cron": "0 9 * * 1-5",
+                     *           "time_zone": "America/New_York"
+                     *         },
+                     *         "next_run_at": "2026-11-21T10:00:00.000Z",
                      *         "progress": {
                      *           "leads": {
                      *             "total": 1,
@@ -12648,6 +12716,11 @@ export interface operations {
                      *             "no_answer"
                      *           ]
                      *         },
+                     *         "schedule": {
+                     *           "cron": "0 9 * * 1-5",
+                     *           "time_zone": "America/New_York"
+                     *         },
+                     *         "next_run_at": "2026-11-21T10:00:00.000Z",
                      *         "progress": {
                      *           "leads": {
                      *             "total": 1,
@@ -12756,6 +12829,11 @@ export interface operations {
                      *             "no_answer"
                      *           ]
                      *         },
+                     *         "schedule": {
+                     *           "cron": "0 9 * * 1-5",
+                     *           "time_zone": "America/New_York"
+                     *         },
+                     *         "next_run_at": "2026-11-21T10:00:00.000Z",
                      *         "progress": {
                      *           "leads": {
                      *             "total": 1,

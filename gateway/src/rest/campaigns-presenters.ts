@@ -36,6 +36,8 @@ export const presentCampaign = (campaign: Campaign): z.infer<typeof campaignSche
     window: settings.window,
     pacing: settings.pacing,
     retry: settings.retry,
+    schedule: settings.schedule ?? null,
+    next_run_at: toIso(campaign.nextRunAt),
     progress: { leads: presentLeadCounts(campaign.leads), calls: campaign.calls ? presentCampaignCalls(campaign.calls) : null },
     revision: campaign.revision,
     started_at: toIso(campaign.startedAt),

@@ -28,6 +28,7 @@ export const presentCampaign = (record: CampaignRecord, counts: LeadCounts = emp
     updatedAt: toTimestamp(record.updatedAt),
     startedAt: optionalTime(record.startedAt),
     stoppedAt: optionalTime(record.stoppedAt),
+    nextRunAt: optionalTime(record.nextRunAt),
   });
 
 export const presentLead = (record: LeadRecord): Lead =>

@@ -2,6 +2,7 @@
 import { newId } from '@voice/runtime/ids';
 import type { CampaignRecord, CampaignStore, LeadRecord, SegmentRecord } from '../src/store/store.js';
 import type { OpenStore } from '../../runtime/test/store-contract.js';
+import { campaignScheduleContract } from './store-schedules.contract.js';
 
 let clock = Date.parse('2026-01-01T00:00:00.000Z');
 const tick = (): string => new Date((clock += 1000)).toISOString();
@@ -24,10 +25,12 @@ export function campaignRecord(workspaceId: string, overrides: Partial<CampaignR
       window: { days: ['mon', 'fri'], start: '09:00', end: '17:30', time_zone: 'Europe/Berlin' },
       pacing: { max_concurrent: 3, calls_per_minute: 20 },
       retry: { max_attempts: 2, delay_minutes: 30, on: ['busy', 'voicemail'] },
+      schedule: null,
     },
     revision: 1,
     startedAt: null,
     stoppedAt: null,
+    nextRunAt: null,
     createdAt: at,
     updatedAt: at,
     ...overrides,
@@ -71,6 +74,8 @@ export function campaignStoreContract(open: OpenStore<CampaignStore>): void {
   afterEach(async () => {
     await store.close();
   });
+
+  campaignScheduleContract(() => ({ store, workspace, otherWorkspace }));
 
   describe('campaigns', () => {
     test('a campaign reads back whole, only in its workspace, and lists newest first by status', async () => {

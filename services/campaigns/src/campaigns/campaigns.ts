@@ -1,6 +1,7 @@
 // The CampaignsService: campaigns of the caller's workspace, their settings checked against the
-// workspace's assistants, numbers and segments, revision-checked updates, and start and stop with
-// every refusal of the state machine. The workspace always comes from the signed caller.
+// workspace's assistants, numbers and segments, revision-checked updates (a schedule set or removed
+// moves a draft to scheduled and back, and its next time with it), and start and stop with every
+// refusal of the state machine. The workspace always comes from the signed caller.
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import { workspaceCallerOf, type WorkspaceCaller } from '@voice/runtime/caller';
 import { invalidRequest, notFound, serviceError, type FieldIssue } from '@voice/runtime/errors';
@@ -20,13 +21,13 @@ import type {
 } from '@voice/proto/voice/campaigns/v1/campaigns';
 import { campaignStatuses, createCampaignBodySchema, updateCampaignBodySchema, type CampaignSettings, type CampaignStatus } from '@voice/contracts/campaigns';
 import type { CampaignsDeps } from '../deps.js';
+import { nextRunAt } from '../domain/schedule.js';
 import { newSettings, unsafeWhileRunning } from '../domain/settings.js';
-import { alreadyRunning, startRefusal, stopRefusal } from '../domain/states.js';
-import { storedFilter } from '../domain/segment-filter.js';
-import { enqueueCallableLeads } from '../dialer/enqueue-leads.js';
+import { statusWithSchedule, stopRefusal } from '../domain/states.js';
 import { loadCampaign, revisionConflict } from '../lookups.js';
 import { presentCampaign } from '../presenter.js';
-import type { CampaignRecord } from '../store/store.js';
+import type { CampaignChanges, CampaignRecord } from '../store/store.js';
+import { startCampaign } from './start-campaign.js';
 
 export class Campaigns implements ServiceImpl<typeof CampaignsService> {
   constructor(private readonly deps: CampaignsDeps) {}
@@ -37,16 +38,18 @@ export class Campaigns implements ServiceImpl<typeof CampaignsService> {
     if (!input.ok) throw invalidRequest(input.issues);
     const settings = newSettings(input.value);
     await this.checkReferences(caller, settings, Object.keys(input.value));
-    const at = this.deps.now().toISOString();
+    const now = this.deps.now();
+    const at = now.toISOString();
     const campaign: CampaignRecord = {
       id: newId(),
       workspaceId: caller.workspaceId,
-      status: 'draft',
+      status: statusWithSchedule('draft', settings.schedule !== null),
       pausedReason: null,
       settings,
       revision: 1,
       startedAt: null,
       stoppedAt: null,
+      nextRunAt: nextRunAt(settings.schedule, now),
       createdAt: at,
       updatedAt: at,
     };
@@ -87,7 +90,13 @@ export class Campaigns implements ServiceImpl<typeof CampaignsService> {
     }
     const settings: CampaignSettings = { ...current.settings, ...changes };
     await this.checkReferences(caller, settings, Object.keys(changes));
-    const outcome = await this.deps.store.updateCampaign(caller.workspaceId, current.id, expectedRevision, { settings }, this.deps.now().toISOString());
+    const now = this.deps.now();
+    const update: CampaignChanges = { settings };
+    if (changes.schedule !== undefined) {
+      update.status = statusWithSchedule(current.status, settings.schedule !== null);
+      update.nextRunAt = nextRunAt(settings.schedule, now);
+    }
+    const outcome = await this.deps.store.updateCampaign(caller.workspaceId, current.id, expectedRevision, update, now.toISOString());
     switch (outcome.kind) {
       case 'updated':
         return { campaign: await this.present(caller, outcome.record) };
@@ -109,24 +118,8 @@ export class Campaigns implements ServiceImpl<typeof CampaignsService> {
 
   async startCampaign(request: StartCampaignRequest, context: HandlerContext) {
     const caller = workspaceCallerOf(context);
-    const started = await retryOnConflict(`start of campaign ${request.id}`, async () => {
-      const campaign = await loadCampaign(this.deps.store, caller, request.id);
-      if (campaign.status === 'running') throw serviceError('conflict', alreadyRunning);
-      const now = this.deps.now().toISOString();
-      if (campaign.settings.segment_id) {
-        // A segment's leads join the campaign when it starts: the filter as it is now decides whom it calls.
-        const segment = await this.deps.store.getSegment(caller.workspaceId, campaign.settings.segment_id);
-        if (segment) await this.deps.store.copySegmentLeads(caller.workspaceId, campaign.id, storedFilter(segment.filter), newId, now);
-      }
-      const counts = (await this.deps.store.countLeads(caller.workspaceId, [campaign.id])).get(campaign.id)!;
-      const refusal = startRefusal(campaign.status, counts);
-      if (refusal) throw serviceError('conflict', refusal);
-      const outcome = await this.deps.store.updateCampaign(caller.workspaceId, campaign.id, campaign.revision, { status: 'running', pausedReason: null, startedAt: now }, now);
-      if (outcome.kind === 'not_found') throw notFound('campaign');
-      return outcome.kind === 'updated' ? { done: { campaign: outcome.record, counts } } : undefined;
-    });
-    // Enqueued after the commit: a lead whose job is lost here is enqueued again by the next start.
-    await enqueueCallableLeads(this.deps.store, this.deps.dialQueue, started.campaign);
+    const campaign = await loadCampaign(this.deps.store, caller, request.id);
+    const started = await startCampaign(this.deps, caller.workspaceId, campaign.id);
     return { campaign: presentCampaign(started.campaign, started.counts) };
   }
 

@@ -1,6 +1,6 @@
 // Starts the campaigns dialer: the store, the outbox relay (campaigns' completions, which only the
 // dialer makes), the dial queue's worker, the consumer of the calls' ends, the recovery and pruning
-// jobs (on leases) and a server answering only health checks; its own process in the
+// jobs and the schedules' starts (on leases) and a server answering only health checks; its own process in the
 // distributed mode (src/dialer/main.ts), a part of the platform's process when embedded. Stops in reverse.
 import { CallerSigner } from '@voice/runtime/caller';
 import { readListenAddress, type Env } from '@voice/runtime/config';
@@ -22,6 +22,7 @@ import { openCallSlots } from './call-slots.js';
 import { openDialQueue } from './dial-job.js';
 import { Dialer } from './dialer.js';
 import { dialRecoveryJob } from './recovery-job.js';
+import { campaignScheduleJob } from './schedule-job.js';
 
 /** Jobs one dialer handles at once: each waits mostly on the calls service. */
 const dialConcurrency = 4;
@@ -79,7 +80,11 @@ export async function startCampaignDialer(env: Env, options: CampaignDialerOptio
     const dialer = new Dialer({ store, peers, calls, dialRates, callSlots, now, wakeRelay, logger: logger.child({ component: 'dialer' }) });
     const worker = await queue.work((job) => dialer.handle(job), { concurrency: dialConcurrency });
     onClose(() => worker.stop());
-    const jobs = await startPeriodicJobs(config.common, 'campaigns-dialer', { logger, clock: options.clock }, [dialRecoveryJob({ store, queue }), campaignsRetentionJob(store, config.common.retention)]);
+    const jobs = await startPeriodicJobs(config.common, 'campaigns-dialer', { logger, clock: options.clock }, [
+      dialRecoveryJob({ store, queue }),
+      campaignScheduleJob({ store, dialQueue: queue, now, logger: logger.child({ component: 'schedules' }) }),
+      campaignsRetentionJob(store, config.common.retention),
+    ]);
     onClose(() => jobs.stop());
     return startConnectServer({
       ...serviceServerOptions('campaigns-dialer', { ...config, ...readListenAddress(env, 'campaigns-dialer') }, { logger, local: options.local, signer }),

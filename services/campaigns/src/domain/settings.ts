@@ -15,6 +15,7 @@ export const newSettings = (input: z.output<typeof createCampaignBodySchema>): C
   window: input.window ?? defaultWindow,
   pacing: input.pacing ?? defaultPacing,
   retry: input.retry ?? defaultRetry,
+  schedule: input.schedule ?? null,
 });
 
 /** The settings a PATCH sends that a running campaign refuses (the rest would change whom or how it calls mid-run). */

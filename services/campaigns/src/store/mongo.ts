@@ -84,6 +84,7 @@ export class MongoCampaignStore implements CampaignStore {
     await campaigns.createIndex({ workspace_id: 1, created_at: -1, _id: -1 }, { name: 'newest_first' });
     await campaigns.createIndex({ workspace_id: 1, segment_id: 1 }, { name: 'by_segment' });
     await campaigns.createIndex({ status: 1, started_at: 1, _id: 1 }, { name: 'running' });
+    await campaigns.createIndex({ next_run_at: 1, _id: 1 }, { name: 'due' });
     await leads.createIndex({ campaign_id: 1, phone: 1 }, { unique: true, name: 'unique_phone_per_campaign' });
     await leads.createIndex({ workspace_id: 1, created_at: -1, _id: -1 }, { name: 'newest_first' });
     await leads.createIndex({ campaign_id: 1, status: 1, created_at: -1, _id: -1 }, { name: 'by_campaign' });
@@ -119,6 +120,7 @@ export class MongoCampaignStore implements CampaignStore {
     if (changes.pausedReason !== undefined) set.paused_reason = changes.pausedReason;
     if (changes.startedAt) set.started_at = changes.startedAt;
     if (changes.stoppedAt) set.stopped_at = changes.stoppedAt;
+    if (changes.nextRunAt !== undefined) set.next_run_at = changes.nextRunAt;
     const updated = await inTransaction(this.handle, async (session) => {
       const changed = await this.campaigns.findOneAndUpdate(
         { _id: id, workspace_id: workspaceId, revision: expectedRevision },
@@ -131,6 +133,16 @@ export class MongoCampaignStore implements CampaignStore {
     if (updated) return { kind: 'updated', record: campaignOf(updated) };
     const exists = await this.campaigns.countDocuments({ _id: id, workspace_id: workspaceId }, { limit: 1 });
     return exists ? { kind: 'revision_conflict' } : { kind: 'not_found' };
+  }
+
+  async listDueCampaigns(now: string, limit: number): Promise<CampaignRecord[]> {
+    const docs = await this.campaigns.find({ next_run_at: { $ne: null, $lte: now } }).sort({ next_run_at: 1, _id: 1 }).limit(limit).toArray();
+    return docs.map(campaignOf);
+  }
+
+  async advanceSchedule(workspaceId: string, id: string, from: string, to: string | null): Promise<boolean> {
+    const changed = await this.campaigns.updateOne({ _id: id, workspace_id: workspaceId, next_run_at: from }, { $set: { next_run_at: to } });
+    return changed.modifiedCount === 1;
   }
 
   async listRunningCampaigns(page: Page): Promise<CampaignRecord[]> {

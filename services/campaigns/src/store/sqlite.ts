@@ -78,6 +78,9 @@ const migrations = [
   `CREATE INDEX campaigns_running ON campaigns (status, started_at, id);`,
   sqliteOutboxMigration,
   `ALTER TABLE campaigns ADD COLUMN paused_reason TEXT;`,
+  // The dialer's schedule job reads the due campaigns of every workspace.
+  `ALTER TABLE campaigns ADD COLUMN next_run_at TEXT;
+   CREATE INDEX campaigns_due ON campaigns (next_run_at, id) WHERE next_run_at IS NOT NULL;`,
 ];
 
 type CampaignRow = StoredCampaign<string> & { id: string };
@@ -163,6 +166,7 @@ export class SqliteCampaignStore implements CampaignStore {
       if (changes.pausedReason !== undefined) assignments.push('paused_reason = @pausedReason');
       if (changes.startedAt) assignments.push('started_at = @startedAt');
       if (changes.stoppedAt) assignments.push('stopped_at = @stoppedAt');
+      if (changes.nextRunAt !== undefined) assignments.push('next_run_at = @nextRunAt');
       const changed = this.sql(`UPDATE campaigns SET ${assignments.join(', ')} WHERE id = @id AND workspace_id = @workspaceId AND revision = @expectedRevision`).run({
         id,
         workspaceId,
@@ -174,6 +178,7 @@ export class SqliteCampaignStore implements CampaignStore {
         pausedReason: changes.pausedReason,
         startedAt: changes.startedAt,
         stoppedAt: changes.stoppedAt,
+        nextRunAt: changes.nextRunAt,
       }).changes;
       const row = this.sql('SELECT * FROM campaigns WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as CampaignRow | undefined;
       if (!row) return { kind: 'not_found' };
@@ -186,6 +191,15 @@ export class SqliteCampaignStore implements CampaignStore {
   async listRunningCampaigns(page: Page): Promise<CampaignRecord[]> {
     const rows = this.sql("SELECT * FROM campaigns WHERE status = 'running' ORDER BY started_at, id LIMIT ? OFFSET ?").all(page.limit, page.offset) as CampaignRow[];
     return rows.map(campaignOf);
+  }
+
+  async listDueCampaigns(now: string, limit: number): Promise<CampaignRecord[]> {
+    const rows = this.sql('SELECT * FROM campaigns WHERE next_run_at IS NOT NULL AND next_run_at <= ? ORDER BY next_run_at, id LIMIT ?').all(now, limit) as CampaignRow[];
+    return rows.map(campaignOf);
+  }
+
+  async advanceSchedule(workspaceId: string, id: string, from: string, to: string | null): Promise<boolean> {
+    return this.sql('UPDATE campaigns SET next_run_at = ? WHERE id = ? AND workspace_id = ? AND next_run_at = ?').run(to, id, workspaceId, from).changes === 1;
   }
 
   async deleteCampaign(workspaceId: string, id: string): Promise<'deleted' | 'not_found' | 'running'> {

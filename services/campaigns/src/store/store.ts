@@ -15,6 +15,8 @@ export interface CampaignRecord {
   revision: number;
   startedAt: string | null;
   stoppedAt: string | null;
+  /** When its schedule next starts it; null without a schedule. */
+  nextRunAt: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -27,6 +29,8 @@ export interface CampaignChanges {
   pausedReason?: CampaignPausedReason | null;
   startedAt?: string;
   stoppedAt?: string;
+  /** null clears it. */
+  nextRunAt?: string | null;
 }
 
 export type LeadVariables = Record<string, string | number | boolean>;
@@ -93,6 +97,14 @@ export interface CampaignPart {
   updateCampaign(workspaceId: string, id: string, expectedRevision: number, changes: CampaignChanges, now: string, events?: readonly NewOutboxEvent[]): Promise<UpdateOutcome<CampaignRecord>>;
   /** Running campaigns of every workspace, oldest start first, at most `limit` after the first `offset` (the dialer's recovery). */
   listRunningCampaigns(page: Page): Promise<CampaignRecord[]>;
+  /** Campaigns of every workspace whose schedule is due at `now` (next_run_at at or before it), the earliest first, at most `limit`. */
+  listDueCampaigns(now: string, limit: number): Promise<CampaignRecord[]>;
+  /**
+   * Moves a campaign's next_run_at from `from` to `to` only while it is still `from`, without touching its
+   * revision (a schedule's advance is no edit): the claim of one occurrence, so two dialers never both
+   * fire it. Answers whether this call made the move.
+   */
+  advanceSchedule(workspaceId: string, id: string, from: string, to: string | null): Promise<boolean>;
   /** Deletes a campaign that is not running, with its leads. */
   deleteCampaign(workspaceId: string, id: string): Promise<'deleted' | 'not_found' | 'running'>;
 }

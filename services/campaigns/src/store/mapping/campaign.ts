@@ -15,6 +15,8 @@ export interface StoredCampaign<Json> {
   revision: number;
   started_at: string | null;
   stopped_at: string | null;
+  /** Absent from documents written before schedules existed. */
+  next_run_at?: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -28,19 +30,27 @@ export const storedCampaign = <Json>(campaign: CampaignRecord, json: StoredJson<
   revision: campaign.revision,
   started_at: campaign.startedAt,
   stopped_at: campaign.stoppedAt,
+  next_run_at: campaign.nextRunAt,
   created_at: campaign.createdAt,
   updated_at: campaign.updatedAt,
 });
+
+/** Settings stored before schedules existed have none. */
+function settingsOf<Json>(stored: StoredCampaign<Json>, json: StoredJson<Json>): CampaignSettings {
+  const settings = json.decode<CampaignSettings>(stored.settings);
+  return { ...settings, schedule: settings.schedule ?? null };
+}
 
 export const campaignFromStored = <Json>(id: string, stored: StoredCampaign<Json>, json: StoredJson<Json>): CampaignRecord => ({
   id,
   workspaceId: stored.workspace_id,
   status: stored.status as CampaignStatus,
   pausedReason: (stored.paused_reason ?? null) as CampaignPausedReason | null,
-  settings: json.decode<CampaignSettings>(stored.settings),
+  settings: settingsOf(stored, json),
   revision: stored.revision,
   startedAt: stored.started_at,
   stoppedAt: stored.stopped_at,
+  nextRunAt: stored.next_run_at ?? null,
   createdAt: stored.created_at,
   updatedAt: stored.updated_at,
 });

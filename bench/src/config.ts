@@ -1,9 +1,10 @@
 // The bench's settings, read once from the environment (BENCH_*), with defaults for `npm run bench`.
 import { resolve } from 'node:path';
 import { platformNodeFlags } from '@voice/platform';
+import { maxDialLeads } from './dial-rate.js';
 
 /** The parts of a bench run; BENCH_SECTIONS picks some (all by default). */
-export const benchSections = ['compare', 'patch', 'sms', 'calls', 'cluster'] as const;
+export const benchSections = ['compare', 'patch', 'sms', 'calls', 'cluster', 'dial'] as const;
 export type BenchSection = (typeof benchSections)[number];
 
 export interface BenchConfig {
@@ -34,6 +35,10 @@ export interface BenchConfig {
   smsLagTimeoutSeconds: number;
   /** How long, after a call run, its calls may take to end and be charged. */
   callLagTimeoutSeconds: number;
+  /** Leads of each dial-rate campaign (single process, then the cluster with 1 and 2 dialer replicas). */
+  dialLeads: number;
+  /** How long a dial-rate campaign may take to call every lead, and then to complete. */
+  dialTimeoutSeconds: number;
   /** The repository root (two levels above bench/dist/src). */
   repoRoot: string;
   /** Where results and profiles go (bench/results, gitignored). */
@@ -45,6 +50,11 @@ function positiveInt(name: string, fallback: number, min = 1): number {
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) < min) throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
   return Number(raw);
+}
+
+function atMost(name: string, value: number, max: number): number {
+  if (value > max) throw new Error(`${name} must be at most ${max}, got ${value}`);
+  return value;
 }
 
 function sectionsOf(raw: string | undefined): ReadonlySet<BenchSection> {
@@ -72,6 +82,8 @@ export function readBenchConfig(): BenchConfig {
     profileSeconds: positiveInt('BENCH_PROFILE_SECONDS', 10),
     smsLagTimeoutSeconds: positiveInt('BENCH_SMS_LAG_TIMEOUT_SECONDS', 60),
     callLagTimeoutSeconds: positiveInt('BENCH_CALL_LAG_TIMEOUT_SECONDS', 120),
+    dialLeads: atMost('BENCH_DIAL_LEADS', positiveInt('BENCH_DIAL_LEADS', 300), maxDialLeads),
+    dialTimeoutSeconds: positiveInt('BENCH_DIAL_TIMEOUT_SECONDS', 180),
     repoRoot,
     resultsDir: resolve(repoRoot, 'bench', 'results'),
   };

@@ -2,7 +2,8 @@
 // floor and the full GET, then the further GET paths, PATCH, SMS with its event lag and calls on the
 // sandbox with the lag from each call's end to its ledger entry; then on the cluster topology the
 // full GET, SMS with its event lag under concurrent senders, and calls; each SMS section also
-// measures the lag of its sms.status webhook events, source event to receiver. Prints the
+// measures the lag of its sms.status webhook events, source event to receiver; and the dial rate of a
+// started campaign on the single process and on the cluster with one and two dialer replicas. Prints the
 // Node version, a table, ratios with their spread and PASS/MISS per target, writes
 // bench/results/*.json; exits non-zero only if a measurement is broken.
 import { startBaseline } from './bench-servers.js';
@@ -39,6 +40,7 @@ import { AcceptedLog } from './accepted-log.js';
 import { benchSmsDestination, prepareSmsSender } from './sms-fixtures.js';
 import { measureSmsLag } from './sms-lag.js';
 import { startWebhookLagProbe } from './webhook-lag.js';
+import { findDialFailures, measureDialRate, type DialSection } from './dial-rate.js';
 import type { Spread } from './spread.js';
 
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
@@ -51,7 +53,16 @@ interface Findings {
   ratios: Record<string, Spread>;
   sms: SmsSection[];
   calls: CallsSection[];
+  dial: DialSection[];
   failures: string[];
+}
+
+/** A campaign of config.dialLeads leads started and followed until each lead was called (dial-rate.ts). */
+async function measureDial(config: BenchConfig, url: string, apiKey: string, label: string, replicas: number, findings: Findings): Promise<void> {
+  log(`${label}: a campaign of ${config.dialLeads} leads, ${replicas} dialer replica(s), until every lead is called (at most ${config.dialTimeoutSeconds} s)`);
+  const section = await measureDialRate(url, apiKey, label, replicas, config.dialLeads, config.dialTimeoutSeconds);
+  findings.dial.push(section);
+  findings.failures.push(...findDialFailures(section));
 }
 
 /** SMS through the platform at `senders` connections, then the lag until every accepted send is in the ledger. */
@@ -166,6 +177,7 @@ async function singleProcess(config: BenchConfig, findings: Findings): Promise<{
 
     if (config.sections.has('sms')) findings.rows.push(await measureSms(config, server, platform.apiKey, 'SMS, single process', config.connections, findings));
     if (config.sections.has('calls')) findings.rows.push(await measureCalls(config, server, platform.apiKey, 'Calls, single process', config.callConnections, findings));
+    if (config.sections.has('dial')) await measureDial(config, url, platform.apiKey, 'Dial, single process (embedded dialer)', 1, findings);
   } finally {
     const died = platform.server.exit();
     const code = await platform.stop();
@@ -188,18 +200,26 @@ async function cluster(config: BenchConfig, findings: Findings): Promise<MemoryR
       pids: () => Object.values(pids()).filter((pid): pid is number => pid !== undefined),
       exit: () => (running.crashes() > 0 ? `${running.crashes()} child crashes` : undefined),
     };
-    const tools = await createTools(running.url, running.apiKey, config.connections);
-    const [compared] = platformGetPaths;
-    const { scenario } = await compared.prepare({ url: running.url, apiKey: running.apiKey, tools });
-    const label = `${compared.label}, cluster`;
-    findings.rows.push({
-      key: 'clusterGet',
-      label,
-      connections: config.connections,
-      runs: [await measureRun(server, { label, connections: config.connections, warmupSeconds: config.warmupSeconds, durationSeconds: config.durationSeconds, scenario }, log)],
-    });
-    findings.rows.push(await measureSms(config, server, running.apiKey, 'SMS, cluster', config.clusterSmsSenders, findings));
-    findings.rows.push(await measureCalls(config, server, running.apiKey, 'Calls, cluster', config.callConnections, findings));
+    if (config.sections.has('cluster')) {
+      const tools = await createTools(running.url, running.apiKey, config.connections);
+      const [compared] = platformGetPaths;
+      const { scenario } = await compared.prepare({ url: running.url, apiKey: running.apiKey, tools });
+      const label = `${compared.label}, cluster`;
+      findings.rows.push({
+        key: 'clusterGet',
+        label,
+        connections: config.connections,
+        runs: [await measureRun(server, { label, connections: config.connections, warmupSeconds: config.warmupSeconds, durationSeconds: config.durationSeconds, scenario }, log)],
+      });
+      findings.rows.push(await measureSms(config, server, running.apiKey, 'SMS, cluster', config.clusterSmsSenders, findings));
+      findings.rows.push(await measureCalls(config, server, running.apiKey, 'Calls, cluster', config.callConnections, findings));
+    }
+    if (config.sections.has('dial')) {
+      await measureDial(config, running.url, running.apiKey, 'Dial, cluster, 1 dialer', 1, findings);
+      log('starting a second campaigns dialer');
+      await running.addDialerReplica();
+      await measureDial(config, running.url, running.apiKey, 'Dial, cluster, 2 dialers', 2, findings);
+    }
     if (running.crashes() > 0) findings.failures.push(`cluster: ${running.crashes()} child crashes during the bench`);
   } finally {
     await running.stop();
@@ -212,9 +232,9 @@ async function main(): Promise<number> {
   const startedAt = new Date().toISOString();
   const machine = describeMachine();
   log(`Node ${process.version}; load average ${machine.loadAverage.map((load) => load.toFixed(2)).join(' ')}; measuring ${config.platformRoot}`);
-  const findings: Findings = { rows: [], ratios: {}, sms: [], calls: [], failures: [] };
-  const single = (['compare', 'patch', 'sms', 'calls'] as const).some((section) => config.sections.has(section)) ? await singleProcess(config, findings) : undefined;
-  const clusterMemory = config.sections.has('cluster') ? await cluster(config, findings) : undefined;
+  const findings: Findings = { rows: [], ratios: {}, sms: [], calls: [], dial: [], failures: [] };
+  const single = (['compare', 'patch', 'sms', 'calls', 'dial'] as const).some((section) => config.sections.has(section)) ? await singleProcess(config, findings) : undefined;
+  const clusterMemory = config.sections.has('cluster') || config.sections.has('dial') ? await cluster(config, findings) : undefined;
 
   const row = (key: string) => findings.rows.find((candidate) => candidate.key === key);
   const extraRatios = {
@@ -241,6 +261,7 @@ async function main(): Promise<number> {
       warmupSeconds: config.warmupSeconds,
       clusterSmsSenders: config.clusterSmsSenders,
       callConnections: config.callConnections,
+      dialLeads: config.dialLeads,
       sections: [...config.sections].join(','),
       nodeFlags: config.nodeFlags.join(' ') || '(none)',
     },
@@ -251,6 +272,7 @@ async function main(): Promise<number> {
     patchIntegrity: single?.patch,
     sms: findings.sms,
     calls: findings.calls,
+    dial: findings.dial,
     targets: evaluateTargets({
       ratios: findings.ratios,
       platformGet: row('platformGet'),

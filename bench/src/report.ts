@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { cpuMicrosPerRequest, type PathResult } from './measure.js';
 import type { MemoryReading } from './memory.js';
 import type { CallLagReport } from './call-lag.js';
+import type { DialSection } from './dial-rate.js';
 import type { LagFigures, SmsLagReport } from './sms-lag.js';
 import type { WebhookLagReport } from './webhook-lag.js';
 import { spreadOf, type Spread } from './spread.js';
@@ -56,6 +57,7 @@ export interface BenchReport {
   patchIntegrity: { ok2xx: number; revisionsApplied: number } | undefined;
   sms: SmsSection[];
   calls: CallsSection[];
+  dial: DialSection[];
   targets: Target[];
   failures: string[];
 }
@@ -218,6 +220,8 @@ export function formatReport(report: BenchReport): string {
   if (report.patchIntegrity) lines.push(`PATCH integrity: ${report.patchIntegrity.ok2xx} 2xx answers, ${report.patchIntegrity.revisionsApplied} revisions applied`);
   for (const section of report.sms) lines.push(...formatSmsLag(section));
   for (const section of report.calls) lines.push(...formatCallLag(section));
+  if (report.dial.length > 0) lines.push('', 'Dial rate (a started campaign, pacing 100 at once and 600 a minute; leads/s from the start until the calls service counts a call of every lead):');
+  for (const section of report.dial) lines.push(formatDial(section));
   lines.push('', 'Targets:');
   for (const target of report.targets) {
     lines.push(`  ${target.pass ? 'PASS' : 'MISS'}  ${target.name.padEnd(44)} ${fmt(target.measured, 3).padStart(9)}  (target ${target.bound})`);
@@ -269,6 +273,11 @@ function formatCallLag({ label, connections, lag }: CallsSection): string[] {
       `${fmt(integrity.charged)} of ${fmt(integrity.billable)} answered calls charged, ${fmt(integrity.debits)} call.minutes debits, ${integrity.chargedTwice} calls charged twice, ` +
       `${integrity.debitsWithoutAnswer} debits of calls cut off at the end of a run (at most ${integrity.allowedWithoutAnswer})`,
   ];
+}
+
+function formatDial({ label, replicas, leads, seconds, leadsPerSecond, integrity }: DialSection): string {
+  const rate = seconds === undefined || leadsPerSecond === undefined ? 'not every lead called' : `${fmt(leadsPerSecond, 1)} leads/s (${fmt(leads)} leads in ${fmt(seconds, 2)} s)`;
+  return `  ${label.padEnd(40)} ${String(replicas).padStart(2)} dialer(s)  ${rate}; ${fmt(integrity.placed)} calls, ${fmt(integrity.calledOnce)} leads called once, ${integrity.calledTwice} twice, ${integrity.notCompleted} not completed`;
 }
 
 export function writeReport(resultsDir: string, report: BenchReport): string {

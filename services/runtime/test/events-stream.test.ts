@@ -488,6 +488,39 @@ describe('JetStreamEventStream (nats://127.0.0.1:4222)', () => {
     }
   });
 
+  test('the next pull goes out while the handlers of the last batch still run: an event stored meanwhile is handled at once', async () => {
+    const name = `events_test_${randomUUID()}`;
+    const subject = `events-test.${randomUUID()}`;
+    created.push(name);
+    const stream = await open();
+    try {
+      await stream.ensureStream(name, [`${subject}.>`]);
+      const [slow, later] = [randomUUID(), randomUUID()];
+      let laterHandled = false;
+      let slowFinishedFirst: boolean | undefined;
+      const handler = async (event: StreamEvent) => {
+        if (event.id === later) {
+          laterHandled = true;
+          return;
+        }
+        // Holds its slot until the later event was handled (or gives up after 5 s).
+        const deadline = Date.now() + 5_000;
+        while (!laterHandled && Date.now() < deadline) await sleep(20);
+        slowFinishedFirst ??= !laterHandled;
+      };
+      await stream.publish(`${subject}.sms`, bytes('slow'), slow);
+      const consumption = await stream.consume({ stream: name, durable: 'pipelined', subjects: [`${subject}.>`], handler, concurrency: 2 });
+      // Stored after the pull that delivered the slow event has run out (1 s), while its handler still runs.
+      await sleep(1_500);
+      await stream.publish(`${subject}.sms`, bytes('later'), later);
+      await waitFor('both events handled', () => slowFinishedFirst !== undefined);
+      await consumption.stop();
+      expect(slowFinishedFirst).toBe(false);
+    } finally {
+      await stream.close();
+    }
+  });
+
   test('a consumer of several subjects gets exactly those (server-side or client-side filter)', async () => {
     const name = `events_test_${randomUUID()}`;
     const subject = `events-test.${randomUUID()}`;

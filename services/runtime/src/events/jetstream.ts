@@ -33,7 +33,7 @@ import {
   trackConsumption,
   afterFailedDelivery,
 } from './event-stream.js';
-import { forEachConcurrently } from './bounded-concurrency.js';
+import { TaskWindow } from './bounded-concurrency.js';
 import { matchesAny } from './subject-match.js';
 
 /** The header JetStream de-duplicates on; `msgID` sets it. */
@@ -165,20 +165,33 @@ class JetStreamConsumption implements Consumption {
   private async run(): Promise<void> {
     const concurrency = this.options.concurrency ?? 1;
     const batchSize = Math.max(minBatchSize, 2 * concurrency);
+    // One window across batches: the next pull goes out as soon as a batch has handed over its
+    // events, not after their handlers and acks, so events the stream stores meanwhile wait one
+    // pull's round trip at most.
+    const handlers = new TaskWindow(concurrency);
     let failures = 0;
-    while (!this.stopping.signal.aborted) {
-      try {
-        const batch = await this.consumer.fetch({ max_messages: batchSize, expires: pullExpiresMs });
-        // Events already delivered to this batch are handled even when stopping: handing them
-        // back would only delay them until their ack wait ran out.
-        await forEachConcurrently(batch, concurrency, (message) => this.handle(message));
-        failures = 0;
-      } catch (error) {
-        failures += 1;
-        const wait = redeliveryDelayMs(failures, { initialMs: 250, maxMs: 10_000 });
-        this.logger.warn('fetching events failed; retrying', { error, retryInMs: wait });
-        await sleep(wait, this.stopping.signal);
+    try {
+      while (!this.stopping.signal.aborted) {
+        try {
+          const batch = await this.consumer.fetch({ max_messages: batchSize, expires: pullExpiresMs });
+          // Events already delivered to this batch are handled even when stopping: handing them
+          // back would only delay them until their ack wait ran out.
+          for await (const message of batch) {
+            await handlers.start(() =>
+              // Not acked, the event comes again after its ack wait; the window stays open for the others.
+              this.handle(message).catch((error: unknown) => this.logger.warn('handling an event failed; it comes again', { error, subject: message.subject })),
+            );
+          }
+          failures = 0;
+        } catch (error) {
+          failures += 1;
+          const wait = redeliveryDelayMs(failures, { initialMs: 250, maxMs: 10_000 });
+          this.logger.warn('fetching events failed; retrying', { error, retryInMs: wait });
+          await sleep(wait, this.stopping.signal);
+        }
       }
+    } finally {
+      await handlers.settled();
     }
   }
 

@@ -59,6 +59,9 @@ export class Dialer {
     // call's idempotency key makes placing it again answer the same call.
     const unfinished = unfinishedAttempt(lead) && lead.attempts === job.attempt;
     if (unfinished) {
+      // Its dialer died while the window was open: not called once it has closed meanwhile.
+      const closed = windowClosed(campaign, lead, this.deps.now().getTime());
+      if (closed) return closed;
       // Its slot is still taken by this attempt, unless reclaimed meanwhile.
       if (!(await this.takeSlot(campaign, lead.id, job.attempt))) return jobLater(concurrencyRecheckMs);
     } else {
@@ -94,8 +97,8 @@ export class Dialer {
       const dueAt = retryDueAt(lead.updatedAt, campaign.settings.retry);
       if (dueAt > now) return jobLater(dueAt - now);
     }
-    const opensIn = windowOpensInMs(campaign.settings.window, lead.timeZone, now);
-    if (opensIn > 0) return jobLater(opensIn);
+    const closed = windowClosed(campaign, lead, now);
+    if (closed) return closed;
     if (!(await this.takeSlot(campaign, lead.id, attempt))) return jobLater(concurrencyRecheckMs);
     const held = await this.holdBackWithSlot(caller, campaign, lead, now);
     if (held) await this.releaseSlot(campaign, lead.id, attempt);
@@ -155,6 +158,12 @@ export class Dialer {
   private now(): string {
     return this.deps.now().toISOString();
   }
+}
+
+/** When the lead's calling window is closed: the job again when it opens. */
+function windowClosed(campaign: CampaignRecord, lead: LeadRecord, now: number): JobOutcome | undefined {
+  const opensIn = windowOpensInMs(campaign.settings.window, lead.timeZone, now);
+  return opensIn > 0 ? jobLater(opensIn) : undefined;
 }
 
 /** A stable small number per lead, so its first attempt's number differs from lead to lead. */

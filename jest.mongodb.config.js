@@ -34,6 +34,7 @@ const storageFiles = {
   'history.test.ts': "calls and telephony: the timeline's calls and messages filtered by number and time",
   'campaigns-leads.test.ts': 'campaigns: leads one by one and in bulk (10,000 rows, concurrent imports), segment filters and their copy into a campaign, segments',
   'campaigns-dialer.test.ts': "campaigns: the dialer's conditional lead writes (claim, call recorded, settled), campaigns completed, running campaigns restarted",
+  'campaigns-schedules.test.ts': 'campaigns: next_run_at set and cleared by revision-checked writes, the due campaigns listed and each occurrence claimed by a conditional write',
   'campaigns-stats.test.ts': "calls: a campaign's calls counted and summed by the database (the campaign index, the aggregation by state and end reason)",
 };
 

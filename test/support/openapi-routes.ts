@@ -58,6 +58,7 @@ export const knownRoutes = [
   'DELETE /campaigns/{id}',
   'POST /campaigns/{id}/start',
   'POST /campaigns/{id}/stop',
+  'GET /campaigns/{id}/stats',
   'POST /campaigns/{id}/leads',
   'GET /campaigns/{id}/leads',
   'POST /campaigns/{id}/leads/bulk',

@@ -35,6 +35,7 @@ const storageFiles = {
   'campaigns-leads.test.ts': 'campaigns: leads one by one and in bulk (10,000 rows, concurrent imports), segment filters and their copy into a campaign, segments',
   'campaigns-dialer.test.ts': "campaigns: the dialer's conditional lead writes (claim, call recorded, settled), campaigns completed, running campaigns restarted",
   'campaigns-schedules.test.ts': 'campaigns: next_run_at set and cleared by revision-checked writes, the due campaigns listed and each occurrence claimed by a conditional write',
+  'campaigns-callbacks.test.ts': "campaigns: callbacks listed by filters, cancelled and claimed by conditional writes (one of a cancel and the dialer's claim wins), settled by their calls' ends",
   'campaigns-stats.test.ts': "calls: a campaign's calls counted and summed by the database (the campaign index, the aggregation by state and end reason)",
 };
 

@@ -81,6 +81,7 @@ const migrations = [
   // The dialer's schedule job reads the due campaigns of every workspace.
   `ALTER TABLE campaigns ADD COLUMN next_run_at TEXT;
    CREATE INDEX campaigns_due ON campaigns (next_run_at, id) WHERE next_run_at IS NOT NULL;`,
+  `ALTER TABLE leads ADD COLUMN time_zone_source TEXT;`,
 ];
 
 type CampaignRow = StoredCampaign<string> & { id: string };

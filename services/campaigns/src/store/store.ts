@@ -3,7 +3,7 @@
 // one contract suite (test/store.contract.ts) holds them to the same behaviour.
 import type { NewOutboxEvent, PrunableOutbox } from '@voice/runtime/events';
 import type { Page } from '@voice/runtime/validation';
-import type { CampaignPausedReason, CampaignSettings, CampaignStatus, LeadStatus, SegmentFilter } from '@voice/contracts/campaigns';
+import type { CampaignPausedReason, CampaignSettings, CampaignStatus, LeadStatus, LeadTimeZoneSource, SegmentFilter } from '@voice/contracts/campaigns';
 
 export interface CampaignRecord {
   id: string;
@@ -44,6 +44,8 @@ export interface LeadRecord {
   name: string;
   variables: LeadVariables;
   timeZone: string | null;
+  /** Where timeZone came from: given with the lead, derived from its number, or null without one. */
+  timeZoneSource: LeadTimeZoneSource | null;
   status: LeadStatus;
   attempts: number;
   callIds: string[];

@@ -14,6 +14,10 @@ export type CampaignStatus = (typeof campaignStatuses)[number];
 export const campaignPausedReasons = ['insufficient_funds'] as const;
 export type CampaignPausedReason = (typeof campaignPausedReasons)[number];
 
+/** Where a lead's time zone came from: `given` with the lead, or `derived` from its number. */
+export const leadTimeZoneSources = ['given', 'derived'] as const;
+export type LeadTimeZoneSource = (typeof leadTimeZoneSources)[number];
+
 export const leadStatuses = ['pending', 'calling', 'completed', 'failed', 'retry_scheduled', 'do_not_call', 'removed'] as const;
 export type LeadStatus = (typeof leadStatuses)[number];
 
@@ -161,7 +165,7 @@ export const variablesField = z
 const leadFields = {
   name: z.string().trim().max(200, 'must be at most 200 characters').describe('who the lead is'),
   variables: variablesField,
-  time_zone: timeZoneField.describe('the lead’s IANA time zone; the campaign window’s `time_zone` applies without it'),
+  time_zone: timeZoneField.describe('the lead’s IANA time zone; without it the zone is derived from the number when its prefix names exactly one, else the campaign window’s `time_zone` applies'),
 };
 
 /** Body of POST /campaigns/{id}/leads: the number must be valid (anything else is 400). */
@@ -321,7 +325,8 @@ export const leadSchema = z
     phone: z.string().describe('E.164'),
     name: z.string(),
     variables: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
-    time_zone: z.string().nullable().describe('IANA time zone; null when the campaign window’s applies'),
+    time_zone: z.string().nullable().describe('IANA time zone: the one given, else the one the number’s prefix names (libphonenumber’s table; a prefix that names several zones gives none); null when the campaign window’s applies'),
+    time_zone_source: z.enum(leadTimeZoneSources).nullable().describe('`given` with the lead, `derived` from its number, null without a zone'),
     status: z.enum(leadStatuses),
     attempts: z.int().min(0).describe('calls placed to the lead'),
     call_ids: z.array(idSchema).describe('the lead’s calls, oldest first'),

@@ -3984,8 +3984,10 @@ export interface components {
             variables: {
                 [key: string]: string | number | boolean;
             };
-            /** @description IANA time zone; null when the campaign window’s applies */
+            /** @description IANA time zone: the one given, else the one the number’s prefix names (libphonenumber’s table; a prefix that names several zones gives none); null when the campaign window’s applies */
             time_zone: string | null;
+            /** @description `given` with the lead, `derived` from its number, null without a zone */
+            time_zone_source: ("given" | "derived") | null;
             /** @enum {string} */
             status: "pending" | "calling" | "completed" | "failed" | "retry_scheduled" | "do_not_call" | "removed";
             /** @description calls placed to the lead */
@@ -13042,6 +13044,7 @@ export interface operations {
                      *           "name": "Support line",
                      *           "variables": {},
                      *           "time_zone": "time zone",
+                     *           "time_zone_source": "given",
                      *           "status": "pending",
                      *           "attempts": 1,
                      *           "call_ids": [
@@ -13107,7 +13110,7 @@ export interface operations {
                         [key: string]: string | number | boolean;
                     };
                     /**
-                     * @description the lead’s IANA time zone; the campaign window’s `time_zone` applies without it
+                     * @description the lead’s IANA time zone; without it the zone is derived from the number when its prefix names exactly one, else the campaign window’s `time_zone` applies
                      * @example America/New_York
                      */
                     time_zone?: string;
@@ -13134,6 +13137,7 @@ export interface operations {
                      *         "name": "Support line",
                      *         "variables": {},
                      *         "time_zone": "time zone",
+                     *         "time_zone_source": "given",
                      *         "status": "pending",
                      *         "attempts": 1,
                      *         "call_ids": [
@@ -13196,7 +13200,7 @@ export interface operations {
                             [key: string]: string | number | boolean;
                         };
                         /**
-                         * @description the lead’s IANA time zone; the campaign window’s `time_zone` applies without it
+                         * @description the lead’s IANA time zone; without it the zone is derived from the number when its prefix names exactly one, else the campaign window’s `time_zone` applies
                          * @example America/New_York
                          */
                         time_zone?: string;
@@ -13299,6 +13303,7 @@ export interface operations {
                      *           "name": "Support line",
                      *           "variables": {},
                      *           "time_zone": "time zone",
+                     *           "time_zone_source": "given",
                      *           "status": "pending",
                      *           "attempts": 1,
                      *           "call_ids": [

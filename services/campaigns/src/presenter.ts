@@ -39,6 +39,7 @@ export const presentLead = (record: LeadRecord): Lead =>
     name: record.name,
     variables: record.variables,
     timeZone: record.timeZone ?? '',
+    timeZoneSource: record.timeZoneSource ?? '',
     status: record.status,
     attempts: record.attempts,
     callIds: record.callIds,

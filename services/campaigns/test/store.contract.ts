@@ -48,6 +48,7 @@ export function leadRecord(campaign: CampaignRecord, overrides: Partial<LeadReco
     name: 'Ada',
     variables: { tier: 'gold', visits: 3, vip: true },
     timeZone: 'America/New_York',
+    timeZoneSource: 'given',
     status: 'pending',
     attempts: 0,
     callIds: [],

@@ -83,6 +83,7 @@ const migrations = [
   `ALTER TABLE campaigns ADD COLUMN next_run_at TEXT;
    CREATE INDEX campaigns_due ON campaigns (next_run_at, id) WHERE next_run_at IS NOT NULL;`,
   sqliteCallbacksMigration,
+  `ALTER TABLE leads ADD COLUMN time_zone_source TEXT;`,
 ];
 
 type CampaignRow = StoredCampaign<string> & { id: string };

@@ -4,7 +4,7 @@
 import type { NewOutboxEvent, PrunableOutbox } from '@voice/runtime/events';
 import type { Page } from '@voice/runtime/validation';
 import type { CallbackPart } from './callback-store.js';
-import type { CampaignPausedReason, CampaignSettings, CampaignStatus, LeadStatus, SegmentFilter } from '@voice/contracts/campaigns';
+import type { CampaignPausedReason, CampaignSettings, CampaignStatus, LeadStatus, LeadTimeZoneSource, SegmentFilter } from '@voice/contracts/campaigns';
 
 export interface CampaignRecord {
   id: string;
@@ -45,6 +45,8 @@ export interface LeadRecord {
   name: string;
   variables: LeadVariables;
   timeZone: string | null;
+  /** Where timeZone came from: given with the lead, derived from its number, or null without one. */
+  timeZoneSource: LeadTimeZoneSource | null;
   status: LeadStatus;
   attempts: number;
   callIds: string[];

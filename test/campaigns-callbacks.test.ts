@@ -102,13 +102,13 @@ describe('the callbacks API', () => {
   test('create, get, list with filters and paging, cancel', async () => {
     const ws = await ready();
     const campaignId = await createCampaign(ws);
-    const leadId = await addLead(ws, campaignId, '+14155550401', { time_zone: openZone, variables: { tier: 'gold', plan: 'basic' } });
+    const leadId = await addLead(ws, campaignId, '+15005550401', { time_zone: openZone, variables: { tier: 'gold', plan: 'basic' } });
     const at = inMs(3600_000);
     const forLead = await schedule(ws, { lead_id: leadId, at, variables: { plan: 'pro' }, note: 'asked for an afternoon call' });
     expect(forLead).toMatchObject({
       campaign_id: campaignId,
       lead_id: leadId,
-      phone: '+14155550401',
+      phone: '+15005550401',
       time_zone: null,
       at,
       variables: { tier: 'gold', plan: 'pro' },
@@ -121,8 +121,8 @@ describe('the callbacks API', () => {
     // An offset is kept as the instant it names, answered in UTC.
     const offsetAt = new Date(Date.now() + 7200_000);
     const local = new Date(offsetAt.getTime() + 2 * 3600_000).toISOString().replace('Z', '+02:00');
-    const forNumber = await schedule(ws, { phone: '+1 (415) 555-0402', campaign_id: campaignId, at: local, time_zone: openZone });
-    expect(forNumber).toMatchObject({ lead_id: null, phone: '+14155550402', time_zone: openZone, at: offsetAt.toISOString(), variables: {}, note: '' });
+    const forNumber = await schedule(ws, { phone: '+1 (500) 555-0402', campaign_id: campaignId, at: local, time_zone: openZone });
+    expect(forNumber).toMatchObject({ lead_id: null, phone: '+15005550402', time_zone: openZone, at: offsetAt.toISOString(), variables: {}, note: '' });
 
     expect(await callbackOf(ws, forLead.id)).toEqual(forLead);
     const all = await platform.api.get('/callbacks', ws.key);
@@ -143,24 +143,24 @@ describe('the callbacks API', () => {
     const ws = await ready();
     const other = await ready();
     const campaignId = await createCampaign(ws);
-    const leadId = await addLead(ws, campaignId, '+14155550411', { time_zone: openZone });
+    const leadId = await addLead(ws, campaignId, '+15005550411', { time_zone: openZone });
     const otherCampaign = await createCampaign(other);
-    const otherLead = await addLead(other, otherCampaign, '+14155550412');
+    const otherLead = await addLead(other, otherCampaign, '+15005550412');
     const otherCallback = await schedule(other, { lead_id: otherLead, at: inMs(3600_000) });
     const at = inMs(3600_000);
 
     const invalid: [Record<string, unknown>, string][] = [
       [{ at }, 'lead_id'],
-      [{ lead_id: leadId, phone: '+14155550413', campaign_id: campaignId, at }, 'lead_id'],
-      [{ phone: '+14155550413', at }, 'campaign_id'],
+      [{ lead_id: leadId, phone: '+15005550413', campaign_id: campaignId, at }, 'lead_id'],
+      [{ phone: '+15005550413', at }, 'campaign_id'],
       [{ lead_id: leadId }, 'at'],
       [{ lead_id: leadId, at: 'tomorrow at noon' }, 'at'],
       [{ lead_id: leadId, at: inMs(-60_000) }, 'at'],
       [{ lead_id: leadId, at: inMs(91 * 24 * 3600_000) }, 'at'],
-      [{ phone: '+14155550413', campaign_id: campaignId, at, time_zone: closedZone }, 'at'],
+      [{ phone: '+15005550413', campaign_id: campaignId, at, time_zone: closedZone }, 'at'],
       [{ phone: 'not a number', campaign_id: campaignId, at, time_zone: openZone }, 'phone'],
       [{ lead_id: leadId, at, time_zone: openZone }, 'time_zone'],
-      [{ phone: '+14155550413', campaign_id: campaignId, at, time_zone: 'Mars/Olympus' }, 'time_zone'],
+      [{ phone: '+15005550413', campaign_id: campaignId, at, time_zone: 'Mars/Olympus' }, 'time_zone'],
       [{ lead_id: leadId, at, colour: 'blue' }, 'colour'],
       [{ lead_id: leadId, at, note: 'x'.repeat(1001) }, 'note'],
       [{ lead_id: leadId, at, variables: { 'bad name': 1 } }, 'variables'],
@@ -177,7 +177,7 @@ describe('the callbacks API', () => {
 
     // Another workspace's lead, campaign and callback are not found; so is a malformed id.
     expectError(await platform.api.post('/callbacks', ws.key, { lead_id: otherLead, at }), 404, 'not_found');
-    expectError(await platform.api.post('/callbacks', ws.key, { phone: '+14155550413', campaign_id: otherCampaign, at }), 404, 'not_found');
+    expectError(await platform.api.post('/callbacks', ws.key, { phone: '+15005550413', campaign_id: otherCampaign, at }), 404, 'not_found');
     expectError(await platform.api.get(`/callbacks/${otherCallback.id}`, ws.key), 404, 'not_found');
     expectError(await platform.api.delete(`/callbacks/${otherCallback.id}`, ws.key), 404, 'not_found');
     expectError(await platform.api.get('/callbacks/not-a-uuid', ws.key), 404, 'not_found');
@@ -193,8 +193,8 @@ describe('the callbacks API', () => {
     expect((await platform.api.get('/callbacks', reader)).status).toBe(200);
 
     // A suppressed number, and a removed lead.
-    expect((await platform.api.post('/suppression', ws.key, { number: '+14155550414' })).status).toBe(201);
-    expectError(await platform.api.post('/callbacks', ws.key, { phone: '+14155550414', campaign_id: campaignId, at, time_zone: openZone }), 403, 'destination_forbidden');
+    expect((await platform.api.post('/suppression', ws.key, { number: '+15005550414' })).status).toBe(201);
+    expectError(await platform.api.post('/callbacks', ws.key, { phone: '+15005550414', campaign_id: campaignId, at, time_zone: openZone }), 403, 'destination_forbidden');
     expect((await platform.api.delete(`/campaigns/${campaignId}/leads/${leadId}`, ws.key)).status).toBe(200);
     expectError(await platform.api.post('/callbacks', ws.key, { lead_id: leadId, at }), 409, 'conflict');
 
@@ -204,7 +204,7 @@ describe('the callbacks API', () => {
   test('two concurrent cancels both answer 200 and leave one cancelled callback', async () => {
     const ws = await ready();
     const campaignId = await createCampaign(ws);
-    const callback = await schedule(ws, { phone: '+14155550421', campaign_id: campaignId, at: inMs(3600_000), time_zone: openZone });
+    const callback = await schedule(ws, { phone: '+15005550421', campaign_id: campaignId, at: inMs(3600_000), time_zone: openZone });
     const answers = await Promise.all([platform.api.delete(`/callbacks/${callback.id}`, ws.key), platform.api.delete(`/callbacks/${callback.id}`, ws.key)]);
     expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
     expect(await callbackOf(ws, callback.id)).toMatchObject({ status: 'cancelled', call_id: null, attempts: 0 });
@@ -215,7 +215,7 @@ describe('firing', () => {
   test('callbacks fire once at (not before) their time; a cancelled one never fires', async () => {
     const ws = await ready();
     const campaignId = await createCampaign(ws);
-    const leadPhone = '+14155550431';
+    const leadPhone = '+15005550431';
     const leadId = await addLead(ws, campaignId, leadPhone, { time_zone: openZone });
     // The campaign calls its only lead and completes: a promised callback still fires.
     expect((await platform.api.post(`/campaigns/${campaignId}/start`, ws.key, {})).status).toBe(200);
@@ -224,8 +224,8 @@ describe('firing', () => {
     expect(leadCalls).toHaveLength(1);
 
     const forLead = await schedule(ws, { lead_id: leadId, at: inMs(4_000) });
-    const forNumber = await schedule(ws, { phone: '+14155550432', campaign_id: campaignId, at: inMs(4_000), time_zone: openZone, variables: { reason: 'billing' } });
-    const cancelled = await schedule(ws, { phone: '+14155550433', campaign_id: campaignId, at: inMs(3_000), time_zone: openZone });
+    const forNumber = await schedule(ws, { phone: '+15005550432', campaign_id: campaignId, at: inMs(4_000), time_zone: openZone, variables: { reason: 'billing' } });
+    const cancelled = await schedule(ws, { phone: '+15005550433', campaign_id: campaignId, at: inMs(3_000), time_zone: openZone });
     expect((await platform.api.delete(`/callbacks/${cancelled.id}`, ws.key)).status).toBe(200);
 
     // Still scheduled, uncalled, before its time.
@@ -261,11 +261,11 @@ describe('firing', () => {
     const expected = await platform.api.get(`/campaigns/${campaignId}`, ws.key);
     expect(expected.body.data.status).toBe('draft');
     // Draft campaigns hold their callbacks: start it so these fire.
-    await addLead(ws, campaignId, '+14155550440', { time_zone: openZone });
+    await addLead(ws, campaignId, '+15005550440', { time_zone: openZone });
     expect((await platform.api.post(`/campaigns/${campaignId}/start`, ws.key, {})).status).toBe(200);
     const at = inMs(3_000);
     const callbacks = await Promise.all(
-      ['+14155550441', '+14155550442', '+14155550443', '+14155550444'].map((phone) => schedule(ws, { phone, campaign_id: campaignId, at, time_zone: openZone })),
+      ['+15005550441', '+15005550442', '+15005550443', '+15005550444'].map((phone) => schedule(ws, { phone, campaign_id: campaignId, at, time_zone: openZone })),
     );
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(at) - Date.now())));
     const answers = await Promise.all(callbacks.map((callback) => platform.api.delete(`/callbacks/${callback.id}`, ws.key)));
@@ -290,12 +290,12 @@ describe('firing', () => {
   test('a stopped campaign’s callback fails uncalled; a draft campaign’s waits past its time', async () => {
     const ws = await ready();
     const stoppedCampaign = await createCampaign(ws);
-    await addLead(ws, stoppedCampaign, '+14155550451', { time_zone: closedZone });
+    await addLead(ws, stoppedCampaign, '+15005550451', { time_zone: closedZone });
     expect((await platform.api.post(`/campaigns/${stoppedCampaign}/start`, ws.key, {})).status).toBe(200);
     expect((await platform.api.post(`/campaigns/${stoppedCampaign}/stop`, ws.key, {})).status).toBe(200);
-    const ofStopped = await schedule(ws, { phone: '+14155550452', campaign_id: stoppedCampaign, at: inMs(2_000), time_zone: openZone });
+    const ofStopped = await schedule(ws, { phone: '+15005550452', campaign_id: stoppedCampaign, at: inMs(2_000), time_zone: openZone });
     const draftCampaign = await createCampaign(ws);
-    const ofDraft = await schedule(ws, { phone: '+14155550453', campaign_id: draftCampaign, at: inMs(2_000), time_zone: openZone });
+    const ofDraft = await schedule(ws, { phone: '+15005550453', campaign_id: draftCampaign, at: inMs(2_000), time_zone: openZone });
 
     expect(await settled(ws, ofStopped.id, 'the stopped campaign’s callback to fail')).toMatchObject({ status: 'failed', failure_reason: 'campaign_stopped', call_id: null, attempts: 0 });
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(ofDraft.at) + 2_000 - Date.now())));

@@ -147,7 +147,7 @@ clusterOnly('the dialer on the cluster with two replicas', () => {
     });
     expect(created.status).toBe(201);
     const id = created.body.data.id as string;
-    const phones = Array.from({ length: leadCount }, (_, i) => `+1415555${String(2000 + i)}`);
+    const phones = Array.from({ length: leadCount }, (_, i) => `+1500555${String(2000 + i)}`);
     const bulk = await api.post(`/campaigns/${id}/leads/bulk`, ws.key, { leads: phones.map((phone, i) => ({ phone, name: `Lead ${i}` })) });
     expect(bulk.status).toBe(200);
     // Suppressed after they were added, before the start: the dialer must ask again at dial time.

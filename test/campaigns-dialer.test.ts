@@ -68,12 +68,12 @@ test('a started campaign calls each lead once, retries the busy one, skips the s
   const ws = await ready();
   const id = await createCampaign(ws, { pacing: { max_concurrent: 2, calls_per_minute: 600 }, retry: { max_attempts: 2, delay_minutes: 1, on: ['busy'] } });
   // Oldest first in the queue's last place: suppressed right after the start, it is not reached by then.
-  const lateSuppressed = '+14155550199';
+  const lateSuppressed = '+15005550199';
   await addLead(ws, id, lateSuppressed);
-  const answering = Array.from({ length: 16 }, (_, i) => `+1415555${String(1100 + i)}`);
+  const answering = Array.from({ length: 16 }, (_, i) => `+1500555${String(1100 + i)}`);
   for (const phone of answering) await addLead(ws, id, phone);
   const busyLead = await addLead(ws, id, busy);
-  const suppressedBefore = '+14155550198';
+  const suppressedBefore = '+15005550198';
   await addLead(ws, id, suppressedBefore);
   expect((await platform.api.post('/suppression', ws.key, { number: suppressedBefore })).status).toBe(201);
 
@@ -113,9 +113,9 @@ test('leads outside their calling window are not dialled; those inside are', asy
   const ws = await ready();
   const id = await createCampaign(ws, {});
   const { closed } = windowZones();
-  const outside = ['+14155550301', '+14155550302'];
+  const outside = ['+15005550301', '+15005550302'];
   for (const phone of outside) await addLead(ws, id, phone, closed);
-  const inside = '+14155550303';
+  const inside = '+15005550303';
   await addLead(ws, id, inside);
   expect((await platform.api.post(`/campaigns/${id}/start`, ws.key, {})).status).toBe(200);
   await eventually(async () => ((await leadsOf(ws, id)).find((lead) => lead.phone === inside)?.status === 'completed' ? true : undefined), 30_000, 'the lead inside its window to be called');
@@ -130,7 +130,7 @@ test('leads outside their calling window are not dialled; those inside are', asy
 test('stop halts new dials within seconds; the calls in progress end and settle their leads; a new start calls the rest', async () => {
   const ws = await ready();
   const id = await createCampaign(ws, { pacing: { max_concurrent: 1, calls_per_minute: 600 } });
-  for (let i = 0; i < 12; i += 1) await addLead(ws, id, `+1415555${String(1200 + i)}`);
+  for (let i = 0; i < 12; i += 1) await addLead(ws, id, `+1500555${String(1200 + i)}`);
   expect((await platform.api.post(`/campaigns/${id}/start`, ws.key, {})).status).toBe(200);
   await eventually(async () => ((await campaignCalls(ws, id)).length >= 2 ? true : undefined), 30_000, 'two calls');
   expect((await platform.api.post(`/campaigns/${id}/stop`, ws.key, {})).status).toBe(200);
@@ -148,7 +148,7 @@ test('stop halts new dials within seconds; the calls in progress end and settle 
   expect((await platform.api.post(`/campaigns/${id}/start`, ws.key, {})).status).toBe(200);
   await eventually(async () => ((await campaignOf(ws, id)).status === 'completed' ? true : undefined), 60_000, 'the restarted campaign to complete');
   const all = await campaignCalls(ws, id);
-  expect(all.map((call) => call.to).sort()).toEqual(Array.from({ length: 12 }, (_, i) => `+1415555${String(1200 + i)}`).sort());
+  expect(all.map((call) => call.to).sort()).toEqual(Array.from({ length: 12 }, (_, i) => `+1500555${String(1200 + i)}`).sort());
   expect((await leadsOf(ws, id)).every((lead) => lead.status === 'completed' && lead.attempts === 1)).toBe(true);
 }, 120_000);
 
@@ -157,7 +157,7 @@ test('calls per minute holds across the minute: the rest wait for the next one',
   while (new Date().getUTCSeconds() > 40) await new Promise((resolve) => setTimeout(resolve, 500));
   const ws = await ready();
   const id = await createCampaign(ws, { pacing: { max_concurrent: 10, calls_per_minute: 3 } });
-  for (let i = 0; i < 6; i += 1) await addLead(ws, id, `+1415555${String(1300 + i)}`);
+  for (let i = 0; i < 6; i += 1) await addLead(ws, id, `+1500555${String(1300 + i)}`);
   expect((await platform.api.post(`/campaigns/${id}/start`, ws.key, {})).status).toBe(200);
   await eventually(async () => ((await campaignCalls(ws, id)).length >= 3 ? true : undefined), 15_000, 'three calls');
   await new Promise((resolve) => setTimeout(resolve, 3_000));
@@ -174,7 +174,7 @@ test('an empty wallet pauses the campaign with its reason and fails no lead; fun
   const assistant = await platform.api.post('/assistants', workspace.key, { name: 'Caller', first_message: 'Hello {{name}}.' });
   const ws: Ready = { ...workspace, number, assistantId: assistant.body.data.id as string };
   const id = await createCampaign(ws, { pacing: { max_concurrent: 1, calls_per_minute: 600 } });
-  const phones = Array.from({ length: 4 }, (_, i) => `+1415555${String(1400 + i)}`);
+  const phones = Array.from({ length: 4 }, (_, i) => `+1500555${String(1400 + i)}`);
   for (const phone of phones) await addLead(ws, id, phone);
   expect((await platform.api.post(`/campaigns/${id}/start`, ws.key, {})).status).toBe(200);
 
@@ -211,14 +211,14 @@ test('an empty wallet pauses the campaign with its reason and fails no lead; fun
 test('removing the last lead left to call of a running campaign completes it', async () => {
   const ws = await ready();
   const id = await createCampaign(ws, {});
-  const answering = await addLead(ws, id, '+14155551301');
+  const answering = await addLead(ws, id, '+15005551301');
   // Outside its own calling window: it waits, pending, while the other one is called.
-  const waiting = await addLead(ws, id, '+14155551302', windowZones().closed);
+  const waiting = await addLead(ws, id, '+15005551302', windowZones().closed);
   expect((await platform.api.post(`/campaigns/${id}/start`, ws.key, {})).status).toBe(200);
   await eventually(async () => ((await leadsOf(ws, id)).find((lead) => lead.id === answering)?.status === 'completed' ? true : undefined), 30_000, 'the open lead to be called');
   expect(await campaignOf(ws, id)).toMatchObject({ status: 'running' });
 
   expect((await platform.api.delete(`/campaigns/${id}/leads/${waiting}`, ws.key)).status).toBe(200);
   expect(await campaignOf(ws, id)).toMatchObject({ status: 'completed' });
-  expect((await campaignCalls(ws, id)).map((call) => call.to)).toEqual(['+14155551301']);
+  expect((await campaignCalls(ws, id)).map((call) => call.to)).toEqual(['+15005551301']);
 });

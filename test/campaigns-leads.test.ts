@@ -47,6 +47,7 @@ describe('one lead at a time', () => {
       name: 'Ada',
       variables: { plan: 'gold', visits: 2, vip: true },
       time_zone: 'America/Los_Angeles',
+      time_zone_source: 'given',
       status: 'pending',
       attempts: 0,
       call_ids: [],
@@ -70,6 +71,14 @@ describe('one lead at a time', () => {
       expect(fieldsOf(refused)).toContain(field);
     }
     expect((await leadsOf(ws)).meta.pagination.total).toBe(1);
+
+    // Without a zone, the number's prefix gives one when it names a single zone (415: California);
+    // a prefix of several zones (+1 500, personal numbers across North America) gives none, and the
+    // campaign window's zone applies.
+    const derived = await platform.api.post(path, ws.key, { phone: '+14155550160' });
+    expect(derived.body.data).toMatchObject({ time_zone: 'America/Los_Angeles', time_zone_source: 'derived' });
+    const undetermined = await platform.api.post(path, ws.key, { phone: '+15005550160' });
+    expect(undetermined.body.data).toMatchObject({ time_zone: null, time_zone_source: null });
   });
 });
 

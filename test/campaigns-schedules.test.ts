@@ -68,7 +68,7 @@ test('a schedule is checked field by field, moves a draft to scheduled and back,
   expect(JSON.stringify(invalid.body.error)).toContain('schedule.cron');
 
   // Started by hand it runs; a running campaign takes no schedule change, and stops as any does.
-  expect((await platform.api.post(`/campaigns/${scheduled.id}/leads`, ws.key, { phone: '+14155550601' })).status).toBe(201);
+  expect((await platform.api.post(`/campaigns/${scheduled.id}/leads`, ws.key, { phone: '+15005550601' })).status).toBe(201);
   const closedWindow = await platform.api.patch(`/campaigns/${scheduled.id}`, ws.key, { window: dayWindow('closed'), expected_revision: rescheduled.body.data.revision });
   expect(closedWindow.status).toBe(200);
   const started = await platform.api.post(`/campaigns/${scheduled.id}/start`, ws.key, {});
@@ -94,11 +94,11 @@ test('at its time the schedule starts the campaign and its leads are called; occ
   while (new Date().getUTCSeconds() > 40) await new Promise((resolve) => setTimeout(resolve, 500));
   const ws = await ready();
   const withLeads = await createCampaign(ws, { schedule: everyMinute, pacing: { max_concurrent: 3, calls_per_minute: 600 } });
-  const phones = ['+14155550611', '+14155550612', '+14155550613'];
+  const phones = ['+15005550611', '+15005550612', '+15005550613'];
   for (const phone of phones) expect((await platform.api.post(`/campaigns/${withLeads.id}/leads`, ws.key, { phone })).status).toBe(201);
   const withoutLeads = await createCampaign(ws, { schedule: everyMinute });
   const running = await createCampaign(ws, { schedule: everyMinute, window: dayWindow('closed') });
-  expect((await platform.api.post(`/campaigns/${running.id}/leads`, ws.key, { phone: '+14155550614' })).status).toBe(201);
+  expect((await platform.api.post(`/campaigns/${running.id}/leads`, ws.key, { phone: '+15005550614' })).status).toBe(201);
   const runningStart = await platform.api.post(`/campaigns/${running.id}/start`, ws.key, {});
   expect(runningStart.status).toBe(200);
   const occurrence = withLeads.next_run_at!;

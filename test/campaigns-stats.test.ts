@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => platform.close());
 
 const outcomes = { busy: '+15005550006', noAnswer: '+15005550007', failed: '+15005550008', voicemailBox: '+15005550010' };
-const answering = ['+14155552101', '+14155552102', '+14155552103'];
+const answering = ['+15005552101', '+15005552102', '+15005552103'];
 
 /** One included minute: the first minute billed uses it, the others are paid in credits. */
 const ready = () => callingWorkspace(platform, { credits: '20.0000', minutes: '1' });

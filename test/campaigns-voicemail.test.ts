@@ -28,7 +28,7 @@ async function campaignWithVoicemailLead(retryOn: string[]) {
   });
   expect(created.status).toBe(201);
   const id = created.body.data.id as string;
-  for (const phone of [voicemailBox, '+14155550501']) expect((await platform.api.post(`/campaigns/${id}/leads`, ws.key, { phone })).status).toBe(201);
+  for (const phone of [voicemailBox, '+15005550501']) expect((await platform.api.post(`/campaigns/${id}/leads`, ws.key, { phone })).status).toBe(201);
   expect((await platform.api.post(`/campaigns/${id}/start`, ws.key, {})).status).toBe(200);
   return { ws, id };
 }
@@ -49,7 +49,7 @@ test('a voicemail the policy does not retry completes the lead after one call, i
   expect(call.body.data).toMatchObject({ status: 'completed', end_reason: 'voicemail' });
   expect((call.body.data.events as { type: string }[]).map((event) => event.type)).toContain('voicemail.detected');
   // A person answering ends as before.
-  expect(leads.get('+14155550501')).toMatchObject({ status: 'completed', attempts: 1 });
+  expect(leads.get('+15005550501')).toMatchObject({ status: 'completed', attempts: 1 });
 }, 90_000);
 
 test('a voicemail the policy retries is called again after the delay and fails once the attempts are spent', async () => {
@@ -65,5 +65,5 @@ test('a voicemail the policy retries is called again after the delay and fails o
   expect(lead).toMatchObject({ status: 'failed', attempts: 2 });
   expect(lead.call_ids).toHaveLength(2);
   for (const callId of lead.call_ids) expect((await platform.api.get(`/calls/${callId}`, ws.key)).body.data).toMatchObject({ end_reason: 'voicemail' });
-  expect(leads.get('+14155550501')).toMatchObject({ status: 'completed', attempts: 1 });
+  expect(leads.get('+15005550501')).toMatchObject({ status: 'completed', attempts: 1 });
 }, 150_000);

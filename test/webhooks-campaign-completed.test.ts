@@ -57,7 +57,7 @@ test('a completed campaign sends one signed campaign.completed to the endpoint t
   });
   expect(created.status).toBe(201);
   const campaignId = created.body.data.id as string;
-  const phones = ['+14155551301', '+14155551302', '+14155551303'];
+  const phones = ['+15005551301', '+15005551302', '+15005551303'];
   for (const phone of phones) expect((await platform.api.post(`/campaigns/${campaignId}/leads`, workspace.key, { phone, name: 'Ada' })).status).toBe(201);
   expect((await platform.api.post(`/campaigns/${campaignId}/start`, workspace.key, {})).status).toBe(200);
 

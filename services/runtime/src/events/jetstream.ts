@@ -40,12 +40,13 @@ import { matchesAny } from './subject-match.js';
 const messageIdHeader = 'Nats-Msg-Id';
 const streamNameInUse = 10058;
 
-// Events are pulled in small batches whose pull requests always run out on the server, so a
-// stopped consumer leaves no open request behind that would swallow later events until ack_wait.
-// A batch holds at least twice the handlers at work, so a freed handler finds its next event here.
-// nats.js ends a fetch on its own clock 5% after `expires`: an event the server hands over in the
-// pull's last moments, later than that on a loaded machine, reaches no handler and comes again
-// only after the consumer's ack wait, which a consumer that wants it sooner keeps short.
+// Events come through one pull subscription a consumer keeps open (nats.js `consume`), which asks
+// for more as its handlers take events. A fetch per batch lost events: nats.js ends a fetch on its
+// own clock 5% after `expires`, and an event the server handed over in the pull's last moments
+// (later than that on a loaded machine) reached no handler and came again only after the
+// consumer's ack wait (a 5 s tail on the cluster's SMS charges). A stopped consumer's pull leaves
+// nothing behind: the server hands no event to a pull whose reply subject has no interest.
+// The buffer holds at least twice the handlers at work, so a freed handler finds its next event here.
 const minBatchSize = 32;
 const pullExpiresMs = 1_000;
 const ackTimeoutMs = 5_000;
@@ -165,24 +166,33 @@ class JetStreamConsumption implements Consumption {
   private async run(): Promise<void> {
     const concurrency = this.options.concurrency ?? 1;
     const batchSize = Math.max(minBatchSize, 2 * concurrency);
-    // One window across batches: the next pull goes out as soon as a batch has handed over its
-    // events, not after their handlers and acks, so events the stream stores meanwhile wait one
-    // pull's round trip at most.
+    // One window over the subscription: the next event is taken as soon as a handler is free, not
+    // after the ack of the events before it.
     const handlers = new TaskWindow(concurrency);
     let failures = 0;
     try {
       while (!this.stopping.signal.aborted) {
         try {
-          const batch = await this.consumer.fetch({ max_messages: batchSize, expires: pullExpiresMs });
-          // Events already delivered to this batch are handled even when stopping: handing them
-          // back would only delay them until their ack wait ran out.
-          for await (const message of batch) {
-            await handlers.start(() =>
-              // Not acked, the event comes again after its ack wait; the window stays open for the others.
-              this.handle(message).catch((error: unknown) => this.logger.warn('handling an event failed; it comes again', { error, subject: message.subject })),
-            );
+          const messages = await this.consumer.consume({ max_messages: batchSize, expires: pullExpiresMs });
+          // Closing lets the events already received through the iteration first: handing them back
+          // would only delay them until their ack wait ran out.
+          const close = () => void messages.close();
+          this.stopping.signal.addEventListener('abort', close, { once: true });
+          if (this.stopping.signal.aborted) close();
+          try {
+            for await (const message of messages) {
+              await handlers.start(() =>
+                // Not acked, the event comes again after its ack wait; the window stays open for the others.
+                this.handle(message).catch((error: unknown) => this.logger.warn('handling an event failed; it comes again', { error, subject: message.subject })),
+              );
+              failures = 0;
+            }
+            // Ended without a stop (the connection closed, the consumer went away): subscribe again after a pause.
+            if (!this.stopping.signal.aborted) throw new Error('the event subscription ended');
+          } finally {
+            this.stopping.signal.removeEventListener('abort', close);
+            close();
           }
-          failures = 0;
         } catch (error) {
           failures += 1;
           const wait = redeliveryDelayMs(failures, { initialMs: 250, maxMs: 10_000 });

@@ -222,3 +222,18 @@ test('removing the last lead left to call of a running campaign completes it', a
   expect(await campaignOf(ws, id)).toMatchObject({ status: 'completed' });
   expect((await campaignCalls(ws, id)).map((call) => call.to)).toEqual(['+15005551301']);
 });
+
+test('a lead added to a running campaign, alone or in a bulk import, is called in that run at once', async () => {
+  const ws = await ready();
+  const id = await createCampaign(ws, {});
+  // Outside its own calling window: it keeps the campaign running while the added leads are called.
+  await addLead(ws, id, '+15005551401', windowZones().closed);
+  expect((await platform.api.post(`/campaigns/${id}/start`, ws.key, {})).status).toBe(200);
+  await addLead(ws, id, '+15005551402');
+  const bulk = await platform.api.post(`/campaigns/${id}/leads/bulk`, ws.key, { leads: [{ phone: '+15005551403' }, { phone: '+15005551404' }] });
+  expect(bulk.status).toBe(200);
+  // The dialer's recovery, which also enqueues them, runs every 5 minutes: within 30 s only the add itself can have.
+  await eventually(async () => ((await campaignCalls(ws, id)).length === 3 ? true : undefined), 30_000, 'the added leads to be called');
+  expect((await campaignCalls(ws, id)).map((call) => call.to).sort()).toEqual(['+15005551402', '+15005551403', '+15005551404']);
+  expect(await campaignOf(ws, id)).toMatchObject({ status: 'running' });
+});

@@ -3,7 +3,7 @@
 // those whose job may have been lost.
 import type { LeadStatus } from '@voice/contracts/campaigns';
 import { forEachConcurrently } from '@voice/runtime/events';
-import type { CampaignRecord, LeadFilter, LeadPart, LeadRecord } from '../store/store.js';
+import type { CampaignPart, CampaignRecord, LeadFilter, LeadPart, LeadRecord } from '../store/store.js';
 import { enqueueNextAttempt, unfinishedAttempt, type DialQueue } from './dial-job.js';
 
 const pageSize = 1_000;
@@ -19,7 +19,7 @@ export const callableLeadFilters = (campaign: Run): LeadFilter[] => callableStat
 /**
  * The leads of a run whose job may be lost although its start enqueued them all: a retry whose job
  * was not enqueued after its lead settled, a lead claimed by a dialer that died before its call,
- * and a lead added while the campaign runs (nothing but the recovery enqueues it).
+ * and a lead added while the campaign runs whose job was lost after its insert.
  */
 export const possiblyLostLeadFilters = (campaign: Run): LeadFilter[] => [
   { campaignId: campaign.id, status: 'retry_scheduled' },
@@ -52,3 +52,15 @@ export async function enqueueLeads(store: Pick<LeadPart, 'listLeads'>, queue: Di
 /** Enqueues all the campaign's callable leads (its start). */
 export const enqueueCallableLeads = (store: Pick<LeadPart, 'listLeads'>, queue: DialQueue, campaign: Run): Promise<number> =>
   enqueueLeads(store, queue, campaign, callableLeadFilters(campaign));
+
+/** Enqueues leads just added to a campaign in its current run, if it runs: its start enqueued only the leads it found. */
+export async function enqueueAddedLeads(store: Pick<CampaignPart, 'getCampaign'>, queue: DialQueue, workspaceId: string, campaignId: string, leads: readonly LeadRecord[]): Promise<void> {
+  if (leads.length === 0) return;
+  // Read after the insert: a start that committed before it either listed these leads or is seen running here.
+  const campaign = await store.getCampaign(workspaceId, campaignId);
+  if (campaign?.status !== 'running' || !campaign.startedAt) return;
+  const run = campaign.startedAt;
+  await forEachConcurrently(leads, enqueuesInFlight, async (lead) => {
+    await enqueueNextAttempt(queue, lead, run);
+  });
+}

@@ -10,6 +10,7 @@ import type { AddLeadRequest, AddLeadsRequest, LeadsService, ListLeadsRequest, R
 import { addLeadBodySchema, addLeadsBodySchema, leadStatuses, type LeadRowOutcome, type LeadStatus } from '@voice/contracts/campaigns';
 import { parseE164 } from '@voice/contracts/telephony';
 import type { CampaignsDeps } from '../deps.js';
+import { enqueueAddedLeads } from '../dialer/enqueue-leads.js';
 import { completeIfDone } from '../dialer/running-campaign.js';
 import { storedFilter } from '../domain/segment-filter.js';
 import { loadCampaign, loadSegment } from '../lookups.js';
@@ -42,6 +43,8 @@ export class Leads implements ServiceImpl<typeof LeadsService> {
     const [outcome] = await this.deps.store.insertLeads([lead]);
     if (outcome?.kind === 'no_campaign') throw notFound('campaign');
     if (outcome?.kind === 'duplicate') throw serviceError('conflict', `${phone} is already a lead of this campaign (${outcome.leadId})`);
+    // After the commit; a job lost here is enqueued by the dialer's recovery.
+    await enqueueAddedLeads(this.deps.store, this.deps.dialQueue, caller.workspaceId, campaign.id, [lead]);
     return { lead: presentLead(lead) };
   }
 
@@ -72,6 +75,7 @@ export class Leads implements ServiceImpl<typeof LeadsService> {
       if (outcome.kind === 'no_campaign') return;
       results[index] = { index, outcome: outcome.kind, leadId: outcome.kind === 'created' ? lead.id : outcome.leadId, phone: lead.phone };
     });
+    await enqueueAddedLeads(this.deps.store, this.deps.dialQueue, caller.workspaceId, campaign.id, allowed.filter((_, i) => outcomes[i]!.kind === 'created').map(({ lead }) => lead));
     return { results };
   }
 

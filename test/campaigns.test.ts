@@ -145,7 +145,7 @@ describe('campaign CRUD', () => {
   test('delete removes the campaign and its leads', async () => {
     const ws = await ready();
     const campaign = await createCampaign(ws);
-    await addLead(ws, campaign.id, '+14155550140');
+    await addLead(ws, campaign.id, '+15005550140');
     expect((await platform.api.delete(`/campaigns/${campaign.id}`, ws.key)).body).toEqual({ data: { id: campaign.id, deleted: true } });
     expectError(await platform.api.get(`/campaigns/${campaign.id}`, ws.key), 404, 'not_found');
     expect((await platform.api.get(`/leads?status=pending`, ws.key)).body.meta.pagination.total).toBe(0);
@@ -167,7 +167,7 @@ describe('the state machine', () => {
     expectError(empty, 409, 'conflict');
     expect(empty.body.error.message).toMatch(/no leads/);
 
-    await addLead(ws, campaign.id, '+14155550141');
+    await addLead(ws, campaign.id, '+15005550141');
     const started = await platform.api.post(`${path}/start`, ws.key, {});
     expect(started.status).toBe(200);
     expect(started.body.data).toMatchObject({ status: 'running', started_at: expect.stringMatching(iso), stopped_at: null, revision: 2, progress: { leads: { total: 1, pending: 1 } } });
@@ -209,7 +209,7 @@ describe('the state machine', () => {
     const ws = await ready();
     // A closed window keeps the dialer away: a call refused for funds would pause the campaign between the starts.
     const campaign = await createCampaign(ws, { window: dayWindow('closed') });
-    await addLead(ws, campaign.id, '+14155550142');
+    await addLead(ws, campaign.id, '+15005550142');
     const answers = await Promise.all(Array.from({ length: 5 }, () => platform.api.post(`/campaigns/${campaign.id}/start`, ws.key, {})));
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
     for (const refused of answers.filter((answer) => answer.status !== 200)) expectError(refused, 409, 'conflict');
@@ -264,7 +264,7 @@ describe('MCP', () => {
       const refused = await client.callTool({ name: 'stop_campaign', arguments: { id: campaign.id } });
       expect(refused.isError).toBe(true);
       expect(JSON.parse((refused.content as { text: string }[])[0]!.text)).toMatchObject({ error: { code: 'conflict' } });
-      await client.callTool({ name: 'add_lead', arguments: { id: campaign.id, phone: '+14155550143' } });
+      await client.callTool({ name: 'add_lead', arguments: { id: campaign.id, phone: '+15005550143' } });
       const started = await client.callTool({ name: 'start_campaign', arguments: { id: campaign.id } });
       expect((started.structuredContent as { data: { status: string } }).data.status).toBe('running');
     } finally {

@@ -15,7 +15,9 @@ import { newId } from '@voice/runtime/ids';
 import { createLogger } from '@voice/runtime/logger';
 import { ConnectCallPlacer } from '../src/dialer/call-placer.js';
 import { callSlotGroup } from '../src/dialer/call-slots.js';
+import { DialGate } from '../src/dialer/dial-gate.js';
 import { Dialer } from '../src/dialer/dialer.js';
+import { FromNumbers } from '../src/dialer/from-numbers.js';
 import { SqliteCampaignStore } from '../src/store/sqlite.js';
 import { PlayedPeers } from './harness.js';
 import { campaignRecord, leadRecord } from './store.contract.js';
@@ -48,12 +50,10 @@ function dialerRefusing(refusal: Error) {
     });
   });
   const callSlots = new ConcurrencySlots(new MemorySlotTable(), { stillHeld: async () => true });
+  const calls = new ConnectCallPlacer(transport, new CallerSigner(Buffer.alloc(32, 7)));
   const dialer = new Dialer({
     store,
-    peers,
-    calls: new ConnectCallPlacer(transport, new CallerSigner(Buffer.alloc(32, 7))),
-    dialRates: new MemoryWindowCounter(60_000),
-    callSlots,
+    gate: new DialGate({ peers, fromNumbers: new FromNumbers(peers), calls, dialRates: new MemoryWindowCounter(60_000), callSlots }),
     now,
     logger: silent,
     // No outbox relay runs here: what a completion would publish is not this test's concern.

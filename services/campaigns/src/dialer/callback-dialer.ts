@@ -1,42 +1,33 @@
 // Handles one callback job, at its time and with the campaign's checks: not before `at`; the campaign
 // running or completed (a promised callback is kept after the campaign's last lead), held while it is
 // draft, scheduled or paused, failed once it is stopped or deleted; the lead neither removed nor
-// suppressed, and not in its campaign's own call; the person's calling hours; the campaign's pacing
-// (a call slot of the campaign, and its calls per minute);
-// the suppression list. Then the callback is claimed by a conditional write (scheduled to dialing), so
+// suppressed, and not in its campaign's own call; the person's calling hours; then the checks of
+// every campaign call (dial-gate.ts: a call slot, the suppression list, the calls per minute).
+// Then the callback is claimed by a conditional write (scheduled to dialing), so
 // a job handled twice, or racing a cancel, dials at most once, and its call placed through the calls
 // service with one idempotency key per callback. A call the wallet cannot fund is tried again later.
 import type { JsonObject } from '@bufbuild/protobuf';
 import type { CallbackFailureReason } from '@voice/contracts/callbacks';
 import { serviceCaller, type WorkspaceCaller } from '@voice/runtime/caller';
-import type { WindowCounter } from '@voice/runtime/counters';
 import { jobDone, jobLater, type JobOutcome } from '@voice/runtime/events';
 import { newId } from '@voice/runtime/ids';
 import type { Logger } from '@voice/runtime/logger';
 import { callbackExpired, callbackHoursOpenInMs, callbackZone } from '../domain/callback-time.js';
-import type { CampaignPeers } from '../peers/peers.js';
 import type { CallbackRecord } from '../store/callback-store.js';
 import type { CampaignRecord, CampaignStore, LeadRecord } from '../store/store.js';
-import type { CallPlacer } from './call-placer.js';
 import type { CallbackJob } from './callback-job.js';
-import { callbackSlotHolder, callSlotGroup, type CallSlots } from './call-slots.js';
-import { concurrencyRecheckMs, leadTurn } from './dialer.js';
-import { FromNumbers } from './from-numbers.js';
-import { rateWaitMs } from './pacing.js';
+import { callbackSlotHolder } from './call-slots.js';
+import { concurrencyRecheckMs, turnOf, type CampaignCall, type DialGate } from './dial-gate.js';
 
-/** How soon a callback held back by its campaign's state, or by its lead's own call, looks again. */
+/** How soon a callback held back by its campaign's state (draft, scheduled, paused) looks again. */
 export const callbackHeldRecheckMs = 60_000;
 /** How soon a callback the wallet could not fund is tried again (until it expires). */
 export const unfundedCallbackRetryMs = 5 * 60_000;
 
 export interface CallbackDialerDeps {
   store: CampaignStore;
-  peers: Pick<CampaignPeers, 'suppressedAmong' | 'numberOf'>;
-  calls: CallPlacer;
-  /** Calls started per campaign in the current minute, shared with the leads' dials. */
-  dialRates: WindowCounter;
-  /** Calls in progress per campaign, shared with the leads' dials: a callback's call holds a slot until it ends. */
-  callSlots: CallSlots;
+  /** The checks and the placement every campaign call shares with the leads' dialer: a callback's call holds a slot until it ends. */
+  gate: DialGate;
   now: () => Date;
   logger: Logger;
 }
@@ -49,14 +40,10 @@ export const callbackCallMetadata = (callback: CallbackRecord): JsonObject => ({
 });
 
 export class CallbackDialer {
-  private readonly fromNumbers: FromNumbers;
-
-  constructor(private readonly deps: CallbackDialerDeps) {
-    this.fromNumbers = new FromNumbers(deps.peers);
-  }
+  constructor(private readonly deps: CallbackDialerDeps) {}
 
   async handle(job: CallbackJob): Promise<JobOutcome> {
-    const { store } = this.deps;
+    const { store, gate } = this.deps;
     const callback = await store.callbacks.getCallback(job.workspace, job.callback);
     if (!callback) return jobDone;
     // Claimed by an earlier delivery that did not get as far as recording its call: the call's
@@ -65,7 +52,7 @@ export class CallbackDialer {
       const campaign = await store.getCampaign(callback.workspaceId, callback.campaignId);
       if (!campaign) return this.fail(callback, 'campaign_deleted', ['dialing']);
       // Its slot is still taken by this callback, unless reclaimed meanwhile.
-      if (!(await this.takeSlot(callback, campaign))) return jobLater(concurrencyRecheckMs);
+      if (!(await gate.takeSlot(this.callOf(callback, campaign)))) return jobLater(concurrencyRecheckMs);
       return this.place(callback, campaign);
     }
     if (callback.status !== 'scheduled') return jobDone;
@@ -94,7 +81,7 @@ export class CallbackDialer {
     );
     if (!claimed) {
       // Cancelled meanwhile, or claimed by another delivery of this job (which holds the same slot and releases it).
-      if ((await store.callbacks.getCallback(callback.workspaceId, callback.id))?.status !== 'dialing') await this.releaseSlot(callback, campaign);
+      if ((await store.callbacks.getCallback(callback.workspaceId, callback.id))?.status !== 'dialing') await gate.releaseSlot(this.callOf(callback, campaign));
       return jobDone;
     }
     return this.place(claimed, campaign);
@@ -107,41 +94,20 @@ export class CallbackDialer {
   private async holdBack(callback: CallbackRecord, campaign: CampaignRecord, lead: LeadRecord | undefined, now: number): Promise<JobOutcome | undefined> {
     const opensIn = callbackHoursOpenInMs(callbackZone(lead?.timeZone ?? null, callback.timeZone, campaign.settings.window), now);
     if (opensIn > 0) return jobLater(opensIn);
-    if (!(await this.takeSlot(callback, campaign))) return jobLater(concurrencyRecheckMs);
-    const held = await this.holdBackWithSlot(callback, campaign, now);
-    if (held) await this.releaseSlot(callback, campaign);
-    return held;
-  }
-
-  /** The checks made while the call's slot is taken: as close to the dial as they get. */
-  private async holdBackWithSlot(callback: CallbackRecord, campaign: CampaignRecord, now: number): Promise<JobOutcome | undefined> {
-    const caller = this.caller(callback);
-    // Asked last, as close to the dial as it gets: a number suppressed since the callback was made is not called.
-    if ((await this.deps.peers.suppressedAmong(caller, [callback.phone])).has(callback.phone)) return this.fail(callback, 'suppressed');
-    const rateWait = await rateWaitMs(this.deps.dialRates, campaign, now);
-    if (rateWait > 0) return jobLater(rateWait);
-    return undefined;
+    const clearance = await this.deps.gate.clear(this.caller(callback), this.callOf(callback, campaign), now);
+    if (clearance === 'clear') return undefined;
+    // A number suppressed since the callback was made is not called.
+    return clearance === 'suppressed' ? this.fail(callback, 'suppressed') : clearance;
   }
 
   private async place(callback: CallbackRecord, campaign: CampaignRecord): Promise<JobOutcome> {
     const { store, logger } = this.deps;
-    const caller = this.caller(callback);
-    const numbers = campaign.settings.from_number_ids;
-    const from = await this.fromNumbers.numberOf(caller, numbers[leadTurn(callback.id) % numbers.length]!);
-    const placement = from
-      ? await this.deps.calls.place(caller, {
-          assistantId: campaign.settings.assistant_id,
-          from,
-          to: callback.phone,
-          variables: callback.variables,
-          metadata: callbackCallMetadata(callback),
-          // Its campaign's call: counted in the campaign's progress and stats like a lead's.
-          campaignId: campaign.id,
-          idempotencyKey: `campaign-callback-${callback.id}`,
-        })
-      : ({ kind: 'refused', reason: 'the number the campaign calls from is no longer the workspace’s' } as const);
+    const placement = await this.deps.gate.place(this.caller(callback), this.callOf(callback, campaign), turnOf(callback.id), {
+      variables: callback.variables,
+      metadata: callbackCallMetadata(callback),
+      idempotencyKey: `campaign-callback-${callback.id}`,
+    });
     const dialing = { statuses: ['dialing'] as const, attempts: callback.attempts };
-    if (placement.kind !== 'placed') await this.releaseSlot(callback, campaign);
     if (placement.kind === 'unfunded') {
       // Not the person's doing: the callback waits for funds, until it expires.
       await store.callbacks.transitionCallback(callback.workspaceId, callback.id, dialing, { status: 'scheduled' }, this.now());
@@ -163,12 +129,9 @@ export class CallbackDialer {
     return jobDone;
   }
 
-  private takeSlot(callback: CallbackRecord, campaign: CampaignRecord): Promise<boolean> {
-    return this.deps.callSlots.acquire(callSlotGroup(campaign.workspaceId, campaign.id), callbackSlotHolder(callback.id), campaign.settings.pacing.max_concurrent);
-  }
-
-  private releaseSlot(callback: CallbackRecord, campaign: CampaignRecord): Promise<void> {
-    return this.deps.callSlots.release(callSlotGroup(campaign.workspaceId, campaign.id), callbackSlotHolder(callback.id));
+  /** The callback's call as its campaign's pacing counts it. */
+  private callOf(callback: CallbackRecord, campaign: CampaignRecord): CampaignCall {
+    return { campaign, holder: callbackSlotHolder(callback.id), phone: callback.phone };
   }
 
   private caller(callback: CallbackRecord): WorkspaceCaller {

@@ -1,37 +1,26 @@
 // Handles one dial job: at dial time the campaign must be running, the lead still due for this
-// attempt, its calling window open, a call slot of the campaign free (its max_concurrent, across
-// replicas), the number not suppressed and the campaign under its calls per minute;
+// attempt, its calling window open and no callback of it ringing, then the checks of every campaign
+// call (dial-gate.ts: a call slot, the suppression list, the calls per minute);
 // then the lead is claimed by a conditional write (so a job handled twice dials once) and its call
 // placed through the calls service, whose id is recorded on the lead. A call the wallet cannot fund
 // gives the lead its attempt back and pauses the campaign.
 import type { JsonObject } from '@bufbuild/protobuf';
 import { serviceCaller, type WorkspaceCaller } from '@voice/runtime/caller';
-import type { WindowCounter } from '@voice/runtime/counters';
 import { jobDone, jobLater, type JobOutcome } from '@voice/runtime/events';
 import { newId } from '@voice/runtime/ids';
 import type { Logger } from '@voice/runtime/logger';
 import { windowOpensInMs } from '../domain/calling-window.js';
 import { retryDueAt } from '../domain/lead-outcome.js';
-import type { CampaignPeers } from '../peers/peers.js';
 import type { CampaignRecord, CampaignStore, LeadRecord } from '../store/store.js';
-import type { CallPlacer } from './call-placer.js';
-import { callSlotGroup, callSlotHolder, type CallSlots } from './call-slots.js';
+import { callSlotHolder } from './call-slots.js';
 import { unfinishedAttempt, type DialJob } from './dial-job.js';
-import { FromNumbers } from './from-numbers.js';
-import { rateWaitMs } from './pacing.js';
+import { concurrencyRecheckMs, turnOf, type CampaignCall, type DialGate } from './dial-gate.js';
 import { completeIfDone, pauseRun } from './running-campaign.js';
-
-/** How soon a job held back by the campaign's concurrency looks again: a call slot frees when a call ends. */
-export const concurrencyRecheckMs = 1_000;
 
 export interface DialerDeps {
   store: CampaignStore;
-  peers: Pick<CampaignPeers, 'suppressedAmong' | 'numberOf'>;
-  calls: CallPlacer;
-  /** Calls started per campaign in the current minute, counted across the dialer's replicas. */
-  dialRates: WindowCounter;
-  /** Calls in progress per campaign, counted across the dialer's replicas. */
-  callSlots: CallSlots;
+  /** The checks and the placement every campaign call shares with the callbacks' dialer. */
+  gate: DialGate;
   now: () => Date;
   /** Asks the outbox relay to publish now (after a campaign completed). */
   wakeRelay: () => void;
@@ -42,11 +31,7 @@ export interface DialerDeps {
 export const campaignCallMetadata = (lead: LeadRecord, attempt: number): JsonObject => ({ campaign_id: lead.campaignId, lead_id: lead.id, attempt });
 
 export class Dialer {
-  private readonly fromNumbers: FromNumbers;
-
-  constructor(private readonly deps: DialerDeps) {
-    this.fromNumbers = new FromNumbers(deps.peers);
-  }
+  constructor(private readonly deps: DialerDeps) {}
 
   async handle(job: DialJob): Promise<JobOutcome> {
     const { store } = this.deps;
@@ -56,6 +41,8 @@ export class Dialer {
     // A job of an earlier run: the current run enqueued the lead again.
     if (campaign.startedAt === null || Date.parse(campaign.startedAt) !== Date.parse(job.run)) return jobDone;
     const caller: WorkspaceCaller = serviceCaller('campaigns-dialer', job.workspace, newId());
+    const call: CampaignCall = { campaign, holder: callSlotHolder(lead.id, job.attempt), phone: lead.phone };
+    const { gate } = this.deps;
     // Claimed by an earlier delivery of this job that did not get as far as recording its call: the
     // call's idempotency key makes placing it again answer the same call.
     const unfinished = unfinishedAttempt(lead) && lead.attempts === job.attempt;
@@ -64,35 +51,28 @@ export class Dialer {
       const closed = windowClosed(campaign, lead, this.deps.now().getTime());
       if (closed) return closed;
       // Its slot is still taken by this attempt, unless reclaimed meanwhile.
-      if (!(await this.takeSlot(campaign, lead.id, job.attempt))) return jobLater(concurrencyRecheckMs);
+      if (!(await gate.takeSlot(call))) return jobLater(concurrencyRecheckMs);
     } else {
       const due = (lead.status === 'pending' || lead.status === 'retry_scheduled') && lead.attempts === job.attempt - 1;
       if (!due) return jobDone;
-      const held = await this.holdBack(caller, campaign, lead, job.attempt);
+      const held = await this.holdBack(caller, call, lead);
       if (held) return held;
       const claimed = await store.transitionLead(job.workspace, lead.id, { statuses: ['pending', 'retry_scheduled'], attempts: job.attempt - 1 }, { status: 'calling', attempts: job.attempt }, this.now());
       if (!claimed) {
-        await this.releaseSlot(campaign, lead.id, job.attempt);
+        await gate.releaseSlot(call);
         return jobDone;
       }
     }
-    await this.place(caller, campaign, lead, job.attempt);
+    await this.place(caller, call, lead, job.attempt);
     return jobDone;
-  }
-
-  private takeSlot(campaign: CampaignRecord, leadId: string, attempt: number): Promise<boolean> {
-    return this.deps.callSlots.acquire(callSlotGroup(campaign.workspaceId, campaign.id), callSlotHolder(leadId, attempt), campaign.settings.pacing.max_concurrent);
-  }
-
-  private releaseSlot(campaign: CampaignRecord, leadId: string, attempt: number): Promise<void> {
-    return this.deps.callSlots.release(callSlotGroup(campaign.workspaceId, campaign.id), callSlotHolder(leadId, attempt));
   }
 
   /**
    * Why the lead is not called now: a later time to look again, or done (suppressed); undefined to
    * call it, with the attempt's call slot taken.
    */
-  private async holdBack(caller: WorkspaceCaller, campaign: CampaignRecord, lead: LeadRecord, attempt: number): Promise<JobOutcome | undefined> {
+  private async holdBack(caller: WorkspaceCaller, call: CampaignCall, lead: LeadRecord): Promise<JobOutcome | undefined> {
+    const { campaign } = call;
     const now = this.deps.now().getTime();
     if (lead.status === 'retry_scheduled') {
       const dueAt = retryDueAt(lead.updatedAt, campaign.settings.retry);
@@ -102,45 +82,25 @@ export class Dialer {
     if (closed) return closed;
     // Its callback is ringing the person now: the campaign's own call waits for it to end.
     if (await this.deps.store.callbacks.leadHasDialingCallback(lead.workspaceId, lead.id)) return jobLater(concurrencyRecheckMs);
-    if (!(await this.takeSlot(campaign, lead.id, attempt))) return jobLater(concurrencyRecheckMs);
-    const held = await this.holdBackWithSlot(caller, campaign, lead, now);
-    if (held) await this.releaseSlot(campaign, lead.id, attempt);
-    return held;
-  }
-
-  /** The checks made while the call's slot is taken: as close to the dial as they get. */
-  private async holdBackWithSlot(caller: WorkspaceCaller, campaign: CampaignRecord, lead: LeadRecord, now: number): Promise<JobOutcome | undefined> {
-    const { store } = this.deps;
+    const clearance = await this.deps.gate.clear(caller, call, now);
+    if (clearance === 'clear') return undefined;
+    if (clearance !== 'suppressed') return clearance;
     // A number suppressed while the lead waited is not called.
-    if ((await this.deps.peers.suppressedAmong(caller, [lead.phone])).has(lead.phone)) {
-      await store.transitionLead(lead.workspaceId, lead.id, { statuses: [lead.status], attempts: lead.attempts }, { status: 'do_not_call' }, this.now());
-      this.deps.logger.info('suppressed lead not dialled', { campaignId: campaign.id, leadId: lead.id });
-      await completeIfDone(this.deps, lead.workspaceId, campaign.id);
-      return jobDone;
-    }
-    const rateWait = await rateWaitMs(this.deps.dialRates, campaign, now);
-    if (rateWait > 0) return jobLater(rateWait);
-    return undefined;
+    await this.deps.store.transitionLead(lead.workspaceId, lead.id, { statuses: [lead.status], attempts: lead.attempts }, { status: 'do_not_call' }, this.now());
+    this.deps.logger.info('suppressed lead not dialled', { campaignId: campaign.id, leadId: lead.id });
+    await completeIfDone(this.deps, lead.workspaceId, campaign.id);
+    return jobDone;
   }
 
-  private async place(caller: WorkspaceCaller, campaign: CampaignRecord, lead: LeadRecord, attempt: number): Promise<void> {
+  private async place(caller: WorkspaceCaller, call: CampaignCall, lead: LeadRecord, attempt: number): Promise<void> {
     const { store, logger } = this.deps;
-    const numbers = campaign.settings.from_number_ids;
+    const { campaign } = call;
     // The pool's numbers take turns by lead and attempt.
-    const fromId = numbers[(leadTurn(lead.id) + attempt - 1) % numbers.length]!;
-    const from = await this.fromNumbers.numberOf(caller, fromId);
-    const placement = from
-      ? await this.deps.calls.place(caller, {
-          assistantId: campaign.settings.assistant_id,
-          from,
-          to: lead.phone,
-          variables: lead.variables,
-          metadata: campaignCallMetadata(lead, attempt),
-          campaignId: campaign.id,
-          idempotencyKey: `campaign-dial-${lead.id}-${attempt}`,
-        })
-      : ({ kind: 'refused', reason: 'the number the campaign calls from is no longer the workspace’s' } as const);
-    if (placement.kind !== 'placed') await this.releaseSlot(campaign, lead.id, attempt);
+    const placement = await this.deps.gate.place(caller, call, turnOf(lead.id) + attempt - 1, {
+      variables: lead.variables,
+      metadata: campaignCallMetadata(lead, attempt),
+      idempotencyKey: `campaign-dial-${lead.id}-${attempt}`,
+    });
     if (placement.kind === 'unfunded') {
       // Not the lead's fault: it waits, its attempt unspent, for the start that follows new funds.
       await store.transitionLead(lead.workspaceId, lead.id, { statuses: ['calling'], attempts: attempt }, { status: 'pending', attempts: attempt - 1 }, this.now());
@@ -167,11 +127,4 @@ export class Dialer {
 function windowClosed(campaign: CampaignRecord, lead: LeadRecord, now: number): JobOutcome | undefined {
   const opensIn = windowOpensInMs(campaign.settings.window, lead.timeZone, now);
   return opensIn > 0 ? jobLater(opensIn) : undefined;
-}
-
-/** A stable small number per lead, so its first attempt's number differs from lead to lead. */
-export function leadTurn(leadId: string): number {
-  let sum = 0;
-  for (const char of leadId) sum = (sum * 31 + char.charCodeAt(0)) % 1_000_003;
-  return sum;
 }

@@ -24,7 +24,9 @@ import { openCallbackQueue } from './callback-job.js';
 import { CallbackDialer } from './callback-dialer.js';
 import { callbackScanJob } from './callback-scan-job.js';
 import { openDialQueue } from './dial-job.js';
+import { DialGate } from './dial-gate.js';
 import { Dialer } from './dialer.js';
+import { FromNumbers } from './from-numbers.js';
 import { dialRecoveryJob } from './recovery-job.js';
 import { campaignScheduleJob } from './schedule-job.js';
 
@@ -81,11 +83,13 @@ export async function startCampaignDialer(env: Env, options: CampaignDialerOptio
     onClose(() => outcomes.stop());
     const dialRates = await openWindowCounter(config.common, campaignDialBucket, 60_000, (error) => logger.warn('dial rate counter unavailable; counting in this dialer', { error }));
     onClose(() => dialRates.close());
-    const dialer = new Dialer({ store, peers, calls, dialRates, callSlots, now, wakeRelay, logger: logger.child({ component: 'dialer' }) });
+    // One gate for both dialers: the leads' and the callbacks' calls share the pacing and the from-numbers' cache.
+    const gate = new DialGate({ peers, fromNumbers: new FromNumbers(peers), calls, dialRates, callSlots });
+    const dialer = new Dialer({ store, gate, now, wakeRelay, logger: logger.child({ component: 'dialer' }) });
     const worker = await queue.work((job) => dialer.handle(job), { concurrency: dialConcurrency });
     onClose(() => worker.stop());
     const callbackQueue = await openCallbackQueue(events, logger.child({ component: 'callback-queue' }));
-    const callbackDialer = new CallbackDialer({ store, peers, calls, dialRates, callSlots, now, logger: logger.child({ component: 'callback-dialer' }) });
+    const callbackDialer = new CallbackDialer({ store, gate, now, logger: logger.child({ component: 'callback-dialer' }) });
     const callbackWorker = await callbackQueue.work((job) => callbackDialer.handle(job), { concurrency: dialConcurrency });
     onClose(() => callbackWorker.stop());
     const jobs = await startPeriodicJobs(config.common, 'campaigns-dialer', { logger, clock: options.clock }, [

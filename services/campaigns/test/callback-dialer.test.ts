@@ -2,7 +2,8 @@
 // a calls service that answers as the real one does, on a clock the test sets (what the end-to-end
 // suite cannot move): a callback held 24 hours past its time fails as expired, uncalled; a paused
 // campaign holds it until it runs again; a call the wallet cannot fund puts it back, its try counted,
-// and leaves the campaign running; and it waits for a call slot its campaign's leads hold.
+// and leaves the campaign running; it waits for a call slot its campaign's leads hold; and a claim
+// whose dialer stopped before recording its call is placed again only within the calling hours.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -161,4 +162,23 @@ test('a callback waits while its campaign’s leads hold every call slot', async
   expect(await dialer.handle(jobOf(callback))).toEqual(jobDone);
   expect(await callSlots.holders(group)).toEqual([callbackSlotHolder(callback.id)]);
   expect(calls.placed).toHaveLength(1);
+});
+
+test('a claim whose dialer stopped before recording its call is placed again only within the calling hours', async () => {
+  const { dialer, peers, calls } = callbackDialer();
+  const campaign = await campaignOf(peers);
+  // Claimed at 20:59 in Berlin; looked at again at 21:01, past the calling hours.
+  clock = Date.parse('2026-11-23T20:01:00.000Z');
+  const callback = await callbackOf(campaign, { at: inMs(-120_000), status: 'dialing', attempts: 1 });
+
+  const held = await dialer.handle(jobOf(callback));
+  // The hours open at 08:00 Berlin (07:00Z) the next day.
+  expect(held).toEqual(jobLater(Date.parse('2026-11-24T07:00:00.000Z') - clock));
+  expect(await stored(callback)).toMatchObject({ status: 'dialing', attempts: 1, callId: null });
+  expect(calls.placed).toHaveLength(0);
+
+  clock = Date.parse('2026-11-24T07:00:00.000Z');
+  expect(await dialer.handle(jobOf(callback))).toEqual(jobDone);
+  expect(await stored(callback)).toMatchObject({ status: 'dialing', attempts: 1, callId: expect.any(String) });
+  expect(calls.placed.map((call) => call.idempotencyKey)).toEqual([`campaign-callback-${callback.id}`]);
 });

@@ -51,6 +51,9 @@ export class CallbackDialer {
     if (callback.status === 'dialing' && callback.callId === null) {
       const campaign = await store.getCampaign(callback.workspaceId, callback.campaignId);
       if (!campaign) return this.fail(callback, 'campaign_deleted', ['dialing']);
+      // Its dialer stopped within the calling hours: not placed once they have closed meanwhile.
+      const closed = hoursClosed(callback, campaign, await this.leadOf(callback), this.deps.now().getTime());
+      if (closed) return closed;
       // Its slot is still taken by this callback, unless reclaimed meanwhile.
       if (!(await gate.takeSlot(this.callOf(callback, campaign)))) return jobLater(concurrencyRecheckMs);
       return this.place(callback, campaign);
@@ -64,7 +67,7 @@ export class CallbackDialer {
     if (!campaign) return this.fail(callback, 'campaign_deleted');
     if (campaign.status === 'stopped') return this.fail(callback, 'campaign_stopped');
     if (campaign.status !== 'running' && campaign.status !== 'completed') return jobLater(callbackHeldRecheckMs);
-    const lead = callback.leadId === null ? undefined : await store.getLead(callback.workspaceId, callback.leadId);
+    const lead = await this.leadOf(callback);
     if (callback.leadId !== null) {
       if (!lead || lead.status === 'removed') return this.fail(callback, 'lead_removed');
       if (lead.status === 'do_not_call') return this.fail(callback, 'suppressed');
@@ -92,8 +95,8 @@ export class CallbackDialer {
    * place it, with its call slot taken.
    */
   private async holdBack(callback: CallbackRecord, campaign: CampaignRecord, lead: LeadRecord | undefined, now: number): Promise<JobOutcome | undefined> {
-    const opensIn = callbackHoursOpenInMs(callbackZone(lead?.timeZone ?? null, callback.timeZone, campaign.settings.window), now);
-    if (opensIn > 0) return jobLater(opensIn);
+    const closed = hoursClosed(callback, campaign, lead, now);
+    if (closed) return closed;
     const clearance = await this.deps.gate.clear(this.caller(callback), this.callOf(callback, campaign), now);
     if (clearance === 'clear') return undefined;
     // A number suppressed since the callback was made is not called.
@@ -129,6 +132,10 @@ export class CallbackDialer {
     return jobDone;
   }
 
+  private leadOf(callback: CallbackRecord): Promise<LeadRecord | undefined> {
+    return callback.leadId === null ? Promise.resolve(undefined) : this.deps.store.getLead(callback.workspaceId, callback.leadId);
+  }
+
   /** The callback's call as its campaign's pacing counts it. */
   private callOf(callback: CallbackRecord, campaign: CampaignRecord): CampaignCall {
     return { campaign, holder: callbackSlotHolder(callback.id), phone: callback.phone };
@@ -141,4 +148,10 @@ export class CallbackDialer {
   private now(): string {
     return this.deps.now().toISOString();
   }
+}
+
+/** When the calling hours of the callback's person are closed: the job again when they open. */
+function hoursClosed(callback: CallbackRecord, campaign: CampaignRecord, lead: LeadRecord | undefined, now: number): JobOutcome | undefined {
+  const opensIn = callbackHoursOpenInMs(callbackZone(lead?.timeZone ?? null, callback.timeZone, campaign.settings.window), now);
+  return opensIn > 0 ? jobLater(opensIn) : undefined;
 }

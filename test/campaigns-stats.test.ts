@@ -1,7 +1,8 @@
 // A campaign's progress through the gateway, in one process with the sandbox carrier and voice runtime:
 // calls of known outcomes (answered, busy, not answered, failed, a voicemail box, by the sandbox's magic numbers) are
 // counted, their minutes and credits summed exactly as billing charged each call, the same in
-// GET /campaigns/{id}, GET /campaigns/{id}/stats and the MCP tools; another workspace's campaign is 404.
+// GET /campaigns/{id}, GET /campaigns/{id}/stats and the MCP tools; another workspace's campaign is 404, and a
+// call merely tagged with the campaign in its metadata is not counted.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { expectError } from './support/api-client.js';
@@ -112,9 +113,21 @@ test('the progress counts the calls by outcome and sums their billed minutes and
     await client.close();
   }
 
-  // Another workspace sees nothing of it; its own campaign of the same shape counts nothing of this one.
+  // Another workspace sees nothing of it.
   const other = await ready();
   expectError(await platform.api.get(`/campaigns/${id}/stats`, other.key), 404, 'not_found');
+
+  // A call POST /calls tags with the campaign in its metadata, in this workspace or another, is not the campaign's
+  // (only the dialer names a call's campaign): neither while it runs nor once it ended and was charged.
+  const tagged: string[] = [];
+  for (const caller of [ws, other]) {
+    const call = await platform.api.post('/calls', caller.key, { assistant_id: caller.assistantId, from: caller.number.number, to: answering[0], metadata: { campaign_id: id } });
+    expect(call.status).toBe(201);
+    tagged.push(call.body.data.id as string);
+  }
+  expect((await platform.api.get(`/campaigns/${id}/stats`, ws.key)).body.data).toEqual(stats.body.data);
+  await eventually(async () => ((await platform.api.get(`/calls/${tagged[0]}`, ws.key)).body.data.credits_charged !== '0.0000' ? true : undefined), 30_000, 'the tagged call to be charged');
+  expect((await platform.api.get(`/campaigns/${id}/stats`, ws.key)).body.data).toEqual(stats.body.data);
   expectError(await platform.api.get(`/campaigns/${id}`, other.key), 404, 'not_found');
   expectError(await platform.api.get('/campaigns/not-a-campaign/stats', ws.key), 404, 'not_found');
 }, 120_000);

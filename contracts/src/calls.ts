@@ -16,6 +16,12 @@ const statusRank: Record<CallStatusName, number> = { queued: 0, ringing: 1, in_p
 /** Whether a call or leg in `current` moves to `next`: forward only (queued, ringing, in progress, an end state), never out of an end state. */
 export const movesForward = (current: CallStatusName, next: CallStatusName): boolean => !isEndedStatus(current) && statusRank[next] > statusRank[current];
 
+/**
+ * The end reason of a call a voicemail box answered (the runtime ended it there): the call itself is `completed`,
+ * and campaigns count it, and treat its lead, as the outcome `voicemail`.
+ */
+export const voicemailEndReason = 'voicemail';
+
 export const callDirections = ['outbound', 'inbound'] as const;
 export type CallDirectionName = (typeof callDirections)[number];
 export const transcriptRoles = ['assistant', 'user'] as const;

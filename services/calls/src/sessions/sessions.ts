@@ -11,7 +11,7 @@ import { internalCallerOf, serviceCaller, type WorkspaceCaller } from '@voice/ru
 import { invalidRequest, notFound, serviceError, type FieldIssue } from '@voice/runtime/errors';
 import { isUuid } from '@voice/runtime/ids';
 import { toIso } from '@voice/runtime/time';
-import { isEndedStatus, transcriptRoles } from '@voice/contracts/calls';
+import { isEndedStatus, transcriptRoles, voicemailEndReason } from '@voice/contracts/calls';
 import type {
   AppendTranscriptRequest,
   CallSessionService,
@@ -30,7 +30,7 @@ import { retryOnConflict } from '@voice/runtime/retry-on-conflict';
 import { RecordingTooLarge, type CallChanges, type CallReport, type CallView } from '../store/store.js';
 
 /** `voicemail`: the runtime reached a voicemail box and ended the call (after its message, or without one). */
-export const sessionEndReasons = ['assistant_ended', 'caller_hung_up', 'max_duration', 'voicemail', 'error'] as const;
+export const sessionEndReasons = ['assistant_ended', 'caller_hung_up', 'max_duration', voicemailEndReason, 'error'] as const;
 /** The recording formats the runtime may upload. */
 const recordingTypes = ['audio/wav'];
 const maxEventTypeLength = 100;

@@ -1,13 +1,11 @@
 // What a lead becomes when its call ends: completed when answered, else tried again while the retry
 // policy names the outcome and attempts are left, else failed. A call a voicemail box answered is a
 // completed call to the calls service (end reason `voicemail`); for the lead it is `voicemail`.
+import { voicemailEndReason } from '@voice/contracts/calls';
 import type { CampaignSettings, LeadStatus } from '@voice/contracts/campaigns';
 import { CallStatus } from '@voice/proto/voice/calls/v1/calls';
 
 export type CallOutcome = 'completed' | 'no_answer' | 'busy' | 'failed' | 'voicemail';
-
-/** The end reason the calls service gives a call a voicemail box answered. */
-export const voicemailEndReason = 'voicemail';
 
 /** The outcome of an ended call by its final status and end reason; undefined for a call that has not ended. */
 export function callOutcomeOf(status: CallStatus, endReason: string): CallOutcome | undefined {

@@ -1,11 +1,8 @@
 // A campaign's calls as both adapters read them (one row per call state and end reason, counted and
 // summed by the database) folded into the totals the store answers: the states not ended yet count as
 // active, and a completed call a voicemail box answered as voicemail.
-import { isEndedStatus, type CallStatusName } from '@voice/contracts/calls';
-import type { sessionEndReasons } from '../../sessions/sessions.js';
+import { isEndedStatus, voicemailEndReason, type CallStatusName } from '@voice/contracts/calls';
 import type { CampaignCallTotals } from '../store.js';
-
-const voicemailEndReason: (typeof sessionEndReasons)[number] = 'voicemail';
 
 export interface CampaignStatusRow {
   status: string;

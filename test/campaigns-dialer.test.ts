@@ -237,3 +237,26 @@ test('a lead added to a running campaign, alone or in a bulk import, is called i
   expect((await campaignCalls(ws, id)).map((call) => call.to).sort()).toEqual(['+15005551402', '+15005551403', '+15005551404']);
   expect(await campaignOf(ws, id)).toMatchObject({ status: 'running' });
 });
+
+test('a running campaign whose window is closed, given a window open now, calls its waiting leads at once, each once', async () => {
+  const ws = await ready();
+  // Leads without a zone of their own: the window's zone decides, just past midnight there.
+  const id = await createCampaign(ws, { window: dayWindow('closed') });
+  const phones = ['+15005551501', '+15005551502', '+15005551503'];
+  for (const phone of phones) await addLead(ws, id, phone);
+  const started = await platform.api.post(`/campaigns/${id}/start`, ws.key, {});
+  expect(started.status).toBe(200);
+  // The dialer has met the closed window and put each job off until it opens, hours away.
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  expect(await campaignCalls(ws, id)).toEqual([]);
+
+  const widened = await platform.api.patch(`/campaigns/${id}`, ws.key, { window: dayWindow('open'), expected_revision: started.body.data.revision });
+  expect(widened.status).toBe(200);
+  expect(widened.body.data).toMatchObject({ status: 'running', window: dayWindow('open') });
+  // The dialer's recovery runs every 5 minutes: within 30 s only the change itself can have enqueued them.
+  await eventually(async () => ((await campaignOf(ws, id)).status === 'completed' ? true : undefined), 30_000, 'the leads to be called in the new window');
+  const calls = await campaignCalls(ws, id);
+  expect(calls.map((call) => call.to).sort()).toEqual(phones);
+  expect(calls.every((call) => call.metadata.attempt === 1)).toBe(true);
+  expect((await leadsOf(ws, id)).every((lead) => lead.status === 'completed' && lead.attempts === 1 && lead.call_ids.length === 1)).toBe(true);
+}, 60_000);

@@ -3,20 +3,15 @@
 // job over a real SQLite store and the in-process dial queue: a due occurrence starts the campaign
 // once even when two dialers run the job at the same moment, a refused start (no lead, running
 // already) skips that occurrence, and the schedule goes on.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createCampaignBodySchema } from '@voice/contracts/campaigns';
-import { InProcessEventStream } from '@voice/runtime/events';
 import { newId } from '@voice/runtime/ids';
 import { createLogger } from '@voice/runtime/logger';
 import { validate } from '@voice/runtime/validation';
-import { openDialQueue, type DialQueue } from '../src/dialer/dial-job.js';
 import { campaignScheduleJob } from '../src/dialer/schedule-job.js';
 import { nextRunAt } from '../src/domain/schedule.js';
 import { statusWithSchedule } from '../src/domain/states.js';
-import { SqliteCampaignStore } from '../src/store/sqlite.js';
 import { campaignRecord, leadRecord } from './store.contract.js';
+import { openStoreWithQueue, type StoreWithQueue } from './store-with-queue.js';
 
 const silent = createLogger({ service: 'test', level: 'silent' });
 const base = { name: 'n', assistant_id: newId(), from_number_ids: [newId()] };
@@ -59,26 +54,19 @@ test('a draft with a schedule is scheduled and back; every other state keeps its
 });
 
 describe('the schedule job', () => {
-  let dir: string;
-  let store: SqliteCampaignStore;
-  let events: InProcessEventStream;
-  let queue: DialQueue;
+  let opened: StoreWithQueue;
+  let store: StoreWithQueue['store'];
+  let queue: StoreWithQueue['queue'];
   const now = new Date('2026-11-24T09:00:30.000Z');
   const schedule = { cron: '0 9 * * *', time_zone: 'UTC' };
   const due = '2026-11-24T09:00:00.000Z';
   const following = '2026-11-25T09:00:00.000Z';
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'campaigns-schedules-'));
-    store = new SqliteCampaignStore(join(dir, 'campaigns.sqlite'));
-    events = new InProcessEventStream(silent);
-    queue = await openDialQueue(events, silent);
+    opened = await openStoreWithQueue('campaigns-schedules');
+    ({ store, queue } = opened);
   });
-  afterEach(async () => {
-    await events.close();
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => opened.close());
 
   const scheduled = async (status: 'scheduled' | 'running' | 'stopped', leads: number) => {
     const campaign = campaignRecord(newId(), { status, nextRunAt: due, startedAt: status === 'scheduled' ? null : '2026-11-23T09:00:00.000Z' });

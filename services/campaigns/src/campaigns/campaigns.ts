@@ -1,7 +1,7 @@
 // The CampaignsService: campaigns of the caller's workspace, their settings checked against the
 // workspace's assistants, numbers and segments, revision-checked updates (a schedule set or removed
-// moves a draft to scheduled and back, and its next time with it), and start and stop with every
-// refusal of the state machine. The workspace always comes from the signed caller.
+// moves a draft to scheduled and back, and its next time with it; a running campaign's new window
+// enqueues its waiting leads again), and start and stop with every refusal of the state machine. The workspace always comes from the signed caller.
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import { workspaceCallerOf, type WorkspaceCaller } from '@voice/runtime/caller';
 import { invalidRequest, notFound, serviceError, type FieldIssue } from '@voice/runtime/errors';
@@ -22,7 +22,8 @@ import type {
 import { campaignStatuses, createCampaignBodySchema, updateCampaignBodySchema, type CampaignSettings, type CampaignStatus } from '@voice/contracts/campaigns';
 import type { CampaignsDeps } from '../deps.js';
 import { nextRunAt } from '../domain/schedule.js';
-import { newSettings, unsafeWhileRunning } from '../domain/settings.js';
+import { dueTimesChanged, newSettings, unsafeWhileRunning } from '../domain/settings.js';
+import { enqueueCallableLeads } from '../dialer/enqueue-leads.js';
 import { statusWithSchedule, stopRefusal } from '../domain/states.js';
 import { loadCampaign, revisionConflict } from '../lookups.js';
 import { presentCampaign } from '../presenter.js';
@@ -101,6 +102,8 @@ export class Campaigns implements ServiceImpl<typeof CampaignsService> {
     const outcome = await this.deps.store.updateCampaign(caller.workspaceId, current.id, expectedRevision, update, now.toISOString());
     switch (outcome.kind) {
       case 'updated':
+        // After the commit: jobs put off until the old window opens would call no earlier (one lost here is enqueued by the dialer's recovery, which sweeps a run again at a new revision).
+        if (outcome.record.status === 'running' && dueTimesChanged(current.settings, settings)) await enqueueCallableLeads(this.deps.store, this.deps.dialQueue, outcome.record);
         return { campaign: await this.present(caller, outcome.record) };
       case 'not_found':
         throw notFound('campaign');

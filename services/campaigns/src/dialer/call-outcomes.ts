@@ -43,7 +43,7 @@ export async function applyCallEnd(deps: CallOutcomeDeps, workspaceId: string, c
   const { status } = lead;
   deps.logger.debug('campaign call ended', { campaignId: campaign.id, leadId: lead.id, callId: call.id, outcome, status });
   // A retry of a stopped campaign waits for its next start, which enqueues it.
-  if (status === 'retry_scheduled' && campaign.status === 'running' && campaign.startedAt) await enqueueNextAttempt(deps.queue, lead, campaign.startedAt);
+  if (status === 'retry_scheduled' && campaign.status === 'running' && campaign.startedAt) await enqueueNextAttempt(deps.queue, lead, campaign);
   else await completeIfDone(deps, workspaceId, campaign.id);
 }
 

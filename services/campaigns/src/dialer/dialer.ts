@@ -59,7 +59,10 @@ export class Dialer {
       if (held) return held;
       const claimed = await store.transitionLead(job.workspace, lead.id, { statuses: ['pending', 'retry_scheduled'], attempts: job.attempt - 1 }, { status: 'calling', attempts: job.attempt }, this.now());
       if (!claimed) {
-        await gate.releaseSlot(call);
+        // Claimed by another job of this attempt (a redelivery, or the job enqueued again by a change of
+        // the window), which holds the same slot and gives it back at its call's end.
+        const now = await store.getLead(job.workspace, lead.id);
+        if (!(now?.status === 'calling' && now.attempts === job.attempt)) await gate.releaseSlot(call);
         return jobDone;
       }
     }

@@ -1,6 +1,6 @@
-// Puts a running campaign's leads on the dial queue: at start all its callable ones (pending,
-// retry_scheduled, and calling ones whose call was never recorded); in the recovery's passes only
-// those whose job may have been lost.
+// Puts a running campaign's leads on the dial queue: at start (and when its window changes mid-run)
+// all its callable ones (pending, retry_scheduled, and calling ones whose call was never recorded); in
+// the recovery's passes only those whose job may have been lost.
 import type { LeadStatus } from '@voice/contracts/campaigns';
 import { forEachConcurrently } from '@voice/runtime/events';
 import type { CampaignPart, CampaignRecord, LeadFilter, LeadPart, LeadRecord } from '../store/store.js';
@@ -11,7 +11,7 @@ const pageSize = 1_000;
 const enqueuesInFlight = 64;
 const callableStatuses: readonly LeadStatus[] = ['pending', 'retry_scheduled', 'calling'];
 
-type Run = Pick<CampaignRecord, 'workspaceId' | 'id' | 'startedAt'>;
+type Run = Pick<CampaignRecord, 'workspaceId' | 'id' | 'startedAt' | 'revision'>;
 
 /** Every lead of the campaign that may still be called in this run. */
 export const callableLeadFilters = (campaign: Run): LeadFilter[] => callableStatuses.map((status) => ({ campaignId: campaign.id, status }));
@@ -29,8 +29,8 @@ export const possiblyLostLeadFilters = (campaign: Run): LeadFilter[] => [
 
 /** Enqueues the next attempt of the leads the filters match (calling ones only when their call was never recorded); answers how many jobs were new to the queue. */
 export async function enqueueLeads(store: Pick<LeadPart, 'listLeads'>, queue: DialQueue, campaign: Run, filters: readonly LeadFilter[]): Promise<number> {
-  const { workspaceId, id: campaignId, startedAt } = campaign;
-  if (!startedAt) throw new Error(`campaign ${campaignId} has never started`);
+  const { workspaceId, id: campaignId } = campaign;
+  if (!campaign.startedAt) throw new Error(`campaign ${campaignId} has never started`);
   // Every page is read before the first job is enqueued: the dialer moves leads out of these
   // statuses as it takes jobs, which would shift the later pages under an offset.
   const leads: LeadRecord[] = [];
@@ -43,13 +43,13 @@ export async function enqueueLeads(store: Pick<LeadPart, 'listLeads'>, queue: Di
   }
   let added = 0;
   await forEachConcurrently(leads, enqueuesInFlight, async (lead) => {
-    const { duplicate } = await enqueueNextAttempt(queue, lead, startedAt);
+    const { duplicate } = await enqueueNextAttempt(queue, lead, campaign);
     if (!duplicate) added += 1;
   });
   return added;
 }
 
-/** Enqueues all the campaign's callable leads (its start). */
+/** Enqueues all the campaign's callable leads (its start, a change of when they are due). */
 export const enqueueCallableLeads = (store: Pick<LeadPart, 'listLeads'>, queue: DialQueue, campaign: Run): Promise<number> =>
   enqueueLeads(store, queue, campaign, callableLeadFilters(campaign));
 
@@ -59,8 +59,7 @@ export async function enqueueAddedLeads(store: Pick<CampaignPart, 'getCampaign'>
   // Read after the insert: a start that committed before it either listed these leads or is seen running here.
   const campaign = await store.getCampaign(workspaceId, campaignId);
   if (campaign?.status !== 'running' || !campaign.startedAt) return;
-  const run = campaign.startedAt;
   await forEachConcurrently(leads, enqueuesInFlight, async (lead) => {
-    await enqueueNextAttempt(queue, lead, run);
+    await enqueueNextAttempt(queue, lead, campaign);
   });
 }

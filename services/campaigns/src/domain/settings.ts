@@ -21,3 +21,10 @@ export const newSettings = (input: z.output<typeof createCampaignBodySchema>): C
 /** The settings a PATCH sends that a running campaign refuses (the rest would change whom or how it calls mid-run). */
 export const unsafeWhileRunning = (changes: Partial<CampaignSettings>): string[] =>
   Object.keys(changes).filter((field) => !(settingsChangeableWhileRunning as readonly string[]).includes(field));
+
+/**
+ * Whether a change of settings moves when a running campaign's leads are due (its calling window): the
+ * jobs put off until the old window opens have to be enqueued again. Pacing waits are looked at again
+ * within a minute, so they need nothing.
+ */
+export const dueTimesChanged = (before: CampaignSettings, after: CampaignSettings): boolean => JSON.stringify(before.window) !== JSON.stringify(after.window);

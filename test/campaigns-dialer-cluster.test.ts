@@ -1,15 +1,18 @@
 // The dialer at scale on the cluster topology (issue 17): a campaign of 200 leads with two
 // campaigns-dialer replicas (the cluster's own and a second process this test starts) calls each
 // lead exactly once, never a suppressed number (suppressed before the start or while it runs), never
-// while its calling window is closed (closed mid-campaign), never more calls at once than its
-// max_concurrent (call slots shared in NATS KV), stop halts new dials within seconds, and the second
-// replica SIGKILLed mid-campaign loses no lead and dials none twice.
+// while its calling window is closed (the dialers' clock moved out of the window mid-campaign while its
+// setting stays, then walking into it again), never more calls at once than its max_concurrent (call
+// slots shared in NATS KV), stop halts new dials within seconds, and the second replica SIGKILLed
+// mid-campaign loses no lead and dials none twice.
 // Cluster-only: `npx jest -c jest.cluster.config.js test/campaigns-dialer-cluster.test.ts`.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import type { RunningCluster } from '@voice/platform';
-import { dayWindow } from './support/campaigns.js';
+import { callerMaxAgeSeconds } from '@voice/runtime/caller';
+import { windowOpeningAt } from './support/campaigns.js';
+import { movedClock } from './support/moved-clock.js';
 import { startTestPlatform, topology, type TestPlatform } from './support/platform.js';
 import { buySmsNumber } from './support/telephony.js';
 
@@ -20,6 +23,14 @@ const maxConcurrent = 4;
 /** Jobs one dialer replica handles at once (worker.ts): dials that passed their checks before a change and may still place their call after it. */
 const dialsInFlightPerReplica = 4;
 const replicas = 2;
+const dialerEntry = 'services/campaigns/dist/src/dialer/main.js';
+/**
+ * The furthest the dialers' clock is moved from the real one: their calls to the other services are
+ * signed with their clock, and refused further than callerMaxAgeSeconds from the receiver's.
+ */
+const mostMovedMs = callerMaxAgeSeconds * 1000 - 20_000;
+/** How long the dialers' moved clock shows the window closed before it reaches the opening again. */
+const closedForMs = 25_000;
 
 interface ListedCall {
   id: string;
@@ -83,7 +94,7 @@ async function startSecondDialer(platform: TestPlatform, cluster: RunningCluster
     VOICE_CAMPAIGNS_DIALER_PORT: String(port),
     VOICE_METRICS_PORT: '0',
   };
-  const child = spawn(process.execPath, [join(__dirname, '..', 'services/campaigns/dist/src/dialer/main.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(__dirname, '..', dialerEntry)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
   child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
   await until('the second dialer to listen', async () => {
@@ -120,16 +131,22 @@ clusterOnly('the dialer on the cluster with two replicas', () => {
   let platform: TestPlatform;
   let second: ChildProcess | undefined;
   const secondOutput: string[] = [];
+  // Both dialer replicas run on it (the second gets the cluster's environment); every other process keeps the real clock.
+  const clock = movedClock(dialerEntry);
 
   beforeAll(async () => {
-    platform = await startTestPlatform({ VOICE_NUMBER_MONTHLY_CREDITS: '0' });
+    platform = await startTestPlatform({ VOICE_NUMBER_MONTHLY_CREDITS: '0', ...clock.env });
   }, 120_000);
   afterAll(async () => {
     if (second) await sigkill(second);
-    await platform?.close();
+    try {
+      await platform?.close();
+    } finally {
+      clock.close();
+    }
   });
 
-  test('200 leads: each called once, never suppressed, never while the window is closed, at most max_concurrent at once; stop halts; a SIGKILLed replica loses and doubles nothing', async () => {
+  test("200 leads: each called once, never suppressed, never while the dialers' clock is outside the window, at most max_concurrent at once; stop halts; a SIGKILLed replica loses and doubles nothing", async () => {
     const cluster = platform.running as RunningCluster;
     const { api } = platform;
     const ws = await platform.workspace({ plan: 'pro' });
@@ -137,11 +154,16 @@ clusterOnly('the dialer on the cluster with two replicas', () => {
     const number = await buySmsNumber(api, ws.key, { enable: false });
     const assistant = await api.post('/assistants', ws.key, { name: 'Caller', first_message: 'Hello {{name}}.' });
     expect(assistant.status).toBe(201);
+    second = await startSecondDialer(platform, cluster, secondOutput);
+    const dialerPids = [cluster.status().campaignsDialer.pid!, second.pid!];
+    // The window opens at a whole minute between 35 s ago and 25 s from now and stays open for hours:
+    // close enough to its opening for the dialers' clock to be moved back before it mid-campaign.
+    const opensAt = Math.floor((Date.now() + 25_000) / 60_000) * 60_000;
     const created = await api.post('/campaigns', ws.key, {
       name: 'Two hundred',
       assistant_id: assistant.body.data.id,
       from_number_ids: [number.id],
-      window: dayWindow('open'),
+      window: windowOpeningAt(opensAt),
       pacing: { max_concurrent: maxConcurrent, calls_per_minute: 600 },
       retry: { max_attempts: 1, delay_minutes: 1, on: ['busy'] },
     });
@@ -178,40 +200,47 @@ clusterOnly('the dialer on the cluster with two replicas', () => {
     };
     const callsAtLeast = (count: number) => until(`${count} calls`, async () => ((await campaignCalls()).length >= count ? true : undefined));
     const campaign = async () => (await api.get(`/campaigns/${id}`, ws.key)).body.data;
-    const changeCampaign = async (changes: Record<string, unknown>) => api.patch(`/campaigns/${id}`, ws.key, { ...changes, expected_revision: (await campaign()).revision });
+    const sleepUntil = (at: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
     /** The calls created after `at`, once `observeMs` passed after it: what the dialers still placed. */
     const callsCreatedAfter = async (at: number, observeMs: number) => {
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, at + observeMs - Date.now())));
+      await sleepUntil(at + observeMs);
       return (await campaignCalls()).filter((call) => Date.parse(call.created_at) > at);
     };
+    const pendingCount = async () => (await leads()).filter((lead) => lead.status === 'pending').length;
     const dialsInFlight = replicas * dialsInFlightPerReplica;
 
-    second = await startSecondDialer(platform, cluster, secondOutput);
-
-    // Run 1: the second replica is SIGKILLed mid-campaign, then the window closes mid-campaign.
+    // Run 1: the window closes mid-campaign by the dialers' clock and opens again, then the second replica is SIGKILLed mid-campaign.
     expect((await api.post(`/campaigns/${id}/start`, ws.key, {})).status).toBe(200);
     expect((await api.post('/suppression', ws.key, { number: suppressedDuring })).status).toBe(201);
     await callsAtLeast(30);
-    await sigkill(second);
-    second = undefined;
-    await callsAtLeast(70);
-    // Closed from now until the run's end: the window of the campaign's zone moved to hours that are not now.
-    const closing = await changeCampaign({ window: dayWindow('closed') });
-    expect(closing.status).toBe(200);
+    // Closed by the dialers' clock alone, the real one in the window (the calls began at its opening):
+    // moved back to closedForMs before the opening, which it then reaches by itself at reopensAt.
+    const movingAt = Date.now();
+    expect(movingAt).toBeGreaterThanOrEqual(opensAt);
+    const closingOffsetMs = opensAt - closedForMs - movingAt;
+    if (-closingOffsetMs > mostMovedMs) throw new Error(`the first 30 calls came too late after the window's opening to move the dialers' clock back before it (${-closingOffsetMs} ms)`);
+    const reopensAt = opensAt - closingOffsetMs;
+    await clock.move(closingOffsetMs, dialerPids);
     const closedAt = Date.now();
-    const whileClosed = await callsCreatedAfter(closedAt, 8_000);
-    // Only dials that had passed the window's check before the change: none started later.
-    expect(whileClosed.length).toBeLessThanOrEqual(dialsInFlight);
-    expect(whileClosed.every((call) => Date.parse(call.created_at) < closedAt + 5_000)).toBe(true);
-    const pendingWhileClosed = (await leads()).filter((lead) => lead.status === 'pending').length;
+    await sleepUntil(closedAt + 8_000);
+    const pendingWhileClosed = await pendingCount();
     expect(pendingWhileClosed).toBeGreaterThan(50);
     expect((await campaign()).status).toBe('running');
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    expect((await leads()).filter((lead) => lead.status === 'pending')).toHaveLength(pendingWhileClosed);
+    await sleepUntil(reopensAt - 1_000);
+    expect(await pendingCount()).toBe(pendingWhileClosed);
+    const whileClosed = (await callsCreatedAfter(closedAt, reopensAt - closedAt)).filter((call) => Date.parse(call.created_at) < reopensAt);
+    // Only dials that had passed the window's check before the move: none started later.
+    expect(whileClosed.length).toBeLessThanOrEqual(dialsInFlight);
+    expect(whileClosed.every((call) => Date.parse(call.created_at) < closedAt + 5_000)).toBe(true);
+    // Open again by the moved clock, the window's setting unchanged: the leads held back are called.
+    const calledSinceReopening = async () => (await campaignCalls()).filter((call) => Date.parse(call.created_at) >= reopensAt).length;
+    await until('calls after the window opened again', async () => ((await calledSinceReopening()) >= 10 ? true : undefined));
+    await sigkill(second);
+    second = undefined;
+    await until('calls by the remaining replica', async () => ((await calledSinceReopening()) >= 40 ? true : undefined));
 
-    // Run 2: reopened (a stopped campaign takes any change), started again, then stopped mid-campaign.
+    // Run 2: stopped, started again, then stopped mid-campaign.
     expect((await api.post(`/campaigns/${id}/stop`, ws.key, {})).status).toBe(200);
-    expect((await changeCampaign({ window: dayWindow('open') })).status).toBe(200);
     const beforeRun2 = (await campaignCalls()).length;
     expect((await api.post(`/campaigns/${id}/start`, ws.key, {})).status).toBe(200);
     await callsAtLeast(beforeRun2 + 40);

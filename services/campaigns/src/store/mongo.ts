@@ -153,7 +153,7 @@ export class MongoCampaignStore implements CampaignStore {
   }
 
   async deleteCampaign(workspaceId: string, id: string): Promise<'deleted' | 'not_found' | 'running'> {
-    return inTransaction(this.handle, async (session) => {
+    const outcome = await inTransaction(this.handle, async (session) => {
       const doc = await this.campaigns.findOne({ _id: id, workspace_id: workspaceId }, { session, projection: { status: 1 } });
       if (!doc) return 'not_found' as const;
       if (doc.status === 'running') return 'running' as const;
@@ -161,6 +161,11 @@ export class MongoCampaignStore implements CampaignStore {
       await this.campaigns.deleteOne({ _id: id, workspace_id: workspaceId }, { session });
       return 'deleted' as const;
     });
+    // The transaction deleted the leads of its snapshot: an import that inserted after that snapshot and
+    // looked for the campaign before this commit saw it still there. Leads inserted before this point
+    // go now; any inserted later find the campaign gone when insertLeads looks again.
+    if (outcome === 'deleted') await this.leads.deleteMany({ campaign_id: id, workspace_id: workspaceId });
+    return outcome;
   }
 
   async insertLeads(leads: readonly LeadRecord[]): Promise<LeadInsertOutcome[]> {
@@ -185,8 +190,9 @@ export class MongoCampaignStore implements CampaignStore {
       }
     }
     const lost = await this.insertMany(fresh);
-    // A campaign deleted while its leads were written takes them with it: deleteCampaign may have run
-    // between the check above and the insert, so look again and remove what it left behind.
+    // A campaign deleted while its leads were written takes them with it: deleteCampaign may have committed
+    // between the check above and the insert, so look again and remove what it left behind (a delete
+    // that commits after this look removes them itself, once committed).
     const remaining = await this.existingCampaigns(fresh);
     const orphans = fresh.filter((lead) => !remaining.has(campaignKey(lead)));
     if (orphans.length > 0) {

@@ -230,6 +230,29 @@ describe('the callbacks API', () => {
     expect((await platform.api.get(`/leads?campaign_id=${campaignId}`, ws.key)).body.data).toMatchObject([{ id: leadId, status: 'pending', attempts: 0 }]);
   }, 60_000);
 
+  test('a number’s callback without a time zone is judged by the zone the number names, not the campaign window’s', async () => {
+    const ws = await ready();
+    // The next whole hour, at least one ahead, that is 03:00 in Los Angeles (the zone +1 415 names).
+    const hour = 3600_000;
+    const losAngelesHour = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', hour: 'numeric', hourCycle: 'h23' });
+    let atMs = Math.ceil((Date.now() + hour) / hour) * hour;
+    while (Number(losAngelesHour.format(atMs)) !== 3) atMs += hour;
+    const at = new Date(atMs).toISOString();
+    // A campaign whose window's zone has that instant at midday, where it would be within the hours.
+    const window = { ...dayWindow('open'), time_zone: windowZones(new Date(atMs)).open };
+    const created = await platform.api.post('/campaigns', ws.key, { name: 'Zones', assistant_id: ws.assistantId, from_number_ids: [ws.number.id], window });
+    expect(created.status).toBe(201);
+    const campaignId = created.body.data.id as string;
+
+    const refused = await platform.api.post('/callbacks', ws.key, { phone: '+14155550177', campaign_id: campaignId, at });
+    expectError(refused, 400, 'invalid_request');
+    expect(JSON.stringify(refused.body.error)).toContain('America/Los_Angeles');
+    // A number whose prefix names several zones derives none: the window's zone judges it, and it is accepted.
+    const accepted = await schedule(ws, { phone: '+15005550177', campaign_id: campaignId, at });
+    expect(accepted).toMatchObject({ phone: '+15005550177', time_zone: null, status: 'scheduled' });
+    expect((await platform.api.get(`/callbacks?campaign_id=${campaignId}`, ws.key)).body.data.map((callback: Callback) => callback.phone)).toEqual(['+15005550177']);
+  }, 60_000);
+
   test('two concurrent cancels both answer 200 and leave one cancelled callback', async () => {
     const ws = await ready();
     const campaignId = await createCampaign(ws);

@@ -39,7 +39,7 @@ export const callbackHours = { start: '08:00', end: '21:00' } as const;
 
 const uuid = z.string().refine(isUuid, 'must be a UUID').meta({ format: 'uuid' });
 
-const callbackRules = `\`at\` must be in the future, at most ${maxCallbackDaysAhead} days ahead, and between ${callbackHours.start} and ${callbackHours.end} in the person’s time zone (the lead’s \`time_zone\`, else this \`time_zone\`, else the campaign window’s)`;
+const callbackRules = `\`at\` must be in the future, at most ${maxCallbackDaysAhead} days ahead, and between ${callbackHours.start} and ${callbackHours.end} in the person’s time zone (the lead’s \`time_zone\`, else this \`time_zone\`, else the zone its number names when it names one, as a lead’s is derived, else the campaign window’s)`;
 
 /** Body of POST /callbacks: a lead (its campaign implied) or a number with its campaign. */
 export const createCallbackBodySchema = z
@@ -48,7 +48,7 @@ export const createCallbackBodySchema = z
     phone: z.string().min(1).max(32).optional().describe('the number to call back, in international format with a leading + (normalised to E.164), when the person is not a lead; needs `campaign_id`'),
     campaign_id: uuid.optional().describe('the campaign whose assistant, numbers, suppression list and pacing the call uses; required with `phone`, and when sent with `lead_id` it must be the lead’s'),
     at: z.iso.datetime({ offset: true }).describe(`when to call, RFC 3339 (an offset is kept as the instant it names); ${callbackRules}`),
-    time_zone: timeZoneField.optional().describe('the person’s IANA time zone, for a `phone` callback (a lead’s own applies otherwise)'),
+    time_zone: timeZoneField.optional().describe('the person’s IANA time zone, for a `phone` callback (a lead’s own applies otherwise); without it, the zone the number names (none for a prefix of several zones), else the campaign window’s'),
     variables: variablesField.optional().describe('values for the assistant in this call, over the lead’s own variables'),
     note: z.string().max(1000, 'must be at most 1000 characters').optional().describe('why the person asked to be called back (for people; the assistant does not hear it)'),
   })
@@ -71,7 +71,7 @@ export const callbackSchema = z
     campaign_id: idSchema,
     lead_id: idSchema.nullable().describe('the lead called back; null for a caller’s number'),
     phone: z.string().describe('E.164'),
-    time_zone: z.string().nullable().describe('the person’s IANA time zone as given; null when the lead’s or the campaign window’s applies'),
+    time_zone: z.string().nullable().describe('the person’s IANA time zone as given; null when the lead’s, the number’s or the campaign window’s applies'),
     at: timeSchema.describe('when the call is placed, not before'),
     variables: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
     note: z.string(),

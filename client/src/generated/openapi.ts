@@ -2081,7 +2081,7 @@ export interface paths {
         put?: never;
         /**
          * Schedule a callback: a lead, or a caller’s number with a campaign, called at a time
-         * @description Give `lead_id` (the lead’s campaign calls) or `phone` with `campaign_id`. `at` must be in the future, at most 90 days ahead, and within the calling hours, 08:00 to 21:00 in the person’s time zone (the lead’s `time_zone`, else the body’s `time_zone`, else the campaign window’s): 400 otherwise. A lead or campaign that is not the workspace’s is 404; a removed lead is 409 `conflict`; a number on the suppression list (or a `do_not_call` lead) is 403 `destination_forbidden`. The campaign may be in any state when the callback is made; what happens at its time is below.
+         * @description Give `lead_id` (the lead’s campaign calls) or `phone` with `campaign_id`. `at` must be in the future, at most 90 days ahead, and within the calling hours, 08:00 to 21:00 in the person’s time zone (the lead’s `time_zone`, else the body’s `time_zone`, else the zone the number names when it names one, else the campaign window’s): 400 otherwise. A lead or campaign that is not the workspace’s is 404; a removed lead is 409 `conflict`; a number on the suppression list (or a `do_not_call` lead) is 403 `destination_forbidden`. The campaign may be in any state when the callback is made; what happens at its time is below.
          *
          *     The campaign’s dialer places the call at `at`, never before, with the campaign’s assistant and one of its numbers, and the callback’s `variables` (over the lead’s own). It is placed once: claiming it is a conditional write, and its call has one idempotency key.
          *
@@ -4079,7 +4079,7 @@ export interface components {
             lead_id: string | null;
             /** @description E.164 */
             phone: string;
-            /** @description the person’s IANA time zone as given; null when the lead’s or the campaign window’s applies */
+            /** @description the person’s IANA time zone as given; null when the lead’s, the number’s or the campaign window’s applies */
             time_zone: string | null;
             /**
              * Format: date-time
@@ -13965,11 +13965,11 @@ export interface operations {
                     campaign_id?: string;
                     /**
                      * Format: date-time
-                     * @description when to call, RFC 3339 (an offset is kept as the instant it names); `at` must be in the future, at most 90 days ahead, and between 08:00 and 21:00 in the person’s time zone (the lead’s `time_zone`, else this `time_zone`, else the campaign window’s)
+                     * @description when to call, RFC 3339 (an offset is kept as the instant it names); `at` must be in the future, at most 90 days ahead, and between 08:00 and 21:00 in the person’s time zone (the lead’s `time_zone`, else this `time_zone`, else the zone its number names when it names one, as a lead’s is derived, else the campaign window’s)
                      */
                     at: string;
                     /**
-                     * @description the person’s IANA time zone, for a `phone` callback (a lead’s own applies otherwise)
+                     * @description the person’s IANA time zone, for a `phone` callback (a lead’s own applies otherwise); without it, the zone the number names (none for a prefix of several zones), else the campaign window’s
                      * @example America/New_York
                      */
                     time_zone?: string;

@@ -29,7 +29,7 @@ export function registerCallbackRoutes(rest: RestRouter, deps: RestDeps): void {
       id: 'createCallback',
       summary: 'Schedule a callback: a lead, or a caller’s number with a campaign, called at a time',
       description: [
-        `Give \`lead_id\` (the lead’s campaign calls) or \`phone\` with \`campaign_id\`. \`at\` must be in the future, at most ${maxCallbackDaysAhead} days ahead, and within the calling hours, ${callbackHours.start} to ${callbackHours.end} in the person’s time zone (the lead’s \`time_zone\`, else the body’s \`time_zone\`, else the campaign window’s): 400 otherwise. A lead or campaign that is not the workspace’s is 404; a removed lead is 409 \`conflict\`; a number on the suppression list (or a \`do_not_call\` lead) is 403 \`destination_forbidden\`. The campaign may be in any state when the callback is made; what happens at its time is below.`,
+        `Give \`lead_id\` (the lead’s campaign calls) or \`phone\` with \`campaign_id\`. \`at\` must be in the future, at most ${maxCallbackDaysAhead} days ahead, and within the calling hours, ${callbackHours.start} to ${callbackHours.end} in the person’s time zone (the lead’s \`time_zone\`, else the body’s \`time_zone\`, else the zone the number names when it names one, else the campaign window’s): 400 otherwise. A lead or campaign that is not the workspace’s is 404; a removed lead is 409 \`conflict\`; a number on the suppression list (or a \`do_not_call\` lead) is 403 \`destination_forbidden\`. The campaign may be in any state when the callback is made; what happens at its time is below.`,
         firingRules,
       ].join('\n\n'),
       toolset: 'campaigns',

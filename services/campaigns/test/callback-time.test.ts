@@ -6,10 +6,12 @@ const window = { days: ['mon' as const], start: '09:00', end: '17:00', time_zone
 const at = (iso: string) => Date.parse(iso);
 const now = at('2026-11-24T12:00:00.000Z');
 
-test('the zone is the lead’s, else the given one, else the campaign window’s', () => {
-  expect(callbackZone('America/New_York', 'Asia/Tokyo', window)).toBe('America/New_York');
-  expect(callbackZone(null, 'Asia/Tokyo', window)).toBe('Asia/Tokyo');
-  expect(callbackZone(null, null, window)).toBe('Europe/Berlin');
+test('the zone is the lead’s, else the given one, else the one the number names, else the campaign window’s', () => {
+  expect(callbackZone('America/New_York', 'Asia/Tokyo', '+14155550123', window)).toBe('America/New_York');
+  expect(callbackZone(null, 'Asia/Tokyo', '+14155550123', window)).toBe('Asia/Tokyo');
+  // San Francisco's prefix names one zone; +1 500 names several, so none is derived.
+  expect(callbackZone(null, null, '+14155550123', window)).toBe('America/Los_Angeles');
+  expect(callbackZone(null, null, '+15005550123', window)).toBe('Europe/Berlin');
 });
 
 test('a time must be ahead, at most 90 days, and within the calling hours of the zone', () => {

@@ -14,7 +14,7 @@ export function callbackRecord(workspaceId: string, overrides: Partial<CallbackR
     workspaceId,
     campaignId: newId(),
     leadId: newId(),
-    phone: '+14155550100',
+    phone: '+15005550100',
     timeZone: 'America/New_York',
     at: '2026-03-02T15:00:00.000Z',
     variables: { tier: 'gold', visits: 3, vip: true },

@@ -35,7 +35,8 @@ async function leadWithCallback() {
   const base = campaignRecord(newId(), { status: 'running', startedAt });
   const campaign = { ...base, settings: { ...base.settings, from_number_ids: [dialers.peers.addNumber(base.workspaceId)] } };
   await store.insertCampaign(campaign);
-  const lead = leadRecord(campaign, { timeZone: null });
+  // A number whose prefix names several zones: the window's zone, open at the test's time, judges both calls.
+  const lead = leadRecord(campaign, { timeZone: null, phone: '+15005550199' });
   await store.insertLeads([lead]);
   const callback = callbackRecord(campaign.workspaceId, { campaignId: campaign.id, leadId: lead.id, phone: lead.phone, timeZone: null, at: new Date(now().getTime() - 60_000).toISOString() });
   await store.callbacks.insertCallback(callback);

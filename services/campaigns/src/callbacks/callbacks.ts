@@ -30,7 +30,7 @@ export class Callbacks implements ServiceImpl<typeof CallbacksService> {
     const { campaign, lead, phone } = body.lead_id !== undefined ? await this.leadTarget(caller, body.lead_id, body.campaign_id) : await this.numberTarget(caller, body.phone!, body.campaign_id!);
     const now = this.deps.now();
     const at = Date.parse(body.at);
-    const timeIssue = callbackTimeIssue(at, now.getTime(), callbackZone(lead?.timeZone ?? null, body.time_zone ?? null, campaign.settings.window));
+    const timeIssue = callbackTimeIssue(at, now.getTime(), callbackZone(lead?.timeZone ?? null, body.time_zone ?? null, phone, campaign.settings.window));
     if (timeIssue) throw invalidRequest([{ field: 'at', issue: timeIssue }]);
     if ((await this.deps.peers.suppressedAmong(caller, [phone])).has(phone)) {
       throw serviceError('destination_forbidden', "the number is on this workspace's suppression list");

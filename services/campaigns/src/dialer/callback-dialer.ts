@@ -152,6 +152,6 @@ export class CallbackDialer {
 
 /** When the calling hours of the callback's person are closed: the job again when they open. */
 function hoursClosed(callback: CallbackRecord, campaign: CampaignRecord, lead: LeadRecord | undefined, now: number): JobOutcome | undefined {
-  const opensIn = callbackHoursOpenInMs(callbackZone(lead?.timeZone ?? null, callback.timeZone, campaign.settings.window), now);
+  const opensIn = callbackHoursOpenInMs(callbackZone(lead?.timeZone ?? null, callback.timeZone, callback.phone, campaign.settings.window), now);
   return opensIn > 0 ? jobLater(opensIn) : undefined;
 }

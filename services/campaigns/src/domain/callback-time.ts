@@ -4,11 +4,16 @@
 import { callbackGraceHours, callbackHours, maxCallbackDaysAhead } from '@voice/contracts/callbacks';
 import { weekdays, type CampaignSettings } from '@voice/contracts/campaigns';
 import { windowOpensInMs } from './calling-window.js';
+import { derivedTimeZone } from './number-time-zones/number-time-zone.js';
 
 const dayMs = 24 * 3600_000;
 
-/** The zone a callback's hours are judged in: the lead's, else the one given with it, else the campaign window's. */
-export const callbackZone = (leadZone: string | null, givenZone: string | null, window: CampaignSettings['window']): string => leadZone ?? givenZone ?? window.time_zone;
+/**
+ * The zone a callback's hours are judged in: the lead's, else the one given with it, else the one its
+ * number names (as a lead's is derived), else the campaign window's.
+ */
+export const callbackZone = (leadZone: string | null, givenZone: string | null, phone: string, window: CampaignSettings['window']): string =>
+  leadZone ?? givenZone ?? derivedTimeZone(phone) ?? window.time_zone;
 
 /** 0 while the calling hours are open in `zone`, else the ms until they open. */
 export const callbackHoursOpenInMs = (zone: string, now: number): number => windowOpensInMs({ days: [...weekdays], ...callbackHours, time_zone: zone }, null, now);

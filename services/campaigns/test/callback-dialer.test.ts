@@ -15,7 +15,7 @@ import { serviceError } from '@voice/runtime/errors';
 import { jobDone, jobLater } from '@voice/runtime/events';
 import { newId } from '@voice/runtime/ids';
 import { createLogger } from '@voice/runtime/logger';
-import { ConnectCallPlacer } from '../src/dialer/call-placer.js';
+import { ConnectCampaignCalls } from '../src/peers/campaign-calls.js';
 import { callbackSlotHolder, callSlotGroup, callSlotHolder } from '../src/dialer/call-slots.js';
 import { CallbackDialer, callbackHeldRecheckMs, unfundedCallbackRetryMs } from '../src/dialer/callback-dialer.js';
 import { concurrencyRecheckMs, DialGate } from '../src/dialer/dial-gate.js';
@@ -65,7 +65,7 @@ function callbackDialer() {
     });
   });
   const callSlots = new ConcurrencySlots(new MemorySlotTable(), { stillHeld: async () => true });
-  const placer = new ConnectCallPlacer(transport, new CallerSigner(Buffer.alloc(32, 7)));
+  const placer = new ConnectCampaignCalls(transport, new CallerSigner(Buffer.alloc(32, 7)));
   const gate = new DialGate({ peers, fromNumbers: new FromNumbers(peers), calls: placer, dialRates: new MemoryWindowCounter(60_000), callSlots });
   const dialer = new CallbackDialer({ store, gate, now: () => new Date(clock), logger: silent });
   return { dialer, peers, calls, callSlots };

@@ -13,7 +13,7 @@ import { serviceError } from '@voice/runtime/errors';
 import { jobDone } from '@voice/runtime/events';
 import { newId } from '@voice/runtime/ids';
 import { createLogger } from '@voice/runtime/logger';
-import { ConnectCallPlacer } from '../src/dialer/call-placer.js';
+import { ConnectCampaignCalls } from '../src/peers/campaign-calls.js';
 import { callSlotGroup } from '../src/dialer/call-slots.js';
 import { DialGate } from '../src/dialer/dial-gate.js';
 import { Dialer } from '../src/dialer/dialer.js';
@@ -50,7 +50,7 @@ function dialerRefusing(refusal: Error) {
     });
   });
   const callSlots = new ConcurrencySlots(new MemorySlotTable(), { stillHeld: async () => true });
-  const calls = new ConnectCallPlacer(transport, new CallerSigner(Buffer.alloc(32, 7)));
+  const calls = new ConnectCampaignCalls(transport, new CallerSigner(Buffer.alloc(32, 7)));
   const dialer = new Dialer({
     store,
     gate: new DialGate({ peers, fromNumbers: new FromNumbers(peers), calls, dialRates: new MemoryWindowCounter(60_000), callSlots }),

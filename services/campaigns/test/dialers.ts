@@ -8,7 +8,7 @@ import { CallerSigner } from '@voice/runtime/caller';
 import { ConcurrencySlots, MemorySlotTable, MemoryWindowCounter } from '@voice/runtime/counters';
 import { newId } from '@voice/runtime/ids';
 import { createLogger } from '@voice/runtime/logger';
-import { ConnectCallPlacer } from '../src/dialer/call-placer.js';
+import { ConnectCampaignCalls } from '../src/peers/campaign-calls.js';
 import { CallbackDialer } from '../src/dialer/callback-dialer.js';
 import { DialGate } from '../src/dialer/dial-gate.js';
 import { Dialer } from '../src/dialer/dialer.js';
@@ -37,7 +37,7 @@ export function dialersOver(store: CampaignStore, now: () => Date) {
     });
   });
   const callSlots = new ConcurrencySlots(new MemorySlotTable(), { stillHeld: async () => true });
-  const placer = new ConnectCallPlacer(transport, new CallerSigner(Buffer.alloc(32, 7)));
+  const placer = new ConnectCampaignCalls(transport, new CallerSigner(Buffer.alloc(32, 7)));
   const gate = new DialGate({ peers, fromNumbers: new FromNumbers(peers), calls: placer, dialRates: new MemoryWindowCounter(60_000), callSlots });
   /** The leads' dialer over `over` (the store itself unless a test shows it an older read). */
   const leadDialer = (over: CampaignStore = store) => new Dialer({ store: over, gate, now, logger: silent, wakeRelay: () => undefined });

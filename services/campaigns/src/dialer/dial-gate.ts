@@ -11,7 +11,7 @@ import type { WindowCounter } from '@voice/runtime/counters';
 import { jobLater, type JobOutcome } from '@voice/runtime/events';
 import type { CampaignPeers } from '../peers/peers.js';
 import type { CampaignRecord } from '../store/store.js';
-import type { CallPlacer, Placement } from './call-placer.js';
+import type { CallPlacer, Placement } from '../peers/campaign-calls.js';
 import { callSlotGroup, type CallSlots } from './call-slots.js';
 import type { FromNumbers } from './from-numbers.js';
 import { rateWaitMs } from './pacing.js';

@@ -14,10 +14,10 @@ import { serviceServerOptions, startConnectServer, startService, type StartedSer
 import { openServiceStore } from '@voice/runtime/store';
 import { readCampaignsConfig } from '../config.js';
 import { campaignsRetentionJob } from '../retention.js';
+import { ConnectCampaignCalls } from '../peers/campaign-calls.js';
 import { ConnectCampaignPeers } from '../peers/peers.js';
 import { SqliteCampaignStore } from '../store/sqlite.js';
 import type { CampaignStore } from '../store/store.js';
-import { ConnectCallPlacer } from './call-placer.js';
 import { consumeCallOutcomes } from './call-outcomes.js';
 import { openCallSlots } from './call-slots.js';
 import { openCallbackQueue } from './callback-job.js';
@@ -75,7 +75,7 @@ export async function startCampaignDialer(env: Env, options: CampaignDialerOptio
     };
     const telephony = channel('telephony', config.telephonyUrl);
     const peers = new ConnectCampaignPeers({ assistants: channel('assistants', config.assistantsUrl), telephony }, signer);
-    const calls = new ConnectCallPlacer(channel('calls', config.callsUrl), signer);
+    const calls = new ConnectCampaignCalls(channel('calls', config.callsUrl), signer);
     const queue = await openDialQueue(events, logger.child({ component: 'dial-queue' }));
     const callSlots = await openCallSlots(config.common, store);
     onClose(() => callSlots.close());

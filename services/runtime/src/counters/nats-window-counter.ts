@@ -2,7 +2,8 @@
 // dialer) counts the same hits. Increments are compare-and-set on the entry's revision, so the shared count is
 // exact: conflicts are retried, never mistaken for an outage; entries expire with the bucket's TTL.
 import type { KV, NatsConnection } from 'nats';
-import { closeNats, connectNats, isRevisionConflict } from '../nats/index.js';
+import { closeNats, isRevisionConflict } from '../nats/connection.js';
+import { kvKey, openKvBucket } from '../nats/kv.js';
 import { PerKeyQueue } from './per-key-queue.js';
 import { retryRevisionConflicts, revisionConflict } from './revision-conflicts.js';
 import type { WindowCount, WindowCounter } from './window-counter.js';
@@ -20,9 +21,6 @@ const contendedForMs = 5_000;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** KV keys allow only [-/_=.a-zA-Z0-9]; anything else (IPv6 colons) is hex-encoded. */
-export const safeKey = (key: string): string => (/^[-/_=.a-zA-Z0-9]+$/.test(key) ? key : Buffer.from(key).toString('hex'));
-
 export class NatsWindowCounter implements WindowCounter {
   private constructor(
     private readonly connection: NatsConnection,
@@ -36,10 +34,8 @@ export class NatsWindowCounter implements WindowCounter {
 
   /** `replicas`: copies of the bucket in a NATS cluster (VOICE_NATS_REPLICAS). */
   static async connect(url: string, bucket: string, windowMs: number, clock: () => number = Date.now, replicas = 1): Promise<NatsWindowCounter> {
-    const connection = await connectNats(url, `counter-${bucket}`);
-    await connection.jetstream().views.kv(bucket, { history: 1, ttl: windowMs * 2, replicas });
     // Requests wait on every hit: while NATS is away a hit fails fast instead of holding them for the client's default 20 s.
-    const kv = await connection.jetstream({ timeout: hitTimeoutMs }).views.kv(bucket, { bindOnly: true });
+    const { connection, kv } = await openKvBucket(url, `counter-${bucket}`, bucket, { ttlMs: windowMs * 2, replicas, operationTimeoutMs: hitTimeoutMs });
     return new NatsWindowCounter(connection, kv, windowMs, clock);
   }
 
@@ -57,7 +53,7 @@ export class NatsWindowCounter implements WindowCounter {
     const now = this.clock();
     const windowStart = now - (now % this.windowMs);
     const resetAt = windowStart + this.windowMs;
-    const entryKey = `${safeKey(key)}.${windowStart}`;
+    const entryKey = `${kvKey(key)}.${windowStart}`;
     return retryRevisionConflicts(
       async () => {
         const entry = await this.kv.get(entryKey);

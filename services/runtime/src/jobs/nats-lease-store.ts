@@ -2,7 +2,8 @@
 // compare-and-set on the entry's revision (the server refuses a stale one). The bucket's TTL only
 // clears leases of jobs nobody runs any more; a lease's own expiry is in its value.
 import type { KV, NatsConnection } from 'nats';
-import { closeNats, connectNats, isRevisionConflict } from '../nats/connection.js';
+import { closeNats, isRevisionConflict } from '../nats/connection.js';
+import { kvKeyReplacing, openKvBucket } from '../nats/kv.js';
 import { decodeLease, encodeLease, type LeaseRecord, type LeaseStore, type StoredLease } from './lease-store.js';
 
 /** The bucket's name before the event namespace's prefix. */
@@ -14,9 +15,6 @@ const operationTimeoutMs = 2_000;
 /** Entries untouched this long (jobs no replica runs any more) leave the bucket. */
 const bucketTtlMs = 7 * 24 * 60 * 60 * 1000;
 
-/** KV keys allow only [-/_=.a-zA-Z0-9]. */
-const keyOf = (job: string): string => job.replace(/[^-/_=.a-zA-Z0-9]/g, '_');
-
 export class NatsLeaseStore implements LeaseStore {
   private constructor(
     private readonly connection: NatsConnection,
@@ -25,19 +23,12 @@ export class NatsLeaseStore implements LeaseStore {
 
   /** `bucket` is the namespaced bucket name; `replicas` its copies in a NATS cluster. */
   static async connect(url: string, bucket: string, name: string, replicas = 1): Promise<NatsLeaseStore> {
-    const connection = await connectNats(url, name);
-    try {
-      await connection.jetstream().views.kv(bucket, { history: 1, ttl: bucketTtlMs, replicas });
-      const kv = await connection.jetstream({ timeout: operationTimeoutMs }).views.kv(bucket, { bindOnly: true });
-      return new NatsLeaseStore(connection, kv);
-    } catch (error) {
-      await connection.close();
-      throw error;
-    }
+    const { connection, kv } = await openKvBucket(url, name, bucket, { ttlMs: bucketTtlMs, replicas, operationTimeoutMs });
+    return new NatsLeaseStore(connection, kv);
   }
 
   async read(job: string): Promise<StoredLease | undefined> {
-    const entry = await this.kv.get(keyOf(job));
+    const entry = await this.kv.get(kvKeyReplacing(job));
     if (!entry || entry.operation !== 'PUT') return undefined;
     // An unreadable value is an expired lease at this revision: whoever replaces it first takes it.
     return { record: decodeLease(entry.value) ?? { holder: '', expiresAt: 0 }, revision: entry.revision };
@@ -45,7 +36,7 @@ export class NatsLeaseStore implements LeaseStore {
 
   async create(job: string, record: LeaseRecord): Promise<number | undefined> {
     try {
-      return await this.kv.create(keyOf(job), encodeLease(record));
+      return await this.kv.create(kvKeyReplacing(job), encodeLease(record));
     } catch (error) {
       if (isRevisionConflict(error)) return undefined;
       throw error;
@@ -54,7 +45,7 @@ export class NatsLeaseStore implements LeaseStore {
 
   async replace(job: string, record: LeaseRecord, revision: number): Promise<number | undefined> {
     try {
-      return await this.kv.update(keyOf(job), encodeLease(record), revision);
+      return await this.kv.update(kvKeyReplacing(job), encodeLease(record), revision);
     } catch (error) {
       if (isRevisionConflict(error)) return undefined;
       throw error;

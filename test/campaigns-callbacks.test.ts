@@ -5,6 +5,7 @@
 // cancelled and never called, or called once); and callbacks firing once at (not before) their time,
 // for a lead (of a completed campaign) and for a caller's number, while a cancelled one, one of a
 // stopped campaign and one of a draft campaign do not.
+import { newId } from '@voice/runtime/ids';
 import { expectError } from './support/api-client.js';
 import { dayWindow, windowZones } from './support/campaigns.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
@@ -201,6 +202,34 @@ describe('the callbacks API', () => {
     expect((await platform.api.get('/callbacks', ws.key)).body.meta.pagination.total).toBe(0);
   }, 60_000);
 
+  test('an unknown campaign or lead is 404; a lead’s own closed hours or a time without an offset is 400; none is created', async () => {
+    const ws = await ready();
+    const campaignId = await createCampaign(ws);
+    // The campaign's window is open now; the lead's own zone, where it is the middle of the night, decides.
+    const leadId = await addLead(ws, campaignId, '+15005550461', { time_zone: closedZone });
+    const at = inMs(3600_000);
+
+    const unknownCampaign = await platform.api.post('/callbacks', ws.key, { phone: '+15005550462', campaign_id: newId(), at, time_zone: openZone });
+    expectError(unknownCampaign, 404, 'not_found');
+    expect(unknownCampaign.body.error.message).toContain('campaign');
+    const unknownLead = await platform.api.post('/callbacks', ws.key, { lead_id: newId(), at });
+    expectError(unknownLead, 404, 'not_found');
+    expect(unknownLead.body.error.message).toContain('lead');
+
+    const lateForLead = await platform.api.post('/callbacks', ws.key, { lead_id: leadId, at });
+    expectError(lateForLead, 400, 'invalid_request');
+    expect(lateForLead.body.error.message).toContain('at');
+    expect(JSON.stringify(lateForLead.body.error)).toContain(closedZone);
+    for (const when of [at.replace('Z', ''), Date.parse(at), '']) {
+      const refused = await platform.api.post('/callbacks', ws.key, { lead_id: leadId, at: when });
+      expectError(refused, 400, 'invalid_request');
+      expect(refused.body.error.message).toContain('at');
+    }
+
+    expect((await platform.api.get('/callbacks', ws.key)).body.meta.pagination.total).toBe(0);
+    expect((await platform.api.get(`/leads?campaign_id=${campaignId}`, ws.key)).body.data).toMatchObject([{ id: leadId, status: 'pending', attempts: 0 }]);
+  }, 60_000);
+
   test('two concurrent cancels both answer 200 and leave one cancelled callback', async () => {
     const ws = await ready();
     const campaignId = await createCampaign(ws);
@@ -252,7 +281,10 @@ describe('firing', () => {
     expect(calls.has(cancelled.id)).toBe(false);
     expect([...calls.keys()].sort()).toEqual([forLead.id, forNumber.id].sort());
     // A callback that was placed is no longer cancellable.
-    expectError(await platform.api.delete(`/callbacks/${forLead.id}`, ws.key), 409, 'conflict');
+    const placed = await platform.api.delete(`/callbacks/${forLead.id}`, ws.key);
+    expectError(placed, 409, 'conflict');
+    expect(placed.body.error.message).toContain('only a scheduled callback can be cancelled');
+    expect(await callbackOf(ws, forLead.id)).toMatchObject({ status: 'completed' });
   }, 120_000);
 
   test('cancels racing the claim: each callback is either cancelled and never called, or called once', async () => {

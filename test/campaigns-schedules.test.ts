@@ -77,6 +77,8 @@ test('a schedule is checked field by field, moves a draft to scheduled and back,
   const whileRunning = await platform.api.patch(`/campaigns/${scheduled.id}`, ws.key, { schedule: null, expected_revision: started.body.data.revision });
   expect(whileRunning.status).toBe(409);
   expect(whileRunning.body.error.code).toBe('conflict');
+  expect(whileRunning.body.error.message).toContain('schedule');
+  expect(await campaignOf(ws, scheduled.id)).toMatchObject({ status: 'running', schedule: daily, revision: started.body.data.revision, next_run_at: started.body.data.next_run_at });
   expect((await platform.api.post(`/campaigns/${scheduled.id}/start`, ws.key, {})).status).toBe(409);
   const stopped = await platform.api.post(`/campaigns/${scheduled.id}/stop`, ws.key, {});
   expect(stopped.body.data).toMatchObject({ status: 'stopped', next_run_at: rescheduled.body.data.next_run_at });
@@ -87,6 +89,37 @@ test('a schedule is checked field by field, moves a draft to scheduled and back,
   // Another workspace's campaign is 404.
   const other = await platform.workspace({ plan: 'pro' });
   expect((await platform.api.patch(`/campaigns/${scheduled.id}`, other.key, { schedule: everyMinute, expected_revision: 1 })).status).toBe(404);
+}, 60_000);
+
+test('a schedule with a part missing or wrong, or on a stale revision, is refused and changes nothing', async () => {
+  const ws = await ready();
+  const base = { name: 'Bad', assistant_id: ws.assistantId, from_number_ids: [ws.number.id] };
+  const invalid: [unknown, string][] = [
+    [{ cron: '0 9 * * *' }, 'schedule.time_zone'],
+    [{ cron: '0 9 * * *', time_zone: '' }, 'schedule.time_zone'],
+    [{ time_zone: 'UTC' }, 'schedule.cron'],
+    [{ cron: '   ', time_zone: 'UTC' }, 'schedule.cron'],
+    [{ cron: '0 9 * * * *', time_zone: 'UTC' }, 'schedule.cron'],
+    [{ cron: '0 9 * * *', time_zone: 'UTC', every: 'day' }, 'every'],
+    ['daily', 'schedule'],
+  ];
+  for (const [schedule, field] of invalid) {
+    const answer = await platform.api.post('/campaigns', ws.key, { ...base, schedule });
+    expect({ status: answer.status, code: answer.body.error?.code }).toEqual({ status: 400, code: 'invalid_request' });
+    expect(JSON.stringify(answer.body.error)).toContain(field);
+  }
+  expect((await platform.api.get('/campaigns?limit=200', ws.key)).body.meta.pagination.total).toBe(0);
+
+  const daily = { cron: '0 9 * * 1-5', time_zone: 'Asia/Tokyo' };
+  const scheduled = await createCampaign(ws, { schedule: daily });
+  for (const [schedule, field] of invalid) {
+    const answer = await platform.api.patch(`/campaigns/${scheduled.id}`, ws.key, { schedule, expected_revision: scheduled.revision });
+    expect({ status: answer.status, code: answer.body.error?.code }).toEqual({ status: 400, code: 'invalid_request' });
+    expect(JSON.stringify(answer.body.error)).toContain(field);
+  }
+  const stale = await platform.api.patch(`/campaigns/${scheduled.id}`, ws.key, { schedule: null, expected_revision: scheduled.revision + 1 });
+  expect({ status: stale.status, code: stale.body.error?.code }).toEqual({ status: 409, code: 'revision_conflict' });
+  expect(await campaignOf(ws, scheduled.id)).toMatchObject({ status: 'scheduled', schedule: daily, revision: scheduled.revision, next_run_at: scheduled.next_run_at });
 }, 60_000);
 
 test('at its time the schedule starts the campaign and its leads are called; occurrences without leads or while running are skipped', async () => {

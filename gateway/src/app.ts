@@ -147,17 +147,6 @@ export function buildGatewayApp(platformDeps: GatewayDeps): Express {
   // Before any authentication: a browser's preflight carries no credential.
   app.use('/.well-known', cors(() => 'any'));
   app.use(['/api/v1', oauthPaths.token, oauthPaths.register, oauthPaths.revoke], cors(() => deps.config.corsOrigins));
-  registerOAuthRoutes(app, {
-    clients: deps.clients,
-    signer: deps.signer,
-    secret: deps.config.common.internalSecret,
-    counter: deps.oauthCounter,
-    limits: deps.config.oauthRateLimits,
-    publicUrl: deps.publicUrl,
-    platformName,
-  });
-  registerInvitationRoutes(app, { clients: deps.clients, signer: deps.signer, platformName, logger: deps.logger });
-  registerSenderConfirmationRoutes(app, { clients: deps.clients, signer: deps.signer, platformName, logger: deps.logger });
   registerCarrierCallbacks(app, { clients: deps.clients, signer: deps.signer, publicUrl: deps.publicUrl });
   registerCarrierVoiceWebhooks(app, { clients: deps.clients, signer: deps.signer, publicUrl: deps.publicUrl });
   const recordingUrls = recordingDownloadUrlsOf(deps.config);
@@ -176,6 +165,19 @@ export function buildGatewayApp(platformDeps: GatewayDeps): Express {
   registerDocsRoutes(app, { platformName });
   keepRestRouter(app, rest);
   app.use('/api/v1', rest.finish());
+  // The page routers are mounted at the root, and express's router leaves one that matched nothing
+  // through setImmediate: after the API and MCP, whose requests (nearly all) skip three such hops.
+  registerOAuthRoutes(app, {
+    clients: deps.clients,
+    signer: deps.signer,
+    secret: deps.config.common.internalSecret,
+    counter: deps.oauthCounter,
+    limits: deps.config.oauthRateLimits,
+    publicUrl: deps.publicUrl,
+    platformName,
+  });
+  registerInvitationRoutes(app, { clients: deps.clients, signer: deps.signer, platformName, logger: deps.logger });
+  registerSenderConfirmationRoutes(app, { clients: deps.clients, signer: deps.signer, platformName, logger: deps.logger });
   app.use((req, _res, next) => next(new HttpError('not_found', `no route for ${req.method} ${req.path}`)));
   app.use(errorHandler(deps.logger));
   return app;

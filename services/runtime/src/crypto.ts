@@ -1,6 +1,6 @@
 // Secrets at rest: AES-256-GCM with a key from configuration, or generated into the data
 // directory in the embedded mode; plus the hashing and comparison helpers every service uses.
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConfigError } from './config/env.js';
@@ -60,7 +60,8 @@ export function loadKey(options: { variable: string; value: string | undefined; 
  */
 export const deriveKey = (secret: Buffer, label: string): Buffer => createHmac('sha256', secret).update(label).digest();
 
-export const sha256Hex = (value: string): string => createHash('sha256').update(value).digest('hex');
+// The one-shot hash: no Hash stream object per call (the gateway hashes every request's credential).
+export const sha256Hex = (value: string): string => hash('sha256', value, 'hex');
 
 /** Constant-time equality of two strings (false, without early exit, when lengths differ). */
 export function constantTimeEqual(a: string, b: string): boolean {

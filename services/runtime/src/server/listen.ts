@@ -10,11 +10,14 @@ export function reachableHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-/** Listens on `host`:`port` and answers the bound port and its http:// base address (see reachableHost). */
-export async function listenOn(server: Server, port: number, host: string): Promise<{ port: number; url: string }> {
+/**
+ * Listens on `host`:`port` and answers the bound port and its http:// base address (see reachableHost).
+ * `reusePort` lets other sockets of this process listen on the same port (SO_REUSEPORT, Linux).
+ */
+export async function listenOn(server: Server, port: number, host: string, options: { reusePort?: boolean } = {}): Promise<{ port: number; url: string }> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => {
+    server.listen({ port, host, ...(options.reusePort ? { reusePort: true } : {}) }, () => {
       server.off('error', reject);
       resolve();
     });

@@ -1,7 +1,7 @@
 // How long an ended call takes to become its ledger debit (the calls service's usage event through
 // its outbox and the event stream to billing's consumer, which captures the call's hold), and
 // whether every call the platform took ended and every answered one was charged exactly once.
-import { expectApi } from './api-client.js';
+import { listAll } from './api-client.js';
 import type { Accepted, AcceptedLog } from './accepted-log.js';
 import { callDebitKind, firstDebitOf, readDebits, type Debit } from './ledger.js';
 import { readUntil, type ReadOutcome } from './read-until.js';
@@ -45,22 +45,21 @@ interface CallState {
   durationSeconds: number;
 }
 
-interface CallPage {
-  data: { id: string; status: string; end_reason: string | null; ended_at: string | null; duration_seconds: number }[];
+interface ListedCall {
+  id: string;
+  status: string;
+  end_reason: string | null;
+  ended_at: string | null;
+  duration_seconds: number;
 }
-
-const pageLimit = 200;
 
 /** The root workspace's calls by id, every page (newest first; a call read twice is kept once). */
 async function readCalls(baseUrl: string, apiKey: string): Promise<Map<string, CallState>> {
   const calls = new Map<string, CallState>();
-  for (let offset = 0; ; offset += pageLimit) {
-    const page = (await expectApi(200, baseUrl, apiKey, 'GET', `/api/v1/calls?limit=${pageLimit}&offset=${offset}`)) as CallPage;
-    for (const call of page.data) {
-      calls.set(call.id, { outcome: `${call.status}/${call.end_reason ?? ''}`, endedAtMs: call.ended_at === null ? undefined : Date.parse(call.ended_at), durationSeconds: call.duration_seconds });
-    }
-    if (page.data.length < pageLimit) return calls;
+  for await (const call of listAll<ListedCall>(baseUrl, apiKey, '/api/v1/calls')) {
+    calls.set(call.id, { outcome: `${call.status}/${call.end_reason ?? ''}`, endedAtMs: call.ended_at === null ? undefined : Date.parse(call.ended_at), durationSeconds: call.duration_seconds });
   }
+  return calls;
 }
 
 const isBillable = (call: CallState | undefined): call is CallState & { endedAtMs: number } => call?.endedAtMs !== undefined && call.durationSeconds > 0;

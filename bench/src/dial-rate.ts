@@ -3,7 +3,7 @@
 // calls service counts N calls placed for it: N over the time from the start to then is the dial rate.
 // Then, once the campaign completed, the integrity: every lead called exactly once.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { expectApi } from './api-client.js';
+import { expectApi, listAll } from './api-client.js';
 import { prepareCaller } from './call-fixtures.js';
 import { readUntil } from './read-until.js';
 
@@ -30,7 +30,6 @@ export interface DialSection {
 }
 
 const pacing = { max_concurrent: 100, calls_per_minute: 600 };
-const pageLimit = 100;
 
 interface Stats {
   status: string;
@@ -81,14 +80,10 @@ async function integrityOf(baseUrl: string, apiKey: string, id: string, stats: S
   let calledOnce = 0;
   let calledTwice = 0;
   let notCompleted = 0;
-  for (let offset = 0; ; offset += pageLimit) {
-    const page = (await expectApi(200, baseUrl, apiKey, 'GET', `/api/v1/campaigns/${id}/leads?limit=${pageLimit}&offset=${offset}`)) as { data: { status: string; call_ids: string[] }[] };
-    for (const lead of page.data) {
-      if (lead.call_ids.length === 1) calledOnce += 1;
-      if (lead.call_ids.length > 1) calledTwice += 1;
-      if (lead.status !== 'completed') notCompleted += 1;
-    }
-    if (page.data.length < pageLimit) break;
+  for await (const lead of listAll<{ status: string; call_ids: string[] }>(baseUrl, apiKey, `/api/v1/campaigns/${id}/leads`)) {
+    if (lead.call_ids.length === 1) calledOnce += 1;
+    if (lead.call_ids.length > 1) calledTwice += 1;
+    if (lead.status !== 'completed') notCompleted += 1;
   }
   return { placed: stats.progress.calls.placed, calledOnce, calledTwice, notCompleted };
 }

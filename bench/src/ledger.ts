@@ -1,6 +1,6 @@
 // Reads the root workspace's whole ledger (GET /api/v1/transactions, every page) and keeps its
 // debits of one kind (SMS, call minutes).
-import { expectApi } from './api-client.js';
+import { listAll } from './api-client.js';
 
 export interface Debit {
   id: string;
@@ -10,13 +10,15 @@ export interface Debit {
   createdAtMs: number;
 }
 
-interface TransactionPage {
-  data: { id: string; kind: string; reference: string; created_at: string }[];
+interface LedgerEntry {
+  id: string;
+  kind: string;
+  reference: string;
+  created_at: string;
 }
 
 export const smsDebitKind = 'sms.outbound';
 export const callDebitKind = 'call.minutes';
-const pageLimit = 200;
 
 /**
  * The list is newest first and may grow while it is read. A new entry only pushes older ones to
@@ -26,13 +28,10 @@ const pageLimit = 200;
  */
 export async function readDebits(baseUrl: string, apiKey: string, kind: string): Promise<Debit[]> {
   const debits = new Map<string, Debit>();
-  for (let offset = 0; ; offset += pageLimit) {
-    const page = (await expectApi(200, baseUrl, apiKey, 'GET', `/api/v1/transactions?limit=${pageLimit}&offset=${offset}`)) as TransactionPage;
-    for (const entry of page.data) {
-      if (entry.kind === kind) debits.set(entry.id, { id: entry.id, reference: entry.reference, createdAtMs: Date.parse(entry.created_at) });
-    }
-    if (page.data.length < pageLimit) return [...debits.values()];
+  for await (const entry of listAll<LedgerEntry>(baseUrl, apiKey, '/api/v1/transactions')) {
+    if (entry.kind === kind) debits.set(entry.id, { id: entry.id, reference: entry.reference, createdAtMs: Date.parse(entry.created_at) });
   }
+  return [...debits.values()];
 }
 
 /** The earliest debit of each reference. */

@@ -93,20 +93,5 @@ export function callbackStoreContract(session: () => { store: CampaignStore; wor
       expect(ours(await store.callbacks.listDueCallbacks('2026-03-02T11:00:00.000Z', all))).toEqual([early, due, lost]);
       expect(ours(await store.callbacks.listDueCallbacks('2026-03-02T10:59:59.999Z', all))).toEqual([early, lost]);
     });
-
-    test('a lead’s dialing callback is found, only in its workspace', async () => {
-      const { store, workspace, otherWorkspace } = session();
-      const campaignId = newId();
-      const leadId = newId();
-      const dialing = callbackRecord(workspace, { campaignId, leadId, status: 'dialing', attempts: 1 });
-      await store.callbacks.insertCallback(dialing);
-      await store.callbacks.insertCallback(callbackRecord(workspace, { campaignId, status: 'dialing', attempts: 1, callId: newId() }));
-      await store.callbacks.insertCallback(callbackRecord(workspace, { campaignId, leadId }));
-      await store.callbacks.insertCallback(callbackRecord(otherWorkspace, { campaignId, status: 'dialing' }));
-      expect(await store.callbacks.leadHasDialingCallback(workspace, leadId)).toBe(true);
-      expect(await store.callbacks.leadHasDialingCallback(otherWorkspace, leadId)).toBe(false);
-      await store.callbacks.transitionCallback(workspace, dialing.id, { statuses: ['dialing'] }, { status: 'completed' }, tick());
-      expect(await store.callbacks.leadHasDialingCallback(workspace, leadId)).toBe(false);
-    });
   });
 }

@@ -1,10 +1,10 @@
 // Both dialers of one process (the leads' and the callbacks'), sharing one gate as the worker builds
 // them, over the store a test gives and a clock it sets, with the call placer speaking Connect to a
-// calls service that places every call it is asked for (recorded in order); a test may hold each
-// placement until it lets it go, to stop a dialer in the middle of its call.
+// calls service that places every call it is asked for (recorded in order); a test may stop a dialer
+// at its suppression check, after its line and slot are taken and before its claim.
 import { createRouterTransport } from '@connectrpc/connect';
 import { CallsService, type CreateCallRequest } from '@voice/proto/voice/calls/v1/calls';
-import { CallerSigner } from '@voice/runtime/caller';
+import { CallerSigner, type WorkspaceCaller } from '@voice/runtime/caller';
 import { ConcurrencySlots, MemorySlotTable, MemoryWindowCounter } from '@voice/runtime/counters';
 import { newId } from '@voice/runtime/ids';
 import { createLogger } from '@voice/runtime/logger';
@@ -18,19 +18,36 @@ import { PlayedPeers } from './harness.js';
 
 const silent = createLogger({ service: 'test', level: 'silent' });
 
-export interface PlayedCalls {
-  placed: CreateCallRequest[];
-  /** Awaited by each placement before it answers, when set. */
-  beforePlacing?: (request: CreateCallRequest) => Promise<void>;
+/** The peers, whose next suppression question can be held: a dialer stopped between its checks and its claim. */
+class PausablePeers extends PlayedPeers {
+  private pause?: { reached: () => void; resumed: Promise<void> };
+
+  /** Holds the next suppression question until resume(); `reached` once a dialer asks it. */
+  pauseNextCheck(): { reached: Promise<void>; resume: () => void } {
+    let reached!: () => void;
+    let resume!: () => void;
+    const reachedPromise = new Promise<void>((resolve) => (reached = resolve));
+    this.pause = { reached, resumed: new Promise<void>((resolve) => (resume = resolve)) };
+    return { reached: reachedPromise, resume };
+  }
+
+  override async suppressedAmong(caller: WorkspaceCaller, numbers: readonly string[]): Promise<Set<string>> {
+    const pause = this.pause;
+    this.pause = undefined;
+    if (pause) {
+      pause.reached();
+      await pause.resumed;
+    }
+    return super.suppressedAmong(caller, numbers);
+  }
 }
 
 export function dialersOver(store: CampaignStore, now: () => Date) {
-  const peers = new PlayedPeers();
-  const calls: PlayedCalls = { placed: [] };
+  const peers = new PausablePeers();
+  const calls = { placed: [] as CreateCallRequest[] };
   const transport = createRouterTransport(({ service }) => {
     service(CallsService, {
-      createCall: async (request) => {
-        await calls.beforePlacing?.(request);
+      createCall: (request) => {
         calls.placed.push(request);
         return { call: { id: newId() } };
       },

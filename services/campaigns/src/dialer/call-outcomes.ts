@@ -1,14 +1,14 @@
 // Follows the calls service's ended calls (calls.calls.ended) for the calls campaigns placed: each
 // ends its lead's attempt (completed, a retry scheduled and enqueued, or failed), gives its call
-// slot back, and may complete the campaign; a callback's call settles its callback (callback-outcomes.ts). A lead moves only while it is calling for that attempt, so a redelivered event changes nothing.
+// slot and its person's line back, and may complete the campaign; a callback's call settles its callback (callback-outcomes.ts). A lead moves only while it is calling for that attempt, so a redelivered event changes nothing.
 import { fromBinary, type JsonObject } from '@bufbuild/protobuf';
 import { callEndedSubject, callStream, durableNames, type Consumption, type EventStream } from '@voice/runtime/events';
 import type { Logger } from '@voice/runtime/logger';
 import { CallChangedSchema } from '@voice/proto/voice/calls/v1/events';
 import { callOutcomeOf, leadStatusAfter } from '../domain/lead-outcome.js';
 import type { CampaignStore } from '../store/store.js';
-import { callSlotGroup, callSlotHolder, type CallSlots } from './call-slots.js';
-import { applyCallbackCallEnd } from './callback-outcomes.js';
+import { callSlotHolder, releaseCall, type CallSlots } from './call-slots.js';
+import { applyCallbackCallEnd, type EndedCall } from './callback-outcomes.js';
 import { enqueueNextAttempt, type DialQueue } from './dial-job.js';
 import { completeIfDone } from './running-campaign.js';
 
@@ -31,14 +31,14 @@ function campaignCallOf(metadata: JsonObject | undefined): { campaignId: string;
   return { campaignId, leadId, attempt };
 }
 
-export async function applyCallEnd(deps: CallOutcomeDeps, workspaceId: string, call: { id: string; status: Parameters<typeof callOutcomeOf>[0]; endReason: string; metadata?: JsonObject }): Promise<void> {
+export async function applyCallEnd(deps: CallOutcomeDeps, workspaceId: string, call: EndedCall): Promise<void> {
   const placed = campaignCallOf(call.metadata);
   const outcome = callOutcomeOf(call.status, call.endReason);
   if (!placed || !outcome) return;
   const campaign = await deps.store.getCampaign(workspaceId, placed.campaignId);
   const lead = campaign && (await deps.store.transitionLead(workspaceId, placed.leadId, { statuses: ['calling'], attempts: placed.attempt }, { status: leadStatusAfter(outcome, placed.attempt, campaign.settings.retry), addCallId: call.id }, deps.now().toISOString()));
   // The call is over whatever became of its lead (the campaign deleted, the event a redelivery).
-  await deps.callSlots.release(callSlotGroup(workspaceId, placed.campaignId), callSlotHolder(placed.leadId, placed.attempt));
+  await releaseCall(deps.callSlots, { workspaceId, campaignId: placed.campaignId, holder: callSlotHolder(placed.leadId, placed.attempt), phone: call.to });
   if (!campaign || !lead) return;
   const { status } = lead;
   deps.logger.debug('campaign call ended', { campaignId: campaign.id, leadId: lead.id, callId: call.id, outcome, status });
@@ -63,7 +63,7 @@ export async function consumeCallOutcomes(events: EventStream, deps: CallOutcome
         return;
       }
       if (!changed.call) return;
-      const call = { id: changed.call.id, status: changed.call.status, endReason: changed.call.endReason, metadata: changed.call.metadata };
+      const call = { id: changed.call.id, to: changed.call.to, status: changed.call.status, endReason: changed.call.endReason, metadata: changed.call.metadata };
       await applyCallEnd(deps, changed.workspaceId, call);
       await applyCallbackCallEnd(deps, changed.workspaceId, call);
     },

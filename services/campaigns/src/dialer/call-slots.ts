@@ -3,7 +3,9 @@
 // dial takes its lead attempt's slot before it claims the lead; the call's end (or the placement's
 // refusal) gives it back. A slot whose dialer died between taking it and placing the call is
 // reclaimed once its lead is no longer calling for that attempt. A callback's call takes a slot of its
-// campaign too (callbackSlotHolder), until its end.
+// campaign too (callbackSlotHolder), until its end. Every call also holds the line of the person it
+// calls (lineGroup: one per number of the workspace, a limit of 1, in the same bucket), so a lead's
+// own dial and its callback never ring the person at once, on any replica.
 import type { CommonConfig } from '@voice/runtime/config';
 import { campaignCallSlotsBucket, openConcurrencySlots, type ConcurrencySlots } from '@voice/runtime/counters';
 import type { CampaignStore, DialerPart } from '../store/store.js';
@@ -12,6 +14,27 @@ export type CallSlots = Pick<ConcurrencySlots, 'acquire' | 'release'>;
 
 /** The slots' group of a campaign. */
 export const callSlotGroup = (workspaceId: string, campaignId: string): string => `${workspaceId}.${campaignId}`;
+
+/**
+ * The line of a person, the number a campaign call rings: one call at a time whichever dialer places
+ * it (a lead's own, a callback's, another campaign's of the workspace). A number is the person a
+ * callback without a lead names too, so the line is the number's, not the lead's.
+ */
+export const lineGroup = (workspaceId: string, phone: string): string => `${workspaceId}.line.${phone}`;
+
+/** What a campaign call holds until it ends: its campaign's slot and its person's line, both under its holder. */
+export interface CallHolds {
+  workspaceId: string;
+  campaignId: string;
+  holder: string;
+  phone: string;
+}
+
+/** Gives back the call's slot and line (the call ended, or was never placed); nothing it does not hold. */
+export async function releaseCall(slots: CallSlots, call: CallHolds): Promise<void> {
+  await slots.release(callSlotGroup(call.workspaceId, call.campaignId), call.holder);
+  await slots.release(lineGroup(call.workspaceId, call.phone), call.holder);
+}
 
 /** The holder of one call attempt of a lead: a job handled twice takes one slot. */
 export const callSlotHolder = (leadId: string, attempt: number): string => `${leadId}:${attempt}`;

@@ -1,8 +1,9 @@
 // Handles one callback job, at its time and with the campaign's checks: not before `at`; the campaign
 // running or completed (a promised callback is kept after the campaign's last lead), held while it is
 // draft, scheduled or paused, failed once it is stopped or deleted; the lead neither removed nor
-// suppressed, and not in its campaign's own call; the person's calling hours; then the checks of
-// every campaign call (dial-gate.ts: a call slot, the suppression list, the calls per minute).
+// suppressed; the person's calling hours; then the checks of every campaign call (dial-gate.ts: the
+// person's line, which the lead's own call holds while it rings, a call slot, the suppression list,
+// the calls per minute).
 // Then the callback is claimed by a conditional write (scheduled to dialing), so
 // a job handled twice, or racing a cancel, dials at most once, and its call placed through the calls
 // service with one idempotency key per callback. A call the wallet cannot fund is tried again later.
@@ -54,8 +55,8 @@ export class CallbackDialer {
       // Its dialer stopped within the calling hours: not placed once they have closed meanwhile.
       const closed = hoursClosed(callback, campaign, await this.leadOf(callback), this.deps.now().getTime());
       if (closed) return closed;
-      // Its slot is still taken by this callback, unless reclaimed meanwhile.
-      if (!(await gate.takeSlot(this.callOf(callback, campaign)))) return jobLater(concurrencyRecheckMs);
+      // Its line and slot are still taken by this callback, unless reclaimed meanwhile.
+      if (!(await gate.retake(this.callOf(callback, campaign)))) return jobLater(concurrencyRecheckMs);
       return this.place(callback, campaign);
     }
     if (callback.status !== 'scheduled') return jobDone;
@@ -71,7 +72,6 @@ export class CallbackDialer {
     if (callback.leadId !== null) {
       if (!lead || lead.status === 'removed') return this.fail(callback, 'lead_removed');
       if (lead.status === 'do_not_call') return this.fail(callback, 'suppressed');
-      if (lead.status === 'calling') return jobLater(concurrencyRecheckMs);
     }
     const held = await this.holdBack(callback, campaign, lead, now);
     if (held) return held;
@@ -83,8 +83,8 @@ export class CallbackDialer {
       this.now(),
     );
     if (!claimed) {
-      // Cancelled meanwhile, or claimed by another delivery of this job (which holds the same slot and releases it).
-      if ((await store.callbacks.getCallback(callback.workspaceId, callback.id))?.status !== 'dialing') await gate.releaseSlot(this.callOf(callback, campaign));
+      // Cancelled meanwhile, or claimed by another delivery of this job (which holds the same line and slot and releases them).
+      if ((await store.callbacks.getCallback(callback.workspaceId, callback.id))?.status !== 'dialing') await gate.release(this.callOf(callback, campaign));
       return jobDone;
     }
     return this.place(claimed, campaign);
@@ -92,7 +92,7 @@ export class CallbackDialer {
 
   /**
    * Why the callback is not placed now: a later time to look again, or done (suppressed); undefined to
-   * place it, with its call slot taken.
+   * place it, with the person's line and its call slot taken.
    */
   private async holdBack(callback: CallbackRecord, campaign: CampaignRecord, lead: LeadRecord | undefined, now: number): Promise<JobOutcome | undefined> {
     const closed = hoursClosed(callback, campaign, lead, now);

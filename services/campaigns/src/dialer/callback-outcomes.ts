@@ -1,6 +1,6 @@
 // Settles a callback when its call ends (the calls.calls.ended consumer of call-outcomes.ts): completed
 // when a person answered, else failed with how the call ended (a voicemail box is not the person). A lead's callback also lands on the lead: its
-// call is added to the lead's calls, its call slot is given back, and an answered one completes the lead (which may complete its
+// call is added to the lead's calls, its call slot and the person's line are given back, and an answered one completes the lead (which may complete its
 // campaign). Only a dialing callback moves, so a redelivered event changes nothing.
 import type { JsonObject } from '@bufbuild/protobuf';
 import type { CallbackFailureReason } from '@voice/contracts/callbacks';
@@ -8,7 +8,7 @@ import type { LeadStatus } from '@voice/contracts/campaigns';
 import { callOutcomeOf, type CallOutcome } from '../domain/lead-outcome.js';
 import type { CallbackRecord } from '../store/callback-store.js';
 import type { CampaignStore } from '../store/store.js';
-import { callbackSlotHolder, callSlotGroup, type CallSlots } from './call-slots.js';
+import { callbackSlotHolder, releaseCall, type CallSlots } from './call-slots.js';
 import { completeIfDone } from './running-campaign.js';
 
 export interface CallbackOutcomeDeps {
@@ -19,6 +19,15 @@ export interface CallbackOutcomeDeps {
   wakeRelay: () => void;
 }
 
+/** An ended call as the calls' events tell it: the number it rang names the person's line it held. */
+export interface EndedCall {
+  id: string;
+  to: string;
+  status: Parameters<typeof callOutcomeOf>[0];
+  endReason: string;
+  metadata?: JsonObject;
+}
+
 const failureOf: Record<Exclude<CallOutcome, 'completed'>, CallbackFailureReason> = { no_answer: 'no_answer', busy: 'busy', failed: 'call_failed', voicemail: 'voicemail' };
 
 /** Leads a callback's call lands on; a lead the campaign is calling keeps its attempt's bookkeeping to itself. */
@@ -27,7 +36,7 @@ const settledLeadStatuses: readonly LeadStatus[] = ['pending', 'retry_scheduled'
 /** The callback a call's metadata names, when a callback placed it. */
 const callbackIdOf = (metadata: JsonObject | undefined): string | undefined => (typeof metadata?.callback_id === 'string' ? metadata.callback_id : undefined);
 
-export async function applyCallbackCallEnd(deps: CallbackOutcomeDeps, workspaceId: string, call: { id: string; status: Parameters<typeof callOutcomeOf>[0]; endReason: string; metadata?: JsonObject }): Promise<void> {
+export async function applyCallbackCallEnd(deps: CallbackOutcomeDeps, workspaceId: string, call: EndedCall): Promise<void> {
   const callbackId = callbackIdOf(call.metadata);
   const outcome = callOutcomeOf(call.status, call.endReason);
   if (!callbackId || !outcome) return;
@@ -35,7 +44,7 @@ export async function applyCallbackCallEnd(deps: CallbackOutcomeDeps, workspaceI
   const settled = await deps.store.callbacks.transitionCallback(workspaceId, callbackId, { statuses: ['dialing'] }, change, deps.now().toISOString());
   const campaignId = call.metadata?.campaign_id;
   // The call is over whatever became of its callback (the event a redelivery).
-  if (typeof campaignId === 'string') await deps.callSlots.release(callSlotGroup(workspaceId, campaignId), callbackSlotHolder(callbackId));
+  if (typeof campaignId === 'string') await releaseCall(deps.callSlots, { workspaceId, campaignId, holder: callbackSlotHolder(callbackId), phone: call.to });
   if (settled?.leadId) await settleLead(deps, settled, outcome === 'completed');
 }
 

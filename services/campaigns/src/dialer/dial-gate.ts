@@ -1,10 +1,12 @@
 // What every call of a campaign passes at dial time, a lead's (dialer.ts) or a callback's
-// (callback-dialer.ts), so that both count against the same pacing and meet the same checks: a call
-// slot of the campaign (its max_concurrent, across replicas), then, with the slot taken and as close
-// to the dial as they get, the number not suppressed and the campaign under its calls per minute;
-// then the call placed from one of the campaign's numbers (taking turns), its slot given back unless
-// a call was placed (the call's end gives it back then). What a refusal does to the lead or the
-// callback is its dialer's.
+// (callback-dialer.ts), so that both count against the same pacing and meet the same checks: the
+// person's line (one call at a time to a number, across replicas: a lead's dial and its callback
+// both take it before their claim, so neither can claim between the other's check and its call),
+// a call slot of the campaign (its max_concurrent, across replicas), then, with both taken and as
+// close to the dial as they get, the number not suppressed and the campaign under its calls per
+// minute; then the call placed from one of the campaign's numbers (taking turns), its line and slot
+// given back unless a call was placed (the call's end gives them back then). What a refusal does to
+// the lead or the callback is its dialer's.
 import type { JsonObject } from '@bufbuild/protobuf';
 import type { WorkspaceCaller } from '@voice/runtime/caller';
 import type { WindowCounter } from '@voice/runtime/counters';
@@ -12,7 +14,7 @@ import { jobLater, type JobOutcome } from '@voice/runtime/events';
 import type { CampaignPeers } from '../peers/peers.js';
 import type { CampaignRecord } from '../store/store.js';
 import type { CallPlacer, Placement } from '../peers/campaign-calls.js';
-import { callSlotGroup, type CallSlots } from './call-slots.js';
+import { callSlotGroup, lineGroup, releaseCall, type CallSlots } from './call-slots.js';
 import type { FromNumbers } from './from-numbers.js';
 import { rateWaitMs } from './pacing.js';
 
@@ -26,7 +28,7 @@ export interface DialGateDeps {
   calls: CallPlacer;
   /** Calls started per campaign in the current minute, counted across the dialer's replicas. */
   dialRates: WindowCounter;
-  /** Calls in progress per campaign, counted across the dialer's replicas. */
+  /** Calls in progress per campaign, and the line of each person called, counted across the dialer's replicas. */
   callSlots: CallSlots;
 }
 
@@ -43,22 +45,33 @@ export type CallDetails = { variables: JsonObject; metadata: JsonObject; idempot
 export class DialGate {
   constructor(private readonly deps: DialGateDeps) {}
 
-  takeSlot({ campaign, holder }: CampaignCall): Promise<boolean> {
+  /**
+   * Takes again the line and slot of a call claimed by a dialer that stopped before recording it: they
+   * are still its own unless reclaimed meanwhile; on a refusal it keeps what it has (its claim holds them).
+   */
+  async retake(call: CampaignCall): Promise<boolean> {
+    const { campaign, holder } = call;
+    if (!(await this.deps.callSlots.acquire(lineGroup(campaign.workspaceId, call.phone), holder, 1))) return false;
     return this.deps.callSlots.acquire(callSlotGroup(campaign.workspaceId, campaign.id), holder, campaign.settings.pacing.max_concurrent);
   }
 
-  releaseSlot({ campaign, holder }: CampaignCall): Promise<void> {
-    return this.deps.callSlots.release(callSlotGroup(campaign.workspaceId, campaign.id), holder);
+  /** Gives back the call's line and slot. */
+  release({ campaign, holder, phone }: CampaignCall): Promise<void> {
+    return releaseCall(this.deps.callSlots, { workspaceId: campaign.workspaceId, campaignId: campaign.id, holder, phone });
   }
 
   /**
-   * Takes the call's slot and asks the checks made with it: `clear` keeps the slot for the call;
-   * `suppressed` (the number was suppressed while it waited) and a later time to look again give it back.
+   * Takes the person's line and the call's slot and asks the checks made with them: `clear` keeps both
+   * for the call; `suppressed` (the number was suppressed while it waited) and a later time to look
+   * again give them back.
    */
   async clear(caller: WorkspaceCaller, call: CampaignCall, now: number): Promise<'clear' | 'suppressed' | JobOutcome> {
-    if (!(await this.takeSlot(call))) return jobLater(concurrencyRecheckMs);
-    const held = await this.checksWithSlot(caller, call, now);
-    if (held !== 'clear') await this.releaseSlot(call);
+    const { campaign, holder } = call;
+    // The person is on a call of this campaign or another (a lead's, a callback's): it ends first.
+    if (!(await this.deps.callSlots.acquire(lineGroup(campaign.workspaceId, call.phone), holder, 1))) return jobLater(concurrencyRecheckMs);
+    const slotTaken = await this.deps.callSlots.acquire(callSlotGroup(campaign.workspaceId, campaign.id), holder, campaign.settings.pacing.max_concurrent);
+    const held = slotTaken ? await this.checksWithSlot(caller, call, now) : jobLater(concurrencyRecheckMs);
+    if (held !== 'clear') await this.release(call);
     return held;
   }
 
@@ -68,7 +81,7 @@ export class DialGate {
     return rateWait > 0 ? jobLater(rateWait) : 'clear';
   }
 
-  /** Places the call, its slot taken, from the pool's number at `turn`; gives the slot back unless a call was placed. */
+  /** Places the call, its line and slot taken, from the pool's number at `turn`; gives them back unless a call was placed. */
   async place(caller: WorkspaceCaller, call: CampaignCall, turn: number, details: CallDetails): Promise<Placement> {
     const { campaign } = call;
     const numbers = campaign.settings.from_number_ids;
@@ -76,7 +89,7 @@ export class DialGate {
     const placement: Placement = from
       ? await this.deps.calls.place(caller, { assistantId: campaign.settings.assistant_id, from, to: call.phone, campaignId: campaign.id, ...details })
       : { kind: 'refused', reason: 'the number the campaign calls from is no longer the workspace’s' };
-    if (placement.kind !== 'placed') await this.releaseSlot(call);
+    if (placement.kind !== 'placed') await this.release(call);
     return placement;
   }
 }

@@ -1,6 +1,7 @@
 // Handles one dial job: at dial time the campaign must be running, the lead still due for this
-// attempt, its calling window open and no callback of it ringing, then the checks of every campaign
-// call (dial-gate.ts: a call slot, the suppression list, the calls per minute);
+// attempt and its calling window open, then the checks of every campaign call (dial-gate.ts: the
+// person's line, which a callback of the lead ringing holds, a call slot, the suppression list, the
+// calls per minute);
 // then the lead is claimed by a conditional write (so a job handled twice dials once) and its call
 // placed through the calls service, whose id is recorded on the lead. A call the wallet cannot fund
 // gives the lead its attempt back and pauses the campaign.
@@ -50,8 +51,8 @@ export class Dialer {
       // Its dialer died while the window was open: not called once it has closed meanwhile.
       const closed = windowClosed(campaign, lead, this.deps.now().getTime());
       if (closed) return closed;
-      // Its slot is still taken by this attempt, unless reclaimed meanwhile.
-      if (!(await gate.takeSlot(call))) return jobLater(concurrencyRecheckMs);
+      // Its line and slot are still taken by this attempt, unless reclaimed meanwhile.
+      if (!(await gate.retake(call))) return jobLater(concurrencyRecheckMs);
     } else {
       const due = (lead.status === 'pending' || lead.status === 'retry_scheduled') && lead.attempts === job.attempt - 1;
       if (!due) return jobDone;
@@ -60,9 +61,9 @@ export class Dialer {
       const claimed = await store.transitionLead(job.workspace, lead.id, { statuses: ['pending', 'retry_scheduled'], attempts: job.attempt - 1 }, { status: 'calling', attempts: job.attempt }, this.now());
       if (!claimed) {
         // Claimed by another job of this attempt (a redelivery, or the job enqueued again by a change of
-        // the window), which holds the same slot and gives it back at its call's end.
+        // the window), which holds the same line and slot and gives them back at its call's end.
         const now = await store.getLead(job.workspace, lead.id);
-        if (!(now?.status === 'calling' && now.attempts === job.attempt)) await gate.releaseSlot(call);
+        if (!(now?.status === 'calling' && now.attempts === job.attempt)) await gate.release(call);
         return jobDone;
       }
     }
@@ -72,7 +73,7 @@ export class Dialer {
 
   /**
    * Why the lead is not called now: a later time to look again, or done (suppressed); undefined to
-   * call it, with the attempt's call slot taken.
+   * call it, with the person's line and the attempt's call slot taken.
    */
   private async holdBack(caller: WorkspaceCaller, call: CampaignCall, lead: LeadRecord): Promise<JobOutcome | undefined> {
     const { campaign } = call;
@@ -83,8 +84,6 @@ export class Dialer {
     }
     const closed = windowClosed(campaign, lead, now);
     if (closed) return closed;
-    // Its callback is ringing the person now: the campaign's own call waits for it to end.
-    if (await this.deps.store.callbacks.leadHasDialingCallback(lead.workspaceId, lead.id)) return jobLater(concurrencyRecheckMs);
     const clearance = await this.deps.gate.clear(caller, call, now);
     if (clearance === 'clear') return undefined;
     if (clearance !== 'suppressed') return clearance;

@@ -61,8 +61,6 @@ export interface CallbackPart {
    * dialing ones whose call was never recorded; earliest first.
    */
   listDueCallbacks(dueBy: string, page: Page): Promise<CallbackRecord[]>;
-  /** Whether the lead has a callback dialling now (the lead is not dialled by its campaign meanwhile). */
-  leadHasDialingCallback(workspaceId: string, leadId: string): Promise<boolean>;
 }
 
 /** Whether the callback meets a conditional write's condition. */

@@ -68,8 +68,4 @@ export class MongoCallbacks implements CallbackPart {
       .toArray();
     return docs.map(callbackOf);
   }
-
-  async leadHasDialingCallback(workspaceId: string, leadId: string): Promise<boolean> {
-    return (await this.callbacks.findOne({ lead_id: leadId, status: 'dialing', workspace_id: workspaceId }, { projection: { _id: 1 } })) !== null;
-  }
 }

@@ -85,8 +85,4 @@ export class SqliteCallbacks implements CallbackPart {
     ).all({ dueBy, limit: page.limit, offset: page.offset }) as CallbackRow[];
     return rows.map(callbackOf);
   }
-
-  async leadHasDialingCallback(workspaceId: string, leadId: string): Promise<boolean> {
-    return this.sql(`SELECT 1 FROM callbacks WHERE lead_id = ? AND status = 'dialing' AND workspace_id = ? LIMIT 1`).get(leadId, workspaceId) !== undefined;
-  }
 }

@@ -7,7 +7,7 @@ import { namespacedName } from '../events/namespaced.js';
 import { ConcurrencySlots, MemorySlotTable, type ConcurrencySlotsOptions } from './concurrency-slots.js';
 import { NatsSlotTable } from './nats-slot-table.js';
 
-/** Calls of each campaign in progress (its max_concurrent), across the dialer's replicas. */
+/** Calls of each campaign in progress (its max_concurrent), and each person's line (one call at a time), across the dialer's replicas. */
 export const campaignCallSlotsBucket = 'voice_campaign_call_slots';
 
 /** A group untouched this long is gone: far beyond any call. */

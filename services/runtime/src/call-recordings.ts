@@ -7,14 +7,23 @@ import type { SessionRefSchema, UploadRecordingRequestSchema } from '@voice/prot
 /** The largest chunk one UploadRecording message may carry. */
 export const recordingChunkMaxBytes = 64 * 1024;
 
-/** The messages that upload `bytes` (one empty chunk for an empty recording, so the session is still named). */
+/**
+ * The messages that upload the recording: its bytes whole, or its parts in order as they are made
+ * (a recording need not be held whole to be sent); one empty chunk for an empty recording, so the
+ * session is still named.
+ */
 export async function* recordingUploadMessages(
   session: MessageInitShape<typeof SessionRefSchema>,
   contentType: string,
-  bytes: Uint8Array,
+  recording: Uint8Array | Iterable<Uint8Array> | AsyncIterable<Uint8Array>,
 ): AsyncGenerator<MessageInitShape<typeof UploadRecordingRequestSchema>> {
-  for (let offset = 0; offset < Math.max(bytes.length, 1); offset += recordingChunkMaxBytes) {
-    const chunk = bytes.subarray(offset, offset + recordingChunkMaxBytes);
-    yield offset === 0 ? { session, contentType, chunk } : { chunk };
+  let first = true;
+  for await (const part of recording instanceof Uint8Array ? [recording] : recording) {
+    for (let offset = 0; offset < part.length; offset += recordingChunkMaxBytes) {
+      const chunk = part.subarray(offset, offset + recordingChunkMaxBytes);
+      yield first ? { session, contentType, chunk } : { chunk };
+      first = false;
+    }
   }
+  if (first) yield { session, contentType, chunk: new Uint8Array() };
 }

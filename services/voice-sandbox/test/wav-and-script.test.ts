@@ -1,9 +1,12 @@
 // The runtime's pure parts: the WAV file it records and the scripts it accepts.
+import { recordingChunkMaxBytes } from '@voice/runtime/call-recordings';
 import { silentWav } from '../src/recording/wav.js';
 import { defaultScript, scriptOf, voicemailScript } from '../src/conversation/script.js';
 
-test('a silent WAV is a RIFF/WAVE PCM file of 16-bit 8 kHz mono samples, as long as asked', () => {
-  const wav = silentWav(3);
+test('a silent WAV is a RIFF/WAVE PCM file of 16-bit 8 kHz mono samples, as long as asked, in parts of at most an upload chunk', () => {
+  const parts = [...silentWav(3)];
+  expect(parts.every((part) => part.length > 0 && part.length <= recordingChunkMaxBytes)).toBe(true);
+  const wav = Buffer.concat(parts);
   expect(wav.length).toBe(44 + 3 * 8000 * 2);
   expect(wav.toString('ascii', 0, 4)).toBe('RIFF');
   expect(wav.readUInt32LE(4)).toBe(wav.length - 8);

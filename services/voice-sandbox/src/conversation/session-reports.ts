@@ -50,7 +50,8 @@ export class SessionReports {
     await this.client.reportAnalysis({ session: this.ref, ...analysis }, this.options());
   }
 
-  async uploadRecording(wav: Buffer): Promise<bigint> {
+  /** Sends the WAV's parts as they come. */
+  async uploadRecording(wav: Iterable<Uint8Array>): Promise<bigint> {
     return (await this.client.uploadRecording(recordingUploadMessages(this.ref, 'audio/wav', wav), this.options())).sizeBytes;
   }
 

@@ -10,6 +10,7 @@ import { createClient, createRouterTransport, type Client } from '@connectrpc/co
 import { createConnectTransport } from '@connectrpc/connect-node';
 import { create } from '@bufbuild/protobuf';
 import { CampaignCallSummarySchema, type CampaignCallSummary } from '@voice/proto/voice/calls/v1/calls';
+import { CallbacksService } from '@voice/proto/voice/campaigns/v1/callbacks';
 import { CampaignsService, LeadsService, SegmentsService } from '@voice/proto/voice/campaigns/v1/campaigns';
 import type { WorkspaceCaller } from '@voice/runtime/caller';
 import { newId } from '@voice/runtime/ids';
@@ -22,6 +23,7 @@ import type { CampaignCalls } from '../src/peers/campaign-calls.js';
 import { openDialQueue } from '../src/dialer/dial-job.js';
 import { campaignsRoutes } from '../src/routes.js';
 import { SqliteCampaignStore } from '../src/store/sqlite.js';
+import type { CampaignStore } from '../src/store/store.js';
 import { routerClient, serverClient, type TierClient } from '../../runtime/test/service-tiers.js';
 
 export { failure } from '../../runtime/test/service-tiers.js';
@@ -82,6 +84,9 @@ export interface CampaignsTier {
   campaigns: TierClient<typeof CampaignsService>;
   leads: Client<typeof LeadsService>;
   segments: Client<typeof SegmentsService>;
+  callbacks: Client<typeof CallbacksService>;
+  /** The service's store, for states only the dialer makes (a callback being placed). */
+  store: CampaignStore;
   peers: PlayedPeers;
   campaignCalls: PlayedCampaignCalls;
   /** The caller options of a service account of the workspace. */
@@ -111,6 +116,8 @@ export async function setup(tier: 'router' | 'server' = 'router'): Promise<Campa
     campaigns,
     leads: createClient(LeadsService, transport),
     segments: createClient(SegmentsService, transport),
+    callbacks: createClient(CallbacksService, transport),
+    store,
     peers,
     campaignCalls,
     inWorkspace: campaigns.inWorkspace,

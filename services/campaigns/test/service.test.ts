@@ -4,6 +4,8 @@ import { Code } from '@connectrpc/connect';
 import { create } from '@bufbuild/protobuf';
 import { CampaignCallSummarySchema } from '@voice/proto/voice/calls/v1/calls';
 import { newId } from '@voice/runtime/ids';
+import type { CallbackRecord } from '../src/store/callback-store.js';
+import { callbackRecord } from './callbacks.contract.js';
 import { failure, setup, type CampaignsTier } from './harness.js';
 
 let tier: CampaignsTier;
@@ -88,4 +90,25 @@ test('GetCampaign carries the calls service’s count of its calls, asked for th
   const theirs = workspaceWithReferences();
   expect((await failure(tier.campaigns.client.getCampaign({ id: campaign!.id }, theirs.options))).code).toBe(Code.NotFound);
   expect(tier.campaignCalls.asked.slice(asked)).toHaveLength(1);
+});
+
+test('only a scheduled callback is cancelled: one being placed, completed or failed is a conflict naming its state and stays as it was; a cancelled one answers as it is', async () => {
+  const { workspaceId, options } = workspaceWithReferences();
+  const refusals: [Partial<CallbackRecord>, string][] = [
+    [{ status: 'dialing', attempts: 1 }, 'the callback is being placed; it can no longer be cancelled'],
+    [{ status: 'completed', attempts: 1, callId: newId() }, 'the callback is completed; only a scheduled callback can be cancelled'],
+    [{ status: 'failed', failureReason: 'campaign_stopped' }, 'the callback is failed; only a scheduled callback can be cancelled'],
+  ];
+  for (const [state, message] of refusals) {
+    const callback = callbackRecord(workspaceId, state);
+    await tier.store.callbacks.insertCallback(callback);
+    expect(await failure(tier.callbacks.cancelCallback({ id: callback.id }, options))).toMatchObject({ code: Code.FailedPrecondition, reason: 'conflict', message });
+    expect(await tier.store.callbacks.getCallback(workspaceId, callback.id)).toEqual(callback);
+  }
+  const cancelled = callbackRecord(workspaceId, { status: 'cancelled' });
+  await tier.store.callbacks.insertCallback(cancelled);
+  expect((await tier.callbacks.cancelCallback({ id: cancelled.id }, options)).callback).toMatchObject({ id: cancelled.id, status: 'cancelled' });
+  expect(await tier.store.callbacks.getCallback(workspaceId, cancelled.id)).toEqual(cancelled);
+  // Another workspace's callback is not found, whatever its state.
+  expect(await failure(tier.callbacks.cancelCallback({ id: cancelled.id }, tier.inWorkspace(newId())))).toMatchObject({ code: Code.NotFound });
 });

@@ -82,7 +82,7 @@ export async function startTelephonyService(env: Env, options: TelephonyOptions 
             await recordLegProgress({ store, wakeRelay: () => relay.wake() }, legId, change);
           },
           onDelivery: (carrierMessageId, report) => {
-            recordDelivery({ store, wakeRelay: () => relay.wake() }, { carrierConnectionId: connectionId, carrierMessageId, update: { ...report, at: new Date().toISOString() } }, logger).catch(
+            recordDelivery({ store, wakeRelay: () => relay.wake() }, { carrierConnectionId: connectionId, carrierMessageId, update: { ...report, at: new Date().toISOString() } }).catch(
               (error: unknown) => logger.error('delivery report not recorded', { error }),
             );
           },

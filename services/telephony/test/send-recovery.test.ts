@@ -13,6 +13,7 @@ import { SecretBox } from '@voice/runtime/crypto';
 import { newId } from '@voice/runtime/ids';
 import { createLogger } from '@voice/runtime/logger';
 import { SendRecovery } from '../src/sms/send-recovery.js';
+import { smsStatusChangedEvent } from '../src/sms/status-events.js';
 import { openSqliteTelephonyStore } from '../src/store/sqlite.js';
 import type { MessageRecord, SendClaim, TelephonyStore } from '../src/store/store.js';
 import type { CarrierDirectory } from '../src/carriers/directory.js';
@@ -154,7 +155,7 @@ test("a message of the same text already recorded for another send is not taken 
   const first = message();
   await store.beginSend(first);
   const { carrierMessageId } = await carriers.platform().sendSms({ from: first.from, to: first.to, body: first.body });
-  await store.acceptSend(first.id, carrierMessageId, undefined, first.createdAt);
+  await store.acceptSend(first.id, carrierMessageId, undefined, first.createdAt, smsStatusChangedEvent);
   const second = await interrupted();
   passTime();
 

@@ -169,7 +169,7 @@ export function telephonyStoreContract(open: OpenStore<TelephonyStore>): void {
     async function sent(message: MessageRecord): Promise<{ message: MessageRecord; carrierMessageId: string }> {
       expect(await store.beginSend(message)).toEqual({ kind: 'begun' });
       const carrierMessageId = `SM${newId()}`;
-      const accepted = await store.acceptSend(message.id, carrierMessageId, usageEvent(message), tick());
+      const accepted = await store.acceptSend(message.id, carrierMessageId, usageEvent(message), tick(), eventOf('status'));
       if (!accepted) throw new Error('the begun message was not accepted');
       return { message: accepted, carrierMessageId };
     }
@@ -648,7 +648,7 @@ export function telephonyStoreContract(open: OpenStore<TelephonyStore>): void {
         const before = await pendingEvents();
         const now = tick();
         const event = usageEvent(message);
-        const accepted = await store.acceptSend(message.id, 'SM-accepted', event, now);
+        const accepted = await store.acceptSend(message.id, 'SM-accepted', event, now, eventOf('status'));
         expect(accepted).toEqual({ ...message, status: 'queued', carrierMessageId: 'SM-accepted', updatedAt: now });
         expect(await store.getMessage(workspace, message.id)).toEqual(accepted);
         expect(await store.getMessage(otherWorkspace, message.id)).toBeUndefined();
@@ -665,15 +665,15 @@ export function telephonyStoreContract(open: OpenStore<TelephonyStore>): void {
         const message = messageRecord(workspace, { creditUnits: 0 });
         await store.beginSend(message);
         const before = await pendingEvents();
-        expect((await store.acceptSend(message.id, `SM${newId()}`, undefined, tick()))?.status).toBe('queued');
+        expect((await store.acceptSend(message.id, `SM${newId()}`, undefined, tick(), eventOf('status')))?.status).toBe('queued');
         expect(await pendingEvents()).toHaveLength(before.length);
       });
 
       test('a message is accepted once; a second answer changes nothing and adds no event', async () => {
         const { message } = await sent(messageRecord(workspace));
         const before = await pendingEvents();
-        expect(await store.acceptSend(message.id, 'SM-again', usageEvent(message), tick())).toBeUndefined();
-        expect(await store.acceptSend(newId(), 'SM-ghost', usageEvent(message), tick())).toBeUndefined();
+        expect(await store.acceptSend(message.id, 'SM-again', usageEvent(message), tick(), eventOf('status'))).toBeUndefined();
+        expect(await store.acceptSend(newId(), 'SM-ghost', usageEvent(message), tick(), eventOf('status'))).toBeUndefined();
         expect(await pendingEvents()).toHaveLength(before.length);
         expect(await store.getMessage(workspace, message.id)).toEqual(message);
       });
@@ -739,12 +739,12 @@ export function telephonyStoreContract(open: OpenStore<TelephonyStore>): void {
         for (const carrierConnectionId of [newId(), null]) {
           const message = messageRecord(workspace, { carrierConnectionId });
           await store.beginSend(message);
-          expect((await store.acceptSend(message.id, carrierId, usageEvent(message), tick()))?.carrierMessageId).toBe(carrierId);
+          expect((await store.acceptSend(message.id, carrierId, usageEvent(message), tick(), eventOf('status')))?.carrierMessageId).toBe(carrierId);
         }
         const duplicate = messageRecord(workspace, { carrierConnectionId: connectionId });
         await store.beginSend(duplicate);
         // better-sqlite3's errors come from another realm in a reused worker: check the rejection by hand.
-        const refused = await store.acceptSend(duplicate.id, carrierId, usageEvent(duplicate), tick()).then(() => false, () => true);
+        const refused = await store.acceptSend(duplicate.id, carrierId, usageEvent(duplicate), tick(), eventOf('status')).then(() => false, () => true);
         expect(refused).toBe(true);
         expect(await pendingEvents()).toHaveLength(before.length + 3);
       });
@@ -757,7 +757,7 @@ export function telephonyStoreContract(open: OpenStore<TelephonyStore>): void {
         expect(await store.beginSend(messageRecord(workspace), claim('key-1', 'fp-a'))).toEqual({ kind: 'in_progress' });
         expect(await store.claimedSend(workspace, claim('key-1', 'fp-a'))).toEqual({ kind: 'in_progress' });
 
-        const accepted = await store.acceptSend(message.id, 'SM-1', usageEvent(message), tick());
+        const accepted = await store.acceptSend(message.id, 'SM-1', usageEvent(message), tick(), eventOf('status'));
         expect(await store.beginSend(messageRecord(workspace), claim('key-1', 'fp-a'))).toEqual({
           kind: 'replayed',
           message: accepted,
@@ -790,11 +790,11 @@ export function telephonyStoreContract(open: OpenStore<TelephonyStore>): void {
       test('a key replaced after expiry replays its new message, not the old first response', async () => {
         const first = messageRecord(workspace);
         await store.beginSend(first, claim('key-renew', 'fp-a'));
-        await store.acceptSend(first.id, 'SM-renew-1', usageEvent(first), tick());
+        await store.acceptSend(first.id, 'SM-renew-1', usageEvent(first), tick(), eventOf('status'));
         const second = messageRecord(workspace);
         expect(await store.beginSend(second, claim('key-renew', 'fp-a', { expiredBefore: '2999-01-01T00:00:00.000Z' }))).toEqual({ kind: 'begun' });
         expect(await store.claimedSend(workspace, claim('key-renew', 'fp-a'))).toEqual({ kind: 'in_progress' });
-        const accepted = await store.acceptSend(second.id, 'SM-renew-2', usageEvent(second), tick());
+        const accepted = await store.acceptSend(second.id, 'SM-renew-2', usageEvent(second), tick(), eventOf('status'));
         expect(await store.claimedSend(workspace, claim('key-renew', 'fp-a'))).toEqual({ kind: 'replayed', message: accepted });
       });
 
@@ -814,7 +814,7 @@ export function telephonyStoreContract(open: OpenStore<TelephonyStore>): void {
         const expired = { expiredBefore: '2999-01-01T00:00:00.000Z' };
         expect(await store.beginSend(later, claim('key-3', 'fp-b', expired))).toEqual({ kind: 'begun' });
         // The key now names the later send.
-        const accepted = await store.acceptSend(later.id, 'SM-later', usageEvent(later), tick());
+        const accepted = await store.acceptSend(later.id, 'SM-later', usageEvent(later), tick(), eventOf('status'));
         expect(await store.beginSend(messageRecord(workspace), claim('key-3', 'fp-b'))).toEqual({ kind: 'replayed', message: accepted });
         expect(await store.beginSend(messageRecord(workspace), claim('key-3', 'fp-a'))).toEqual({ kind: 'key_reused' });
       });
@@ -886,6 +886,74 @@ export function telephonyStoreContract(open: OpenStore<TelephonyStore>): void {
         expect(await store.applyDelivery(connectionId, carrierMessageId, { status: 'failed', failureReason: 'unreachable handset', at: failedAt }, eventOf('status'))).toEqual(failed);
         expect(await store.applyDelivery(connectionId, carrierMessageId, { status: 'delivered', at: tick() }, eventOf('status'))).toEqual(failed);
         expect(await store.applyDelivery(connectionId, carrierMessageId, { status: 'failed', failureReason: 'other', at: tick() }, eventOf('status'))).toEqual(failed);
+      });
+
+      test('reports that come before the acceptance is recorded are kept, and the acceptance applies them with an event per move', async () => {
+        const connectionId = newId();
+        const message = messageRecord(workspace, { carrierConnectionId: connectionId });
+        await store.beginSend(message);
+        const carrierMessageId = `SM${newId()}`;
+        expect(await store.applyDelivery(connectionId, carrierMessageId, { status: 'sent', at: tick() }, eventOf('status'))).toBeUndefined();
+        // The same carrier id under the platform's carrier is another message.
+        expect(await store.applyDelivery(null, carrierMessageId, { status: 'failed', failureReason: 'not this one', at: tick() }, eventOf('status'))).toBeUndefined();
+        expect(await store.applyDelivery(connectionId, carrierMessageId, { status: 'delivered', at: tick() }, eventOf('status'))).toBeUndefined();
+        expect(await store.applyDelivery(connectionId, carrierMessageId, { status: 'queued', at: tick() }, eventOf('status'))).toBeUndefined();
+        expect(await eventsOf('status')).toEqual([]);
+
+        const acceptedAt = tick();
+        const delivered = { ...message, status: 'delivered' as const, carrierMessageId, updatedAt: acceptedAt };
+        expect(await store.acceptSend(message.id, carrierMessageId, usageEvent(message), acceptedAt, eventOf('status'))).toEqual(delivered);
+        expect(await store.getMessage(workspace, message.id)).toEqual(delivered);
+        // Queued to sent, then sent to delivered; the late queued changed nothing.
+        expect(await eventsOf('status')).toEqual([`${message.id} ${acceptedAt}`, `${message.id} ${acceptedAt}`]);
+        // They were taken: reports from now on move the message as usual.
+        expect(await store.applyDelivery(connectionId, carrierMessageId, { status: 'failed', failureReason: 'late', at: tick() }, eventOf('status'))).toEqual(delivered);
+        expect(await eventsOf('status')).toHaveLength(2);
+      });
+
+      test('an early failure keeps its reason once the acceptance applies it', async () => {
+        const message = messageRecord(workspace);
+        await store.beginSend(message);
+        const carrierMessageId = `SM${newId()}`;
+        expect(await store.applyDelivery(null, carrierMessageId, { status: 'failed', failureReason: 'unreachable handset', at: tick() }, eventOf('status'))).toBeUndefined();
+        const acceptedAt = tick();
+        const failed = { ...message, status: 'failed' as const, failureReason: 'unreachable handset', carrierMessageId, updatedAt: acceptedAt };
+        expect(await store.acceptSend(message.id, carrierMessageId, usageEvent(message), acceptedAt, eventOf('status'))).toEqual(failed);
+        expect(await eventsOf('status')).toEqual([`${message.id} ${acceptedAt}`]);
+      });
+
+      test('a report racing the acceptance is never lost, and moves its message once', async () => {
+        const messages = Array.from({ length: 12 }, () => messageRecord(workspace));
+        for (const message of messages) {
+          await store.beginSend(message);
+          const carrierMessageId = `SM${newId()}`;
+          await Promise.all([
+            store.applyDelivery(null, carrierMessageId, { status: 'delivered', at: tick() }, eventOf('status')),
+            store.acceptSend(message.id, carrierMessageId, usageEvent(message), tick(), eventOf('status')),
+          ]);
+          expect((await store.getMessage(workspace, message.id))?.status).toBe('delivered');
+        }
+        const moved = (await eventsOf('status')).map((event) => event.split(' ')[0]);
+        expect(moved.sort()).toEqual(messages.map((message) => message.id).sort());
+      });
+
+      test('pruning deletes the reports kept before the cut-off, the oldest first and at most the batch', async () => {
+        const keep = async (carrierMessageId: string) =>
+          expect(await store.applyDelivery(null, carrierMessageId, { status: 'delivered', at: tick() }, eventOf('status'))).toBeUndefined();
+        const [oldest, old, young] = [`SM${newId()}`, `SM${newId()}`, `SM${newId()}`];
+        await keep(oldest);
+        await keep(old);
+        const cutOff = tick();
+        await keep(young);
+        expect(await store.pruneEarlyReports(cutOff, 1)).toBe(1);
+        expect(await store.pruneEarlyReports(cutOff, 10)).toBe(1);
+        expect(await store.pruneEarlyReports(cutOff, 10)).toBe(0);
+        // What was pruned no longer moves the message that finally holds its id; what is younger still does.
+        const [late, recent] = [messageRecord(workspace), messageRecord(workspace)];
+        await store.beginSend(late);
+        await store.beginSend(recent);
+        expect((await store.acceptSend(late.id, oldest, usageEvent(late), tick(), eventOf('status')))?.status).toBe('queued');
+        expect((await store.acceptSend(recent.id, young, usageEvent(recent), tick(), eventOf('status')))?.status).toBe('delivered');
       });
     });
 

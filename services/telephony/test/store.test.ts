@@ -3,6 +3,7 @@
 import { newId } from '@voice/runtime/ids';
 import { connectMongoTelephonyStore } from '../src/store/mongo.js';
 import { openSqliteTelephonyStore } from '../src/store/sqlite.js';
+import { smsStatusChangedEvent } from '../src/sms/status-events.js';
 import { messageRecord, numberRecord, telephonyStoreContract } from './store.contract.js';
 import { callLegStoreContract } from './store.call-legs.contract.js';
 import { runStoreContract, type OpenStore } from '../../runtime/test/store-contract.js';
@@ -25,7 +26,7 @@ runStoreContract({
       await first.insertNumber(number);
       const message = messageRecord(workspace, { creditUnits: 100 });
       await first.beginSend(message);
-      const accepted = await first.acceptSend(message.id, 'SM-1', { id: 'capture-1', subject: 'usage.telephony.sms', payload: new Uint8Array([7]) }, message.createdAt);
+      const accepted = await first.acceptSend(message.id, 'SM-1', { id: 'capture-1', subject: 'usage.telephony.sms', payload: new Uint8Array([7]) }, message.createdAt, smsStatusChangedEvent);
       const waiting = messageRecord(workspace);
       await first.beginSend(waiting);
       await first.close();

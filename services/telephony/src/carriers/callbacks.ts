@@ -7,7 +7,7 @@ import type { DeliveryStatus } from './carrier.js';
 import { verifiedWebhookCarrier } from './webhook-carrier.js';
 import type { CampaignStore, ConnectionStore, DeliveryStore } from '../store/store.js';
 import type { TelephonyDeps } from '../deps.js';
-import { smsStatusChangedEvent } from '../sms/status-events.js';
+import { recordDelivery } from '../sms/delivery-reports.js';
 
 // Maps, not object literals: a carrier's word such as "constructor" must not find Object.prototype.
 /** Twilio-style MessageStatus values onto the platform's message states. */
@@ -40,8 +40,8 @@ export function carrierCallbacks(deps: TelephonyDeps<DeliveryStore & ConnectionS
         const status = deliveryStatusOf.get(params.MessageStatus.toLowerCase());
         if (!status) throw invalidRequest([{ field: 'MessageStatus', issue: `is not a known status: ${params.MessageStatus}` }]);
         const failureReason = status === 'failed' ? (params.ErrorMessage || `not delivered${params.ErrorCode ? ` (code ${params.ErrorCode})` : ''}`) : undefined;
-        // An unknown message is acknowledged: the carrier would only retry a refusal forever.
-        if (await store.applyDelivery(connectionId, params.MessageSid, { status, failureReason, at }, smsStatusChangedEvent)) deps.wakeRelay();
+        // A report for a message not recorded yet is kept for its acceptance, and acknowledged like any.
+        await recordDelivery(deps, { carrierConnectionId: connectionId, carrierMessageId: params.MessageSid, update: { status, failureReason, at } });
         return {};
       }
       if (params.CampaignId && params.CampaignStatus) {

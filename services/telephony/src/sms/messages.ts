@@ -17,6 +17,7 @@ import { presentMessage } from '../presenter.js';
 import { smsPriceUnits } from '../domain/pricing.js';
 import { BillingUnreachable, type HoldAnswer } from '../billing/holds.js';
 import { smsCaptureEvent, smsDescription, smsHoldId, smsReleaseEvent, smsUsageKind } from '../billing/usage-events.js';
+import { smsStatusChangedEvent } from './status-events.js';
 import type { CampaignStore, ClaimOutcome, ConnectionStore, MessageRecord, MessageStatus, MessageStore, NumberRecord, NumberStore, SendStore, SuppressionStore } from '../store/store.js';
 import type { CarrierRoute } from '../carriers/directory.js';
 import { withCarrier } from '../carriers/carrier-errors.js';
@@ -155,7 +156,7 @@ export function smsMessages(deps: TelephonyDeps<SendStore & MessageStore & Numbe
         throw error;
       }
       const acceptedAt = deps.now().toISOString();
-      const accepted = await store.acceptSend(message.id, carrierMessageId, smsCaptureEvent(message, acceptedAt), acceptedAt);
+      const accepted = await store.acceptSend(message.id, carrierMessageId, smsCaptureEvent(message, acceptedAt), acceptedAt, smsStatusChangedEvent);
       if (!accepted) return { message: presentMessage(await settledByRecovery(message)), replayed: false };
       deps.wakeRelay();
       return { message: presentMessage(accepted), replayed: false };

@@ -11,6 +11,7 @@ import type { Logger } from '@voice/runtime/logger';
 import type { CarrierAdapter } from '../carriers/carrier.js';
 import type { CarrierDirectory } from '../carriers/directory.js';
 import { smsCaptureEvent, smsReleaseEvent } from '../billing/usage-events.js';
+import { smsStatusChangedEvent } from './status-events.js';
 import type { ConnectionStore, InterruptedSendStore, MessageRecord, SendStore } from '../store/store.js';
 
 export interface SendRecoveryOptions {
@@ -95,7 +96,7 @@ export class SendRecovery {
       this.options.logger.warn('an interrupted send was not taken by the carrier; abandoned, its hold released', log);
       return 'abandoned';
     }
-    const accepted = await this.options.store.acceptSend(message.id, carrierMessageId, smsCaptureEvent(message, at), at);
+    const accepted = await this.options.store.acceptSend(message.id, carrierMessageId, smsCaptureEvent(message, at), at, smsStatusChangedEvent);
     if (!accepted) return 'settledElsewhere';
     this.options.wakeRelay();
     this.options.logger.warn('an interrupted send had been taken by the carrier; accepted and billed', log);

@@ -43,6 +43,22 @@ export const statusesOvertakenBy = (next: ReportedStatus): MessageStatus[] =>
 export const failureReasonOf = (update: DeliveryUpdate): string => (update.status === 'failed' ? (update.failureReason ?? '') : '');
 
 /**
+ * The states a just-accepted message passes through as the reports kept for its carrier id (those
+ * that came before the acceptance was recorded) move it, in the order they came, each by the
+ * forward-only rule; one per move, the last being where it ends. It never moves back in time.
+ */
+export function movesByEarlyReports(accepted: MessageRecord, reports: DeliveryUpdate[]): MessageRecord[] {
+  const moves: MessageRecord[] = [];
+  let current = accepted;
+  for (const update of reports) {
+    if (!statusesOvertakenBy(update.status).includes(current.status)) continue;
+    current = { ...current, status: update.status, failureReason: failureReasonOf(update), updatedAt: update.at > current.updatedAt ? update.at : current.updatedAt };
+    moves.push(current);
+  }
+  return moves;
+}
+
+/**
  * Why numbers cannot go through a trunk, or undefined when they can: `routes` holds the trunk (or
  * null) of each of them the workspace has; one missing is not the workspace's, one on another trunk is taken.
  */

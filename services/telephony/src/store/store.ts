@@ -323,10 +323,19 @@ export interface SendStore {
   /**
    * One transaction: the carrier took the message. It becomes 'queued' with the carrier's id,
    * its claim keeps it as the first response, and the usage event that captures its hold enters
-   * the outbox (a free message has none). Undefined (and nothing written) when the message no
-   * longer waits for the carrier: the recovery of interrupted sends settled it first.
+   * the outbox (a free message has none). The delivery reports kept for its carrier id (they came
+   * before this was recorded) then move it as applyDelivery would, each move with the event
+   * `statusEventOf` makes of it, and are removed; the claim keeps where it ends. Undefined (and
+   * nothing written) when the message no longer waits for the carrier: the recovery of interrupted
+   * sends settled it first.
    */
-  acceptSend(messageId: string, carrierMessageId: string, usageEvent: NewOutboxEvent | undefined, now: string): Promise<MessageRecord | undefined>;
+  acceptSend(
+    messageId: string,
+    carrierMessageId: string,
+    usageEvent: NewOutboxEvent | undefined,
+    now: string,
+    statusEventOf: (message: MessageRecord) => NewOutboxEvent,
+  ): Promise<MessageRecord | undefined>;
   /**
    * One transaction: the message was not sent (no hold, or the carrier did not take it); the
    * message and its claim disappear, and `releaseEvent` (which releases a hold billing may hold for
@@ -370,6 +379,8 @@ export interface DeliveryStore {
    * A report for (connection or null for the platform's carrier, carrier id).
    * States only move forward (queued < sent < delivered | failed; delivered and failed are final). A move
    * writes the event `eventOf` makes of the moved message to the outbox, in its transaction.
+   * Undefined when no message holds the carrier id yet: the report is kept, in the same
+   * transaction, for the send's acceptance to apply (a carrier can report before that commits).
    */
   applyDelivery(
     carrierConnectionId: string | null,
@@ -377,6 +388,8 @@ export interface DeliveryStore {
     update: DeliveryUpdate,
     eventOf: (message: MessageRecord) => NewOutboxEvent,
   ): Promise<MessageRecord | undefined>;
+  /** Deletes at most `limit` kept reports received before `receivedBefore`, the oldest first (their message was never recorded); answers how many. */
+  pruneEarlyReports(receivedBefore: string, limit: number): Promise<number>;
 }
 
 /** A leg's states are a call's, in the same words. */

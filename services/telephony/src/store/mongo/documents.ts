@@ -2,7 +2,7 @@
 // lists as they are; the collections that hold them.
 import type { Collection, Db } from 'mongodb';
 import { mongoValues } from '@voice/runtime/store';
-import type { CallLegRecord, CampaignRecord, ConnectionRecord, MessageRecord, NumberRecord, SipTrunkRecord, SuppressionRecord, CallerIdRecord } from '../store.js';
+import type { CallLegRecord, CampaignRecord, ConnectionRecord, DeliveryUpdate, MessageRecord, NumberRecord, SipTrunkRecord, SuppressionRecord, CallerIdRecord } from '../store.js';
 import { callLegFromStored, storedCallLeg, type StoredCallLeg } from '../mapping/call-leg.js';
 import { campaignFromStored, storedCampaign, type StoredCampaign } from '../mapping/campaign.js';
 import { connectionFromStored, storedConnection, type StoredConnection } from '../mapping/connection.js';
@@ -35,6 +35,13 @@ export interface ClaimDocument {
   first_response?: MessageDocument;
 }
 
+/** Delivery reports for a carrier id no message held yet; _id is `${carrier_connection_id ?? ''}:${carrier_message_id}`. */
+export interface EarlyReportDocument {
+  _id: string;
+  received_at: string;
+  reports: { status: DeliveryUpdate['status']; failure_reason: string; at: string }[];
+}
+
 export interface Collections {
   numbers: Collection<NumberDocument>;
   connections: Collection<ConnectionDocument>;
@@ -44,6 +51,7 @@ export interface Collections {
   suppressions: Collection<SuppressionDocument>;
   messages: Collection<MessageDocument>;
   claims: Collection<ClaimDocument>;
+  earlyReports: Collection<EarlyReportDocument>;
   callLegs: Collection<CallLegDocument>;
 }
 
@@ -56,6 +64,7 @@ export const telephonyCollections = (db: Db): Collections => ({
   suppressions: db.collection<SuppressionDocument>('suppressions'),
   messages: db.collection<MessageDocument>('sms_messages'),
   claims: db.collection<ClaimDocument>('send_claims'),
+  earlyReports: db.collection<EarlyReportDocument>('sms_early_reports'),
   callLegs: db.collection<CallLegDocument>('call_legs'),
 });
 

@@ -5,7 +5,7 @@ import type { Collections } from './documents.js';
 const newestFirst = { workspace_id: 1, created_at: -1, _id: -1 } as const;
 
 export async function createIndexes(collections: Collections, outbox: MongoOutbox): Promise<void> {
-  const { numbers, connections, campaigns, sipTrunks, callerIds, suppressions, messages, claims, callLegs } = collections;
+  const { numbers, connections, campaigns, sipTrunks, callerIds, suppressions, messages, claims, earlyReports, callLegs } = collections;
   await numbers.createIndex({ number: 1 }, { unique: true, name: 'unique_number' });
   await numbers.createIndex(newestFirst, { name: 'numbers_newest_first' });
   await numbers.createIndex({ carrier_connection_id: 1 }, { name: 'numbers_by_connection' });
@@ -33,6 +33,7 @@ export async function createIndexes(collections: Collections, outbox: MongoOutbo
   await messages.createIndex({ created_at: 1 }, { partialFilterExpression: { status: 'sending' }, name: 'messages_sending' });
   await claims.createIndex({ message_id: 1 }, { name: 'claims_by_message' });
   await claims.createIndex({ created_at: 1 }, { name: 'claims_by_time' });
+  await earlyReports.createIndex({ received_at: 1 }, { name: 'early_reports_by_time' });
   // One leg per call; an inbound leg without its call yet is not indexed.
   await callLegs.createIndex({ workspace_id: 1, call_id: 1 }, { unique: true, partialFilterExpression: { call_id: { $type: 'string' } }, name: 'unique_leg_of_call' });
   await callLegs.createIndex({ carrier_connection_id: 1, carrier_call_id: 1 }, { partialFilterExpression: { carrier_call_id: { $type: 'string' } }, name: 'legs_by_carrier_call' });

@@ -1,6 +1,7 @@
 // SMS in MongoDB: a send begins (its message waiting, its key claimed), then the carrier's answer
 // accepts it (with the usage event capturing its hold in the outbox) or it is abandoned (with the
-// event releasing its hold); delivery reports move accepted messages forward.
+// event releasing its hold); delivery reports move accepted messages forward, and one that comes
+// before its message is accepted waits for the acceptance to apply it.
 import type { ClientSession, Filter } from 'mongodb';
 import type { NewOutboxEvent } from '@voice/runtime/events';
 import { inTransaction } from '@voice/runtime/store/mongo';
@@ -10,15 +11,50 @@ import type { BeginOutcome, ClaimOutcome, DeliveryUpdate, MessageFilter, Message
 import type { DeliveryStore, InterruptedSendStore, MessageStore, SendStore } from '../store.js';
 import { MongoSendClaims } from './claims.js';
 import { messageDocument, messageRecord, type MessageDocument } from './documents.js';
+import { MongoEarlyReports } from './early-reports.js';
 import { findPage, type MongoContext } from './part.js';
 
 export function mongoSmsStore({ handle, collections, outbox }: MongoContext): SendStore & InterruptedSendStore & MessageStore & DeliveryStore {
   const claims = new MongoSendClaims(collections.claims);
+  const earlyReports = new MongoEarlyReports(collections.earlyReports);
   const decideClaim = async (workspaceId: string, claim: SendClaim, session?: ClientSession): Promise<ClaimOutcome | undefined> => {
     const stored = await claims.find(workspaceId, claim.key, session);
     const claimed = stored && (await collections.messages.findOne({ _id: stored.messageId }, { session }));
     return claimDecision(stored, claim, claimed ? messageRecord(claimed) : undefined);
   };
+
+  // Spelled with the unique index's partial filter, so that index serves the lookup.
+  const byCarrierId = (carrierConnectionId: string | null, carrierMessageId: string): Filter<MessageDocument> => ({
+    carrier_connection_id: carrierConnectionId,
+    carrier_message_id: { $eq: carrierMessageId, $type: 'string' },
+  });
+
+  /** Moves the accepted message by the reports kept for its carrier id, each as applyDelivery would (never back in time), in the session's transaction. */
+  const applyEarlyReports = async (accepted: MessageDocument, eventOf: (message: MessageRecord) => NewOutboxEvent, session: ClientSession): Promise<MessageRecord> => {
+    let current = messageRecord(accepted);
+    for (const update of await earlyReports.take(current.carrierConnectionId, current.carrierMessageId!, session)) {
+      const moved = await collections.messages.findOneAndUpdate(
+        { _id: current.id, status: { $in: statusesOvertakenBy(update.status) } },
+        { $set: { status: update.status, failure_reason: failureReasonOf(update), updated_at: update.at > current.updatedAt ? update.at : current.updatedAt } },
+        { returnDocument: 'after', session },
+      );
+      if (!moved) continue;
+      current = messageRecord(moved);
+      await outbox.add(eventOf(current), session);
+    }
+    return current;
+  };
+
+  /**
+   * Applies what is kept for the carrier id once a message holds it, after either side committed:
+   * snapshot isolation lets a report kept while the acceptance commits miss it both ways (neither
+   * transaction sees the other's write), so both look again afterwards; the later one finds both.
+   */
+  const settleEarlyReports = (carrierConnectionId: string | null, carrierMessageId: string, eventOf: (message: MessageRecord) => NewOutboxEvent): Promise<MessageRecord | undefined> =>
+    inTransaction(handle, async (session) => {
+      const holder = await collections.messages.findOne(byCarrierId(carrierConnectionId, carrierMessageId), { session });
+      return holder ? applyEarlyReports(holder, eventOf, session) : undefined;
+    });
 
   return {
     async beginSend(message: MessageRecord, claim?: SendClaim): Promise<BeginOutcome> {
@@ -35,19 +71,27 @@ export function mongoSmsStore({ handle, collections, outbox }: MongoContext): Se
       return decideClaim(workspaceId, claim);
     },
 
-    async acceptSend(messageId: string, carrierMessageId: string, usageEvent: NewOutboxEvent | undefined, now: string): Promise<MessageRecord | undefined> {
-      return inTransaction(handle, async (session) => {
-        const accepted = await collections.messages.findOneAndUpdate(
+    async acceptSend(
+      messageId: string,
+      carrierMessageId: string,
+      usageEvent: NewOutboxEvent | undefined,
+      now: string,
+      statusEventOf: (message: MessageRecord) => NewOutboxEvent,
+    ): Promise<MessageRecord | undefined> {
+      const accepted = await inTransaction(handle, async (session) => {
+        const queued = await collections.messages.findOneAndUpdate(
           { _id: messageId, status: 'sending' },
           { $set: { status: 'queued', carrier_message_id: carrierMessageId, updated_at: now } },
           { session, returnDocument: 'after' },
         );
-        if (!accepted) return undefined;
-        const message = messageRecord(accepted);
+        if (!queued) return undefined;
+        const message = await applyEarlyReports(queued, statusEventOf, session);
         await claims.recordFirstResponse(message, session);
         if (usageEvent) await outbox.add(usageEvent, session);
         return message;
       });
+      if (!accepted || !(await earlyReports.any(accepted.carrierConnectionId, carrierMessageId))) return accepted;
+      return (await settleEarlyReports(accepted.carrierConnectionId, carrierMessageId, statusEventOf)) ?? accepted;
     },
 
     async abandonSend(messageId: string, releaseEvent?: NewOutboxEvent): Promise<boolean> {
@@ -62,6 +106,10 @@ export function mongoSmsStore({ handle, collections, outbox }: MongoContext): Se
 
     async pruneSendClaims(createdBefore: string, limit: number): Promise<number> {
       return claims.prune(createdBefore, limit);
+    },
+
+    async pruneEarlyReports(receivedBefore: string, limit: number): Promise<number> {
+      return earlyReports.prune(receivedBefore, limit);
     },
 
     async interruptedSends(createdBefore: string, limit: number): Promise<MessageRecord[]> {
@@ -99,19 +147,18 @@ export function mongoSmsStore({ handle, collections, outbox }: MongoContext): Se
       update: DeliveryUpdate,
       eventOf: (message: MessageRecord) => NewOutboxEvent,
     ): Promise<MessageRecord | undefined> {
-      // Spelled with the unique index's partial filter, so that index serves the lookup.
-      const byCarrierId: Filter<MessageDocument> = { carrier_connection_id: carrierConnectionId, carrier_message_id: { $eq: carrierMessageId, $type: 'string' } };
-      const moved = await inTransaction(handle, async (session) => {
-        const after = await collections.messages.findOneAndUpdate(
-          { ...byCarrierId, status: { $in: statusesOvertakenBy(update.status) } },
+      const applied = await inTransaction(handle, async (session) => {
+        const moved = await collections.messages.findOneAndUpdate(
+          { ...byCarrierId(carrierConnectionId, carrierMessageId), status: { $in: statusesOvertakenBy(update.status) } },
           { $set: { status: update.status, failure_reason: failureReasonOf(update), updated_at: update.at } },
           { returnDocument: 'after', session },
         );
-        if (after) await outbox.add(eventOf(messageRecord(after)), session);
-        return after;
+        if (moved) await outbox.add(eventOf(messageRecord(moved)), session);
+        const current = moved ?? (await collections.messages.findOne(byCarrierId(carrierConnectionId, carrierMessageId), { session }));
+        if (!current) await earlyReports.keep(carrierConnectionId, carrierMessageId, update, session);
+        return current ? messageRecord(current) : undefined;
       });
-      const current = moved ?? (await collections.messages.findOne(byCarrierId));
-      return current ? messageRecord(current) : undefined;
+      return applied ?? settleEarlyReports(carrierConnectionId, carrierMessageId, eventOf);
     },
   };
 }

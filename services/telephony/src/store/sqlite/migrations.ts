@@ -183,4 +183,15 @@ export const migrations = [
    CREATE INDEX caller_ids_by_workspace ON caller_ids (workspace_id, created_at DESC, id DESC);`,
   // A number's status callbacks and a retried inbound webhook name a leg by the carrier's call id only.
   `CREATE INDEX call_legs_by_carrier_call ON call_legs (IFNULL(carrier_connection_id, ''), carrier_call_id) WHERE carrier_call_id IS NOT NULL;`,
+  // Delivery reports for a carrier id no message holds yet (a carrier can report before the
+  // transaction that records its answer commits), kept until the send's acceptance takes them.
+  `CREATE TABLE sms_early_reports (
+     carrier_connection_id TEXT NOT NULL,
+     carrier_message_id TEXT NOT NULL,
+     status TEXT NOT NULL,
+     failure_reason TEXT NOT NULL,
+     at TEXT NOT NULL
+   );
+   CREATE INDEX sms_early_reports_by_carrier_id ON sms_early_reports (carrier_connection_id, carrier_message_id);
+   CREATE INDEX sms_early_reports_by_time ON sms_early_reports (at);`,
 ];

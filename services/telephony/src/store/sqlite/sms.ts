@@ -1,18 +1,21 @@
 // SMS in SQLite: a send begins (its message waiting, its key claimed), then the carrier's answer
 // accepts it (with the usage event capturing its hold in the outbox) or it is abandoned (with the
-// event releasing its hold); delivery reports move accepted messages forward.
+// event releasing its hold); delivery reports move accepted messages forward, and one that comes
+// before its message is accepted waits for the acceptance to apply it.
 import type { NewOutboxEvent } from '@voice/runtime/events';
 import { insertRow } from '@voice/runtime/store/sqlite';
 import type { Page } from '@voice/runtime/validation';
-import { awaitingCarrier, claimDecision, failureReasonOf, statusesOvertakenBy } from '../rules.js';
+import { awaitingCarrier, claimDecision, failureReasonOf, movesByEarlyReports, statusesOvertakenBy } from '../rules.js';
 import type { BeginOutcome, ClaimOutcome, DeliveryUpdate, MessageFilter, MessageRecord, SendClaim } from '../store.js';
 import type { DeliveryStore, InterruptedSendStore, MessageStore, SendStore } from '../store.js';
 import { SqliteSendClaims } from './claims.js';
+import { SqliteEarlyReports } from './early-reports.js';
 import { messageFromRow, messageRow, type MessageRow } from './rows.js';
 import { selectPage, type SqliteContext } from './statements.js';
 
 export function sqliteSmsStore({ db, sql, outbox }: SqliteContext): SendStore & InterruptedSendStore & MessageStore & DeliveryStore {
   const claims = new SqliteSendClaims(sql);
+  const earlyReports = new SqliteEarlyReports(sql);
   const messageById = (id: string): MessageRecord | undefined => {
     const row = sql('SELECT * FROM sms_messages WHERE id = ?').get(id) as MessageRow | undefined;
     return row ? messageFromRow(row) : undefined;
@@ -37,14 +40,26 @@ export function sqliteSmsStore({ db, sql, outbox }: SqliteContext): SendStore & 
       return db.transaction(() => decideClaim(workspaceId, claim))();
     },
 
-    async acceptSend(messageId: string, carrierMessageId: string, usageEvent: NewOutboxEvent | undefined, now: string): Promise<MessageRecord | undefined> {
+    async acceptSend(
+      messageId: string,
+      carrierMessageId: string,
+      usageEvent: NewOutboxEvent | undefined,
+      now: string,
+      statusEventOf: (message: MessageRecord) => NewOutboxEvent,
+    ): Promise<MessageRecord | undefined> {
       return db.transaction(() => {
         const accepted = sql("UPDATE sms_messages SET status = 'queued', carrier_message_id = ?, updated_at = ? WHERE id = ? AND status = 'sending' RETURNING *")
           .get(carrierMessageId, now, messageId) as MessageRow | undefined;
         if (!accepted) return undefined;
-        const message = messageFromRow(accepted);
+        const queued = messageFromRow(accepted);
+        const moves = movesByEarlyReports(queued, earlyReports.take(queued.carrierConnectionId, carrierMessageId));
+        const message = moves.at(-1) ?? queued;
+        if (moves.length > 0) {
+          sql('UPDATE sms_messages SET status = ?, failure_reason = ?, updated_at = ? WHERE id = ?').run(message.status, message.failureReason, message.updatedAt, messageId);
+        }
         claims.recordFirstResponse(message);
         if (usageEvent) outbox.add(usageEvent);
+        for (const move of moves) outbox.add(statusEventOf(move));
         return message;
       }).immediate();
     },
@@ -61,6 +76,10 @@ export function sqliteSmsStore({ db, sql, outbox }: SqliteContext): SendStore & 
 
     async pruneSendClaims(createdBefore: string, limit: number): Promise<number> {
       return claims.prune(createdBefore, limit);
+    },
+
+    async pruneEarlyReports(receivedBefore: string, limit: number): Promise<number> {
+      return earlyReports.prune(receivedBefore, limit);
     },
 
     async interruptedSends(createdBefore: string, limit: number): Promise<MessageRecord[]> {
@@ -115,6 +134,7 @@ export function sqliteSmsStore({ db, sql, outbox }: SqliteContext): SendStore & 
         const row = sql(`SELECT * FROM sms_messages WHERE ${byCarrierId}`).get(carrier) as MessageRow | undefined;
         const message = row ? messageFromRow(row) : undefined;
         if (message && moved > 0) outbox.add(eventOf(message));
+        if (!message) earlyReports.keep(carrierConnectionId, carrierMessageId, update);
         return message;
       }).immediate();
     },

@@ -6,7 +6,7 @@ import type { ClientSession, Filter } from 'mongodb';
 import type { NewOutboxEvent } from '@voice/runtime/events';
 import { inTransaction } from '@voice/runtime/store/mongo';
 import type { Page } from '@voice/runtime/validation';
-import { awaitingCarrier, claimDecision, failureReasonOf, statusesOvertakenBy } from '../rules.js';
+import { awaitingCarrier, claimDecision, failureReasonOf, movesByEarlyReports, statusesOvertakenBy } from '../rules.js';
 import type { BeginOutcome, ClaimOutcome, DeliveryUpdate, MessageFilter, MessageRecord, SendClaim } from '../store.js';
 import type { DeliveryStore, InterruptedSendStore, MessageStore, SendStore } from '../store.js';
 import { MongoSendClaims } from './claims.js';
@@ -29,16 +29,17 @@ export function mongoSmsStore({ handle, collections, outbox }: MongoContext): Se
     carrier_message_id: { $eq: carrierMessageId, $type: 'string' },
   });
 
-  /** Moves the accepted message by the reports kept for its carrier id, each as applyDelivery would (never back in time), in the session's transaction. */
+  /** Moves the accepted message by the reports kept for its carrier id (movesByEarlyReports), each move an event, in the session's transaction. */
   const applyEarlyReports = async (accepted: MessageDocument, eventOf: (message: MessageRecord) => NewOutboxEvent, session: ClientSession): Promise<MessageRecord> => {
     let current = messageRecord(accepted);
-    for (const update of await earlyReports.take(current.carrierConnectionId, current.carrierMessageId!, session)) {
+    for (const move of movesByEarlyReports(current, await earlyReports.take(current.carrierConnectionId, current.carrierMessageId!, session))) {
+      // Written only from the state the move starts at: a writer that moved the message first makes the transaction conflict and run again.
       const moved = await collections.messages.findOneAndUpdate(
-        { _id: current.id, status: { $in: statusesOvertakenBy(update.status) } },
-        { $set: { status: update.status, failure_reason: failureReasonOf(update), updated_at: update.at > current.updatedAt ? update.at : current.updatedAt } },
+        { _id: current.id, status: current.status },
+        { $set: { status: move.status, failure_reason: move.failureReason, updated_at: move.updatedAt } },
         { returnDocument: 'after', session },
       );
-      if (!moved) continue;
+      if (!moved) break;
       current = messageRecord(moved);
       await outbox.add(eventOf(current), session);
     }

@@ -1,6 +1,6 @@
 // A running campaign's window changed mid-run, at the dialer over a real SQLite store, the in-process
 // dial queue and a clock the test sets: its leads' jobs enqueued again are new to the queue (the
-// campaign's revision is in their id), the new job calls the lead in the new window, and the job put
+// window's version is in their id, a change of name or pacing makes none), the new job calls the lead in the new window, and the job put
 // off until the old window opened finds the lead claimed, then done, and is dropped without a second
 // call; a job that read the lead before another job of its attempt claimed it leaves that call's slot.
 import { jobDone, jobLater } from '@voice/runtime/events';
@@ -60,7 +60,7 @@ test('a window changed mid-run: the lead enqueued again is called in the new win
   expect(await dialer.handle(job)).toEqual(jobLater(opensInMs));
 
   const changed = await withWindow(campaign, dayWindow);
-  // At the campaign's new revision the lead's job is new to the queue, which still holds the one put off.
+  // Under the new window the lead's job is new to the queue, which still holds the one put off.
   expect(await enqueueCallableLeads(store, queue, changed)).toBe(1);
   expect(await enqueueCallableLeads(store, queue, changed)).toBe(0);
   expect(await dialer.handle(job)).toEqual(jobDone);
@@ -76,6 +76,23 @@ test('a window changed mid-run: the lead enqueued again is called in the new win
   await store.transitionLead(lead.workspaceId, lead.id, { statuses: ['calling'], attempts: 1 }, { status: 'completed' }, now().toISOString());
   expect(await dialer.handle(job)).toEqual(jobDone);
   expect(calls.placed).toHaveLength(1);
+});
+
+test('a change of name or pacing mid-run makes no new job: the queue keeps the one it holds', async () => {
+  const { peers } = dialersOver(store, now);
+  const { campaign } = await runningInTheEvening((workspace) => peers.addNumber(workspace));
+  expect(await enqueueCallableLeads(store, queue, campaign)).toBe(1);
+  const outcome = await store.updateCampaign(
+    campaign.workspaceId,
+    campaign.id,
+    campaign.revision,
+    { settings: { ...campaign.settings, name: 'Renamed', pacing: { ...campaign.settings.pacing, calls_per_minute: 1 } } },
+    now().toISOString(),
+    [],
+  );
+  if (outcome.kind !== 'updated') throw new Error(`the change was ${outcome.kind}`);
+  expect(outcome.record.revision).toBe(campaign.revision + 1);
+  expect(await enqueueCallableLeads(store, queue, outcome.record)).toBe(0);
 });
 
 test('a job that read the lead before another job of its attempt claimed it dials nothing and leaves that call its slot', async () => {

@@ -102,7 +102,7 @@ export class Campaigns implements ServiceImpl<typeof CampaignsService> {
     const outcome = await this.deps.store.updateCampaign(caller.workspaceId, current.id, expectedRevision, update, now.toISOString());
     switch (outcome.kind) {
       case 'updated':
-        // After the commit: jobs put off until the old window opens would call no earlier (one lost here is enqueued by the dialer's recovery, which sweeps a run again at a new revision).
+        // After the commit: jobs put off until the old window opens would call no earlier (one lost here is enqueued by the dialer's recovery, which sweeps a run again under a new window).
         if (outcome.record.status === 'running' && dueTimesChanged(current.settings, settings)) await enqueueCallableLeads(this.deps.store, this.deps.dialQueue, outcome.record);
         return { campaign: await this.present(caller, outcome.record) };
       case 'not_found':

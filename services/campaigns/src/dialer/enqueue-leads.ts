@@ -11,7 +11,7 @@ const pageSize = 1_000;
 const enqueuesInFlight = 64;
 const callableStatuses: readonly LeadStatus[] = ['pending', 'retry_scheduled', 'calling'];
 
-type Run = Pick<CampaignRecord, 'workspaceId' | 'id' | 'startedAt' | 'revision'>;
+type Run = Pick<CampaignRecord, 'workspaceId' | 'id' | 'startedAt' | 'settings'>;
 
 /** Every lead of the campaign that may still be called in this run. */
 export const callableLeadFilters = (campaign: Run): LeadFilter[] => callableStatuses.map((status) => ({ campaignId: campaign.id, status }));

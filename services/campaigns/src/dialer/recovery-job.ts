@@ -1,12 +1,13 @@
 // The dialer's recovery: a periodic job (one replica at a time, on a lease) that enqueues again the
 // leads of running campaigns whose job may have been lost. The queue drops the jobs it holds
-// already (its duplicate window), so only lost ones are added. A run it has not seen at its current
-// revision (or not for a day) is swept whole: its start, or the re-enqueueing after a change of its
+// already (its duplicate window), so only lost ones are added. A run it has not seen under its current
+// calling window (or not for a day) is swept whole: its start, or the re-enqueueing after a change of its
 // window, may have stopped between its commit and its jobs, and a job waiting longer than the queue
 // keeps jobs is gone. Otherwise a pass enqueues only the leads
 // whose state says their job may be lost (possiblyLostLeadFilters): the pending leads the start
 // enqueued are not published again every period.
 import type { PeriodicJob } from '@voice/runtime/jobs';
+import { dueTimesVersion } from '../domain/settings.js';
 import type { CampaignPart, CampaignRecord, LeadPart } from '../store/store.js';
 import type { DialQueue } from './dial-job.js';
 import { callableLeadFilters, enqueueLeads, possiblyLostLeadFilters } from './enqueue-leads.js';
@@ -19,9 +20,9 @@ const fullSweepEveryMs = 24 * 3600_000;
 const campaignsPerPage = 100;
 
 export function dialRecoveryJob(deps: { store: Pick<CampaignPart, 'listRunningCampaigns'> & Pick<LeadPart, 'listLeads'>; queue: DialQueue; periodMs?: number }): PeriodicJob {
-  /** The runs (at a revision) this replica swept whole, and when (epoch ms). */
+  /** The runs (under a calling window) this replica swept whole, and when (epoch ms). */
   const swept = new Map<string, number>();
-  const runOf = (campaign: CampaignRecord) => `${campaign.id}:${campaign.startedAt}:${campaign.revision}`;
+  const runOf = (campaign: CampaignRecord) => `${campaign.id}:${campaign.startedAt}:${dueTimesVersion(campaign.settings)}`;
   return {
     name: 'campaigns.dial-recovery',
     periodMs: deps.periodMs ?? dialRecoveryPeriodMs,

@@ -1,6 +1,7 @@
 // A campaign's settings: the defaults a create fills in, and which changes a running campaign takes.
 import { settingsChangeableWhileRunning, type CampaignSettings, type createCampaignBodySchema } from '@voice/contracts/campaigns';
 import type { z } from 'zod';
+import { sha256Hex } from '@voice/runtime/crypto';
 
 /** Weekdays 09:00 to 17:00 (UTC for leads without a zone): the hours callers are least surprised by. */
 export const defaultWindow: CampaignSettings['window'] = { days: ['mon', 'tue', 'wed', 'thu', 'fri'], start: '09:00', end: '17:00', time_zone: 'UTC' };
@@ -23,8 +24,12 @@ export const unsafeWhileRunning = (changes: Partial<CampaignSettings>): string[]
   Object.keys(changes).filter((field) => !(settingsChangeableWhileRunning as readonly string[]).includes(field));
 
 /**
- * Whether a change of settings moves when a running campaign's leads are due (its calling window): the
- * jobs put off until the old window opens have to be enqueued again. Pacing waits are looked at again
- * within a minute, so they need nothing.
+ * The version of what decides when a running campaign's leads are due (its calling window): a dial job
+ * names it, so jobs put off until an old window opens are not the only ones the queue keeps once it
+ * changes. Pacing waits are looked at again within a minute, and a name changes nothing: neither counts.
  */
-export const dueTimesChanged = (before: CampaignSettings, after: CampaignSettings): boolean => JSON.stringify(before.window) !== JSON.stringify(after.window);
+export const dueTimesVersion = ({ window }: Pick<CampaignSettings, 'window'>): string =>
+  sha256Hex(`${window.days.join(',')}|${window.start}|${window.end}|${window.time_zone}`).slice(0, 16);
+
+/** Whether a change of settings moves when a running campaign's leads are due: their jobs have to be enqueued again. */
+export const dueTimesChanged = (before: CampaignSettings, after: CampaignSettings): boolean => dueTimesVersion(before) !== dueTimesVersion(after);

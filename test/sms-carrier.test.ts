@@ -185,6 +185,23 @@ describe('sending through the carrier', () => {
     expect(debit!.credits).toBe('-0.0100');
   });
 
+  test('a delivery callback that comes before the send is recorded is applied when it is, once', async () => {
+    const { key, connectionId } = await connectedWorkspace();
+    const number = await importNumber(key, connectionId, '+14155550158');
+    // Twilio can report a message before its answer naming the sid has been recorded: here, before the send at all.
+    const carrierSid = `SM${'e'.repeat(32)}`;
+    carrier.nextMessageSids.push(carrierSid);
+    expect((await callback(connectionId, { MessageSid: carrierSid, MessageStatus: 'sent' })).status).toBe(204);
+    expect((await callback(connectionId, { MessageSid: carrierSid, MessageStatus: 'delivered' })).status).toBe(204);
+    const sent = await platform.api.post('/sms/send', key, { from_number_id: number.id, to: ukDestination, body: 'Reported early' });
+    expect(sent.status).toBe(202);
+    expect(carrierIdOf('Reported early')).toBe(carrierSid);
+    expect((await platform.api.get(`/sms/messages/${sent.body.data.id}`, key)).body.data).toMatchObject({ status: 'delivered', failure_reason: null });
+    // A repeated report once it is recorded changes nothing.
+    expect((await callback(connectionId, { MessageSid: carrierSid, MessageStatus: 'sent' })).status).toBe(204);
+    expect((await platform.api.get(`/sms/messages/${sent.body.data.id}`, key)).body.data.status).toBe('delivered');
+  });
+
   test('signed delivery callbacks move the message forward; bad signatures change nothing', async () => {
     const { key, connectionId } = await connectedWorkspace();
     const number = await importNumber(key, connectionId, '+14155550147');

@@ -16,6 +16,8 @@ export interface FakeTwilio {
   mode: CarrierMode;
   /** In mode `ok`, how long a message's answer waits after the message is taken (recorded). */
   answerDelayMs: number;
+  /** Sids the next messages get, in order (then random ones): a test can report a message before its send is answered. */
+  nextMessageSids: string[];
   /** Numbers the account holds, with their SMS and voice capabilities (voice unless said). */
   numbers: Map<string, { sms: boolean; voice?: boolean }>;
   /** Every request, with its parsed form body. */
@@ -73,6 +75,7 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
     authToken: randomBytes(16).toString('hex'),
     mode: 'ok',
     answerDelayMs: 0,
+    nextMessageSids: [],
     numbers: new Map(),
     requests: [],
     recordings: new Map(),
@@ -133,7 +136,7 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
       }
       if (req.method === 'POST' && url.pathname === `${account}/Messages.json`) {
         if (!form.To || !form.From || !form.Body) return json(res, 400, { code: 21604, message: 'A required field is missing', status: 400 });
-        request.sid = `SM${randomBytes(16).toString('hex')}`;
+        request.sid = fake.nextMessageSids.shift() ?? `SM${randomBytes(16).toString('hex')}`;
         const answer = () => json(res, 201, { sid: request.sid, status: 'queued', to: form.To, from: form.From });
         if (fake.answerDelayMs > 0) return void setTimeout(answer, fake.answerDelayMs);
         return answer();

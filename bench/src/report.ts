@@ -238,12 +238,14 @@ const lagText = (lag: LagFigures): string => `p50 ${fmt(lag.p50)} ms, p99 ${fmt(
 function formatSmsLag({ label, senders, lag, webhookLag }: SmsSection): string[] {
   const { integrity } = lag;
   const lagLine = lag.lagMs ? `${lagText(lag.lagMs)} over ${fmt(lag.messages)} messages` : `not computed: ${fmt(lag.messages)} messages, not all debited`;
-  const after = lag.afterAnswerMs;
-  const afterLine = after ? `  of it after the 202 answer reached the bench (the event path): ${lagText(after)}` : '';
+  const afterLines = [
+    ...(lag.afterAcceptanceMs ? [`  of it after the acceptance was recorded (message updated_at; outbox, stream, billing): ${lagText(lag.afterAcceptanceMs)}`] : []),
+    ...(lag.afterAnswerMs ? [`  of it after the 202 answer reached the bench: ${lagText(lag.afterAnswerMs)}`] : []),
+  ];
   return [
     '',
     `${label}, ${senders} senders: event lag (ledger created_at - message created_at, measured run): ${lagLine}`,
-    ...(afterLine ? [afterLine] : []),
+    ...afterLines,
     lag.complete
       ? `  every 202 answer had its debit by ledger read ${lag.ledgerReads} after the run's settle time (reading took ${fmt(lag.waitedMs)} ms)`
       : `  gave up after ${lag.timeoutSeconds} s: the ledger was still missing debits`,

@@ -28,6 +28,11 @@ export interface SmsLagReport {
   /** ledger created_at − message created_at over those messages; undefined if any is not debited. */
   lagMs: LagFigures | undefined;
   /**
+   * ledger created_at − the message's updated_at in its 202 (the acceptance's commit): the event
+   * path from the outbox on; the rest of lagMs is the send's own way (hold, carrier, acceptance).
+   */
+  afterAcceptanceMs: LagFigures | undefined;
+  /**
    * ledger created_at − the bench's receipt of the 202 answer: the event path alone (outbox relay,
    * stream, billing's consumer), less the answer's way back; negative when the debit came first.
    */
@@ -107,6 +112,7 @@ export async function measureSmsLag(baseUrl: string, apiKey: string, sent: Accep
   return {
     messages: measured.length,
     lagMs: lagOf(measured, firstDebits, (message) => message.createdAtMs),
+    afterAcceptanceMs: lagOf(measured, firstDebits, (message) => message.updatedAtMs),
     afterAnswerMs: lagOf(measured, firstDebits, (message) => message.answeredAtMs),
     ledgerReads,
     waitedMs,

@@ -86,7 +86,6 @@ FROM ${NODE_IMAGE} AS runtime
 ARG PORT
 ARG HOST_VARIABLE
 ENV NODE_ENV=production \
-    NODE_OPTIONS="--max-semi-space-size=16 --max-old-space-size=1536" \
     DATA_DIR=/data \
     ${HOST_VARIABLE}=0.0.0.0 \
     VOICE_METRICS_HOST=0.0.0.0 \
@@ -98,4 +97,4 @@ RUN mkdir -p /data && chown 1000:1000 /data && chmod 0700 /data
 USER 1000:1000
 EXPOSE ${PORT} 9464
 STOPSIGNAL SIGTERM
-CMD ["node", "main.js"]
+CMD ["node", "--max-semi-space-size=16", "--max-old-space-size=1536", "--heap-growing-percent=50", "main.js"]

@@ -500,7 +500,7 @@ export async function checkDockerfiles({ read = (path) => readFileSync(join(root
     [/^ENV NODE_ENV=production\b/m, 'ENV NODE_ENV=production'],
     [/^ {4}\$\{HOST_VARIABLE\}=0\.0\.0\.0 \\$/m, 'the listen host ${HOST_VARIABLE}=0.0.0.0 in its ENV'],
     [/^EXPOSE \$\{PORT\} 9464$/m, 'EXPOSE ${PORT} 9464'],
-    [/^CMD \["node", "main\.js"\]$/m, 'CMD ["node", "main.js"] in exec form (node is PID 1 and gets SIGTERM)'],
+    [/^CMD \["node", (?:"--[^"]+", )*"main\.js"\]$/m, 'CMD ["node", <flags>, "main.js"] in exec form (node is PID 1 and gets SIGTERM)'],
     [/^WORKDIR \//m, 'a WORKDIR'],
   ];
   for (const [pattern, rule] of rules) if (!pattern.test(runtime)) problems.push(`${path}: runtime stage lacks ${rule}`);

@@ -1,9 +1,9 @@
 // Tier 1: the campaign rules without I/O: start and stop refusals, the settings a running campaign
 // refuses, defaults, time zone names and the stored form of a filter's times.
-import { isTimeZone } from '@voice/contracts/campaigns';
+import { isTimeZone, type CampaignSettings } from '@voice/contracts/campaigns';
 import { CallStatus } from '@voice/proto/voice/calls/v1/calls';
 import { callOutcomeOf, leadStatusAfter } from '../src/domain/lead-outcome.js';
-import { newSettings, unsafeWhileRunning } from '../src/domain/settings.js';
+import { dueTimesChanged, dueTimesVersion, newSettings, unsafeWhileRunning } from '../src/domain/settings.js';
 import { startRefusal, stopRefusal } from '../src/domain/states.js';
 import { storedFilter } from '../src/domain/segment-filter.js';
 import { emptyLeadCounts } from '../src/store/store.js';
@@ -54,4 +54,18 @@ test('a completed call a voicemail box answered is the voicemail outcome; the po
   expect(leadStatusAfter('voicemail', 2, retried)).toBe('failed');
   expect(leadStatusAfter('voicemail', 1, { ...retried, on: ['busy'] })).toBe('completed');
   expect(leadStatusAfter('busy', 1, { ...retried, on: [] })).toBe('failed');
+});
+
+test('the calling window’s version changes with each of its fields and with nothing else', () => {
+  type Window = CampaignSettings['window'];
+  const settings = newSettings({ name: 'Spring', assistant_id: 'a', from_number_ids: ['n'] });
+  const before = { ...settings, window: { days: ['mon', 'tue'], start: '09:00', end: '17:00', time_zone: 'Europe/Berlin' } as Window };
+  // The same window with its fields in another order, as a store may hand them back.
+  const { days, start, end, time_zone } = before.window;
+  expect(dueTimesVersion({ window: { time_zone, end, start, days } })).toBe(dueTimesVersion(before));
+  expect(dueTimesChanged(before, { ...before, name: 'Renamed', pacing: { ...before.pacing, calls_per_minute: 1 } })).toBe(false);
+  const changes: Partial<Window>[] = [{ days: ['mon'] }, { start: '10:00' }, { end: '18:00' }, { time_zone: 'Europe/Paris' }];
+  for (const change of changes) expect(dueTimesChanged(before, { ...before, window: { ...before.window, ...change } })).toBe(true);
+  // A field the window may gain later counts without a change to the version's rule.
+  expect(dueTimesVersion({ window: { ...before.window, closed_dates: ['2026-12-25'] } as Window })).not.toBe(dueTimesVersion(before));
 });

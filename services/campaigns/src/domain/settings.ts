@@ -29,7 +29,8 @@ export const unsafeWhileRunning = (changes: Partial<CampaignSettings>): string[]
  * changes. Pacing waits are looked at again within a minute, and a name changes nothing: neither counts.
  */
 export const dueTimesVersion = ({ window }: Pick<CampaignSettings, 'window'>): string =>
-  sha256Hex(`${window.days.join(',')}|${window.start}|${window.end}|${window.time_zone}`).slice(0, 16);
+  // Every field of the window, whatever order a store gave them in: a field added to the window counts without a change here.
+  sha256Hex(JSON.stringify(window, Object.keys(window).sort())).slice(0, 16);
 
 /** Whether a change of settings moves when a running campaign's leads are due: their jobs have to be enqueued again. */
 export const dueTimesChanged = (before: CampaignSettings, after: CampaignSettings): boolean => dueTimesVersion(before) !== dueTimesVersion(after);

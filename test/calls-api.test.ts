@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { expectError, fieldsOf } from './support/api-client.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
-import { balance, buySmsNumber, eventually } from './support/telephony.js';
+import { availableCreditsReach, balance, buySmsNumber, eventually } from './support/telephony.js';
 
 let platform: TestPlatform;
 
@@ -152,7 +152,7 @@ describe('placing a call', () => {
     const [failed] = (await platform.api.get('/calls', key)).body.data;
     expect(failed).toMatchObject({ status: 'failed', end_reason: 'failed', minutes_charged: '0.000', credits_charged: '0.0000' });
     expect(failed.ended_at).toMatch(iso);
-    await eventually(async () => ((await balance(platform.api, key)).available.credits === '2.0000' ? true : undefined), 15_000, 'the hold to be released');
+    await availableCreditsReach(platform.api, key, '2.0000');
   });
 });
 

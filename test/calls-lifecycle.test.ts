@@ -6,7 +6,7 @@
 import { expectError } from './support/api-client.js';
 import { startHttpApi, type Loopback } from './support/loopback.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
-import { balance, buySmsNumber, eventually, ledger } from './support/telephony.js';
+import { availableCreditsReach, balance, buySmsNumber, eventually, ledger } from './support/telephony.js';
 
 let platform: TestPlatform;
 let orders: Loopback;
@@ -66,7 +66,7 @@ describe('end states', () => {
     expect(call).toMatchObject({ status, end_reason: endReason, duration_seconds: 0, answered_at: null, minutes_charged: '0.000', credits_charged: '0.0000', transcript: [] });
     expect(call.events.map((event: { type: string }) => event.type)).toEqual(expect.arrayContaining(['call.ended']));
     expect(call.events.map((event: { type: string }) => event.type)).not.toContain('call.answered');
-    await eventually(async () => ((await balance(platform.api, key)).available.credits === '1.0000' ? true : undefined), 15_000, 'the hold to be released');
+    await availableCreditsReach(platform.api, key, '1.0000');
     expect((await ledger(platform.api, key)).filter((entry) => entry.kind === 'call.minutes')).toEqual([]);
   });
 });

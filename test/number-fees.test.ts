@@ -17,7 +17,7 @@ import { startTelephonyService } from '@voice/telephony';
 import { expectError } from './support/api-client.js';
 import { deleteNamespaceStreams, testNatsUrl } from './support/nats-namespace.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
-import { balance, eventually, ledger, ledgerWith, settledBalance } from './support/telephony.js';
+import { availableCreditsReach, balance, eventually, ledger, ledgerWith, settledBalance } from './support/telephony.js';
 import { startWebhookReceiver, verifySignature, type WebhookReceiver } from './support/webhook-receiver.js';
 
 const namespace = `fees_${newId().slice(0, 8)}`;
@@ -106,7 +106,7 @@ test('buying a number charges its first month at once, and a wallet that cannot 
   expect(renews.toISOString().slice(10)).toBe(created.toISOString().slice(10));
   const [fee] = await ledgerWith(platform.api, key, 'number.monthly', 1);
   expect(fee).toMatchObject({ credits: '-1.1500', reference: number.id, balance_after: { credits: '0.0000' } });
-  await eventually(async () => ((await balance(platform.api, key)).available.credits === '0.0000' ? true : undefined));
+  await availableCreditsReach(platform.api, key, '0.0000', 10_000);
   expect(await balance(platform.api, key)).toEqual(settledBalance('0.0000'));
 });
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { expectError } from './support/api-client.js';
 import { platformCarrierEnv, startFakeTwilio, twilioSignature, type FakeTwilio } from './support/fake-twilio.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
-import { balance, ledger, ledgerWith, settledBalance } from './support/telephony.js';
+import { availableCreditsReach, balance, ledger, ledgerWith, settledBalance } from './support/telephony.js';
 
 let platform: TestPlatform;
 let carrier: FakeTwilio;
@@ -255,7 +255,8 @@ describe('sending through the carrier', () => {
     expect(carrier.sentMessages().length - before).toBe(1);
     carrier.mode = 'ok';
     expect((await platform.api.get('/sms/messages', key)).body.meta.pagination.total).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The hold goes back through the outbox after the answer: once it has, nothing was debited.
+    await availableCreditsReach(platform.api, key, '1.0000');
     expect((await ledger(platform.api, key)).filter((entry) => entry.kind === 'sms.outbound')).toHaveLength(0);
     expect(await balance(platform.api, key)).toEqual(settledBalance('1.0000'));
     // The same key works again once the carrier is back: a failed attempt does not bind it.
@@ -280,6 +281,7 @@ describe('sending through the carrier', () => {
     await platform.api.patch(`/carrier-connections/${connection.body.data.id}`, workspace.key, { base_url: downUrl, auth_token: carrier.authToken });
     expectError(await platform.api.post('/sms/send', workspace.key, { from_number_id: number.id, to: ukDestination, body: 'x' }), 503, 'telephony_unavailable');
     expect((await platform.api.get('/sms/messages', workspace.key)).body.meta.pagination.total).toBe(0);
+    await availableCreditsReach(platform.api, workspace.key, '1.0000');
     expect(await balance(platform.api, workspace.key)).toEqual(settledBalance('1.0000'));
   });
 

@@ -66,3 +66,7 @@ export async function balance(api: ApiClient, key: string): Promise<{ credits: s
   if (response.status !== 200) throw new Error(`balance failed: ${response.text}`);
   return response.body.data;
 }
+
+/** Waits until the workspace's available credits are `credits`: a hold released or captured through the outbox lands after the answer that caused it. */
+export const availableCreditsReach = (api: ApiClient, key: string, credits: string, timeoutMs = 15_000): Promise<true> =>
+  eventually(async () => ((await balance(api, key)).available.credits === credits ? true : undefined), timeoutMs, `available credits of ${credits}`);

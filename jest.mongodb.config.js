@@ -31,6 +31,7 @@ const storageFiles = {
   'webhooks-campaign-completed.test.ts': 'campaigns and webhooks: a completion and its event in one transaction (the campaigns outbox), the event fanned out once',
   'email-senders.test.ts': 'platform-users: e-mail senders, their confirmation mail and single-use verification',
   'summary-emails.test.ts': "platform-users and calls: a workspace's e-mails in the mail outbox from a verified sender, the post-call summary",
+  'sms-carrier.test.ts': "telephony: messages sent through a carrier, their signed delivery reports, reports kept for a sid no message holds yet and applied at the send's acceptance",
   'history.test.ts': "calls and telephony: the timeline's calls and messages filtered by number and time",
   'campaigns-leads.test.ts': 'campaigns: leads one by one and in bulk (10,000 rows, concurrent imports), segment filters and their copy into a campaign, segments',
   'campaigns-dialer.test.ts': "campaigns: the dialer's conditional lead writes (claim, call recorded, settled), campaigns completed, running campaigns restarted",

@@ -23,17 +23,21 @@ export function openSqlite(file: string, migrations: readonly string[]): SqliteD
     tightenExistingFiles([`${file}-wal`, `${file}-shm`]);
   }
   const db = new Database(file);
+  // First: two processes sharing a file (a service and its worker) may open it at the same moment.
+  db.pragma('busy_timeout = 5000');
   db.pragma('journal_mode = WAL');
   // NORMAL is durable across process crashes in WAL mode; FULL also survives power loss at ~5x cost.
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
   db.pragma(`cache_size = -${pageCacheKiB}`);
-  const applied = db.pragma('user_version', { simple: true }) as number;
+  // The version is read under the write lock: of two processes migrating a new file at once, the
+  // second waits and then finds nothing left to apply.
   db.transaction(() => {
+    const applied = db.pragma('user_version', { simple: true }) as number;
     migrations.slice(applied).forEach((sql) => db.exec(sql));
-    db.pragma(`user_version = ${migrations.length}`);
-  })();
+    // A file a newer build migrated further keeps its version: lowering it would make that build migrate again.
+    if (applied < migrations.length) db.pragma(`user_version = ${migrations.length}`);
+  }).immediate();
   return db;
 }
 

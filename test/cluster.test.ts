@@ -7,9 +7,12 @@
 // delivery worker SIGKILLed in the middle of a delivery loses no event: neither the one it was
 // sending nor the ones its source streams brought while it was down.
 import Database from 'better-sqlite3';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deleteNamespaceStreams } from './support/nats-namespace.js';
 import { clusterProcesses, startCluster } from '@voice/platform';
+import { freePortsEnv } from '@voice/runtime/config';
 import { newId } from '@voice/runtime/ids';
 import { startTestCluster, type TestCluster } from './support/cluster.js';
 import { importedSmsNumber, startFakeTwilio } from './support/fake-twilio.js';
@@ -59,6 +62,49 @@ test('the cluster refuses the in-process transport: its processes reach each oth
     /VOICE_INTERNAL_TRANSPORT is in-process, but here the parts of the platform run as processes of their own/,
   );
 });
+
+/** The pids of the processes whose environment names this DATA_DIR (the cluster's children). */
+function processesWithDataDir(dataDir: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`DATA_DIR=${dataDir}`);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+test('a child that fails while the others start fails the start, naming it, and no process of the cluster is left', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'voice-cluster-failed-'));
+  const failedNamespace = `cluster_failed_${newId().slice(0, 8)}`;
+  const output: string[] = [];
+  try {
+    const env = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      ...freePortsEnv(),
+      DATA_DIR: dataDir,
+      NATS_URL: natsUrl,
+      VOICE_EVENT_NAMESPACE: failedNamespace,
+      LOG_LEVEL: 'warn',
+      // Only the sandbox voice runtime reads it: that child refuses to start while the services start beside it.
+      VOICE_SANDBOX_TURN_GAP_MS: '-1',
+    };
+    await expect(startCluster(env, { output: (_name, _stream, chunk) => output.push(chunk.toString()) })).rejects.toThrow(/voiceSandbox exited \(code 1\) before it was ready/);
+    expect(output.join('')).toMatch(/VOICE_SANDBOX_TURN_GAP_MS/);
+    expect(processesWithDataDir(dataDir)).toEqual([]);
+    // Nor is one spawned late by a start that was still under way when the cluster stopped.
+    await sleep(1_000);
+    expect(processesWithDataDir(dataDir)).toEqual([]);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+    await deleteNamespaceStreams(failedNamespace, natsUrl);
+  }
+}, 60_000);
 
 test('each service and the gateway run as processes of their own, and the flows work end to end through the gateway', async () => {
   const pids = Object.values(platform.running.status()).map((status) => status.pid);

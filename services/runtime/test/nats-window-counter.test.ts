@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { connect } from 'nats';
 import { NatsWindowCounter } from '../src/counters/nats-window-counter.js';
+import { kvKey } from '../src/nats/kv.js';
 
 const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const bucket = `test_limits_${randomBytes(4).toString('hex')}`;
@@ -42,6 +43,24 @@ test('60 concurrent hits of one key from both replicas: conflicts are retried, e
   const [a, b] = replicas as [NatsWindowCounter, NatsWindowCounter];
   const counts = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 3 === 0 ? a : b).hit('account.burst')));
   expect(counts.map((c) => c.count).sort((x, y) => x - y)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+});
+
+test('hits of one key that arrive while its write is in flight share the next write, each with its own count in arrival order', async () => {
+  const [a] = replicas as [NatsWindowCounter];
+  const admin = await connect({ servers: natsUrl });
+  try {
+    const streams = (await admin.jetstreamManager()).streams;
+    const writesBefore = (await streams.info(`KV_${bucket}`)).state.last_seq;
+    const counts = await Promise.all(Array.from({ length: 200 }, () => a.hit('account.batched')));
+    expect(counts.map((c) => c.count)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+    const kv = await admin.jetstream().views.kv(bucket);
+    const entry = await kv.get(`${kvKey('account.batched')}.${now - (now % 60_000)}`);
+    expect(Number(new TextDecoder().decode(entry!.value))).toBe(200);
+    // One write per hit would be 200: the first hit's write, then the rest together.
+    expect(entry!.revision - writesBefore).toBeLessThanOrEqual(5);
+  } finally {
+    await admin.close();
+  }
 });
 
 test('a new window starts from zero and reports when it resets', async () => {

@@ -18,6 +18,14 @@ const hitTimeoutMs = 1_000;
  */
 const contendedForMs = 5_000;
 
+/** The count of a hit that gave up on a contended key: over any limit. */
+const contendedCount = Number.MAX_SAFE_INTEGER;
+
+interface WaitingHit {
+  resolve: (count: WindowCount) => void;
+  reject: (error: unknown) => void;
+}
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -29,8 +37,10 @@ export class NatsWindowCounter implements WindowCounter {
     private readonly clock: () => number,
   ) {}
 
-  /** Hits of one key run one after another in this replica. */
+  /** Writes of one key run one after another in this replica. */
   private readonly perKey = new PerKeyQueue();
+  /** Per key, the hits waiting for the key's write in flight to finish: the next write counts them all. */
+  private readonly gathering = new Map<string, WaitingHit[]>();
 
   /** `replicas`: copies of the bucket in a NATS cluster (VOICE_NATS_REPLICAS). */
   static async connect(url: string, bucket: string, windowMs: number, clock: () => number = Date.now, replicas = 1): Promise<NatsWindowCounter> {
@@ -39,17 +49,41 @@ export class NatsWindowCounter implements WindowCounter {
     return new NatsWindowCounter(connection, kv, windowMs, clock);
   }
 
-  async hit(key: string): Promise<WindowCount> {
-    // Requests of one account do not race each other for the same revision: conflicts come only from other replicas.
-    return this.perKey.run(key, () => this.increment(key));
+  /**
+   * Requests of one account do not race each other for the same revision (conflicts come only from
+   * other replicas), and those that arrive while the key's write is in flight share the next one: a
+   * read and a write per batch rather than per request, which had capped one busy key at one
+   * request per two NATS round trips. Each hit still gets its own count, in the order they came.
+   */
+  hit(key: string): Promise<WindowCount> {
+    return new Promise((resolve, reject) => {
+      const waiting = this.gathering.get(key);
+      if (waiting) {
+        waiting.push({ resolve, reject });
+        return;
+      }
+      const batch: WaitingHit[] = [{ resolve, reject }];
+      this.gathering.set(key, batch);
+      this.perKey
+        .run(key, () => {
+          // From here on the batch is closed: later hits gather for the write after this one.
+          this.gathering.delete(key);
+          return this.increment(key, batch.length);
+        })
+        .then(
+          ({ count, resetAt }) => batch.forEach((hit, i) => hit.resolve({ count: count === contendedCount ? count : count - batch.length + 1 + i, resetAt })),
+          (error: unknown) => batch.forEach((hit) => hit.reject(error)),
+        );
+    });
   }
 
   /**
-   * Adds one to the key's count in the current window. A compare-and-set conflict (another replica
-   * counted first) is read again and retried: it says the bucket works. Only a failure of NATS
-   * itself (a timeout, no responders) is thrown, which is what makes the caller count in memory.
+   * Adds `hits` to the key's count in the current window and answers the new total. A
+   * compare-and-set conflict (another replica counted first) is read again and retried: it says the
+   * bucket works. Only a failure of NATS itself (a timeout, no responders) is thrown, which is what
+   * makes the caller count in memory.
    */
-  private async increment(key: string): Promise<WindowCount> {
+  private async increment(key: string, hits: number): Promise<WindowCount> {
     const now = this.clock();
     const windowStart = now - (now % this.windowMs);
     const resetAt = windowStart + this.windowMs;
@@ -59,10 +93,10 @@ export class NatsWindowCounter implements WindowCounter {
         const entry = await this.kv.get(entryKey);
         try {
           if (!entry || entry.operation !== 'PUT') {
-            await this.kv.create(entryKey, encoder.encode('1'));
-            return { count: 1, resetAt };
+            await this.kv.create(entryKey, encoder.encode(String(hits)));
+            return { count: hits, resetAt };
           }
-          const count = Number(decoder.decode(entry.value)) + 1;
+          const count = Number(decoder.decode(entry.value)) + hits;
           await this.kv.update(entryKey, encoder.encode(String(count)), entry.revision);
           return { count, resetAt };
         } catch (error) {
@@ -71,7 +105,7 @@ export class NatsWindowCounter implements WindowCounter {
         }
       },
       contendedForMs,
-      () => ({ count: Number.MAX_SAFE_INTEGER, resetAt: Math.min(resetAt, this.clock() + 1_000) }),
+      () => ({ count: contendedCount, resetAt: Math.min(resetAt, this.clock() + 1_000) }),
     );
   }
 

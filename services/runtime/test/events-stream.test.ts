@@ -141,11 +141,16 @@ function eventStreamBehaviour(adapter: Adapter): void {
     const stuck = randomUUID();
     const next = randomUUID();
     const seen = recorder((event) => event.id === stuck && event.deliveryCount === 1);
-    await consume('not-blocking', seen.handler, [`${base}.>`], { redeliveryBackoff: { initialMs: 1_000, maxMs: 1_000 } });
+    await consume('not-blocking', seen.handler, [`${base}.>`], { redeliveryBackoff: { initialMs: 3_000, maxMs: 3_000 } });
     await stream.publish(`${base}.sms`, bytes('stuck'), stuck);
     await stream.publish(`${base}.sms`, bytes('next'), next);
-    await waitFor('the redelivery', () => seen.deliveries.length >= 3);
-    expect(seen.deliveries.map((event) => [event.id, event.deliveryCount])).toEqual([[stuck, 1], [next, 1], [stuck, 2]]);
+    await waitFor('the redelivery', () => seen.deliveries.some((event) => event.id === stuck && event.deliveryCount >= 2));
+    // Delivery is at least once, and a NATS server without the fix of nats-server #5305 (2024; our
+    // machines run 2.9) can hand an event out again with the same count when its delivery met an
+    // expiring pull: a repeated delivery is not what this test is about, the order of the distinct ones is.
+    // The 3 s back-off leaves the next event time to come through a pull that expired meanwhile.
+    const distinct = [...new Set(seen.deliveries.map((event) => `${event.id}/${event.deliveryCount}`))];
+    expect(distinct).toEqual([`${stuck}/1`, `${next}/1`, `${stuck}/2`]);
   });
 
   test('after maxDeliver failed deliveries the event is given up', async () => {

@@ -2,7 +2,7 @@
 // tickets, CSRF tokens, recording download addresses, voice session tokens): HMAC-SHA256 under a key
 // derived for one purpose, checked in constant time; and the one-use secret of a link whose SHA-256
 // alone is stored (invitations, the nonce of a confirmation link).
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { constantTimeEqual, deriveKey, sha256Hex } from './crypto.js';
 
 const signaturePattern = /^[A-Za-z0-9_-]{43}$/;
@@ -11,11 +11,11 @@ const sealedPattern = /^([A-Za-z0-9_-]{1,2048})\.([A-Za-z0-9_-]{43})$/;
 
 /** Signs and verifies for one purpose: a signature made for one purpose never verifies for another. */
 export class Signer {
-  private readonly key: Buffer;
+  private readonly key: KeyObject;
 
   /** `purpose` is part of the key (see deriveKey): never change a purpose's label. */
   constructor(secret: Buffer, purpose: string) {
-    this.key = deriveKey(secret, purpose);
+    this.key = createSecretKey(deriveKey(secret, purpose));
   }
 
   /** The signature of `payload`: 43 base64url characters. */

@@ -79,6 +79,20 @@ describe('CallerSigner', () => {
     expect(signer.verify(token, 'req-999', now)).toEqual({ ...caller, requestId: 'req-999' });
   });
 
+  test('tokens kept within a second are per payload, and a new second signs anew', () => {
+    const narrower: Caller = { ...caller, scopes: ['calls:read'] };
+    const token = signer.sign(caller, now);
+    const narrowerToken = signer.sign(narrower, now + 500);
+    expect(narrowerToken).not.toBe(token);
+    expect(signer.verify(narrowerToken, 'req-123', now)).toEqual(narrower);
+    expect(signer.sign(caller, now + 999)).toBe(token);
+    const next = signer.sign(caller, now + 1_000);
+    expect(next).not.toBe(token);
+    expect(signer.verify(next, 'req-123', now + 1_000)).toEqual(caller);
+    // Back to an earlier second (a test's clock): signed for that second, not served the later token.
+    expect(signer.sign(caller, now)).toBe(token);
+  });
+
   test('a token verified once is still refused once it is too old', () => {
     const token = signer.sign(caller, now);
     expect(signer.verify(token, 'req-123', now)).toEqual(caller);

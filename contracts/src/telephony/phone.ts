@@ -15,8 +15,24 @@ const longCodeTypes: ReadonlySet<NumberType> = new Set<NumberType>(['FIXED_LINE'
 
 type RegionalNumber = PhoneNumber & { country: CountryCode };
 
+/**
+ * Numbers parsed lately, by their text: validating against the full metadata costs ~0.1 ms, and a
+ * send reads its numbers several times (the request's check, the send, the carrier) while a
+ * workspace's own numbers recur in every send. Bounded; dropped whole when full.
+ */
+const recentlyParsed = new Map<string, RegionalNumber | undefined>();
+const recentlyParsedLimit = 4096;
+
 /** The whole text as one valid international number (leading '+') of a country, without an extension, or undefined. */
 function parseInternational(text: string): RegionalNumber | undefined {
+  if (recentlyParsed.has(text)) return recentlyParsed.get(text);
+  const result = parseOnce(text);
+  if (recentlyParsed.size >= recentlyParsedLimit) recentlyParsed.clear();
+  recentlyParsed.set(text, result);
+  return result;
+}
+
+function parseOnce(text: string): RegionalNumber | undefined {
   if (!text.startsWith('+')) return undefined;
   const parsed = parsePhoneNumberFromString(text, { extract: false });
   const usable = parsed?.isValid() && parsed.country !== undefined && parsed.ext === undefined;
@@ -91,7 +107,8 @@ export function exampleNumbers(country: string, areaCode: string | undefined, co
   const numbers: string[] = [];
   for (let step = 0; step < variations && numbers.length < count; step++) {
     const tail = String((first + step) % variations).padStart(variedDigits, '0');
-    const candidate = parseInternational(`+${example.countryCallingCode}${head}${tail}`);
+    // Not kept: a search's hundreds of candidates would push the numbers in use out.
+    const candidate = parseOnce(`+${example.countryCallingCode}${head}${tail}`);
     const type = candidate?.getType();
     if (candidate?.country === region && type !== undefined && longCodeTypes.has(type)) numbers.push(candidate.number);
   }

@@ -2,7 +2,7 @@
 // Non-loopback addresses are only ever given to the policy function; every request targets 127.0.0.0/8 or ::1.
 import dns from 'node:dns';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { allowedAddresses, checkDestination, EgressRefused, egressPolicy, guardedLookup, guardedRequest, type EgressPolicy } from '@voice/runtime/egress';
 
@@ -310,6 +310,80 @@ describe('guardedRequest checks the guard again on every redirect', () => {
       expect(third.hits).toEqual([]);
     } finally {
       await redirecting.close();
+    }
+  });
+});
+
+describe('guardedRequest with keepAlive', () => {
+  const post = (url: string, policy: EgressPolicy, keepAlive: boolean) =>
+    guardedRequest({ method: 'POST', url, headers: { 'content-type': 'application/json' }, body: '{}', timeoutMs: 5000, policy, keepAlive });
+
+  /** An HTTP/1.1 server on loopback that counts its connections; `onRequest` answers or kills each (connection number, request number on it). */
+  async function countingServer(onRequest: (socket: net.Socket, connection: number, request: number) => void) {
+    let connections = 0;
+    const sockets = new Set<net.Socket>();
+    const server = net.createServer((socket) => {
+      const connection = ++connections;
+      sockets.add(socket);
+      let requests = 0;
+      let pending = '';
+      socket.on('data', (chunk) => {
+        pending += chunk.toString('latin1');
+        // Each test request is small and has a body of 2 bytes ('{}').
+        while (pending.includes('\r\n\r\n{}')) {
+          pending = pending.slice(pending.indexOf('\r\n\r\n{}') + 6);
+          onRequest(socket, connection, ++requests);
+        }
+      });
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+      connections: () => connections,
+      close: () =>
+        new Promise<void>((resolve) => {
+          for (const socket of sockets) socket.destroy();
+          server.close(() => resolve());
+        }),
+    };
+  }
+  const answer = (socket: net.Socket) => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nKeep-Alive: timeout=30\r\n\r\nok');
+
+  test('requests to one origin share a connection, and without keepAlive each has its own', async () => {
+    const server = await countingServer((socket) => answer(socket));
+    try {
+      for (let i = 0; i < 3; i++) expect((await post(server.url, open, true)).status).toBe(200);
+      expect(server.connections()).toBe(1);
+      for (let i = 0; i < 2; i++) expect((await post(server.url, open, false)).status).toBe(200);
+      expect(server.connections()).toBe(3);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a request on a kept connection the server drops unanswered goes again on a new one', async () => {
+    // The second request on the first connection finds it gone: what a server closing an idle connection does.
+    const server = await countingServer((socket, connection, request) => (connection === 1 && request === 2 ? socket.destroy() : answer(socket)));
+    try {
+      expect((await post(server.url, open, true)).status).toBe(200);
+      expect((await post(server.url, open, true)).status).toBe(200);
+      expect(server.connections()).toBe(2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a kept connection serves only its own policy: another policy looks the name up and is refused', async () => {
+    const server = await listen('127.0.0.1');
+    try {
+      const url = `http://localhost:${server.port}/`;
+      const allowLoopback: EgressPolicy = { isAllowed: (address) => address === '127.0.0.1' || address === '::1' };
+      expect((await post(url, allowLoopback, true)).status).toBe(200);
+      await expect(post(url, strict, true)).rejects.toBeInstanceOf(EgressRefused);
+      expect(server.hits).toEqual(['/']);
+    } finally {
+      await server.close();
     }
   });
 });

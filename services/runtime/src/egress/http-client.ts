@@ -34,6 +34,12 @@ export interface GuardedRequestOptions {
   signal?: AbortSignal;
   /** Where a failure's detail goes (the caller sees only its reason): the service's logger. */
   logger?: Logger;
+  /**
+   * Keeps the connection for the next request to the same origin (webhook deliveries: a new
+   * connection per request cost both ends ~0.2 ms of CPU). The pool is private to guarded requests
+   * under this policy, so every pooled socket was opened through its guard.
+   */
+  keepAlive?: boolean;
 }
 
 export interface GuardedResponse {
@@ -70,7 +76,7 @@ export async function guardedRequest(options: GuardedRequestOptions): Promise<Gu
     let hop: Hop = { method: options.method.toUpperCase(), url: parseUrl(options.url), headers: options.headers, body: options.body };
     for (let followed = 0; ; followed++) {
       host = hop.url.host;
-      const response = await send(hop, options.policy, options.maxBodyBytes ?? 65_536, signal);
+      const response = await sendRetryingStaleSockets(hop, options, signal);
       const location = response.headers['location'];
       if (options.redirect === 'manual' || !redirectStatuses.has(response.status) || location === undefined) return response;
       if (followed >= maxRedirects) throw new RequestFailed('bad_response', `the server redirected more than ${maxRedirects} times`);
@@ -109,8 +115,46 @@ function nextHop(previous: Hop, status: number, location: string): Hop {
   return { method: toGet ? 'GET' : previous.method, url, headers, body: toGet ? undefined : previous.body };
 }
 
+/** A kept connection is closed after this long idle, before the common servers' own 5 s. */
+const idleConnectionMs = 4_000;
+/** A request on a kept connection that the server had closed meanwhile is sent again on a new one, this often at most. */
+const staleSocketRetries = 2;
+
+const pools = new WeakMap<EgressPolicy, { 'http:': http.Agent; 'https:': https.Agent }>();
+
+function pooledAgent(policy: EgressPolicy, protocol: string): http.Agent {
+  let pool = pools.get(policy);
+  if (!pool) {
+    const options = { keepAlive: true, timeout: idleConnectionMs };
+    pool = { 'http:': new http.Agent(options), 'https:': new https.Agent(options) };
+    pools.set(policy, pool);
+  }
+  return protocol === 'https:' ? pool['https:'] : pool['http:'];
+}
+
+/** The server closed a kept connection as the request went out: nothing was answered, so it can go again. */
+class StaleConnection extends Error {
+  constructor(readonly failure: unknown) {
+    super('the kept connection was closed by the server');
+  }
+}
+
+const staleConnectionCodes = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+
+async function sendRetryingStaleSockets(hop: Hop, options: GuardedRequestOptions, signal: AbortSignal): Promise<GuardedResponse> {
+  const agent = options.keepAlive ? pooledAgent(options.policy, hop.url.protocol) : false;
+  for (let retries = 0; ; retries++) {
+    try {
+      return await send(hop, options.policy, options.maxBodyBytes ?? 65_536, signal, agent);
+    } catch (error) {
+      if (!(error instanceof StaleConnection)) throw error;
+      if (retries >= staleSocketRetries) throw classify(error.failure, signal);
+    }
+  }
+}
+
 /** One request/response exchange; the destination is checked before a single byte is sent. */
-function send(hop: Hop, policy: EgressPolicy, maxBodyBytes: number, signal: AbortSignal): Promise<GuardedResponse> {
+function send(hop: Hop, policy: EgressPolicy, maxBodyBytes: number, signal: AbortSignal, agent: http.Agent | false): Promise<GuardedResponse> {
   signal.throwIfAborted();
   // Node connects to an IP-literal host without calling `lookup`, so literals are checked here.
   const literal = literalAddress(hop.url.hostname);
@@ -124,20 +168,22 @@ function send(hop: Hop, policy: EgressPolicy, maxBodyBytes: number, signal: Abor
       signal.removeEventListener('abort', onAbort);
       outcome();
     };
+    let answered = false;
     const fail = (error: unknown) =>
       settle(() => {
         request.destroy();
-        reject(classify(error, signal));
+        const stale = request.reusedSocket && !answered && !signal.aborted && staleConnectionCodes.has((error as NodeJS.ErrnoException | undefined)?.code ?? '');
+        reject(stale ? new StaleConnection(error) : classify(error, signal));
       });
     const onAbort = () => fail(signal.reason);
 
     const headers: Record<string, string> = { ...hop.headers };
     if (hop.body !== undefined) headers['content-length'] = String(Buffer.byteLength(hop.body));
     const transport = hop.url.protocol === 'https:' ? https : http;
-    // agent: false — a pooled socket could have been opened by unguarded code to another address.
+    // Never the global agent: a pooled socket could have been opened by unguarded code to another address.
     let request: http.ClientRequest;
     try {
-      request = transport.request(hop.url, { method: hop.method, headers, agent: false, lookup: guardedLookup(policy) });
+      request = transport.request(hop.url, { method: hop.method, headers, agent, lookup: guardedLookup(policy) });
     } catch (error) {
       // Node refuses some requests synchronously (an invalid header character, for one).
       settled = true;
@@ -147,6 +193,7 @@ function send(hop: Hop, policy: EgressPolicy, maxBodyBytes: number, signal: Abor
     signal.addEventListener('abort', onAbort, { once: true });
     request.on('error', fail);
     request.on('response', (response) => {
+      answered = true;
       if (redirectStatuses.has(response.statusCode ?? 0) && response.headers.location !== undefined) {
         response.destroy();
         settle(() => resolve(toResponse(hop.url, response, Buffer.alloc(0), false)));

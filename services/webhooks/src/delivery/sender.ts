@@ -42,6 +42,7 @@ export async function sendEvent(outgoing: Outgoing, at: Date, options: SendOptio
       // A redirect is an answer that is not 2xx: followed, it would carry the signed event elsewhere.
       redirect: 'manual',
       maxBodyBytes: 1024,
+      keepAlive: true,
       logger: options.logger,
     });
     return { at: at.toISOString(), statusCode: response.status, latencyMs: latency(), error: null };

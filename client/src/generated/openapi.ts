@@ -1566,6 +1566,8 @@ export interface paths {
          *     old `t` values on your side if you want replay protection (the platform refuses nothing based on the clock). A receiver
          *     answers 2xx within 10 seconds; anything else is retried with exponential backoff and jitter for up to 3 days, after
          *     which the endpoint is disabled and the workspace owner e-mailed. Delivery is at least once: dedupe by the event’s `id`.
+         *     Deliveries keep their HTTP/1.1 connection open for the next one and close it after 4 seconds idle; a delivery whose
+         *     connection your server closed as it was sent goes again on a new connection.
          *
          *     ```js
          *     import { createHmac, timingSafeEqual } from 'node:crypto';

@@ -10,6 +10,7 @@ import {
   webhookRetryWindowDays,
   type SentEventType,
 } from '@voice/contracts/webhooks';
+import { keptConnectionIdleMs } from '@voice/runtime/egress';
 import { jsonSchemaOf, type SchemaComponents } from './json-schema.js';
 
 const verificationSample = [
@@ -34,6 +35,8 @@ export const signatureDescription = [
   'old `t` values on your side if you want replay protection (the platform refuses nothing based on the clock). A receiver',
   `answers 2xx within ${defaultWebhookTimeoutMs / 1000} seconds; anything else is retried with exponential backoff and jitter for up to ${webhookRetryWindowDays} days, after`,
   'which the endpoint is disabled and the workspace owner e-mailed. Delivery is at least once: dedupe by the event’s `id`.',
+  `Deliveries keep their HTTP/1.1 connection open for the next one and close it after ${keptConnectionIdleMs / 1000} seconds idle; a delivery whose`,
+  'connection your server closed as it was sent goes again on a new connection.',
   '',
   verificationSample,
 ].join('\n');

@@ -115,8 +115,8 @@ function nextHop(previous: Hop, status: number, location: string): Hop {
   return { method: toGet ? 'GET' : previous.method, url, headers, body: toGet ? undefined : previous.body };
 }
 
-/** A kept connection is closed after this long idle, before the common servers' own 5 s. */
-const idleConnectionMs = 4_000;
+/** A kept connection is closed after this long idle, before the common servers' own 5 s (the API's description says so). */
+export const keptConnectionIdleMs = 4_000;
 /** A request on a kept connection that the server had closed meanwhile is sent again on a new one, this often at most. */
 const staleSocketRetries = 2;
 
@@ -125,7 +125,7 @@ const pools = new WeakMap<EgressPolicy, { 'http:': http.Agent; 'https:': https.A
 function pooledAgent(policy: EgressPolicy, protocol: string): http.Agent {
   let pool = pools.get(policy);
   if (!pool) {
-    const options = { keepAlive: true, timeout: idleConnectionMs };
+    const options = { keepAlive: true, timeout: keptConnectionIdleMs };
     pool = { 'http:': new http.Agent(options), 'https:': new https.Agent(options) };
     pools.set(policy, pool);
   }

@@ -78,12 +78,17 @@ test('200 concurrent transfers in, reclaims and SMS sends on one wallet, round a
     for (const { kind, response } of outcomes) {
       tally[`${kind} ${response.status}`] = (tally[`${kind} ${response.status}`] ?? 0) + 1;
       if (response.status === 409) expectError(response, 409, 'conflict');
+      // Billing answers a hold within 2 s or the send is refused with nothing sent (its hold, if made,
+      // is released through the outbox): on a loaded CI machine one of 120 concurrent holds on the
+      // cluster can miss that, and the checks below then cover the release too.
+      else if (kind === 'sms' && response.status === 503) expectError(response, 503, 'telephony_unavailable');
       else expect(response.status).toBe(kind === 'sms' ? 202 : 201);
       if (kind === 'sms' && response.status === 202) acceptedSends.push(response.body.data.id);
     }
     report.push(tally);
     // Transfers in always succeed (the platform holds plenty); the wallet stays near empty, so something was refused.
     expect(tally['in 201']).toBe(40);
+    expect(tally['sms 202']).toBeGreaterThan(0);
     expect((tally['reclaim 409'] ?? 0) + (tally['sms 409'] ?? 0)).toBeGreaterThan(0);
 
     // Every accepted send is captured once: the ledger catches up and nothing stays held.

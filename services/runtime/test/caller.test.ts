@@ -79,7 +79,7 @@ describe('CallerSigner', () => {
     expect(signer.verify(token, 'req-999', now)).toEqual({ ...caller, requestId: 'req-999' });
   });
 
-  test('tokens kept within a second are per payload, and a new second signs anew', () => {
+  test('a token is one per payload and second: another payload or second gets another', () => {
     const narrower: Caller = { ...caller, scopes: ['calls:read'] };
     const token = signer.sign(caller, now);
     const narrowerToken = signer.sign(narrower, now + 500);
@@ -89,7 +89,7 @@ describe('CallerSigner', () => {
     const next = signer.sign(caller, now + 1_000);
     expect(next).not.toBe(token);
     expect(signer.verify(next, 'req-123', now + 1_000)).toEqual(caller);
-    // Back to an earlier second (a test's clock): signed for that second, not served the later token.
+    // Back to an earlier second (a test's clock): the token of that second again.
     expect(signer.sign(caller, now)).toBe(token);
   });
 

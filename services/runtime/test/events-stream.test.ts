@@ -9,6 +9,7 @@ import { InProcessEventStream } from '../src/events/in-process.js';
 import { JetStreamEventStream } from '../src/events/jetstream.js';
 import { openConfiguredEventStream, openEventStream } from '../src/events/open.js';
 import { subjectMatches, subjectsOverlap } from '../src/events/subject-match.js';
+import { natsVersionAtLeast } from '../src/nats/connection.js';
 
 const natsUrl = 'nats://127.0.0.1:4222';
 const silent = createLogger({ service: 'events-test', level: 'silent' });
@@ -52,11 +53,6 @@ interface Adapter {
   ordersRedeliveries(): boolean;
 }
 
-/** NATS 2.10.16 or later: the fixes of failed deliveries' counts are in. */
-function fixesFailedDeliveries(version: string | undefined): boolean {
-  const [major = 0, minor = 0, patch = 0] = (version ?? '').split('.').map((part) => Number.parseInt(part, 10) || 0);
-  return major !== 2 ? major > 2 : minor !== 10 ? minor > 10 : patch >= 16;
-}
 
 function eventStreamBehaviour(adapter: Adapter): void {
   let stream: EventStream;
@@ -343,7 +339,8 @@ describe('JetStreamEventStream (nats://127.0.0.1:4222)', () => {
       return open();
     },
     created,
-    ordersRedeliveries: () => fixesFailedDeliveries(admin.info?.version),
+    // 2.10.16: the fixes of failed deliveries' counts are in.
+    ordersRedeliveries: () => natsVersionAtLeast(admin.info?.version, [2, 10, 16]),
   });
 
   test('ensureStream is idempotent, updates limits, and the stream is file-backed with limits retention', async () => {
@@ -654,6 +651,12 @@ describe('limits, subjects and backoff', () => {
     expect(subjectsOverlap('billing.*', 'billing.usage.sms')).toBe(false);
     expect(subjectsOverlap('billing.a', 'billing.b')).toBe(false);
     expect(subjectsOverlap('billing.>', 'billing')).toBe(false);
+  });
+
+  test('NATS versions compare part by part, an unknown one as too old', () => {
+    expect(['2.9.10', '2.10.0', '2.10.15', '2.10.16', '2.10.16-beta', '2.11.0', '3.0.0', '', undefined].map((version) => natsVersionAtLeast(version, [2, 10, 16])))
+      .toEqual([false, false, false, true, true, true, true, false, false]);
+    expect(natsVersionAtLeast('2.10.0', [2, 10, 0])).toBe(true);
   });
 
   test('redelivery delays double up to the maximum', () => {

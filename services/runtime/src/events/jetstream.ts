@@ -17,7 +17,7 @@ import {
   type NatsConnection,
 } from 'nats';
 import type { Logger } from '../logger.js';
-import { closeNats, connectNats } from '../nats/connection.js';
+import { closeNats, connectNats, natsVersionAtLeast } from '../nats/connection.js';
 import { settledWithin } from '../shutdown.js';
 import {
   checkConsumeOptions,
@@ -55,10 +55,7 @@ const apiErrorCode = (error: unknown): number | undefined =>
   error instanceof NatsError ? error.api_error?.err_code : undefined;
 
 /** Multiple filter subjects per consumer arrived in NATS 2.10. */
-function supportsFilterSubjects(version: string | undefined): boolean {
-  const [major = 0, minor = 0] = (version ?? '').split('.').map(Number);
-  return major > 2 || (major === 2 && minor >= 10);
-}
+const supportsFilterSubjects = (version: string | undefined): boolean => natsVersionAtLeast(version, [2, 10, 0]);
 
 /** Waits `ms`, or less when `signal` aborts; never rejects. */
 const sleep = (ms: number, signal: AbortSignal): Promise<void> => delay(ms, undefined, { signal }).catch(() => undefined);

@@ -23,3 +23,13 @@ export async function closeNats(connection: NatsConnection): Promise<void> {
 /** JetStream's "wrong last sequence" (10071): a key-value create of an existing key, or an update whose revision moved on. */
 export const isRevisionConflict = (error: unknown): boolean =>
   (error as { api_error?: { err_code?: number } } | undefined)?.api_error?.err_code === 10071;
+
+/** Whether a NATS server's version (e.g. "2.9.10", from its INFO) is `minimum` or later; an unknown version is not. */
+export function natsVersionAtLeast(version: string | undefined, minimum: readonly [number, number, number]): boolean {
+  const parts = (version ?? '').split('.').map((part) => Number.parseInt(part, 10) || 0);
+  for (let i = 0; i < minimum.length; i++) {
+    const part = parts[i] ?? 0;
+    if (part !== minimum[i]) return part > minimum[i]!;
+  }
+  return true;
+}

@@ -3,7 +3,7 @@
 // the rotation window (both secrets sign, the old one no longer after 24 hours on a moved clock),
 // the delivery log and a retry of one delivery, retries with backoff of a receiver that fails then
 // recovers (moved clock), an endpoint failing for three days disabled and its workspace's owner
-// e-mailed, the events of calls, of SMS statuses and of a balance falling below its threshold, and a private
+// e-mailed, deliveries sharing a kept connection, the events of calls, of SMS statuses and of a balance falling below its threshold, and a private
 // receiver refused by a platform without VOICE_EGRESS_ALLOW_PRIVATE.
 import { createLogger } from '@voice/runtime/logger';
 import type { StartedService } from '@voice/runtime/server';
@@ -177,6 +177,28 @@ test('a ping is delivered signed with the shown secret; a tampered body or anoth
   ]);
   expect((await platform.api.get(api(`/webhooks/${endpoint.id}/deliveries?status=pending`), key)).body.meta.pagination.total).toBe(0);
   expectError(await platform.api.get(api(`/webhooks/${endpoint.id}/deliveries?status=lost`), key), 400, 'invalid_request');
+});
+
+test('deliveries to an endpoint share one kept connection, and one the receiver closed is replaced', async () => {
+  const own = await startWebhookReceiver();
+  try {
+    const { key } = await platform.workspace();
+    const created = await platform.api.post(api('/webhooks'), key, { url: own.url, event_types: ['sms.status'] });
+    expect(created.status).toBe(201);
+    const ping = async () => {
+      const queued = await platform.api.post(api(`/webhooks/${created.body.data.id}/test`), key, {});
+      expect(queued.status).toBe(202);
+      await eventually(async () => (own.received.some((request) => request.event.id === queued.body.data.event_id) ? true : undefined), 15_000, 'the ping');
+    };
+    for (let i = 0; i < 3; i++) await ping();
+    expect(own.connections()).toBe(1);
+    own.closeIdleConnections();
+    await ping();
+    expect(own.connections()).toBe(2);
+    expect(own.received).toHaveLength(4);
+  } finally {
+    await own.close();
+  }
 });
 
 test('after a rotation both secrets sign for 24 hours, then only the new one', async () => {

@@ -21,6 +21,10 @@ export interface WebhookReceiver {
   received: WebhookRequest[];
   /** How the next requests are answered (200 unless set). */
   answer(with_: ReceiverAnswer): void;
+  /** TCP connections the receiver has accepted so far. */
+  connections(): number;
+  /** Closes the connections that carry no request now, as a server whose keep-alive timeout ran out does. */
+  closeIdleConnections(): void;
   close(): Promise<void>;
 }
 
@@ -38,12 +42,18 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       res.end();
     });
   });
+  let connections = 0;
+  server.on('connection', () => {
+    connections += 1;
+  });
   return {
     url: `${await listenOnLoopback(server)}/hooks`,
     received,
     answer: (next) => {
       answer = next;
     },
+    connections: () => connections,
+    closeIdleConnections: () => server.closeIdleConnections(),
     close: closerOf(server),
   };
 }

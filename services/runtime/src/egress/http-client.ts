@@ -76,7 +76,7 @@ export async function guardedRequest(options: GuardedRequestOptions): Promise<Gu
     let hop: Hop = { method: options.method.toUpperCase(), url: parseUrl(options.url), headers: options.headers, body: options.body };
     for (let followed = 0; ; followed++) {
       host = hop.url.host;
-      const response = await sendRetryingStaleSockets(hop, options, signal);
+      const response = await sendRetryingStaleConnections(hop, options, signal);
       const location = response.headers['location'];
       if (options.redirect === 'manual' || !redirectStatuses.has(response.status) || location === undefined) return response;
       if (followed >= maxRedirects) throw new RequestFailed('bad_response', `the server redirected more than ${maxRedirects} times`);
@@ -118,7 +118,7 @@ function nextHop(previous: Hop, status: number, location: string): Hop {
 /** A kept connection is closed after this long idle, before the common servers' own 5 s (the API's description says so). */
 export const keptConnectionIdleMs = 4_000;
 /** A request on a kept connection that the server had closed meanwhile is sent again on a new one, this often at most. */
-const staleSocketRetries = 2;
+const staleConnectionRetries = 2;
 
 const pools = new WeakMap<EgressPolicy, { 'http:': http.Agent; 'https:': https.Agent }>();
 
@@ -141,14 +141,14 @@ class StaleConnection extends Error {
 
 const staleConnectionCodes = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
 
-async function sendRetryingStaleSockets(hop: Hop, options: GuardedRequestOptions, signal: AbortSignal): Promise<GuardedResponse> {
+async function sendRetryingStaleConnections(hop: Hop, options: GuardedRequestOptions, signal: AbortSignal): Promise<GuardedResponse> {
   const agent = options.keepAlive ? pooledAgent(options.policy, hop.url.protocol) : false;
   for (let retries = 0; ; retries++) {
     try {
       return await send(hop, options.policy, options.maxBodyBytes ?? 65_536, signal, agent);
     } catch (error) {
       if (!(error instanceof StaleConnection)) throw error;
-      if (retries >= staleSocketRetries) throw classify(error.failure, signal);
+      if (retries >= staleConnectionRetries) throw classify(error.failure, signal);
     }
   }
 }
